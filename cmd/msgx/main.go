@@ -1,0 +1,75 @@
+// Command msgx is the one binary of the service: every operation is a
+// subcommand (serve, decode, schema, version, ...). Subcommands stay thin:
+// flags → config → internal packages.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+)
+
+// Exit codes, documented in the README.
+const (
+	exitOK      = 0 // success
+	exitFailure = 1 // the command ran and failed (unreachable database, ...)
+	exitUsage   = 2 // bad flags or arguments; for decode: the message was rejected
+)
+
+// streams are the standard streams a subcommand talks to; tests swap them.
+type streams struct {
+	in       io.Reader
+	out, err io.Writer
+}
+
+// command is one subcommand. run returns the process exit code.
+type command struct {
+	summary string
+	run     func(ctx context.Context, args []string, s streams) int
+}
+
+// commands is filled by the init functions of the subcommand files.
+var commands = map[string]command{}
+
+func register(name, summary string, run func(context.Context, []string, streams) int) {
+	commands[name] = command{summary: summary, run: run}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(dispatch(ctx, os.Args[1:], streams{in: os.Stdin, out: os.Stdout, err: os.Stderr}))
+}
+
+func dispatch(ctx context.Context, args []string, s streams) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(s.err)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(s.err, "msgx: unknown command %q (run 'msgx help')\n", args[0])
+		return exitUsage
+	}
+	return cmd.run(ctx, args[1:], s)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: msgx <command> [flags]\n\ncommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'msgx <command> --help' for the flags of a command.")
+}

@@ -1,0 +1,48 @@
+-- name: InboundListAfter :many
+-- Unprocessed rows after the watermark, in ID order, bounded.
+SELECT CMINMSGS_ID FROM cminmsgs
+WHERE CMINMSGS_DATE_PROCESSED IS NULL AND CMINMSGS_ID > sqlc.arg(after_id)
+ORDER BY CMINMSGS_ID
+LIMIT ?;
+
+-- name: InboundRescan :many
+-- Bounded rescan behind the watermark: unprocessed rows in (from_id, to_id]
+-- received after a cut-off (or without a receive time), so a row committed late
+-- with a smaller ID is still found.
+SELECT CMINMSGS_ID FROM cminmsgs
+WHERE CMINMSGS_DATE_PROCESSED IS NULL
+  AND CMINMSGS_ID > sqlc.arg(from_id) AND CMINMSGS_ID <= sqlc.arg(to_id)
+  AND (CMINMSGS_DATE_RECEIVED IS NULL OR CMINMSGS_DATE_RECEIVED >= sqlc.arg(received_after))
+ORDER BY CMINMSGS_ID
+LIMIT ?;
+
+-- name: InboundGetRaw :one
+SELECT CMINMSGS_CLOB_MSG FROM cminmsgs WHERE CMINMSGS_ID = ?;
+
+-- name: InboundGet :one
+SELECT * FROM cminmsgs WHERE CMINMSGS_ID = ?;
+
+-- name: InboundInsert :execlastid
+-- HTTP /cminmsgs/send: the raw body as a new inbound row.
+INSERT INTO cminmsgs (CMINMSGS_CLOB_MSG, CMINMSGS_DATE_RECEIVED, CMINMSGS_STATUS)
+VALUES (sqlc.arg(body), sqlc.arg(received_at), 'VALID');
+
+-- name: InboundBackfill :execrows
+-- Writes the terminal outcome and META of a processed row, once.
+UPDATE cminmsgs SET
+  CMINMSGS_DATE_PROCESSED = sqlc.arg(processed_at),
+  CMINMSGS_STATUS = sqlc.arg(status),
+  CMINMSGS_SUBSYSTEM_NAME = sqlc.arg(sndr),
+  CMINMSGS_SUBSYSTEM_SEQUENCE = sqlc.arg(seqn),
+  CMINMSGS_SUBSYSTEM_DATE_SENT = sqlc.arg(dttm),
+  CMINMSGS_SUBSYSTEM_TYPE = sqlc.arg(msg_type),
+  CMINMSGS_SUBSYSTEM_SUBTYPE = sqlc.arg(msg_subtype)
+WHERE CMINMSGS_ID = sqlc.arg(id) AND CMINMSGS_DATE_PROCESSED IS NULL;
+
+-- name: OutboundInsert :execlastid
+-- An outbound request (RQFD/RQRD) for the AODB.
+INSERT INTO coutmsgs (COUTMSGS_CLOB_MSG, COUTMSGS_DATE_INSERTED, ROUTINGID)
+VALUES (sqlc.arg(body), sqlc.arg(inserted_at), sqlc.arg(routing_id));
+
+-- name: OutboundGet :one
+SELECT * FROM coutmsgs WHERE COUTMSGS_ID = ?;

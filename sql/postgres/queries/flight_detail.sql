@@ -1,0 +1,163 @@
+-- name: GateListByFlight :many
+SELECT * FROM flight_gate WHERE flid = @flid ORDER BY ordinal;
+
+-- name: GateListByFlights :many
+SELECT * FROM flight_gate WHERE flid = ANY(@flids::bigint[]) ORDER BY flid, ordinal;
+
+-- name: GateDeleteByFlight :execrows
+DELETE FROM flight_gate WHERE flid = @flid;
+
+-- name: GateDeleteByFlights :execrows
+DELETE FROM flight_gate WHERE flid = ANY(@flids::bigint[]);
+
+-- name: GateInsert :copyfrom
+INSERT INTO flight_gate (flid, ordinal, source_seq, gate, pgot, pgot_at, pgct, pgct_at, gotm, gotm_at, gctm, gctm_at, gtyp, record_version, created_at, updated_at)
+VALUES (@flid, @ordinal, @source_seq, @gate, @pgot, @pgot_at, @pgct, @pgct_at, @gotm, @gotm_at, @gctm, @gctm_at, @gtyp, @record_version, @created_at, @updated_at);
+
+-- name: CheckinListByFlight :many
+SELECT * FROM flight_checkin WHERE flid = @flid ORDER BY ordinal;
+
+-- name: CheckinListByFlights :many
+SELECT * FROM flight_checkin WHERE flid = ANY(@flids::bigint[]) ORDER BY flid, ordinal;
+
+-- name: CheckinDeleteByFlight :execrows
+DELETE FROM flight_checkin WHERE flid = @flid;
+
+-- name: CheckinDeleteByFlights :execrows
+DELETE FROM flight_checkin WHERE flid = ANY(@flids::bigint[]);
+
+-- name: CheckinInsert :copyfrom
+INSERT INTO flight_checkin (flid, ordinal, source_seq, chkc, ccls, pcot, pcot_at, pcct, pcct_at, cotm, cotm_at, cctm, cctm_at, ctyp, record_version, created_at, updated_at)
+VALUES (@flid, @ordinal, @source_seq, @chkc, @ccls, @pcot, @pcot_at, @pcct, @pcct_at, @cotm, @cotm_at, @cctm, @cctm_at, @ctyp, @record_version, @created_at, @updated_at);
+
+-- name: BeltListByFlight :many
+SELECT * FROM flight_belt WHERE flid = @flid ORDER BY ordinal;
+
+-- name: BeltListByFlights :many
+SELECT * FROM flight_belt WHERE flid = ANY(@flids::bigint[]) ORDER BY flid, ordinal;
+
+-- name: BeltDeleteByFlight :execrows
+DELETE FROM flight_belt WHERE flid = @flid;
+
+-- name: BeltDeleteByFlights :execrows
+DELETE FROM flight_belt WHERE flid = ANY(@flids::bigint[]);
+
+-- name: BeltInsert :copyfrom
+INSERT INTO flight_belt (flid, ordinal, source_seq, belt, bcls, pcot, pcot_at, pcct, pcct_at, fbag, fbag_at, lbag, lbag_at, btyp, record_version, created_at, updated_at)
+VALUES (@flid, @ordinal, @source_seq, @belt, @bcls, @pcot, @pcot_at, @pcct, @pcct_at, @fbag, @fbag_at, @lbag, @lbag_at, @btyp, @record_version, @created_at, @updated_at);
+
+-- name: StandPlanListByFlight :many
+SELECT * FROM flight_stand_plan WHERE flid = @flid ORDER BY ordinal;
+
+-- name: StandPlanListByFlights :many
+SELECT * FROM flight_stand_plan WHERE flid = ANY(@flids::bigint[]) ORDER BY flid, ordinal;
+
+-- name: StandPlanDeleteByFlight :execrows
+DELETE FROM flight_stand_plan WHERE flid = @flid;
+
+-- name: StandPlanDeleteByFlights :execrows
+DELETE FROM flight_stand_plan WHERE flid = ANY(@flids::bigint[]);
+
+-- name: StandPlanInsert :copyfrom
+INSERT INTO flight_stand_plan (flid, ordinal, source_seq, psst, stst, stst_at, stet, stet_at, record_version, created_at, updated_at)
+VALUES (@flid, @ordinal, @source_seq, @psst, @stst, @stst_at, @stet, @stet_at, @record_version, @created_at, @updated_at);
+
+-- name: ChuteListByFlight :many
+SELECT * FROM flight_chute WHERE flid = @flid ORDER BY ordinal;
+
+-- name: ChuteListByFlights :many
+SELECT * FROM flight_chute WHERE flid = ANY(@flids::bigint[]) ORDER BY flid, ordinal;
+
+-- name: ChuteDeleteByFlight :execrows
+DELETE FROM flight_chute WHERE flid = @flid;
+
+-- name: ChuteDeleteByFlights :execrows
+DELETE FROM flight_chute WHERE flid = ANY(@flids::bigint[]);
+
+-- name: ChuteInsert :copyfrom
+INSERT INTO flight_chute (flid, ordinal, source_seq, chut, ccls, pcbt, pcbt_at, pcet, pcet_at, cbtm, cbtm_at, cetm, cetm_at, ctyp, record_version, created_at, updated_at)
+VALUES (@flid, @ordinal, @source_seq, @chut, @ccls, @pcbt, @pcbt_at, @pcet, @pcet_at, @cbtm, @cbtm_at, @cetm, @cetm_at, @ctyp, @record_version, @created_at, @updated_at);
+
+-- name: DelayListByFlight :many
+SELECT * FROM flight_delay WHERE flid = @flid ORDER BY ordinal;
+
+-- name: DelayListByFlights :many
+SELECT * FROM flight_delay WHERE flid = ANY(@flids::bigint[]) ORDER BY flid, ordinal;
+
+-- name: DelayDeleteByFlight :execrows
+DELETE FROM flight_delay WHERE flid = @flid;
+
+-- name: DelayDeleteByFlights :execrows
+DELETE FROM flight_delay WHERE flid = ANY(@flids::bigint[]);
+
+-- name: DelayInsert :copyfrom
+INSERT INTO flight_delay (flid, ordinal, code, strt, strt_at, dura, dura_minutes, reason, record_version, created_at, updated_at)
+VALUES (@flid, @ordinal, @code, @strt, @strt_at, @dura, @dura_minutes, @reason, @record_version, @created_at, @updated_at);
+
+-- name: BridgeOpListByFlight :many
+SELECT * FROM flight_bridge_op WHERE flid = @flid ORDER BY ordinal;
+
+-- name: BridgeOpListByFlights :many
+SELECT * FROM flight_bridge_op WHERE flid = ANY(@flids::bigint[]) ORDER BY flid, ordinal;
+
+-- name: BridgeOpDeleteByFlight :execrows
+DELETE FROM flight_bridge_op WHERE flid = @flid;
+
+-- name: BridgeOpDeleteByFlights :execrows
+DELETE FROM flight_bridge_op WHERE flid = ANY(@flids::bigint[]);
+
+-- name: BridgeOpInsert :copyfrom
+INSERT INTO flight_bridge_op (flid, ordinal, source_seq, abdg, abop, aotm, aotm_at, record_version, created_at, updated_at)
+VALUES (@flid, @ordinal, @source_seq, @abdg, @abop, @aotm, @aotm_at, @record_version, @created_at, @updated_at);
+
+-- name: ChockOpListByFlight :many
+SELECT * FROM flight_chock_op WHERE flid = @flid ORDER BY ordinal;
+
+-- name: ChockOpListByFlights :many
+SELECT * FROM flight_chock_op WHERE flid = ANY(@flids::bigint[]) ORDER BY flid, ordinal;
+
+-- name: ChockOpDeleteByFlight :execrows
+DELETE FROM flight_chock_op WHERE flid = @flid;
+
+-- name: ChockOpDeleteByFlights :execrows
+DELETE FROM flight_chock_op WHERE flid = ANY(@flids::bigint[]);
+
+-- name: ChockOpInsert :copyfrom
+INSERT INTO flight_chock_op (flid, ordinal, source_seq, chtm, chtm_at, chid, chst, record_version, created_at, updated_at)
+VALUES (@flid, @ordinal, @source_seq, @chtm, @chtm_at, @chid, @chst, @record_version, @created_at, @updated_at);
+
+-- name: RoutePointListByFlight :many
+SELECT * FROM flight_route_point WHERE flid = @flid ORDER BY route_kind, ordinal;
+
+-- name: RoutePointListByFlights :many
+SELECT * FROM flight_route_point WHERE flid = ANY(@flids::bigint[]) ORDER BY flid, route_kind, ordinal;
+
+-- name: RoutePointDeleteByFlightKind :execrows
+-- ROUT and ERUT are replaced independently.
+DELETE FROM flight_route_point WHERE flid = @flid AND route_kind = @route_kind;
+
+-- name: RoutePointDeleteByFlightsKind :execrows
+DELETE FROM flight_route_point WHERE flid = ANY(@flids::bigint[]) AND route_kind = @route_kind;
+
+-- name: RoutePointInsert :copyfrom
+INSERT INTO flight_route_point (flid, route_kind, ordinal, source_seq, apcd, scat, scat_at, sadc, sadc_days, scdt, scdt_at, sddc, sddc_days, record_version, created_at, updated_at)
+VALUES (@flid, @route_kind, @ordinal, @source_seq, @apcd, @scat, @scat_at, @sadc, @sadc_days, @scdt, @scdt_at, @sddc, @sddc_days, @record_version, @created_at, @updated_at);
+
+-- name: PayloadListByFlight :many
+SELECT * FROM flight_payload WHERE flid = @flid ORDER BY kind;
+
+-- name: PayloadListByFlights :many
+SELECT * FROM flight_payload WHERE flid = ANY(@flids::bigint[]) ORDER BY flid, kind;
+
+-- name: PayloadUpsert :batchexec
+INSERT INTO flight_payload (flid, kind, format, content, record_version, created_at, updated_at)
+VALUES (@flid, @kind, @format, @content, @record_version, @now, @now)
+ON CONFLICT (flid, kind) DO UPDATE SET
+  format = EXCLUDED.format,
+  content = EXCLUDED.content,
+  record_version = EXCLUDED.record_version,
+  updated_at = EXCLUDED.updated_at;
+
+-- name: PayloadDeleteByFlightKind :execrows
+-- A payload collection replaced with an empty list.
+DELETE FROM flight_payload WHERE flid = @flid AND kind = @kind;

@@ -1,0 +1,59 @@
+-- name: PipelineLockAcquire :exec
+-- Takes the PIPELINE_LOCK row lock for the rest of the transaction. An upsert,
+-- so it works on a fresh database without seeding the row.
+INSERT INTO pipeline_lock (id, locked_at) VALUES (1, @now)
+ON CONFLICT (id) DO UPDATE SET locked_at = EXCLUDED.locked_at;
+
+-- name: IngressMarkGet :one
+SELECT last_id FROM ingress_mark WHERE source = @source;
+
+-- name: IngressMarkAdvance :exec
+-- Moves the watermark forward, never back.
+INSERT INTO ingress_mark (source, last_id, updated_at) VALUES (@source, @last_id, @now)
+ON CONFLICT (source) DO UPDATE SET
+  last_id = GREATEST(ingress_mark.last_id, EXCLUDED.last_id),
+  updated_at = EXCLUDED.updated_at;
+
+-- name: BackfillTodoAdd :exec
+-- Registers a backfill in the business transaction. A message that reaches a
+-- terminal status again after a replay overwrites its pending todo.
+INSERT INTO backfill_todo (
+  msg_id, mailbox_status, processed_at, meta_sndr, meta_seqn, meta_dttm, meta_type, meta_styp,
+  attempts, next_attempt_at, last_error, created_at)
+VALUES (
+  @msg_id, @mailbox_status, @processed_at, @meta_sndr, @meta_seqn, @meta_dttm, @meta_type, @meta_styp,
+  0, @processed_at, NULL, @processed_at)
+ON CONFLICT (msg_id) DO UPDATE SET
+  mailbox_status = EXCLUDED.mailbox_status,
+  processed_at = EXCLUDED.processed_at,
+  meta_sndr = EXCLUDED.meta_sndr,
+  meta_seqn = EXCLUDED.meta_seqn,
+  meta_dttm = EXCLUDED.meta_dttm,
+  meta_type = EXCLUDED.meta_type,
+  meta_styp = EXCLUDED.meta_styp,
+  attempts = 0,
+  next_attempt_at = EXCLUDED.next_attempt_at,
+  last_error = NULL;
+
+-- name: BackfillTodoListDue :many
+SELECT * FROM backfill_todo
+WHERE next_attempt_at <= @now
+ORDER BY msg_id
+LIMIT @max_rows;
+
+-- name: BackfillTodoGet :one
+SELECT * FROM backfill_todo WHERE msg_id = @msg_id;
+
+-- name: BackfillTodoDelete :execrows
+DELETE FROM backfill_todo WHERE msg_id = @msg_id;
+
+-- name: BackfillTodoRecordFailure :exec
+UPDATE backfill_todo SET
+  attempts = attempts + 1,
+  next_attempt_at = @next_attempt_at,
+  last_error = @last_error
+WHERE msg_id = @msg_id;
+
+-- name: BackfillTodoStats :one
+SELECT count(*) AS todos, count(*) FILTER (WHERE attempts > 0) AS failing, min(created_at)::timestamptz AS oldest
+FROM backfill_todo;

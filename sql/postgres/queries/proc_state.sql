@@ -1,0 +1,149 @@
+-- name: ProcStateEnqueue :execrows
+-- Enqueues mailbox ids as PENDING. The primary key makes a rescan harmless, and
+-- an id already archived is never enqueued again.
+INSERT INTO proc_state (msg_id, status, first_seen_at, created_at, updated_at)
+SELECT id, 'PENDING', @now::timestamptz, @now::timestamptz, @now::timestamptz
+FROM unnest(@msg_ids::bigint[]) AS id
+WHERE NOT EXISTS (SELECT 1 FROM proc_state_hst h WHERE h.msg_id = id)
+ON CONFLICT (msg_id) DO NOTHING;
+
+-- name: ProcStateGetHead :one
+-- The queue head: the smallest unfinished MSG_ID. FAILED holds the head too.
+SELECT * FROM proc_state
+WHERE status IN ('PENDING', 'FAILED')
+ORDER BY msg_id
+LIMIT 1;
+
+-- name: ProcStateListHead :many
+-- The first unfinished messages in order, for running consecutive heads in one commit.
+SELECT * FROM proc_state
+WHERE status IN ('PENDING', 'FAILED')
+ORDER BY msg_id
+LIMIT @max_rows;
+
+-- name: ProcStateGet :one
+SELECT * FROM proc_state WHERE msg_id = @msg_id;
+
+-- name: ProcStateGetForUpdate :one
+-- Re-checks a message's state inside the business transaction.
+SELECT * FROM proc_state WHERE msg_id = @msg_id FOR UPDATE;
+
+-- name: ProcStateFindIdentity :one
+-- Who holds an identity key, live or archived (archived rows still deduplicate).
+SELECT p.msg_id FROM proc_state p WHERE p.identity_key = sqlc.arg(identity_key)::varchar
+UNION ALL
+SELECT h.msg_id FROM proc_state_hst h WHERE h.identity_key = sqlc.arg(identity_key)::varchar
+LIMIT 1;
+
+-- name: ProcStateBindIdentity :execrows
+-- Binds the decoded identity and META once. A retry re-binds the same values;
+-- a key held by another row fails on the UNIQUE constraint.
+UPDATE proc_state SET
+  identity_key = @identity_key,
+  kind = @kind,
+  msg_type = @msg_type,
+  msg_subtype = @msg_subtype,
+  meta_sndr = @meta_sndr,
+  meta_seqn = @meta_seqn,
+  meta_dttm_raw = @meta_dttm_raw,
+  meta_dttm = @meta_dttm,
+  updated_at = @now
+WHERE msg_id = @msg_id AND status IN ('PENDING', 'FAILED');
+
+-- name: ProcStateFinish :execrows
+-- Moves an unfinished message to its terminal status (SUCCEEDED, SKIPPED, DEAD).
+UPDATE proc_state SET
+  status = @status,
+  error_class = @error_class,
+  reason = @reason,
+  duplicate_of = @duplicate_of,
+  next_attempt_at = NULL,
+  finished_at = @now::timestamptz,
+  updated_at = @now::timestamptz
+WHERE msg_id = @msg_id AND status IN ('PENDING', 'FAILED');
+
+-- name: ProcStateRecordFailure :one
+-- Records a failed attempt: FAILED with the backoff the caller computed.
+UPDATE proc_state SET
+  status = 'FAILED',
+  attempts = attempts + 1,
+  error_class = @error_class,
+  reason = @reason,
+  next_attempt_at = @next_attempt_at,
+  updated_at = @now
+WHERE msg_id = @msg_id AND status IN ('PENDING', 'FAILED')
+RETURNING attempts;
+
+-- name: ProcStateListReplayable :many
+-- What a replay would move back to PENDING (dry run), by id or by class.
+SELECT * FROM proc_state
+WHERE status IN ('FAILED', 'DEAD')
+  AND error_class IN ('CODEC_ERROR', 'UNSUPPORTED', 'INFRA', 'EXHAUSTED')
+  AND (sqlc.narg(msg_id)::bigint IS NULL OR msg_id = sqlc.narg(msg_id))
+  AND (sqlc.narg(error_class)::varchar IS NULL OR error_class = sqlc.narg(error_class))
+ORDER BY msg_id
+LIMIT @max_rows;
+
+-- name: ProcStateReplay :many
+-- Moves FAILED/DEAD rows of the replayable classes back to PENDING, by id or by
+-- class: attempts reset, identity kept, the old error kept as audit.
+UPDATE proc_state SET
+  status = 'PENDING',
+  attempts = 0,
+  next_attempt_at = NULL,
+  prev_error_class = error_class,
+  prev_reason = reason,
+  error_class = NULL,
+  reason = NULL,
+  finished_at = NULL,
+  replay_count = replay_count + 1,
+  updated_at = @now
+WHERE status IN ('FAILED', 'DEAD')
+  AND error_class IN ('CODEC_ERROR', 'UNSUPPORTED', 'INFRA', 'EXHAUSTED')
+  AND (sqlc.narg(msg_id)::bigint IS NULL OR msg_id = sqlc.narg(msg_id))
+  AND (sqlc.narg(error_class)::varchar IS NULL OR error_class = sqlc.narg(error_class))
+RETURNING msg_id;
+
+-- name: ProcStateCountByStatus :many
+-- Backlog and outcomes for status and metrics.
+SELECT status, COALESCE(error_class, '')::varchar AS error_class, count(*) AS messages
+FROM proc_state
+GROUP BY status, error_class
+ORDER BY status, error_class;
+
+-- name: ProcStateListDead :many
+-- Dead letters, paged by MSG_ID, optionally of one class.
+SELECT * FROM proc_state
+WHERE status = 'DEAD'
+  AND msg_id > @after_msg_id
+  AND (sqlc.narg(error_class)::varchar IS NULL OR error_class = sqlc.narg(error_class))
+ORDER BY msg_id
+LIMIT @page_size;
+
+-- name: ProcStateArchive :execrows
+-- Moves terminal rows finished before a cut-off, whose backfill is done, to the
+-- archive in one statement (bounded batch, oldest first).
+WITH moved AS (
+  DELETE FROM proc_state p
+  WHERE p.msg_id IN (
+    SELECT s.msg_id FROM proc_state s
+    WHERE s.status IN ('SUCCEEDED', 'SKIPPED', 'DEAD')
+      AND s.finished_at < @finished_before::timestamptz
+      AND NOT EXISTS (SELECT 1 FROM backfill_todo b WHERE b.msg_id = s.msg_id)
+    ORDER BY s.msg_id
+    LIMIT @max_rows
+  )
+  RETURNING p.*
+)
+INSERT INTO proc_state_hst (
+  msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
+  meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of,
+  replay_count, prev_error_class, prev_reason, finished_at, created_at, archived_at)
+SELECT
+  msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
+  meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of,
+  replay_count, prev_error_class, prev_reason, finished_at, created_at, @now
+FROM moved;
+
+-- name: ProcStateHstGet :one
+SELECT * FROM proc_state_hst WHERE msg_id = @msg_id;

@@ -1,0 +1,42 @@
+-- name: SchdGenGet :one
+SELECT * FROM schd_gen WHERE fday = @fday;
+
+-- name: SchdGenCreate :execrows
+-- First generation of a day; 0 rows when another snapshot created it first.
+INSERT INTO schd_gen (fday, version, last_message_id, content_digest, updated_at)
+VALUES (@fday, 1, @last_message_id, @content_digest, @now)
+ON CONFLICT (fday) DO NOTHING;
+
+-- name: SchdGenAdvance :execrows
+-- Compare-and-set: advances the day's generation by exactly one from the
+-- version the caller read; 0 rows when it moved meanwhile.
+UPDATE schd_gen SET
+  version = version + 1,
+  last_message_id = @last_message_id,
+  content_digest = @content_digest,
+  updated_at = @now
+WHERE fday = @fday AND version = @expected_version;
+
+-- name: SchdGenFlidDeleteByDay :execrows
+DELETE FROM schd_gen_flid WHERE fday = @fday;
+
+-- name: SchdGenFlidInsert :copyfrom
+INSERT INTO schd_gen_flid (fday, flid) VALUES (@fday, @flid);
+
+-- name: SchdGenFlidListByDay :many
+SELECT flid FROM schd_gen_flid WHERE fday = @fday ORDER BY flid;
+
+-- name: SchdSnapLogInsert :exec
+INSERT INTO schd_snap_log (
+  msg_id, msg_subtype, fday, gen_version, scope_begin, scope_end,
+  record_count, changed, unchanged, pruned, recv_at)
+VALUES (
+  @msg_id, @msg_subtype, @fday, @gen_version, @scope_begin, @scope_end,
+  @record_count, @changed, @unchanged, @pruned, @recv_at);
+
+-- name: SchdSnapLogListByMessage :many
+SELECT * FROM schd_snap_log WHERE msg_id = @msg_id ORDER BY fday;
+
+-- name: SchdSnapLogPurge :execrows
+-- Retention (90 days by default).
+DELETE FROM schd_snap_log WHERE recv_at < @recv_before;

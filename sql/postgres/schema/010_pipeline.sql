@@ -1,0 +1,128 @@
+-- Processing pipeline: the inbound queue, its archive, the pipeline lock, the
+-- ingress watermark and the mailbox backfill todos.
+
+CREATE TABLE proc_state (
+  msg_id            BIGINT        NOT NULL,
+  status            VARCHAR(16)   NOT NULL DEFAULT 'PENDING',
+  identity_key      VARCHAR(300)  NULL,
+  kind              VARCHAR(32)   NULL,
+  msg_type          VARCHAR(8)    NULL,
+  msg_subtype       VARCHAR(8)    NULL,
+  meta_sndr         VARCHAR(32)   NULL,
+  meta_seqn         BIGINT        NULL,
+  meta_dttm_raw     VARCHAR(32)   NULL,
+  meta_dttm         TIMESTAMPTZ   NULL,
+  attempts          INTEGER       NOT NULL DEFAULT 0,
+  next_attempt_at   TIMESTAMPTZ   NULL,
+  first_seen_at     TIMESTAMPTZ   NOT NULL,
+  error_class       VARCHAR(16)   NULL,
+  reason            VARCHAR(1000) NULL,
+  duplicate_of      BIGINT        NULL,
+  replay_count      INTEGER       NOT NULL DEFAULT 0,
+  prev_error_class  VARCHAR(16)   NULL,
+  prev_reason       VARCHAR(1000) NULL,
+  finished_at       TIMESTAMPTZ   NULL,
+  created_at        TIMESTAMPTZ   NOT NULL DEFAULT now(),
+  updated_at        TIMESTAMPTZ   NOT NULL DEFAULT now(),
+  CONSTRAINT proc_state_pk PRIMARY KEY (msg_id),
+  CONSTRAINT proc_state_identity_uq UNIQUE (identity_key),
+  CONSTRAINT proc_state_status_ck CHECK (status IN ('PENDING', 'FAILED', 'SUCCEEDED', 'SKIPPED', 'DEAD')),
+  CONSTRAINT proc_state_class_ck CHECK (error_class IN ('MALFORMED', 'PROTOCOL', 'CODEC_ERROR', 'UNSUPPORTED', 'INFRA', 'EXHAUSTED')),
+  CONSTRAINT proc_state_prev_class_ck CHECK (prev_error_class IN ('MALFORMED', 'PROTOCOL', 'CODEC_ERROR', 'UNSUPPORTED', 'INFRA', 'EXHAUSTED')),
+  CONSTRAINT proc_state_attempts_ck CHECK (attempts >= 0 AND replay_count >= 0)
+);
+-- The queue head: the smallest unfinished MSG_ID. Partial, so the index holds
+-- only the backlog, not the millions of terminal rows.
+CREATE INDEX proc_state_head_ix ON proc_state (msg_id) WHERE status IN ('PENDING', 'FAILED');
+CREATE INDEX proc_state_dead_ix ON proc_state (error_class, msg_id) WHERE status = 'DEAD';
+
+COMMENT ON TABLE proc_state IS 'One row per inbound mailbox row (cminmsgs): its processing status, bound identity, attempts and error. The queue is every row with status PENDING or FAILED, in MSG_ID order.';
+COMMENT ON COLUMN proc_state.msg_id IS 'CMINMSGS_ID of the mailbox row. Primary key: a mailbox row is enqueued at most once, so rescans are harmless.';
+COMMENT ON COLUMN proc_state.status IS 'PENDING (waiting), FAILED (retrying with backoff; still holds the head), SUCCEEDED, SKIPPED, DEAD (terminal).';
+COMMENT ON COLUMN proc_state.identity_key IS 'Business identity SNDR|TYPE|STYP|SEQN[|day], bound once after decode; UNIQUE so a message is processed once. NULL until decoded.';
+COMMENT ON COLUMN proc_state.kind IS 'Decoded message kind (schedule, flight ops, flight delete, reference, ignored, unsupported).';
+COMMENT ON COLUMN proc_state.meta_sndr IS 'META SNDR as decoded; with the other meta_* columns it is what the mailbox backfill writes.';
+COMMENT ON COLUMN proc_state.meta_dttm_raw IS 'META DTTM exactly as sent (yyyyMMddHHmmss, airport local time).';
+COMMENT ON COLUMN proc_state.meta_dttm IS 'META DTTM parsed in the airport time zone.';
+COMMENT ON COLUMN proc_state.attempts IS 'Failed processing attempts so far; at max-attempts the row becomes DEAD(EXHAUSTED).';
+COMMENT ON COLUMN proc_state.next_attempt_at IS 'Earliest time a FAILED head may be retried (backoff 1, 2, 4, 8, 16 s, each capped).';
+COMMENT ON COLUMN proc_state.first_seen_at IS 'When msgx first enqueued the row; never changes, so the head-deadline is measured from a stable start.';
+COMMENT ON COLUMN proc_state.error_class IS 'MALFORMED, PROTOCOL, CODEC_ERROR, UNSUPPORTED, INFRA or EXHAUSTED; NULL when no error.';
+COMMENT ON COLUMN proc_state.reason IS 'Error reason, or the SKIPPED reason (duplicate-of:<id>, ignored:<TYPE>, no-match:flight, no-match:request).';
+COMMENT ON COLUMN proc_state.duplicate_of IS 'For SKIPPED duplicates: the MSG_ID that holds the identity.';
+COMMENT ON COLUMN proc_state.replay_count IS 'How often an operator replayed the row back to PENDING.';
+COMMENT ON COLUMN proc_state.prev_error_class IS 'Audit: the error class the row had before its last replay.';
+COMMENT ON COLUMN proc_state.prev_reason IS 'Audit: the reason the row had before its last replay.';
+COMMENT ON COLUMN proc_state.finished_at IS 'When the row reached a terminal status (SUCCEEDED, SKIPPED, DEAD).';
+
+CREATE TABLE proc_state_hst (
+  msg_id            BIGINT        NOT NULL,
+  status            VARCHAR(16)   NOT NULL,
+  identity_key      VARCHAR(300)  NULL,
+  kind              VARCHAR(32)   NULL,
+  msg_type          VARCHAR(8)    NULL,
+  msg_subtype       VARCHAR(8)    NULL,
+  meta_sndr         VARCHAR(32)   NULL,
+  meta_seqn         BIGINT        NULL,
+  meta_dttm_raw     VARCHAR(32)   NULL,
+  meta_dttm         TIMESTAMPTZ   NULL,
+  attempts          INTEGER       NOT NULL,
+  first_seen_at     TIMESTAMPTZ   NOT NULL,
+  error_class       VARCHAR(16)   NULL,
+  reason            VARCHAR(1000) NULL,
+  duplicate_of      BIGINT        NULL,
+  replay_count      INTEGER       NOT NULL,
+  prev_error_class  VARCHAR(16)   NULL,
+  prev_reason       VARCHAR(1000) NULL,
+  finished_at       TIMESTAMPTZ   NULL,
+  created_at        TIMESTAMPTZ   NOT NULL,
+  archived_at       TIMESTAMPTZ   NOT NULL DEFAULT now(),
+  CONSTRAINT proc_state_hst_pk PRIMARY KEY (msg_id),
+  CONSTRAINT proc_state_hst_identity_uq UNIQUE (identity_key),
+  CONSTRAINT proc_state_hst_status_ck CHECK (status IN ('SUCCEEDED', 'SKIPPED', 'DEAD'))
+);
+CREATE INDEX proc_state_hst_archived_ix ON proc_state_hst (archived_at);
+COMMENT ON TABLE proc_state_hst IS 'Archive of terminal PROC_STATE rows. Identity keys stay UNIQUE here and are checked on bind, so an archived message still deduplicates.';
+COMMENT ON COLUMN proc_state_hst.archived_at IS 'When the row was moved out of PROC_STATE.';
+
+CREATE TABLE pipeline_lock (
+  id         SMALLINT     NOT NULL,
+  locked_at  TIMESTAMPTZ  NOT NULL DEFAULT now(),
+  CONSTRAINT pipeline_lock_pk PRIMARY KEY (id),
+  CONSTRAINT pipeline_lock_single_ck CHECK (id = 1)
+);
+COMMENT ON TABLE pipeline_lock IS 'A single row (id = 1) locked by every business transaction, so flight state is only ever written by one transaction at a time.';
+COMMENT ON COLUMN pipeline_lock.locked_at IS 'Last time a business transaction took the lock (diagnostics only).';
+
+CREATE TABLE ingress_mark (
+  source      VARCHAR(32)  NOT NULL,
+  last_id     BIGINT       NOT NULL,
+  updated_at  TIMESTAMPTZ  NOT NULL DEFAULT now(),
+  CONSTRAINT ingress_mark_pk PRIMARY KEY (source),
+  CONSTRAINT ingress_mark_last_id_ck CHECK (last_id >= 0)
+);
+COMMENT ON TABLE ingress_mark IS 'Persistent poll watermark per mailbox source. Not a processed marker: the poller also rescans a bounded window behind it for late-committed smaller IDs.';
+COMMENT ON COLUMN ingress_mark.last_id IS 'Largest CMINMSGS_ID enqueued so far.';
+
+CREATE TABLE backfill_todo (
+  msg_id           BIGINT        NOT NULL,
+  mailbox_status   VARCHAR(20)   NOT NULL,
+  processed_at     TIMESTAMPTZ   NOT NULL,
+  meta_sndr        VARCHAR(32)   NULL,
+  meta_seqn        BIGINT        NULL,
+  meta_dttm        TIMESTAMPTZ   NULL,
+  meta_type        VARCHAR(8)    NULL,
+  meta_styp        VARCHAR(8)    NULL,
+  attempts         INTEGER       NOT NULL DEFAULT 0,
+  next_attempt_at  TIMESTAMPTZ   NOT NULL,
+  last_error       VARCHAR(1000) NULL,
+  created_at       TIMESTAMPTZ   NOT NULL DEFAULT now(),
+  CONSTRAINT backfill_todo_pk PRIMARY KEY (msg_id),
+  CONSTRAINT backfill_todo_status_ck CHECK (mailbox_status IN ('SUCCEEDED', 'SKIPPED', 'DEAD')),
+  CONSTRAINT backfill_todo_attempts_ck CHECK (attempts >= 0)
+);
+CREATE INDEX backfill_todo_due_ix ON backfill_todo (next_attempt_at);
+COMMENT ON TABLE backfill_todo IS 'Mailbox backfills still to do, registered in the same transaction as the terminal status; deleted once cminmsgs is written. Self-contained, so the sweep needs no other table.';
+COMMENT ON COLUMN backfill_todo.mailbox_status IS 'Terminal status to write into CMINMSGS_STATUS.';
+COMMENT ON COLUMN backfill_todo.processed_at IS 'Value for CMINMSGS_DATE_PROCESSED.';
+COMMENT ON COLUMN backfill_todo.next_attempt_at IS 'When the backfill sweep may try again (backoff 30 s to 15 min).';
