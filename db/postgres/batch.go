@@ -199,7 +199,7 @@ INSERT INTO flight_schd (
   $87,
   $88,
   $89,
-  $89
+  $90
 )
 ON CONFLICT (flid) DO UPDATE SET
   ffid = EXCLUDED.ffid,
@@ -387,11 +387,13 @@ type FlightUpsertParams struct {
 	DeletedAt     *time.Time `json:"deleted_at"`
 	StateVersion  int64      `json:"state_version"`
 	LastMessageID int64      `json:"last_message_id"`
-	Now           time.Time  `json:"now"`
+	CreatedAt     time.Time  `json:"created_at"`
+	UpdatedAt     time.Time  `json:"updated_at"`
 }
 
 // Writes the computed next state of a flight (every column; the pump computes
-// them all). Batched so a snapshot of thousands of flights is one round trip.
+// them all; CREATED_AT is kept on update). Batched so a snapshot of thousands
+// of flights is one round trip.
 func (q *Queries) FlightUpsert(ctx context.Context, db DBTX, arg []FlightUpsertParams) *FlightUpsertBatchResults {
 	batch := &pgx.Batch{}
 	for _, a := range arg {
@@ -484,7 +486,8 @@ func (q *Queries) FlightUpsert(ctx context.Context, db DBTX, arg []FlightUpsertP
 			a.DeletedAt,
 			a.StateVersion,
 			a.LastMessageID,
-			a.Now,
+			a.CreatedAt,
+			a.UpdatedAt,
 		}
 		batch.Queue(flightUpsert, vals...)
 	}

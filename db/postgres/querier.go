@@ -85,7 +85,8 @@ type Querier interface {
 	// DELETED flights whose soft delete is older than the retention, for the history sweep.
 	FlightListPurgeCandidates(ctx context.Context, db DBTX, arg FlightListPurgeCandidatesParams) ([]FlightSchd, error)
 	// Writes the computed next state of a flight (every column; the pump computes
-	// them all). Batched so a snapshot of thousands of flights is one round trip.
+	// them all; CREATED_AT is kept on update). Batched so a snapshot of thousands
+	// of flights is one round trip.
 	FlightUpsert(ctx context.Context, db DBTX, arg []FlightUpsertParams) *FlightUpsertBatchResults
 	GateDeleteByFlight(ctx context.Context, db DBTX, flid int64) (int64, error)
 	GateDeleteByFlights(ctx context.Context, db DBTX, flids []int64) (int64, error)

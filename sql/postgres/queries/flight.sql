@@ -7,7 +7,8 @@ SELECT * FROM flight_schd WHERE flid = ANY(@flids::bigint[]) ORDER BY flid;
 
 -- name: FlightUpsert :batchexec
 -- Writes the computed next state of a flight (every column; the pump computes
--- them all). Batched so a snapshot of thousands of flights is one round trip.
+-- them all; CREATED_AT is kept on update). Batched so a snapshot of thousands
+-- of flights is one round trip.
 INSERT INTO flight_schd (
   flid,
   ffid,
@@ -188,8 +189,8 @@ INSERT INTO flight_schd (
   @deleted_at,
   @state_version,
   @last_message_id,
-  @now,
-  @now
+  @created_at,
+  @updated_at
 )
 ON CONFLICT (flid) DO UPDATE SET
   ffid = EXCLUDED.ffid,

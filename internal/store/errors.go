@@ -1,0 +1,19 @@
+package store
+
+import "errors"
+
+// Error kinds every adapter maps its driver errors to, so callers test
+// errors.Is(err, store.ErrNotFound) and never look at a driver's error codes.
+var (
+	// ErrNotFound: the row asked for does not exist.
+	ErrNotFound = errors.New("store: not found")
+	// ErrDuplicate: a unique key is already taken (identity key, idempotency key,
+	// an open request of the same kind).
+	ErrDuplicate = errors.New("store: duplicate")
+	// ErrConflict: a compare-and-set lost (the row moved since it was read), a
+	// check constraint or foreign key refused the write, or a serialization failure.
+	ErrConflict = errors.New("store: conflict")
+	// ErrUnavailable: the database could not be reached or the connection broke;
+	// the operation may be retried.
+	ErrUnavailable = errors.New("store: unavailable")
+)

@@ -1,0 +1,208 @@
+package pgstore
+
+import (
+	"context"
+	"reflect"
+	"time"
+
+	"github.com/msgx-aodb/msgx/db/postgres"
+	"github.com/msgx-aodb/msgx/internal/flight"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+var flightColumns = columnsOf(reflect.TypeFor[postgres.FlightSchd](), flight.ScalarNames)
+
+func (e executor) Flights(ctx context.Context, flids []int64) (map[int64]*flight.State, error) {
+	rows, err := e.q.FlightGetMany(ctx, e.db, flids)
+	if err != nil {
+		return nil, interpret(err)
+	}
+	return e.withDetails(ctx, rows)
+}
+
+func (e executor) FlightsByDay(ctx context.Context, day time.Time, afterFLID int64, limit int) ([]*flight.State, error) {
+	rows, err := e.q.FlightListByDay(ctx, e.db, postgres.FlightListByDayParams{
+		OperationDay: day, AfterFlid: afterFLID, PageSize: int32(limit),
+	})
+	if err != nil {
+		return nil, interpret(err)
+	}
+	return e.orderedWithDetails(ctx, rows)
+}
+
+func (e executor) PruneCandidates(ctx context.Context, fday time.Time, keep []int64) ([]*flight.State, error) {
+	if keep == nil {
+		keep = []int64{}
+	}
+	rows, err := e.q.FlightListPruneCandidates(ctx, e.db, postgres.FlightListPruneCandidatesParams{Fday: fday, KeepFlids: keep})
+	if err != nil {
+		return nil, interpret(err)
+	}
+	return e.orderedWithDetails(ctx, rows)
+}
+
+func (e executor) orderedWithDetails(ctx context.Context, rows []postgres.FlightSchd) ([]*flight.State, error) {
+	states, err := e.withDetails(ctx, rows)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*flight.State, len(rows))
+	for i, r := range rows {
+		out[i] = states[r.Flid]
+	}
+	return out, nil
+}
+
+// withDetails builds full states from flight rows: one query per detail
+// table for all the flights, not one per flight.
+func (e executor) withDetails(ctx context.Context, rows []postgres.FlightSchd) (map[int64]*flight.State, error) {
+	states := make(map[int64]*flight.State, len(rows))
+	flids := make([]int64, len(rows))
+	for i := range rows {
+		states[rows[i].Flid] = stateFromRow(&rows[i])
+		flids[i] = rows[i].Flid
+	}
+	if len(rows) == 0 {
+		return states, nil
+	}
+	for _, d := range details {
+		if err := d.load(ctx, e, flids, states); err != nil {
+			return nil, interpret(err)
+		}
+	}
+	payloads, err := e.q.PayloadListByFlights(ctx, e.db, flids)
+	if err != nil {
+		return nil, interpret(err)
+	}
+	for _, p := range payloads {
+		states[p.Flid].Payloads[p.Kind] = flight.Payload{Format: p.Format, Content: p.Content}
+	}
+	return states, nil
+}
+
+// WriteFlights upserts every flight row in one batch, then replaces the
+// changed collections: per table one delete for all flights and one COPY.
+func (e executor) WriteFlights(ctx context.Context, writes []store.FlightWrite, now time.Time) error {
+	if len(writes) == 0 {
+		return nil
+	}
+	params := make([]postgres.FlightUpsertParams, len(writes))
+	for i, w := range writes {
+		params[i] = postgres.FlightUpsertParams(rowFromState(w.State, now))
+	}
+	var batchErr error
+	e.q.FlightUpsert(ctx, e.db, params).Exec(func(_ int, err error) {
+		if err != nil && batchErr == nil {
+			batchErr = err
+		}
+	})
+	if batchErr != nil {
+		return interpret(batchErr)
+	}
+	for _, d := range details {
+		if err := d.replace(ctx, e, writes, now); err != nil {
+			return interpret(err)
+		}
+	}
+	return interpret(e.writePayloads(ctx, writes, now))
+}
+
+func (e executor) writePayloads(ctx context.Context, writes []store.FlightWrite, now time.Time) error {
+	var upserts []postgres.PayloadUpsertParams
+	for _, w := range writes {
+		for _, kind := range w.Changes.Payloads {
+			p, ok := w.State.Payloads[kind]
+			if !ok {
+				if _, err := e.q.PayloadDeleteByFlightKind(ctx, e.db, postgres.PayloadDeleteByFlightKindParams{Flid: w.State.FLID, Kind: kind}); err != nil {
+					return err
+				}
+				continue
+			}
+			upserts = append(upserts, postgres.PayloadUpsertParams{
+				Flid: w.State.FLID, Kind: kind, Format: p.Format, Content: p.Content,
+				RecordVersion: w.State.StateVersion, Now: now,
+			})
+		}
+	}
+	if len(upserts) == 0 {
+		return nil
+	}
+	var batchErr error
+	e.q.PayloadUpsert(ctx, e.db, upserts).Exec(func(_ int, err error) {
+		if err != nil && batchErr == nil {
+			batchErr = err
+		}
+	})
+	return batchErr
+}
+
+func stateFromRow(r *postgres.FlightSchd) *flight.State {
+	s := &flight.State{
+		FLID:          r.Flid,
+		Scalars:       map[string]flight.Value{},
+		Structs:       map[string]flight.Struct{},
+		Groups:        map[string][]flight.Item{},
+		Payloads:      map[string]flight.Payload{},
+		OperationDay:  r.OperationDay,
+		FDay:          r.Fday,
+		Lifecycle:     r.Lifecycle,
+		DeletedAt:     r.DeletedAt,
+		StateVersion:  r.StateVersion,
+		LastMessageID: r.LastMessageID,
+		CreatedAt:     r.CreatedAt,
+		UpdatedAt:     r.UpdatedAt,
+	}
+	flightColumns.get(reflect.ValueOf(r).Elem(), s.Scalars)
+	getStruct(s, "FDIV", r.FdivText, map[string]*string{"DDES": r.FdivDdes, "DDIR": r.FdivDdir})
+	getStruct(s, "FRET", r.FretText, map[string]*string{"REID": r.FretReid})
+	getStruct(s, "FLAB", r.FlabText, map[string]*string{"ARES": r.FlabAres})
+	return s
+}
+
+// A structure is present when its text or any attribute is.
+func getStruct(s *flight.State, name string, text *string, attrs map[string]*string) {
+	st := flight.Struct{Text: text}
+	present := text != nil
+	for k, v := range attrs {
+		if v != nil {
+			if st.Attrs == nil {
+				st.Attrs = map[string]string{}
+			}
+			st.Attrs[k] = *v
+			present = true
+		}
+	}
+	if present {
+		s.Structs[name] = st
+	}
+}
+
+func rowFromState(s *flight.State, now time.Time) postgres.FlightSchd {
+	r := postgres.FlightSchd{
+		Flid:          s.FLID,
+		OperationDay:  s.OperationDay,
+		Fday:          s.FDay,
+		Lifecycle:     s.Lifecycle,
+		DeletedAt:     s.DeletedAt,
+		StateVersion:  s.StateVersion,
+		LastMessageID: s.LastMessageID,
+		CreatedAt:     s.CreatedAt,
+		UpdatedAt:     now,
+	}
+	if r.CreatedAt.IsZero() {
+		r.CreatedAt = now
+	}
+	flightColumns.set(reflect.ValueOf(&r).Elem(), s.Scalars)
+	fdiv, fret, flab := s.Structs["FDIV"], s.Structs["FRET"], s.Structs["FLAB"]
+	r.FdivText, r.FdivDdes, r.FdivDdir = fdiv.Text, attr(fdiv, "DDES"), attr(fdiv, "DDIR")
+	r.FretText, r.FretReid = fret.Text, attr(fret, "REID")
+	r.FlabText, r.FlabAres = flab.Text, attr(flab, "ARES")
+	return r
+}
+
+func attr(s flight.Struct, name string) *string {
+	if v, ok := s.Attrs[name]; ok {
+		return &v
+	}
+	return nil
+}

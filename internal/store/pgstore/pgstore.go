@@ -1,0 +1,105 @@
+// Package pgstore is the PostgreSQL adapter of the store interface, a thin
+// layer over the sqlc-generated db/postgres package: it converts params and
+// rows between domain values and generated types and maps pgx errors to the
+// store error kinds.
+package pgstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/msgx-aodb/msgx/db/postgres"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// conn is what both the pool and a pgx transaction offer.
+type conn interface {
+	postgres.DBTX
+	Begin(ctx context.Context) (pgx.Tx, error)
+}
+
+// Store is the PostgreSQL store over a connection pool.
+type Store struct {
+	executor
+	pool *pgxpool.Pool
+}
+
+var _ store.Store = (*Store)(nil)
+
+// New wraps a pool. The caller keeps ownership of the pool unless it calls Close.
+func New(pool *pgxpool.Pool) *Store {
+	return &Store{executor: executor{db: pool, q: postgres.New()}, pool: pool}
+}
+
+// Close closes the pool.
+func (s *Store) Close() { s.pool.Close() }
+
+// executor implements store.Executor on a pool or a transaction.
+type executor struct {
+	db conn
+	q  *postgres.Queries
+}
+
+// Begin starts a transaction, or a savepoint when called on a transaction.
+func (e executor) Begin(ctx context.Context) (store.Tx, error) {
+	t, err := e.db.Begin(ctx)
+	if err != nil {
+		return nil, interpret(err)
+	}
+	return &tx{executor: executor{db: t, q: e.q}, tx: t}, nil
+}
+
+type tx struct {
+	executor
+	tx pgx.Tx
+}
+
+func (t *tx) Commit(ctx context.Context) error { return interpret(t.tx.Commit(ctx)) }
+
+func (t *tx) Rollback(ctx context.Context) error {
+	err := t.tx.Rollback(ctx)
+	if errors.Is(err, pgx.ErrTxClosed) {
+		return nil
+	}
+	return interpret(err)
+}
+
+// interpret maps a driver error to a store error kind, keeping the original
+// in the chain for logs. Unknown errors pass through unchanged.
+func interpret(err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("%w: %w", store.ErrNotFound, err)
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		switch pgErr.Code {
+		case "23505": // unique_violation
+			return fmt.Errorf("%w: %w", store.ErrDuplicate, err)
+		case "23503", "23514", "40001", "40P01": // foreign key, check, serialization, deadlock
+			return fmt.Errorf("%w: %w", store.ErrConflict, err)
+		}
+		switch pgErr.Code[:2] {
+		case "08", "53", "57": // connection exception, insufficient resources, operator intervention
+			return fmt.Errorf("%w: %w", store.ErrUnavailable, err)
+		}
+		return err
+	}
+	var netErr net.Error
+	var connErr *pgconn.ConnectError
+	if errors.As(err, &connErr) || errors.As(err, &netErr) || pgconn.SafeToRetry(err) {
+		return fmt.Errorf("%w: %w", store.ErrUnavailable, err)
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("%w: %w", store.ErrUnavailable, err)
+	}
+	return err
+}

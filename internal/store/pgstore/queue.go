@@ -1,0 +1,215 @@
+package pgstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/msgx-aodb/msgx/db/postgres"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+func (e executor) Enqueue(ctx context.Context, ids []int64, now time.Time) (int, error) {
+	n, err := e.q.ProcStateEnqueue(ctx, e.db, postgres.ProcStateEnqueueParams{Now: now, MsgIds: ids})
+	return int(n), interpret(err)
+}
+
+func (e executor) QueueHead(ctx context.Context, max int) ([]store.Message, error) {
+	rows, err := e.q.ProcStateListHead(ctx, e.db, int32(max))
+	return messages(rows), interpret(err)
+}
+
+func (e executor) Message(ctx context.Context, id int64) (store.Message, error) {
+	row, err := e.q.ProcStateGet(ctx, e.db, id)
+	if err == nil {
+		return message(row), nil
+	}
+	if err = interpret(err); !errors.Is(err, store.ErrNotFound) {
+		return store.Message{}, err
+	}
+	h, err := e.q.ProcStateHstGet(ctx, e.db, id)
+	if err != nil {
+		return store.Message{}, interpret(err)
+	}
+	return archived(h), nil
+}
+
+func (e executor) LockMessage(ctx context.Context, id int64) (store.Message, error) {
+	row, err := e.q.ProcStateGetForUpdate(ctx, e.db, id)
+	return message(row), interpret(err)
+}
+
+func (e executor) IdentityHolder(ctx context.Context, key string) (int64, error) {
+	id, err := e.q.ProcStateFindIdentity(ctx, e.db, key)
+	return id, interpret(err)
+}
+
+func (e executor) BindIdentity(ctx context.Context, p store.BindIdentity) error {
+	n, err := e.q.ProcStateBindIdentity(ctx, e.db, postgres.ProcStateBindIdentityParams{
+		IdentityKey: &p.IdentityKey,
+		Kind:        nilIfEmpty(p.Kind),
+		MsgType:     nilIfEmpty(p.Meta.Type),
+		MsgSubtype:  nilIfEmpty(p.Meta.Styp),
+		MetaSndr:    nilIfEmpty(p.Meta.Sndr),
+		MetaSeqn:    p.Meta.Seqn,
+		MetaDttmRaw: nilIfEmpty(p.Meta.DttmRaw),
+		MetaDttm:    p.Meta.Dttm,
+		Now:         p.Now,
+		MsgID:       p.MsgID,
+	})
+	return affected(n, err, "bind identity of message %d", p.MsgID)
+}
+
+func (e executor) Finish(ctx context.Context, p store.Finish) error {
+	n, err := e.q.ProcStateFinish(ctx, e.db, postgres.ProcStateFinishParams{
+		Status:      p.Status,
+		ErrorClass:  nilIfEmpty(p.ErrorClass),
+		Reason:      nilIfEmpty(p.Reason),
+		DuplicateOf: p.DuplicateOf,
+		Now:         p.Now,
+		MsgID:       p.MsgID,
+	})
+	return affected(n, err, "finish message %d", p.MsgID)
+}
+
+func (e executor) RecordFailure(ctx context.Context, p store.Failure) (int, error) {
+	attempts, err := e.q.ProcStateRecordFailure(ctx, e.db, postgres.ProcStateRecordFailureParams{
+		ErrorClass:    nilIfEmpty(p.ErrorClass),
+		Reason:        nilIfEmpty(p.Reason),
+		NextAttemptAt: &p.NextAttemptAt,
+		Now:           p.Now,
+		MsgID:         p.MsgID,
+	})
+	return int(attempts), interpret(err)
+}
+
+func (e executor) Replayable(ctx context.Context, f store.ReplayFilter, max int) ([]store.Message, error) {
+	rows, err := e.q.ProcStateListReplayable(ctx, e.db, postgres.ProcStateListReplayableParams{
+		MsgID: f.MsgID, ErrorClass: nilIfEmpty(f.Class), MaxRows: int32(max),
+	})
+	return messages(rows), interpret(err)
+}
+
+func (e executor) Replay(ctx context.Context, f store.ReplayFilter, now time.Time) ([]int64, error) {
+	ids, err := e.q.ProcStateReplay(ctx, e.db, postgres.ProcStateReplayParams{
+		Now: now, MsgID: f.MsgID, ErrorClass: nilIfEmpty(f.Class),
+	})
+	return ids, interpret(err)
+}
+
+func (e executor) DeadLetters(ctx context.Context, class string, afterID int64, limit int) ([]store.Message, error) {
+	rows, err := e.q.ProcStateListDead(ctx, e.db, postgres.ProcStateListDeadParams{
+		AfterMsgID: afterID, ErrorClass: nilIfEmpty(class), PageSize: int32(limit),
+	})
+	return messages(rows), interpret(err)
+}
+
+func (e executor) QueueCounts(ctx context.Context) ([]store.StatusCount, error) {
+	rows, err := e.q.ProcStateCountByStatus(ctx, e.db)
+	out := make([]store.StatusCount, len(rows))
+	for i, r := range rows {
+		out[i] = store.StatusCount{Status: r.Status, ErrorClass: r.ErrorClass, Messages: r.Messages}
+	}
+	return out, interpret(err)
+}
+
+func (e executor) Archive(ctx context.Context, finishedBefore time.Time, max int, now time.Time) (int, error) {
+	n, err := e.q.ProcStateArchive(ctx, e.db, postgres.ProcStateArchiveParams{
+		Now: now, FinishedBefore: finishedBefore, MaxRows: int32(max),
+	})
+	return int(n), interpret(err)
+}
+
+func (e executor) LockPipeline(ctx context.Context, now time.Time) error {
+	return interpret(e.q.PipelineLockAcquire(ctx, e.db, now))
+}
+
+func (e executor) IngressMark(ctx context.Context, source string) (int64, error) {
+	id, err := e.q.IngressMarkGet(ctx, e.db, source)
+	if err = interpret(err); errors.Is(err, store.ErrNotFound) {
+		return 0, nil
+	}
+	return id, err
+}
+
+func (e executor) AdvanceIngressMark(ctx context.Context, source string, lastID int64, now time.Time) error {
+	return interpret(e.q.IngressMarkAdvance(ctx, e.db, postgres.IngressMarkAdvanceParams{
+		Source: source, LastID: lastID, Now: now,
+	}))
+}
+
+func messages(rows []postgres.ProcState) []store.Message {
+	out := make([]store.Message, len(rows))
+	for i, r := range rows {
+		out[i] = message(r)
+	}
+	return out
+}
+
+func message(r postgres.ProcState) store.Message {
+	return store.Message{
+		ID:            r.MsgID,
+		Status:        r.Status,
+		IdentityKey:   deref(r.IdentityKey),
+		Kind:          deref(r.Kind),
+		Meta:          store.Meta{Sndr: deref(r.MetaSndr), Seqn: r.MetaSeqn, DttmRaw: deref(r.MetaDttmRaw), Dttm: r.MetaDttm, Type: deref(r.MsgType), Styp: deref(r.MsgSubtype)},
+		Attempts:      int(r.Attempts),
+		NextAttemptAt: r.NextAttemptAt,
+		FirstSeenAt:   r.FirstSeenAt,
+		ErrorClass:    deref(r.ErrorClass),
+		Reason:        deref(r.Reason),
+		DuplicateOf:   r.DuplicateOf,
+		ReplayCount:   int(r.ReplayCount),
+		PrevClass:     deref(r.PrevErrorClass),
+		PrevReason:    deref(r.PrevReason),
+		FinishedAt:    r.FinishedAt,
+	}
+}
+
+func archived(r postgres.ProcStateHst) store.Message {
+	return store.Message{
+		ID:          r.MsgID,
+		Status:      r.Status,
+		IdentityKey: deref(r.IdentityKey),
+		Kind:        deref(r.Kind),
+		Meta:        store.Meta{Sndr: deref(r.MetaSndr), Seqn: r.MetaSeqn, DttmRaw: deref(r.MetaDttmRaw), Dttm: r.MetaDttm, Type: deref(r.MsgType), Styp: deref(r.MsgSubtype)},
+		Attempts:    int(r.Attempts),
+		FirstSeenAt: r.FirstSeenAt,
+		ErrorClass:  deref(r.ErrorClass),
+		Reason:      deref(r.Reason),
+		DuplicateOf: r.DuplicateOf,
+		ReplayCount: int(r.ReplayCount),
+		PrevClass:   deref(r.PrevErrorClass),
+		PrevReason:  deref(r.PrevReason),
+		FinishedAt:  r.FinishedAt,
+		Archived:    true,
+	}
+}
+
+// affected turns "0 rows updated" into ErrNotFound: the row was not in the
+// state the statement requires.
+func affected(n int64, err error, what string, args ...any) error {
+	if err != nil {
+		return interpret(err)
+	}
+	if n == 0 {
+		return fmt.Errorf("%w: %s", store.ErrNotFound, fmt.Sprintf(what, args...))
+	}
+	return nil
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}
+
+func nilIfEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}

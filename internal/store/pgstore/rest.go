@@ -1,0 +1,186 @@
+package pgstore
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/msgx-aodb/msgx/db/postgres"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// Snapshots.
+
+func (e executor) SnapshotGen(ctx context.Context, fday time.Time) (store.SnapshotGen, error) {
+	g, err := e.q.SchdGenGet(ctx, e.db, fday)
+	return store.SnapshotGen{
+		FDay: g.Fday, Version: g.Version, LastMessageID: g.LastMessageID,
+		ContentDigest: deref(g.ContentDigest), UpdatedAt: g.UpdatedAt,
+	}, interpret(err)
+}
+
+func (e executor) AdvanceSnapshotGen(ctx context.Context, p store.AdvanceGen) error {
+	var n int64
+	var err error
+	if p.ExpectedVersion == 0 {
+		n, err = e.q.SchdGenCreate(ctx, e.db, postgres.SchdGenCreateParams{
+			Fday: p.FDay, LastMessageID: p.MessageID, ContentDigest: nilIfEmpty(p.ContentDigest), Now: p.Now,
+		})
+	} else {
+		n, err = e.q.SchdGenAdvance(ctx, e.db, postgres.SchdGenAdvanceParams{
+			LastMessageID: p.MessageID, ContentDigest: nilIfEmpty(p.ContentDigest), Now: p.Now,
+			Fday: p.FDay, ExpectedVersion: p.ExpectedVersion,
+		})
+	}
+	if err != nil {
+		return interpret(err)
+	}
+	if n == 0 {
+		return fmt.Errorf("%w: snapshot generation of %s is no longer %d", store.ErrConflict, p.FDay.Format(time.DateOnly), p.ExpectedVersion)
+	}
+	return nil
+}
+
+func (e executor) ReplaceSnapshotMembers(ctx context.Context, fday time.Time, flids []int64) error {
+	if _, err := e.q.SchdGenFlidDeleteByDay(ctx, e.db, fday); err != nil {
+		return interpret(err)
+	}
+	rows := make([]postgres.SchdGenFlidInsertParams, len(flids))
+	for i, f := range flids {
+		rows[i] = postgres.SchdGenFlidInsertParams{Fday: fday, Flid: f}
+	}
+	_, err := e.q.SchdGenFlidInsert(ctx, e.db, rows)
+	return interpret(err)
+}
+
+func (e executor) SnapshotMembers(ctx context.Context, fday time.Time) ([]int64, error) {
+	ids, err := e.q.SchdGenFlidListByDay(ctx, e.db, fday)
+	return ids, interpret(err)
+}
+
+func (e executor) LogSnapshot(ctx context.Context, l store.SnapshotLog) error {
+	return interpret(e.q.SchdSnapLogInsert(ctx, e.db, postgres.SchdSnapLogInsertParams{
+		MsgID: l.MsgID, MsgSubtype: l.Subtype, Fday: l.FDay, GenVersion: l.GenVersion,
+		ScopeBegin: l.ScopeBegin, ScopeEnd: l.ScopeEnd, RecordCount: int32(l.Records),
+		Changed: int32(l.Changed), Unchanged: int32(l.Unchanged), Pruned: int32(l.Pruned), RecvAt: l.RecvAt,
+	}))
+}
+
+// Outbox.
+
+func (e executor) InsertEvents(ctx context.Context, events []store.NewEvent) error {
+	rows := make([]postgres.EventInsertParams, len(events))
+	for i, ev := range events {
+		var payload *string
+		if ev.Payload != nil {
+			p := string(ev.Payload)
+			payload = &p
+		}
+		rows[i] = postgres.EventInsertParams{
+			Target: ev.Target, PartitionKey: strconv.FormatInt(ev.FLID, 10), EventType: ev.EventType,
+			CminmsgsID: ev.MsgID, Flid: ev.FLID, StateVersion: ev.StateVersion,
+			IdempotencyKey: ev.IdempotencyKey, Payload: payload, CreatedAt: ev.CreatedAt,
+		}
+	}
+	_, err := e.q.EventInsert(ctx, e.db, rows)
+	return interpret(err)
+}
+
+func (e executor) PendingEvents(ctx context.Context, target string, max int) ([]store.Event, error) {
+	rows, err := e.q.EventListPending(ctx, e.db, postgres.EventListPendingParams{Target: target, MaxRows: int32(max)})
+	return events(rows), interpret(err)
+}
+
+func (e executor) EventsOfMessage(ctx context.Context, msgID int64) ([]store.Event, error) {
+	rows, err := e.q.EventListByMessage(ctx, e.db, msgID)
+	return events(rows), interpret(err)
+}
+
+func (e executor) MarkSent(ctx context.Context, ids []int64, now time.Time) error {
+	_, err := e.q.EventMarkSent(ctx, e.db, postgres.EventMarkSentParams{Now: now, EventIds: ids})
+	return interpret(err)
+}
+
+func (e executor) RecordDeliveryFailure(ctx context.Context, p store.DeliveryFailure) (string, error) {
+	r, err := e.q.EventRecordFailure(ctx, e.db, postgres.EventRecordFailureParams{
+		MaxAttempts: int32(p.MaxAttempts), NextAttemptAt: &p.NextAttemptAt,
+		LastError: nilIfEmpty(p.Reason), EventID: p.EventID,
+	})
+	return r.Status, interpret(err)
+}
+
+func events(rows []postgres.MsgEvent) []store.Event {
+	out := make([]store.Event, len(rows))
+	for i, r := range rows {
+		var payload []byte
+		if r.Payload != nil {
+			payload = []byte(*r.Payload)
+		}
+		out[i] = store.Event{
+			NewEvent: store.NewEvent{
+				Target: r.Target, EventType: r.EventType, MsgID: r.CminmsgsID, FLID: r.Flid,
+				StateVersion: r.StateVersion, IdempotencyKey: r.IdempotencyKey, Payload: payload, CreatedAt: r.CreatedAt,
+			},
+			ID: r.EventID, PartitionKey: r.PartitionKey, Status: r.Status, Attempts: int(r.Attempts),
+			NextAttemptAt: r.NextAttemptAt, LastError: deref(r.LastError), SentAt: r.SentAt,
+		}
+	}
+	return out
+}
+
+// Backfills.
+
+func (e executor) AddBackfill(ctx context.Context, b store.Backfill) error {
+	return interpret(e.q.BackfillTodoAdd(ctx, e.db, postgres.BackfillTodoAddParams{
+		MsgID: b.MsgID, MailboxStatus: b.MailboxStatus, ProcessedAt: b.ProcessedAt,
+		MetaSndr: nilIfEmpty(b.Meta.Sndr), MetaSeqn: b.Meta.Seqn, MetaDttm: b.Meta.Dttm,
+		MetaType: nilIfEmpty(b.Meta.Type), MetaStyp: nilIfEmpty(b.Meta.Styp),
+	}))
+}
+
+func (e executor) DueBackfills(ctx context.Context, now time.Time, max int) ([]store.Backfill, error) {
+	rows, err := e.q.BackfillTodoListDue(ctx, e.db, postgres.BackfillTodoListDueParams{Now: now, MaxRows: int32(max)})
+	out := make([]store.Backfill, len(rows))
+	for i, r := range rows {
+		out[i] = store.Backfill{
+			MsgID: r.MsgID, MailboxStatus: r.MailboxStatus, ProcessedAt: r.ProcessedAt,
+			Meta:     store.Meta{Sndr: deref(r.MetaSndr), Seqn: r.MetaSeqn, Dttm: r.MetaDttm, Type: deref(r.MetaType), Styp: deref(r.MetaStyp)},
+			Attempts: int(r.Attempts), NextAttemptAt: r.NextAttemptAt, LastError: deref(r.LastError),
+		}
+	}
+	return out, interpret(err)
+}
+
+func (e executor) DeleteBackfill(ctx context.Context, msgID int64) error {
+	_, err := e.q.BackfillTodoDelete(ctx, e.db, msgID)
+	return interpret(err)
+}
+
+func (e executor) RecordBackfillFailure(ctx context.Context, msgID int64, next time.Time, reason string) error {
+	return interpret(e.q.BackfillTodoRecordFailure(ctx, e.db, postgres.BackfillTodoRecordFailureParams{
+		NextAttemptAt: next, LastError: nilIfEmpty(reason), MsgID: msgID,
+	}))
+}
+
+// Reference data.
+
+func (e executor) UpsertRef(ctx context.Context, r store.RefRecord) (bool, error) {
+	n, err := e.q.RefUpsert(ctx, e.db, postgres.RefUpsertParams{
+		Rtype: r.RType, Rkey: r.RKey, Record: r.Record, LastMessageID: r.LastMessageID, Now: r.Now,
+	})
+	return n > 0, interpret(err)
+}
+
+func (e executor) DeleteRef(ctx context.Context, rtype, rkey string) (bool, error) {
+	n, err := e.q.RefDelete(ctx, e.db, postgres.RefDeleteParams{Rtype: rtype, Rkey: rkey})
+	return n > 0, interpret(err)
+}
+
+func (e executor) Ref(ctx context.Context, rtype, rkey string) (store.RefRecord, error) {
+	r, err := e.q.RefGet(ctx, e.db, postgres.RefGetParams{Rtype: rtype, Rkey: rkey})
+	return store.RefRecord{
+		RType: r.Rtype, RKey: r.Rkey, Record: r.Record, Version: r.Version,
+		LastMessageID: r.LastMessageID, Now: r.UpdatedAt,
+	}, interpret(err)
+}

@@ -1,0 +1,151 @@
+// Package store is the dialect-neutral persistence interface of msgx: params
+// in, domain values out, errors mapped to the kinds in errors.go. One adapter
+// per dialect implements it around sqlc code (pgstore for PostgreSQL; Oracle
+// 11g later), and every adapter must pass the conformance suite in storetest.
+//
+// The interface is as small as the pipeline needs. Transactions are explicit:
+// Begin returns a Tx, which is itself an Executor, and Begin on a Tx opens a
+// nested transaction (a savepoint) — how the pump keeps each message
+// all-or-nothing inside one commit of several messages.
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/msgx-aodb/msgx/internal/flight"
+)
+
+// Store is the entry point of an adapter.
+type Store interface {
+	Executor
+	// Close releases the adapter's connections.
+	Close()
+}
+
+// Tx is a transaction (or a savepoint inside one).
+type Tx interface {
+	Executor
+	Commit(ctx context.Context) error
+	// Rollback is safe to call after Commit (then it does nothing), so it can be deferred.
+	Rollback(ctx context.Context) error
+}
+
+// Executor runs every operation, on the pool or inside a transaction.
+type Executor interface {
+	Begin(ctx context.Context) (Tx, error)
+
+	Queue
+	Flights
+	Snapshots
+	Outbox
+	Backfills
+	Reference
+
+	// LockPipeline takes the single pipeline row lock for the rest of the
+	// transaction; every business transaction takes it first.
+	LockPipeline(ctx context.Context, now time.Time) error
+	// IngressMark returns the poll watermark of a mailbox source (0 when none).
+	IngressMark(ctx context.Context, source string) (int64, error)
+	// AdvanceIngressMark moves the watermark forward, never back.
+	AdvanceIngressMark(ctx context.Context, source string, lastID int64, now time.Time) error
+}
+
+// Queue is the inbound message queue (PROC_STATE and its archive).
+type Queue interface {
+	// Enqueue adds mailbox ids as PENDING; ids already known (live or archived)
+	// are ignored. Returns how many were new.
+	Enqueue(ctx context.Context, ids []int64, now time.Time) (int, error)
+	// QueueHead returns up to max unfinished messages (PENDING or FAILED) in MSG_ID order.
+	QueueHead(ctx context.Context, max int) ([]Message, error)
+	// Message returns a message, live or archived; ErrNotFound if neither.
+	Message(ctx context.Context, id int64) (Message, error)
+	// LockMessage reads a live message and locks its row (inside a transaction).
+	LockMessage(ctx context.Context, id int64) (Message, error)
+	// IdentityHolder returns the message holding an identity key, live or
+	// archived; ErrNotFound when the key is free.
+	IdentityHolder(ctx context.Context, key string) (int64, error)
+	// BindIdentity records the decoded identity and META of an unfinished
+	// message. ErrDuplicate when another message holds the key; ErrNotFound when
+	// the message is not unfinished.
+	BindIdentity(ctx context.Context, p BindIdentity) error
+	// Finish moves an unfinished message to SUCCEEDED, SKIPPED or DEAD.
+	Finish(ctx context.Context, p Finish) error
+	// RecordFailure marks an unfinished message FAILED with its backoff and
+	// returns the attempts so far.
+	RecordFailure(ctx context.Context, p Failure) (int, error)
+	// Replayable lists what Replay would move back to PENDING (dry run).
+	Replayable(ctx context.Context, f ReplayFilter, max int) ([]Message, error)
+	// Replay moves FAILED/DEAD messages of the replayable classes back to
+	// PENDING, keeping identity and the old error as audit. Returns their ids.
+	Replay(ctx context.Context, f ReplayFilter, now time.Time) ([]int64, error)
+	// DeadLetters pages the DEAD messages by id, optionally of one class.
+	DeadLetters(ctx context.Context, class string, afterID int64, limit int) ([]Message, error)
+	// QueueCounts counts live messages by status and error class.
+	QueueCounts(ctx context.Context) ([]StatusCount, error)
+	// Archive moves up to max terminal messages finished before a cut-off (and
+	// with no backfill outstanding) to the archive. Returns how many moved.
+	Archive(ctx context.Context, finishedBefore time.Time, max int, now time.Time) (int, error)
+}
+
+// Flights is the current flight state.
+type Flights interface {
+	// Flights returns the full states of the given flights that exist, keyed by FLID.
+	Flights(ctx context.Context, flids []int64) (map[int64]*flight.State, error)
+	// WriteFlights writes next states: every flight row, and for each flight
+	// only the collections its Changes name (replaced as a whole).
+	WriteFlights(ctx context.Context, writes []FlightWrite, now time.Time) error
+	// FlightsByDay pages the flights of an operation day in FLID order.
+	FlightsByDay(ctx context.Context, day time.Time, afterFLID int64, limit int) ([]*flight.State, error)
+	// PruneCandidates returns the previous-generation members of a flight day
+	// that are still ACTIVE on that day and absent from keep.
+	PruneCandidates(ctx context.Context, fday time.Time, keep []int64) ([]*flight.State, error)
+}
+
+// Snapshots are the per-day schedule generations.
+type Snapshots interface {
+	// SnapshotGen returns the current generation of a flight day; ErrNotFound if none.
+	SnapshotGen(ctx context.Context, fday time.Time) (SnapshotGen, error)
+	// AdvanceSnapshotGen moves the generation of a day from expected to
+	// expected+1 (expected 0 creates it); ErrConflict if it moved meanwhile.
+	AdvanceSnapshotGen(ctx context.Context, p AdvanceGen) error
+	// ReplaceSnapshotMembers makes flids the members of the day's generation.
+	ReplaceSnapshotMembers(ctx context.Context, fday time.Time, flids []int64) error
+	// SnapshotMembers lists the members of a day's generation in FLID order.
+	SnapshotMembers(ctx context.Context, fday time.Time) ([]int64, error)
+	// LogSnapshot appends the audit row of an applied snapshot.
+	LogSnapshot(ctx context.Context, l SnapshotLog) error
+}
+
+// Outbox is the event outbox (MSG_EVENT).
+type Outbox interface {
+	// InsertEvents adds events as PENDING; ErrDuplicate if an idempotency key exists.
+	InsertEvents(ctx context.Context, events []NewEvent) error
+	// PendingEvents returns the head of a target: up to max PENDING events in EVENT_ID order.
+	PendingEvents(ctx context.Context, target string, max int) ([]Event, error)
+	// EventsOfMessage lists the events a message produced.
+	EventsOfMessage(ctx context.Context, msgID int64) ([]Event, error)
+	// MarkSent marks acknowledged events SENT.
+	MarkSent(ctx context.Context, ids []int64, now time.Time) error
+	// RecordDeliveryFailure counts a failed delivery: backoff until next, or
+	// DEAD at maxAttempts. Returns the new status.
+	RecordDeliveryFailure(ctx context.Context, p DeliveryFailure) (string, error)
+}
+
+// Backfills are the mailbox backfill todos.
+type Backfills interface {
+	AddBackfill(ctx context.Context, b Backfill) error
+	DueBackfills(ctx context.Context, now time.Time, max int) ([]Backfill, error)
+	DeleteBackfill(ctx context.Context, msgID int64) error
+	RecordBackfillFailure(ctx context.Context, msgID int64, next time.Time, reason string) error
+}
+
+// Reference is the reference data (REF_MASTER).
+type Reference interface {
+	// UpsertRef stores a record; reports whether it changed.
+	UpsertRef(ctx context.Context, r RefRecord) (bool, error)
+	// DeleteRef removes a record; reports whether it existed.
+	DeleteRef(ctx context.Context, rtype, rkey string) (bool, error)
+	// Ref returns a record; ErrNotFound if none.
+	Ref(ctx context.Context, rtype, rkey string) (RefRecord, error)
+}

@@ -1,0 +1,211 @@
+package storetest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/flight"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+var day2 = time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
+
+func testSnapshots(t *testing.T, newStore Factory) {
+	t.Run("GenerationIsACompareAndSet", func(t *testing.T) {
+		s := newStore(t)
+		_, err := s.SnapshotGen(ctx(t), day2)
+		require.ErrorIs(t, err, store.ErrNotFound)
+
+		adv := func(expected, msg int64) error {
+			return s.AdvanceSnapshotGen(ctx(t), store.AdvanceGen{FDay: day2, ExpectedVersion: expected, MessageID: msg, ContentDigest: "d", Now: t0})
+		}
+		require.NoError(t, adv(0, 10))
+		require.ErrorIs(t, adv(0, 11), store.ErrConflict, "a second first generation loses")
+		require.NoError(t, adv(1, 12))
+		require.ErrorIs(t, adv(1, 13), store.ErrConflict, "a stale version loses")
+		g, err := s.SnapshotGen(ctx(t), day2)
+		require.NoError(t, err)
+		require.Equal(t, int64(2), g.Version)
+		require.Equal(t, int64(12), g.LastMessageID)
+	})
+
+	t.Run("MembersAndPruneCandidates", func(t *testing.T) {
+		s := newStore(t)
+		a, b, c := richFlight(1), richFlight(2), richFlight(3)
+		other := richFlight(4)
+		other.OperationDay = day2.AddDate(0, 0, 1) // moved to another day: never pruned from this one
+		deleted := richFlight(5)
+		deleted.Lifecycle = flight.Deleted
+		write(t, s, t0, a, b, c, other, deleted, richFlight(6))
+		require.NoError(t, s.AdvanceSnapshotGen(ctx(t), store.AdvanceGen{FDay: day2, MessageID: 1, Now: t0}))
+		require.NoError(t, s.ReplaceSnapshotMembers(ctx(t), day2, []int64{1, 2, 3, 4, 5}))
+		members, err := s.SnapshotMembers(ctx(t), day2)
+		require.NoError(t, err)
+		require.Equal(t, []int64{1, 2, 3, 4, 5}, members)
+
+		prune, err := s.PruneCandidates(ctx(t), day2, []int64{1, 3})
+		require.NoError(t, err)
+		require.Equal(t, []int64{2}, flids(prune), "only ACTIVE previous members of that day absent from the snapshot; flight 6 never was a member")
+		require.Len(t, prune[0].Groups[flight.GroupGates], 3, "candidates come with their full state")
+
+		require.NoError(t, s.ReplaceSnapshotMembers(ctx(t), day2, []int64{1, 3}))
+		members, err = s.SnapshotMembers(ctx(t), day2)
+		require.NoError(t, err)
+		require.Equal(t, []int64{1, 3}, members)
+		require.NoError(t, s.LogSnapshot(ctx(t), store.SnapshotLog{MsgID: 1, Subtype: "DNLD", FDay: day2, GenVersion: 1, Records: 2, Changed: 2, Pruned: 1, RecvAt: t0}))
+	})
+}
+
+func newEvent(msg, flid, version int64, target string) store.NewEvent {
+	return store.NewEvent{
+		Target: target, EventType: store.EventUpsert, MsgID: msg, FLID: flid, StateVersion: version,
+		IdempotencyKey: store.IdempotencyKey(msg, flid, version, target), Payload: []byte(`{"flid":1}`), CreatedAt: t0,
+	}
+}
+
+func testOutbox(t *testing.T, newStore Factory) {
+	t.Run("IdempotencyKeyIsUnique", func(t *testing.T) {
+		s := newStore(t)
+		require.NoError(t, s.InsertEvents(ctx(t), []store.NewEvent{newEvent(1, 10, 1, store.TargetMsg), newEvent(1, 10, 1, store.TargetSchd)}))
+		err := s.InsertEvents(ctx(t), []store.NewEvent{newEvent(1, 10, 1, store.TargetMsg)})
+		require.ErrorIs(t, err, store.ErrDuplicate)
+		require.Equal(t, "1:10:1:KAFKA:msg", store.IdempotencyKey(1, 10, 1, store.TargetMsg))
+	})
+
+	t.Run("HeadOrderSentAndDead", func(t *testing.T) {
+		s := newStore(t)
+		tomb := newEvent(3, 11, 2, store.TargetMsg)
+		tomb.EventType, tomb.Payload = store.EventTombstone, nil
+		require.NoError(t, s.InsertEvents(ctx(t), []store.NewEvent{
+			newEvent(1, 10, 1, store.TargetMsg), newEvent(1, 10, 1, store.TargetSchd),
+			newEvent(2, 11, 1, store.TargetMsg), tomb,
+		}))
+		head, err := s.PendingEvents(ctx(t), store.TargetMsg, 10)
+		require.NoError(t, err)
+		require.Len(t, head, 3)
+		require.Equal(t, "10", head[0].PartitionKey)
+		require.Less(t, head[0].ID, head[1].ID)
+		require.Nil(t, head[2].Payload, "a tombstone may carry no payload")
+
+		require.NoError(t, s.MarkSent(ctx(t), []int64{head[0].ID}, t0))
+		status, err := s.RecordDeliveryFailure(ctx(t), store.DeliveryFailure{EventID: head[1].ID, Reason: "NOT_LEADER", NextAttemptAt: t0.Add(time.Second), MaxAttempts: 2})
+		require.NoError(t, err)
+		require.Equal(t, store.EventPending, status)
+		status, err = s.RecordDeliveryFailure(ctx(t), store.DeliveryFailure{EventID: head[1].ID, Reason: "too large", NextAttemptAt: t0.Add(2 * time.Second), MaxAttempts: 2})
+		require.NoError(t, err)
+		require.Equal(t, store.EventDead, status, "DEAD at the limit, kept as the dead letter")
+
+		head, err = s.PendingEvents(ctx(t), store.TargetMsg, 10)
+		require.NoError(t, err)
+		require.Len(t, head, 1)
+		require.Equal(t, int64(3), head[0].MsgID)
+
+		all, err := s.EventsOfMessage(ctx(t), 2)
+		require.NoError(t, err)
+		require.Equal(t, store.EventDead, all[0].Status)
+		require.Equal(t, "too large", all[0].LastError)
+		require.Equal(t, 2, all[0].Attempts)
+	})
+}
+
+func testBackfill(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	b := store.Backfill{MsgID: 5, MailboxStatus: store.StatusSucceeded, ProcessedAt: t0,
+		Meta: store.Meta{Sndr: "AODB", Seqn: ptr(int64(9)), Dttm: ptr(t0), Type: "FLOP", Styp: "STND"}}
+	require.NoError(t, s.AddBackfill(ctx(t), b))
+	due, err := s.DueBackfills(ctx(t), t0, 10)
+	require.NoError(t, err)
+	require.Len(t, due, 1)
+	require.Equal(t, "STND", due[0].Meta.Styp)
+	require.Equal(t, int64(9), *due[0].Meta.Seqn)
+
+	require.NoError(t, s.RecordBackfillFailure(ctx(t), 5, t0.Add(30*time.Second), "mailbox down"))
+	due, err = s.DueBackfills(ctx(t), t0.Add(29*time.Second), 10)
+	require.NoError(t, err)
+	require.Empty(t, due, "not due during its backoff")
+	due, err = s.DueBackfills(ctx(t), t0.Add(30*time.Second), 10)
+	require.NoError(t, err)
+	require.Equal(t, 1, due[0].Attempts)
+	require.Equal(t, "mailbox down", due[0].LastError)
+
+	require.NoError(t, s.DeleteBackfill(ctx(t), 5))
+	due, err = s.DueBackfills(ctx(t), t0.Add(time.Hour), 10)
+	require.NoError(t, err)
+	require.Empty(t, due)
+}
+
+func testReference(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	rec := store.RefRecord{RType: "AIRL", RKey: "CA", Record: "<AIRL><ALCD>CA</ALCD></AIRL>", LastMessageID: 1, Now: t0}
+	changed, err := s.UpsertRef(ctx(t), rec)
+	require.NoError(t, err)
+	require.True(t, changed)
+	changed, err = s.UpsertRef(ctx(t), rec)
+	require.NoError(t, err)
+	require.False(t, changed, "an identical record changes nothing")
+	rec.Record = "<AIRL><ALCD>CA</ALCD><ALNM>Air China</ALNM></AIRL>"
+	changed, err = s.UpsertRef(ctx(t), rec)
+	require.NoError(t, err)
+	require.True(t, changed)
+	got, err := s.Ref(ctx(t), "AIRL", "CA")
+	require.NoError(t, err)
+	require.Equal(t, int64(2), got.Version)
+	require.Equal(t, rec.Record, got.Record)
+
+	existed, err := s.DeleteRef(ctx(t), "AIRL", "CA")
+	require.NoError(t, err)
+	require.True(t, existed)
+	_, err = s.Ref(ctx(t), "AIRL", "CA")
+	require.ErrorIs(t, err, store.ErrNotFound)
+}
+
+func testTransactions(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	tx, err := s.Begin(ctx(t))
+	require.NoError(t, err)
+	require.NoError(t, tx.LockPipeline(ctx(t), t0))
+	write(t, tx, t0, richFlight(1))
+
+	// A savepoint keeps one message all-or-nothing inside a larger commit.
+	sp, err := tx.Begin(ctx(t))
+	require.NoError(t, err)
+	write(t, sp, t0, richFlight(2))
+	require.NoError(t, sp.Rollback(ctx(t)))
+
+	sp, err = tx.Begin(ctx(t))
+	require.NoError(t, err)
+	write(t, sp, t0, richFlight(3))
+	require.NoError(t, sp.Commit(ctx(t)))
+	require.NoError(t, tx.Commit(ctx(t)))
+	require.NoError(t, tx.Rollback(ctx(t)), "rollback after commit is a no-op, so it can be deferred")
+
+	got, err := s.Flights(ctx(t), []int64{1, 2, 3})
+	require.NoError(t, err)
+	require.Len(t, got, 2)
+	require.Contains(t, got, int64(1))
+	require.Contains(t, got, int64(3))
+
+	tx, err = s.Begin(ctx(t))
+	require.NoError(t, err)
+	write(t, tx, t0, richFlight(4))
+	require.NoError(t, tx.Rollback(ctx(t)))
+	got, err = s.Flights(ctx(t), []int64{4})
+	require.NoError(t, err)
+	require.Empty(t, got, "a rolled-back transaction leaves nothing")
+}
+
+func testErrors(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	_, err := s.Message(ctx(t), 404)
+	require.ErrorIs(t, err, store.ErrNotFound)
+
+	bad := richFlight(1)
+	bad.Lifecycle = "GONE"
+	err = s.WriteFlights(ctx(t), []store.FlightWrite{{State: bad}}, t0)
+	require.ErrorIs(t, err, store.ErrConflict, "a CHECK violation is a conflict")
+
+	err = s.ReplaceSnapshotMembers(ctx(t), day2, []int64{1})
+	require.ErrorIs(t, err, store.ErrConflict, "a foreign key violation is a conflict")
+}

@@ -1,0 +1,215 @@
+package storetest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+func testQueue(t *testing.T, newStore Factory) {
+	t.Run("HeadIsSmallestUnfinishedAndFailedHoldsIt", func(t *testing.T) {
+		s := newStore(t)
+		n, err := s.Enqueue(ctx(t), []int64{5, 3, 1, 4, 2}, t0)
+		require.NoError(t, err)
+		require.Equal(t, 5, n)
+
+		head := headIDs(t, s)
+		require.Equal(t, []int64{1, 2, 3, 4, 5}, head)
+
+		require.NoError(t, s.Finish(ctx(t), store.Finish{MsgID: 1, Status: store.StatusSucceeded, Now: t0}))
+		attempts, err := s.RecordFailure(ctx(t), store.Failure{MsgID: 2, ErrorClass: "INFRA", Reason: "db down", NextAttemptAt: t0.Add(time.Second), Now: t0})
+		require.NoError(t, err)
+		require.Equal(t, 1, attempts)
+
+		// A FAILED message still holds the head; nothing behind it overtakes.
+		head = headIDs(t, s)
+		require.Equal(t, int64(2), head[0])
+		m, err := s.Message(ctx(t), 2)
+		require.NoError(t, err)
+		require.Equal(t, store.StatusFailed, m.Status)
+		require.Equal(t, "INFRA", m.ErrorClass)
+		require.True(t, m.NextAttemptAt.Equal(t0.Add(time.Second)))
+		require.True(t, m.FirstSeenAt.Equal(t0), "first_seen_at is the stable enqueue time")
+
+		attempts, err = s.RecordFailure(ctx(t), store.Failure{MsgID: 2, ErrorClass: "INFRA", Reason: "again", NextAttemptAt: t0.Add(3 * time.Second), Now: t0.Add(2 * time.Second)})
+		require.NoError(t, err)
+		require.Equal(t, 2, attempts)
+		m, err = s.Message(ctx(t), 2)
+		require.NoError(t, err)
+		require.True(t, m.FirstSeenAt.Equal(t0), "a retry does not move first_seen_at")
+
+		require.NoError(t, s.Finish(ctx(t), store.Finish{MsgID: 2, Status: store.StatusDead, ErrorClass: "EXHAUSTED", Reason: "attempts", Now: t0}))
+		require.Equal(t, []int64{3, 4, 5}, headIDs(t, s))
+	})
+
+	t.Run("EnqueueIsIdempotentAndSkipsArchived", func(t *testing.T) {
+		s := newStore(t)
+		_, err := s.Enqueue(ctx(t), []int64{10, 11}, t0)
+		require.NoError(t, err)
+		n, err := s.Enqueue(ctx(t), []int64{10, 11, 12}, t0.Add(time.Minute))
+		require.NoError(t, err)
+		require.Equal(t, 1, n, "a rescan enqueues only the new id")
+		m, err := s.Message(ctx(t), 10)
+		require.NoError(t, err)
+		require.True(t, m.FirstSeenAt.Equal(t0), "a rescan does not reset first_seen_at")
+
+		require.NoError(t, s.Finish(ctx(t), store.Finish{MsgID: 10, Status: store.StatusSucceeded, Now: t0}))
+		moved, err := s.Archive(ctx(t), t0.Add(time.Hour), 100, t0.Add(2*time.Hour))
+		require.NoError(t, err)
+		require.Equal(t, 1, moved)
+		m, err = s.Message(ctx(t), 10)
+		require.NoError(t, err)
+		require.True(t, m.Archived)
+		require.Equal(t, store.StatusSucceeded, m.Status)
+
+		n, err = s.Enqueue(ctx(t), []int64{10}, t0.Add(3*time.Hour))
+		require.NoError(t, err)
+		require.Zero(t, n, "an archived id is never enqueued again")
+	})
+
+	t.Run("FinishOnlyUnfinished", func(t *testing.T) {
+		s := newStore(t)
+		_, err := s.Enqueue(ctx(t), []int64{1}, t0)
+		require.NoError(t, err)
+		require.NoError(t, s.Finish(ctx(t), store.Finish{MsgID: 1, Status: store.StatusSkipped, Reason: "ignored:LDM", Now: t0}))
+		err = s.Finish(ctx(t), store.Finish{MsgID: 1, Status: store.StatusSucceeded, Now: t0})
+		require.ErrorIs(t, err, store.ErrNotFound, "a terminal message cannot be finished twice")
+		m, err := s.Message(ctx(t), 1)
+		require.NoError(t, err)
+		require.Equal(t, store.StatusSkipped, m.Status)
+		require.Equal(t, "ignored:LDM", m.Reason)
+	})
+
+	t.Run("ArchiveKeepsOutstandingBackfills", func(t *testing.T) {
+		s := newStore(t)
+		_, err := s.Enqueue(ctx(t), []int64{1, 2}, t0)
+		require.NoError(t, err)
+		for _, id := range []int64{1, 2} {
+			require.NoError(t, s.Finish(ctx(t), store.Finish{MsgID: id, Status: store.StatusSucceeded, Now: t0}))
+		}
+		require.NoError(t, s.AddBackfill(ctx(t), store.Backfill{MsgID: 2, MailboxStatus: store.StatusSucceeded, ProcessedAt: t0}))
+		moved, err := s.Archive(ctx(t), t0.Add(time.Hour), 100, t0.Add(time.Hour))
+		require.NoError(t, err)
+		require.Equal(t, 1, moved)
+		m, err := s.Message(ctx(t), 2)
+		require.NoError(t, err)
+		require.False(t, m.Archived, "a message whose backfill is outstanding stays live")
+	})
+
+	t.Run("DeadLettersAndCounts", func(t *testing.T) {
+		s := newStore(t)
+		_, err := s.Enqueue(ctx(t), []int64{1, 2, 3, 4}, t0)
+		require.NoError(t, err)
+		require.NoError(t, s.Finish(ctx(t), store.Finish{MsgID: 1, Status: store.StatusDead, ErrorClass: "PROTOCOL", Reason: "RECS", Now: t0}))
+		require.NoError(t, s.Finish(ctx(t), store.Finish{MsgID: 2, Status: store.StatusDead, ErrorClass: "MALFORMED", Reason: "not XML", Now: t0}))
+		require.NoError(t, s.Finish(ctx(t), store.Finish{MsgID: 3, Status: store.StatusDead, ErrorClass: "PROTOCOL", Reason: "day", Now: t0}))
+
+		dead, err := s.DeadLetters(ctx(t), "PROTOCOL", 0, 10)
+		require.NoError(t, err)
+		require.Equal(t, []int64{1, 3}, ids(dead))
+		page, err := s.DeadLetters(ctx(t), "", 1, 1)
+		require.NoError(t, err)
+		require.Equal(t, []int64{2}, ids(page), "keyset paging after id 1")
+
+		counts, err := s.QueueCounts(ctx(t))
+		require.NoError(t, err)
+		require.Contains(t, counts, store.StatusCount{Status: store.StatusDead, ErrorClass: "PROTOCOL", Messages: 2})
+		require.Contains(t, counts, store.StatusCount{Status: store.StatusPending, ErrorClass: "", Messages: 1})
+	})
+
+	t.Run("IngressMarkOnlyMovesForward", func(t *testing.T) {
+		s := newStore(t)
+		mark, err := s.IngressMark(ctx(t), "cminmsgs")
+		require.NoError(t, err)
+		require.Zero(t, mark)
+		require.NoError(t, s.AdvanceIngressMark(ctx(t), "cminmsgs", 100, t0))
+		require.NoError(t, s.AdvanceIngressMark(ctx(t), "cminmsgs", 40, t0))
+		mark, err = s.IngressMark(ctx(t), "cminmsgs")
+		require.NoError(t, err)
+		require.Equal(t, int64(100), mark)
+	})
+}
+
+func headIDs(t *testing.T, s store.Store) []int64 {
+	t.Helper()
+	head, err := s.QueueHead(ctx(t), 100)
+	require.NoError(t, err)
+	return ids(head)
+}
+
+func ids(ms []store.Message) []int64 {
+	out := []int64{}
+	for _, m := range ms {
+		out = append(out, m.ID)
+	}
+	return out
+}
+
+func testIdentity(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	_, err := s.Enqueue(ctx(t), []int64{1, 2, 3}, t0)
+	require.NoError(t, err)
+	meta := store.Meta{Sndr: "AODB", Seqn: ptr(int64(77)), DttmRaw: "20261202080000", Dttm: ptr(t0), Type: "FLOP", Styp: "GTDT"}
+	bind := func(id int64) error {
+		return s.BindIdentity(ctx(t), store.BindIdentity{MsgID: id, IdentityKey: "AODB|FLOP|GTDT|77", Kind: "FLIGHT_OPS", Meta: meta, Now: t0})
+	}
+	require.NoError(t, bind(1))
+	require.NoError(t, bind(1), "a retry re-binds its own identity")
+	require.ErrorIs(t, bind(2), store.ErrDuplicate, "IDENTITY_KEY is unique")
+
+	holder, err := s.IdentityHolder(ctx(t), "AODB|FLOP|GTDT|77")
+	require.NoError(t, err)
+	require.Equal(t, int64(1), holder)
+	_, err = s.IdentityHolder(ctx(t), "AODB|FLOP|GTDT|78")
+	require.ErrorIs(t, err, store.ErrNotFound)
+
+	m, err := s.Message(ctx(t), 1)
+	require.NoError(t, err)
+	require.Equal(t, "AODB|FLOP|GTDT|77", m.IdentityKey)
+	require.Equal(t, "AODB", m.Meta.Sndr)
+	require.Equal(t, int64(77), *m.Meta.Seqn)
+	require.Equal(t, "GTDT", m.Meta.Styp)
+
+	// Archived identities still deduplicate.
+	require.NoError(t, s.Finish(ctx(t), store.Finish{MsgID: 1, Status: store.StatusSucceeded, Now: t0}))
+	_, err = s.Archive(ctx(t), t0.Add(time.Hour), 10, t0.Add(time.Hour))
+	require.NoError(t, err)
+	holder, err = s.IdentityHolder(ctx(t), "AODB|FLOP|GTDT|77")
+	require.NoError(t, err)
+	require.Equal(t, int64(1), holder, "the archive still holds the identity")
+}
+
+func testReplay(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	_, err := s.Enqueue(ctx(t), []int64{1, 2, 3, 4}, t0)
+	require.NoError(t, err)
+	require.NoError(t, s.Finish(ctx(t), store.Finish{MsgID: 1, Status: store.StatusDead, ErrorClass: "EXHAUSTED", Reason: "5 attempts", Now: t0}))
+	require.NoError(t, s.Finish(ctx(t), store.Finish{MsgID: 2, Status: store.StatusDead, ErrorClass: "PROTOCOL", Reason: "RECS", Now: t0}))
+	_, err = s.RecordFailure(ctx(t), store.Failure{MsgID: 3, ErrorClass: "UNSUPPORTED", Reason: "SCHS", NextAttemptAt: t0, Now: t0})
+	require.NoError(t, err)
+
+	preview, err := s.Replayable(ctx(t), store.ReplayFilter{}, 10)
+	require.NoError(t, err)
+	require.Equal(t, []int64{1, 3}, ids(preview), "PROTOCOL and MALFORMED are never replayable")
+
+	got, err := s.Replay(ctx(t), store.ReplayFilter{Class: "EXHAUSTED"}, t0.Add(time.Minute))
+	require.NoError(t, err)
+	require.Equal(t, []int64{1}, got)
+	m, err := s.Message(ctx(t), 1)
+	require.NoError(t, err)
+	require.Equal(t, store.StatusPending, m.Status)
+	require.Zero(t, m.Attempts)
+	require.Equal(t, "EXHAUSTED", m.PrevClass, "the old error is kept as audit")
+	require.Equal(t, "5 attempts", m.PrevReason)
+	require.Equal(t, 1, m.ReplayCount)
+
+	got, err = s.Replay(ctx(t), store.ReplayFilter{MsgID: ptr(int64(2))}, t0)
+	require.NoError(t, err)
+	require.Empty(t, got)
+	got, err = s.Replay(ctx(t), store.ReplayFilter{MsgID: ptr(int64(3))}, t0)
+	require.NoError(t, err)
+	require.Equal(t, []int64{3}, got)
+}

@@ -1,0 +1,49 @@
+// Package storetest is the conformance suite of the store interface. Every
+// dialect adapter runs it against a real database of its own:
+//
+//	func TestConformance(t *testing.T) {
+//		storetest.Run(t, func(t *testing.T) store.Store { return newStoreOnFreshDB(t) })
+//	}
+//
+// Each subtest gets a fresh, empty store, so no test depends on another's rows.
+package storetest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// Factory returns a store on a fresh, empty database with the msgx schema.
+type Factory func(t *testing.T) store.Store
+
+// Run runs the whole suite.
+func Run(t *testing.T, newStore Factory) {
+	suites := []struct {
+		name string
+		run  func(t *testing.T, newStore Factory)
+	}{
+		{"Queue", testQueue},
+		{"Identity", testIdentity},
+		{"Replay", testReplay},
+		{"Flights", testFlights},
+		{"Snapshots", testSnapshots},
+		{"Outbox", testOutbox},
+		{"Backfill", testBackfill},
+		{"Reference", testReference},
+		{"Transactions", testTransactions},
+		{"Errors", testErrors},
+	}
+	for _, s := range suites {
+		t.Run(s.name, func(t *testing.T) { s.run(t, newStore) })
+	}
+}
+
+// t0 is the suite's fixed clock: no test reads the wall clock.
+var t0 = time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC)
+
+func ctx(t *testing.T) context.Context { return t.Context() }
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,192 @@
+package store
+
+import (
+	"time"
+
+	"github.com/msgx-aodb/msgx/internal/flight"
+)
+
+// Processing statuses (processing.md §3).
+const (
+	StatusPending   = "PENDING"
+	StatusFailed    = "FAILED"
+	StatusSucceeded = "SUCCEEDED"
+	StatusSkipped   = "SKIPPED"
+	StatusDead      = "DEAD"
+)
+
+// Delivery statuses and targets of the outbox.
+const (
+	EventPending = "PENDING"
+	EventSent    = "SENT"
+	EventDead    = "DEAD"
+
+	TargetMsg  = "KAFKA:msg"
+	TargetSchd = "KAFKA:schd"
+
+	EventUpsert    = "UPSERT"
+	EventTombstone = "TOMBSTONE"
+)
+
+// Message is one inbound message's processing record.
+type Message struct {
+	ID            int64
+	Status        string
+	IdentityKey   string // empty until bound
+	Kind          string
+	Meta          Meta
+	Attempts      int
+	NextAttemptAt *time.Time
+	FirstSeenAt   time.Time
+	ErrorClass    string // empty when none
+	Reason        string
+	DuplicateOf   *int64
+	ReplayCount   int
+	PrevClass     string
+	PrevReason    string
+	FinishedAt    *time.Time
+	Archived      bool
+}
+
+// Meta is the decoded META of a message, as the mailbox backfill writes it.
+type Meta struct {
+	Sndr    string
+	Seqn    *int64
+	DttmRaw string
+	Dttm    *time.Time
+	Type    string
+	Styp    string
+}
+
+// BindIdentity binds a decoded identity to an unfinished message.
+type BindIdentity struct {
+	MsgID       int64
+	IdentityKey string
+	Kind        string
+	Meta        Meta
+	Now         time.Time
+}
+
+// Finish is a terminal outcome.
+type Finish struct {
+	MsgID       int64
+	Status      string // SUCCEEDED, SKIPPED or DEAD
+	ErrorClass  string // for DEAD
+	Reason      string // error or SKIPPED reason
+	DuplicateOf *int64
+	Now         time.Time
+}
+
+// Failure is a failed attempt to be retried after NextAttemptAt.
+type Failure struct {
+	MsgID         int64
+	ErrorClass    string
+	Reason        string
+	NextAttemptAt time.Time
+	Now           time.Time
+}
+
+// ReplayFilter selects messages to replay: one id, or one class, or (both
+// empty) every replayable message.
+type ReplayFilter struct {
+	MsgID *int64
+	Class string
+}
+
+// StatusCount is a count of live messages of one status and class.
+type StatusCount struct {
+	Status, ErrorClass string
+	Messages           int64
+}
+
+// FlightWrite is one computed next state and what of it changed.
+type FlightWrite struct {
+	State   *flight.State
+	Changes flight.Changes
+}
+
+// SnapshotGen is the current generation of a flight day.
+type SnapshotGen struct {
+	FDay          time.Time
+	Version       int64
+	LastMessageID int64
+	ContentDigest string
+	UpdatedAt     time.Time
+}
+
+// AdvanceGen is a compare-and-set of a day's generation.
+type AdvanceGen struct {
+	FDay            time.Time
+	ExpectedVersion int64 // 0: the day has no generation yet
+	MessageID       int64
+	ContentDigest   string
+	Now             time.Time
+}
+
+// SnapshotLog is the audit row of one applied snapshot day.
+type SnapshotLog struct {
+	MsgID                               int64
+	Subtype                             string
+	FDay                                time.Time
+	GenVersion                          int64
+	ScopeBegin, ScopeEnd                *time.Time
+	Records, Changed, Unchanged, Pruned int
+	RecvAt                              time.Time
+}
+
+// NewEvent is an outbox event written in a business transaction.
+type NewEvent struct {
+	Target         string
+	EventType      string
+	MsgID          int64
+	FLID           int64
+	StateVersion   int64
+	IdempotencyKey string
+	Payload        []byte // nil for a TOMBSTONE without payload
+	CreatedAt      time.Time
+}
+
+// IdempotencyKey is rule 8 of processing.md §4: <CMINMSGS_ID>:<FLID>:<STATE_VERSION>:<TARGET>.
+func IdempotencyKey(msgID, flid, version int64, target string) string {
+	return itoa(msgID) + ":" + itoa(flid) + ":" + itoa(version) + ":" + target
+}
+
+// Event is an outbox event as stored.
+type Event struct {
+	NewEvent
+	ID            int64
+	PartitionKey  string
+	Status        string
+	Attempts      int
+	NextAttemptAt *time.Time
+	LastError     string
+	SentAt        *time.Time
+}
+
+// DeliveryFailure is a failed delivery of one event.
+type DeliveryFailure struct {
+	EventID       int64
+	Reason        string
+	NextAttemptAt time.Time
+	MaxAttempts   int
+}
+
+// Backfill is a pending mailbox backfill.
+type Backfill struct {
+	MsgID         int64
+	MailboxStatus string // SUCCEEDED, SKIPPED or DEAD
+	ProcessedAt   time.Time
+	Meta          Meta
+	Attempts      int
+	NextAttemptAt time.Time
+	LastError     string
+}
+
+// RefRecord is one reference-data record.
+type RefRecord struct {
+	RType, RKey   string
+	Record        string
+	Version       int64
+	LastMessageID int64
+	Now           time.Time
+}

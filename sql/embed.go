@@ -1,0 +1,24 @@
+// Package sqlfiles embeds the SQL sources of every dialect, so the binary
+// carries its desired schema and migrations: `msgx schema plan|apply` and the
+// test harness read them from here, never from the working directory.
+package sqlfiles
+
+import "embed"
+
+// PostgresSchema is the desired state of msgx's own PostgreSQL schema
+// (postgres/schema/*.sql, applied in file-name order).
+//
+//go:embed postgres/schema/*.sql
+var PostgresSchema embed.FS
+
+// PostgresMigrations is the atlas-format versioned migration directory
+// (postgres/migrations/*.sql plus atlas.sum).
+//
+//go:embed postgres/migrations
+var PostgresMigrations embed.FS
+
+// MailboxSchema is the shared MySQL/MariaDB mailbox (cminmsgs, coutmsgs) as the
+// AODB side owns it; msgx creates it only in dev and tests.
+//
+//go:embed mysql/schema/*.sql
+var MailboxSchema embed.FS
