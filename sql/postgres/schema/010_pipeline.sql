@@ -24,7 +24,7 @@ CREATE TABLE proc_state (
   finished_at       TIMESTAMPTZ   NULL,
   created_at        TIMESTAMPTZ   NOT NULL DEFAULT now(),
   updated_at        TIMESTAMPTZ   NOT NULL DEFAULT now(),
-  CONSTRAINT proc_state_pk PRIMARY KEY (msg_id),
+  CONSTRAINT proc_state_pkey PRIMARY KEY (msg_id),
   CONSTRAINT proc_state_identity_uq UNIQUE (identity_key),
   CONSTRAINT proc_state_status_ck CHECK (status IN ('PENDING', 'FAILED', 'SUCCEEDED', 'SKIPPED', 'DEAD')),
   CONSTRAINT proc_state_class_ck CHECK (error_class IN ('MALFORMED', 'PROTOCOL', 'CODEC_ERROR', 'UNSUPPORTED', 'INFRA', 'EXHAUSTED')),
@@ -77,7 +77,7 @@ CREATE TABLE proc_state_hst (
   finished_at       TIMESTAMPTZ   NULL,
   created_at        TIMESTAMPTZ   NOT NULL,
   archived_at       TIMESTAMPTZ   NOT NULL DEFAULT now(),
-  CONSTRAINT proc_state_hst_pk PRIMARY KEY (msg_id),
+  CONSTRAINT proc_state_hst_pkey PRIMARY KEY (msg_id),
   CONSTRAINT proc_state_hst_identity_uq UNIQUE (identity_key),
   CONSTRAINT proc_state_hst_status_ck CHECK (status IN ('SUCCEEDED', 'SKIPPED', 'DEAD'))
 );
@@ -88,7 +88,7 @@ COMMENT ON COLUMN proc_state_hst.archived_at IS 'When the row was moved out of P
 CREATE TABLE pipeline_lock (
   id         SMALLINT     NOT NULL,
   locked_at  TIMESTAMPTZ  NOT NULL DEFAULT now(),
-  CONSTRAINT pipeline_lock_pk PRIMARY KEY (id),
+  CONSTRAINT pipeline_lock_pkey PRIMARY KEY (id),
   CONSTRAINT pipeline_lock_single_ck CHECK (id = 1)
 );
 COMMENT ON TABLE pipeline_lock IS 'A single row (id = 1) locked by every business transaction, so flight state is only ever written by one transaction at a time.';
@@ -98,7 +98,7 @@ CREATE TABLE ingress_mark (
   source      VARCHAR(32)  NOT NULL,
   last_id     BIGINT       NOT NULL,
   updated_at  TIMESTAMPTZ  NOT NULL DEFAULT now(),
-  CONSTRAINT ingress_mark_pk PRIMARY KEY (source),
+  CONSTRAINT ingress_mark_pkey PRIMARY KEY (source),
   CONSTRAINT ingress_mark_last_id_ck CHECK (last_id >= 0)
 );
 COMMENT ON TABLE ingress_mark IS 'Persistent poll watermark per mailbox source. Not a processed marker: the poller also rescans a bounded window behind it for late-committed smaller IDs.';
@@ -117,7 +117,7 @@ CREATE TABLE backfill_todo (
   next_attempt_at  TIMESTAMPTZ   NOT NULL,
   last_error       VARCHAR(1000) NULL,
   created_at       TIMESTAMPTZ   NOT NULL DEFAULT now(),
-  CONSTRAINT backfill_todo_pk PRIMARY KEY (msg_id),
+  CONSTRAINT backfill_todo_pkey PRIMARY KEY (msg_id),
   CONSTRAINT backfill_todo_status_ck CHECK (mailbox_status IN ('SUCCEEDED', 'SKIPPED', 'DEAD')),
   CONSTRAINT backfill_todo_attempts_ck CHECK (attempts >= 0)
 );

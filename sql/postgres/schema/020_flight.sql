@@ -98,7 +98,7 @@ CREATE TABLE flight_schd (
   last_message_id  BIGINT         NOT NULL,
   created_at       TIMESTAMPTZ    NOT NULL DEFAULT now(),
   updated_at       TIMESTAMPTZ    NOT NULL DEFAULT now(),
-  CONSTRAINT flight_schd_pk PRIMARY KEY (flid),
+  CONSTRAINT flight_schd_pkey PRIMARY KEY (flid),
   CONSTRAINT flight_schd_lifecycle_ck CHECK (lifecycle IN ('ACTIVE', 'DELETED')),
   CONSTRAINT flight_schd_mvin_ck CHECK (mvin IN ('A', 'D')),
   CONSTRAINT flight_schd_flin_ck CHECK (flin IN ('D', 'I', 'M')),
@@ -155,7 +155,7 @@ CREATE TABLE flight_gate (
   record_version  BIGINT         NOT NULL,
   created_at      TIMESTAMPTZ    NOT NULL DEFAULT now(),
   updated_at      TIMESTAMPTZ    NOT NULL DEFAULT now(),
-  CONSTRAINT flight_gate_pk PRIMARY KEY (flid, ordinal),
+  CONSTRAINT flight_gate_pkey PRIMARY KEY (flid, ordinal),
   CONSTRAINT flight_gate_flight_fk FOREIGN KEY (flid) REFERENCES flight_schd (flid) ON DELETE CASCADE,
   CONSTRAINT flight_gate_ordinal_ck CHECK (ordinal >= 1)
 );
@@ -182,7 +182,7 @@ CREATE TABLE flight_checkin (
   record_version  BIGINT         NOT NULL,
   created_at      TIMESTAMPTZ    NOT NULL DEFAULT now(),
   updated_at      TIMESTAMPTZ    NOT NULL DEFAULT now(),
-  CONSTRAINT flight_checkin_pk PRIMARY KEY (flid, ordinal),
+  CONSTRAINT flight_checkin_pkey PRIMARY KEY (flid, ordinal),
   CONSTRAINT flight_checkin_flight_fk FOREIGN KEY (flid) REFERENCES flight_schd (flid) ON DELETE CASCADE,
   CONSTRAINT flight_checkin_ordinal_ck CHECK (ordinal >= 1)
 );
@@ -207,7 +207,7 @@ CREATE TABLE flight_belt (
   record_version  BIGINT         NOT NULL,
   created_at      TIMESTAMPTZ    NOT NULL DEFAULT now(),
   updated_at      TIMESTAMPTZ    NOT NULL DEFAULT now(),
-  CONSTRAINT flight_belt_pk PRIMARY KEY (flid, ordinal),
+  CONSTRAINT flight_belt_pkey PRIMARY KEY (flid, ordinal),
   CONSTRAINT flight_belt_flight_fk FOREIGN KEY (flid) REFERENCES flight_schd (flid) ON DELETE CASCADE,
   CONSTRAINT flight_belt_ordinal_ck CHECK (ordinal >= 1)
 );
@@ -228,7 +228,7 @@ CREATE TABLE flight_stand_plan (
   record_version  BIGINT         NOT NULL,
   created_at      TIMESTAMPTZ    NOT NULL DEFAULT now(),
   updated_at      TIMESTAMPTZ    NOT NULL DEFAULT now(),
-  CONSTRAINT flight_stand_plan_pk PRIMARY KEY (flid, ordinal),
+  CONSTRAINT flight_stand_plan_pkey PRIMARY KEY (flid, ordinal),
   CONSTRAINT flight_stand_plan_flight_fk FOREIGN KEY (flid) REFERENCES flight_schd (flid) ON DELETE CASCADE,
   CONSTRAINT flight_stand_plan_ordinal_ck CHECK (ordinal >= 1)
 );
@@ -254,7 +254,7 @@ CREATE TABLE flight_chute (
   record_version  BIGINT         NOT NULL,
   created_at      TIMESTAMPTZ    NOT NULL DEFAULT now(),
   updated_at      TIMESTAMPTZ    NOT NULL DEFAULT now(),
-  CONSTRAINT flight_chute_pk PRIMARY KEY (flid, ordinal),
+  CONSTRAINT flight_chute_pkey PRIMARY KEY (flid, ordinal),
   CONSTRAINT flight_chute_flight_fk FOREIGN KEY (flid) REFERENCES flight_schd (flid) ON DELETE CASCADE,
   CONSTRAINT flight_chute_ordinal_ck CHECK (ordinal >= 1)
 );
@@ -273,7 +273,7 @@ CREATE TABLE flight_delay (
   record_version  BIGINT         NOT NULL,
   created_at      TIMESTAMPTZ    NOT NULL DEFAULT now(),
   updated_at      TIMESTAMPTZ    NOT NULL DEFAULT now(),
-  CONSTRAINT flight_delay_pk PRIMARY KEY (flid, ordinal),
+  CONSTRAINT flight_delay_pkey PRIMARY KEY (flid, ordinal),
   CONSTRAINT flight_delay_flight_fk FOREIGN KEY (flid) REFERENCES flight_schd (flid) ON DELETE CASCADE,
   CONSTRAINT flight_delay_ordinal_ck CHECK (ordinal >= 1)
 );
@@ -293,7 +293,7 @@ CREATE TABLE flight_bridge_op (
   record_version  BIGINT         NOT NULL,
   created_at      TIMESTAMPTZ    NOT NULL DEFAULT now(),
   updated_at      TIMESTAMPTZ    NOT NULL DEFAULT now(),
-  CONSTRAINT flight_bridge_op_pk PRIMARY KEY (flid, ordinal),
+  CONSTRAINT flight_bridge_op_pkey PRIMARY KEY (flid, ordinal),
   CONSTRAINT flight_bridge_op_flight_fk FOREIGN KEY (flid) REFERENCES flight_schd (flid) ON DELETE CASCADE,
   CONSTRAINT flight_bridge_op_ordinal_ck CHECK (ordinal >= 1),
   CONSTRAINT flight_bridge_op_abop_ck CHECK (abop IN ('A', 'D'))
@@ -313,7 +313,7 @@ CREATE TABLE flight_chock_op (
   record_version  BIGINT         NOT NULL,
   created_at      TIMESTAMPTZ    NOT NULL DEFAULT now(),
   updated_at      TIMESTAMPTZ    NOT NULL DEFAULT now(),
-  CONSTRAINT flight_chock_op_pk PRIMARY KEY (flid, ordinal),
+  CONSTRAINT flight_chock_op_pkey PRIMARY KEY (flid, ordinal),
   CONSTRAINT flight_chock_op_flight_fk FOREIGN KEY (flid) REFERENCES flight_schd (flid) ON DELETE CASCADE,
   CONSTRAINT flight_chock_op_ordinal_ck CHECK (ordinal >= 1),
   CONSTRAINT flight_chock_op_chid_ck CHECK (chid IN ('ON', 'OFF'))
@@ -339,7 +339,7 @@ CREATE TABLE flight_route_point (
   record_version  BIGINT         NOT NULL,
   created_at      TIMESTAMPTZ    NOT NULL DEFAULT now(),
   updated_at      TIMESTAMPTZ    NOT NULL DEFAULT now(),
-  CONSTRAINT flight_route_point_pk PRIMARY KEY (flid, route_kind, ordinal),
+  CONSTRAINT flight_route_point_pkey PRIMARY KEY (flid, route_kind, ordinal),
   CONSTRAINT flight_route_point_flight_fk FOREIGN KEY (flid) REFERENCES flight_schd (flid) ON DELETE CASCADE,
   CONSTRAINT flight_route_point_ordinal_ck CHECK (ordinal >= 1),
   CONSTRAINT flight_route_point_kind_ck CHECK (route_kind IN ('ROUT', 'ERUT'))
@@ -361,7 +361,7 @@ CREATE TABLE flight_payload (
   record_version  BIGINT       NOT NULL,
   created_at      TIMESTAMPTZ  NOT NULL DEFAULT now(),
   updated_at      TIMESTAMPTZ  NOT NULL DEFAULT now(),
-  CONSTRAINT flight_payload_pk PRIMARY KEY (flid, kind),
+  CONSTRAINT flight_payload_pkey PRIMARY KEY (flid, kind),
   CONSTRAINT flight_payload_flight_fk FOREIGN KEY (flid) REFERENCES flight_schd (flid) ON DELETE CASCADE,
   CONSTRAINT flight_payload_kind_ck CHECK (kind IN ('SRVT', 'VIPF', 'PSHT', 'TIPT', 'PORT', 'MAFL')),
   CONSTRAINT flight_payload_format_ck CHECK (format IN ('xml', 'json'))
@@ -380,7 +380,7 @@ CREATE TABLE flight_hst (
   state            TEXT         NOT NULL,
   flight_created_at TIMESTAMPTZ NOT NULL,
   purged_at        TIMESTAMPTZ  NOT NULL DEFAULT now(),
-  CONSTRAINT flight_hst_pk PRIMARY KEY (hst_id),
+  CONSTRAINT flight_hst_pkey PRIMARY KEY (hst_id),
   CONSTRAINT flight_hst_lifecycle_ck CHECK (lifecycle IN ('ACTIVE', 'DELETED'))
 );
 CREATE INDEX flight_hst_flid_ix ON flight_hst (flid, state_version);

@@ -6,7 +6,7 @@ CREATE TABLE schd_gen (
   last_message_id  BIGINT       NOT NULL,
   content_digest   VARCHAR(64)  NULL,
   updated_at       TIMESTAMPTZ  NOT NULL DEFAULT now(),
-  CONSTRAINT schd_gen_pk PRIMARY KEY (fday),
+  CONSTRAINT schd_gen_pkey PRIMARY KEY (fday),
   CONSTRAINT schd_gen_version_ck CHECK (version >= 1)
 );
 COMMENT ON TABLE schd_gen IS 'Current snapshot generation per flight day. VERSION advances by exactly one per snapshot message with a compare-and-set on (FDAY, VERSION).';
@@ -17,7 +17,7 @@ COMMENT ON COLUMN schd_gen.content_digest IS 'SHA-256 (hex) of the snapshot reco
 CREATE TABLE schd_gen_flid (
   fday  DATE    NOT NULL,
   flid  BIGINT  NOT NULL,
-  CONSTRAINT schd_gen_flid_pk PRIMARY KEY (fday, flid),
+  CONSTRAINT schd_gen_flid_pkey PRIMARY KEY (fday, flid),
   CONSTRAINT schd_gen_flid_gen_fk FOREIGN KEY (fday) REFERENCES schd_gen (fday) ON DELETE CASCADE,
   CONSTRAINT schd_gen_flid_flight_fk FOREIGN KEY (flid) REFERENCES flight_schd (flid) ON DELETE CASCADE
 );
@@ -37,7 +37,7 @@ CREATE TABLE schd_snap_log (
   unchanged     INTEGER      NOT NULL,
   pruned        INTEGER      NOT NULL,
   recv_at       TIMESTAMPTZ  NOT NULL,
-  CONSTRAINT schd_snap_log_pk PRIMARY KEY (snap_id),
+  CONSTRAINT schd_snap_log_pkey PRIMARY KEY (snap_id),
   CONSTRAINT schd_snap_log_styp_ck CHECK (msg_subtype IN ('DNLD', 'RESP')),
   CONSTRAINT schd_snap_log_counts_ck CHECK (record_count >= 0 AND changed >= 0 AND unchanged >= 0 AND pruned >= 0)
 );

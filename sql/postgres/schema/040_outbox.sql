@@ -17,7 +17,7 @@ CREATE TABLE msg_event (
   last_error       VARCHAR(1000)  NULL,
   created_at       TIMESTAMPTZ    NOT NULL DEFAULT now(),
   sent_at          TIMESTAMPTZ    NULL,
-  CONSTRAINT msg_event_pk PRIMARY KEY (event_id),
+  CONSTRAINT msg_event_pkey PRIMARY KEY (event_id),
   CONSTRAINT msg_event_idempotency_uq UNIQUE (idempotency_key),
   CONSTRAINT msg_event_target_ck CHECK (target IN ('KAFKA:msg', 'KAFKA:schd')),
   CONSTRAINT msg_event_type_ck CHECK (event_type IN ('UPSERT', 'TOMBSTONE')),

@@ -18,7 +18,7 @@ CREATE TABLE req_track (
   done_at         TIMESTAMPTZ    NULL,
   response_msg_id BIGINT         NULL,
   note            VARCHAR(1000)  NULL,
-  CONSTRAINT req_track_pk PRIMARY KEY (req_id),
+  CONSTRAINT req_track_pkey PRIMARY KEY (req_id),
   CONSTRAINT req_track_type_ck CHECK (req_type IN ('RQFD', 'RQRD')),
   CONSTRAINT req_track_status_ck CHECK (status IN ('REGISTERED', 'SENT', 'DONE', 'EXPIRED')),
   CONSTRAINT req_track_range_ck CHECK (range_begin IS NULL OR range_end IS NULL OR range_begin <= range_end)
@@ -43,7 +43,7 @@ CREATE TABLE ref_master (
   last_message_id  BIGINT         NOT NULL,
   created_at       TIMESTAMPTZ    NOT NULL DEFAULT now(),
   updated_at       TIMESTAMPTZ    NOT NULL DEFAULT now(),
-  CONSTRAINT ref_master_pk PRIMARY KEY (rtype, rkey),
+  CONSTRAINT ref_master_pkey PRIMARY KEY (rtype, rkey),
   CONSTRAINT ref_master_version_ck CHECK (version >= 1)
 );
 COMMENT ON TABLE ref_master IS 'Reference data from the AODB lists (ABDG, AIRL, ARPT, GLST, ...): one row per (list, key), the record kept whole.';

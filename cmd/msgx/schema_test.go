@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/testdb"
+)
+
+// runMsgx runs the msgx command line in-process.
+func runMsgx(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = dispatch(context.Background(), args, streams{in: strings.NewReader(""), out: &out, err: &errb})
+	return code, out.String(), errb.String()
+}
+
+func TestSchemaPlanApply(t *testing.T) {
+	t.Parallel()
+	pg := testdb.PostgresEmpty(t)
+
+	code, out, stderr := runMsgx(t, "schema", "plan", "--url", pg.URL)
+	require.Equal(t, exitOK, code, stderr)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	require.Contains(t, out, `CREATE TABLE "public".`)
+	for _, l := range lines {
+		require.True(t, strings.HasSuffix(l, ";"), "one ;-terminated statement per line: %q", l)
+	}
+
+	code, _, stderr = runMsgx(t, "schema", "apply", "--url", pg.URL)
+	require.Equal(t, exitUsage, code)
+	require.Equal(t, 1, strings.Count(stderr, "\n"), stderr)
+	require.Contains(t, stderr, "--yes")
+
+	code, applied, stderr := runMsgx(t, "schema", "apply", "--yes", "--url", pg.URL, "--schema", "public")
+	require.Equal(t, exitOK, code, stderr)
+	require.Equal(t, out, applied, "apply executes what plan printed")
+	require.Contains(t, stderr, "applied")
+
+	code, out, stderr = runMsgx(t, "schema", "plan", "--url", pg.URL)
+	require.Equal(t, exitOK, code, stderr)
+	require.Empty(t, out)
+	require.Equal(t, "-- schema is up to date\n", stderr)
+}
+
+func TestSchemaURLFromEnv(t *testing.T) {
+	pg := testdb.Postgres(t) // already at the desired schema
+	t.Setenv("MSGX_PG_URL", pg.URL)
+	code, out, stderr := runMsgx(t, "schema", "plan")
+	require.Equal(t, exitOK, code, stderr)
+	require.Empty(t, out)
+	require.Contains(t, stderr, "up to date")
+
+	t.Setenv("MSGX_PG_URL", "")
+	code, _, stderr = runMsgx(t, "schema", "plan")
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, stderr, "MSGX_PG_URL")
+}
+
+func TestSchemaBadURL(t *testing.T) {
+	t.Parallel()
+	for _, url := range []string{"not-a-url://", "postgres://127.0.0.1:1/x", "postgres://u:secret@127.0.0.1:1/x", "%zz"} {
+		code, out, stderr := runMsgx(t, "schema", "plan", "--url", url)
+		require.Equal(t, exitFailure, code, url)
+		require.Empty(t, out)
+		require.Equal(t, 1, strings.Count(stderr, "\n"), "one line for %s: %q", url, stderr)
+		require.True(t, strings.HasPrefix(stderr, "msgx schema: "), stderr)
+		require.NotContains(t, stderr, "secret")
+	}
+}
+
+func TestSchemaUsage(t *testing.T) {
+	t.Parallel()
+	code, _, stderr := runMsgx(t, "schema", "drop")
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, stderr, "unknown subcommand")
+
+	code, _, _ = runMsgx(t, "schema")
+	require.Equal(t, exitUsage, code)
+
+	code, _, _ = runMsgx(t, "schema", "plan", "--bogus")
+	require.Equal(t, exitUsage, code)
+}

@@ -1,0 +1,67 @@
+package schema
+
+import (
+	"context"
+	"database/sql"
+	"io/fs"
+
+	"ariga.io/atlas/sql/migrate"
+
+	sqlfiles "github.com/msgx-aodb/msgx/sql"
+)
+
+// Test hooks: the same code paths as the exported API, but with a desired
+// schema from any directory instead of the embedded one.
+
+// PlanFrom is Plan with the desired schema read from src.
+func PlanFrom(ctx context.Context, db *sql.DB, target string, src fs.FS) ([]string, error) {
+	desired, err := desiredFrom(ctx, db, src)
+	if err != nil {
+		return nil, err
+	}
+	return planTo(ctx, db, target, desired)
+}
+
+// GenerateMigrationFrom is GenerateMigration with the desired schema read from src.
+func GenerateMigrationFrom(ctx context.Context, db *sql.DB, dir migrate.Dir, name string, src fs.FS) (string, error) {
+	desired, err := desiredFrom(ctx, db, src)
+	if err != nil {
+		return "", err
+	}
+	return generateMigration(ctx, db, dir, name, desired)
+}
+
+// DesiredFrom is Desired with the desired schema read from src.
+var DesiredFrom = desiredFrom
+
+// ExecFiles runs files, in order, with search_path set to target: what a
+// DBA's `atlas migrate apply` does to the migration files.
+func ExecFiles(ctx context.Context, db *sql.DB, target string, files []migrate.File) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := setSearchPath(ctx, tx, target); err != nil {
+		return err
+	}
+	drv, err := openDriver(tx)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if err := execFile(ctx, tx, drv, f); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// SchemaFiles returns the embedded desired-schema files.
+func SchemaFiles() ([]migrate.File, error) {
+	src, err := fs.Sub(sqlfiles.PostgresSchema, "postgres/schema")
+	if err != nil {
+		return nil, err
+	}
+	return sqlFiles(src)
+}

@@ -1,0 +1,128 @@
+package schema
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"time"
+
+	"ariga.io/atlas/sql/migrate"
+	atlas "ariga.io/atlas/sql/schema"
+
+	sqlfiles "github.com/msgx-aodb/msgx/sql"
+)
+
+// validName keeps migration file names portable and atlas-parsable
+// (<version>_<name>.sql).
+var validName = regexp.MustCompile(`^[a-z0-9][a-z0-9_]*$`)
+
+// GenerateMigration writes a new atlas-format versioned migration into the
+// directory dirPath, named <UTC timestamp>_<name>.sql, holding the statements
+// that bring the state of the existing migrations to the desired schema, and
+// rewrites atlas.sum. The existing migrations are replayed into a scratch
+// schema on db's server to learn their state. It returns the new file's name,
+// or "" when the migrations already match the desired schema.
+func GenerateMigration(ctx context.Context, db *sql.DB, dirPath, name string) (string, error) {
+	dir, err := migrate.NewLocalDir(dirPath)
+	if err != nil {
+		return "", err
+	}
+	desired, err := Desired(ctx, db)
+	if err != nil {
+		return "", err
+	}
+	return generateMigration(ctx, db, dir, name, desired)
+}
+
+func generateMigration(ctx context.Context, db *sql.DB, dir migrate.Dir, name string, desired *atlas.Schema) (string, error) {
+	if !validName.MatchString(name) {
+		return "", fmt.Errorf("invalid migration name %q: use lower-case letters, digits and _", name)
+	}
+	// Like the atlas CLI: never build on a directory whose sum is off.
+	if err := migrate.Validate(dir); err != nil {
+		return "", fmt.Errorf("migration directory does not match its atlas.sum (%w); restore the edited files", err)
+	}
+	files, err := dir.Files()
+	if err != nil {
+		return "", err
+	}
+	current, err := inScratch(ctx, db, func(sc *scratch) error {
+		for _, f := range files {
+			if err := sc.execFile(ctx, f); err != nil {
+				return fmt.Errorf("replay migrations: %w", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	drv, err := openDriver(db)
+	if err != nil {
+		return "", err
+	}
+	plan, err := planChanges(ctx, drv, current, desired, name, unqualified, func(o *migrate.PlanOptions) { o.Indent = "  " })
+	if err != nil || plan == nil {
+		return "", err
+	}
+	plan.Version = nextVersion(files)
+	f, err := migrate.DefaultFormatter.FormatFile(plan)
+	if err != nil {
+		return "", fmt.Errorf("format migration: %w", err)
+	}
+	if err := dir.WriteFile(f.Name(), f.Bytes()); err != nil {
+		return "", fmt.Errorf("write migration: %w", err)
+	}
+	sum, err := dir.Checksum()
+	if err == nil {
+		err = migrate.WriteSumFile(dir, sum)
+	}
+	if err != nil {
+		return "", fmt.Errorf("write atlas.sum: %w", err)
+	}
+	return f.Name(), nil
+}
+
+// nextVersion is the current UTC time as an atlas version, moved past the
+// last existing migration should the clock be behind it.
+func nextVersion(files []migrate.File) string {
+	const layout = "20060102150405"
+	v := time.Now().UTC()
+	if n := len(files); n > 0 {
+		if last, err := time.Parse(layout, files[n-1].Version()); err == nil && !v.After(last) {
+			v = last.Add(time.Second)
+		}
+	}
+	return v.Format(layout)
+}
+
+// MigrationDir returns the embedded migration directory
+// (sqlfiles.PostgresMigrations) as an atlas in-memory directory, e.g. for
+// migrate.Validate or an atlas migrate.Executor.
+func MigrationDir() (*migrate.MemDir, error) {
+	return memDir(sqlfiles.PostgresMigrations, "postgres/migrations")
+}
+
+// memDir copies the files of directory root in fsys into a MemDir.
+func memDir(fsys fs.FS, root string) (*migrate.MemDir, error) {
+	entries, err := fs.ReadDir(fsys, root)
+	if err != nil {
+		return nil, fmt.Errorf("read migrations: %w", err)
+	}
+	dir := &migrate.MemDir{}
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		b, err := fs.ReadFile(fsys, root+"/"+e.Name())
+		if err != nil {
+			return nil, fmt.Errorf("read migrations: %w", err)
+		}
+		if err := dir.WriteFile(e.Name(), b); err != nil {
+			return nil, err
+		}
+	}
+	return dir, nil
+}

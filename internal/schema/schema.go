@@ -1,0 +1,211 @@
+// Package schema keeps msgx's own PostgreSQL schema at its desired state.
+//
+// The desired state is the plain SQL in sql/postgres/schema (embedded as
+// sqlfiles.PostgresSchema). Atlas (the Go library; the CLI is not needed) turns
+// the difference between a live schema and that desired state into DDL:
+//
+//   - Desired realises the SQL files in a throw-away scratch schema on the
+//     same server (inside a transaction that is rolled back) and inspects it. This replaces atlas's "dev database": the
+//     server itself normalises types, defaults and expressions, so both sides of
+//     a diff are compared in the same canonical form.
+//   - Plan / Apply bring a live schema (declaratively) to that state.
+//   - GenerateMigration writes atlas-format versioned migrations for DBAs who
+//     prefer reviewed, versioned files (atlas migrate apply).
+package schema
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	atlas "ariga.io/atlas/sql/schema"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+
+	sqlfiles "github.com/msgx-aodb/msgx/sql"
+)
+
+// DefaultSchema is the PostgreSQL schema msgx's tables live in.
+const DefaultSchema = "public"
+
+// connectTimeout bounds connecting to an unreachable or black-holed server.
+const connectTimeout = 10 * time.Second
+
+// Open connects to the PostgreSQL server at rawURL (postgres:// or
+// postgresql://) through pgx's database/sql driver, which atlas needs, and
+// checks that it answers. Errors are one line and never contain the password.
+func Open(ctx context.Context, rawURL string) (*sql.DB, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // url.Error repeats the URL, password included
+		}
+		return nil, fmt.Errorf("invalid database URL: %v", err)
+	}
+	if u.Scheme != "postgres" && u.Scheme != "postgresql" {
+		return nil, fmt.Errorf("invalid database URL: scheme %q is not postgres:// or postgresql://", u.Scheme)
+	}
+	shown := u.Redacted()
+	q := u.Query()
+	if q.Get("connect_timeout") == "" {
+		q.Set("connect_timeout", fmt.Sprint(int(connectTimeout.Seconds())))
+		u.RawQuery = q.Encode()
+	}
+	cfg, err := pgx.ParseConfig(u.String())
+	if err != nil {
+		return nil, fmt.Errorf("invalid database URL: %w", err) // pgx redacts the password
+	}
+	db := stdlib.OpenDB(*cfg)
+	pingCtx, cancel := context.WithTimeout(ctx, connectTimeout)
+	defer cancel()
+	if err := db.PingContext(pingCtx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("connect to PostgreSQL at %s: %s", shown, oneLine(err))
+	}
+	return db, nil
+}
+
+// Desired realises the embedded desired schema (sqlfiles.PostgresSchema) in a
+// scratch schema on db's server and returns atlas's inspection of it. The
+// scratch schema only ever exists inside a transaction that is rolled back,
+// so nothing is left behind; the returned schema keeps its (random) name,
+// which Plan and GenerateMigration replace.
+func Desired(ctx context.Context, db *sql.DB) (*atlas.Schema, error) {
+	src, err := fs.Sub(sqlfiles.PostgresSchema, "postgres/schema")
+	if err != nil {
+		return nil, err
+	}
+	return desiredFrom(ctx, db, src)
+}
+
+// desiredFrom is Desired for the *.sql files of any directory (tests use
+// throw-away schemas).
+//
+// The files are realised twice: as written, then re-created from atlas's own
+// DDL for that first state, and the second state is returned. PostgreSQL does
+// not always parse its own deparsed expressions back to the same text (e.g.
+// `status IN ('A', 'B')` on a varchar column in an index predicate), so
+// the state a database reaches through Apply or the migrations, which carry
+// atlas's DDL, can differ textually from the files; atlas would then plan to
+// rebuild those indexes for ever. The second pass is that fixed point, the
+// same normalisation atlas does with a dev database.
+func desiredFrom(ctx context.Context, db *sql.DB, src fs.FS) (*atlas.Schema, error) {
+	files, err := sqlFiles(src)
+	if err != nil {
+		return nil, fmt.Errorf("read desired schema: %w", err)
+	}
+	written, err := inScratch(ctx, db, func(sc *scratch) error {
+		for _, f := range files {
+			if err := sc.execFile(ctx, f); err != nil {
+				return fmt.Errorf("desired schema: %w", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return inScratch(ctx, db, func(sc *scratch) error {
+		empty, err := sc.drv.InspectSchema(ctx, sc.name, nil)
+		if err != nil {
+			return err
+		}
+		plan, err := planChanges(ctx, sc.drv, empty, written, "", unqualified)
+		if err != nil || plan == nil {
+			return err
+		}
+		for _, c := range plan.Changes {
+			if _, err := sc.tx.ExecContext(ctx, c.Cmd, c.Args...); err != nil {
+				return fmt.Errorf("normalise desired schema: %s: %w", abbrev(c.Cmd), err)
+			}
+		}
+		return nil
+	})
+}
+
+// Plan returns the DDL statements that bring the schema target (DefaultSchema
+// when empty) of db to the desired state, in execution order and without a
+// trailing semicolon. It is empty when the schema is up to date. Tables that
+// are not in the desired state are dropped: target belongs to msgx alone.
+func Plan(ctx context.Context, db *sql.DB, target string) ([]string, error) {
+	desired, err := Desired(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	return planTo(ctx, db, target, desired)
+}
+
+func planTo(ctx context.Context, db *sql.DB, target string, desired *atlas.Schema) ([]string, error) {
+	if target == "" {
+		target = DefaultSchema
+	}
+	var stmts []string
+	err := withSearchPath(ctx, db, target, func(tx *sql.Tx) error {
+		drv, err := openDriver(tx)
+		if err != nil {
+			return err
+		}
+		current, err := drv.InspectSchema(ctx, target, nil)
+		if atlas.IsNotExistError(err) {
+			return fmt.Errorf("schema %q does not exist (create it first)", target)
+		}
+		if err != nil {
+			return fmt.Errorf("inspect schema %q: %w", target, err)
+		}
+		stmts, err = planStatements(ctx, drv, current, desired, target)
+		return err
+	})
+	return stmts, err
+}
+
+// Apply executes Plan in one transaction (PostgreSQL DDL is transactional, so
+// a failure leaves the schema untouched) and returns the executed statements.
+// Applying an up-to-date schema executes nothing.
+func Apply(ctx context.Context, db *sql.DB, target string) ([]string, error) {
+	stmts, err := Plan(ctx, db, target)
+	if err != nil || len(stmts) == 0 {
+		return nil, err
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("apply: begin: %w", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // no-op after Commit
+	for i, s := range stmts {
+		if _, err := tx.ExecContext(ctx, s); err != nil {
+			return nil, fmt.Errorf("apply statement %d of %d (%s): %w", i+1, len(stmts), abbrev(s), err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("apply: commit: %w", err)
+	}
+	return stmts, nil
+}
+
+// oneLine flattens pgx's connect error, which lists every attempt (e.g. with
+// and without TLS) on its own line, often the same one twice.
+func oneLine(err error) string {
+	var parts []string
+	for _, l := range strings.Split(err.Error(), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !slices.Contains(parts, l) {
+			parts = append(parts, l)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// abbrev shortens a statement for an error message.
+func abbrev(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 80 {
+		s = s[:77] + "..."
+	}
+	return s
+}
