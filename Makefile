@@ -1,7 +1,7 @@
 # msgx — developer entry points. `make help` lists them.
 #
 #   make run    databases up, build, apply the schema, run the service
-#   make test   databases up, vet, race tests, a short fuzz run of the codec
+#   make test   databases up, vet, race tests on the real databases
 #
 # sqlc is a Go tool pinned in tools.mod (no global install needed).
 
@@ -32,12 +32,13 @@ export MSGX_PG_URL MSGX_MAILBOX_DSN MSGX_TEST_PG_URL MSGX_TEST_MAILBOX_DSN
 # Go files for gofmt: tracked plus untracked-but-not-ignored, that still exist.
 GOFILES = $(wildcard $(shell git ls-files -co --exclude-standard -- '*.go' 2>/dev/null || find . -name '*.go' -not -path './.cache/*'))
 
-.PHONY: help generate sqlc-diff build services test bench lint run clean
+.PHONY: help generate sqlc-diff build services test fuzz bench lint run clean
 
 help:
 	@echo "targets:"
 	@echo "  run        services + build + schema apply + serve (when available)"
-	@echo "  test       services + go vet + go test -race (TIMEOUT=$(TIMEOUT)) + fuzz FuzzDecode ($(FUZZTIME))"
+	@echo "  test       services + go vet + go test -race (TIMEOUT=$(TIMEOUT))"
+	@echo "  fuzz       fuzz the SIS decoder for FUZZTIME=$(FUZZTIME)"
 	@echo "  bench      benchmarks with allocation figures"
 	@echo "  lint       gofmt, go vet, sqlc diff"
 	@echo "  generate   sqlc generate (db/) + gofmt"
@@ -68,14 +69,6 @@ test: services
 	@mkdir -p bin; rm -f $(TESTLOG) $(TESTSUM); rc=0; \
 	echo "$(GO) test -race -count=1 -timeout=$(TIMEOUT) -v ./..."; \
 	$(GO) test -race -count=1 -timeout=$(TIMEOUT) -v ./... 2>&1 | tee $(TESTLOG) | sed -u $(QUIET) || rc=$$?; \
-	if [ $$rc -ne 0 ]; then \
-		echo "fuzz: skipped (tests failed)"; \
-	elif [ -d internal/sis ] && grep -qs '^func FuzzDecode(' internal/sis/*_test.go; then \
-		echo "fuzz: FuzzDecode in internal/sis for $(FUZZTIME)"; \
-		$(GO) test ./internal/sis -run='^$$' -fuzz=FuzzDecode -fuzztime=$(FUZZTIME) -v 2>&1 | tee -a $(TESTLOG) | sed -u $(QUIET) || rc=$$?; \
-	else \
-		echo "fuzz: skipped (internal/sis has no FuzzDecode target yet)"; \
-	fi; \
 	passed=$$(grep -cE '^[[:space:]]*--- PASS:' $(TESTLOG) || true); \
 	failed=$$(grep -cE '^[[:space:]]*--- FAIL:' $(TESTLOG) || true); \
 	skipped=$$(grep -cE '^[[:space:]]*--- SKIP:' $(TESTLOG) || true); \
@@ -84,6 +77,12 @@ test: services
 	fi; \
 	echo "test: $$passed passed, $$failed failed, $$skipped skipped" | tee $(TESTSUM); \
 	exit $$rc
+
+# A short coverage-guided fuzz run of the codec (FUZZTIME=30s); longer runs:
+# see docs/decode.md. Kept out of `make test` until the codec issue closes:
+# a new finding must not block unrelated landings.
+fuzz:
+	$(GO) test ./internal/sis -run='^$$' -fuzz=FuzzDecode -fuzztime=$(FUZZTIME)
 
 bench: services
 	$(GO) test -run='^$$' -bench=. -benchmem -timeout=$(TIMEOUT) ./...
