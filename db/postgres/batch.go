@@ -52,11 +52,8 @@ INSERT INTO flight_schd (
   botm,
   botm_at,
   lacl,
-  lacl_at,
   fint,
-  fint_at,
   appt,
-  appt_at,
   egsr,
   egst,
   egst_at,
@@ -196,10 +193,7 @@ INSERT INTO flight_schd (
   $84,
   $85,
   $86,
-  $87,
-  $88,
-  $89,
-  $90
+  $87
 )
 ON CONFLICT (flid) DO UPDATE SET
   ffid = EXCLUDED.ffid,
@@ -234,11 +228,8 @@ ON CONFLICT (flid) DO UPDATE SET
   botm = EXCLUDED.botm,
   botm_at = EXCLUDED.botm_at,
   lacl = EXCLUDED.lacl,
-  lacl_at = EXCLUDED.lacl_at,
   fint = EXCLUDED.fint,
-  fint_at = EXCLUDED.fint_at,
   appt = EXCLUDED.appt,
-  appt_at = EXCLUDED.appt_at,
   egsr = EXCLUDED.egsr,
   egst = EXCLUDED.egst,
   egst_at = EXCLUDED.egst_at,
@@ -332,11 +323,8 @@ type FlightUpsertParams struct {
 	Botm          *string    `json:"botm"`
 	BotmAt        *time.Time `json:"botm_at"`
 	Lacl          *string    `json:"lacl"`
-	LaclAt        *time.Time `json:"lacl_at"`
 	Fint          *string    `json:"fint"`
-	FintAt        *time.Time `json:"fint_at"`
 	Appt          *string    `json:"appt"`
-	ApptAt        *time.Time `json:"appt_at"`
 	Egsr          *string    `json:"egsr"`
 	Egst          *string    `json:"egst"`
 	EgstAt        *time.Time `json:"egst_at"`
@@ -431,11 +419,8 @@ func (q *Queries) FlightUpsert(ctx context.Context, db DBTX, arg []FlightUpsertP
 			a.Botm,
 			a.BotmAt,
 			a.Lacl,
-			a.LaclAt,
 			a.Fint,
-			a.FintAt,
 			a.Appt,
-			a.ApptAt,
 			a.Egsr,
 			a.Egst,
 			a.EgstAt,

@@ -39,9 +39,7 @@ func (r iteratorForBeltInsert) Values() ([]interface{}, error) {
 		r.rows[0].Pcct,
 		r.rows[0].PcctAt,
 		r.rows[0].Fbag,
-		r.rows[0].FbagAt,
 		r.rows[0].Lbag,
-		r.rows[0].LbagAt,
 		r.rows[0].Btyp,
 		r.rows[0].RecordVersion,
 		r.rows[0].CreatedAt,
@@ -54,7 +52,7 @@ func (r iteratorForBeltInsert) Err() error {
 }
 
 func (q *Queries) BeltInsert(ctx context.Context, db DBTX, arg []BeltInsertParams) (int64, error) {
-	return db.CopyFrom(ctx, []string{"flight_belt"}, []string{"flid", "ordinal", "source_seq", "belt", "bcls", "pcot", "pcot_at", "pcct", "pcct_at", "fbag", "fbag_at", "lbag", "lbag_at", "btyp", "record_version", "created_at", "updated_at"}, &iteratorForBeltInsert{rows: arg})
+	return db.CopyFrom(ctx, []string{"flight_belt"}, []string{"flid", "ordinal", "source_seq", "belt", "bcls", "pcot", "pcot_at", "pcct", "pcct_at", "fbag", "lbag", "btyp", "record_version", "created_at", "updated_at"}, &iteratorForBeltInsert{rows: arg})
 }
 
 // iteratorForBridgeOpInsert implements pgx.CopyFromSource.

@@ -53,7 +53,7 @@ func (q *Queries) FlightDelete(ctx context.Context, db DBTX, flid int64) (int64,
 }
 
 const flightGet = `-- name: FlightGet :one
-SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, lacl_at, fint, fint_at, appt, appt_at, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at FROM flight_schd WHERE flid = $1
+SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, fint, appt, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at FROM flight_schd WHERE flid = $1
 `
 
 func (q *Queries) FlightGet(ctx context.Context, db DBTX, flid int64) (FlightSchd, error) {
@@ -93,11 +93,8 @@ func (q *Queries) FlightGet(ctx context.Context, db DBTX, flid int64) (FlightSch
 		&i.Botm,
 		&i.BotmAt,
 		&i.Lacl,
-		&i.LaclAt,
 		&i.Fint,
-		&i.FintAt,
 		&i.Appt,
-		&i.ApptAt,
 		&i.Egsr,
 		&i.Egst,
 		&i.EgstAt,
@@ -155,7 +152,7 @@ func (q *Queries) FlightGet(ctx context.Context, db DBTX, flid int64) (FlightSch
 }
 
 const flightGetMany = `-- name: FlightGetMany :many
-SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, lacl_at, fint, fint_at, appt, appt_at, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at FROM flight_schd WHERE flid = ANY($1::bigint[]) ORDER BY flid
+SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, fint, appt, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at FROM flight_schd WHERE flid = ANY($1::bigint[]) ORDER BY flid
 `
 
 // The current rows of the given flights, for a snapshot or multi-record message.
@@ -202,11 +199,8 @@ func (q *Queries) FlightGetMany(ctx context.Context, db DBTX, flids []int64) ([]
 			&i.Botm,
 			&i.BotmAt,
 			&i.Lacl,
-			&i.LaclAt,
 			&i.Fint,
-			&i.FintAt,
 			&i.Appt,
-			&i.ApptAt,
 			&i.Egsr,
 			&i.Egst,
 			&i.EgstAt,
@@ -335,7 +329,7 @@ func (q *Queries) FlightHstListByFlight(ctx context.Context, db DBTX, flid int64
 }
 
 const flightListByDay = `-- name: FlightListByDay :many
-SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, lacl_at, fint, fint_at, appt, appt_at, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at FROM flight_schd
+SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, fint, appt, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at FROM flight_schd
 WHERE operation_day = $1 AND flid > $2
 ORDER BY flid
 LIMIT $3
@@ -391,11 +385,8 @@ func (q *Queries) FlightListByDay(ctx context.Context, db DBTX, arg FlightListBy
 			&i.Botm,
 			&i.BotmAt,
 			&i.Lacl,
-			&i.LaclAt,
 			&i.Fint,
-			&i.FintAt,
 			&i.Appt,
-			&i.ApptAt,
 			&i.Egsr,
 			&i.Egst,
 			&i.EgstAt,
@@ -460,7 +451,7 @@ func (q *Queries) FlightListByDay(ctx context.Context, db DBTX, arg FlightListBy
 }
 
 const flightListPruneCandidates = `-- name: FlightListPruneCandidates :many
-SELECT f.flid, f.ffid, f.alcd, f.alsc, f.flno, f.mvin, f.sodt, f.sodt_at, f.flty, f.flin, f.acft, f.reno, f.taop, f.tafl, f.taid, f.trml, f.maxp, f.csop, f.csft, f.maid, f.estt, f.estt_at, f.actt, f.actt_at, f.stnd, f.phag, f.fhag, f.mhag, f.cncl, f.remc, f.botm, f.botm_at, f.lacl, f.lacl_at, f.fint, f.fint_at, f.appt, f.appt_at, f.egsr, f.egst, f.egst_at, f.vipp, f.vipr, f.lbno, f.lbwt, f.paxc, f.exsc, f.exsr, f.ftss, f.pedt, f.pedt_at, f.neat, f.neat_at, f.padt, f.padt_at, f.naat, f.naat_at, f.stdt, f.stdt_at, f.eddt, f.eddt_at, f.dyop, f.scht, f.scht_minutes, f.cobt, f.cobt_at, f.tobt, f.tobt_at, f.eobt, f.eobt_at, f.ctot, f.ctot_at, f.iest, f.iest_at, f.runw, f.fdiv_ddes, f.fdiv_ddir, f.fdiv_text, f.fret_reid, f.fret_text, f.flab_ares, f.flab_text, f.operation_day, f.fday, f.lifecycle, f.deleted_at, f.state_version, f.last_message_id, f.created_at, f.updated_at FROM schd_gen_flid g
+SELECT f.flid, f.ffid, f.alcd, f.alsc, f.flno, f.mvin, f.sodt, f.sodt_at, f.flty, f.flin, f.acft, f.reno, f.taop, f.tafl, f.taid, f.trml, f.maxp, f.csop, f.csft, f.maid, f.estt, f.estt_at, f.actt, f.actt_at, f.stnd, f.phag, f.fhag, f.mhag, f.cncl, f.remc, f.botm, f.botm_at, f.lacl, f.fint, f.appt, f.egsr, f.egst, f.egst_at, f.vipp, f.vipr, f.lbno, f.lbwt, f.paxc, f.exsc, f.exsr, f.ftss, f.pedt, f.pedt_at, f.neat, f.neat_at, f.padt, f.padt_at, f.naat, f.naat_at, f.stdt, f.stdt_at, f.eddt, f.eddt_at, f.dyop, f.scht, f.scht_minutes, f.cobt, f.cobt_at, f.tobt, f.tobt_at, f.eobt, f.eobt_at, f.ctot, f.ctot_at, f.iest, f.iest_at, f.runw, f.fdiv_ddes, f.fdiv_ddir, f.fdiv_text, f.fret_reid, f.fret_text, f.flab_ares, f.flab_text, f.operation_day, f.fday, f.lifecycle, f.deleted_at, f.state_version, f.last_message_id, f.created_at, f.updated_at FROM schd_gen_flid g
 JOIN flight_schd f ON f.flid = g.flid
 WHERE g.fday = $1
   AND f.lifecycle = 'ACTIVE'
@@ -520,11 +511,8 @@ func (q *Queries) FlightListPruneCandidates(ctx context.Context, db DBTX, arg Fl
 			&i.Botm,
 			&i.BotmAt,
 			&i.Lacl,
-			&i.LaclAt,
 			&i.Fint,
-			&i.FintAt,
 			&i.Appt,
-			&i.ApptAt,
 			&i.Egsr,
 			&i.Egst,
 			&i.EgstAt,
@@ -589,7 +577,7 @@ func (q *Queries) FlightListPruneCandidates(ctx context.Context, db DBTX, arg Fl
 }
 
 const flightListPurgeCandidates = `-- name: FlightListPurgeCandidates :many
-SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, lacl_at, fint, fint_at, appt, appt_at, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at FROM flight_schd
+SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, fint, appt, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at FROM flight_schd
 WHERE lifecycle = 'DELETED' AND deleted_at < $1
 ORDER BY flid
 LIMIT $2
@@ -644,11 +632,8 @@ func (q *Queries) FlightListPurgeCandidates(ctx context.Context, db DBTX, arg Fl
 			&i.Botm,
 			&i.BotmAt,
 			&i.Lacl,
-			&i.LaclAt,
 			&i.Fint,
-			&i.FintAt,
 			&i.Appt,
-			&i.ApptAt,
 			&i.Egsr,
 			&i.Egst,
 			&i.EgstAt,

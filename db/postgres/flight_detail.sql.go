@@ -45,9 +45,7 @@ type BeltInsertParams struct {
 	Pcct          *string    `json:"pcct"`
 	PcctAt        *time.Time `json:"pcct_at"`
 	Fbag          *string    `json:"fbag"`
-	FbagAt        *time.Time `json:"fbag_at"`
 	Lbag          *string    `json:"lbag"`
-	LbagAt        *time.Time `json:"lbag_at"`
 	Btyp          *string    `json:"btyp"`
 	RecordVersion int64      `json:"record_version"`
 	CreatedAt     time.Time  `json:"created_at"`
@@ -55,7 +53,7 @@ type BeltInsertParams struct {
 }
 
 const beltListByFlight = `-- name: BeltListByFlight :many
-SELECT flid, ordinal, source_seq, belt, bcls, pcot, pcot_at, pcct, pcct_at, fbag, fbag_at, lbag, lbag_at, btyp, record_version, created_at, updated_at FROM flight_belt WHERE flid = $1 ORDER BY ordinal
+SELECT flid, ordinal, source_seq, belt, bcls, pcot, pcot_at, pcct, pcct_at, fbag, lbag, btyp, record_version, created_at, updated_at FROM flight_belt WHERE flid = $1 ORDER BY ordinal
 `
 
 func (q *Queries) BeltListByFlight(ctx context.Context, db DBTX, flid int64) ([]FlightBelt, error) {
@@ -78,9 +76,7 @@ func (q *Queries) BeltListByFlight(ctx context.Context, db DBTX, flid int64) ([]
 			&i.Pcct,
 			&i.PcctAt,
 			&i.Fbag,
-			&i.FbagAt,
 			&i.Lbag,
-			&i.LbagAt,
 			&i.Btyp,
 			&i.RecordVersion,
 			&i.CreatedAt,
@@ -97,7 +93,7 @@ func (q *Queries) BeltListByFlight(ctx context.Context, db DBTX, flid int64) ([]
 }
 
 const beltListByFlights = `-- name: BeltListByFlights :many
-SELECT flid, ordinal, source_seq, belt, bcls, pcot, pcot_at, pcct, pcct_at, fbag, fbag_at, lbag, lbag_at, btyp, record_version, created_at, updated_at FROM flight_belt WHERE flid = ANY($1::bigint[]) ORDER BY flid, ordinal
+SELECT flid, ordinal, source_seq, belt, bcls, pcot, pcot_at, pcct, pcct_at, fbag, lbag, btyp, record_version, created_at, updated_at FROM flight_belt WHERE flid = ANY($1::bigint[]) ORDER BY flid, ordinal
 `
 
 func (q *Queries) BeltListByFlights(ctx context.Context, db DBTX, flids []int64) ([]FlightBelt, error) {
@@ -120,9 +116,7 @@ func (q *Queries) BeltListByFlights(ctx context.Context, db DBTX, flids []int64)
 			&i.Pcct,
 			&i.PcctAt,
 			&i.Fbag,
-			&i.FbagAt,
 			&i.Lbag,
-			&i.LbagAt,
 			&i.Btyp,
 			&i.RecordVersion,
 			&i.CreatedAt,

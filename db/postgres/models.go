@@ -39,16 +39,14 @@ type FlightBelt struct {
 	PcotAt    *time.Time `json:"pcot_at"`
 	Pcct      *string    `json:"pcct"`
 	PcctAt    *time.Time `json:"pcct_at"`
-	// First bag time, raw.
-	Fbag   *string    `json:"fbag"`
-	FbagAt *time.Time `json:"fbag_at"`
-	// Last bag time, raw.
-	Lbag          *string    `json:"lbag"`
-	LbagAt        *time.Time `json:"lbag_at"`
-	Btyp          *string    `json:"btyp"`
-	RecordVersion int64      `json:"record_version"`
-	CreatedAt     time.Time  `json:"created_at"`
-	UpdatedAt     time.Time  `json:"updated_at"`
+	// First bag (raw; not declared a time by the wire contract).
+	Fbag *string `json:"fbag"`
+	// Last bag (raw; not declared a time by the wire contract).
+	Lbag          *string   `json:"lbag"`
+	Btyp          *string   `json:"btyp"`
+	RecordVersion int64     `json:"record_version"`
+	CreatedAt     time.Time `json:"created_at"`
+	UpdatedAt     time.Time `json:"updated_at"`
 }
 
 // Airbridge operations (SIS ABTM), every attach/detach kept in input order.
@@ -264,11 +262,8 @@ type FlightSchd struct {
 	Botm   *string    `json:"botm"`
 	BotmAt *time.Time `json:"botm_at"`
 	Lacl   *string    `json:"lacl"`
-	LaclAt *time.Time `json:"lacl_at"`
 	Fint   *string    `json:"fint"`
-	FintAt *time.Time `json:"fint_at"`
 	Appt   *string    `json:"appt"`
-	ApptAt *time.Time `json:"appt_at"`
 	Egsr   *string    `json:"egsr"`
 	Egst   *string    `json:"egst"`
 	EgstAt *time.Time `json:"egst_at"`

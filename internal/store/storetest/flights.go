@@ -52,7 +52,7 @@ func richFlight(flid int64) *flight.State {
 				item(3, map[string]flight.Value{"GATE": raw("B07")}),
 			},
 			flight.GroupCheckins: {item(1, map[string]flight.Value{"CHKC": raw("101"), "CCLS": raw("Y")})},
-			flight.GroupBelts:    {item(2, map[string]flight.Value{"BELT": raw("7"), "FBAG": timed("02DEC261500", at(2, 15, 0))})},
+			flight.GroupBelts:    {item(2, map[string]flight.Value{"BELT": raw("7"), "FBAG": raw("02DEC261500")})},
 			flight.GroupStandPlans: {
 				item(1, map[string]flight.Value{"PSST": raw("201"), "STST": timed("02DEC261200", at(2, 12, 0)), "STET": timed("02DEC261400", at(2, 14, 0))}),
 			},

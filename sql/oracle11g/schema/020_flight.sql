@@ -46,11 +46,8 @@ CREATE TABLE FLIGHT_SCHD (
   BOTM               VARCHAR2(1000 CHAR)         NULL,
   BOTM_AT            TIMESTAMP(6) WITH TIME ZONE NULL,
   LACL               VARCHAR2(1000 CHAR)         NULL,
-  LACL_AT            TIMESTAMP(6) WITH TIME ZONE NULL,
   FINT               VARCHAR2(1000 CHAR)         NULL,
-  FINT_AT            TIMESTAMP(6) WITH TIME ZONE NULL,
   APPT               VARCHAR2(1000 CHAR)         NULL,
-  APPT_AT            TIMESTAMP(6) WITH TIME ZONE NULL,
   EGSR               VARCHAR2(1000 CHAR)         NULL,
   EGST               VARCHAR2(1000 CHAR)         NULL,
   EGST_AT            TIMESTAMP(6) WITH TIME ZONE NULL,
@@ -210,9 +207,7 @@ CREATE TABLE FLIGHT_BELT (
   PCCT               VARCHAR2(1000 CHAR)         NULL,
   PCCT_AT            TIMESTAMP(6) WITH TIME ZONE NULL,
   FBAG               VARCHAR2(1000 CHAR)         NULL,
-  FBAG_AT            TIMESTAMP(6) WITH TIME ZONE NULL,
   LBAG               VARCHAR2(1000 CHAR)         NULL,
-  LBAG_AT            TIMESTAMP(6) WITH TIME ZONE NULL,
   BTYP               VARCHAR2(1000 CHAR)         NULL,
   RECORD_VERSION     NUMBER(19)                  NOT NULL,
   CREATED_AT         TIMESTAMP(6) WITH TIME ZONE DEFAULT SYSTIMESTAMP NOT NULL,
@@ -223,8 +218,8 @@ CREATE TABLE FLIGHT_BELT (
 );
 COMMENT ON TABLE FLIGHT_BELT IS 'Baggage belt (carousel) allocations (SIS CLDT), in input order.';
 COMMENT ON COLUMN FLIGHT_BELT.SOURCE_SEQ IS 'CLNO attribute as sent; not unique.';
-COMMENT ON COLUMN FLIGHT_BELT.FBAG IS 'First bag time, raw.';
-COMMENT ON COLUMN FLIGHT_BELT.LBAG IS 'Last bag time, raw.';
+COMMENT ON COLUMN FLIGHT_BELT.FBAG IS 'First bag (raw; not declared a time by the wire contract).';
+COMMENT ON COLUMN FLIGHT_BELT.LBAG IS 'Last bag (raw; not declared a time by the wire contract).';
 
 CREATE TABLE FLIGHT_STAND_PLAN (
   FLID               NUMBER(19)                  NOT NULL,

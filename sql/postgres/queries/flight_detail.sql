@@ -43,8 +43,8 @@ DELETE FROM flight_belt WHERE flid = @flid;
 DELETE FROM flight_belt WHERE flid = ANY(@flids::bigint[]);
 
 -- name: BeltInsert :copyfrom
-INSERT INTO flight_belt (flid, ordinal, source_seq, belt, bcls, pcot, pcot_at, pcct, pcct_at, fbag, fbag_at, lbag, lbag_at, btyp, record_version, created_at, updated_at)
-VALUES (@flid, @ordinal, @source_seq, @belt, @bcls, @pcot, @pcot_at, @pcct, @pcct_at, @fbag, @fbag_at, @lbag, @lbag_at, @btyp, @record_version, @created_at, @updated_at);
+INSERT INTO flight_belt (flid, ordinal, source_seq, belt, bcls, pcot, pcot_at, pcct, pcct_at, fbag, lbag, btyp, record_version, created_at, updated_at)
+VALUES (@flid, @ordinal, @source_seq, @belt, @bcls, @pcot, @pcot_at, @pcct, @pcct_at, @fbag, @lbag, @btyp, @record_version, @created_at, @updated_at);
 
 -- name: StandPlanListByFlight :many
 SELECT * FROM flight_stand_plan WHERE flid = @flid ORDER BY ordinal;

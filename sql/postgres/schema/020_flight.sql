@@ -41,11 +41,8 @@ CREATE TABLE flight_schd (
   botm             VARCHAR(1000)  NULL,
   botm_at          TIMESTAMPTZ    NULL,
   lacl             VARCHAR(1000)  NULL,
-  lacl_at          TIMESTAMPTZ    NULL,
   fint             VARCHAR(1000)  NULL,
-  fint_at          TIMESTAMPTZ    NULL,
   appt             VARCHAR(1000)  NULL,
-  appt_at          TIMESTAMPTZ    NULL,
   egsr             VARCHAR(1000)  NULL,
   egst             VARCHAR(1000)  NULL,
   egst_at          TIMESTAMPTZ    NULL,
@@ -200,9 +197,7 @@ CREATE TABLE flight_belt (
   pcct            VARCHAR(1000)  NULL,
   pcct_at         TIMESTAMPTZ    NULL,
   fbag            VARCHAR(1000)  NULL,
-  fbag_at         TIMESTAMPTZ    NULL,
   lbag            VARCHAR(1000)  NULL,
-  lbag_at         TIMESTAMPTZ    NULL,
   btyp            VARCHAR(1000)  NULL,
   record_version  BIGINT         NOT NULL,
   created_at      TIMESTAMPTZ    NOT NULL DEFAULT now(),
@@ -213,8 +208,8 @@ CREATE TABLE flight_belt (
 );
 COMMENT ON TABLE flight_belt IS 'Baggage belt (carousel) allocations (SIS CLDT), in input order.';
 COMMENT ON COLUMN flight_belt.source_seq IS 'CLNO attribute as sent; not unique.';
-COMMENT ON COLUMN flight_belt.fbag IS 'First bag time, raw.';
-COMMENT ON COLUMN flight_belt.lbag IS 'Last bag time, raw.';
+COMMENT ON COLUMN flight_belt.fbag IS 'First bag (raw; not declared a time by the wire contract).';
+COMMENT ON COLUMN flight_belt.lbag IS 'Last bag (raw; not declared a time by the wire contract).';
 
 CREATE TABLE flight_stand_plan (
   flid            BIGINT         NOT NULL,

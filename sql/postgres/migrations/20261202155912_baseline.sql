@@ -262,11 +262,8 @@ CREATE TABLE "flight_schd" (
   "botm" character varying(1000) NULL,
   "botm_at" timestamptz NULL,
   "lacl" character varying(1000) NULL,
-  "lacl_at" timestamptz NULL,
   "fint" character varying(1000) NULL,
-  "fint_at" timestamptz NULL,
   "appt" character varying(1000) NULL,
-  "appt_at" timestamptz NULL,
   "egsr" character varying(1000) NULL,
   "egst" character varying(1000) NULL,
   "egst_at" timestamptz NULL,
@@ -490,9 +487,7 @@ CREATE TABLE "flight_belt" (
   "pcct" character varying(1000) NULL,
   "pcct_at" timestamptz NULL,
   "fbag" character varying(1000) NULL,
-  "fbag_at" timestamptz NULL,
   "lbag" character varying(1000) NULL,
-  "lbag_at" timestamptz NULL,
   "btyp" character varying(1000) NULL,
   "record_version" bigint NOT NULL,
   "created_at" timestamptz NOT NULL DEFAULT now(),
@@ -506,9 +501,9 @@ COMMENT ON TABLE "flight_belt" IS 'Baggage belt (carousel) allocations (SIS CLDT
 -- Set comment to column: "source_seq" on table: "flight_belt"
 COMMENT ON COLUMN "flight_belt"."source_seq" IS 'CLNO attribute as sent; not unique.';
 -- Set comment to column: "fbag" on table: "flight_belt"
-COMMENT ON COLUMN "flight_belt"."fbag" IS 'First bag time, raw.';
+COMMENT ON COLUMN "flight_belt"."fbag" IS 'First bag (raw; not declared a time by the wire contract).';
 -- Set comment to column: "lbag" on table: "flight_belt"
-COMMENT ON COLUMN "flight_belt"."lbag" IS 'Last bag time, raw.';
+COMMENT ON COLUMN "flight_belt"."lbag" IS 'Last bag (raw; not declared a time by the wire contract).';
 -- Create "flight_bridge_op" table
 CREATE TABLE "flight_bridge_op" (
   "flid" bigint NOT NULL,
