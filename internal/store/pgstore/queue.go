@@ -47,7 +47,7 @@ func (e executor) IdentityHolder(ctx context.Context, key string) (int64, error)
 
 func (e executor) BindIdentity(ctx context.Context, p store.BindIdentity) error {
 	n, err := e.q.ProcStateBindIdentity(ctx, e.db, postgres.ProcStateBindIdentityParams{
-		IdentityKey: &p.IdentityKey,
+		IdentityKey: nilIfEmpty(p.IdentityKey),
 		Kind:        nilIfEmpty(p.Kind),
 		MsgType:     nilIfEmpty(p.Meta.Type),
 		MsgSubtype:  nilIfEmpty(p.Meta.Styp),

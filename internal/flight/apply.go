@@ -1,0 +1,258 @@
+package flight
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/msgx-aodb/msgx/internal/sis"
+)
+
+// RuleError is a record that breaks a state rule (processing.md §4): the
+// whole message is refused as PROTOCOL and nothing is written.
+type RuleError struct {
+	FLID   int64
+	Reason string
+}
+
+func (e *RuleError) Error() string { return fmt.Sprintf("flight %d: %s", e.FLID, e.Reason) }
+
+// Result is the outcome of applying a record to a flight.
+type Result struct {
+	Next *State
+	// Changed: the flight's business state changed; the version advanced and
+	// events must be emitted. A no-op message changes nothing.
+	Changed bool
+	// Write: the row must be written (Changed, or only bookkeeping such as
+	// the snapshot day moved).
+	Write   bool
+	Changes Changes
+}
+
+// Apply computes the next state of a flight from its current state (nil for
+// a new flight) and one decoded record: absent fields stay, Set writes, Clear
+// removes, Replace swaps a whole group. A schedule record (SCHD) that lists
+// a DELETED flight brings it back (revive); a FLOP record does not. Pure: no
+// I/O, the caller supplies the message id and the time.
+func Apply(cur *State, rec *sis.FlightRecord, revive bool, msgID int64, now time.Time) (Result, error) {
+	next := clone(cur)
+	if cur == nil {
+		next.FLID, next.Lifecycle = rec.FLID, Active
+	}
+	var ch Changes
+	changed := cur == nil
+	if revive && next.Lifecycle == Deleted {
+		next.Lifecycle, next.DeletedAt = Active, nil
+		changed = true
+	}
+
+	if applyValue(next.Scalars, "FFID", rec.FFID) {
+		changed = true
+	}
+	for id := range sis.NumScalars {
+		if applyValue(next.Scalars, sis.ScalarID(id).String(), rec.Scalars[id]) {
+			changed = true
+		}
+	}
+	for id := range sis.NumStructs {
+		if applyStruct(next.Structs, sis.StructID(id).String(), rec.Structs[id]) {
+			changed = true
+		}
+	}
+	for id := range sis.NumGroups {
+		name := sis.GroupID(id).String()
+		if applyGroup(next.Groups, name, rec.Groups[id]) {
+			changed = true
+			ch.Groups = append(ch.Groups, name)
+		}
+	}
+	for id := range sis.NumPayloads {
+		kind := sis.PayloadID(id).String()
+		if applyPayload(next.Payloads, kind, rec.Payloads[id]) {
+			changed = true
+			ch.Payloads = append(ch.Payloads, kind)
+		}
+	}
+	if err := setOperationDay(cur, next); err != nil {
+		return Result{}, err
+	}
+	if cur == nil {
+		// A new flight writes every collection it carries.
+		ch = Changes{Groups: Groups, Payloads: PayloadKinds}
+	}
+	return finish(cur, next, changed, ch, msgID, now), nil
+}
+
+// Delete marks a flight DELETED (soft delete until the history sweep). A
+// flight already deleted is unchanged.
+func Delete(cur *State, msgID int64, now time.Time) Result {
+	next := clone(cur)
+	changed := next.Lifecycle != Deleted
+	if changed {
+		next.Lifecycle = Deleted
+		next.DeletedAt = &now
+	}
+	return finish(cur, next, changed, Changes{}, msgID, now)
+}
+
+// SetSnapshotDay records the snapshot day the flight now belongs to. It is
+// bookkeeping: the row is written, but no version or event follows from it.
+func SetSnapshotDay(r *Result, fday time.Time) {
+	if r.Next.FDay == nil || !r.Next.FDay.Equal(fday) {
+		d := fday
+		r.Next.FDay = &d
+		r.Write = true
+	}
+}
+
+func finish(cur, next *State, changed bool, ch Changes, msgID int64, now time.Time) Result {
+	if !changed {
+		return Result{Next: next}
+	}
+	if cur == nil {
+		next.StateVersion = 1
+		next.CreatedAt = now
+	} else {
+		next.StateVersion = cur.StateVersion + 1
+	}
+	next.LastMessageID = msgID
+	next.UpdatedAt = now
+	return Result{Next: next, Changed: true, Write: true, Changes: ch}
+}
+
+// setOperationDay fixes the operation day from SODT: set once, never changed.
+func setOperationDay(cur, next *State) error {
+	sodt, ok := next.Scalars["SODT"]
+	if !ok || sodt.Time == nil {
+		if cur == nil {
+			return &RuleError{FLID: next.FLID, Reason: "a new flight needs SODT to fix its operation day"}
+		}
+		return nil
+	}
+	day := LocalDay(*sodt.Time)
+	if cur != nil && !cur.OperationDay.Equal(day) {
+		return &RuleError{FLID: next.FLID, Reason: fmt.Sprintf("SODT %q moves the operation day from %s to %s",
+			sodt.Raw, cur.OperationDay.Format(time.DateOnly), day.Format(time.DateOnly))}
+	}
+	next.OperationDay = day
+	return nil
+}
+
+// LocalDay is the calendar date of t in its own (airport) zone, as midnight UTC.
+func LocalDay(t time.Time) time.Time {
+	y, m, d := t.Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+func value(f sis.Field) Value {
+	v := Value{Raw: f.Raw}
+	switch f.Type {
+	case sis.TypeTime:
+		t := f.Time
+		v.Time = &t
+	case sis.TypeDuration:
+		n := int32(f.Num)
+		v.Minutes = &n
+	case sis.TypeDayOffset:
+		n := int32(f.Num)
+		v.Days = &n
+	}
+	return v
+}
+
+// applyValue applies a scalar operation; reports whether the value changed.
+func applyValue(into map[string]Value, name string, f sis.Field) bool {
+	old, had := into[name]
+	switch f.Op {
+	case sis.Set:
+		v := value(f)
+		into[name] = v
+		return !had || !old.Equal(v)
+	case sis.Clear:
+		delete(into, name)
+		return had
+	}
+	return false
+}
+
+func applyStruct(into map[string]Struct, name string, op sis.StructOp) bool {
+	old, had := into[name]
+	switch op.Op {
+	case sis.Set:
+		s := Struct{}
+		if op.Text != "" {
+			text := op.Text
+			s.Text = &text
+		}
+		for _, a := range op.Attrs {
+			if a.Op == sis.Set {
+				if s.Attrs == nil {
+					s.Attrs = map[string]string{}
+				}
+				s.Attrs[a.Name] = a.Raw
+			}
+		}
+		if s.Text == nil && s.Attrs == nil {
+			delete(into, name)
+			return had
+		}
+		into[name] = s
+		return !had || !old.Equal(s)
+	case sis.Clear:
+		delete(into, name)
+		return had
+	}
+	return false
+}
+
+func applyGroup(into map[string][]Item, name string, op sis.GroupOp) bool {
+	if op.Op != sis.Replace {
+		return false
+	}
+	items := make([]Item, 0, len(op.Items))
+	for i := range op.Items {
+		items = append(items, item(&op.Items[i]))
+	}
+	old := into[name]
+	if len(items) == 0 {
+		delete(into, name)
+	} else {
+		into[name] = items
+	}
+	return !itemsEqual(old, items)
+}
+
+func item(it *sis.Item) Item {
+	out := Item{Fields: map[string]Value{}}
+	if it.HasSeq {
+		seq := it.Seq
+		out.SourceSeq = &seq
+	}
+	for _, f := range it.Fields {
+		if f.Op == sis.Set {
+			out.Fields[f.Name] = value(f.Field)
+		}
+	}
+	for _, f := range it.Attrs {
+		if f.Op == sis.Set {
+			out.Fields[f.Name] = value(f.Field)
+		}
+	}
+	if it.Text.Op == sis.Set {
+		out.Fields["REASON"] = value(it.Text)
+	}
+	return out
+}
+
+func applyPayload(into map[string]Payload, kind string, op sis.PayloadOp) bool {
+	if op.Op != sis.Replace {
+		return false
+	}
+	old, had := into[kind]
+	if op.Count == 0 {
+		delete(into, kind)
+		return had
+	}
+	p := Payload{Format: "xml", Content: op.XML}
+	into[kind] = p
+	return !had || old != p
+}

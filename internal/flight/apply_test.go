@@ -1,0 +1,186 @@
+package flight
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/sis"
+)
+
+var (
+	cst = time.FixedZone("CST", 8*3600)
+	now = time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC)
+)
+
+func set(raw string) sis.Field { return sis.Field{Op: sis.Set, Type: sis.TypeText, Raw: raw} }
+
+func setTime(raw string, t time.Time) sis.Field {
+	return sis.Field{Op: sis.Set, Type: sis.TypeTime, Raw: raw, Time: t}
+}
+
+func gate(seq int64, code string) sis.Item {
+	return sis.Item{HasSeq: true, Seq: seq, Fields: []sis.NamedField{{Name: "GATE", Field: set(code)}}}
+}
+
+// newRecord is a schedule record for a new flight on 2 Dec 2026 local time.
+func newRecord(flid int64) *sis.FlightRecord {
+	r := &sis.FlightRecord{FLID: flid}
+	r.FFID = set("CA-CA101-D-02DEC260030-D")
+	r.Scalars[sis.SODT] = setTime("02DEC260030", time.Date(2026, 12, 2, 0, 30, 0, 0, cst))
+	r.Scalars[sis.ALCD] = set("CA")
+	r.Scalars[sis.STND] = set("201")
+	r.Groups[sis.GTDT] = sis.GroupOp{Op: sis.Replace, Items: []sis.Item{gate(1, "A1"), gate(3, "A1"), gate(2, "B2")}}
+	return r
+}
+
+func apply(t *testing.T, cur *State, rec *sis.FlightRecord, msg int64) Result {
+	t.Helper()
+	r, err := Apply(cur, rec, false, msg, now)
+	require.NoError(t, err)
+	return r
+}
+
+func TestNewFlight(t *testing.T) {
+	r := apply(t, nil, newRecord(7), 100)
+	require.True(t, r.Changed)
+	require.True(t, r.Write)
+	s := r.Next
+	require.Equal(t, int64(1), s.StateVersion)
+	require.Equal(t, int64(100), s.LastMessageID)
+	require.Equal(t, Active, s.Lifecycle)
+	require.Equal(t, time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC), s.OperationDay, "the local date of SODT, not the UTC one (1 Dec)")
+	require.Equal(t, "CA-CA101-D-02DEC260030-D", s.Scalars["FFID"].Raw)
+	require.Len(t, s.Groups[GroupGates], 3, "two gates with the same code stay two")
+	require.Equal(t, int64(3), *s.Groups[GroupGates][1].SourceSeq)
+	require.ElementsMatch(t, Groups, r.Changes.Groups, "a new flight writes every collection")
+}
+
+func TestNewFlightWithoutSODTIsRefused(t *testing.T) {
+	rec := newRecord(7)
+	rec.Scalars[sis.SODT] = sis.Field{}
+	_, err := Apply(nil, rec, false, 1, now)
+	var re *RuleError
+	require.True(t, errors.As(err, &re))
+}
+
+func TestFieldOperationsEachOnTheirOwn(t *testing.T) {
+	cur := apply(t, nil, newRecord(7), 1).Next
+
+	t.Run("Unchanged", func(t *testing.T) {
+		r := apply(t, cur, &sis.FlightRecord{FLID: 7}, 2)
+		require.False(t, r.Changed, "an empty record changes nothing")
+		require.False(t, r.Write)
+		require.Equal(t, cur.StateVersion, r.Next.StateVersion)
+	})
+	t.Run("Set", func(t *testing.T) {
+		rec := &sis.FlightRecord{FLID: 7}
+		rec.Scalars[sis.STND] = set("305")
+		r := apply(t, cur, rec, 2)
+		require.True(t, r.Changed)
+		require.Equal(t, "305", r.Next.Scalars["STND"].Raw)
+		require.Equal(t, "CA", r.Next.Scalars["ALCD"].Raw, "other scalars are kept")
+		require.Equal(t, int64(2), r.Next.StateVersion)
+		require.Empty(t, r.Changes.Groups, "no collection is rewritten for a scalar change")
+		require.Equal(t, "201", cur.Scalars["STND"].Raw, "the current state is not mutated")
+	})
+	t.Run("SetSameValueIsNoChange", func(t *testing.T) {
+		rec := &sis.FlightRecord{FLID: 7}
+		rec.Scalars[sis.STND] = set("201")
+		require.False(t, apply(t, cur, rec, 2).Changed)
+	})
+	t.Run("Clear", func(t *testing.T) {
+		rec := &sis.FlightRecord{FLID: 7}
+		rec.Scalars[sis.STND] = sis.Field{Op: sis.Clear}
+		r := apply(t, cur, rec, 2)
+		require.True(t, r.Changed)
+		require.NotContains(t, r.Next.Scalars, "STND")
+	})
+	t.Run("Replace", func(t *testing.T) {
+		rec := &sis.FlightRecord{FLID: 7}
+		rec.Groups[sis.GTDT] = sis.GroupOp{Op: sis.Replace, Items: []sis.Item{gate(9, "C9")}}
+		r := apply(t, cur, rec, 2)
+		require.True(t, r.Changed)
+		require.Equal(t, []string{GroupGates}, r.Changes.Groups, "only the replaced group is written")
+		require.Len(t, r.Next.Groups[GroupGates], 1)
+	})
+	t.Run("ReplaceWithSameListIsNoChange", func(t *testing.T) {
+		rec := &sis.FlightRecord{FLID: 7}
+		rec.Groups[sis.GTDT] = newRecord(7).Groups[sis.GTDT]
+		r := apply(t, cur, rec, 2)
+		require.False(t, r.Changed)
+		require.Empty(t, r.Changes.Groups)
+	})
+	t.Run("ReplaceWithEmptyClears", func(t *testing.T) {
+		rec := &sis.FlightRecord{FLID: 7}
+		rec.Groups[sis.GTDT] = sis.GroupOp{Op: sis.Replace}
+		r := apply(t, cur, rec, 2)
+		require.True(t, r.Changed)
+		require.Empty(t, r.Next.Groups[GroupGates])
+		require.Equal(t, []string{GroupGates}, r.Changes.Groups)
+	})
+	t.Run("StructSetAndClear", func(t *testing.T) {
+		rec := &sis.FlightRecord{FLID: 7}
+		rec.Structs[sis.FDIV] = sis.StructOp{Op: sis.Set, Text: "weather", Attrs: []sis.NamedField{{Name: "DDIR", Field: set("TO")}}}
+		r := apply(t, cur, rec, 2)
+		require.True(t, r.Changed)
+		require.Equal(t, "TO", r.Next.Structs["FDIV"].Attrs["DDIR"])
+		rec.Structs[sis.FDIV] = sis.StructOp{Op: sis.Clear}
+		r = apply(t, r.Next, rec, 3)
+		require.True(t, r.Changed)
+		require.NotContains(t, r.Next.Structs, "FDIV")
+	})
+	t.Run("PayloadReplaceAndClear", func(t *testing.T) {
+		rec := &sis.FlightRecord{FLID: 7}
+		rec.Payloads[sis.SRVT] = sis.PayloadOp{Op: sis.Replace, Count: 1, XML: "<SRVT><SRTC>WCH</SRTC></SRVT>"}
+		r := apply(t, cur, rec, 2)
+		require.Equal(t, []string{"SRVT"}, r.Changes.Payloads)
+		rec.Payloads[sis.SRVT] = sis.PayloadOp{Op: sis.Replace}
+		r = apply(t, r.Next, rec, 3)
+		require.Equal(t, []string{"SRVT"}, r.Changes.Payloads)
+		require.NotContains(t, r.Next.Payloads, "SRVT")
+	})
+}
+
+func TestOperationDayIsFixedOnce(t *testing.T) {
+	cur := apply(t, nil, newRecord(7), 1).Next
+	rec := &sis.FlightRecord{FLID: 7}
+	rec.Scalars[sis.SODT] = setTime("03DEC260030", time.Date(2026, 12, 3, 0, 30, 0, 0, cst))
+	_, err := Apply(cur, rec, false, 2, now)
+	var re *RuleError
+	require.True(t, errors.As(err, &re), "a record moving the operation day is refused")
+
+	rec.Scalars[sis.SODT] = setTime("02DEC262330", time.Date(2026, 12, 2, 23, 30, 0, 0, cst))
+	r := apply(t, cur, rec, 2)
+	require.True(t, r.Changed, "a new SODT on the same day is fine")
+}
+
+func TestDeleteAndRevive(t *testing.T) {
+	cur := apply(t, nil, newRecord(7), 1).Next
+	r := Delete(cur, 2, now)
+	require.True(t, r.Changed)
+	require.Equal(t, Deleted, r.Next.Lifecycle)
+	require.Equal(t, int64(2), r.Next.StateVersion)
+	again := Delete(r.Next, 3, now)
+	require.False(t, again.Changed, "deleting a deleted flight emits nothing")
+
+	back, err := Apply(r.Next, &sis.FlightRecord{FLID: 7}, true, 4, now)
+	require.NoError(t, err)
+	require.True(t, back.Changed)
+	require.Equal(t, Active, back.Next.Lifecycle)
+	require.Nil(t, back.Next.DeletedAt)
+	flop, err := Apply(r.Next, &sis.FlightRecord{FLID: 7}, false, 4, now)
+	require.NoError(t, err)
+	require.Equal(t, Deleted, flop.Next.Lifecycle, "a FLOP does not revive")
+}
+
+func TestSnapshotDayIsBookkeeping(t *testing.T) {
+	cur := apply(t, nil, newRecord(7), 1).Next
+	r := apply(t, cur, &sis.FlightRecord{FLID: 7}, 2)
+	SetSnapshotDay(&r, cur.OperationDay)
+	require.True(t, r.Write)
+	require.False(t, r.Changed, "joining a snapshot generation is no business change")
+	require.Equal(t, cur.StateVersion, r.Next.StateVersion)
+}
