@@ -1,0 +1,293 @@
+package pipeline
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/msgx-aodb/msgx/internal/flight"
+	"github.com/msgx-aodb/msgx/internal/sis"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// dispatch applies a decoded message by kind. Returned errors are retryable
+// failures; refusals and skips are outcomes.
+func (p *Pump) dispatch(ctx context.Context, ex store.Executor, msgID int64, msg *sis.Message, now time.Time) (outcome, error) {
+	switch msg.Kind {
+	case sis.KindIgnored:
+		return skipped(msg.Note), nil
+	case sis.KindUnsupported:
+		return outcome{}, &failure{class: sis.ClassUnsupported, reason: msg.Note}
+	case sis.KindRequest:
+		return dead(sis.ClassProtocol, "an outbound request ("+msg.Meta.Type+") arrived inbound"), nil
+	case sis.KindReference:
+		return p.applyReference(ctx, ex, msgID, msg.Ref, now)
+	case sis.KindFlightDelete:
+		flids := make([]int64, len(msg.Delete.Records))
+		for i, r := range msg.Delete.Records {
+			flids[i] = r.FLID
+		}
+		return p.deleteFlights(ctx, ex, msgID, flids, now)
+	case sis.KindFlightOps:
+		return p.applyRecords(ctx, ex, msgID, msg.FlightOps.Records, false, now)
+	case sis.KindSchedule:
+		switch s := msg.Schedule; {
+		case s.Snapshot():
+			return p.applySnapshot(ctx, ex, msgID, s, now)
+		case s.Subtype == "DEL":
+			flids := make([]int64, len(s.Flights))
+			for i, r := range s.Flights {
+				flids[i] = r.FLID
+			}
+			return p.deleteFlights(ctx, ex, msgID, flids, now)
+		default: // ADFT, UPD: upsert the listed flights, never prune
+			return p.applyRecords(ctx, ex, msgID, s.Flights, true, now)
+		}
+	}
+	return outcome{}, &failure{class: sis.ClassUnsupported, reason: "kind " + string(msg.Kind)}
+}
+
+// applyRecords applies flight records (FLOP, or SCHD ADFT/UPD with create).
+// A FLOP record for an unknown flight matches nothing.
+func (p *Pump) applyRecords(ctx context.Context, ex store.Executor, msgID int64, recs []*sis.FlightRecord, create bool, now time.Time) (outcome, error) {
+	states, err := ex.Flights(ctx, recordFLIDs(recs))
+	if err != nil {
+		return outcome{}, err
+	}
+	var results []flight.Result
+	var unmatched []string
+	for _, rec := range recs {
+		cur := states[rec.FLID]
+		if cur == nil && !create {
+			unmatched = append(unmatched, strconv.FormatInt(rec.FLID, 10))
+			continue
+		}
+		r, err := flight.Apply(cur, rec, create, msgID, now)
+		if err != nil {
+			return refused(err)
+		}
+		states[rec.FLID] = r.Next // a later record of the same flight builds on this one
+		results = append(results, r)
+	}
+	if len(results) == 0 {
+		return skipped("no-match:flight"), nil
+	}
+	if err := p.write(ctx, ex, msgID, results, now); err != nil {
+		return outcome{}, err
+	}
+	if len(unmatched) > 0 {
+		return succeeded("no-match:flight:" + strings.Join(unmatched, ",")), nil
+	}
+	return succeeded(""), nil
+}
+
+// deleteFlights marks the listed flights DELETED (FDEL, SCHD DEL).
+func (p *Pump) deleteFlights(ctx context.Context, ex store.Executor, msgID int64, flids []int64, now time.Time) (outcome, error) {
+	states, err := ex.Flights(ctx, flids)
+	if err != nil {
+		return outcome{}, err
+	}
+	var results []flight.Result
+	for _, id := range flids {
+		if cur := states[id]; cur != nil {
+			r := flight.Delete(cur, msgID, now)
+			states[id] = r.Next
+			results = append(results, r)
+		}
+	}
+	if len(results) == 0 {
+		return skipped("no-match:flight"), nil
+	}
+	return succeeded(""), p.write(ctx, ex, msgID, results, now)
+}
+
+// applySnapshot is rule 4: per flight day of the message, advance the
+// generation by exactly one (compare-and-set), apply the records, prune the
+// previous generation's members that are absent, record the membership and
+// the audit row.
+func (p *Pump) applySnapshot(ctx context.Context, ex store.Executor, msgID int64, s *sis.Schedule, now time.Time) (outcome, error) {
+	states, err := ex.Flights(ctx, recordFLIDs(s.Flights))
+	if err != nil {
+		return outcome{}, err
+	}
+	type day struct {
+		flids      []int64
+		begin, end *time.Time
+	}
+	days := map[time.Time]*day{}
+	var results []flight.Result
+	for _, rec := range s.Flights {
+		r, err := flight.Apply(states[rec.FLID], rec, true, msgID, now)
+		if err != nil {
+			return refused(err)
+		}
+		fday := r.Next.OperationDay
+		flight.SetSnapshotDay(&r, fday)
+		states[rec.FLID] = r.Next
+		results = append(results, r)
+		d := days[fday]
+		if d == nil {
+			d = &day{}
+			days[fday] = d
+		}
+		d.flids = append(d.flids, rec.FLID)
+		if t := r.Next.Scalars["SODT"].Time; t != nil {
+			if d.begin == nil || t.Before(*d.begin) {
+				d.begin = t
+			}
+			if d.end == nil || t.After(*d.end) {
+				d.end = t
+			}
+		}
+	}
+
+	var members []time.Time // days whose generation advanced
+	for _, fday := range sortedDays(days) {
+		d := days[fday]
+		gen, err := ex.SnapshotGen(ctx, fday)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return outcome{}, err
+		}
+		if gen.LastMessageID == msgID {
+			continue // this message already produced the day's generation: a replay advances nothing
+		}
+		var pruned []flight.Result
+		if p.cfg.Prune {
+			candidates, err := ex.PruneCandidates(ctx, fday, d.flids)
+			if err != nil {
+				return outcome{}, err
+			}
+			for _, c := range candidates {
+				pruned = append(pruned, flight.Delete(c, msgID, now))
+			}
+		}
+		results = append(results, pruned...)
+		if err := ex.AdvanceSnapshotGen(ctx, store.AdvanceGen{
+			FDay: fday, ExpectedVersion: gen.Version, MessageID: msgID,
+			ContentDigest: digest(d.flids, states), Now: now,
+		}); err != nil {
+			return outcome{}, err // ErrConflict: the generation moved; retry
+		}
+		changed := 0
+		for _, r := range results {
+			if r.Changed && r.Next.OperationDay.Equal(fday) && r.Next.Lifecycle == flight.Active {
+				changed++
+			}
+		}
+		if err := ex.LogSnapshot(ctx, store.SnapshotLog{
+			MsgID: msgID, Subtype: s.Subtype, FDay: fday, GenVersion: gen.Version + 1,
+			ScopeBegin: d.begin, ScopeEnd: d.end, Records: len(d.flids),
+			Changed: changed, Unchanged: len(d.flids) - changed, Pruned: len(pruned), RecvAt: now,
+		}); err != nil {
+			return outcome{}, err
+		}
+		members = append(members, fday)
+	}
+	if err := p.write(ctx, ex, msgID, results, now); err != nil {
+		return outcome{}, err
+	}
+	// Membership after the flights: it references them.
+	for _, fday := range members {
+		if err := ex.ReplaceSnapshotMembers(ctx, fday, days[fday].flids); err != nil {
+			return outcome{}, err
+		}
+	}
+	return succeeded(""), nil
+}
+
+// write stores the next states that must be written and the outbox events
+// of those that changed: one per target, built from the written state.
+func (p *Pump) write(ctx context.Context, ex store.Executor, msgID int64, results []flight.Result, now time.Time) error {
+	var writes []store.FlightWrite
+	var events []store.NewEvent
+	for _, r := range results {
+		if !r.Write {
+			continue
+		}
+		writes = append(writes, store.FlightWrite{State: r.Next, Changes: r.Changes})
+		if !r.Changed {
+			continue
+		}
+		payload, err := flight.EventPayload(r.Next)
+		if err != nil {
+			return fmt.Errorf("event payload of flight %d: %w", r.Next.FLID, err)
+		}
+		typ := store.EventUpsert
+		if r.Next.Lifecycle == flight.Deleted {
+			typ = store.EventTombstone
+		}
+		for _, target := range []string{store.TargetMsg, store.TargetSchd} {
+			events = append(events, store.NewEvent{
+				Target: target, EventType: typ, MsgID: msgID, FLID: r.Next.FLID,
+				StateVersion: r.Next.StateVersion, Payload: payload, CreatedAt: now,
+				IdempotencyKey: store.IdempotencyKey(msgID, r.Next.FLID, r.Next.StateVersion, target),
+			})
+		}
+	}
+	if err := ex.WriteFlights(ctx, writes, now); err != nil {
+		return err
+	}
+	if len(events) == 0 {
+		return nil
+	}
+	return ex.InsertEvents(ctx, events)
+}
+
+// applyReference upserts or deletes reference records by (RTYPE, RKEY).
+func (p *Pump) applyReference(ctx context.Context, ex store.Executor, msgID int64, ref *sis.RefList, now time.Time) (outcome, error) {
+	for _, r := range ref.Records {
+		var err error
+		if ref.Subtype == "DEL" {
+			_, err = ex.DeleteRef(ctx, ref.Type, r.Key)
+		} else {
+			_, err = ex.UpsertRef(ctx, store.RefRecord{RType: ref.Type, RKey: r.Key, Record: r.XML, LastMessageID: msgID, Now: now})
+		}
+		if err != nil {
+			return outcome{}, err
+		}
+	}
+	return succeeded(""), nil
+}
+
+// refused turns a state-rule violation into DEAD(PROTOCOL); other errors stay failures.
+func refused(err error) (outcome, error) {
+	var re *flight.RuleError
+	if errors.As(err, &re) {
+		return dead(sis.ClassProtocol, re.Error()), nil
+	}
+	return outcome{}, err
+}
+
+func recordFLIDs(recs []*sis.FlightRecord) []int64 {
+	ids := make([]int64, len(recs))
+	for i, r := range recs {
+		ids[i] = r.FLID
+	}
+	return ids
+}
+
+func sortedDays[T any](m map[time.Time]T) []time.Time {
+	days := make([]time.Time, 0, len(m))
+	for d := range m {
+		days = append(days, d)
+	}
+	sort.Slice(days, func(i, j int) bool { return days[i].Before(days[j]) })
+	return days
+}
+
+// digest summarises a generation: its members and their state versions.
+func digest(flids []int64, states map[int64]*flight.State) string {
+	ids := append([]int64(nil), flids...)
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	h := sha256.New()
+	for _, id := range ids {
+		fmt.Fprintf(h, "%d:%d\n", id, states[id].StateVersion)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}

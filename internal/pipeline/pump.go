@@ -1,0 +1,189 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/sis"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// PumpConfig sets the head rules (design.md §3.2). Durations are from the
+// injected clock.
+type PumpConfig struct {
+	MaxAttempts  int           // attempts ≥ this → DEAD(EXHAUSTED); default 5
+	BackoffBase  time.Duration // first retry delay, doubled per attempt; default 1 s
+	BackoffCap   time.Duration // cap of one delay; default 60 s
+	HeadDeadline time.Duration // a FAILED head older than this (from first_seen_at) → DEAD(EXHAUSTED); default 10 min
+	RunLength    int           // consecutive head messages committed together; default 100
+	Idle         time.Duration // wait when the queue is empty; default 1 s
+	Prune        bool          // snapshot prune of previous-generation members; default on
+	Decode       sis.Options
+}
+
+// DefaultPumpConfig returns the documented defaults.
+func DefaultPumpConfig() PumpConfig {
+	return PumpConfig{
+		MaxAttempts: 5, BackoffBase: time.Second, BackoffCap: time.Minute,
+		HeadDeadline: 10 * time.Minute, RunLength: 100, Idle: time.Second,
+		Prune: true, Decode: sis.DefaultOptions(),
+	}
+}
+
+// RawReader reads a message's raw XML from the mailbox (*mailbox.Mailbox).
+// A row that does not exist is errors.Is(err, mailbox.ErrMissing); any other
+// error is an infrastructure failure, never "missing".
+type RawReader interface {
+	ReadRaw(ctx context.Context, id int64) ([]byte, error)
+}
+
+// Pump processes the queue strictly in MSG_ID order: the head is the
+// smallest unfinished message, and nothing passes a FAILED head.
+type Pump struct {
+	store    store.Store
+	raw      RawReader
+	backfill func(ctx context.Context, todos []store.Backfill) // right after a commit; nil = sweep only
+	clock    clock.Clock
+	log      *slog.Logger
+	cfg      PumpConfig
+}
+
+// NewPump wires a pump. backfill runs the mailbox backfill right after each
+// commit (the sweep retries what it could not do).
+func NewPump(s store.Store, raw RawReader, backfill func(context.Context, []store.Backfill), c clock.Clock, log *slog.Logger, cfg PumpConfig) *Pump {
+	return &Pump{store: s, raw: raw, backfill: backfill, clock: c, log: log, cfg: cfg}
+}
+
+// Run pumps until ctx is done. It waits only when there is nothing to do:
+// an empty queue (Idle) or a FAILED head not yet due (until its time).
+func (p *Pump) Run(ctx context.Context) error {
+	for {
+		wait, err := p.Step(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err != nil {
+			p.log.Error("pump step failed", "err", err)
+			wait = p.cfg.Idle
+		}
+		if wait <= 0 {
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-p.clock.After(wait):
+		}
+	}
+}
+
+// Step does one unit of work: settles or waits for a FAILED head, or
+// processes a run of consecutive heads in one commit. It returns how long to
+// wait before the next step (0: go on at once).
+func (p *Pump) Step(ctx context.Context) (time.Duration, error) {
+	heads, err := p.store.QueueHead(ctx, p.cfg.RunLength)
+	if err != nil {
+		return 0, fmt.Errorf("read queue head: %w", err)
+	}
+	if len(heads) == 0 {
+		return p.cfg.Idle, nil
+	}
+	now := p.clock.Now()
+	head := heads[0]
+	if head.Status == store.StatusFailed {
+		if reason := p.exhausted(head, now); reason != "" {
+			return 0, p.finishExhausted(ctx, head, reason, now)
+		}
+		if head.NextAttemptAt != nil && head.NextAttemptAt.After(now) {
+			return head.NextAttemptAt.Sub(now), nil
+		}
+	}
+	return 0, p.processRun(ctx, heads)
+}
+
+// exhausted says why a FAILED head must stop retrying, or "".
+func (p *Pump) exhausted(m store.Message, now time.Time) string {
+	if m.Attempts >= p.cfg.MaxAttempts {
+		return fmt.Sprintf("%d attempts; last %s: %s", m.Attempts, m.ErrorClass, m.Reason)
+	}
+	if age := now.Sub(m.FirstSeenAt); age >= p.cfg.HeadDeadline {
+		return fmt.Sprintf("head for %s (deadline %s); last %s: %s", age.Round(time.Second), p.cfg.HeadDeadline, m.ErrorClass, m.Reason)
+	}
+	return ""
+}
+
+func (p *Pump) finishExhausted(ctx context.Context, m store.Message, reason string, now time.Time) error {
+	var todos []store.Backfill
+	err := p.inTx(ctx, now, func(tx store.Tx) error {
+		out := dead(sis.ClassExhausted, reason)
+		todo, err := p.finish(ctx, tx, m, m.Meta, out, now)
+		todos = todo
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("finish exhausted message %d: %w", m.ID, err)
+	}
+	p.log.Warn("message exhausted", "msg_id", m.ID, "attempts", m.Attempts, "reason", reason)
+	p.runBackfill(ctx, todos)
+	return nil
+}
+
+// recordFailure marks the head FAILED with its backoff, in its own short
+// transaction after the run's rollback or commit.
+func (p *Pump) recordFailure(ctx context.Context, m store.Message, f *failure) error {
+	now := p.clock.Now()
+	attempts, err := p.store.RecordFailure(ctx, store.Failure{
+		MsgID: m.ID, ErrorClass: string(f.class), Reason: truncate(f.reason),
+		NextAttemptAt: now.Add(p.backoff(m.Attempts + 1)), Now: now,
+	})
+	if err != nil {
+		return fmt.Errorf("record failure of message %d (%s): %w", m.ID, f, err)
+	}
+	p.log.Warn("message failed", "msg_id", m.ID, "class", f.class, "attempts", attempts, "reason", f.reason)
+	return nil
+}
+
+// backoff is the delay after the given attempt: 1, 2, 4, 8, 16 s..., each
+// capped.
+func (p *Pump) backoff(attempt int) time.Duration {
+	d := p.cfg.BackoffBase
+	for i := 1; i < attempt && d < p.cfg.BackoffCap; i++ {
+		d *= 2
+	}
+	return min(d, p.cfg.BackoffCap)
+}
+
+func (p *Pump) runBackfill(ctx context.Context, todos []store.Backfill) {
+	if p.backfill != nil && len(todos) > 0 {
+		p.backfill(ctx, todos)
+	}
+}
+
+// inTx runs fn in a business transaction holding the pipeline lock.
+func (p *Pump) inTx(ctx context.Context, now time.Time, fn func(store.Tx) error) error {
+	tx, err := p.store.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx)
+	if err := tx.LockPipeline(ctx, now); err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
+// Reasons are stored in VARCHAR(1000); keep the start, say it was cut.
+func truncate(s string) string {
+	const max = 1000
+	r := []rune(s)
+	if len(r) <= max {
+		return s
+	}
+	return string(r[:max-3]) + "..."
+}
