@@ -147,11 +147,6 @@ func (p *Pump) decide(ctx context.Context, ex store.Executor, m store.Message, p
 		if f.class != sis.ClassMalformed && f.class != sis.ClassProtocol {
 			return outcome{}, meta, f
 		}
-		if meta.Type != "" { // keep the META of a refused message for audit; no identity is bound
-			if err := ex.BindIdentity(ctx, store.BindIdentity{MsgID: m.ID, Meta: meta, Now: now}); err != nil {
-				return outcome{}, meta, err
-			}
-		}
 		return dead(f.class, f.reason), meta, nil
 	}
 
@@ -173,6 +168,12 @@ func (p *Pump) decide(ctx context.Context, ex store.Executor, m store.Message, p
 // finish records the terminal status and, when META is known, the mailbox
 // backfill todo — in the same transaction as the business effect.
 func (p *Pump) finish(ctx context.Context, ex store.Executor, m store.Message, meta store.Meta, out outcome, now time.Time) ([]store.Backfill, error) {
+	if out.status == store.StatusDead && meta.Type != "" && m.IdentityKey == "" {
+		// Keep the META of a refused message for audit; it binds no identity.
+		if err := ex.BindIdentity(ctx, store.BindIdentity{MsgID: m.ID, Meta: meta, Now: now}); err != nil {
+			return nil, err
+		}
+	}
 	if err := ex.Finish(ctx, store.Finish{
 		MsgID: m.ID, Status: out.status, ErrorClass: string(out.class),
 		Reason: truncate(out.reason), DuplicateOf: out.duplicateOf, Now: now,

@@ -1,0 +1,142 @@
+package pipeline
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/flight"
+	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/store/pgstore"
+	"github.com/msgx-aodb/msgx/internal/testdb"
+)
+
+var (
+	shanghai, _ = time.LoadLocation("Asia/Shanghai")
+	start       = time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC)
+)
+
+// env is a pipeline on real databases: msgx's PostgreSQL and the MariaDB
+// mailbox, with a fake clock.
+type env struct {
+	st    store.Store
+	mbdb  *sql.DB
+	mb    *mailbox.Mailbox
+	clk   *clock.Fake
+	pump  *Pump
+	raw   RawReader // what the pump reads through (tests may wrap it)
+	todos []store.Backfill
+}
+
+func newEnv(t *testing.T, mutate ...func(*PumpConfig)) *env {
+	t.Helper()
+	pg := testdb.Postgres(t)
+	mbdb, _ := testdb.Mailbox(t)
+	e := &env{st: pgstore.New(pg.Pool), mbdb: mbdb, mb: mailbox.New(mbdb, mailbox.WithZone(shanghai)), clk: clock.NewFake(start)}
+	e.raw = e.mb
+	cfg := DefaultPumpConfig()
+	cfg.Decode.Location = shanghai
+	for _, m := range mutate {
+		m(&cfg)
+	}
+	e.pump = NewPump(e.st, readerFunc(func(ctx context.Context, id int64) ([]byte, error) { return e.raw.ReadRaw(ctx, id) }),
+		func(_ context.Context, todos []store.Backfill) { e.todos = append(e.todos, todos...) },
+		e.clk, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg)
+	return e
+}
+
+type readerFunc func(ctx context.Context, id int64) ([]byte, error)
+
+func (f readerFunc) ReadRaw(ctx context.Context, id int64) ([]byte, error) { return f(ctx, id) }
+
+// send writes a message into the mailbox and enqueues it, as the poller would.
+func (e *env) send(t *testing.T, xml string) int64 {
+	t.Helper()
+	id, err := e.mb.Insert(t.Context(), []byte(xml), e.clk.Now())
+	require.NoError(t, err)
+	_, err = e.st.Enqueue(t.Context(), []int64{id}, e.clk.Now())
+	require.NoError(t, err)
+	return id
+}
+
+// drain steps the pump until the queue is empty or the head waits.
+func (e *env) drain(t *testing.T) {
+	t.Helper()
+	for range 1000 {
+		wait, err := e.pump.Step(t.Context())
+		require.NoError(t, err)
+		if wait > 0 {
+			return
+		}
+	}
+	t.Fatal("pump did not settle")
+}
+
+func (e *env) msg(t *testing.T, id int64) store.Message {
+	t.Helper()
+	m, err := e.st.Message(t.Context(), id)
+	require.NoError(t, err)
+	return m
+}
+
+func (e *env) flight(t *testing.T, flid int64) *flight.State {
+	t.Helper()
+	got, err := e.st.Flights(t.Context(), []int64{flid})
+	require.NoError(t, err)
+	return got[flid]
+}
+
+func (e *env) events(t *testing.T, msgID int64) []store.Event {
+	t.Helper()
+	evs, err := e.st.EventsOfMessage(t.Context(), msgID)
+	require.NoError(t, err)
+	return evs
+}
+
+// SIS message builders.
+
+var seq = 1000
+
+func nextSeq() int {
+	seq++
+	return seq
+}
+
+func envelope(typ, styp, body string) string {
+	return fmt.Sprintf(`<?xml version="1.0" encoding="UTF-8"?>
+<MSG>
+ <META><SNDR>AODB</SNDR><SEQN>%d</SEQN><DTTM>20261202080000</DTTM><TYPE>%s</TYPE><STYP>%s</STYP></META>
+ %s
+</MSG>`, nextSeq(), typ, styp, body)
+}
+
+// fltr is a schedule record of a flight on 2 Dec 2026 (local), plus extra elements.
+func fltr(flid int64, extra ...string) string {
+	return fmt.Sprintf(`<FLTR><FLID>%d</FLID><ALCD>CA</ALCD><FLNO>CA%d</FLNO><MVIN>D</MVIN><SODT>02DEC261030</SODT>%s</FLTR>`,
+		flid, flid, strings.Join(extra, ""))
+}
+
+func schd(styp string, records ...string) string {
+	return envelope("SCHD", styp, fmt.Sprintf("<SCHD><RECS>%d</RECS>%s</SCHD>", len(records), strings.Join(records, "")))
+}
+
+func flop(styp string, flid int64, elems ...string) string {
+	return envelope("FLOP", styp, fmt.Sprintf("<FLOP><FLID>%d</FLID>%s</FLOP>", flid, strings.Join(elems, "")))
+}
+
+func gates(codes ...string) string {
+	var b strings.Builder
+	for i, c := range codes {
+		fmt.Fprintf(&b, `<GTDT GTNO="%d"><GATE>%s</GATE></GTDT>`, i+1, c)
+	}
+	return b.String()
+}
