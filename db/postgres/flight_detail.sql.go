@@ -837,18 +837,18 @@ func (q *Queries) GateListByFlights(ctx context.Context, db DBTX, flids []int64)
 	return items, nil
 }
 
-const payloadDeleteByFlightKind = `-- name: PayloadDeleteByFlightKind :execrows
-DELETE FROM flight_payload WHERE flid = $1 AND kind = $2
+const payloadDeleteByFlightsKind = `-- name: PayloadDeleteByFlightsKind :execrows
+DELETE FROM flight_payload WHERE flid = ANY($1::bigint[]) AND kind = $2
 `
 
-type PayloadDeleteByFlightKindParams struct {
-	Flid int64  `json:"flid"`
-	Kind string `json:"kind"`
+type PayloadDeleteByFlightsKindParams struct {
+	Flids []int64 `json:"flids"`
+	Kind  string  `json:"kind"`
 }
 
-// A payload collection replaced with an empty list.
-func (q *Queries) PayloadDeleteByFlightKind(ctx context.Context, db DBTX, arg PayloadDeleteByFlightKindParams) (int64, error) {
-	result, err := db.Exec(ctx, payloadDeleteByFlightKind, arg.Flid, arg.Kind)
+// Payload collections of one kind replaced (or replaced with an empty list).
+func (q *Queries) PayloadDeleteByFlightsKind(ctx context.Context, db DBTX, arg PayloadDeleteByFlightsKindParams) (int64, error) {
+	result, err := db.Exec(ctx, payloadDeleteByFlightsKind, arg.Flids, arg.Kind)
 	if err != nil {
 		return 0, err
 	}

@@ -96,8 +96,8 @@ type Querier interface {
 	// Moves the watermark forward, never back.
 	IngressMarkAdvance(ctx context.Context, db DBTX, arg IngressMarkAdvanceParams) error
 	IngressMarkGet(ctx context.Context, db DBTX, source string) (int64, error)
-	// A payload collection replaced with an empty list.
-	PayloadDeleteByFlightKind(ctx context.Context, db DBTX, arg PayloadDeleteByFlightKindParams) (int64, error)
+	// Payload collections of one kind replaced (or replaced with an empty list).
+	PayloadDeleteByFlightsKind(ctx context.Context, db DBTX, arg PayloadDeleteByFlightsKindParams) (int64, error)
 	PayloadListByFlight(ctx context.Context, db DBTX, flid int64) ([]FlightPayload, error)
 	PayloadListByFlights(ctx context.Context, db DBTX, flids []int64) ([]FlightPayload, error)
 	PayloadUpsert(ctx context.Context, db DBTX, arg []PayloadUpsertParams) *PayloadUpsertBatchResults

@@ -37,7 +37,7 @@ type env struct {
 	todos []store.Backfill
 }
 
-func newEnv(t *testing.T, mutate ...func(*PumpConfig)) *env {
+func newEnv(t testing.TB, mutate ...func(*PumpConfig)) *env {
 	t.Helper()
 	pg := testdb.Postgres(t)
 	mbdb, _ := testdb.Mailbox(t)
@@ -59,7 +59,7 @@ type readerFunc func(ctx context.Context, id int64) ([]byte, error)
 func (f readerFunc) ReadRaw(ctx context.Context, id int64) ([]byte, error) { return f(ctx, id) }
 
 // send writes a message into the mailbox and enqueues it, as the poller would.
-func (e *env) send(t *testing.T, xml string) int64 {
+func (e *env) send(t testing.TB, xml string) int64 {
 	t.Helper()
 	id, err := e.mb.Insert(t.Context(), []byte(xml), e.clk.Now())
 	require.NoError(t, err)
@@ -69,7 +69,7 @@ func (e *env) send(t *testing.T, xml string) int64 {
 }
 
 // drain steps the pump until the queue is empty or the head waits.
-func (e *env) drain(t *testing.T) {
+func (e *env) drain(t testing.TB) {
 	t.Helper()
 	for range 1000 {
 		wait, err := e.pump.Step(t.Context())
@@ -81,21 +81,21 @@ func (e *env) drain(t *testing.T) {
 	t.Fatal("pump did not settle")
 }
 
-func (e *env) msg(t *testing.T, id int64) store.Message {
+func (e *env) msg(t testing.TB, id int64) store.Message {
 	t.Helper()
 	m, err := e.st.Message(t.Context(), id)
 	require.NoError(t, err)
 	return m
 }
 
-func (e *env) flight(t *testing.T, flid int64) *flight.State {
+func (e *env) flight(t testing.TB, flid int64) *flight.State {
 	t.Helper()
 	got, err := e.st.Flights(t.Context(), []int64{flid})
 	require.NoError(t, err)
 	return got[flid]
 }
 
-func (e *env) events(t *testing.T, msgID int64) []store.Event {
+func (e *env) events(t testing.TB, msgID int64) []store.Event {
 	t.Helper()
 	evs, err := e.st.EventsOfMessage(t.Context(), msgID)
 	require.NoError(t, err)

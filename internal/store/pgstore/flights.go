@@ -107,21 +107,27 @@ func (e executor) WriteFlights(ctx context.Context, writes []store.FlightWrite, 
 	return interpret(e.writePayloads(ctx, writes, now))
 }
 
+// writePayloads replaces the changed payload collections: per kind one
+// delete for all flights, then one batch of upserts for those not empty.
 func (e executor) writePayloads(ctx context.Context, writes []store.FlightWrite, now time.Time) error {
+	cleared := map[string][]int64{}
 	var upserts []postgres.PayloadUpsertParams
 	for _, w := range writes {
 		for _, kind := range w.Changes.Payloads {
 			p, ok := w.State.Payloads[kind]
 			if !ok {
-				if _, err := e.q.PayloadDeleteByFlightKind(ctx, e.db, postgres.PayloadDeleteByFlightKindParams{Flid: w.State.FLID, Kind: kind}); err != nil {
-					return err
-				}
+				cleared[kind] = append(cleared[kind], w.State.FLID)
 				continue
 			}
 			upserts = append(upserts, postgres.PayloadUpsertParams{
 				Flid: w.State.FLID, Kind: kind, Format: p.Format, Content: p.Content,
 				RecordVersion: w.State.StateVersion, Now: now,
 			})
+		}
+	}
+	for kind, flids := range cleared {
+		if _, err := e.q.PayloadDeleteByFlightsKind(ctx, e.db, postgres.PayloadDeleteByFlightsKindParams{Flids: flids, Kind: kind}); err != nil {
+			return err
 		}
 	}
 	if len(upserts) == 0 {

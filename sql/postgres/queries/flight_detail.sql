@@ -158,6 +158,6 @@ ON CONFLICT (flid, kind) DO UPDATE SET
   record_version = EXCLUDED.record_version,
   updated_at = EXCLUDED.updated_at;
 
--- name: PayloadDeleteByFlightKind :execrows
--- A payload collection replaced with an empty list.
-DELETE FROM flight_payload WHERE flid = @flid AND kind = @kind;
+-- name: PayloadDeleteByFlightsKind :execrows
+-- Payload collections of one kind replaced (or replaced with an empty list).
+DELETE FROM flight_payload WHERE flid = ANY(@flids::bigint[]) AND kind = @kind;
