@@ -4,6 +4,7 @@ go 1.26
 
 require (
 	ariga.io/atlas v0.32.1-0.20250325101103-175b25e1c1b9
+	github.com/go-chi/chi/v5 v5.5.0
 	github.com/go-sql-driver/mysql v1.10.2
 	github.com/hashicorp/hcl/v2 v2.13.0
 	github.com/jackc/pgx/v5 v5.13.0

@@ -186,6 +186,44 @@ func (q *Queries) InboundRescan(ctx context.Context, db DBTX, arg InboundRescanP
 	return items, nil
 }
 
+const inboundState = `-- name: InboundState :one
+SELECT CMINMSGS_ID, CMINMSGS_DATE_RECEIVED, CMINMSGS_DATE_PROCESSED, CMINMSGS_STATUS,
+  CMINMSGS_SUBSYSTEM_NAME, CMINMSGS_SUBSYSTEM_SEQUENCE, CMINMSGS_SUBSYSTEM_DATE_SENT,
+  CMINMSGS_SUBSYSTEM_TYPE, CMINMSGS_SUBSYSTEM_SUBTYPE
+FROM cminmsgs WHERE CMINMSGS_ID = ?
+`
+
+type InboundStateRow struct {
+	CminmsgsID                int64      `json:"cminmsgs_id"`
+	CminmsgsDateReceived      *time.Time `json:"cminmsgs_date_received"`
+	CminmsgsDateProcessed     *time.Time `json:"cminmsgs_date_processed"`
+	CminmsgsStatus            *string    `json:"cminmsgs_status"`
+	CminmsgsSubsystemName     *string    `json:"cminmsgs_subsystem_name"`
+	CminmsgsSubsystemSequence *int32     `json:"cminmsgs_subsystem_sequence"`
+	CminmsgsSubsystemDateSent *time.Time `json:"cminmsgs_subsystem_date_sent"`
+	CminmsgsSubsystemType     *string    `json:"cminmsgs_subsystem_type"`
+	CminmsgsSubsystemSubtype  *string    `json:"cminmsgs_subsystem_subtype"`
+}
+
+// The processing columns of a row without its CLOB: whether it exists and
+// whether (and how) it was backfilled.
+func (q *Queries) InboundState(ctx context.Context, db DBTX, cminmsgsID int64) (InboundStateRow, error) {
+	row := db.QueryRowContext(ctx, inboundState, cminmsgsID)
+	var i InboundStateRow
+	err := row.Scan(
+		&i.CminmsgsID,
+		&i.CminmsgsDateReceived,
+		&i.CminmsgsDateProcessed,
+		&i.CminmsgsStatus,
+		&i.CminmsgsSubsystemName,
+		&i.CminmsgsSubsystemSequence,
+		&i.CminmsgsSubsystemDateSent,
+		&i.CminmsgsSubsystemType,
+		&i.CminmsgsSubsystemSubtype,
+	)
+	return i, err
+}
+
 const outboundGet = `-- name: OutboundGet :one
 SELECT coutmsgs_id, coutmsgs_clob_msg, coutmsgs_date_inserted, coutmsgs_date_sent, routingid, coutmsgs_truefals_group, coutmsgs_no_messages, coutmsgs_group_order, coutmsgs_group_id, coutmsgs_final_group_ind, coutmsgs_ack_reqd, coutmsgs_ack_resend_times, coutmsgs_ack_date_recv, coutmsgs_encrypt, coutmsgs_error FROM coutmsgs WHERE COUTMSGS_ID = ?
 `

@@ -21,6 +21,9 @@ type Querier interface {
 	// received after a cut-off (or without a receive time), so a row committed late
 	// with a smaller ID is still found.
 	InboundRescan(ctx context.Context, db DBTX, arg InboundRescanParams) ([]int64, error)
+	// The processing columns of a row without its CLOB: whether it exists and
+	// whether (and how) it was backfilled.
+	InboundState(ctx context.Context, db DBTX, cminmsgsID int64) (InboundStateRow, error)
 	OutboundGet(ctx context.Context, db DBTX, coutmsgsID int64) (Coutmsg, error)
 	// An outbound request (RQFD/RQRD) for the AODB.
 	OutboundInsert(ctx context.Context, db DBTX, arg OutboundInsertParams) (int64, error)

@@ -22,6 +22,14 @@ SELECT CMINMSGS_CLOB_MSG FROM cminmsgs WHERE CMINMSGS_ID = ?;
 -- name: InboundGet :one
 SELECT * FROM cminmsgs WHERE CMINMSGS_ID = ?;
 
+-- name: InboundState :one
+-- The processing columns of a row without its CLOB: whether it exists and
+-- whether (and how) it was backfilled.
+SELECT CMINMSGS_ID, CMINMSGS_DATE_RECEIVED, CMINMSGS_DATE_PROCESSED, CMINMSGS_STATUS,
+  CMINMSGS_SUBSYSTEM_NAME, CMINMSGS_SUBSYSTEM_SEQUENCE, CMINMSGS_SUBSYSTEM_DATE_SENT,
+  CMINMSGS_SUBSYSTEM_TYPE, CMINMSGS_SUBSYSTEM_SUBTYPE
+FROM cminmsgs WHERE CMINMSGS_ID = ?;
+
 -- name: InboundInsert :execlastid
 -- HTTP /cminmsgs/send: the raw body as a new inbound row.
 INSERT INTO cminmsgs (CMINMSGS_CLOB_MSG, CMINMSGS_DATE_RECEIVED, CMINMSGS_STATUS)

@@ -1,0 +1,92 @@
+package api
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/msgx-aodb/msgx/internal/mailbox"
+)
+
+func (s *server) mountIngest(r chi.Router) {
+	r.Post("/cminmsgs/send", s.send)
+}
+
+// send is POST /cminmsgs/send: the raw XML body becomes a new mailbox row and
+// is enqueued; 200 text/plain with the mailbox id means accepted, not
+// processed. The body is not parsed here: the pump decodes it like any row the
+// AODB writes. The two writes are not one transaction: when the enqueue fails
+// after the insert, the row is still answered as accepted, because the poller
+// enqueues every unprocessed mailbox row; nothing is lost.
+func (s *server) send(w http.ResponseWriter, r *http.Request) {
+	if msg := checkXMLType(r.Header.Get("Content-Type")); msg != "" {
+		writeError(w, http.StatusUnsupportedMediaType, msg)
+		return
+	}
+	if r.ContentLength > s.MaxBodyBytes {
+		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", s.MaxBodyBytes))
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.MaxBodyBytes))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", s.MaxBodyBytes))
+		return
+	case err != nil:
+		writeError(w, http.StatusBadRequest, "reading body: "+err.Error())
+		return
+	case len(bytes.TrimSpace(body)) == 0:
+		writeError(w, http.StatusBadRequest, "empty body")
+		return
+	case !utf8.Valid(body):
+		writeError(w, http.StatusBadRequest, "body is not valid UTF-8")
+		return
+	}
+
+	now := s.Clock.Now()
+	id, err := s.Mailbox.Insert(r.Context(), body, now)
+	switch {
+	case errors.Is(err, mailbox.ErrTooLarge):
+		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", mailbox.MaxBody))
+		return
+	case err != nil:
+		s.Log.Error("send: mailbox insert failed", "err", err)
+		writeError(w, http.StatusServiceUnavailable, "mailbox unavailable")
+		return
+	}
+	if _, err := s.Store.Enqueue(r.Context(), []int64{id}, now); err != nil {
+		s.Log.Warn("send: enqueue failed after the mailbox insert; the poller will enqueue the row", "id", id, "err", err)
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	_, _ = io.WriteString(w, strconv.FormatInt(id, 10))
+}
+
+// checkXMLType accepts application/xml and text/xml, with parameters, but a
+// charset only if it is UTF-8 (the mailbox stores UTF-8 text and nothing
+// here transcodes). It returns why a Content-Type is refused, or "".
+func checkXMLType(ct string) string {
+	if ct == "" {
+		return "Content-Type required: application/xml or text/xml"
+	}
+	mt, params, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return "malformed Content-Type: " + err.Error()
+	}
+	if mt != "application/xml" && mt != "text/xml" {
+		return "unsupported media type " + mt + ": application/xml or text/xml"
+	}
+	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") {
+		return "unsupported charset " + cs + ": utf-8 only"
+	}
+	return ""
+}

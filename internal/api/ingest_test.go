@@ -1,0 +1,222 @@
+package api_test
+
+import (
+	"bytes"
+	"database/sql"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/api"
+	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/pipeline"
+	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/store/pgstore"
+	"github.com/msgx-aodb/msgx/internal/testdb"
+)
+
+var (
+	airport = time.FixedZone("CST", 8*3600)
+	t0      = time.Date(2026, 12, 2, 0, 30, 0, 0, time.UTC)
+	quiet   = slog.New(slog.NewTextHandler(io.Discard, nil))
+)
+
+const xmlBody = "<MSG><META><SNDR>AODB</SNDR></META><DATA>é</DATA></MSG>"
+
+type sendEnv struct {
+	pg  *testdb.PG
+	st  store.Store
+	db  *sql.DB
+	dsn string
+	mb  *mailbox.Mailbox
+	clk *clock.Fake
+}
+
+func newSendEnv(t *testing.T) *sendEnv {
+	t.Helper()
+	pg := testdb.Postgres(t)
+	db, dsn := testdb.Mailbox(t)
+	return &sendEnv{pg: pg, st: pgstore.New(pg.Pool), db: db, dsn: dsn,
+		mb: mailbox.New(db, mailbox.WithZone(airport)), clk: clock.NewFake(t0)}
+}
+
+// serve starts the router over real HTTP; mutate adjusts the deps.
+func (e *sendEnv) serve(t *testing.T, mutate ...func(*api.Deps)) string {
+	t.Helper()
+	deps := api.Deps{Store: e.st, Mailbox: e.mb, Clock: e.clk, Log: quiet}
+	for _, m := range mutate {
+		m(&deps)
+	}
+	srv := httptest.NewServer(api.NewRouter(deps))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func (e *sendEnv) rows(t *testing.T) int {
+	t.Helper()
+	var n int
+	require.NoError(t, e.db.QueryRowContext(t.Context(), "SELECT COUNT(*) FROM cminmsgs").Scan(&n))
+	return n
+}
+
+func do(t *testing.T, method, url, contentType string, body io.Reader) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), method, url, body)
+	require.NoError(t, err)
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	return res, b
+}
+
+func send(t *testing.T, base, contentType string, body io.Reader) (*http.Response, []byte) {
+	t.Helper()
+	return do(t, http.MethodPost, base+"/cminmsgs/send", contentType, body)
+}
+
+// requireError checks an error answer: its status and the JSON body.
+func requireError(t *testing.T, res *http.Response, body []byte, status int) {
+	t.Helper()
+	require.Equal(t, status, res.StatusCode, "body: %s", body)
+	require.Equal(t, "application/json", res.Header.Get("Content-Type"))
+	var e struct {
+		Error  string `json:"error"`
+		Status int    `json:"status"`
+	}
+	require.NoError(t, json.Unmarshal(body, &e), "body: %s", body)
+	require.Equal(t, status, e.Status)
+	require.NotEmpty(t, e.Error)
+}
+
+func TestSendAcceptsXML(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t)
+	base := e.serve(t)
+	for _, ct := range []string{"application/xml", "text/xml", "application/xml; charset=UTF-8", "text/xml;charset=utf-8"} {
+		res, body := send(t, base, ct, strings.NewReader(xmlBody))
+		require.Equal(t, http.StatusOK, res.StatusCode, "%s: %s", ct, body)
+		require.Equal(t, "text/plain; charset=utf-8", res.Header.Get("Content-Type"))
+		id, err := strconv.ParseInt(string(body), 10, 64)
+		require.NoError(t, err, "the body is the mailbox id: %q", body)
+
+		raw, err := e.mb.ReadRaw(t.Context(), id)
+		require.NoError(t, err)
+		require.Equal(t, xmlBody, string(raw), "stored byte for byte")
+		row, err := e.mb.Get(t.Context(), id)
+		require.NoError(t, err)
+		require.True(t, row.ReceivedAt.Equal(t0), "received at the clock's time")
+		require.Nil(t, row.ProcessedAt)
+
+		m, err := e.st.Message(t.Context(), id)
+		require.NoError(t, err)
+		require.Equal(t, store.StatusPending, m.Status)
+		require.True(t, m.FirstSeenAt.Equal(t0))
+	}
+	require.Equal(t, 4, e.rows(t))
+}
+
+func TestSendRefusesOtherMediaTypes(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t)
+	base := e.serve(t)
+	for _, ct := range []string{"", "application/json", "text/plain", "application/xml; charset=iso-8859-1",
+		"text/xml; charset=utf-16", "application/xml; charset", "application/soap+xml"} {
+		res, body := send(t, base, ct, strings.NewReader(xmlBody))
+		requireError(t, res, body, http.StatusUnsupportedMediaType)
+	}
+	require.Zero(t, e.rows(t), "nothing written")
+}
+
+func TestSendRefusesTooLargeBody(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t)
+	base := e.serve(t, func(d *api.Deps) { d.MaxBodyBytes = 1024 })
+	big := "<MSG>" + strings.Repeat("x", 1024) + "</MSG>"
+
+	res, body := send(t, base, "application/xml", strings.NewReader(big)) // with Content-Length
+	requireError(t, res, body, http.StatusRequestEntityTooLarge)
+	// Without a length (chunked) the limit is enforced while reading.
+	res, body = send(t, base, "application/xml", io.MultiReader(strings.NewReader(big)))
+	requireError(t, res, body, http.StatusRequestEntityTooLarge)
+	require.Zero(t, e.rows(t))
+
+	fits := "<MSG>" + strings.Repeat("x", 1024-len("<MSG></MSG>")) + "</MSG>"
+	res, body = send(t, base, "application/xml", io.MultiReader(strings.NewReader(fits)))
+	require.Equal(t, http.StatusOK, res.StatusCode, "exactly the limit is accepted: %s", body)
+	require.Equal(t, 1, e.rows(t))
+}
+
+func TestSendRefusesEmptyOrNonUTF8Body(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t)
+	base := e.serve(t)
+	for _, b := range []string{"", " \r\n\t", "<MSG>\xff\xfe</MSG>", "<MSG>\xc3</MSG>"} {
+		res, body := send(t, base, "application/xml", strings.NewReader(b))
+		requireError(t, res, body, http.StatusBadRequest)
+	}
+	require.Zero(t, e.rows(t))
+}
+
+// The mailbox insert is the acceptance: if the enqueue then fails, the answer
+// is still 200 with the id, and the poller enqueues the row.
+func TestSendEnqueueFailureStillAccepted(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t)
+	closed, err := pgxpool.New(t.Context(), e.pg.URL)
+	require.NoError(t, err)
+	closed.Close()
+	base := e.serve(t, func(d *api.Deps) { d.Store = pgstore.New(closed) })
+
+	res, body := send(t, base, "application/xml", strings.NewReader(xmlBody))
+	require.Equal(t, http.StatusOK, res.StatusCode, "body: %s", body)
+	id, err := strconv.ParseInt(string(body), 10, 64)
+	require.NoError(t, err)
+	_, err = e.st.Message(t.Context(), id)
+	require.ErrorIs(t, err, store.ErrNotFound, "not queued yet")
+
+	n, err := pipeline.NewPoller(e.st, e.mb, e.clk, quiet, pipeline.PollerConfig{}).PollOnce(t.Context())
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	m, err := e.st.Message(t.Context(), id)
+	require.NoError(t, err)
+	require.Equal(t, store.StatusPending, m.Status)
+}
+
+func TestSendMailboxDownIs503(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t)
+	down, err := mailbox.Open(t.Context(), e.dsn)
+	require.NoError(t, err)
+	require.NoError(t, down.Close())
+	base := e.serve(t, func(d *api.Deps) { d.Mailbox = mailbox.New(down) })
+	res, body := send(t, base, "application/xml", strings.NewReader(xmlBody))
+	requireError(t, res, body, http.StatusServiceUnavailable)
+	counts, err := e.st.QueueCounts(t.Context())
+	require.NoError(t, err)
+	require.Empty(t, counts)
+}
+
+func TestSendRoutesAnswerJSON(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t)
+	base := e.serve(t)
+	res, body := do(t, http.MethodGet, base+"/cminmsgs/send", "", nil)
+	requireError(t, res, body, http.StatusMethodNotAllowed)
+	res, body = do(t, http.MethodPost, base+"/nowhere", "application/xml", bytes.NewReader([]byte(xmlBody)))
+	requireError(t, res, body, http.StatusNotFound)
+}

@@ -1,0 +1,100 @@
+package mailbox
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	dbmb "github.com/msgx-aodb/msgx/db/mailbox"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// Capacities of the AODB's cminmsgs columns (sis-wire-format.md §8).
+const (
+	metaTextMax = 4  // varchar(4): SUBSYSTEM_NAME, _TYPE, _SUBTYPE (characters)
+	statusMax   = 20 // varchar(20): CMINMSGS_STATUS
+	seqnMin     = -1 << 23
+	seqnMax     = 1<<23 - 1 // signed mediumint
+)
+
+// Backfill writes the outcome of a processed row: DATE_PROCESSED, STATUS and
+// the META columns, only while DATE_PROCESSED is NULL (a row is backfilled
+// once). It reports whether the row changed; false with a nil error means it
+// was backfilled before. A row that does not exist is ErrMissing.
+//
+// A META value that does not fit its column (a SNDR/TYPE/STYP longer than 4
+// characters, a SEQN outside mediumint, a DTTM outside DATETIME) is written as
+// NULL and logged, never truncated: a cut value would look valid and be
+// wrong, and failing would retry a backfill that can never succeed while the
+// row stays unprocessed for the AODB. DATE_PROCESSED and STATUS come from
+// msgx itself; if they cannot be stored that is ErrInvalid.
+func (m *Mailbox) Backfill(ctx context.Context, b store.Backfill) (bool, error) {
+	if b.MailboxStatus == "" || utf8.RuneCountInString(b.MailboxStatus) > statusMax {
+		return false, fmt.Errorf("mailbox: backfill row %d: status %q: %w", b.MsgID, b.MailboxStatus, ErrInvalid)
+	}
+	processed, ok := m.fitTime(b.ProcessedAt)
+	if !ok {
+		return false, fmt.Errorf("mailbox: backfill row %d: processed at %v: %w", b.MsgID, b.ProcessedAt, ErrInvalid)
+	}
+	var dropped []string
+	text := func(field, v string) *string {
+		if v == "" {
+			return nil
+		}
+		if utf8.RuneCountInString(v) > metaTextMax {
+			dropped = append(dropped, field+"="+strconv.Quote(v))
+			return nil
+		}
+		return &v
+	}
+	p := dbmb.InboundBackfillParams{
+		ID: b.MsgID, ProcessedAt: processed, Status: &b.MailboxStatus,
+		Sndr: text("SNDR", b.Meta.Sndr), MsgType: text("TYPE", b.Meta.Type), MsgSubtype: text("STYP", b.Meta.Styp),
+	}
+	if s := b.Meta.Seqn; s != nil {
+		if *s >= seqnMin && *s <= seqnMax {
+			v := int32(*s)
+			p.Seqn = &v
+		} else {
+			dropped = append(dropped, "SEQN="+strconv.FormatInt(*s, 10))
+		}
+	}
+	if d := b.Meta.Dttm; d != nil {
+		if p.Dttm, ok = m.fitTime(*d); !ok {
+			dropped = append(dropped, "DTTM="+d.Format(time.RFC3339))
+		}
+	}
+
+	n, err := m.q.InboundBackfill(ctx, m.db, p)
+	if err != nil {
+		return false, unavailable(fmt.Sprintf("backfill row %d", b.MsgID), err)
+	}
+	if n > 0 {
+		if len(dropped) > 0 {
+			m.log.Warn("mailbox backfill: META values do not fit their columns, written as NULL",
+				"msg_id", b.MsgID, "dropped", dropped)
+		}
+		return true, nil
+	}
+	// Nothing changed: backfilled before, or the row is gone.
+	if _, err := m.q.InboundState(ctx, m.db, b.MsgID); errors.Is(err, sql.ErrNoRows) {
+		return false, fmt.Errorf("mailbox: backfill row %d: %w", b.MsgID, ErrMissing)
+	} else if err != nil {
+		return false, unavailable(fmt.Sprintf("backfill row %d", b.MsgID), err)
+	}
+	return false, nil
+}
+
+// fitTime converts t to a DATETIME value, or reports that it is outside the
+// DATETIME range (years 1000-9999).
+func (m *Mailbox) fitTime(t time.Time) (*time.Time, bool) {
+	w := m.wall(t)
+	if t.IsZero() || w.Year() < 1000 || w.Year() > 9999 {
+		return nil, false
+	}
+	return &w, true
+}

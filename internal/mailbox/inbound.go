@@ -1,0 +1,107 @@
+package mailbox
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	dbmb "github.com/msgx-aodb/msgx/db/mailbox"
+)
+
+// ListAfter returns up to limit unprocessed row ids greater than afterID, ascending.
+func (m *Mailbox) ListAfter(ctx context.Context, afterID int64, limit int) ([]int64, error) {
+	ids, err := m.q.InboundListAfter(ctx, m.db, dbmb.InboundListAfterParams{AfterID: afterID, Limit: limit32(limit)})
+	if err != nil {
+		return nil, unavailable("list after", err)
+	}
+	return ids, nil
+}
+
+// Rescan returns up to limit unprocessed row ids in (fromID, toID], ascending,
+// received at or after receivedAfter (or with no receive time): the bounded
+// look behind the watermark that finds rows committed late with smaller ids.
+func (m *Mailbox) Rescan(ctx context.Context, fromID, toID int64, receivedAfter time.Time, limit int) ([]int64, error) {
+	ids, err := m.q.InboundRescan(ctx, m.db, dbmb.InboundRescanParams{
+		FromID: fromID, ToID: toID, ReceivedAfter: m.wallPtr(receivedAfter), Limit: limit32(limit),
+	})
+	if err != nil {
+		return nil, unavailable("rescan", err)
+	}
+	return ids, nil
+}
+
+// ReadRaw returns the XML of a row. A row that does not exist is ErrMissing;
+// every other failure is ErrUnavailable, so an outage is never taken for a
+// missing row (which would make the message DEAD instead of retried).
+func (m *Mailbox) ReadRaw(ctx context.Context, id int64) ([]byte, error) {
+	raw, err := m.q.InboundGetRaw(ctx, m.db, id)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, fmt.Errorf("mailbox: read row %d: %w", id, ErrMissing)
+	case err != nil:
+		return nil, unavailable(fmt.Sprintf("read row %d", id), err)
+	}
+	return []byte(raw), nil
+}
+
+// Insert stores body as a new inbound row (status VALID) received at
+// receivedAt and returns its id. A body over MaxBody is ErrTooLarge: refused
+// here rather than truncated by a non-strict server.
+func (m *Mailbox) Insert(ctx context.Context, body []byte, receivedAt time.Time) (int64, error) {
+	if len(body) > MaxBody {
+		return 0, fmt.Errorf("mailbox: insert %d bytes: %w (max %d)", len(body), ErrTooLarge, MaxBody)
+	}
+	id, err := m.q.InboundInsert(ctx, m.db, dbmb.InboundInsertParams{Body: string(body), ReceivedAt: m.wallPtr(receivedAt)})
+	if err != nil {
+		return 0, unavailable("insert", err)
+	}
+	return id, nil
+}
+
+// Row is the processing state of an inbound row; times are in the airport zone.
+type Row struct {
+	ID          int64
+	ReceivedAt  *time.Time
+	ProcessedAt *time.Time // nil: not processed (not backfilled) yet
+	Status      string
+	Sndr        string
+	Seqn        *int64
+	DateSent    *time.Time
+	Type        string
+	Subtype     string
+}
+
+// Get returns the processing state of a row (without its XML); ErrMissing if none.
+func (m *Mailbox) Get(ctx context.Context, id int64) (Row, error) {
+	r, err := m.q.InboundState(ctx, m.db, id)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return Row{}, fmt.Errorf("mailbox: get row %d: %w", id, ErrMissing)
+	case err != nil:
+		return Row{}, unavailable(fmt.Sprintf("get row %d", id), err)
+	}
+	row := Row{
+		ID: r.CminmsgsID, ReceivedAt: m.instant(r.CminmsgsDateReceived), ProcessedAt: m.instant(r.CminmsgsDateProcessed),
+		Status: deref(r.CminmsgsStatus), Sndr: deref(r.CminmsgsSubsystemName), DateSent: m.instant(r.CminmsgsSubsystemDateSent),
+		Type: deref(r.CminmsgsSubsystemType), Subtype: deref(r.CminmsgsSubsystemSubtype),
+	}
+	if r.CminmsgsSubsystemSequence != nil {
+		s := int64(*r.CminmsgsSubsystemSequence)
+		row.Seqn = &s
+	}
+	return row, nil
+}
+
+func limit32(n int) int32 {
+	return int32(min(max(n, 0), math.MaxInt32))
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

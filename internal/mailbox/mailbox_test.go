@@ -1,0 +1,242 @@
+package mailbox_test
+
+import (
+	"bytes"
+	"database/sql"
+	"errors"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+	_ "time/tzdata" // Asia/Tokyo below, also on hosts without zoneinfo
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/testdb"
+)
+
+var shanghai = time.FixedZone("CST", 8*3600)
+
+// t0 is 00:30 UTC, i.e. 08:30 airport time: a zone mistake shows as 8 hours.
+var t0 = time.Date(2026, 12, 2, 0, 30, 15, 0, time.UTC)
+
+func newMailbox(t *testing.T, opts ...mailbox.Option) (*mailbox.Mailbox, *sql.DB, string) {
+	t.Helper()
+	db, dsn := testdb.Mailbox(t)
+	return mailbox.New(db, append([]mailbox.Option{mailbox.WithZone(shanghai)}, opts...)...), db, dsn
+}
+
+// stored reads a DATETIME column as the wall-clock text the AODB sees.
+func stored(t *testing.T, db *sql.DB, column string, id int64) sql.NullString {
+	t.Helper()
+	var s sql.NullString
+	err := db.QueryRowContext(t.Context(),
+		"SELECT DATE_FORMAT("+column+", '%Y-%m-%d %H:%i:%s') FROM cminmsgs WHERE CMINMSGS_ID = ?", id).Scan(&s)
+	require.NoError(t, err)
+	return s
+}
+
+func TestMailboxInsertReadRawAndZone(t *testing.T) {
+	t.Parallel()
+	mb, db, _ := newMailbox(t)
+	ctx := t.Context()
+
+	id, err := mb.Insert(ctx, []byte("<MSG>é</MSG>"), t0.Add(300*time.Millisecond))
+	require.NoError(t, err)
+	raw, err := mb.ReadRaw(ctx, id)
+	require.NoError(t, err)
+	require.Equal(t, "<MSG>é</MSG>", string(raw))
+
+	require.Equal(t, "2026-12-02 08:30:15", stored(t, db, "CMINMSGS_DATE_RECEIVED", id).String,
+		"DATETIME holds the airport wall clock, whole seconds")
+	row, err := mb.Get(ctx, id)
+	require.NoError(t, err)
+	require.True(t, row.ReceivedAt.Equal(t0), "read back as the same instant: %v", row.ReceivedAt)
+	require.Equal(t, shanghai, row.ReceivedAt.Location())
+	require.Equal(t, "VALID", row.Status)
+	require.Nil(t, row.ProcessedAt)
+
+	// Another airport zone writes another wall clock for the same instant.
+	other := mailbox.New(db, mailbox.WithZone(time.FixedZone("X", -3*3600)))
+	id2, err := other.Insert(ctx, []byte("<MSG/>"), t0)
+	require.NoError(t, err)
+	require.Equal(t, "2026-12-01 21:30:15", stored(t, db, "CMINMSGS_DATE_RECEIVED", id2).String)
+}
+
+func TestMailboxReadRawMissingVersusUnavailable(t *testing.T) {
+	t.Parallel()
+	mb, _, dsn := newMailbox(t)
+	ctx := t.Context()
+
+	_, err := mb.ReadRaw(ctx, 424242)
+	require.ErrorIs(t, err, mailbox.ErrMissing)
+	require.NotErrorIs(t, err, mailbox.ErrUnavailable)
+	_, err = mb.Get(ctx, 424242)
+	require.ErrorIs(t, err, mailbox.ErrMissing)
+
+	// A broken connection is an outage, never "missing".
+	db2, err := mailbox.Open(ctx, dsn)
+	require.NoError(t, err)
+	require.NoError(t, db2.Close())
+	down := mailbox.New(db2)
+	_, err = down.ReadRaw(ctx, 1)
+	require.ErrorIs(t, err, mailbox.ErrUnavailable)
+	require.NotErrorIs(t, err, mailbox.ErrMissing)
+	require.ErrorIs(t, down.Ping(ctx), mailbox.ErrUnavailable)
+	_, err = down.Insert(ctx, []byte("<MSG/>"), t0)
+	require.ErrorIs(t, err, mailbox.ErrUnavailable)
+	_, err = down.ListAfter(ctx, 0, 10)
+	require.ErrorIs(t, err, mailbox.ErrUnavailable)
+}
+
+func TestMailboxInsertTooLarge(t *testing.T) {
+	t.Parallel()
+	mb, db, _ := newMailbox(t)
+	_, err := mb.Insert(t.Context(), bytes.Repeat([]byte("x"), mailbox.MaxBody+1), t0)
+	require.ErrorIs(t, err, mailbox.ErrTooLarge)
+	var n int
+	require.NoError(t, db.QueryRow("SELECT COUNT(*) FROM cminmsgs").Scan(&n))
+	require.Zero(t, n, "nothing written, not even a truncated body")
+}
+
+func TestMailboxListAfterAndRescan(t *testing.T) {
+	t.Parallel()
+	mb, _, _ := newMailbox(t)
+	ctx := t.Context()
+	var ids []int64
+	for i := range 5 {
+		id, err := mb.Insert(ctx, []byte("<MSG/>"), t0.Add(time.Duration(i)*time.Minute))
+		require.NoError(t, err)
+		ids = append(ids, id)
+	}
+	got, err := mb.ListAfter(ctx, ids[0], 3)
+	require.NoError(t, err)
+	require.Equal(t, ids[1:4], got, "after the mark, ascending, bounded")
+
+	_, err = mb.Backfill(ctx, store.Backfill{MsgID: ids[1], MailboxStatus: store.StatusSucceeded, ProcessedAt: t0})
+	require.NoError(t, err)
+	got, err = mb.ListAfter(ctx, 0, 10)
+	require.NoError(t, err)
+	require.Equal(t, []int64{ids[0], ids[2], ids[3], ids[4]}, got, "processed rows are skipped")
+
+	// Rows received at t0+2m and later are inside the age bound; the cut-off
+	// is an instant, compared with the airport wall clock.
+	got, err = mb.Rescan(ctx, ids[0], ids[3], t0.Add(2*time.Minute), 10)
+	require.NoError(t, err)
+	require.Equal(t, ids[2:4], got)
+	got, err = mb.Rescan(ctx, 0, ids[4], t0, 2)
+	require.NoError(t, err)
+	require.Equal(t, []int64{ids[0], ids[2]}, got, "bounded")
+}
+
+func TestMailboxBackfill(t *testing.T) {
+	t.Parallel()
+	mb, db, _ := newMailbox(t)
+	ctx := t.Context()
+	id, err := mb.Insert(ctx, []byte("<MSG/>"), t0)
+	require.NoError(t, err)
+
+	seqn := int64(8388607) // largest mediumint
+	dttm := t0.Add(-time.Minute)
+	b := store.Backfill{MsgID: id, MailboxStatus: store.StatusSucceeded, ProcessedAt: t0.Add(time.Second),
+		Meta: store.Meta{Sndr: "AODB", Seqn: &seqn, Dttm: &dttm, Type: "FLOP", Styp: "GTDT"}}
+	changed, err := mb.Backfill(ctx, b)
+	require.NoError(t, err)
+	require.True(t, changed)
+
+	row, err := mb.Get(ctx, id)
+	require.NoError(t, err)
+	require.True(t, row.ProcessedAt.Equal(t0.Add(time.Second)))
+	require.Equal(t, "2026-12-02 08:30:16", stored(t, db, "CMINMSGS_DATE_PROCESSED", id).String)
+	require.Equal(t, "2026-12-02 08:29:15", stored(t, db, "CMINMSGS_SUBSYSTEM_DATE_SENT", id).String)
+	require.Equal(t, mailbox.Row{ID: id, ReceivedAt: row.ReceivedAt, ProcessedAt: row.ProcessedAt, Status: "SUCCEEDED",
+		Sndr: "AODB", Seqn: &seqn, DateSent: row.DateSent, Type: "FLOP", Subtype: "GTDT"}, row)
+	require.True(t, row.DateSent.Equal(dttm))
+
+	// Once: a second backfill changes nothing and is not an error.
+	b.MailboxStatus, b.ProcessedAt = store.StatusDead, t0.Add(time.Hour)
+	changed, err = mb.Backfill(ctx, b)
+	require.NoError(t, err)
+	require.False(t, changed)
+	again, err := mb.Get(ctx, id)
+	require.NoError(t, err)
+	require.Equal(t, row, again)
+
+	b.MsgID = 999999
+	_, err = mb.Backfill(ctx, b)
+	require.ErrorIs(t, err, mailbox.ErrMissing)
+}
+
+func TestMailboxBackfillNeverTruncates(t *testing.T) {
+	t.Parallel()
+	var logs bytes.Buffer
+	mb, _, _ := newMailbox(t, mailbox.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	ctx := t.Context()
+	id, err := mb.Insert(ctx, []byte("<MSG/>"), t0)
+	require.NoError(t, err)
+
+	seqn := int64(8388608) // one past mediumint
+	far := time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
+	changed, err := mb.Backfill(ctx, store.Backfill{MsgID: id, MailboxStatus: store.StatusSkipped, ProcessedAt: t0,
+		Meta: store.Meta{Sndr: "AODBX", Seqn: &seqn, Dttm: &far, Type: "FLOP", Styp: "ÉÉÉÉÉ"}})
+	require.NoError(t, err)
+	require.True(t, changed)
+
+	row, err := mb.Get(ctx, id)
+	require.NoError(t, err)
+	require.Equal(t, "SKIPPED", row.Status)
+	require.NotNil(t, row.ProcessedAt, "the row is still marked processed")
+	require.Equal(t, "FLOP", row.Type, "values that fit are written")
+	require.Empty(t, row.Sndr, "too long: NULL, not AODB")
+	require.Empty(t, row.Subtype, "5 characters: NULL")
+	require.Nil(t, row.Seqn, "out of mediumint: NULL, not clamped")
+	require.Nil(t, row.DateSent, "outside DATETIME: NULL")
+	for _, want := range []string{`SNDR=\"AODBX\"`, "SEQN=8388608", "DTTM=", "STYP="} {
+		require.Contains(t, logs.String(), want)
+	}
+}
+
+func TestMailboxBackfillRefusesBadStatus(t *testing.T) {
+	t.Parallel()
+	mb, _, _ := newMailbox(t)
+	ctx := t.Context()
+	id, err := mb.Insert(ctx, []byte("<MSG/>"), t0)
+	require.NoError(t, err)
+	for _, b := range []store.Backfill{
+		{MsgID: id, MailboxStatus: "", ProcessedAt: t0},
+		{MsgID: id, MailboxStatus: strings.Repeat("X", 21), ProcessedAt: t0},
+		{MsgID: id, MailboxStatus: store.StatusSucceeded},
+	} {
+		_, err := mb.Backfill(ctx, b)
+		require.ErrorIs(t, err, mailbox.ErrInvalid)
+		require.False(t, errors.Is(err, mailbox.ErrUnavailable))
+	}
+	row, err := mb.Get(ctx, id)
+	require.NoError(t, err)
+	require.Nil(t, row.ProcessedAt)
+}
+
+// Open forces parseTime and loc=UTC, so a loc= in the DSN cannot shift the
+// explicit airport-zone conversion.
+func TestMailboxOpenForcesTimeHandling(t *testing.T) {
+	t.Parallel()
+	_, _, dsn := newMailbox(t)
+	ctx := t.Context()
+	tokyo := time.FixedZone("JST", 9*3600)
+	db, err := mailbox.Open(ctx, dsn+"&loc=Asia%2FTokyo&parseTime=false")
+	require.NoError(t, err)
+	t.Cleanup(func() { db.Close() })
+	mb := mailbox.New(db, mailbox.WithZone(shanghai))
+	require.NoError(t, mb.Ping(ctx))
+	id, err := mb.Insert(ctx, []byte("<MSG/>"), t0.In(tokyo))
+	require.NoError(t, err)
+	require.Equal(t, "2026-12-02 08:30:15", stored(t, db, "CMINMSGS_DATE_RECEIVED", id).String)
+	row, err := mb.Get(ctx, id)
+	require.NoError(t, err)
+	require.True(t, row.ReceivedAt.Equal(t0))
+
+	_, err = mailbox.Open(ctx, "not a dsn")
+	require.Error(t, err)
+}

@@ -1,0 +1,117 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// Backfiller writes the outcome of committed messages back to the shared
+// mailbox (DATE_PROCESSED, STATUS, META). The business transaction registers
+// a BACKFILL_TODO; the pump calls BackfillNow right after its commit, and the
+// sweep retries whatever failed (or was never tried because of a crash), with
+// backoff. A todo is deleted once the mailbox row is backfilled; a committed
+// result is only ever compensated this way, never re-applied.
+type Backfiller struct {
+	store store.Store
+	mb    *mailbox.Mailbox
+	clock clock.Clock
+	log   *slog.Logger
+	cfg   BackfillConfig
+}
+
+// NewBackfiller wires a backfiller; zero config fields take their defaults.
+func NewBackfiller(s store.Store, mb *mailbox.Mailbox, c clock.Clock, log *slog.Logger, cfg BackfillConfig) *Backfiller {
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Backfiller{store: s, mb: mb, clock: c, log: log, cfg: cfg.withDefaults()}
+}
+
+// Sweep backfills up to Batch due todos. done counts rows backfilled now or
+// before (and rows the AODB removed); failed counts todos rescheduled.
+func (b *Backfiller) Sweep(ctx context.Context) (done, failed int, err error) {
+	todos, err := b.store.DueBackfills(ctx, b.clock.Now(), b.cfg.Batch)
+	if err != nil {
+		return 0, 0, fmt.Errorf("backfill sweep: list due todos: %w", err)
+	}
+	return b.apply(ctx, todos)
+}
+
+// BackfillNow backfills todos just committed by the pump. It never fails the
+// caller: what it cannot do stays registered for the sweep.
+func (b *Backfiller) BackfillNow(ctx context.Context, todos []store.Backfill) {
+	if _, _, err := b.apply(ctx, todos); err != nil {
+		b.log.Warn("backfill after commit: left to the sweep", "err", err)
+	}
+}
+
+// apply backfills todos in order. It stops at the first mailbox outage (the
+// rest keep their schedule rather than each waiting for a timeout) and at a
+// store error (the todos stay as they are).
+func (b *Backfiller) apply(ctx context.Context, todos []store.Backfill) (done, failed int, err error) {
+	for _, t := range todos {
+		if err := ctx.Err(); err != nil {
+			return done, failed, err
+		}
+		_, merr := b.mb.Backfill(ctx, t)
+		if merr == nil || errors.Is(merr, mailbox.ErrMissing) {
+			if merr != nil {
+				b.log.Warn("backfill: mailbox row no longer exists, todo dropped", "msg_id", t.MsgID)
+			}
+			if err := b.store.DeleteBackfill(ctx, t.MsgID); err != nil {
+				return done, failed, fmt.Errorf("backfill %d: delete todo: %w", t.MsgID, err)
+			}
+			done++
+			continue
+		}
+		next := b.clock.Now().Add(b.delay(t.Attempts + 1))
+		if err := b.store.RecordBackfillFailure(ctx, t.MsgID, next, truncate(merr.Error())); err != nil {
+			return done, failed, fmt.Errorf("backfill %d: record failure: %w", t.MsgID, err)
+		}
+		failed++
+		b.log.Warn("backfill failed, will retry", "msg_id", t.MsgID, "attempt", t.Attempts+1, "next_attempt_at", next, "err", merr)
+		if errors.Is(merr, mailbox.ErrUnavailable) {
+			return done, failed, fmt.Errorf("backfill %d: %w", t.MsgID, merr)
+		}
+	}
+	return done, failed, nil
+}
+
+// delay is the wait after the given failed attempt (1-based): BackoffMin,
+// doubled per attempt, capped at BackoffMax.
+func (b *Backfiller) delay(attempt int) time.Duration {
+	d := b.cfg.BackoffMin
+	for i := 1; i < attempt && d < b.cfg.BackoffMax; i++ {
+		d *= 2
+	}
+	return min(d, b.cfg.BackoffMax)
+}
+
+// Run sweeps at once — closing the window between a commit and its backfill
+// left by a crash — and then every Interval until ctx is done. Errors are
+// logged; the next sweep retries. It returns nil when ctx is done.
+func (b *Backfiller) Run(ctx context.Context) error {
+	for {
+		done, failed, err := b.Sweep(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err != nil {
+			b.log.Error("backfill sweep failed", "err", err, "done", done, "failed", failed)
+		} else if done+failed > 0 {
+			b.log.Info("backfill sweep", "done", done, "failed", failed)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-b.clock.After(b.cfg.Interval):
+		}
+	}
+}

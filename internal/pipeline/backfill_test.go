@@ -1,0 +1,204 @@
+package pipeline_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/pipeline"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+var farFuture = time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// committed is what the business transaction leaves: a mailbox row and its
+// backfill todo, processed at the current clock time.
+func (e *ingressEnv) committed(t *testing.T, status string) store.Backfill {
+	t.Helper()
+	id, err := e.mb.Insert(t.Context(), []byte("<MSG/>"), e.clk.Now())
+	require.NoError(t, err)
+	seqn := int64(4711)
+	dttm := e.clk.Now().Add(-time.Minute)
+	b := store.Backfill{MsgID: id, MailboxStatus: status, ProcessedAt: e.clk.Now(), NextAttemptAt: e.clk.Now(),
+		Meta: store.Meta{Sndr: "AODB", Seqn: &seqn, Dttm: &dttm, Type: "FLOP", Styp: "GTDT"}}
+	require.NoError(t, e.st.AddBackfill(t.Context(), b))
+	return b
+}
+
+// todo returns the pending todo of a message, or nil.
+func (e *ingressEnv) todo(t *testing.T, msgID int64) *store.Backfill {
+	t.Helper()
+	all, err := e.st.DueBackfills(t.Context(), farFuture, 1000)
+	require.NoError(t, err)
+	for _, b := range all {
+		if b.MsgID == msgID {
+			return &b
+		}
+	}
+	return nil
+}
+
+func (e *ingressEnv) backfiller(mb *mailbox.Mailbox) *pipeline.Backfiller {
+	return pipeline.NewBackfiller(e.st, mb, e.clk, quiet, pipeline.BackfillConfig{})
+}
+
+// downMailbox is a mailbox whose connection pool is closed.
+func (e *ingressEnv) downMailbox(t *testing.T) *mailbox.Mailbox {
+	t.Helper()
+	db, err := mailbox.Open(t.Context(), e.dsn)
+	require.NoError(t, err)
+	require.NoError(t, db.Close())
+	return mailbox.New(db, mailbox.WithZone(airport))
+}
+
+func sweep(t *testing.T, b *pipeline.Backfiller) (int, int) {
+	t.Helper()
+	done, failed, err := b.Sweep(t.Context())
+	require.NoError(t, err)
+	return done, failed
+}
+
+func TestBackfillSweepWritesMailboxOnce(t *testing.T) {
+	t.Parallel()
+	e := newIngressEnv(t)
+	b := e.committed(t, store.StatusSucceeded)
+	e.clk.Advance(time.Minute) // the sweep runs later; DATE_PROCESSED stays the commit time
+	bf := e.backfiller(e.mb)
+
+	done, failed := sweep(t, bf)
+	require.Equal(t, [2]int{1, 0}, [2]int{done, failed})
+	require.Nil(t, e.todo(t, b.MsgID), "a completed backfill deletes its todo")
+	row, err := e.mb.Get(t.Context(), b.MsgID)
+	require.NoError(t, err)
+	require.Equal(t, "SUCCEEDED", row.Status)
+	require.True(t, row.ProcessedAt.Equal(b.ProcessedAt), "processed at %v", row.ProcessedAt)
+	require.Equal(t, "AODB", row.Sndr)
+	require.Equal(t, int64(4711), *row.Seqn)
+	require.True(t, row.DateSent.Equal(*b.Meta.Dttm))
+	require.Equal(t, "FLOP", row.Type)
+	require.Equal(t, "GTDT", row.Subtype)
+
+	// Nothing due: a second sweep does nothing.
+	done, failed = sweep(t, bf)
+	require.Zero(t, done+failed)
+
+	// A todo for a row already backfilled (e.g. re-registered after a crash)
+	// counts as done and does not overwrite the mailbox.
+	again := b
+	again.MailboxStatus, again.ProcessedAt, again.NextAttemptAt = store.StatusDead, e.clk.Now(), e.clk.Now()
+	require.NoError(t, e.st.AddBackfill(t.Context(), again))
+	done, _ = sweep(t, bf)
+	require.Equal(t, 1, done)
+	require.Nil(t, e.todo(t, b.MsgID))
+	after, err := e.mb.Get(t.Context(), b.MsgID)
+	require.NoError(t, err)
+	require.Equal(t, row, after, "backfilled once")
+}
+
+// A todo whose mailbox row the AODB removed is dropped, not retried for ever.
+func TestBackfillMissingRowDropsTodo(t *testing.T) {
+	t.Parallel()
+	e := newIngressEnv(t)
+	b := e.committed(t, store.StatusSkipped)
+	_, err := e.db.ExecContext(t.Context(), "DELETE FROM cminmsgs WHERE CMINMSGS_ID = ?", b.MsgID)
+	require.NoError(t, err)
+	done, failed := sweep(t, e.backfiller(e.mb))
+	require.Equal(t, [2]int{1, 0}, [2]int{done, failed})
+	require.Nil(t, e.todo(t, b.MsgID))
+}
+
+// While the mailbox is down each attempt reschedules the todo 30 s, 60 s, ...
+// later, capped at 15 min; once it is back the next due sweep completes it.
+func TestBackfillFailureBacksOff(t *testing.T) {
+	t.Parallel()
+	e := newIngressEnv(t)
+	b := e.committed(t, store.StatusSucceeded)
+	down := e.backfiller(e.downMailbox(t))
+
+	want := []time.Duration{30 * time.Second, time.Minute, 2 * time.Minute, 4 * time.Minute, 8 * time.Minute,
+		15 * time.Minute, 15 * time.Minute}
+	for i, d := range want {
+		done, failed, err := down.Sweep(t.Context())
+		require.ErrorIs(t, err, mailbox.ErrUnavailable)
+		require.Equal(t, [2]int{0, 1}, [2]int{done, failed})
+		todo := e.todo(t, b.MsgID)
+		require.NotNil(t, todo)
+		require.Equal(t, i+1, todo.Attempts)
+		require.True(t, todo.NextAttemptAt.Equal(e.clk.Now().Add(d)), "attempt %d: next %v, want now+%v", i+1, todo.NextAttemptAt, d)
+		require.Contains(t, todo.LastError, "unavailable")
+
+		// Not due before its time.
+		e.clk.Advance(d - time.Second)
+		done, failed = sweep(t, down)
+		require.Zero(t, done+failed)
+		e.clk.Advance(time.Second)
+	}
+
+	done, failed := sweep(t, e.backfiller(e.mb))
+	require.Equal(t, [2]int{1, 0}, [2]int{done, failed})
+	require.Nil(t, e.todo(t, b.MsgID))
+	row, err := e.mb.Get(t.Context(), b.MsgID)
+	require.NoError(t, err)
+	require.True(t, row.ProcessedAt.Equal(b.ProcessedAt), "the commit time, not the retry time")
+}
+
+// An outage stops the sweep at the first failure: the other todos keep their
+// schedule instead of each paying a connection timeout.
+func TestBackfillOutageStopsSweep(t *testing.T) {
+	t.Parallel()
+	e := newIngressEnv(t)
+	first := e.committed(t, store.StatusSucceeded)
+	second := e.committed(t, store.StatusSucceeded)
+	_, failed, err := e.backfiller(e.downMailbox(t)).Sweep(t.Context())
+	require.ErrorIs(t, err, mailbox.ErrUnavailable)
+	require.Equal(t, 1, failed)
+	require.Equal(t, 1, e.todo(t, first.MsgID).Attempts)
+	require.Zero(t, e.todo(t, second.MsgID).Attempts)
+}
+
+// The pump's path right after a commit: same handling as the sweep.
+func TestBackfillNow(t *testing.T) {
+	t.Parallel()
+	e := newIngressEnv(t)
+	ok := e.committed(t, store.StatusSucceeded)
+	e.backfiller(e.mb).BackfillNow(t.Context(), []store.Backfill{ok})
+	require.Nil(t, e.todo(t, ok.MsgID))
+	row, err := e.mb.Get(t.Context(), ok.MsgID)
+	require.NoError(t, err)
+	require.Equal(t, "SUCCEEDED", row.Status)
+
+	failing := e.committed(t, store.StatusDead)
+	e.backfiller(e.downMailbox(t)).BackfillNow(t.Context(), []store.Backfill{failing})
+	todo := e.todo(t, failing.MsgID)
+	require.NotNil(t, todo, "left for the sweep")
+	require.Equal(t, 1, todo.Attempts)
+	require.True(t, todo.NextAttemptAt.Equal(e.clk.Now().Add(30*time.Second)))
+}
+
+// Run sweeps at start (todos left by a crash between commit and backfill),
+// then every Interval of the clock.
+func TestBackfillRunSweepsAtStartThenOnInterval(t *testing.T) {
+	t.Parallel()
+	e := newIngressEnv(t)
+	left := e.committed(t, store.StatusSucceeded)
+	ctx, cancel := context.WithCancel(t.Context())
+	stopped := make(chan error)
+	go func() { stopped <- e.backfiller(e.mb).Run(ctx) }()
+
+	require.Eventually(t, func() bool { return e.todo(t, left.MsgID) == nil }, 10*time.Second, 5*time.Millisecond)
+	next := e.committed(t, store.StatusSucceeded)
+	require.Never(t, func() bool { return e.todo(t, next.MsgID) == nil }, 100*time.Millisecond, 10*time.Millisecond,
+		"no sweep before the interval passes")
+	require.Eventually(t, func() bool {
+		e.clk.Advance(30 * time.Second)
+		return e.todo(t, next.MsgID) == nil
+	}, 10*time.Second, 5*time.Millisecond)
+	row, err := e.mb.Get(t.Context(), next.MsgID)
+	require.NoError(t, err)
+	require.NotNil(t, row.ProcessedAt)
+	cancel()
+	require.NoError(t, <-stopped)
+}

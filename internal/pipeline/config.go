@@ -1,0 +1,65 @@
+package pipeline
+
+import "time"
+
+// PollerConfig configures the ingress poller (design.md §3.1). Zero fields
+// take the defaults.
+type PollerConfig struct {
+	Batch          int           // ids read per poll after the watermark, and per rescan; default 50
+	RescanDistance int64         // the rescan looks this many ids behind the watermark; default 1000
+	RescanAge      time.Duration // ...at rows received within this age; default 10 min
+	Source         string        // watermark name (INGRESS_MARK.source); default "cminmsgs"
+}
+
+// DefaultPollerConfig returns the documented defaults.
+func DefaultPollerConfig() PollerConfig {
+	return PollerConfig{Batch: 50, RescanDistance: 1000, RescanAge: 10 * time.Minute, Source: "cminmsgs"}
+}
+
+func (c PollerConfig) withDefaults() PollerConfig {
+	d := DefaultPollerConfig()
+	if c.Batch <= 0 {
+		c.Batch = d.Batch
+	}
+	if c.RescanDistance <= 0 {
+		c.RescanDistance = d.RescanDistance
+	}
+	if c.RescanAge <= 0 {
+		c.RescanAge = d.RescanAge
+	}
+	if c.Source == "" {
+		c.Source = d.Source
+	}
+	return c
+}
+
+// BackfillConfig configures the mailbox backfill sweep (design.md §6.1).
+// Zero fields take the defaults.
+type BackfillConfig struct {
+	Interval   time.Duration // between sweeps; default 30 s
+	BackoffMin time.Duration // delay after the first failure, doubled per attempt; default 30 s
+	BackoffMax time.Duration // cap of the delay; default 15 min
+	Batch      int           // todos per sweep; default 100
+}
+
+// DefaultBackfillConfig returns the documented defaults.
+func DefaultBackfillConfig() BackfillConfig {
+	return BackfillConfig{Interval: 30 * time.Second, BackoffMin: 30 * time.Second, BackoffMax: 15 * time.Minute, Batch: 100}
+}
+
+func (c BackfillConfig) withDefaults() BackfillConfig {
+	d := DefaultBackfillConfig()
+	if c.Interval <= 0 {
+		c.Interval = d.Interval
+	}
+	if c.BackoffMin <= 0 {
+		c.BackoffMin = d.BackoffMin
+	}
+	if c.BackoffMax <= 0 {
+		c.BackoffMax = d.BackoffMax
+	}
+	if c.Batch <= 0 {
+		c.Batch = d.Batch
+	}
+	return c
+}

@@ -1,0 +1,236 @@
+package pipeline_test
+
+import (
+	"context"
+	"database/sql"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/pipeline"
+	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/store/pgstore"
+	"github.com/msgx-aodb/msgx/internal/testdb"
+)
+
+var (
+	airport = time.FixedZone("CST", 8*3600)
+	t0      = time.Date(2026, 12, 2, 0, 30, 0, 0, time.UTC)
+	quiet   = slog.New(slog.NewTextHandler(io.Discard, nil))
+)
+
+// ingressEnv is msgx's PostgreSQL store, a MariaDB mailbox and a fake clock.
+type ingressEnv struct {
+	st  store.Store
+	db  *sql.DB
+	dsn string
+	mb  *mailbox.Mailbox
+	clk *clock.Fake
+}
+
+func newIngressEnv(t *testing.T) *ingressEnv {
+	t.Helper()
+	pg := testdb.Postgres(t)
+	db, dsn := testdb.Mailbox(t)
+	return &ingressEnv{st: pgstore.New(pg.Pool), db: db, dsn: dsn,
+		mb: mailbox.New(db, mailbox.WithZone(airport), mailbox.WithLogger(quiet)), clk: clock.NewFake(t0)}
+}
+
+func (e *ingressEnv) poller(cfg pipeline.PollerConfig) *pipeline.Poller {
+	return pipeline.NewPoller(e.st, e.mb, e.clk, quiet, cfg)
+}
+
+// insertRow writes an inbound row with an explicit id, as the AODB does when
+// it commits a smaller id late; receivedAt is stored as airport wall time.
+func (e *ingressEnv) insertRow(t *testing.T, id int64, receivedAt time.Time) {
+	t.Helper()
+	_, err := e.db.ExecContext(t.Context(),
+		"INSERT INTO cminmsgs (CMINMSGS_ID, CMINMSGS_CLOB_MSG, CMINMSGS_DATE_RECEIVED, CMINMSGS_STATUS) VALUES (?, '<MSG/>', ?, 'VALID')",
+		id, receivedAt.In(airport).Format(time.DateTime))
+	require.NoError(t, err)
+}
+
+// queue lists the unfinished messages in queue order.
+func (e *ingressEnv) queue(t *testing.T) []store.Message {
+	t.Helper()
+	ms, err := e.st.QueueHead(t.Context(), 1000)
+	require.NoError(t, err)
+	return ms
+}
+
+func (e *ingressEnv) queuedIDs(t *testing.T) []int64 {
+	t.Helper()
+	var ids []int64
+	for _, m := range e.queue(t) {
+		ids = append(ids, m.ID)
+	}
+	return ids
+}
+
+func (e *ingressEnv) mark(t *testing.T) int64 {
+	t.Helper()
+	m, err := e.st.IngressMark(t.Context(), "cminmsgs")
+	require.NoError(t, err)
+	return m
+}
+
+func poll(t *testing.T, p *pipeline.Poller) int {
+	t.Helper()
+	n, err := p.PollOnce(t.Context())
+	require.NoError(t, err)
+	return n
+}
+
+func TestPollEnqueuesInIDOrder(t *testing.T) {
+	t.Parallel()
+	e := newIngressEnv(t)
+	var ids []int64
+	for range 5 {
+		id, err := e.mb.Insert(t.Context(), []byte("<MSG/>"), t0)
+		require.NoError(t, err)
+		ids = append(ids, id)
+	}
+	require.Equal(t, 5, poll(t, e.poller(pipeline.PollerConfig{})))
+	require.Equal(t, ids, e.queuedIDs(t))
+	for _, m := range e.queue(t) {
+		require.Equal(t, store.StatusPending, m.Status)
+	}
+	require.Equal(t, ids[4], e.mark(t))
+}
+
+// Polling again (forward read and rescan both see the same unprocessed rows)
+// enqueues nothing twice and keeps first_seen_at, the head-deadline start.
+func TestPollRescanIsHarmless(t *testing.T) {
+	t.Parallel()
+	e := newIngressEnv(t)
+	for id := int64(1); id <= 4; id++ {
+		e.insertRow(t, id, t0)
+	}
+	p := e.poller(pipeline.PollerConfig{})
+	require.Equal(t, 4, poll(t, p))
+	e.clk.Advance(time.Minute)
+	require.Zero(t, poll(t, p))
+	require.Zero(t, poll(t, e.poller(pipeline.PollerConfig{})), "a fresh poller rescans from the window start")
+	q := e.queue(t)
+	require.Len(t, q, 4)
+	for _, m := range q {
+		require.True(t, m.FirstSeenAt.Equal(t0), "first_seen_at of %d moved to %v", m.ID, m.FirstSeenAt)
+	}
+}
+
+// A row committed after a larger id moved the watermark past it is found by
+// the rescan, and queued in id order before the larger ones.
+func TestPollRescanFindsLateSmallerID(t *testing.T) {
+	t.Parallel()
+	e := newIngressEnv(t)
+	e.insertRow(t, 10, t0)
+	e.insertRow(t, 12, t0)
+	p := e.poller(pipeline.PollerConfig{})
+	require.Equal(t, 2, poll(t, p))
+	require.Equal(t, int64(12), e.mark(t))
+
+	e.clk.Advance(time.Minute)
+	e.insertRow(t, 11, e.clk.Now())
+	require.Equal(t, 1, poll(t, p))
+	require.Equal(t, []int64{10, 11, 12}, e.queuedIDs(t))
+	require.Equal(t, int64(12), e.mark(t), "the watermark never moves back")
+}
+
+// The rescan is bounded by age and distance: rows outside either are left alone.
+func TestPollRescanWindowIsBounded(t *testing.T) {
+	t.Parallel()
+	e := newIngressEnv(t)
+	e.insertRow(t, 100, t0)
+	p := e.poller(pipeline.PollerConfig{RescanDistance: 10, RescanAge: 10 * time.Minute})
+	require.Equal(t, 1, poll(t, p))
+
+	e.clk.Advance(time.Hour)
+	now := e.clk.Now()
+	e.insertRow(t, 95, now.Add(-11*time.Minute)) // too old
+	e.insertRow(t, 89, now)                      // too far behind (window is (90, 100])
+	e.insertRow(t, 96, now.Add(-9*time.Minute))  // inside: proves the rescan ran
+	require.Equal(t, 1, poll(t, p))
+	require.Equal(t, []int64{96, 100}, e.queuedIDs(t))
+}
+
+// Each poll reads at most Batch rows after the mark and Batch rows behind it;
+// the rescan pages through its window, so a late row is found even behind
+// more than a batch of queued rows.
+func TestPollBatchesAreBounded(t *testing.T) {
+	t.Parallel()
+	e := newIngressEnv(t)
+	for _, id := range []int64{1, 2, 3, 4, 5, 7, 8} {
+		e.insertRow(t, id, t0)
+	}
+	p := e.poller(pipeline.PollerConfig{Batch: 3})
+	require.Equal(t, 3, poll(t, p))
+	require.Equal(t, []int64{1, 2, 3}, e.queuedIDs(t))
+	require.Equal(t, int64(3), e.mark(t))
+	require.Equal(t, 3, poll(t, p))
+	require.Equal(t, []int64{1, 2, 3, 4, 5, 7}, e.queuedIDs(t))
+	require.Equal(t, int64(7), e.mark(t))
+
+	e.insertRow(t, 6, t0) // late, behind more than a batch of queued rows
+	found := 0
+	for range 3 {
+		found += poll(t, p)
+	}
+	require.Equal(t, 2, found, "8 after the mark, 6 by the rescan")
+	require.Equal(t, int64(8), e.mark(t))
+	require.Equal(t, []int64{1, 2, 3, 4, 5, 6, 7, 8}, e.queuedIDs(t))
+}
+
+// The watermark is persistent: a new poller (a restart) continues after it.
+func TestPollWatermarkSurvivesRestart(t *testing.T) {
+	t.Parallel()
+	e := newIngressEnv(t)
+	for id := int64(1); id <= 3; id++ {
+		e.insertRow(t, id, t0)
+	}
+	require.Equal(t, 2, poll(t, e.poller(pipeline.PollerConfig{Batch: 2})))
+	require.Equal(t, int64(2), e.mark(t))
+	// From mark 0 a batch of 2 would read only the known ids 1 and 2.
+	require.Equal(t, 1, poll(t, e.poller(pipeline.PollerConfig{Batch: 2})))
+	require.Equal(t, int64(3), e.mark(t))
+}
+
+// A mailbox outage is an error and leaves the watermark where it was.
+func TestPollMailboxDownKeepsWatermark(t *testing.T) {
+	t.Parallel()
+	e := newIngressEnv(t)
+	e.insertRow(t, 1, t0)
+	down, err := mailbox.Open(t.Context(), e.dsn)
+	require.NoError(t, err)
+	require.NoError(t, down.Close())
+	p := pipeline.NewPoller(e.st, mailbox.New(down), e.clk, quiet, pipeline.PollerConfig{})
+	_, err = p.PollOnce(t.Context())
+	require.ErrorIs(t, err, mailbox.ErrUnavailable)
+	require.Zero(t, e.mark(t))
+	require.Empty(t, e.queue(t))
+}
+
+func TestPollerRunPollsOnTheClock(t *testing.T) {
+	t.Parallel()
+	e := newIngressEnv(t)
+	e.insertRow(t, 1, t0)
+	ctx, cancel := context.WithCancel(t.Context())
+	stopped := make(chan error)
+	go func() { stopped <- e.poller(pipeline.PollerConfig{}).Run(ctx, time.Second) }()
+
+	require.Eventually(t, func() bool { return e.mark(t) == 1 }, 10*time.Second, 5*time.Millisecond,
+		"the first poll runs at start, without the clock")
+	e.insertRow(t, 2, t0)
+	require.Never(t, func() bool { return e.mark(t) == 2 }, 100*time.Millisecond, 10*time.Millisecond,
+		"no poll before the interval passes")
+	require.Eventually(t, func() bool {
+		e.clk.Advance(time.Second)
+		return e.mark(t) == 2
+	}, 10*time.Second, 5*time.Millisecond)
+	cancel()
+	require.NoError(t, <-stopped)
+}
