@@ -7,6 +7,7 @@ package mailbox
 
 import (
 	"context"
+	"strings"
 	"time"
 )
 
@@ -82,6 +83,49 @@ func (q *Queries) InboundGetRaw(ctx context.Context, db DBTX, cminmsgsID int64) 
 	var cminmsgs_clob_msg string
 	err := row.Scan(&cminmsgs_clob_msg)
 	return cminmsgs_clob_msg, err
+}
+
+const inboundGetRawMany = `-- name: InboundGetRawMany :many
+SELECT CMINMSGS_ID, CMINMSGS_CLOB_MSG FROM cminmsgs WHERE CMINMSGS_ID IN (/*SLICE:ids*/?)
+`
+
+type InboundGetRawManyRow struct {
+	CminmsgsID      int64  `json:"cminmsgs_id"`
+	CminmsgsClobMsg string `json:"cminmsgs_clob_msg"`
+}
+
+// The XML of the messages of a run, in one round trip.
+func (q *Queries) InboundGetRawMany(ctx context.Context, db DBTX, ids []int64) ([]InboundGetRawManyRow, error) {
+	query := inboundGetRawMany
+	var queryParams []interface{}
+	if len(ids) > 0 {
+		for _, v := range ids {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:ids*/?", strings.Repeat(",?", len(ids))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:ids*/?", "NULL", 1)
+	}
+	rows, err := db.QueryContext(ctx, query, queryParams...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []InboundGetRawManyRow{}
+	for rows.Next() {
+		var i InboundGetRawManyRow
+		if err := rows.Scan(&i.CminmsgsID, &i.CminmsgsClobMsg); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const inboundInsert = `-- name: InboundInsert :execlastid

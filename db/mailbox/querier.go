@@ -13,6 +13,8 @@ type Querier interface {
 	InboundBackfill(ctx context.Context, db DBTX, arg InboundBackfillParams) (int64, error)
 	InboundGet(ctx context.Context, db DBTX, cminmsgsID int64) (Cminmsg, error)
 	InboundGetRaw(ctx context.Context, db DBTX, cminmsgsID int64) (string, error)
+	// The XML of the messages of a run, in one round trip.
+	InboundGetRawMany(ctx context.Context, db DBTX, ids []int64) ([]InboundGetRawManyRow, error)
 	// HTTP /cminmsgs/send: the raw body as a new inbound row.
 	InboundInsert(ctx context.Context, db DBTX, arg InboundInsertParams) (int64, error)
 	// Unprocessed rows after the watermark, in ID order, bounded.

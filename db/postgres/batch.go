@@ -17,6 +17,85 @@ var (
 	ErrBatchAlreadyClosed = errors.New("batch already closed")
 )
 
+const backfillTodoAdd = `-- name: BackfillTodoAdd :batchexec
+INSERT INTO backfill_todo (
+  msg_id, mailbox_status, processed_at, meta_sndr, meta_seqn, meta_dttm, meta_type, meta_styp,
+  attempts, next_attempt_at, last_error, created_at)
+VALUES (
+  $1, $2, $3, $4, $5, $6, $7, $8,
+  0, $3, NULL, $3)
+ON CONFLICT (msg_id) DO UPDATE SET
+  mailbox_status = EXCLUDED.mailbox_status,
+  processed_at = EXCLUDED.processed_at,
+  meta_sndr = EXCLUDED.meta_sndr,
+  meta_seqn = EXCLUDED.meta_seqn,
+  meta_dttm = EXCLUDED.meta_dttm,
+  meta_type = EXCLUDED.meta_type,
+  meta_styp = EXCLUDED.meta_styp,
+  attempts = 0,
+  next_attempt_at = EXCLUDED.next_attempt_at,
+  last_error = NULL
+`
+
+type BackfillTodoAddBatchResults struct {
+	br     pgx.BatchResults
+	tot    int
+	closed bool
+}
+
+type BackfillTodoAddParams struct {
+	MsgID         int64      `json:"msg_id"`
+	MailboxStatus string     `json:"mailbox_status"`
+	ProcessedAt   time.Time  `json:"processed_at"`
+	MetaSndr      *string    `json:"meta_sndr"`
+	MetaSeqn      *int64     `json:"meta_seqn"`
+	MetaDttm      *time.Time `json:"meta_dttm"`
+	MetaType      *string    `json:"meta_type"`
+	MetaStyp      *string    `json:"meta_styp"`
+}
+
+// Registers a backfill in the business transaction. A message that reaches a
+// terminal status again after a replay overwrites its pending todo.
+func (q *Queries) BackfillTodoAdd(ctx context.Context, db DBTX, arg []BackfillTodoAddParams) *BackfillTodoAddBatchResults {
+	batch := &pgx.Batch{}
+	for _, a := range arg {
+		vals := []interface{}{
+			a.MsgID,
+			a.MailboxStatus,
+			a.ProcessedAt,
+			a.MetaSndr,
+			a.MetaSeqn,
+			a.MetaDttm,
+			a.MetaType,
+			a.MetaStyp,
+		}
+		batch.Queue(backfillTodoAdd, vals...)
+	}
+	br := db.SendBatch(ctx, batch)
+	return &BackfillTodoAddBatchResults{br, len(arg), false}
+}
+
+func (b *BackfillTodoAddBatchResults) Exec(f func(int, error)) {
+	defer b.br.Close()
+	for t := 0; t < b.tot; t++ {
+		if b.closed {
+			if f != nil {
+				f(t, ErrBatchAlreadyClosed)
+			}
+			continue
+		}
+		_, err := b.br.Exec()
+		if f != nil {
+			f(t, err)
+		}
+	}
+}
+
+func (b *BackfillTodoAddBatchResults) Close() error {
+	b.closed = true
+	return b.br.Close()
+}
+
 const flightUpsert = `-- name: FlightUpsert :batchexec
 INSERT INTO flight_schd (
   flid,
@@ -560,6 +639,155 @@ func (b *PayloadUpsertBatchResults) Exec(f func(int, error)) {
 }
 
 func (b *PayloadUpsertBatchResults) Close() error {
+	b.closed = true
+	return b.br.Close()
+}
+
+const procStateBindIdentity = `-- name: ProcStateBindIdentity :batchone
+UPDATE proc_state SET
+  identity_key = $1,
+  kind = $2,
+  msg_type = $3,
+  msg_subtype = $4,
+  meta_sndr = $5,
+  meta_seqn = $6,
+  meta_dttm_raw = $7,
+  meta_dttm = $8,
+  updated_at = $9
+WHERE msg_id = $10 AND status IN ('PENDING', 'FAILED')
+RETURNING msg_id
+`
+
+type ProcStateBindIdentityBatchResults struct {
+	br     pgx.BatchResults
+	tot    int
+	closed bool
+}
+
+type ProcStateBindIdentityParams struct {
+	IdentityKey *string    `json:"identity_key"`
+	Kind        *string    `json:"kind"`
+	MsgType     *string    `json:"msg_type"`
+	MsgSubtype  *string    `json:"msg_subtype"`
+	MetaSndr    *string    `json:"meta_sndr"`
+	MetaSeqn    *int64     `json:"meta_seqn"`
+	MetaDttmRaw *string    `json:"meta_dttm_raw"`
+	MetaDttm    *time.Time `json:"meta_dttm"`
+	Now         time.Time  `json:"now"`
+	MsgID       int64      `json:"msg_id"`
+}
+
+// Binds the decoded identity and META once (batched: one round trip per run). A retry re-binds the same values;
+// a key held by another row fails on the UNIQUE constraint.
+func (q *Queries) ProcStateBindIdentity(ctx context.Context, db DBTX, arg []ProcStateBindIdentityParams) *ProcStateBindIdentityBatchResults {
+	batch := &pgx.Batch{}
+	for _, a := range arg {
+		vals := []interface{}{
+			a.IdentityKey,
+			a.Kind,
+			a.MsgType,
+			a.MsgSubtype,
+			a.MetaSndr,
+			a.MetaSeqn,
+			a.MetaDttmRaw,
+			a.MetaDttm,
+			a.Now,
+			a.MsgID,
+		}
+		batch.Queue(procStateBindIdentity, vals...)
+	}
+	br := db.SendBatch(ctx, batch)
+	return &ProcStateBindIdentityBatchResults{br, len(arg), false}
+}
+
+func (b *ProcStateBindIdentityBatchResults) QueryRow(f func(int, int64, error)) {
+	defer b.br.Close()
+	for t := 0; t < b.tot; t++ {
+		var msg_id int64
+		if b.closed {
+			if f != nil {
+				f(t, msg_id, ErrBatchAlreadyClosed)
+			}
+			continue
+		}
+		row := b.br.QueryRow()
+		err := row.Scan(&msg_id)
+		if f != nil {
+			f(t, msg_id, err)
+		}
+	}
+}
+
+func (b *ProcStateBindIdentityBatchResults) Close() error {
+	b.closed = true
+	return b.br.Close()
+}
+
+const procStateFinish = `-- name: ProcStateFinish :batchone
+UPDATE proc_state SET
+  status = $1,
+  error_class = $2,
+  reason = $3,
+  duplicate_of = $4,
+  next_attempt_at = NULL,
+  finished_at = $5::timestamptz,
+  updated_at = $5::timestamptz
+WHERE msg_id = $6 AND status IN ('PENDING', 'FAILED')
+RETURNING msg_id
+`
+
+type ProcStateFinishBatchResults struct {
+	br     pgx.BatchResults
+	tot    int
+	closed bool
+}
+
+type ProcStateFinishParams struct {
+	Status      string    `json:"status"`
+	ErrorClass  *string   `json:"error_class"`
+	Reason      *string   `json:"reason"`
+	DuplicateOf *int64    `json:"duplicate_of"`
+	Now         time.Time `json:"now"`
+	MsgID       int64     `json:"msg_id"`
+}
+
+// Moves an unfinished message to its terminal status (SUCCEEDED, SKIPPED, DEAD).
+func (q *Queries) ProcStateFinish(ctx context.Context, db DBTX, arg []ProcStateFinishParams) *ProcStateFinishBatchResults {
+	batch := &pgx.Batch{}
+	for _, a := range arg {
+		vals := []interface{}{
+			a.Status,
+			a.ErrorClass,
+			a.Reason,
+			a.DuplicateOf,
+			a.Now,
+			a.MsgID,
+		}
+		batch.Queue(procStateFinish, vals...)
+	}
+	br := db.SendBatch(ctx, batch)
+	return &ProcStateFinishBatchResults{br, len(arg), false}
+}
+
+func (b *ProcStateFinishBatchResults) QueryRow(f func(int, int64, error)) {
+	defer b.br.Close()
+	for t := 0; t < b.tot; t++ {
+		var msg_id int64
+		if b.closed {
+			if f != nil {
+				f(t, msg_id, ErrBatchAlreadyClosed)
+			}
+			continue
+		}
+		row := b.br.QueryRow()
+		err := row.Scan(&msg_id)
+		if f != nil {
+			f(t, msg_id, err)
+		}
+	}
+}
+
+func (b *ProcStateFinishBatchResults) Close() error {
 	b.closed = true
 	return b.br.Close()
 }

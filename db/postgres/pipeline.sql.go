@@ -10,59 +10,12 @@ import (
 	"time"
 )
 
-const backfillTodoAdd = `-- name: BackfillTodoAdd :exec
-INSERT INTO backfill_todo (
-  msg_id, mailbox_status, processed_at, meta_sndr, meta_seqn, meta_dttm, meta_type, meta_styp,
-  attempts, next_attempt_at, last_error, created_at)
-VALUES (
-  $1, $2, $3, $4, $5, $6, $7, $8,
-  0, $3, NULL, $3)
-ON CONFLICT (msg_id) DO UPDATE SET
-  mailbox_status = EXCLUDED.mailbox_status,
-  processed_at = EXCLUDED.processed_at,
-  meta_sndr = EXCLUDED.meta_sndr,
-  meta_seqn = EXCLUDED.meta_seqn,
-  meta_dttm = EXCLUDED.meta_dttm,
-  meta_type = EXCLUDED.meta_type,
-  meta_styp = EXCLUDED.meta_styp,
-  attempts = 0,
-  next_attempt_at = EXCLUDED.next_attempt_at,
-  last_error = NULL
-`
-
-type BackfillTodoAddParams struct {
-	MsgID         int64      `json:"msg_id"`
-	MailboxStatus string     `json:"mailbox_status"`
-	ProcessedAt   time.Time  `json:"processed_at"`
-	MetaSndr      *string    `json:"meta_sndr"`
-	MetaSeqn      *int64     `json:"meta_seqn"`
-	MetaDttm      *time.Time `json:"meta_dttm"`
-	MetaType      *string    `json:"meta_type"`
-	MetaStyp      *string    `json:"meta_styp"`
-}
-
-// Registers a backfill in the business transaction. A message that reaches a
-// terminal status again after a replay overwrites its pending todo.
-func (q *Queries) BackfillTodoAdd(ctx context.Context, db DBTX, arg BackfillTodoAddParams) error {
-	_, err := db.Exec(ctx, backfillTodoAdd,
-		arg.MsgID,
-		arg.MailboxStatus,
-		arg.ProcessedAt,
-		arg.MetaSndr,
-		arg.MetaSeqn,
-		arg.MetaDttm,
-		arg.MetaType,
-		arg.MetaStyp,
-	)
-	return err
-}
-
 const backfillTodoDelete = `-- name: BackfillTodoDelete :execrows
-DELETE FROM backfill_todo WHERE msg_id = $1
+DELETE FROM backfill_todo WHERE msg_id = ANY($1::bigint[])
 `
 
-func (q *Queries) BackfillTodoDelete(ctx context.Context, db DBTX, msgID int64) (int64, error) {
-	result, err := db.Exec(ctx, backfillTodoDelete, msgID)
+func (q *Queries) BackfillTodoDelete(ctx context.Context, db DBTX, msgIds []int64) (int64, error) {
+	result, err := db.Exec(ctx, backfillTodoDelete, msgIds)
 	if err != nil {
 		return 0, err
 	}

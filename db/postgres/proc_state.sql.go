@@ -50,54 +50,6 @@ func (q *Queries) ProcStateArchive(ctx context.Context, db DBTX, arg ProcStateAr
 	return result.RowsAffected(), nil
 }
 
-const procStateBindIdentity = `-- name: ProcStateBindIdentity :execrows
-UPDATE proc_state SET
-  identity_key = $1,
-  kind = $2,
-  msg_type = $3,
-  msg_subtype = $4,
-  meta_sndr = $5,
-  meta_seqn = $6,
-  meta_dttm_raw = $7,
-  meta_dttm = $8,
-  updated_at = $9
-WHERE msg_id = $10 AND status IN ('PENDING', 'FAILED')
-`
-
-type ProcStateBindIdentityParams struct {
-	IdentityKey *string    `json:"identity_key"`
-	Kind        *string    `json:"kind"`
-	MsgType     *string    `json:"msg_type"`
-	MsgSubtype  *string    `json:"msg_subtype"`
-	MetaSndr    *string    `json:"meta_sndr"`
-	MetaSeqn    *int64     `json:"meta_seqn"`
-	MetaDttmRaw *string    `json:"meta_dttm_raw"`
-	MetaDttm    *time.Time `json:"meta_dttm"`
-	Now         time.Time  `json:"now"`
-	MsgID       int64      `json:"msg_id"`
-}
-
-// Binds the decoded identity and META once. A retry re-binds the same values;
-// a key held by another row fails on the UNIQUE constraint.
-func (q *Queries) ProcStateBindIdentity(ctx context.Context, db DBTX, arg ProcStateBindIdentityParams) (int64, error) {
-	result, err := db.Exec(ctx, procStateBindIdentity,
-		arg.IdentityKey,
-		arg.Kind,
-		arg.MsgType,
-		arg.MsgSubtype,
-		arg.MetaSndr,
-		arg.MetaSeqn,
-		arg.MetaDttmRaw,
-		arg.MetaDttm,
-		arg.Now,
-		arg.MsgID,
-	)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
-}
-
 const procStateCountByStatus = `-- name: ProcStateCountByStatus :many
 SELECT status, COALESCE(error_class, '')::varchar AS error_class, count(*) AS messages
 FROM proc_state
@@ -155,56 +107,36 @@ func (q *Queries) ProcStateEnqueue(ctx context.Context, db DBTX, arg ProcStateEn
 	return result.RowsAffected(), nil
 }
 
-const procStateFindIdentity = `-- name: ProcStateFindIdentity :one
-SELECT p.msg_id FROM proc_state p WHERE p.identity_key = $1::varchar
+const procStateFindIdentities = `-- name: ProcStateFindIdentities :many
+SELECT p.identity_key::varchar AS identity_key, p.msg_id FROM proc_state p WHERE p.identity_key = ANY($1::varchar[])
 UNION ALL
-SELECT h.msg_id FROM proc_state_hst h WHERE h.identity_key = $1::varchar
-LIMIT 1
+SELECT h.identity_key::varchar AS identity_key, h.msg_id FROM proc_state_hst h WHERE h.identity_key = ANY($1::varchar[])
 `
 
-// Who holds an identity key, live or archived (archived rows still deduplicate).
-func (q *Queries) ProcStateFindIdentity(ctx context.Context, db DBTX, identityKey string) (int64, error) {
-	row := db.QueryRow(ctx, procStateFindIdentity, identityKey)
-	var msg_id int64
-	err := row.Scan(&msg_id)
-	return msg_id, err
+type ProcStateFindIdentitiesRow struct {
+	IdentityKey string `json:"identity_key"`
+	MsgID       int64  `json:"msg_id"`
 }
 
-const procStateFinish = `-- name: ProcStateFinish :execrows
-UPDATE proc_state SET
-  status = $1,
-  error_class = $2,
-  reason = $3,
-  duplicate_of = $4,
-  next_attempt_at = NULL,
-  finished_at = $5::timestamptz,
-  updated_at = $5::timestamptz
-WHERE msg_id = $6 AND status IN ('PENDING', 'FAILED')
-`
-
-type ProcStateFinishParams struct {
-	Status      string    `json:"status"`
-	ErrorClass  *string   `json:"error_class"`
-	Reason      *string   `json:"reason"`
-	DuplicateOf *int64    `json:"duplicate_of"`
-	Now         time.Time `json:"now"`
-	MsgID       int64     `json:"msg_id"`
-}
-
-// Moves an unfinished message to its terminal status (SUCCEEDED, SKIPPED, DEAD).
-func (q *Queries) ProcStateFinish(ctx context.Context, db DBTX, arg ProcStateFinishParams) (int64, error) {
-	result, err := db.Exec(ctx, procStateFinish,
-		arg.Status,
-		arg.ErrorClass,
-		arg.Reason,
-		arg.DuplicateOf,
-		arg.Now,
-		arg.MsgID,
-	)
+// Who holds these identity keys, live or archived (archived rows still deduplicate).
+func (q *Queries) ProcStateFindIdentities(ctx context.Context, db DBTX, identityKeys []string) ([]ProcStateFindIdentitiesRow, error) {
+	rows, err := db.Query(ctx, procStateFindIdentities, identityKeys)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	return result.RowsAffected(), nil
+	defer rows.Close()
+	items := []ProcStateFindIdentitiesRow{}
+	for rows.Next() {
+		var i ProcStateFindIdentitiesRow
+		if err := rows.Scan(&i.IdentityKey, &i.MsgID); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const procStateGet = `-- name: ProcStateGet :one
@@ -213,41 +145,6 @@ SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, met
 
 func (q *Queries) ProcStateGet(ctx context.Context, db DBTX, msgID int64) (ProcState, error) {
 	row := db.QueryRow(ctx, procStateGet, msgID)
-	var i ProcState
-	err := row.Scan(
-		&i.MsgID,
-		&i.Status,
-		&i.IdentityKey,
-		&i.Kind,
-		&i.MsgType,
-		&i.MsgSubtype,
-		&i.MetaSndr,
-		&i.MetaSeqn,
-		&i.MetaDttmRaw,
-		&i.MetaDttm,
-		&i.Attempts,
-		&i.NextAttemptAt,
-		&i.FirstSeenAt,
-		&i.ErrorClass,
-		&i.Reason,
-		&i.DuplicateOf,
-		&i.ReplayCount,
-		&i.PrevErrorClass,
-		&i.PrevReason,
-		&i.FinishedAt,
-		&i.CreatedAt,
-		&i.UpdatedAt,
-	)
-	return i, err
-}
-
-const procStateGetForUpdate = `-- name: ProcStateGetForUpdate :one
-SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at FROM proc_state WHERE msg_id = $1 FOR UPDATE
-`
-
-// Re-checks a message's state inside the business transaction.
-func (q *Queries) ProcStateGetForUpdate(ctx context.Context, db DBTX, msgID int64) (ProcState, error) {
-	row := db.QueryRow(ctx, procStateGetForUpdate, msgID)
 	var i ProcState
 	err := row.Scan(
 		&i.MsgID,
@@ -312,6 +209,54 @@ func (q *Queries) ProcStateGetHead(ctx context.Context, db DBTX) (ProcState, err
 		&i.UpdatedAt,
 	)
 	return i, err
+}
+
+const procStateGetManyForUpdate = `-- name: ProcStateGetManyForUpdate :many
+SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at FROM proc_state WHERE msg_id = ANY($1::bigint[]) ORDER BY msg_id FOR UPDATE
+`
+
+// Re-checks the messages of a run inside the business transaction.
+func (q *Queries) ProcStateGetManyForUpdate(ctx context.Context, db DBTX, msgIds []int64) ([]ProcState, error) {
+	rows, err := db.Query(ctx, procStateGetManyForUpdate, msgIds)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ProcState{}
+	for rows.Next() {
+		var i ProcState
+		if err := rows.Scan(
+			&i.MsgID,
+			&i.Status,
+			&i.IdentityKey,
+			&i.Kind,
+			&i.MsgType,
+			&i.MsgSubtype,
+			&i.MetaSndr,
+			&i.MetaSeqn,
+			&i.MetaDttmRaw,
+			&i.MetaDttm,
+			&i.Attempts,
+			&i.NextAttemptAt,
+			&i.FirstSeenAt,
+			&i.ErrorClass,
+			&i.Reason,
+			&i.DuplicateOf,
+			&i.ReplayCount,
+			&i.PrevErrorClass,
+			&i.PrevReason,
+			&i.FinishedAt,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const procStateHstGet = `-- name: ProcStateHstGet :one

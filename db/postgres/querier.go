@@ -12,8 +12,8 @@ import (
 type Querier interface {
 	// Registers a backfill in the business transaction. A message that reaches a
 	// terminal status again after a replay overwrites its pending todo.
-	BackfillTodoAdd(ctx context.Context, db DBTX, arg BackfillTodoAddParams) error
-	BackfillTodoDelete(ctx context.Context, db DBTX, msgID int64) (int64, error)
+	BackfillTodoAdd(ctx context.Context, db DBTX, arg []BackfillTodoAddParams) *BackfillTodoAddBatchResults
+	BackfillTodoDelete(ctx context.Context, db DBTX, msgIds []int64) (int64, error)
 	BackfillTodoGet(ctx context.Context, db DBTX, msgID int64) (BackfillTodo, error)
 	BackfillTodoListDue(ctx context.Context, db DBTX, arg BackfillTodoListDueParams) ([]BackfillTodo, error)
 	BackfillTodoRecordFailure(ctx context.Context, db DBTX, arg BackfillTodoRecordFailureParams) error
@@ -107,23 +107,23 @@ type Querier interface {
 	// Moves terminal rows finished before a cut-off, whose backfill is done, to the
 	// archive in one statement (bounded batch, oldest first).
 	ProcStateArchive(ctx context.Context, db DBTX, arg ProcStateArchiveParams) (int64, error)
-	// Binds the decoded identity and META once. A retry re-binds the same values;
+	// Binds the decoded identity and META once (batched: one round trip per run). A retry re-binds the same values;
 	// a key held by another row fails on the UNIQUE constraint.
-	ProcStateBindIdentity(ctx context.Context, db DBTX, arg ProcStateBindIdentityParams) (int64, error)
+	ProcStateBindIdentity(ctx context.Context, db DBTX, arg []ProcStateBindIdentityParams) *ProcStateBindIdentityBatchResults
 	// Backlog and outcomes for status and metrics.
 	ProcStateCountByStatus(ctx context.Context, db DBTX) ([]ProcStateCountByStatusRow, error)
 	// Enqueues mailbox ids as PENDING. The primary key makes a rescan harmless, and
 	// an id already archived is never enqueued again.
 	ProcStateEnqueue(ctx context.Context, db DBTX, arg ProcStateEnqueueParams) (int64, error)
-	// Who holds an identity key, live or archived (archived rows still deduplicate).
-	ProcStateFindIdentity(ctx context.Context, db DBTX, identityKey string) (int64, error)
+	// Who holds these identity keys, live or archived (archived rows still deduplicate).
+	ProcStateFindIdentities(ctx context.Context, db DBTX, identityKeys []string) ([]ProcStateFindIdentitiesRow, error)
 	// Moves an unfinished message to its terminal status (SUCCEEDED, SKIPPED, DEAD).
-	ProcStateFinish(ctx context.Context, db DBTX, arg ProcStateFinishParams) (int64, error)
+	ProcStateFinish(ctx context.Context, db DBTX, arg []ProcStateFinishParams) *ProcStateFinishBatchResults
 	ProcStateGet(ctx context.Context, db DBTX, msgID int64) (ProcState, error)
-	// Re-checks a message's state inside the business transaction.
-	ProcStateGetForUpdate(ctx context.Context, db DBTX, msgID int64) (ProcState, error)
 	// The queue head: the smallest unfinished MSG_ID. FAILED holds the head too.
 	ProcStateGetHead(ctx context.Context, db DBTX) (ProcState, error)
+	// Re-checks the messages of a run inside the business transaction.
+	ProcStateGetManyForUpdate(ctx context.Context, db DBTX, msgIds []int64) ([]ProcState, error)
 	ProcStateHstGet(ctx context.Context, db DBTX, msgID int64) (ProcStateHst, error)
 	// Dead letters, paged by MSG_ID, optionally of one class.
 	ProcStateListDead(ctx context.Context, db DBTX, arg ProcStateListDeadParams) ([]ProcState, error)

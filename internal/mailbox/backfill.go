@@ -33,12 +33,52 @@ const (
 // row stays unprocessed for the AODB. DATE_PROCESSED and STATUS come from
 // msgx itself; if they cannot be stored that is ErrInvalid.
 func (m *Mailbox) Backfill(ctx context.Context, b store.Backfill) (bool, error) {
+	p, dropped, err := m.backfillParams(b)
+	if err != nil {
+		return false, err
+	}
+	return m.backfillRow(ctx, m.db, p, dropped)
+}
+
+// BackfillMany backfills todos in ONE mailbox transaction (one commit for the
+// lot instead of one per row). It returns the ids that are done — backfilled
+// now, before, or gone from the mailbox — and, per id, the todos refused as
+// ErrInvalid. An outage rolls everything back and is ErrUnavailable.
+func (m *Mailbox) BackfillMany(ctx context.Context, todos []store.Backfill) (done []int64, invalid map[int64]error, err error) {
+	tx, err := m.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, nil, unavailable("backfill: begin", err)
+	}
+	defer tx.Rollback()
+	for _, b := range todos {
+		p, dropped, perr := m.backfillParams(b)
+		if perr != nil {
+			if invalid == nil {
+				invalid = map[int64]error{}
+			}
+			invalid[b.MsgID] = perr
+			continue
+		}
+		if _, err := m.backfillRow(ctx, tx, p, dropped); err != nil && !errors.Is(err, ErrMissing) {
+			return nil, nil, err
+		}
+		done = append(done, b.MsgID)
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, nil, unavailable("backfill: commit", err)
+	}
+	return done, invalid, nil
+}
+
+// backfillParams converts a todo to the row update; see Backfill for the
+// rules on values that do not fit.
+func (m *Mailbox) backfillParams(b store.Backfill) (dbmb.InboundBackfillParams, []string, error) {
 	if b.MailboxStatus == "" || utf8.RuneCountInString(b.MailboxStatus) > statusMax {
-		return false, fmt.Errorf("mailbox: backfill row %d: status %q: %w", b.MsgID, b.MailboxStatus, ErrInvalid)
+		return dbmb.InboundBackfillParams{}, nil, fmt.Errorf("mailbox: backfill row %d: status %q: %w", b.MsgID, b.MailboxStatus, ErrInvalid)
 	}
 	processed, ok := m.fitTime(b.ProcessedAt)
 	if !ok {
-		return false, fmt.Errorf("mailbox: backfill row %d: processed at %v: %w", b.MsgID, b.ProcessedAt, ErrInvalid)
+		return dbmb.InboundBackfillParams{}, nil, fmt.Errorf("mailbox: backfill row %d: processed at %v: %w", b.MsgID, b.ProcessedAt, ErrInvalid)
 	}
 	var dropped []string
 	text := func(field, v string) *string {
@@ -51,8 +91,9 @@ func (m *Mailbox) Backfill(ctx context.Context, b store.Backfill) (bool, error) 
 		}
 		return &v
 	}
+	status := b.MailboxStatus
 	p := dbmb.InboundBackfillParams{
-		ID: b.MsgID, ProcessedAt: processed, Status: &b.MailboxStatus,
+		ID: b.MsgID, ProcessedAt: processed, Status: &status,
 		Sndr: text("SNDR", b.Meta.Sndr), MsgType: text("TYPE", b.Meta.Type), MsgSubtype: text("STYP", b.Meta.Styp),
 	}
 	if s := b.Meta.Seqn; s != nil {
@@ -68,23 +109,26 @@ func (m *Mailbox) Backfill(ctx context.Context, b store.Backfill) (bool, error) 
 			dropped = append(dropped, "DTTM="+d.Format(time.RFC3339))
 		}
 	}
+	return p, dropped, nil
+}
 
-	n, err := m.q.InboundBackfill(ctx, m.db, p)
+func (m *Mailbox) backfillRow(ctx context.Context, db dbmb.DBTX, p dbmb.InboundBackfillParams, dropped []string) (bool, error) {
+	n, err := m.q.InboundBackfill(ctx, db, p)
 	if err != nil {
-		return false, unavailable(fmt.Sprintf("backfill row %d", b.MsgID), err)
+		return false, unavailable(fmt.Sprintf("backfill row %d", p.ID), err)
 	}
 	if n > 0 {
 		if len(dropped) > 0 {
 			m.log.Warn("mailbox backfill: META values do not fit their columns, written as NULL",
-				"msg_id", b.MsgID, "dropped", dropped)
+				"msg_id", p.ID, "dropped", dropped)
 		}
 		return true, nil
 	}
 	// Nothing changed: backfilled before, or the row is gone.
-	if _, err := m.q.InboundState(ctx, m.db, b.MsgID); errors.Is(err, sql.ErrNoRows) {
-		return false, fmt.Errorf("mailbox: backfill row %d: %w", b.MsgID, ErrMissing)
+	if _, err := m.q.InboundState(ctx, db, p.ID); errors.Is(err, sql.ErrNoRows) {
+		return false, fmt.Errorf("mailbox: backfill row %d: %w", p.ID, ErrMissing)
 	} else if err != nil {
-		return false, unavailable(fmt.Sprintf("backfill row %d", b.MsgID), err)
+		return false, unavailable(fmt.Sprintf("backfill row %d", p.ID), err)
 	}
 	return false, nil
 }

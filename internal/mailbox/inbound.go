@@ -47,6 +47,20 @@ func (m *Mailbox) ReadRaw(ctx context.Context, id int64) ([]byte, error) {
 	return []byte(raw), nil
 }
 
+// ReadRaws returns the XML of many rows in one round trip, by id. Rows that
+// do not exist are absent from the map; a failure is ErrUnavailable.
+func (m *Mailbox) ReadRaws(ctx context.Context, ids []int64) (map[int64][]byte, error) {
+	rows, err := m.q.InboundGetRawMany(ctx, m.db, ids)
+	if err != nil {
+		return nil, unavailable(fmt.Sprintf("read %d rows", len(ids)), err)
+	}
+	raws := make(map[int64][]byte, len(rows))
+	for _, r := range rows {
+		raws[r.CminmsgsID] = []byte(r.CminmsgsClobMsg)
+	}
+	return raws, nil
+}
+
 // Insert stores body as a new inbound row (status VALID) received at
 // receivedAt and returns its id. A body over MaxBody is ErrTooLarge: refused
 // here rather than truncated by a non-strict server.

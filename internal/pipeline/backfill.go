@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -52,36 +51,45 @@ func (b *Backfiller) BackfillNow(ctx context.Context, todos []store.Backfill) {
 	}
 }
 
-// apply backfills todos in order. It stops at the first mailbox outage (the
-// rest keep their schedule rather than each waiting for a timeout) and at a
-// store error (the todos stay as they are).
+// apply backfills todos in one mailbox transaction, then drops their todos
+// in one statement. On a mailbox outage every todo of the batch is
+// rescheduled with its backoff; a todo msgx itself got wrong (ErrInvalid)
+// is rescheduled alone. Store errors leave the todos as they are.
 func (b *Backfiller) apply(ctx context.Context, todos []store.Backfill) (done, failed int, err error) {
+	if len(todos) == 0 {
+		return 0, 0, nil
+	}
+	ids, invalid, merr := b.mb.BackfillMany(ctx, todos)
+	if merr != nil {
+		for _, t := range todos {
+			if err := b.reschedule(ctx, t, merr); err != nil {
+				return 0, failed, err
+			}
+			failed++
+		}
+		return 0, failed, fmt.Errorf("backfill %d todos: %w", len(todos), merr)
+	}
+	if err := b.store.DeleteBackfills(ctx, ids); err != nil {
+		return 0, 0, fmt.Errorf("backfill: delete %d todos: %w", len(ids), err)
+	}
 	for _, t := range todos {
-		if err := ctx.Err(); err != nil {
-			return done, failed, err
-		}
-		_, merr := b.mb.Backfill(ctx, t)
-		if merr == nil || errors.Is(merr, mailbox.ErrMissing) {
-			if merr != nil {
-				b.log.Warn("backfill: mailbox row no longer exists, todo dropped", "msg_id", t.MsgID)
+		if ierr, ok := invalid[t.MsgID]; ok {
+			if err := b.reschedule(ctx, t, ierr); err != nil {
+				return len(ids), failed, err
 			}
-			if err := b.store.DeleteBackfill(ctx, t.MsgID); err != nil {
-				return done, failed, fmt.Errorf("backfill %d: delete todo: %w", t.MsgID, err)
-			}
-			done++
-			continue
-		}
-		next := b.clock.Now().Add(b.delay(t.Attempts + 1))
-		if err := b.store.RecordBackfillFailure(ctx, t.MsgID, next, truncate(merr.Error())); err != nil {
-			return done, failed, fmt.Errorf("backfill %d: record failure: %w", t.MsgID, err)
-		}
-		failed++
-		b.log.Warn("backfill failed, will retry", "msg_id", t.MsgID, "attempt", t.Attempts+1, "next_attempt_at", next, "err", merr)
-		if errors.Is(merr, mailbox.ErrUnavailable) {
-			return done, failed, fmt.Errorf("backfill %d: %w", t.MsgID, merr)
+			failed++
 		}
 	}
-	return done, failed, nil
+	return len(ids), failed, nil
+}
+
+func (b *Backfiller) reschedule(ctx context.Context, t store.Backfill, cause error) error {
+	next := b.clock.Now().Add(b.delay(t.Attempts + 1))
+	if err := b.store.RecordBackfillFailure(ctx, t.MsgID, next, truncate(cause.Error())); err != nil {
+		return fmt.Errorf("backfill %d: record failure: %w", t.MsgID, err)
+	}
+	b.log.Warn("backfill failed, will retry", "msg_id", t.MsgID, "attempt", t.Attempts+1, "next_attempt_at", next, "err", cause)
+	return nil
 }
 
 // delay is the wait after the given failed attempt (1-based): BackoffMin,

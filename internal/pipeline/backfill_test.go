@@ -24,7 +24,7 @@ func (e *ingressEnv) committed(t *testing.T, status string) store.Backfill {
 	dttm := e.clk.Now().Add(-time.Minute)
 	b := store.Backfill{MsgID: id, MailboxStatus: status, ProcessedAt: e.clk.Now(), NextAttemptAt: e.clk.Now(),
 		Meta: store.Meta{Sndr: "AODB", Seqn: &seqn, Dttm: &dttm, Type: "FLOP", Styp: "GTDT"}}
-	require.NoError(t, e.st.AddBackfill(t.Context(), b))
+	require.NoError(t, e.st.AddBackfills(t.Context(), []store.Backfill{b}))
 	return b
 }
 
@@ -89,7 +89,7 @@ func TestBackfillSweepWritesMailboxOnce(t *testing.T) {
 	// counts as done and does not overwrite the mailbox.
 	again := b
 	again.MailboxStatus, again.ProcessedAt, again.NextAttemptAt = store.StatusDead, e.clk.Now(), e.clk.Now()
-	require.NoError(t, e.st.AddBackfill(t.Context(), again))
+	require.NoError(t, e.st.AddBackfills(t.Context(), []store.Backfill{again}))
 	done, _ = sweep(t, bf)
 	require.Equal(t, 1, done)
 	require.Nil(t, e.todo(t, b.MsgID))
@@ -145,18 +145,24 @@ func TestBackfillFailureBacksOff(t *testing.T) {
 	require.True(t, row.ProcessedAt.Equal(b.ProcessedAt), "the commit time, not the retry time")
 }
 
-// An outage stops the sweep at the first failure: the other todos keep their
-// schedule instead of each paying a connection timeout.
-func TestBackfillOutageStopsSweep(t *testing.T) {
+// A sweep writes its todos in one mailbox transaction: an outage fails the
+// whole batch, and every todo of it is rescheduled with its backoff.
+func TestBackfillOutageReschedulesTheBatch(t *testing.T) {
 	t.Parallel()
 	e := newIngressEnv(t)
 	first := e.committed(t, store.StatusSucceeded)
 	second := e.committed(t, store.StatusSucceeded)
-	_, failed, err := e.backfiller(e.downMailbox(t)).Sweep(t.Context())
+	done, failed, err := e.backfiller(e.downMailbox(t)).Sweep(t.Context())
 	require.ErrorIs(t, err, mailbox.ErrUnavailable)
-	require.Equal(t, 1, failed)
-	require.Equal(t, 1, e.todo(t, first.MsgID).Attempts)
-	require.Zero(t, e.todo(t, second.MsgID).Attempts)
+	require.Equal(t, [2]int{0, 2}, [2]int{done, failed})
+	for _, b := range []store.Backfill{first, second} {
+		todo := e.todo(t, b.MsgID)
+		require.Equal(t, 1, todo.Attempts)
+		require.True(t, todo.NextAttemptAt.Equal(e.clk.Now().Add(30*time.Second)))
+	}
+	done, _, err = e.backfiller(e.mb).Sweep(t.Context())
+	require.NoError(t, err)
+	require.Zero(t, done, "not due during the backoff")
 }
 
 // The pump's path right after a commit: same handling as the sweep.

@@ -16,95 +16,117 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
-// dispatch applies a decoded message by kind. Returned errors are retryable
-// failures; refusals and skips are outcomes.
+// dispatch applies a decoded message by kind (the one-by-one path).
+// Returned errors are retryable failures; refusals and skips are outcomes.
 func (p *Pump) dispatch(ctx context.Context, ex store.Executor, msgID int64, msg *sis.Message, now time.Time) (outcome, error) {
+	switch msg.Kind {
+	case sis.KindUnsupported:
+		return outcome{}, &failure{class: sis.ClassUnsupported, reason: msg.Note}
+	case sis.KindReference:
+		return p.applyReference(ctx, ex, msgID, msg.Ref, now)
+	case sis.KindSchedule:
+		if msg.Schedule.Snapshot() {
+			return p.applySnapshot(ctx, ex, msgID, msg.Schedule, now)
+		}
+	}
+	states, err := ex.Flights(ctx, messageFLIDs(msg))
+	if err != nil {
+		return outcome{}, err
+	}
+	out, results := compute(msg, overlayOf(states), msgID, now)
+	if out.status == "" {
+		return outcome{}, &failure{class: sis.ClassUnsupported, reason: "kind " + string(msg.Kind)}
+	}
+	var w batchWriter
+	if err := w.addResults(msgID, results, now); err != nil {
+		return outcome{}, err
+	}
+	return out, w.flush(ctx, ex, now)
+}
+
+// compute is the effect of a message whose outcome depends only on the
+// flights it names: FLOP, FDEL, SCHD ADFT/UPD/DEL, ignored and inbound
+// requests. Pure: it reads and stages states in the overlay. An empty status
+// means the kind is not computed here.
+func compute(msg *sis.Message, states *overlay, msgID int64, now time.Time) (outcome, []flight.Result) {
 	switch msg.Kind {
 	case sis.KindIgnored:
 		return skipped(msg.Note), nil
-	case sis.KindUnsupported:
-		return outcome{}, &failure{class: sis.ClassUnsupported, reason: msg.Note}
 	case sis.KindRequest:
 		return dead(sis.ClassProtocol, "an outbound request ("+msg.Meta.Type+") arrived inbound"), nil
-	case sis.KindReference:
-		return p.applyReference(ctx, ex, msgID, msg.Ref, now)
-	case sis.KindFlightDelete:
-		flids := make([]int64, len(msg.Delete.Records))
-		for i, r := range msg.Delete.Records {
-			flids[i] = r.FLID
-		}
-		return p.deleteFlights(ctx, ex, msgID, flids, now)
 	case sis.KindFlightOps:
-		return p.applyRecords(ctx, ex, msgID, msg.FlightOps.Records, false, now)
+		return applyRecords(states, msg.FlightOps.Records, false, msgID, now)
+	case sis.KindFlightDelete:
+		return deleteFlights(states, messageFLIDs(msg), msgID, now)
 	case sis.KindSchedule:
-		switch s := msg.Schedule; {
-		case s.Snapshot():
-			return p.applySnapshot(ctx, ex, msgID, s, now)
-		case s.Subtype == "DEL":
-			flids := make([]int64, len(s.Flights))
-			for i, r := range s.Flights {
-				flids[i] = r.FLID
-			}
-			return p.deleteFlights(ctx, ex, msgID, flids, now)
-		default: // ADFT, UPD: upsert the listed flights, never prune
-			return p.applyRecords(ctx, ex, msgID, s.Flights, true, now)
+		if msg.Schedule.Subtype == "DEL" {
+			return deleteFlights(states, messageFLIDs(msg), msgID, now)
+		}
+		if !msg.Schedule.Snapshot() { // ADFT, UPD: upsert the listed flights, never prune
+			return applyRecords(states, msg.Schedule.Flights, true, msgID, now)
 		}
 	}
-	return outcome{}, &failure{class: sis.ClassUnsupported, reason: "kind " + string(msg.Kind)}
+	return outcome{}, nil
+}
+
+// messageFLIDs lists the flights a message names.
+func messageFLIDs(msg *sis.Message) []int64 {
+	switch {
+	case msg.FlightOps != nil:
+		return recordFLIDs(msg.FlightOps.Records)
+	case msg.Schedule != nil:
+		return recordFLIDs(msg.Schedule.Flights)
+	case msg.Delete != nil:
+		ids := make([]int64, len(msg.Delete.Records))
+		for i, r := range msg.Delete.Records {
+			ids[i] = r.FLID
+		}
+		return ids
+	}
+	return nil
 }
 
 // applyRecords applies flight records (FLOP, or SCHD ADFT/UPD with create).
 // A FLOP record for an unknown flight matches nothing.
-func (p *Pump) applyRecords(ctx context.Context, ex store.Executor, msgID int64, recs []*sis.FlightRecord, create bool, now time.Time) (outcome, error) {
-	states, err := ex.Flights(ctx, recordFLIDs(recs))
-	if err != nil {
-		return outcome{}, err
-	}
+func applyRecords(states *overlay, recs []*sis.FlightRecord, create bool, msgID int64, now time.Time) (outcome, []flight.Result) {
 	var results []flight.Result
 	var unmatched []string
 	for _, rec := range recs {
-		cur := states[rec.FLID]
+		cur := states.get(rec.FLID)
 		if cur == nil && !create {
 			unmatched = append(unmatched, strconv.FormatInt(rec.FLID, 10))
 			continue
 		}
 		r, err := flight.Apply(cur, rec, create, msgID, now)
 		if err != nil {
-			return refused(err)
+			return refused(err), nil
 		}
-		states[rec.FLID] = r.Next // a later record of the same flight builds on this one
+		states.put(r.Next) // a later record of the same flight builds on this one
 		results = append(results, r)
 	}
 	if len(results) == 0 {
 		return skipped("no-match:flight"), nil
 	}
-	if err := p.write(ctx, ex, msgID, results, now); err != nil {
-		return outcome{}, err
-	}
 	if len(unmatched) > 0 {
-		return succeeded("no-match:flight:" + strings.Join(unmatched, ",")), nil
+		return succeeded("no-match:flight:" + strings.Join(unmatched, ",")), results
 	}
-	return succeeded(""), nil
+	return succeeded(""), results
 }
 
 // deleteFlights marks the listed flights DELETED (FDEL, SCHD DEL).
-func (p *Pump) deleteFlights(ctx context.Context, ex store.Executor, msgID int64, flids []int64, now time.Time) (outcome, error) {
-	states, err := ex.Flights(ctx, flids)
-	if err != nil {
-		return outcome{}, err
-	}
+func deleteFlights(states *overlay, flids []int64, msgID int64, now time.Time) (outcome, []flight.Result) {
 	var results []flight.Result
 	for _, id := range flids {
-		if cur := states[id]; cur != nil {
+		if cur := states.get(id); cur != nil {
 			r := flight.Delete(cur, msgID, now)
-			states[id] = r.Next
+			states.put(r.Next)
 			results = append(results, r)
 		}
 	}
 	if len(results) == 0 {
 		return skipped("no-match:flight"), nil
 	}
-	return succeeded(""), p.write(ctx, ex, msgID, results, now)
+	return succeeded(""), results
 }
 
 // applySnapshot is rule 4: per flight day of the message, advance the
@@ -125,7 +147,7 @@ func (p *Pump) applySnapshot(ctx context.Context, ex store.Executor, msgID int64
 	for _, rec := range s.Flights {
 		r, err := flight.Apply(states[rec.FLID], rec, true, msgID, now)
 		if err != nil {
-			return refused(err)
+			return refused(err), nil
 		}
 		fday := r.Next.OperationDay
 		flight.SetSnapshotDay(&r, fday)
@@ -189,7 +211,11 @@ func (p *Pump) applySnapshot(ctx context.Context, ex store.Executor, msgID int64
 		}
 		members = append(members, fday)
 	}
-	if err := p.write(ctx, ex, msgID, results, now); err != nil {
+	var w batchWriter
+	if err := w.addResults(msgID, results, now); err != nil {
+		return outcome{}, err
+	}
+	if err := w.flush(ctx, ex, now); err != nil {
 		return outcome{}, err
 	}
 	// Membership after the flights: it references them.
@@ -199,44 +225,6 @@ func (p *Pump) applySnapshot(ctx context.Context, ex store.Executor, msgID int64
 		}
 	}
 	return succeeded(""), nil
-}
-
-// write stores the next states that must be written and the outbox events
-// of those that changed: one per target, built from the written state.
-func (p *Pump) write(ctx context.Context, ex store.Executor, msgID int64, results []flight.Result, now time.Time) error {
-	var writes []store.FlightWrite
-	var events []store.NewEvent
-	for _, r := range results {
-		if !r.Write {
-			continue
-		}
-		writes = append(writes, store.FlightWrite{State: r.Next, Changes: r.Changes})
-		if !r.Changed {
-			continue
-		}
-		payload, err := flight.EventPayload(r.Next)
-		if err != nil {
-			return fmt.Errorf("event payload of flight %d: %w", r.Next.FLID, err)
-		}
-		typ := store.EventUpsert
-		if r.Next.Lifecycle == flight.Deleted {
-			typ = store.EventTombstone
-		}
-		for _, target := range []string{store.TargetMsg, store.TargetSchd} {
-			events = append(events, store.NewEvent{
-				Target: target, EventType: typ, MsgID: msgID, FLID: r.Next.FLID,
-				StateVersion: r.Next.StateVersion, Payload: payload, CreatedAt: now,
-				IdempotencyKey: store.IdempotencyKey(msgID, r.Next.FLID, r.Next.StateVersion, target),
-			})
-		}
-	}
-	if err := ex.WriteFlights(ctx, writes, now); err != nil {
-		return err
-	}
-	if len(events) == 0 {
-		return nil
-	}
-	return ex.InsertEvents(ctx, events)
 }
 
 // applyReference upserts or deletes reference records by (RTYPE, RKEY).
@@ -255,13 +243,14 @@ func (p *Pump) applyReference(ctx context.Context, ex store.Executor, msgID int6
 	return succeeded(""), nil
 }
 
-// refused turns a state-rule violation into DEAD(PROTOCOL); other errors stay failures.
-func refused(err error) (outcome, error) {
+// refused turns a state-rule violation into DEAD(PROTOCOL). flight.Apply
+// returns no other error.
+func refused(err error) outcome {
 	var re *flight.RuleError
 	if errors.As(err, &re) {
-		return dead(sis.ClassProtocol, re.Error()), nil
+		return dead(sis.ClassProtocol, re.Error())
 	}
-	return outcome{}, err
+	return dead(sis.ClassProtocol, err.Error())
 }
 
 func recordFLIDs(recs []*sis.FlightRecord) []int64 {

@@ -48,15 +48,17 @@ func newEnv(t testing.TB, mutate ...func(*PumpConfig)) *env {
 	for _, m := range mutate {
 		m(&cfg)
 	}
-	e.pump = NewPump(e.st, readerFunc(func(ctx context.Context, id int64) ([]byte, error) { return e.raw.ReadRaw(ctx, id) }),
+	e.pump = NewPump(e.st, readerFunc(func(ctx context.Context, ids []int64) (map[int64][]byte, error) { return e.raw.ReadRaws(ctx, ids) }),
 		func(_ context.Context, todos []store.Backfill) { e.todos = append(e.todos, todos...) },
 		e.clk, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg)
 	return e
 }
 
-type readerFunc func(ctx context.Context, id int64) ([]byte, error)
+type readerFunc func(ctx context.Context, ids []int64) (map[int64][]byte, error)
 
-func (f readerFunc) ReadRaw(ctx context.Context, id int64) ([]byte, error) { return f(ctx, id) }
+func (f readerFunc) ReadRaws(ctx context.Context, ids []int64) (map[int64][]byte, error) {
+	return f(ctx, ids)
+}
 
 // send writes a message into the mailbox and enqueues it, as the poller would.
 func (e *env) send(t testing.TB, xml string) int64 {

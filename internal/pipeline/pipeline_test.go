@@ -202,7 +202,7 @@ func TestMissingRawIsMalformedButReadErrorIsInfra(t *testing.T) {
 	require.Equal(t, "MALFORMED", m.ErrorClass)
 
 	id := e.send(t, schd("ADFT", fltr(1)))
-	e.raw = readerFunc(func(context.Context, int64) ([]byte, error) { return nil, errors.New("connection reset") })
+	e.raw = readerFunc(func(context.Context, []int64) (map[int64][]byte, error) { return nil, errors.New("connection reset") })
 	e.drain(t)
 	m = e.msg(t, id)
 	require.Equal(t, store.StatusFailed, m.Status, "a read error is never taken for a missing row")

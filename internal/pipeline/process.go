@@ -19,17 +19,61 @@ type prepared struct {
 	err     error        // decode error (classified), or mailbox.ErrMissing
 }
 
-// processRun processes consecutive head messages in ONE transaction, each in
-// its own savepoint, so the commit is shared but every message stays
-// all-or-nothing. The run stops at the first message that fails: it is the
-// new head and nothing may pass it. Reading the raw rows and decoding happen
-// before the transaction, so no lock is held across mailbox I/O.
+// processRun processes consecutive head messages. Reading the raw rows and
+// decoding happen first, outside any transaction. Then:
+//
+//   - batch: a prefix of plain messages (flight operations, deletes, schedule
+//     updates, ignored types) is computed in memory and written with a few
+//     bulk statements in ONE transaction — the fast path;
+//   - one by one: otherwise, or when the batch fails, each message runs in its
+//     own savepoint of one transaction and the run stops at the first failure,
+//     so a bad message never takes its neighbours with it and nothing passes
+//     a failed head.
 func (p *Pump) processRun(ctx context.Context, heads []store.Message) error {
 	run, readErr := p.prepare(ctx, heads)
 	if len(run) == 0 {
 		return p.recordFailure(ctx, heads[0], classify(readErr))
 	}
+	if n := batchable(run); n >= 2 {
+		err := p.commitBatch(ctx, run[:n])
+		if err == nil {
+			return nil
+		}
+		p.log.Warn("batch failed, retrying its messages one by one", "from_msg_id", run[0].msg.ID, "messages", n, "err", err)
+	}
+	return p.commitOneByOne(ctx, run, heads, readErr)
+}
 
+// prepare reads and decodes the runnable prefix of the heads: the first
+// message (PENDING, or a FAILED head that is due) and the PENDING messages
+// after it, reading all raw rows in one round trip.
+func (p *Pump) prepare(ctx context.Context, heads []store.Message) ([]prepared, error) {
+	ids := []int64{heads[0].ID}
+	for _, m := range heads[1:] {
+		if m.Status != store.StatusPending {
+			break
+		}
+		ids = append(ids, m.ID)
+	}
+	raws, err := p.raw.ReadRaws(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("read raw messages from %d: %w", ids[0], err)
+	}
+	run := make([]prepared, len(ids))
+	for i, id := range ids {
+		run[i].msg = heads[i]
+		raw, ok := raws[id]
+		if !ok {
+			run[i].err = mailbox.ErrMissing
+			continue
+		}
+		run[i].decoded, run[i].err = sis.Decode(raw, p.cfg.Decode)
+	}
+	return run, nil
+}
+
+// commitOneByOne runs messages each in its own savepoint of one transaction.
+func (p *Pump) commitOneByOne(ctx context.Context, run []prepared, heads []store.Message, readErr error) error {
 	now := p.clock.Now()
 	var (
 		todos   []store.Backfill
@@ -66,33 +110,10 @@ func (p *Pump) processRun(ctx context.Context, heads []store.Message) error {
 	return nil
 }
 
-// prepare reads and decodes the runnable prefix of the heads: the first
-// message (PENDING, or a FAILED head that is due) and the PENDING messages
-// after it. A mailbox read failure ends the prefix; it is returned so the
-// message it hit can be failed once the messages before it are done.
-func (p *Pump) prepare(ctx context.Context, heads []store.Message) ([]prepared, error) {
-	run := make([]prepared, 0, len(heads))
-	for i, m := range heads {
-		if i > 0 && m.Status != store.StatusPending {
-			break
-		}
-		raw, err := p.raw.ReadRaw(ctx, m.ID)
-		if err != nil && !errors.Is(err, mailbox.ErrMissing) {
-			return run, fmt.Errorf("read raw message %d: %w", m.ID, err)
-		}
-		pr := prepared{msg: m, err: err}
-		if err == nil {
-			pr.decoded, pr.err = sis.Decode(raw, p.cfg.Decode)
-		}
-		run = append(run, pr)
-	}
-	return run, nil
-}
-
-// processOne is the business transaction of one message, inside the run's
-// transaction: re-check, bind identity, dispatch, finish. It returns the
-// backfill todo it registered. An error means a retryable failure: the
-// savepoint is rolled back and nothing of the message is written.
+// processOne is the business transaction of one message inside a savepoint:
+// re-check, bind identity, dispatch, finish. It returns the backfill todo it
+// registered. An error means a retryable failure: the savepoint is rolled
+// back and nothing of the message is written.
 func (p *Pump) processOne(ctx context.Context, tx store.Tx, pr *prepared, now time.Time) ([]store.Backfill, error) {
 	sp, err := tx.Begin(ctx)
 	if err != nil {
@@ -101,13 +122,14 @@ func (p *Pump) processOne(ctx context.Context, tx store.Tx, pr *prepared, now ti
 	defer sp.Rollback(ctx)
 
 	// Re-check under the lock: another instance or a replay may have moved it.
-	m, err := sp.LockMessage(ctx, pr.msg.ID)
+	locked, err := sp.LockMessages(ctx, []int64{pr.msg.ID})
 	if err != nil {
 		return nil, err
 	}
-	if m.Status != store.StatusPending && m.Status != store.StatusFailed {
+	if len(locked) == 0 || !unfinished(locked[0]) {
 		return nil, sp.Commit(ctx)
 	}
+	m := locked[0]
 
 	out, meta, err := p.decide(ctx, sp, m, pr, now)
 	if err != nil {
@@ -123,15 +145,16 @@ func (p *Pump) processOne(ctx context.Context, tx store.Tx, pr *prepared, now ti
 		}
 		defer sp.Rollback(ctx)
 	}
-	todos, err := p.finish(ctx, sp, m, meta, out, now)
-	if err != nil {
+	var w batchWriter
+	w.finish(m, meta, out, now)
+	if err := w.flush(ctx, sp, now); err != nil {
 		return nil, err
 	}
 	if err := sp.Commit(ctx); err != nil {
 		return nil, err
 	}
-	p.log.Info("message processed", "msg_id", m.ID, "status", out.status, "class", out.class, "reason", out.reason)
-	return todos, nil
+	p.logOutcome(m.ID, out)
+	return w.todos, nil
 }
 
 // decide turns a prepared message into its outcome, writing its business
@@ -139,55 +162,50 @@ func (p *Pump) processOne(ctx context.Context, tx store.Tx, pr *prepared, now ti
 // returned as errors.
 func (p *Pump) decide(ctx context.Context, ex store.Executor, m store.Message, pr *prepared, now time.Time) (outcome, store.Meta, error) {
 	meta := metaOf(pr.decoded)
-	switch {
-	case errors.Is(pr.err, mailbox.ErrMissing):
-		return dead(sis.ClassMalformed, "raw message missing from the mailbox"), meta, nil
-	case pr.err != nil:
-		f := classify(pr.err)
-		if f.class != sis.ClassMalformed && f.class != sis.ClassProtocol {
-			return outcome{}, meta, f
-		}
-		return dead(f.class, f.reason), meta, nil
+	if out, retry := decodeOutcome(pr); out.status != "" || retry != nil {
+		return out, meta, retry
 	}
-
 	msg := pr.decoded
-	holder, err := ex.IdentityHolder(ctx, msg.Identity)
-	switch {
-	case err == nil && holder != m.ID:
-		return outcome{status: store.StatusSkipped, reason: "duplicate-of:" + strconv.FormatInt(holder, 10), duplicateOf: &holder}, meta, nil
-	case err != nil && !errors.Is(err, store.ErrNotFound):
+	holders, err := ex.IdentityHolders(ctx, []string{msg.Identity})
+	if err != nil {
 		return outcome{}, meta, err
 	}
-	if err := ex.BindIdentity(ctx, store.BindIdentity{MsgID: m.ID, IdentityKey: msg.Identity, Kind: string(msg.Kind), Meta: meta, Now: now}); err != nil {
+	if h, ok := holders[msg.Identity]; ok && h != m.ID {
+		return duplicateOf(h), meta, nil
+	}
+	if err := ex.BindIdentities(ctx, []store.BindIdentity{{MsgID: m.ID, IdentityKey: msg.Identity, Kind: string(msg.Kind), Meta: meta, Now: now}}); err != nil {
 		return outcome{}, meta, err
 	}
 	out, err := p.dispatch(ctx, ex, m.ID, msg, now)
 	return out, meta, err
 }
 
-// finish records the terminal status and, when META is known, the mailbox
-// backfill todo — in the same transaction as the business effect.
-func (p *Pump) finish(ctx context.Context, ex store.Executor, m store.Message, meta store.Meta, out outcome, now time.Time) ([]store.Backfill, error) {
-	if out.status == store.StatusDead && meta.Type != "" && m.IdentityKey == "" {
-		// Keep the META of a refused message for audit; it binds no identity.
-		if err := ex.BindIdentity(ctx, store.BindIdentity{MsgID: m.ID, Meta: meta, Now: now}); err != nil {
-			return nil, err
+// decodeOutcome: a missing raw row or a MALFORMED/PROTOCOL message is a
+// terminal outcome; other decode errors are retryable failures.
+func decodeOutcome(pr *prepared) (outcome, error) {
+	switch {
+	case errors.Is(pr.err, mailbox.ErrMissing):
+		return dead(sis.ClassMalformed, "raw message missing from the mailbox"), nil
+	case pr.err != nil:
+		f := classify(pr.err)
+		if f.class != sis.ClassMalformed && f.class != sis.ClassProtocol {
+			return outcome{}, f
 		}
+		return dead(f.class, f.reason), nil
 	}
-	if err := ex.Finish(ctx, store.Finish{
-		MsgID: m.ID, Status: out.status, ErrorClass: string(out.class),
-		Reason: truncate(out.reason), DuplicateOf: out.duplicateOf, Now: now,
-	}); err != nil {
-		return nil, err
-	}
-	if meta.Type == "" {
-		return nil, nil // no decoded META: nothing to backfill (dead letter without META)
-	}
-	todo := store.Backfill{MsgID: m.ID, MailboxStatus: out.status, ProcessedAt: now, Meta: meta, NextAttemptAt: now}
-	if err := ex.AddBackfill(ctx, todo); err != nil {
-		return nil, err
-	}
-	return []store.Backfill{todo}, nil
+	return outcome{}, nil
+}
+
+func duplicateOf(holder int64) outcome {
+	return outcome{status: store.StatusSkipped, reason: "duplicate-of:" + strconv.FormatInt(holder, 10), duplicateOf: &holder}
+}
+
+func unfinished(m store.Message) bool {
+	return m.Status == store.StatusPending || m.Status == store.StatusFailed
+}
+
+func (p *Pump) logOutcome(id int64, out outcome) {
+	p.log.Info("message processed", "msg_id", id, "status", out.status, "class", out.class, "reason", out.reason)
 }
 
 func metaOf(m *sis.Message) store.Meta {

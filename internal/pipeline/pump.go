@@ -33,11 +33,11 @@ func DefaultPumpConfig() PumpConfig {
 	}
 }
 
-// RawReader reads a message's raw XML from the mailbox (*mailbox.Mailbox).
-// A row that does not exist is errors.Is(err, mailbox.ErrMissing); any other
-// error is an infrastructure failure, never "missing".
+// RawReader reads messages' raw XML from the mailbox (*mailbox.Mailbox), by
+// id. A row that does not exist is absent from the map; an error is an
+// infrastructure failure, never "missing".
 type RawReader interface {
-	ReadRaw(ctx context.Context, id int64) ([]byte, error)
+	ReadRaws(ctx context.Context, ids []int64) (map[int64][]byte, error)
 }
 
 // Pump processes the queue strictly in MSG_ID order: the head is the
@@ -116,18 +116,14 @@ func (p *Pump) exhausted(m store.Message, now time.Time) string {
 }
 
 func (p *Pump) finishExhausted(ctx context.Context, m store.Message, reason string, now time.Time) error {
-	var todos []store.Backfill
-	err := p.inTx(ctx, now, func(tx store.Tx) error {
-		out := dead(sis.ClassExhausted, reason)
-		todo, err := p.finish(ctx, tx, m, m.Meta, out, now)
-		todos = todo
-		return err
-	})
+	var w batchWriter
+	w.finish(m, m.Meta, dead(sis.ClassExhausted, reason), now)
+	err := p.inTx(ctx, now, func(tx store.Tx) error { return w.flush(ctx, tx, now) })
 	if err != nil {
 		return fmt.Errorf("finish exhausted message %d: %w", m.ID, err)
 	}
 	p.log.Warn("message exhausted", "msg_id", m.ID, "attempts", m.Attempts, "reason", reason)
-	p.runBackfill(ctx, todos)
+	p.runBackfill(ctx, w.todos)
 	return nil
 }
 

@@ -60,17 +60,19 @@ type Queue interface {
 	QueueHead(ctx context.Context, max int) ([]Message, error)
 	// Message returns a message, live or archived; ErrNotFound if neither.
 	Message(ctx context.Context, id int64) (Message, error)
-	// LockMessage reads a live message and locks its row (inside a transaction).
-	LockMessage(ctx context.Context, id int64) (Message, error)
-	// IdentityHolder returns the message holding an identity key, live or
-	// archived; ErrNotFound when the key is free.
-	IdentityHolder(ctx context.Context, key string) (int64, error)
-	// BindIdentity records the decoded identity and META of an unfinished
-	// message. ErrDuplicate when another message holds the key; ErrNotFound when
-	// the message is not unfinished.
-	BindIdentity(ctx context.Context, p BindIdentity) error
-	// Finish moves an unfinished message to SUCCEEDED, SKIPPED or DEAD.
-	Finish(ctx context.Context, p Finish) error
+	// LockMessages reads live messages and locks their rows (inside a
+	// transaction), in MSG_ID order; ids not found are absent.
+	LockMessages(ctx context.Context, ids []int64) ([]Message, error)
+	// IdentityHolders returns the messages holding the given identity keys,
+	// live or archived; free keys are absent from the map.
+	IdentityHolders(ctx context.Context, keys []string) (map[string]int64, error)
+	// BindIdentities records the decoded identity (empty: META only) and META
+	// of unfinished messages. ErrDuplicate when another message holds a key;
+	// ErrNotFound when a message is not unfinished.
+	BindIdentities(ctx context.Context, binds []BindIdentity) error
+	// FinishMessages moves unfinished messages to SUCCEEDED, SKIPPED or DEAD;
+	// ErrNotFound when one is not unfinished.
+	FinishMessages(ctx context.Context, finishes []Finish) error
 	// RecordFailure marks an unfinished message FAILED with its backoff and
 	// returns the attempts so far.
 	RecordFailure(ctx context.Context, p Failure) (int, error)
@@ -134,9 +136,10 @@ type Outbox interface {
 
 // Backfills are the mailbox backfill todos.
 type Backfills interface {
-	AddBackfill(ctx context.Context, b Backfill) error
+	// AddBackfills registers todos (a todo of the same message is replaced).
+	AddBackfills(ctx context.Context, todos []Backfill) error
 	DueBackfills(ctx context.Context, now time.Time, max int) ([]Backfill, error)
-	DeleteBackfill(ctx context.Context, msgID int64) error
+	DeleteBackfills(ctx context.Context, msgIDs []int64) error
 	RecordBackfillFailure(ctx context.Context, msgID int64, next time.Time, reason string) error
 }
 

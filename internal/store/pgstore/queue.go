@@ -35,42 +35,69 @@ func (e executor) Message(ctx context.Context, id int64) (store.Message, error) 
 	return archived(h), nil
 }
 
-func (e executor) LockMessage(ctx context.Context, id int64) (store.Message, error) {
-	row, err := e.q.ProcStateGetForUpdate(ctx, e.db, id)
-	return message(row), interpret(err)
+func (e executor) LockMessages(ctx context.Context, ids []int64) ([]store.Message, error) {
+	rows, err := e.q.ProcStateGetManyForUpdate(ctx, e.db, ids)
+	return messages(rows), interpret(err)
 }
 
-func (e executor) IdentityHolder(ctx context.Context, key string) (int64, error) {
-	id, err := e.q.ProcStateFindIdentity(ctx, e.db, key)
-	return id, interpret(err)
+func (e executor) IdentityHolders(ctx context.Context, keys []string) (map[string]int64, error) {
+	rows, err := e.q.ProcStateFindIdentities(ctx, e.db, keys)
+	if err != nil {
+		return nil, interpret(err)
+	}
+	holders := make(map[string]int64, len(rows))
+	for _, r := range rows {
+		holders[r.IdentityKey] = r.MsgID
+	}
+	return holders, nil
 }
 
-func (e executor) BindIdentity(ctx context.Context, p store.BindIdentity) error {
-	n, err := e.q.ProcStateBindIdentity(ctx, e.db, postgres.ProcStateBindIdentityParams{
-		IdentityKey: nilIfEmpty(p.IdentityKey),
-		Kind:        nilIfEmpty(p.Kind),
-		MsgType:     nilIfEmpty(p.Meta.Type),
-		MsgSubtype:  nilIfEmpty(p.Meta.Styp),
-		MetaSndr:    nilIfEmpty(p.Meta.Sndr),
-		MetaSeqn:    p.Meta.Seqn,
-		MetaDttmRaw: nilIfEmpty(p.Meta.DttmRaw),
-		MetaDttm:    p.Meta.Dttm,
-		Now:         p.Now,
-		MsgID:       p.MsgID,
+// BindIdentities sends every bind in one round trip (a pgx batch).
+func (e executor) BindIdentities(ctx context.Context, binds []store.BindIdentity) error {
+	params := make([]postgres.ProcStateBindIdentityParams, len(binds))
+	for i, p := range binds {
+		params[i] = postgres.ProcStateBindIdentityParams{
+			IdentityKey: nilIfEmpty(p.IdentityKey),
+			Kind:        nilIfEmpty(p.Kind),
+			MsgType:     nilIfEmpty(p.Meta.Type),
+			MsgSubtype:  nilIfEmpty(p.Meta.Styp),
+			MetaSndr:    nilIfEmpty(p.Meta.Sndr),
+			MetaSeqn:    p.Meta.Seqn,
+			MetaDttmRaw: nilIfEmpty(p.Meta.DttmRaw),
+			MetaDttm:    p.Meta.Dttm,
+			Now:         p.Now,
+			MsgID:       p.MsgID,
+		}
+	}
+	var first error
+	e.q.ProcStateBindIdentity(ctx, e.db, params).QueryRow(func(i int, _ int64, err error) {
+		if err != nil && first == nil {
+			first = fmt.Errorf("bind identity of message %d: %w", binds[i].MsgID, interpret(err))
+		}
 	})
-	return affected(n, err, "bind identity of message %d", p.MsgID)
+	return first
 }
 
-func (e executor) Finish(ctx context.Context, p store.Finish) error {
-	n, err := e.q.ProcStateFinish(ctx, e.db, postgres.ProcStateFinishParams{
-		Status:      p.Status,
-		ErrorClass:  nilIfEmpty(p.ErrorClass),
-		Reason:      nilIfEmpty(p.Reason),
-		DuplicateOf: p.DuplicateOf,
-		Now:         p.Now,
-		MsgID:       p.MsgID,
+// FinishMessages sends every terminal update in one round trip (a pgx batch).
+func (e executor) FinishMessages(ctx context.Context, finishes []store.Finish) error {
+	params := make([]postgres.ProcStateFinishParams, len(finishes))
+	for i, p := range finishes {
+		params[i] = postgres.ProcStateFinishParams{
+			Status:      p.Status,
+			ErrorClass:  nilIfEmpty(p.ErrorClass),
+			Reason:      nilIfEmpty(p.Reason),
+			DuplicateOf: p.DuplicateOf,
+			Now:         p.Now,
+			MsgID:       p.MsgID,
+		}
+	}
+	var first error
+	e.q.ProcStateFinish(ctx, e.db, params).QueryRow(func(i int, _ int64, err error) {
+		if err != nil && first == nil {
+			first = fmt.Errorf("finish message %d: %w", finishes[i].MsgID, interpret(err))
+		}
 	})
-	return affected(n, err, "finish message %d", p.MsgID)
+	return first
 }
 
 func (e executor) RecordFailure(ctx context.Context, p store.Failure) (int, error) {
@@ -185,18 +212,6 @@ func archived(r postgres.ProcStateHst) store.Message {
 		FinishedAt:  r.FinishedAt,
 		Archived:    true,
 	}
-}
-
-// affected turns "0 rows updated" into ErrNotFound: the row was not in the
-// state the statement requires.
-func affected(n int64, err error, what string, args ...any) error {
-	if err != nil {
-		return interpret(err)
-	}
-	if n == 0 {
-		return fmt.Errorf("%w: %s", store.ErrNotFound, fmt.Sprintf(what, args...))
-	}
-	return nil
 }
 
 func deref[T any](p *T) T {

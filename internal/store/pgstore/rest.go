@@ -131,12 +131,22 @@ func events(rows []postgres.MsgEvent) []store.Event {
 
 // Backfills.
 
-func (e executor) AddBackfill(ctx context.Context, b store.Backfill) error {
-	return interpret(e.q.BackfillTodoAdd(ctx, e.db, postgres.BackfillTodoAddParams{
-		MsgID: b.MsgID, MailboxStatus: b.MailboxStatus, ProcessedAt: b.ProcessedAt,
-		MetaSndr: nilIfEmpty(b.Meta.Sndr), MetaSeqn: b.Meta.Seqn, MetaDttm: b.Meta.Dttm,
-		MetaType: nilIfEmpty(b.Meta.Type), MetaStyp: nilIfEmpty(b.Meta.Styp),
-	}))
+func (e executor) AddBackfills(ctx context.Context, todos []store.Backfill) error {
+	params := make([]postgres.BackfillTodoAddParams, len(todos))
+	for i, b := range todos {
+		params[i] = postgres.BackfillTodoAddParams{
+			MsgID: b.MsgID, MailboxStatus: b.MailboxStatus, ProcessedAt: b.ProcessedAt,
+			MetaSndr: nilIfEmpty(b.Meta.Sndr), MetaSeqn: b.Meta.Seqn, MetaDttm: b.Meta.Dttm,
+			MetaType: nilIfEmpty(b.Meta.Type), MetaStyp: nilIfEmpty(b.Meta.Styp),
+		}
+	}
+	var first error
+	e.q.BackfillTodoAdd(ctx, e.db, params).Exec(func(_ int, err error) {
+		if err != nil && first == nil {
+			first = interpret(err)
+		}
+	})
+	return first
 }
 
 func (e executor) DueBackfills(ctx context.Context, now time.Time, max int) ([]store.Backfill, error) {
@@ -152,8 +162,8 @@ func (e executor) DueBackfills(ctx context.Context, now time.Time, max int) ([]s
 	return out, interpret(err)
 }
 
-func (e executor) DeleteBackfill(ctx context.Context, msgID int64) error {
-	_, err := e.q.BackfillTodoDelete(ctx, e.db, msgID)
+func (e executor) DeleteBackfills(ctx context.Context, msgIDs []int64) error {
+	_, err := e.q.BackfillTodoDelete(ctx, e.db, msgIDs)
 	return interpret(err)
 }
 

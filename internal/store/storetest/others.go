@@ -114,7 +114,7 @@ func testBackfill(t *testing.T, newStore Factory) {
 	s := newStore(t)
 	b := store.Backfill{MsgID: 5, MailboxStatus: store.StatusSucceeded, ProcessedAt: t0,
 		Meta: store.Meta{Sndr: "AODB", Seqn: ptr(int64(9)), Dttm: ptr(t0), Type: "FLOP", Styp: "STND"}}
-	require.NoError(t, s.AddBackfill(ctx(t), b))
+	require.NoError(t, s.AddBackfills(ctx(t), []store.Backfill{b}))
 	due, err := s.DueBackfills(ctx(t), t0, 10)
 	require.NoError(t, err)
 	require.Len(t, due, 1)
@@ -130,7 +130,7 @@ func testBackfill(t *testing.T, newStore Factory) {
 	require.Equal(t, 1, due[0].Attempts)
 	require.Equal(t, "mailbox down", due[0].LastError)
 
-	require.NoError(t, s.DeleteBackfill(ctx(t), 5))
+	require.NoError(t, s.DeleteBackfills(ctx(t), []int64{5}))
 	due, err = s.DueBackfills(ctx(t), t0.Add(time.Hour), 10)
 	require.NoError(t, err)
 	require.Empty(t, due)

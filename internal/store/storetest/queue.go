@@ -19,7 +19,7 @@ func testQueue(t *testing.T, newStore Factory) {
 		head := headIDs(t, s)
 		require.Equal(t, []int64{1, 2, 3, 4, 5}, head)
 
-		require.NoError(t, s.Finish(ctx(t), store.Finish{MsgID: 1, Status: store.StatusSucceeded, Now: t0}))
+		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 1, Status: store.StatusSucceeded, Now: t0}}))
 		attempts, err := s.RecordFailure(ctx(t), store.Failure{MsgID: 2, ErrorClass: "INFRA", Reason: "db down", NextAttemptAt: t0.Add(time.Second), Now: t0})
 		require.NoError(t, err)
 		require.Equal(t, 1, attempts)
@@ -41,7 +41,7 @@ func testQueue(t *testing.T, newStore Factory) {
 		require.NoError(t, err)
 		require.True(t, m.FirstSeenAt.Equal(t0), "a retry does not move first_seen_at")
 
-		require.NoError(t, s.Finish(ctx(t), store.Finish{MsgID: 2, Status: store.StatusDead, ErrorClass: "EXHAUSTED", Reason: "attempts", Now: t0}))
+		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 2, Status: store.StatusDead, ErrorClass: "EXHAUSTED", Reason: "attempts", Now: t0}}))
 		require.Equal(t, []int64{3, 4, 5}, headIDs(t, s))
 	})
 
@@ -56,7 +56,7 @@ func testQueue(t *testing.T, newStore Factory) {
 		require.NoError(t, err)
 		require.True(t, m.FirstSeenAt.Equal(t0), "a rescan does not reset first_seen_at")
 
-		require.NoError(t, s.Finish(ctx(t), store.Finish{MsgID: 10, Status: store.StatusSucceeded, Now: t0}))
+		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 10, Status: store.StatusSucceeded, Now: t0}}))
 		moved, err := s.Archive(ctx(t), t0.Add(time.Hour), 100, t0.Add(2*time.Hour))
 		require.NoError(t, err)
 		require.Equal(t, 1, moved)
@@ -74,8 +74,8 @@ func testQueue(t *testing.T, newStore Factory) {
 		s := newStore(t)
 		_, err := s.Enqueue(ctx(t), []int64{1}, t0)
 		require.NoError(t, err)
-		require.NoError(t, s.Finish(ctx(t), store.Finish{MsgID: 1, Status: store.StatusSkipped, Reason: "ignored:LDM", Now: t0}))
-		err = s.Finish(ctx(t), store.Finish{MsgID: 1, Status: store.StatusSucceeded, Now: t0})
+		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 1, Status: store.StatusSkipped, Reason: "ignored:LDM", Now: t0}}))
+		err = s.FinishMessages(ctx(t), []store.Finish{{MsgID: 1, Status: store.StatusSucceeded, Now: t0}})
 		require.ErrorIs(t, err, store.ErrNotFound, "a terminal message cannot be finished twice")
 		m, err := s.Message(ctx(t), 1)
 		require.NoError(t, err)
@@ -88,9 +88,9 @@ func testQueue(t *testing.T, newStore Factory) {
 		_, err := s.Enqueue(ctx(t), []int64{1, 2}, t0)
 		require.NoError(t, err)
 		for _, id := range []int64{1, 2} {
-			require.NoError(t, s.Finish(ctx(t), store.Finish{MsgID: id, Status: store.StatusSucceeded, Now: t0}))
+			require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: id, Status: store.StatusSucceeded, Now: t0}}))
 		}
-		require.NoError(t, s.AddBackfill(ctx(t), store.Backfill{MsgID: 2, MailboxStatus: store.StatusSucceeded, ProcessedAt: t0}))
+		require.NoError(t, s.AddBackfills(ctx(t), []store.Backfill{store.Backfill{MsgID: 2, MailboxStatus: store.StatusSucceeded, ProcessedAt: t0}}))
 		moved, err := s.Archive(ctx(t), t0.Add(time.Hour), 100, t0.Add(time.Hour))
 		require.NoError(t, err)
 		require.Equal(t, 1, moved)
@@ -103,9 +103,9 @@ func testQueue(t *testing.T, newStore Factory) {
 		s := newStore(t)
 		_, err := s.Enqueue(ctx(t), []int64{1, 2, 3, 4}, t0)
 		require.NoError(t, err)
-		require.NoError(t, s.Finish(ctx(t), store.Finish{MsgID: 1, Status: store.StatusDead, ErrorClass: "PROTOCOL", Reason: "RECS", Now: t0}))
-		require.NoError(t, s.Finish(ctx(t), store.Finish{MsgID: 2, Status: store.StatusDead, ErrorClass: "MALFORMED", Reason: "not XML", Now: t0}))
-		require.NoError(t, s.Finish(ctx(t), store.Finish{MsgID: 3, Status: store.StatusDead, ErrorClass: "PROTOCOL", Reason: "day", Now: t0}))
+		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 1, Status: store.StatusDead, ErrorClass: "PROTOCOL", Reason: "RECS", Now: t0}}))
+		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 2, Status: store.StatusDead, ErrorClass: "MALFORMED", Reason: "not XML", Now: t0}}))
+		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 3, Status: store.StatusDead, ErrorClass: "PROTOCOL", Reason: "day", Now: t0}}))
 
 		dead, err := s.DeadLetters(ctx(t), "PROTOCOL", 0, 10)
 		require.NoError(t, err)
@@ -154,17 +154,15 @@ func testIdentity(t *testing.T, newStore Factory) {
 	require.NoError(t, err)
 	meta := store.Meta{Sndr: "AODB", Seqn: ptr(int64(77)), DttmRaw: "20261202080000", Dttm: ptr(t0), Type: "FLOP", Styp: "GTDT"}
 	bind := func(id int64) error {
-		return s.BindIdentity(ctx(t), store.BindIdentity{MsgID: id, IdentityKey: "AODB|FLOP|GTDT|77", Kind: "FLIGHT_OPS", Meta: meta, Now: t0})
+		return s.BindIdentities(ctx(t), []store.BindIdentity{{MsgID: id, IdentityKey: "AODB|FLOP|GTDT|77", Kind: "FLIGHT_OPS", Meta: meta, Now: t0}})
 	}
 	require.NoError(t, bind(1))
 	require.NoError(t, bind(1), "a retry re-binds its own identity")
 	require.ErrorIs(t, bind(2), store.ErrDuplicate, "IDENTITY_KEY is unique")
 
-	holder, err := s.IdentityHolder(ctx(t), "AODB|FLOP|GTDT|77")
+	holders, err := s.IdentityHolders(ctx(t), []string{"AODB|FLOP|GTDT|77", "AODB|FLOP|GTDT|78"})
 	require.NoError(t, err)
-	require.Equal(t, int64(1), holder)
-	_, err = s.IdentityHolder(ctx(t), "AODB|FLOP|GTDT|78")
-	require.ErrorIs(t, err, store.ErrNotFound)
+	require.Equal(t, map[string]int64{"AODB|FLOP|GTDT|77": 1}, holders, "a free key is absent")
 
 	m, err := s.Message(ctx(t), 1)
 	require.NoError(t, err)
@@ -174,20 +172,20 @@ func testIdentity(t *testing.T, newStore Factory) {
 	require.Equal(t, "GTDT", m.Meta.Styp)
 
 	// Archived identities still deduplicate.
-	require.NoError(t, s.Finish(ctx(t), store.Finish{MsgID: 1, Status: store.StatusSucceeded, Now: t0}))
+	require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 1, Status: store.StatusSucceeded, Now: t0}}))
 	_, err = s.Archive(ctx(t), t0.Add(time.Hour), 10, t0.Add(time.Hour))
 	require.NoError(t, err)
-	holder, err = s.IdentityHolder(ctx(t), "AODB|FLOP|GTDT|77")
+	holders, err = s.IdentityHolders(ctx(t), []string{"AODB|FLOP|GTDT|77"})
 	require.NoError(t, err)
-	require.Equal(t, int64(1), holder, "the archive still holds the identity")
+	require.Equal(t, int64(1), holders["AODB|FLOP|GTDT|77"], "the archive still holds the identity")
 }
 
 func testReplay(t *testing.T, newStore Factory) {
 	s := newStore(t)
 	_, err := s.Enqueue(ctx(t), []int64{1, 2, 3, 4}, t0)
 	require.NoError(t, err)
-	require.NoError(t, s.Finish(ctx(t), store.Finish{MsgID: 1, Status: store.StatusDead, ErrorClass: "EXHAUSTED", Reason: "5 attempts", Now: t0}))
-	require.NoError(t, s.Finish(ctx(t), store.Finish{MsgID: 2, Status: store.StatusDead, ErrorClass: "PROTOCOL", Reason: "RECS", Now: t0}))
+	require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 1, Status: store.StatusDead, ErrorClass: "EXHAUSTED", Reason: "5 attempts", Now: t0}}))
+	require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 2, Status: store.StatusDead, ErrorClass: "PROTOCOL", Reason: "RECS", Now: t0}}))
 	_, err = s.RecordFailure(ctx(t), store.Failure{MsgID: 3, ErrorClass: "UNSUPPORTED", Reason: "SCHS", NextAttemptAt: t0, Now: t0})
 	require.NoError(t, err)
 

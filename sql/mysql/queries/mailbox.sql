@@ -19,6 +19,10 @@ LIMIT ?;
 -- name: InboundGetRaw :one
 SELECT CMINMSGS_CLOB_MSG FROM cminmsgs WHERE CMINMSGS_ID = ?;
 
+-- name: InboundGetRawMany :many
+-- The XML of the messages of a run, in one round trip.
+SELECT CMINMSGS_ID, CMINMSGS_CLOB_MSG FROM cminmsgs WHERE CMINMSGS_ID IN (sqlc.slice(ids));
+
 -- name: InboundGet :one
 SELECT * FROM cminmsgs WHERE CMINMSGS_ID = ?;
 

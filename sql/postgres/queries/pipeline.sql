@@ -14,7 +14,7 @@ ON CONFLICT (source) DO UPDATE SET
   last_id = GREATEST(ingress_mark.last_id, EXCLUDED.last_id),
   updated_at = EXCLUDED.updated_at;
 
--- name: BackfillTodoAdd :exec
+-- name: BackfillTodoAdd :batchexec
 -- Registers a backfill in the business transaction. A message that reaches a
 -- terminal status again after a replay overwrites its pending todo.
 INSERT INTO backfill_todo (
@@ -45,7 +45,7 @@ LIMIT @max_rows;
 SELECT * FROM backfill_todo WHERE msg_id = @msg_id;
 
 -- name: BackfillTodoDelete :execrows
-DELETE FROM backfill_todo WHERE msg_id = @msg_id;
+DELETE FROM backfill_todo WHERE msg_id = ANY(@msg_ids::bigint[]);
 
 -- name: BackfillTodoRecordFailure :exec
 UPDATE backfill_todo SET

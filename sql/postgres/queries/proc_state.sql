@@ -24,19 +24,18 @@ LIMIT @max_rows;
 -- name: ProcStateGet :one
 SELECT * FROM proc_state WHERE msg_id = @msg_id;
 
--- name: ProcStateGetForUpdate :one
--- Re-checks a message's state inside the business transaction.
-SELECT * FROM proc_state WHERE msg_id = @msg_id FOR UPDATE;
+-- name: ProcStateGetManyForUpdate :many
+-- Re-checks the messages of a run inside the business transaction.
+SELECT * FROM proc_state WHERE msg_id = ANY(@msg_ids::bigint[]) ORDER BY msg_id FOR UPDATE;
 
--- name: ProcStateFindIdentity :one
--- Who holds an identity key, live or archived (archived rows still deduplicate).
-SELECT p.msg_id FROM proc_state p WHERE p.identity_key = sqlc.arg(identity_key)::varchar
+-- name: ProcStateFindIdentities :many
+-- Who holds these identity keys, live or archived (archived rows still deduplicate).
+SELECT p.identity_key::varchar AS identity_key, p.msg_id FROM proc_state p WHERE p.identity_key = ANY(sqlc.arg(identity_keys)::varchar[])
 UNION ALL
-SELECT h.msg_id FROM proc_state_hst h WHERE h.identity_key = sqlc.arg(identity_key)::varchar
-LIMIT 1;
+SELECT h.identity_key::varchar AS identity_key, h.msg_id FROM proc_state_hst h WHERE h.identity_key = ANY(sqlc.arg(identity_keys)::varchar[]);
 
--- name: ProcStateBindIdentity :execrows
--- Binds the decoded identity and META once. A retry re-binds the same values;
+-- name: ProcStateBindIdentity :batchone
+-- Binds the decoded identity and META once (batched: one round trip per run). A retry re-binds the same values;
 -- a key held by another row fails on the UNIQUE constraint.
 UPDATE proc_state SET
   identity_key = @identity_key,
@@ -48,9 +47,10 @@ UPDATE proc_state SET
   meta_dttm_raw = @meta_dttm_raw,
   meta_dttm = @meta_dttm,
   updated_at = @now
-WHERE msg_id = @msg_id AND status IN ('PENDING', 'FAILED');
+WHERE msg_id = @msg_id AND status IN ('PENDING', 'FAILED')
+RETURNING msg_id;
 
--- name: ProcStateFinish :execrows
+-- name: ProcStateFinish :batchone
 -- Moves an unfinished message to its terminal status (SUCCEEDED, SKIPPED, DEAD).
 UPDATE proc_state SET
   status = @status,
@@ -60,7 +60,8 @@ UPDATE proc_state SET
   next_attempt_at = NULL,
   finished_at = @now::timestamptz,
   updated_at = @now::timestamptz
-WHERE msg_id = @msg_id AND status IN ('PENDING', 'FAILED');
+WHERE msg_id = @msg_id AND status IN ('PENDING', 'FAILED')
+RETURNING msg_id;
 
 -- name: ProcStateRecordFailure :one
 -- Records a failed attempt: FAILED with the backoff the caller computed.

@@ -1,0 +1,255 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/msgx-aodb/msgx/internal/flight"
+	"github.com/msgx-aodb/msgx/internal/sis"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// batchable is the length of the run's prefix the fast path can take: decoded
+// messages whose effect is computed from the flights they name alone.
+// Snapshots (they read generations and prune candidates), reference lists,
+// decode failures and unsupported kinds go one by one.
+func batchable(run []prepared) int {
+	for i, pr := range run {
+		if pr.err != nil || pr.decoded == nil {
+			return i
+		}
+		switch m := pr.decoded; m.Kind {
+		case sis.KindFlightOps, sis.KindFlightDelete, sis.KindIgnored:
+		case sis.KindSchedule:
+			if m.Schedule.Snapshot() {
+				return i
+			}
+		default:
+			return i
+		}
+	}
+	return len(run)
+}
+
+var errStale = errors.New("a message of the batch is no longer unfinished")
+
+// commitBatch is the fast path: one transaction, every message computed in
+// memory in order over the flights read once, then written with one
+// statement (or pgx batch) per table. Any error rolls the whole batch back
+// and the caller retries it one message at a time, so a failure still lands
+// on exactly the message that caused it.
+func (p *Pump) commitBatch(ctx context.Context, run []prepared) error {
+	now := p.clock.Now()
+	ids := make([]int64, len(run))
+	keys := make([]string, len(run))
+	var flids []int64
+	for i, pr := range run {
+		ids[i], keys[i] = pr.msg.ID, pr.decoded.Identity
+		flids = append(flids, messageFLIDs(pr.decoded)...)
+	}
+
+	tx, err := p.store.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx)
+	if err := tx.LockPipeline(ctx, now); err != nil {
+		return err
+	}
+	locked, err := tx.LockMessages(ctx, ids)
+	if err != nil {
+		return err
+	}
+	if len(locked) != len(run) {
+		return errStale
+	}
+	for _, m := range locked {
+		if !unfinished(m) {
+			return errStale
+		}
+	}
+	holders, err := tx.IdentityHolders(ctx, keys)
+	if err != nil {
+		return err
+	}
+	states, err := tx.Flights(ctx, flids)
+	if err != nil {
+		return err
+	}
+
+	var w batchWriter
+	outs := make([]outcome, len(run))
+	for i, pr := range run {
+		m, msg, meta := locked[i], pr.decoded, metaOf(pr.decoded)
+		if h, ok := holders[msg.Identity]; ok && h != m.ID {
+			outs[i] = duplicateOf(h) // held before, or by an earlier message of this batch
+		} else {
+			overlay := overlayOf(states)
+			out, results := compute(msg, overlay, m.ID, now)
+			if !(out.status == store.StatusDead && out.class == sis.ClassProtocol) {
+				holders[msg.Identity] = m.ID
+				w.bind(store.BindIdentity{MsgID: m.ID, IdentityKey: msg.Identity, Kind: string(msg.Kind), Meta: meta, Now: now})
+				overlay.merge()
+				if err := w.addResults(m.ID, results, now); err != nil {
+					return err
+				}
+			}
+			outs[i] = out
+		}
+		w.finish(m, meta, outs[i], now)
+	}
+	if err := w.flush(ctx, tx, now); err != nil {
+		return err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return err
+	}
+	for i := range run {
+		p.logOutcome(ids[i], outs[i])
+	}
+	p.runBackfill(ctx, w.todos)
+	return nil
+}
+
+// batchWriter collects the writes of one or more messages and sends each
+// kind in one statement or pgx batch: binds, flight rows and collections,
+// events, terminal statuses, backfill todos.
+type batchWriter struct {
+	binds    []store.BindIdentity
+	writes   []store.FlightWrite
+	byFLID   map[int64]int // index into writes: a flight changed twice is written once, last state
+	events   []store.NewEvent
+	finishes []store.Finish
+	todos    []store.Backfill
+}
+
+func (w *batchWriter) bind(b store.BindIdentity) { w.binds = append(w.binds, b) }
+
+// addResults queues a message's flight results: the row (final state, union
+// of replaced collections) and, per changed flight, one event per target
+// built from the state of that message (rule 7).
+func (w *batchWriter) addResults(msgID int64, results []flight.Result, now time.Time) error {
+	if w.byFLID == nil {
+		w.byFLID = map[int64]int{}
+	}
+	for _, r := range results {
+		if !r.Write {
+			continue
+		}
+		if i, ok := w.byFLID[r.Next.FLID]; ok {
+			w.writes[i].State = r.Next
+			w.writes[i].Changes = union(w.writes[i].Changes, r.Changes)
+		} else {
+			w.byFLID[r.Next.FLID] = len(w.writes)
+			w.writes = append(w.writes, store.FlightWrite{State: r.Next, Changes: r.Changes})
+		}
+		if !r.Changed {
+			continue
+		}
+		payload, err := flight.EventPayload(r.Next)
+		if err != nil {
+			return fmt.Errorf("event payload of flight %d: %w", r.Next.FLID, err)
+		}
+		typ := store.EventUpsert
+		if r.Next.Lifecycle == flight.Deleted {
+			typ = store.EventTombstone
+		}
+		for _, target := range []string{store.TargetMsg, store.TargetSchd} {
+			w.events = append(w.events, store.NewEvent{
+				Target: target, EventType: typ, MsgID: msgID, FLID: r.Next.FLID,
+				StateVersion: r.Next.StateVersion, Payload: payload, CreatedAt: now,
+				IdempotencyKey: store.IdempotencyKey(msgID, r.Next.FLID, r.Next.StateVersion, target),
+			})
+		}
+	}
+	return nil
+}
+
+// finish queues the terminal status and, when META is known, the mailbox
+// backfill todo. A refused message keeps its META for audit but binds no
+// identity.
+func (w *batchWriter) finish(m store.Message, meta store.Meta, out outcome, now time.Time) {
+	if out.status == store.StatusDead && meta.Type != "" && m.IdentityKey == "" {
+		w.bind(store.BindIdentity{MsgID: m.ID, Meta: meta, Now: now})
+	}
+	w.finishes = append(w.finishes, store.Finish{
+		MsgID: m.ID, Status: out.status, ErrorClass: string(out.class),
+		Reason: truncate(out.reason), DuplicateOf: out.duplicateOf, Now: now,
+	})
+	if meta.Type != "" {
+		w.todos = append(w.todos, store.Backfill{MsgID: m.ID, MailboxStatus: out.status, ProcessedAt: now, Meta: meta, NextAttemptAt: now})
+	}
+}
+
+// flush writes everything queued, flights before the events and statuses
+// that refer to them.
+func (w *batchWriter) flush(ctx context.Context, ex store.Executor, now time.Time) error {
+	if len(w.binds) > 0 {
+		if err := ex.BindIdentities(ctx, w.binds); err != nil {
+			return err
+		}
+	}
+	if err := ex.WriteFlights(ctx, w.writes, now); err != nil {
+		return err
+	}
+	if len(w.events) > 0 {
+		if err := ex.InsertEvents(ctx, w.events); err != nil {
+			return err
+		}
+	}
+	if len(w.finishes) > 0 {
+		if err := ex.FinishMessages(ctx, w.finishes); err != nil {
+			return err
+		}
+	}
+	if len(w.todos) > 0 {
+		return ex.AddBackfills(ctx, w.todos)
+	}
+	return nil
+}
+
+func union(a, b flight.Changes) flight.Changes {
+	return flight.Changes{Groups: unionStrings(a.Groups, b.Groups), Payloads: unionStrings(a.Payloads, b.Payloads)}
+}
+
+func unionStrings(a, b []string) []string {
+	out := append([]string(nil), a...)
+	for _, s := range b {
+		found := false
+		for _, t := range out {
+			found = found || t == s
+		}
+		if !found {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// overlay stages one message's flight states over the batch's states, so a
+// message refused half way leaves the batch's view untouched.
+type overlay struct {
+	base   map[int64]*flight.State
+	staged map[int64]*flight.State
+}
+
+func overlayOf(base map[int64]*flight.State) *overlay {
+	return &overlay{base: base, staged: map[int64]*flight.State{}}
+}
+
+func (o *overlay) get(flid int64) *flight.State {
+	if s, ok := o.staged[flid]; ok {
+		return s
+	}
+	return o.base[flid]
+}
+
+func (o *overlay) put(s *flight.State) { o.staged[s.FLID] = s }
+
+func (o *overlay) merge() {
+	for id, s := range o.staged {
+		o.base[id] = s
+	}
+}
