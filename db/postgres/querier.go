@@ -10,9 +10,10 @@ import (
 )
 
 type Querier interface {
-	// Registers a backfill in the business transaction. A message that reaches a
-	// terminal status again after a replay overwrites its pending todo.
-	BackfillTodoAdd(ctx context.Context, db DBTX, arg []BackfillTodoAddParams) *BackfillTodoAddBatchResults
+	// Registers backfills in the business transaction, all todos of a run in one
+	// statement (a JSON array of objects). A message that reaches a terminal
+	// status again after a replay overwrites its pending todo.
+	BackfillTodoAdd(ctx context.Context, db DBTX, todos []byte) error
 	BackfillTodoDelete(ctx context.Context, db DBTX, msgIds []int64) (int64, error)
 	BackfillTodoGet(ctx context.Context, db DBTX, msgID int64) (BackfillTodo, error)
 	BackfillTodoListDue(ctx context.Context, db DBTX, arg BackfillTodoListDueParams) ([]BackfillTodo, error)
@@ -84,10 +85,11 @@ type Querier interface {
 	FlightListPruneCandidates(ctx context.Context, db DBTX, arg FlightListPruneCandidatesParams) ([]FlightSchd, error)
 	// DELETED flights whose soft delete is older than the retention, for the history sweep.
 	FlightListPurgeCandidates(ctx context.Context, db DBTX, arg FlightListPurgeCandidatesParams) ([]FlightSchd, error)
-	// Writes the computed next state of a flight (every column; the pump computes
-	// them all; CREATED_AT is kept on update). Batched so a snapshot of thousands
-	// of flights is one round trip.
-	FlightUpsert(ctx context.Context, db DBTX, arg []FlightUpsertParams) *FlightUpsertBatchResults
+	// Writes the computed next states of flights (every column; the pump
+	// computes them all; CREATED_AT is kept on update). The rows travel as one
+	// JSON array shaped like the table (keys = column names), so a snapshot of
+	// thousands of flights is one statement.
+	FlightUpsert(ctx context.Context, db DBTX, flights []byte) error
 	GateDeleteByFlight(ctx context.Context, db DBTX, flid int64) (int64, error)
 	GateDeleteByFlights(ctx context.Context, db DBTX, flids []int64) (int64, error)
 	GateInsert(ctx context.Context, db DBTX, arg []GateInsertParams) (int64, error)
@@ -107,9 +109,11 @@ type Querier interface {
 	// Moves terminal rows finished before a cut-off, whose backfill is done, to the
 	// archive in one statement (bounded batch, oldest first).
 	ProcStateArchive(ctx context.Context, db DBTX, arg ProcStateArchiveParams) (int64, error)
-	// Binds the decoded identity and META once (batched: one round trip per run). A retry re-binds the same values;
-	// a key held by another row fails on the UNIQUE constraint.
-	ProcStateBindIdentity(ctx context.Context, db DBTX, arg []ProcStateBindIdentityParams) *ProcStateBindIdentityBatchResults
+	// Binds the decoded identity (NULL: META only) and META of unfinished
+	// messages, all rows of a run in one statement (a JSON array of objects). A
+	// retry re-binds the same values; a key held by another row fails on the
+	// UNIQUE constraint. Returns the ids bound.
+	ProcStateBindIdentities(ctx context.Context, db DBTX, arg ProcStateBindIdentitiesParams) ([]int64, error)
 	// Backlog and outcomes for status and metrics.
 	ProcStateCountByStatus(ctx context.Context, db DBTX) ([]ProcStateCountByStatusRow, error)
 	// Enqueues mailbox ids as PENDING. The primary key makes a rescan harmless, and
@@ -117,8 +121,9 @@ type Querier interface {
 	ProcStateEnqueue(ctx context.Context, db DBTX, arg ProcStateEnqueueParams) (int64, error)
 	// Who holds these identity keys, live or archived (archived rows still deduplicate).
 	ProcStateFindIdentities(ctx context.Context, db DBTX, identityKeys []string) ([]ProcStateFindIdentitiesRow, error)
-	// Moves an unfinished message to its terminal status (SUCCEEDED, SKIPPED, DEAD).
-	ProcStateFinish(ctx context.Context, db DBTX, arg []ProcStateFinishParams) *ProcStateFinishBatchResults
+	// Moves unfinished messages to their terminal status (SUCCEEDED, SKIPPED,
+	// DEAD), all rows of a run in one statement. Returns the ids finished.
+	ProcStateFinishMany(ctx context.Context, db DBTX, arg ProcStateFinishManyParams) ([]int64, error)
 	ProcStateGet(ctx context.Context, db DBTX, msgID int64) (ProcState, error)
 	// The queue head: the smallest unfinished MSG_ID. FAILED holds the head too.
 	ProcStateGetHead(ctx context.Context, db DBTX) (ProcState, error)

@@ -56,5 +56,6 @@ func NewRouter(deps Deps) http.Handler {
 
 	// One line per file that serves routes.
 	s.mountIngest(r)
+	s.mountRead(r)
 	return r
 }

@@ -176,3 +176,4 @@ func tokenize(b *testing.B, raw []byte) {
 		}
 	}
 }
+

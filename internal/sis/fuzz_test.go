@@ -106,7 +106,7 @@ func inputValues(t *testing.T, raw []byte) []inputValue {
 				name = tk.Name.Space + ":" + name
 			}
 			for _, a := range tk.Attr {
-				if strings.TrimSpace(a.Value) != "" { // blank = Clear, shown as such
+				if !isBlank(a.Value) { // blank (XML white space only) = Clear, shown as such
 					vals = append(vals, inputValue{name + "@" + a.Name.Local, a.Value, true})
 				}
 			}

@@ -92,6 +92,13 @@ type scanner struct {
 	i        int
 	t        *tree
 	maxDepth int
+	// Text split by comments, PIs or CDATA sections is gathered here
+	// (linear, however many pieces) and stored when the element's text is
+	// complete (flushText).
+	pend     []byte
+	pendNode int32 // -1: nothing pending
+	// Duplicate-attribute check of elements with many attributes.
+	attrSet map[string]struct{}
 }
 
 func parseTree(src string, maxDepth int) (*tree, *Error) {
@@ -108,7 +115,7 @@ func parseTree(src string, maxDepth int) (*tree, *Error) {
 	if est := strings.Count(src, "=") + 1; cap(t.attrs) < est {
 		t.attrs = make([]xattr, 0, est)
 	}
-	p := &scanner{s: src, maxDepth: maxDepth, t: t}
+	p := &scanner{s: src, maxDepth: maxDepth, t: t, pendNode: -1}
 	if strings.HasPrefix(src, "\uFEFF") {
 		p.i = 3
 	}
@@ -192,44 +199,77 @@ func (p *scanner) skipPI() *Error {
 		return p.fail("invalid processing instruction")
 	}
 	if strings.EqualFold(target, "xml") {
-		// The declaration: only version 1.0 and UTF-8 are accepted.
-		decl := body[len(target):]
-		if v, ok := pseudoAttr(decl, "version"); ok && v != "1.0" {
-			return p.fail("unsupported XML version %q", v)
-		}
-		if e, ok := pseudoAttr(decl, "encoding"); ok && !strings.EqualFold(e, "utf-8") {
-			return p.fail("unsupported encoding %q (UTF-8 only)", e)
+		if err := p.xmlDecl(body[len(target):]); err != nil {
+			return err
 		}
 	}
 	p.i += j - len(target) + 2
 	return nil
 }
 
-// pseudoAttr reads name="value" from an XML declaration.
-func pseudoAttr(decl, name string) (string, bool) {
-	i := strings.Index(decl, name)
-	if i < 0 {
-		return "", false
+// xmlDecl checks the pseudo-attributes of an XML declaration: only
+// version, encoding and standalone, each at most once, well formed
+// (name = "value"), version 1.0 and UTF-8 only. Parsed strictly, not
+// searched for: a value must never be mistaken for a pseudo-attribute.
+func (p *scanner) xmlDecl(decl string) *Error {
+	var seen [3]bool // version, encoding, standalone
+	for {
+		rest := strings.TrimLeft(decl, " \t\r\n")
+		if rest == "" {
+			return nil
+		}
+		if len(rest) == len(decl) {
+			return p.fail("invalid XML declaration")
+		}
+		eq := strings.IndexByte(rest, '=')
+		if eq < 0 {
+			return p.fail("invalid XML declaration")
+		}
+		name := strings.TrimRight(rest[:eq], " \t\r\n")
+		val := strings.TrimLeft(rest[eq+1:], " \t\r\n")
+		if val == "" || (val[0] != '"' && val[0] != '\'') {
+			return p.fail("invalid XML declaration")
+		}
+		end := strings.IndexByte(val[1:], val[0])
+		if end < 0 {
+			return p.fail("invalid XML declaration")
+		}
+		v := val[1 : 1+end]
+		decl = val[end+2:]
+		k := -1
+		switch name {
+		case "version":
+			if k = 0; v != "1.0" {
+				return p.fail("unsupported XML version %q", v)
+			}
+		case "encoding":
+			if k = 1; !strings.EqualFold(v, "utf-8") {
+				return p.fail("unsupported encoding %q (UTF-8 only)", v)
+			}
+		case "standalone":
+			if k = 2; v != "yes" && v != "no" {
+				return p.fail("invalid XML declaration: standalone=%q", v)
+			}
+		default:
+			return p.fail("invalid XML declaration: unknown %q", name)
+		}
+		if seen[k] {
+			return p.fail("invalid XML declaration: duplicate %s", name)
+		}
+		seen[k] = true
 	}
-	rest := strings.TrimLeft(decl[i+len(name):], " \t\r\n")
-	if !strings.HasPrefix(rest, "=") {
-		return "", false
-	}
-	rest = strings.TrimLeft(rest[1:], " \t\r\n")
-	if rest == "" || (rest[0] != '"' && rest[0] != '\'') {
-		return "", false
-	}
-	end := strings.IndexByte(rest[1:], rest[0])
-	if end < 0 {
-		return "", false
-	}
-	return rest[1 : 1+end], true
 }
 
+// skipComment skips <!-- ... -->. XML forbids "--" inside a comment
+// (and so a comment ending in "--->"): the first "--" must close it.
 func (p *scanner) skipComment() *Error {
-	j := strings.Index(p.s[p.i+4:], "-->")
-	if j < 0 {
+	body := p.s[p.i+4:]
+	j := strings.Index(body, "--")
+	if j < 0 || j+2 >= len(body) {
 		return p.fail("unterminated comment")
+	}
+	if body[j+2] != '>' {
+		return p.fail("'--' inside a comment")
 	}
 	p.i += 4 + j + 3
 	return nil
@@ -258,6 +298,7 @@ func (p *scanner) elements() *Error {
 		}
 		switch c := p.s[p.i+1]; {
 		case c == '/':
+			p.flushText()
 			if cur < 0 {
 				return p.fail("unexpected end tag")
 			}
@@ -307,6 +348,7 @@ func (p *scanner) elements() *Error {
 				return err
 			}
 		default:
+			p.flushText()
 			n, selfClosing, err := p.startTag(cur)
 			if err != nil {
 				return err
@@ -399,18 +441,17 @@ func (p *scanner) startTag(parent int32) (int32, bool, *Error) {
 		if strings.IndexByte(raw, '<') >= 0 {
 			return 0, false, p.fail("'<' in attribute %s of <%s>", an, name)
 		}
-		val, ok := unescape(raw)
+		norm, exact := normalizeEOL(raw)
+		val, ok := unescape(norm)
 		if !ok {
 			return 0, false, p.fail("invalid entity or character reference in attribute %s of <%s> (entities are not processed)", an, name)
 		}
 		n := &t.nodes[idx]
-		for i := n.attr0; i < n.attr0+n.nattr; i++ {
-			if a := &t.attrs[i]; t.src[a.nameOff:a.nameOff+a.nameLen] == an {
-				return 0, false, p.fail("duplicate attribute %s in <%s>", an, name)
-			}
+		if p.duplicateAttr(idx, an) {
+			return 0, false, p.fail("duplicate attribute %s in <%s>", an, name)
 		}
 		xa := xattr{nameOff: int32(anOff), nameLen: int32(len(an)), valOff: int32(p.i + 1), valLen: int32(len(raw))}
-		if len(val) != len(raw) {
+		if !exact || len(val) != len(norm) {
 			xa.valOff, xa.valLen = int32(len(t.owned)), -1
 			t.owned = append(t.owned, val)
 		}
@@ -420,12 +461,54 @@ func (p *scanner) startTag(parent int32) (int32, bool, *Error) {
 	}
 }
 
+// duplicateAttr reports whether element n already has attribute an:
+// a linear scan for the usual few attributes, a set beyond (hostile
+// input must not make the scan quadratic).
+func (p *scanner) duplicateAttr(n int32, an string) bool {
+	t := p.t
+	nd := &t.nodes[n]
+	const linear = 16
+	if nd.nattr < linear {
+		for i := nd.attr0; i < nd.attr0+nd.nattr; i++ {
+			if a := &t.attrs[i]; t.src[a.nameOff:a.nameOff+a.nameLen] == an {
+				return true
+			}
+		}
+		return false
+	}
+	if nd.nattr == linear {
+		if p.attrSet == nil {
+			p.attrSet = make(map[string]struct{})
+		}
+		clear(p.attrSet)
+		for i := nd.attr0; i < nd.attr0+nd.nattr; i++ {
+			a := &t.attrs[i]
+			p.attrSet[t.src[a.nameOff:a.nameOff+a.nameLen]] = struct{}{}
+		}
+	}
+	if _, dup := p.attrSet[an]; dup {
+		return true
+	}
+	p.attrSet[an] = struct{}{}
+	return false
+}
+
+// flushText stores the text gathered in pend on its element.
+func (p *scanner) flushText() {
+	if p.pendNode >= 0 {
+		p.t.setText(p.pendNode, string(p.pend), 0, false)
+		p.pendNode, p.pend = -1, p.pend[:0]
+	}
+}
+
 // addText appends character data to a node. Once a node has element
 // children only blank text is allowed next to them (mixed content is
 // flagged and reported by the decoder as CODEC_ERROR).
 func (p *scanner) addText(cur int32, raw string, off int, decode bool) *Error {
 	t := p.t
-	exact := true
+	// End-of-line handling first: a CR written as a character reference
+	// (&#13;) is data and survives it.
+	raw, exact := normalizeEOL(raw)
 	if decode {
 		if strings.IndexByte(raw, '>') >= 0 && strings.Contains(raw, "]]>") {
 			return p.fail("']]>' in character data")
@@ -434,13 +517,8 @@ func (p *scanner) addText(cur int32, raw string, off int, decode bool) *Error {
 		if !ok {
 			return p.fail("invalid entity or character reference in <%s> (entities are not processed)", t.name(cur))
 		}
-		exact = len(v) == len(raw)
+		exact = exact && len(v) == len(raw)
 		raw = v
-	}
-	if strings.IndexByte(raw, '\r') >= 0 {
-		// XML end-of-line handling: CRLF and lone CR become LF.
-		raw = strings.ReplaceAll(strings.ReplaceAll(raw, "\r\n", "\n"), "\r", "\n")
-		exact = false
 	}
 	if t.nodes[cur].nchild > 0 {
 		if !isBlank(raw) {
@@ -448,12 +526,27 @@ func (p *scanner) addText(cur int32, raw string, off int, decode bool) *Error {
 		}
 		return nil
 	}
+	if p.pendNode == cur {
+		p.pend = append(p.pend, raw...)
+		return nil
+	}
 	if prev := t.text(cur); prev != "" {
-		t.setText(cur, prev+raw, 0, false)
+		p.pend = append(append(p.pend[:0], prev...), raw...)
+		p.pendNode = cur
 		return nil
 	}
 	t.setText(cur, raw, off, exact)
 	return nil
+}
+
+// normalizeEOL applies XML end-of-line handling to literal text (before
+// references are decoded): CRLF and a lone CR become LF. exact reports
+// that s was unchanged.
+func normalizeEOL(s string) (string, bool) {
+	if strings.IndexByte(s, '\r') < 0 {
+		return s, true
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n"), false
 }
 
 // name scans an XML name restricted to ASCII (all SIS names are ASCII).

@@ -2,6 +2,7 @@ package pgstore
 
 import (
 	"context"
+	"encoding/json"
 	"reflect"
 	"time"
 
@@ -80,24 +81,24 @@ func (e executor) withDetails(ctx context.Context, rows []postgres.FlightSchd) (
 	return states, nil
 }
 
-// WriteFlights upserts every flight row in one batch, then replaces the
+// WriteFlights upserts every flight row in one statement, then replaces the
 // changed collections: per table one delete for all flights and one COPY.
 func (e executor) WriteFlights(ctx context.Context, writes []store.FlightWrite, now time.Time) error {
 	if len(writes) == 0 {
 		return nil
 	}
-	params := make([]postgres.FlightUpsertParams, len(writes))
+	rows := make([]postgres.FlightSchd, len(writes))
 	for i, w := range writes {
-		params[i] = postgres.FlightUpsertParams(rowFromState(w.State, now))
+		rows[i] = rowFromState(w.State, now)
 	}
-	var batchErr error
-	e.q.FlightUpsert(ctx, e.db, params).Exec(func(_ int, err error) {
-		if err != nil && batchErr == nil {
-			batchErr = err
-		}
-	})
-	if batchErr != nil {
-		return interpret(batchErr)
+	// The generated row type's JSON keys are the column names:
+	// jsonb_populate_recordset turns the array back into table rows.
+	js, err := json.Marshal(rows)
+	if err != nil {
+		return err
+	}
+	if err := e.q.FlightUpsert(ctx, e.db, js); err != nil {
+		return interpret(err)
 	}
 	for _, d := range details {
 		if err := d.replace(ctx, e, writes, now); err != nil {

@@ -2,6 +2,7 @@ package pgstore
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -52,52 +53,90 @@ func (e executor) IdentityHolders(ctx context.Context, keys []string) (map[strin
 	return holders, nil
 }
 
-// BindIdentities sends every bind in one round trip (a pgx batch).
+// BindIdentities binds every message in one statement: the rows travel as
+// one JSON array (jsonb_to_recordset), which keeps NULLs and needs one
+// round trip for a whole run.
 func (e executor) BindIdentities(ctx context.Context, binds []store.BindIdentity) error {
-	params := make([]postgres.ProcStateBindIdentityParams, len(binds))
+	type row struct {
+		MsgID       int64      `json:"msg_id"`
+		IdentityKey *string    `json:"identity_key"`
+		Kind        *string    `json:"kind"`
+		MsgType     *string    `json:"msg_type"`
+		MsgSubtype  *string    `json:"msg_subtype"`
+		MetaSndr    *string    `json:"meta_sndr"`
+		MetaSeqn    *int64     `json:"meta_seqn"`
+		MetaDttmRaw *string    `json:"meta_dttm_raw"`
+		MetaDttm    *time.Time `json:"meta_dttm"`
+	}
+	if len(binds) == 0 {
+		return nil
+	}
+	rows := make([]row, len(binds))
+	ids := make([]int64, len(binds))
 	for i, p := range binds {
-		params[i] = postgres.ProcStateBindIdentityParams{
-			IdentityKey: nilIfEmpty(p.IdentityKey),
-			Kind:        nilIfEmpty(p.Kind),
-			MsgType:     nilIfEmpty(p.Meta.Type),
-			MsgSubtype:  nilIfEmpty(p.Meta.Styp),
-			MetaSndr:    nilIfEmpty(p.Meta.Sndr),
-			MetaSeqn:    p.Meta.Seqn,
-			MetaDttmRaw: nilIfEmpty(p.Meta.DttmRaw),
-			MetaDttm:    p.Meta.Dttm,
-			Now:         p.Now,
-			MsgID:       p.MsgID,
+		ids[i] = p.MsgID
+		rows[i] = row{
+			MsgID: p.MsgID, IdentityKey: nilIfEmpty(p.IdentityKey), Kind: nilIfEmpty(p.Kind),
+			MsgType: nilIfEmpty(p.Meta.Type), MsgSubtype: nilIfEmpty(p.Meta.Styp), MetaSndr: nilIfEmpty(p.Meta.Sndr),
+			MetaSeqn: p.Meta.Seqn, MetaDttmRaw: nilIfEmpty(p.Meta.DttmRaw), MetaDttm: p.Meta.Dttm,
 		}
 	}
-	var first error
-	e.q.ProcStateBindIdentity(ctx, e.db, params).QueryRow(func(i int, _ int64, err error) {
-		if err != nil && first == nil {
-			first = fmt.Errorf("bind identity of message %d: %w", binds[i].MsgID, interpret(err))
-		}
-	})
-	return first
+	js, err := json.Marshal(rows)
+	if err != nil {
+		return err
+	}
+	done, err := e.q.ProcStateBindIdentities(ctx, e.db, postgres.ProcStateBindIdentitiesParams{Now: binds[0].Now, Binds: js})
+	if err != nil {
+		return interpret(err)
+	}
+	return allDone("bind identity", ids, done)
 }
 
-// FinishMessages sends every terminal update in one round trip (a pgx batch).
+// FinishMessages finishes every message in one statement (see BindIdentities).
 func (e executor) FinishMessages(ctx context.Context, finishes []store.Finish) error {
-	params := make([]postgres.ProcStateFinishParams, len(finishes))
+	type row struct {
+		MsgID       int64   `json:"msg_id"`
+		Status      string  `json:"status"`
+		ErrorClass  *string `json:"error_class"`
+		Reason      *string `json:"reason"`
+		DuplicateOf *int64  `json:"duplicate_of"`
+	}
+	if len(finishes) == 0 {
+		return nil
+	}
+	rows := make([]row, len(finishes))
+	ids := make([]int64, len(finishes))
 	for i, p := range finishes {
-		params[i] = postgres.ProcStateFinishParams{
-			Status:      p.Status,
-			ErrorClass:  nilIfEmpty(p.ErrorClass),
-			Reason:      nilIfEmpty(p.Reason),
-			DuplicateOf: p.DuplicateOf,
-			Now:         p.Now,
-			MsgID:       p.MsgID,
+		ids[i] = p.MsgID
+		rows[i] = row{MsgID: p.MsgID, Status: p.Status, ErrorClass: nilIfEmpty(p.ErrorClass), Reason: nilIfEmpty(p.Reason), DuplicateOf: p.DuplicateOf}
+	}
+	js, err := json.Marshal(rows)
+	if err != nil {
+		return err
+	}
+	done, err := e.q.ProcStateFinishMany(ctx, e.db, postgres.ProcStateFinishManyParams{Now: finishes[0].Now, Finishes: js})
+	if err != nil {
+		return interpret(err)
+	}
+	return allDone("finish", ids, done)
+}
+
+// allDone reports the messages a set-based update did not find unfinished.
+func allDone(what string, want, got []int64) error {
+	if len(got) == len(want) {
+		return nil
+	}
+	seen := make(map[int64]bool, len(got))
+	for _, id := range got {
+		seen[id] = true
+	}
+	var missing []int64
+	for _, id := range want {
+		if !seen[id] {
+			missing = append(missing, id)
 		}
 	}
-	var first error
-	e.q.ProcStateFinish(ctx, e.db, params).QueryRow(func(i int, _ int64, err error) {
-		if err != nil && first == nil {
-			first = fmt.Errorf("finish message %d: %w", finishes[i].MsgID, interpret(err))
-		}
-	})
-	return first
+	return fmt.Errorf("%w: %s: messages %v are not unfinished", store.ErrNotFound, what, missing)
 }
 
 func (e executor) RecordFailure(ctx context.Context, p store.Failure) (int, error) {

@@ -2,6 +2,7 @@ package pgstore
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"time"
@@ -131,22 +132,34 @@ func events(rows []postgres.MsgEvent) []store.Event {
 
 // Backfills.
 
+// AddBackfills registers every todo in one statement (see BindIdentities).
 func (e executor) AddBackfills(ctx context.Context, todos []store.Backfill) error {
-	params := make([]postgres.BackfillTodoAddParams, len(todos))
+	type row struct {
+		MsgID         int64      `json:"msg_id"`
+		MailboxStatus string     `json:"mailbox_status"`
+		ProcessedAt   time.Time  `json:"processed_at"`
+		MetaSndr      *string    `json:"meta_sndr"`
+		MetaSeqn      *int64     `json:"meta_seqn"`
+		MetaDttm      *time.Time `json:"meta_dttm"`
+		MetaType      *string    `json:"meta_type"`
+		MetaStyp      *string    `json:"meta_styp"`
+	}
+	if len(todos) == 0 {
+		return nil
+	}
+	rows := make([]row, len(todos))
 	for i, b := range todos {
-		params[i] = postgres.BackfillTodoAddParams{
+		rows[i] = row{
 			MsgID: b.MsgID, MailboxStatus: b.MailboxStatus, ProcessedAt: b.ProcessedAt,
 			MetaSndr: nilIfEmpty(b.Meta.Sndr), MetaSeqn: b.Meta.Seqn, MetaDttm: b.Meta.Dttm,
 			MetaType: nilIfEmpty(b.Meta.Type), MetaStyp: nilIfEmpty(b.Meta.Styp),
 		}
 	}
-	var first error
-	e.q.BackfillTodoAdd(ctx, e.db, params).Exec(func(_ int, err error) {
-		if err != nil && first == nil {
-			first = interpret(err)
-		}
-	})
-	return first
+	js, err := json.Marshal(rows)
+	if err != nil {
+		return err
+	}
+	return interpret(e.q.BackfillTodoAdd(ctx, e.db, js))
 }
 
 func (e executor) DueBackfills(ctx context.Context, now time.Time, max int) ([]store.Backfill, error) {

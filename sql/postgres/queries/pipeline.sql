@@ -14,15 +14,19 @@ ON CONFLICT (source) DO UPDATE SET
   last_id = GREATEST(ingress_mark.last_id, EXCLUDED.last_id),
   updated_at = EXCLUDED.updated_at;
 
--- name: BackfillTodoAdd :batchexec
--- Registers a backfill in the business transaction. A message that reaches a
--- terminal status again after a replay overwrites its pending todo.
+-- name: BackfillTodoAdd :exec
+-- Registers backfills in the business transaction, all todos of a run in one
+-- statement (a JSON array of objects). A message that reaches a terminal
+-- status again after a replay overwrites its pending todo.
 INSERT INTO backfill_todo (
   msg_id, mailbox_status, processed_at, meta_sndr, meta_seqn, meta_dttm, meta_type, meta_styp,
   attempts, next_attempt_at, last_error, created_at)
-VALUES (
-  @msg_id, @mailbox_status, @processed_at, @meta_sndr, @meta_seqn, @meta_dttm, @meta_type, @meta_styp,
-  0, @processed_at, NULL, @processed_at)
+SELECT
+  v.msg_id, v.mailbox_status, v.processed_at, v.meta_sndr, v.meta_seqn, v.meta_dttm, v.meta_type, v.meta_styp,
+  0, v.processed_at, NULL, v.processed_at
+FROM jsonb_to_recordset(@todos::jsonb) AS v(
+  msg_id bigint, mailbox_status varchar, processed_at timestamptz, meta_sndr varchar, meta_seqn bigint,
+  meta_dttm timestamptz, meta_type varchar, meta_styp varchar)
 ON CONFLICT (msg_id) DO UPDATE SET
   mailbox_status = EXCLUDED.mailbox_status,
   processed_at = EXCLUDED.processed_at,

@@ -34,34 +34,42 @@ SELECT p.identity_key::varchar AS identity_key, p.msg_id FROM proc_state p WHERE
 UNION ALL
 SELECT h.identity_key::varchar AS identity_key, h.msg_id FROM proc_state_hst h WHERE h.identity_key = ANY(sqlc.arg(identity_keys)::varchar[]);
 
--- name: ProcStateBindIdentity :batchone
--- Binds the decoded identity and META once (batched: one round trip per run). A retry re-binds the same values;
--- a key held by another row fails on the UNIQUE constraint.
-UPDATE proc_state SET
-  identity_key = @identity_key,
-  kind = @kind,
-  msg_type = @msg_type,
-  msg_subtype = @msg_subtype,
-  meta_sndr = @meta_sndr,
-  meta_seqn = @meta_seqn,
-  meta_dttm_raw = @meta_dttm_raw,
-  meta_dttm = @meta_dttm,
+-- name: ProcStateBindIdentities :many
+-- Binds the decoded identity (NULL: META only) and META of unfinished
+-- messages, all rows of a run in one statement (a JSON array of objects). A
+-- retry re-binds the same values; a key held by another row fails on the
+-- UNIQUE constraint. Returns the ids bound.
+UPDATE proc_state p SET
+  identity_key = v.identity_key,
+  kind = v.kind,
+  msg_type = v.msg_type,
+  msg_subtype = v.msg_subtype,
+  meta_sndr = v.meta_sndr,
+  meta_seqn = v.meta_seqn,
+  meta_dttm_raw = v.meta_dttm_raw,
+  meta_dttm = v.meta_dttm,
   updated_at = @now
-WHERE msg_id = @msg_id AND status IN ('PENDING', 'FAILED')
-RETURNING msg_id;
+FROM jsonb_to_recordset(@binds::jsonb) AS v(
+  msg_id bigint, identity_key varchar, kind varchar, msg_type varchar, msg_subtype varchar,
+  meta_sndr varchar, meta_seqn bigint, meta_dttm_raw varchar, meta_dttm timestamptz)
+WHERE p.msg_id = v.msg_id AND p.status IN ('PENDING', 'FAILED')
+RETURNING p.msg_id;
 
--- name: ProcStateFinish :batchone
--- Moves an unfinished message to its terminal status (SUCCEEDED, SKIPPED, DEAD).
-UPDATE proc_state SET
-  status = @status,
-  error_class = @error_class,
-  reason = @reason,
-  duplicate_of = @duplicate_of,
+-- name: ProcStateFinishMany :many
+-- Moves unfinished messages to their terminal status (SUCCEEDED, SKIPPED,
+-- DEAD), all rows of a run in one statement. Returns the ids finished.
+UPDATE proc_state p SET
+  status = v.status,
+  error_class = v.error_class,
+  reason = v.reason,
+  duplicate_of = v.duplicate_of,
   next_attempt_at = NULL,
   finished_at = @now::timestamptz,
   updated_at = @now::timestamptz
-WHERE msg_id = @msg_id AND status IN ('PENDING', 'FAILED')
-RETURNING msg_id;
+FROM jsonb_to_recordset(@finishes::jsonb) AS v(
+  msg_id bigint, status varchar, error_class varchar, reason varchar, duplicate_of bigint)
+WHERE p.msg_id = v.msg_id AND p.status IN ('PENDING', 'FAILED')
+RETURNING p.msg_id;
 
 -- name: ProcStateRecordFailure :one
 -- Records a failed attempt: FAILED with the backoff the caller computed.

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/msgx-aodb/msgx/internal/app"
+	"github.com/msgx-aodb/msgx/internal/config"
+)
+
+func init() {
+	register("serve", "run the service: poller, pump, backfill sweep, HTTP API", runServe)
+}
+
+const serveUsage = `usage: msgx serve
+
+Runs the service until SIGTERM or SIGINT: polls the mailbox into the queue,
+processes it in strict FIFO order, backfills the mailbox and serves the HTTP
+API on $MSGX_HTTP_ADDR. Configuration comes from the MSGX_* environment
+variables (docs/config.md); logs are JSON lines on stderr. On a signal it
+stops accepting HTTP, lets the message step in flight commit or roll back,
+and exits 0. Exit 1: a start check failed (database unreachable, schema not
+applied, port taken); exit 2: invalid configuration.`
+
+func runServe(ctx context.Context, args []string, s streams) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(s.err)
+	fs.Usage = func() { fmt.Fprintln(s.err, serveUsage) }
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(s.err, "msgx serve: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	cfg, err := config.Load(os.Getenv)
+	if err != nil {
+		// errors.Join: one line per invalid variable.
+		for _, line := range strings.Split(err.Error(), "\n") {
+			fmt.Fprintf(s.err, "msgx serve: %s\n", line)
+		}
+		return exitUsage
+	}
+	log := slog.New(slog.NewJSONHandler(s.err, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	if err := app.Serve(ctx, cfg, log); err != nil {
+		fmt.Fprintf(s.err, "msgx serve: %s\n", strings.Join(strings.Fields(err.Error()), " "))
+		return exitFailure
+	}
+	return exitOK
+}

@@ -1,0 +1,260 @@
+// Package app wires msgx's service: the ingress poller, the strict-FIFO pump,
+// the backfill sweep and the HTTP API over one PostgreSQL pool and the shared
+// mailbox, and shuts them down without cutting a business transaction.
+package app
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/msgx-aodb/msgx/internal/api"
+	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/config"
+	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/pipeline"
+	"github.com/msgx-aodb/msgx/internal/sis"
+	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/store/pgstore"
+)
+
+// Bounds of start and shutdown.
+const (
+	connectTimeout  = 10 * time.Second // one PostgreSQL dial
+	startupTimeout  = 20 * time.Second // every start check together
+	stepTimeout     = 30 * time.Second // grace of the pump step in flight when shutdown begins
+	shutdownTimeout = 10 * time.Second // HTTP requests in flight
+)
+
+// HTTP server timeouts: the API answers small requests; a send carries at
+// most MaxMessageBytes.
+const (
+	readHeaderTimeout = 5 * time.Second
+	readTimeout       = 60 * time.Second
+	writeTimeout      = 60 * time.Second
+	idleTimeout       = 120 * time.Second
+)
+
+// Options are the test seams of serve; the zero value is production.
+type Options struct {
+	// Listener serves HTTP instead of listening on cfg.HTTPAddr (tests pass
+	// 127.0.0.1:0 and read the port from it).
+	Listener net.Listener
+	// StepTimeout is the grace of the pump step in flight at shutdown
+	// (default 30 s); a step is never bounded before.
+	StepTimeout time.Duration
+}
+
+// Serve runs the service until ctx is cancelled, then shuts down gracefully
+// and returns nil. A failed start check returns a one-line, actionable error.
+func Serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
+	return serve(ctx, cfg, log, Options{})
+}
+
+func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options) error {
+	if log == nil {
+		log = slog.Default()
+	}
+	if opt.StepTimeout <= 0 {
+		opt.StepTimeout = stepTimeout
+	}
+	clk := clock.Real{}
+
+	pool, mbdb, err := connect(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	defer mbdb.Close()
+	st := pgstore.New(pool)
+	mb := mailbox.New(mbdb, mailbox.WithZone(cfg.Location), mailbox.WithLogger(log))
+
+	ln := opt.Listener
+	if ln == nil {
+		if ln, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
+			return fmt.Errorf("HTTP: listen on %s (MSGX_HTTP_ADDR): %w", cfg.HTTPAddr, err)
+		}
+	}
+	srv := &http.Server{
+		Handler: api.NewRouter(api.Deps{Store: st, Mailbox: mb, Clock: clk, Log: log,
+			MaxBodyBytes: int64(cfg.MaxMessageBytes)}),
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+
+	backfiller := pipeline.NewBackfiller(st, mb, clk, log, pipeline.BackfillConfig{Interval: cfg.BackfillInterval})
+	poller := pipeline.NewPoller(st, mb, clk, log, pipeline.PollerConfig{
+		Batch: cfg.ClaimBatch, RescanDistance: cfg.RescanDistance, RescanAge: cfg.RescanAge,
+	})
+	pcfg := pumpConfig(cfg)
+	pump := pipeline.NewPump(st, mb, backfiller.BackfillNow, clk, log, pcfg)
+
+	// loops stops the poller and the backfiller at once; the pump and HTTP
+	// stop on their own terms below.
+	loops, stopLoops := context.WithCancel(ctx)
+	defer stopLoops()
+	var (
+		wg      sync.WaitGroup
+		httpErr = make(chan error, 1)
+	)
+	wg.Add(3)
+	go func() { defer wg.Done(); _ = poller.Run(loops, cfg.PollInterval) }()
+	go func() { defer wg.Done(); _ = backfiller.Run(loops) }()
+	go func() { defer wg.Done(); runPump(loops, pump, clk, log, pcfg.Idle, opt.StepTimeout) }()
+	go func() {
+		if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			httpErr <- err
+		}
+		close(httpErr)
+	}()
+	log.Info("msgx serving", "http_addr", ln.Addr().String(), "env", cfg.Env,
+		"poll_interval", cfg.PollInterval.String(), "backfill_interval", cfg.BackfillInterval.String())
+
+	var runErr error
+	select {
+	case <-ctx.Done():
+		log.Info("shutdown: signal received, stopping")
+	case err := <-httpErr:
+		runErr = fmt.Errorf("HTTP server: %w", err)
+		log.Error("shutdown: HTTP server failed", "err", err)
+	}
+
+	// Stop taking new work first: no new sends while the loops wind down.
+	hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
+	if err := srv.Shutdown(hctx); err != nil {
+		log.Warn("shutdown: HTTP requests still running after the bound, closed", "err", err)
+		_ = srv.Close()
+	}
+	cancel()
+	stopLoops()
+	wg.Wait() // the pump has committed or rolled back its step
+	log.Info("shutdown: complete")
+	return runErr
+}
+
+// pumpConfig maps the service configuration onto the pump's.
+func pumpConfig(cfg config.Config) pipeline.PumpConfig {
+	p := pipeline.DefaultPumpConfig()
+	p.MaxAttempts = cfg.MaxAttempts
+	p.BackoffBase = cfg.BackoffBase
+	p.BackoffCap = cfg.BackoffCap
+	p.HeadDeadline = cfg.HeadDeadline
+	p.RunLength = cfg.RunLength
+	p.Prune = cfg.SnapshotPrune
+	// An idle pump looks for work as often as the poller brings it.
+	p.Idle = min(p.Idle, cfg.PollInterval)
+	d := sis.DefaultOptions()
+	d.Location = cfg.Location
+	d.MaxSize = cfg.MaxMessageBytes
+	d.IgnoreTypes = append([]string{}, cfg.IgnoreTypes...) // non-nil: an empty list ignores nothing
+	d.IncludeDayBoundary = cfg.IncludeDayBoundary
+	p.Decode = d
+	return p
+}
+
+// runPump is Pump.Run with one difference: a step never sees the shutdown
+// signal directly. Cancelling a step would abort its business transaction
+// half way (rolled back, so safe, but the work is lost and a spurious INFRA
+// failure recorded); instead the step in flight may finish within
+// stepTimeout of the signal, and the loop stops before the next one. A step
+// that overruns the bound is cancelled and rolls back.
+func runPump(ctx context.Context, pump *pipeline.Pump, clk clock.Clock, log *slog.Logger, idle, stepTimeout time.Duration) {
+	for ctx.Err() == nil {
+		sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		stop := context.AfterFunc(ctx, func() { time.AfterFunc(stepTimeout, cancel) })
+		wait, err := pump.Step(sctx)
+		stop()
+		cancel()
+		if err != nil {
+			log.Error("pump step failed", "err", err)
+			wait = idle
+		}
+		if wait <= 0 {
+			continue
+		}
+		select {
+		case <-ctx.Done():
+		case <-clk.After(wait):
+		}
+	}
+}
+
+// connect opens and checks both databases. Every error is one line that
+// says what to do.
+func connect(ctx context.Context, cfg config.Config) (*pgxpool.Pool, *sql.DB, error) {
+	ctx, cancel := context.WithTimeout(ctx, startupTimeout)
+	defer cancel()
+
+	pc, err := pgxpool.ParseConfig(cfg.PGURL)
+	if err != nil {
+		return nil, nil, fmt.Errorf("PostgreSQL: MSGX_PG_URL is not a valid URL: %s", oneLine(err))
+	}
+	if pc.ConnConfig.ConnectTimeout == 0 || pc.ConnConfig.ConnectTimeout > connectTimeout {
+		pc.ConnConfig.ConnectTimeout = connectTimeout
+	}
+	// Name the connections, so DBAs see who holds them (pg_stat_activity).
+	if _, ok := pc.ConnConfig.RuntimeParams["application_name"]; !ok {
+		pc.ConnConfig.RuntimeParams["application_name"] = "msgx"
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, pc)
+	if err != nil {
+		return nil, nil, fmt.Errorf("PostgreSQL: %s", oneLine(err))
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, nil, fmt.Errorf("PostgreSQL unreachable (check MSGX_PG_URL): %s", oneLine(err))
+	}
+	if err := checkSchema(ctx, pgstore.New(pool)); err != nil {
+		pool.Close()
+		return nil, nil, err
+	}
+
+	db, err := mailbox.Open(ctx, cfg.MailboxDSN)
+	if err == nil {
+		err = mailbox.New(db).Ping(ctx)
+		if err != nil {
+			db.Close()
+		}
+	}
+	if err != nil {
+		pool.Close()
+		return nil, nil, fmt.Errorf("mailbox unreachable (check MSGX_MAILBOX_DSN): %s", oneLine(err))
+	}
+	return pool, db, nil
+}
+
+// checkSchema reads the queue head and the watermark: cheap, and it fails
+// when msgx's tables are missing or older than this build.
+func checkSchema(ctx context.Context, st store.Store) error {
+	_, err := st.QueueHead(ctx, 1)
+	if err == nil {
+		_, err = st.IngressMark(ctx, pipeline.DefaultPollerConfig().Source)
+	}
+	var pgErr *pgconn.PgError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &pgErr) && (pgErr.Code == "42P01" || pgErr.Code == "42703"): // undefined table / column
+		return fmt.Errorf("PostgreSQL: msgx's schema is missing or outdated (%s); run: msgx schema apply --yes", pgErr.Message)
+	default:
+		return fmt.Errorf("PostgreSQL: checking the schema: %s", oneLine(err))
+	}
+}
+
+// oneLine flattens an error for a one-line message.
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
+}
