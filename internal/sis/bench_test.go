@@ -176,4 +176,3 @@ func tokenize(b *testing.B, raw []byte) {
 		}
 	}
 }
-
