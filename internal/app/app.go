@@ -100,6 +100,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		Batch: cfg.ClaimBatch, RescanDistance: cfg.RescanDistance, RescanAge: cfg.RescanAge,
 	})
 	pcfg := pumpConfig(cfg)
+	pcfg.Grace = opt.StepTimeout
 	pump := pipeline.NewPump(st, mb, backfiller.BackfillNow, clk, log, pcfg)
 
 	// loops stops the poller and the backfiller at once; the pump and HTTP
@@ -113,7 +114,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	wg.Add(3)
 	go func() { defer wg.Done(); _ = poller.Run(loops, cfg.PollInterval) }()
 	go func() { defer wg.Done(); _ = backfiller.Run(loops) }()
-	go func() { defer wg.Done(); runPump(loops, pump, clk, log, pcfg.Idle, opt.StepTimeout) }()
+	go func() { defer wg.Done(); pump.Run(loops) }()
 	go func() {
 		if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 			httpErr <- err
@@ -163,33 +164,6 @@ func pumpConfig(cfg config.Config) pipeline.PumpConfig {
 	d.IncludeDayBoundary = cfg.IncludeDayBoundary
 	p.Decode = d
 	return p
-}
-
-// runPump is Pump.Run with one difference: a step never sees the shutdown
-// signal directly. Cancelling a step would abort its business transaction
-// half way (rolled back, so safe, but the work is lost and a spurious INFRA
-// failure recorded); instead the step in flight may finish within
-// stepTimeout of the signal, and the loop stops before the next one. A step
-// that overruns the bound is cancelled and rolls back.
-func runPump(ctx context.Context, pump *pipeline.Pump, clk clock.Clock, log *slog.Logger, idle, stepTimeout time.Duration) {
-	for ctx.Err() == nil {
-		sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-		stop := context.AfterFunc(ctx, func() { time.AfterFunc(stepTimeout, cancel) })
-		wait, err := pump.Step(sctx)
-		stop()
-		cancel()
-		if err != nil {
-			log.Error("pump step failed", "err", err)
-			wait = idle
-		}
-		if wait <= 0 {
-			continue
-		}
-		select {
-		case <-ctx.Done():
-		case <-clk.After(wait):
-		}
-	}
 }
 
 // connect opens and checks both databases. Every error is one line that

@@ -477,17 +477,19 @@ func TestShutdownLetsTheStepFinish(t *testing.T) {
 
 	entered, release := make(chan struct{}), make(chan struct{})
 	raw := &blockingReader{Mailbox: e.mb, entered: entered, release: release}
-	p := pipeline.NewPump(e.st, raw, nil, clock.Real{}, quiet, e.cfg)
+	cfg := e.cfg
+	cfg.Idle, cfg.Grace = time.Second, 30*time.Second
+	p := pipeline.NewPump(e.st, raw, nil, clock.Real{}, quiet, cfg)
 	ctx, cancel := context.WithCancel(t.Context())
 	stopped := make(chan struct{})
-	go func() { runPump(ctx, p, clock.Real{}, quiet, time.Second, 30*time.Second); close(stopped) }()
+	go func() { p.Run(ctx); close(stopped) }()
 	<-entered
 	cancel() // SIGTERM while the step reads its message
 	close(release)
 	select {
 	case <-stopped:
 	case <-time.After(20 * time.Second):
-		t.Fatal("runPump did not stop")
+		t.Fatal("Pump.Run did not stop")
 	}
 	m, err := e.st.Message(t.Context(), ids[0])
 	require.NoError(t, err)
@@ -537,17 +539,19 @@ func TestShutdownBoundsTheStep(t *testing.T) {
 	entered, release := make(chan struct{}), make(chan struct{})
 	defer close(release)
 	raw := &blockingReader{Mailbox: e.mb, entered: entered, release: release, honorCtx: true}
-	p := pipeline.NewPump(e.st, raw, nil, clock.Real{}, quiet, e.cfg)
+	cfg := e.cfg
+	cfg.Idle, cfg.Grace = time.Second, 300*time.Millisecond
+	p := pipeline.NewPump(e.st, raw, nil, clock.Real{}, quiet, cfg)
 	ctx, cancel := context.WithCancel(t.Context())
 	stopped := make(chan struct{})
-	go func() { runPump(ctx, p, clock.Real{}, quiet, time.Second, 300*time.Millisecond); close(stopped) }()
+	go func() { p.Run(ctx); close(stopped) }()
 	<-entered
 	began := time.Now()
 	cancel()
 	select {
 	case <-stopped:
 	case <-time.After(20 * time.Second):
-		t.Fatal("runPump did not stop")
+		t.Fatal("Pump.Run did not stop")
 	}
 	require.GreaterOrEqual(t, time.Since(began), 300*time.Millisecond, "the step had its grace")
 	m, err := e.st.Message(t.Context(), ids[0])

@@ -280,3 +280,22 @@ func TestFailureMidTransactionRollsBackTheMessageOnly(t *testing.T) {
 }
 
 func ldm() string { return envelope("LDM", "NONE", "<LDM>x</LDM>") }
+
+func TestDuplicateAfterArchive(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	msg := schd("ADFT", fltr(1))
+	first := e.send(t, msg)
+	e.drain(t)
+	require.NoError(t, e.st.DeleteBackfills(t.Context(), []int64{first}))
+	moved, err := e.st.Archive(t.Context(), e.clk.Now().Add(time.Hour), 100, e.clk.Now())
+	require.NoError(t, err)
+	require.Equal(t, 1, moved)
+
+	again := e.send(t, msg)
+	e.drain(t)
+	m := e.msg(t, again)
+	require.Equal(t, store.StatusSkipped, m.Status, "an archived identity still deduplicates")
+	require.Equal(t, first, *m.DuplicateOf)
+	require.Equal(t, int64(1), e.flight(t, 1).StateVersion)
+}

@@ -21,6 +21,7 @@ type PumpConfig struct {
 	RunLength    int           // consecutive head messages committed together; default 100
 	Idle         time.Duration // wait when the queue is empty; default 1 s
 	Prune        bool          // snapshot prune of previous-generation members; default on
+	Grace        time.Duration // at shutdown, how long the step in flight may still run; default 30 s
 	Decode       sis.Options
 }
 
@@ -29,7 +30,7 @@ func DefaultPumpConfig() PumpConfig {
 	return PumpConfig{
 		MaxAttempts: 5, BackoffBase: time.Second, BackoffCap: time.Minute,
 		HeadDeadline: 10 * time.Minute, RunLength: 100, Idle: time.Second,
-		Prune: true, Decode: sis.DefaultOptions(),
+		Prune: true, Grace: 30 * time.Second, Decode: sis.DefaultOptions(),
 	}
 }
 
@@ -59,12 +60,18 @@ func NewPump(s store.Store, raw RawReader, backfill func(context.Context, []stor
 
 // Run pumps until ctx is done. It waits only when there is nothing to do:
 // an empty queue (Idle) or a FAILED head not yet due (until its time).
+//
+// Shutdown does not cut the step in flight: cancelling its context would
+// roll back work that is about to commit. The step may run on for Grace
+// after ctx is done (then it is cancelled and rolls back), and no step
+// starts after that.
 func (p *Pump) Run(ctx context.Context) error {
-	for {
-		wait, err := p.Step(ctx)
-		if ctx.Err() != nil {
-			return nil
-		}
+	for ctx.Err() == nil {
+		sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		stop := context.AfterFunc(ctx, func() { time.AfterFunc(p.cfg.Grace, cancel) })
+		wait, err := p.Step(sctx)
+		stop()
+		cancel()
 		if err != nil {
 			p.log.Error("pump step failed", "err", err)
 			wait = p.cfg.Idle
@@ -74,10 +81,10 @@ func (p *Pump) Run(ctx context.Context) error {
 		}
 		select {
 		case <-ctx.Done():
-			return nil
 		case <-p.clock.After(wait):
 		}
 	}
+	return nil
 }
 
 // Step does one unit of work: settles or waits for a FAILED head, or
