@@ -101,7 +101,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	})
 	pcfg := pumpConfig(cfg)
 	pcfg.Grace = opt.StepTimeout
-	pump := pipeline.NewPump(st, mb, backfiller.BackfillNow, clk, log, pcfg)
+	pump := pipeline.NewPump(st, mb, backfiller.Notify, clk, log, pcfg)
 
 	// loops stops the poller and the backfiller at once; the pump and HTTP
 	// stop on their own terms below.

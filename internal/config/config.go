@@ -50,7 +50,7 @@ func Defaults() Config {
 		AirportTZ:  "Asia/Shanghai",
 
 		PollInterval: time.Second, ClaimBatch: 50, RescanDistance: 1000, RescanAge: 10 * time.Minute,
-		MaxAttempts: 5, BackoffBase: time.Second, BackoffCap: time.Minute, HeadDeadline: 10 * time.Minute, RunLength: 100,
+		MaxAttempts: 5, BackoffBase: time.Second, BackoffCap: time.Minute, HeadDeadline: 10 * time.Minute, RunLength: 500,
 		SnapshotPrune: true, IgnoreTypes: []string{"LDM", "REGN", "RSTA", "EROR"}, MaxMessageBytes: 16 << 20,
 		BackfillInterval: 30 * time.Second,
 	}

@@ -18,11 +18,12 @@ import (
 // backoff. A todo is deleted once the mailbox row is backfilled; a committed
 // result is only ever compensated this way, never re-applied.
 type Backfiller struct {
-	store store.Store
-	mb    *mailbox.Mailbox
-	clock clock.Clock
-	log   *slog.Logger
-	cfg   BackfillConfig
+	store   store.Store
+	mb      *mailbox.Mailbox
+	clock   clock.Clock
+	log     *slog.Logger
+	cfg     BackfillConfig
+	pending chan []store.Backfill // handed over by Notify, done by Run
 }
 
 // NewBackfiller wires a backfiller; zero config fields take their defaults.
@@ -30,7 +31,18 @@ func NewBackfiller(s store.Store, mb *mailbox.Mailbox, c clock.Clock, log *slog.
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Backfiller{store: s, mb: mb, clock: c, log: log, cfg: cfg.withDefaults()}
+	return &Backfiller{store: s, mb: mb, clock: c, log: log, cfg: cfg.withDefaults(), pending: make(chan []store.Backfill, 64)}
+}
+
+// Notify hands todos just committed by the pump to Run, without waiting:
+// the pump goes on with the next messages while the mailbox is written. When
+// Run is behind (the queue is full) the todos are left to the sweep, where
+// they are registered anyway.
+func (b *Backfiller) Notify(_ context.Context, todos []store.Backfill) {
+	select {
+	case b.pending <- todos:
+	default:
+	}
 }
 
 // Sweep backfills up to Batch due todos. done counts rows backfilled now or
@@ -103,8 +115,9 @@ func (b *Backfiller) delay(attempt int) time.Duration {
 }
 
 // Run sweeps at once — closing the window between a commit and its backfill
-// left by a crash — and then every Interval until ctx is done. Errors are
-// logged; the next sweep retries. It returns nil when ctx is done.
+// left by a crash — then backfills what Notify hands over as it comes and
+// sweeps every Interval, until ctx is done. Errors are logged; the next
+// sweep retries. It returns nil when ctx is done.
 func (b *Backfiller) Run(ctx context.Context) error {
 	for {
 		done, failed, err := b.Sweep(ctx)
@@ -116,10 +129,17 @@ func (b *Backfiller) Run(ctx context.Context) error {
 		} else if done+failed > 0 {
 			b.log.Info("backfill sweep", "done", done, "failed", failed)
 		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-b.clock.After(b.cfg.Interval):
+		tick := b.clock.After(b.cfg.Interval)
+	wait:
+		for {
+			select {
+			case <-ctx.Done():
+				return nil
+			case todos := <-b.pending:
+				b.BackfillNow(ctx, todos)
+			case <-tick:
+				break wait
+			}
 		}
 	}
 }

@@ -208,3 +208,27 @@ func TestBackfillRunSweepsAtStartThenOnInterval(t *testing.T) {
 	cancel()
 	require.NoError(t, <-stopped)
 }
+
+// Todos the pump hands over are backfilled as they come, without waiting for
+// the next sweep.
+func TestBackfillRunTakesNotifiedTodos(t *testing.T) {
+	t.Parallel()
+	e := newIngressEnv(t)
+	bf := e.backfiller(e.mb)
+	left := e.committed(t, store.StatusSucceeded)
+	ctx, cancel := context.WithCancel(t.Context())
+	stopped := make(chan error)
+	go func() { stopped <- bf.Run(ctx) }()
+	require.Eventually(t, func() bool { return e.todo(t, left.MsgID) == nil }, 10*time.Second, 5*time.Millisecond,
+		"the sweep at start is done")
+
+	b := e.committed(t, store.StatusSucceeded)
+	bf.Notify(t.Context(), []store.Backfill{b})
+	require.Eventually(t, func() bool { return e.todo(t, b.MsgID) == nil }, 10*time.Second, 5*time.Millisecond,
+		"done with the fake clock standing still: no sweep interval passed")
+	row, err := e.mb.Get(t.Context(), b.MsgID)
+	require.NoError(t, err)
+	require.Equal(t, "SUCCEEDED", row.Status)
+	cancel()
+	require.NoError(t, <-stopped)
+}

@@ -47,7 +47,7 @@ func runService(tb testing.TB, e *env, n int) (time.Duration, uint64) {
 	bf := NewBackfiller(e.st, e.mb, real, quiet, DefaultBackfillConfig())
 	cfg := e.pump.cfg
 	cfg.Idle = 5 * time.Millisecond
-	pump := NewPump(e.st, e.mb, bf.BackfillNow, real, quiet, cfg)
+	pump := NewPump(e.st, e.mb, bf.Notify, real, quiet, cfg)
 	poller := NewPoller(e.st, e.mb, real, quiet, PollerConfig{Batch: 500})
 
 	ctx, cancel := context.WithCancel(tb.Context())
@@ -55,9 +55,16 @@ func runService(tb testing.TB, e *env, n int) (time.Duration, uint64) {
 	began := time.Now()
 	go poller.Run(ctx, 5*time.Millisecond)
 	go pump.Run(ctx)
+	go bf.Run(ctx)
 	var peak uint64
 	var ms runtime.MemStats
+	deadline := time.Now().Add(5 * time.Minute)
 	for {
+		if time.Now().After(deadline) {
+			counts, _ := e.st.QueueCounts(tb.Context())
+			todos, _ := e.st.DueBackfills(tb.Context(), time.Now().Add(time.Hour), 3)
+			tb.Fatalf("service did not finish %d messages in time: %+v, todos %+v", n, counts, todos)
+		}
 		runtime.ReadMemStats(&ms)
 		peak = max(peak, ms.HeapInuse)
 		counts, err := e.st.QueueCounts(tb.Context())
