@@ -26,10 +26,11 @@ SHELL       := /bin/bash
 # Databases for `make run` (created by scripts/services.sh).
 MSGX_PG_URL      ?= postgres://postgres@127.0.0.1:5432/msgx?sslmode=disable
 MSGX_MAILBOX_DSN ?= root@tcp(127.0.0.1:3306)/msgx_mailbox?parseTime=true
+MSGX_HTTP_ADDR   ?= 127.0.0.1:8080
 # Servers for the tests: each test creates and drops its own databases.
 MSGX_TEST_PG_URL      ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 MSGX_TEST_MAILBOX_DSN ?= root@tcp(127.0.0.1:3306)/?parseTime=true
-export MSGX_PG_URL MSGX_MAILBOX_DSN MSGX_TEST_PG_URL MSGX_TEST_MAILBOX_DSN
+export MSGX_PG_URL MSGX_MAILBOX_DSN MSGX_HTTP_ADDR MSGX_TEST_PG_URL MSGX_TEST_MAILBOX_DSN
 
 # Go files for gofmt: tracked plus untracked-but-not-ignored, that still exist.
 GOFILES = $(wildcard $(shell git ls-files -co --exclude-standard -- '*.go' 2>/dev/null || find . -name '*.go' -not -path './.cache/*'))
@@ -38,7 +39,7 @@ GOFILES = $(wildcard $(shell git ls-files -co --exclude-standard -- '*.go' 2>/de
 
 help:
 	@echo "targets:"
-	@echo "  run        services + build + schema apply + serve (when available)"
+	@echo "  run        services + build + schema apply + dev mailbox tables + serve"
 	@echo "  test       services + go vet + go test -race (TIMEOUT=$(TIMEOUT)) + fuzz ($(FUZZTIME))"
 	@echo "  fuzz       fuzz the SIS decoder for FUZZTIME=$(FUZZTIME)"
 	@echo "  bench      benchmarks with allocation figures"
@@ -102,21 +103,14 @@ lint:
 	$(GO) vet ./...
 	$(SQLC) diff
 
+# The dev demo on local services: msgx's schema applied with msgx itself, the
+# AODB's mailbox tables created (only in dev: on site they exist), then the
+# service in the foreground (Ctrl-C stops it gracefully).
 run: services build
-	@if $(BIN) help 2>&1 | grep -qE '^[[:space:]]+schema[[:space:]]'; then \
-		echo "$(BIN) schema apply --yes --url <MSGX_PG_URL>"; \
-		$(BIN) schema apply --yes --url '$(MSGX_PG_URL)' || exit $$?; \
-	else \
-		echo "run: this build has no 'schema' subcommand yet; schema not applied"; \
-	fi
-	@if $(BIN) help 2>&1 | grep -qE '^[[:space:]]+serve[[:space:]]'; then \
-		echo "$(BIN) serve"; \
-		exec $(BIN) serve; \
-	else \
-		echo "run: 'msgx serve' is not in this build yet: it arrives with the pipeline issue (#4)."; \
-		echo "run: what this build offers today:"; \
-		$(BIN) help 2>&1 | sed 's/^/    /'; \
-	fi
+	$(BIN) schema apply --yes --url '$(MSGX_PG_URL)'
+	mariadb -h 127.0.0.1 -u root msgx_mailbox < sql/mysql/schema/001_mailbox.sql
+	@echo "run: msgx serve on http://$(MSGX_HTTP_ADDR): POST /cminmsgs/send, GET /flights/{flid}, GET /messages/{id}"
+	MSGX_HTTP_ADDR='$(MSGX_HTTP_ADDR)' $(BIN) serve
 
 clean:
 	rm -rf bin
