@@ -12,7 +12,7 @@ LDFLAGS  := -X main.version=$(VERSION)
 TIMEOUT  ?= 20m
 # Fuzz budget as an execution count: a count has no deadline to race on a
 # loaded machine (a -fuzztime duration can fail spuriously, golang/go#75804).
-FUZZTIME ?= 500000x
+FUZZTIME ?= 1000000x
 BIN      := bin/msgx
 TESTLOG  := bin/test.log
 TESTSUM  := bin/test-summary.txt
