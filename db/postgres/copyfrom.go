@@ -317,6 +317,126 @@ func (q *Queries) EventInsert(ctx context.Context, db DBTX, arg []EventInsertPar
 	return db.CopyFrom(ctx, []string{"msg_event"}, []string{"target", "partition_key", "event_type", "cminmsgs_id", "flid", "state_version", "idempotency_key", "payload", "created_at"}, &iteratorForEventInsert{rows: arg})
 }
 
+// iteratorForFlightInsert implements pgx.CopyFromSource.
+type iteratorForFlightInsert struct {
+	rows                 []FlightInsertParams
+	skippedFirstNextCall bool
+}
+
+func (r *iteratorForFlightInsert) Next() bool {
+	if len(r.rows) == 0 {
+		return false
+	}
+	if !r.skippedFirstNextCall {
+		r.skippedFirstNextCall = true
+		return true
+	}
+	r.rows = r.rows[1:]
+	return len(r.rows) > 0
+}
+
+func (r iteratorForFlightInsert) Values() ([]interface{}, error) {
+	return []interface{}{
+		r.rows[0].Flid,
+		r.rows[0].Ffid,
+		r.rows[0].Alcd,
+		r.rows[0].Alsc,
+		r.rows[0].Flno,
+		r.rows[0].Mvin,
+		r.rows[0].Sodt,
+		r.rows[0].SodtAt,
+		r.rows[0].Flty,
+		r.rows[0].Flin,
+		r.rows[0].Acft,
+		r.rows[0].Reno,
+		r.rows[0].Taop,
+		r.rows[0].Tafl,
+		r.rows[0].Taid,
+		r.rows[0].Trml,
+		r.rows[0].Maxp,
+		r.rows[0].Csop,
+		r.rows[0].Csft,
+		r.rows[0].Maid,
+		r.rows[0].Estt,
+		r.rows[0].EsttAt,
+		r.rows[0].Actt,
+		r.rows[0].ActtAt,
+		r.rows[0].Stnd,
+		r.rows[0].Phag,
+		r.rows[0].Fhag,
+		r.rows[0].Mhag,
+		r.rows[0].Cncl,
+		r.rows[0].Remc,
+		r.rows[0].Botm,
+		r.rows[0].BotmAt,
+		r.rows[0].Lacl,
+		r.rows[0].Fint,
+		r.rows[0].Appt,
+		r.rows[0].Egsr,
+		r.rows[0].Egst,
+		r.rows[0].EgstAt,
+		r.rows[0].Vipp,
+		r.rows[0].Vipr,
+		r.rows[0].Lbno,
+		r.rows[0].Lbwt,
+		r.rows[0].Paxc,
+		r.rows[0].Exsc,
+		r.rows[0].Exsr,
+		r.rows[0].Ftss,
+		r.rows[0].Pedt,
+		r.rows[0].PedtAt,
+		r.rows[0].Neat,
+		r.rows[0].NeatAt,
+		r.rows[0].Padt,
+		r.rows[0].PadtAt,
+		r.rows[0].Naat,
+		r.rows[0].NaatAt,
+		r.rows[0].Stdt,
+		r.rows[0].StdtAt,
+		r.rows[0].Eddt,
+		r.rows[0].EddtAt,
+		r.rows[0].Dyop,
+		r.rows[0].Scht,
+		r.rows[0].SchtMinutes,
+		r.rows[0].Cobt,
+		r.rows[0].CobtAt,
+		r.rows[0].Tobt,
+		r.rows[0].TobtAt,
+		r.rows[0].Eobt,
+		r.rows[0].EobtAt,
+		r.rows[0].Ctot,
+		r.rows[0].CtotAt,
+		r.rows[0].Iest,
+		r.rows[0].IestAt,
+		r.rows[0].Runw,
+		r.rows[0].FdivDdes,
+		r.rows[0].FdivDdir,
+		r.rows[0].FdivText,
+		r.rows[0].FretReid,
+		r.rows[0].FretText,
+		r.rows[0].FlabAres,
+		r.rows[0].FlabText,
+		r.rows[0].OperationDay,
+		r.rows[0].Fday,
+		r.rows[0].Lifecycle,
+		r.rows[0].DeletedAt,
+		r.rows[0].StateVersion,
+		r.rows[0].LastMessageID,
+		r.rows[0].CreatedAt,
+		r.rows[0].UpdatedAt,
+	}, nil
+}
+
+func (r iteratorForFlightInsert) Err() error {
+	return nil
+}
+
+// New flights (a snapshot's first generation creates thousands): COPY, no
+// conflict handling needed since the pump read that they do not exist.
+func (q *Queries) FlightInsert(ctx context.Context, db DBTX, arg []FlightInsertParams) (int64, error) {
+	return db.CopyFrom(ctx, []string{"flight_schd"}, []string{"flid", "ffid", "alcd", "alsc", "flno", "mvin", "sodt", "sodt_at", "flty", "flin", "acft", "reno", "taop", "tafl", "taid", "trml", "maxp", "csop", "csft", "maid", "estt", "estt_at", "actt", "actt_at", "stnd", "phag", "fhag", "mhag", "cncl", "remc", "botm", "botm_at", "lacl", "fint", "appt", "egsr", "egst", "egst_at", "vipp", "vipr", "lbno", "lbwt", "paxc", "exsc", "exsr", "ftss", "pedt", "pedt_at", "neat", "neat_at", "padt", "padt_at", "naat", "naat_at", "stdt", "stdt_at", "eddt", "eddt_at", "dyop", "scht", "scht_minutes", "cobt", "cobt_at", "tobt", "tobt_at", "eobt", "eobt_at", "ctot", "ctot_at", "iest", "iest_at", "runw", "fdiv_ddes", "fdiv_ddir", "fdiv_text", "fret_reid", "fret_text", "flab_ares", "flab_text", "operation_day", "fday", "lifecycle", "deleted_at", "state_version", "last_message_id", "created_at", "updated_at"}, &iteratorForFlightInsert{rows: arg})
+}
+
 // iteratorForGateInsert implements pgx.CopyFromSource.
 type iteratorForGateInsert struct {
 	rows                 []GateInsertParams

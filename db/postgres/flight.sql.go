@@ -328,6 +328,96 @@ func (q *Queries) FlightHstListByFlight(ctx context.Context, db DBTX, flid int64
 	return items, nil
 }
 
+type FlightInsertParams struct {
+	Flid          int64      `json:"flid"`
+	Ffid          *string    `json:"ffid"`
+	Alcd          *string    `json:"alcd"`
+	Alsc          *string    `json:"alsc"`
+	Flno          *string    `json:"flno"`
+	Mvin          *string    `json:"mvin"`
+	Sodt          *string    `json:"sodt"`
+	SodtAt        *time.Time `json:"sodt_at"`
+	Flty          *string    `json:"flty"`
+	Flin          *string    `json:"flin"`
+	Acft          *string    `json:"acft"`
+	Reno          *string    `json:"reno"`
+	Taop          *string    `json:"taop"`
+	Tafl          *string    `json:"tafl"`
+	Taid          *string    `json:"taid"`
+	Trml          *string    `json:"trml"`
+	Maxp          *string    `json:"maxp"`
+	Csop          *string    `json:"csop"`
+	Csft          *string    `json:"csft"`
+	Maid          *string    `json:"maid"`
+	Estt          *string    `json:"estt"`
+	EsttAt        *time.Time `json:"estt_at"`
+	Actt          *string    `json:"actt"`
+	ActtAt        *time.Time `json:"actt_at"`
+	Stnd          *string    `json:"stnd"`
+	Phag          *string    `json:"phag"`
+	Fhag          *string    `json:"fhag"`
+	Mhag          *string    `json:"mhag"`
+	Cncl          *string    `json:"cncl"`
+	Remc          *string    `json:"remc"`
+	Botm          *string    `json:"botm"`
+	BotmAt        *time.Time `json:"botm_at"`
+	Lacl          *string    `json:"lacl"`
+	Fint          *string    `json:"fint"`
+	Appt          *string    `json:"appt"`
+	Egsr          *string    `json:"egsr"`
+	Egst          *string    `json:"egst"`
+	EgstAt        *time.Time `json:"egst_at"`
+	Vipp          *string    `json:"vipp"`
+	Vipr          *string    `json:"vipr"`
+	Lbno          *string    `json:"lbno"`
+	Lbwt          *string    `json:"lbwt"`
+	Paxc          *string    `json:"paxc"`
+	Exsc          *string    `json:"exsc"`
+	Exsr          *string    `json:"exsr"`
+	Ftss          *string    `json:"ftss"`
+	Pedt          *string    `json:"pedt"`
+	PedtAt        *time.Time `json:"pedt_at"`
+	Neat          *string    `json:"neat"`
+	NeatAt        *time.Time `json:"neat_at"`
+	Padt          *string    `json:"padt"`
+	PadtAt        *time.Time `json:"padt_at"`
+	Naat          *string    `json:"naat"`
+	NaatAt        *time.Time `json:"naat_at"`
+	Stdt          *string    `json:"stdt"`
+	StdtAt        *time.Time `json:"stdt_at"`
+	Eddt          *string    `json:"eddt"`
+	EddtAt        *time.Time `json:"eddt_at"`
+	Dyop          *string    `json:"dyop"`
+	Scht          *string    `json:"scht"`
+	SchtMinutes   *int32     `json:"scht_minutes"`
+	Cobt          *string    `json:"cobt"`
+	CobtAt        *time.Time `json:"cobt_at"`
+	Tobt          *string    `json:"tobt"`
+	TobtAt        *time.Time `json:"tobt_at"`
+	Eobt          *string    `json:"eobt"`
+	EobtAt        *time.Time `json:"eobt_at"`
+	Ctot          *string    `json:"ctot"`
+	CtotAt        *time.Time `json:"ctot_at"`
+	Iest          *string    `json:"iest"`
+	IestAt        *time.Time `json:"iest_at"`
+	Runw          *string    `json:"runw"`
+	FdivDdes      *string    `json:"fdiv_ddes"`
+	FdivDdir      *string    `json:"fdiv_ddir"`
+	FdivText      *string    `json:"fdiv_text"`
+	FretReid      *string    `json:"fret_reid"`
+	FretText      *string    `json:"fret_text"`
+	FlabAres      *string    `json:"flab_ares"`
+	FlabText      *string    `json:"flab_text"`
+	OperationDay  time.Time  `json:"operation_day"`
+	Fday          *time.Time `json:"fday"`
+	Lifecycle     string     `json:"lifecycle"`
+	DeletedAt     *time.Time `json:"deleted_at"`
+	StateVersion  int64      `json:"state_version"`
+	LastMessageID int64      `json:"last_message_id"`
+	CreatedAt     time.Time  `json:"created_at"`
+	UpdatedAt     time.Time  `json:"updated_at"`
+}
+
 const flightListByDay = `-- name: FlightListByDay :many
 SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, fint, appt, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at FROM flight_schd
 WHERE operation_day = $1 AND flid > $2

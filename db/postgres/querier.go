@@ -77,6 +77,9 @@ type Querier interface {
 	FlightGetMany(ctx context.Context, db DBTX, flids []int64) ([]FlightSchd, error)
 	FlightHstInsert(ctx context.Context, db DBTX, arg FlightHstInsertParams) error
 	FlightHstListByFlight(ctx context.Context, db DBTX, flid int64) ([]FlightHst, error)
+	// New flights (a snapshot's first generation creates thousands): COPY, no
+	// conflict handling needed since the pump read that they do not exist.
+	FlightInsert(ctx context.Context, db DBTX, arg []FlightInsertParams) (int64, error)
 	// One page of the flights of an operation day in FLID order (keyset paging).
 	FlightListByDay(ctx context.Context, db DBTX, arg FlightListByDayParams) ([]FlightSchd, error)
 	// Previous-generation members of a flight day that are still ACTIVE on that

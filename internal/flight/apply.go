@@ -25,6 +25,7 @@ type Result struct {
 	// Write: the row must be written (Changed, or only bookkeeping such as
 	// the snapshot day moved).
 	Write   bool
+	Created bool // the flight did not exist before
 	Changes Changes
 }
 
@@ -79,7 +80,9 @@ func Apply(cur *State, rec *sis.FlightRecord, revive bool, msgID int64, now time
 		// A new flight writes every collection it carries.
 		ch = Changes{Groups: Groups, Payloads: PayloadKinds}
 	}
-	return finish(cur, next, changed, ch, msgID, now), nil
+	r := finish(cur, next, changed, ch, msgID, now)
+	r.Created = cur == nil
+	return r, nil
 }
 
 // Delete marks a flight DELETED (soft delete until the history sweep). A

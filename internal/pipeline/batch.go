@@ -143,7 +143,7 @@ func (w *batchWriter) addResults(msgID int64, results []flight.Result, now time.
 			w.writes[i].Changes = union(w.writes[i].Changes, r.Changes)
 		} else {
 			w.byFLID[r.Next.FLID] = len(w.writes)
-			w.writes = append(w.writes, store.FlightWrite{State: r.Next, Changes: r.Changes})
+			w.writes = append(w.writes, store.FlightWrite{State: r.Next, Changes: r.Changes, New: r.Created})
 		}
 		if !r.Changed {
 			continue

@@ -103,6 +103,7 @@ type StatusCount struct {
 type FlightWrite struct {
 	State   *flight.State
 	Changes flight.Changes
+	New     bool // the flight does not exist yet: nothing to update or delete
 }
 
 // SnapshotGen is the current generation of a flight day.

@@ -84,13 +84,15 @@ func (t *table[R, P]) load(ctx context.Context, e executor, flids []int64, into 
 }
 
 func (t *table[R, P]) replace(ctx context.Context, e executor, writes []store.FlightWrite, now time.Time) error {
-	var flids []int64
+	var flids []int64 // existing flights whose old rows go first
 	var rows []P
 	for _, w := range writes {
 		if !replaces(w.Changes, t.group) {
 			continue
 		}
-		flids = append(flids, w.State.FLID)
+		if !w.New {
+			flids = append(flids, w.State.FLID)
+		}
 		for i, item := range w.State.Groups[t.group] {
 			var r R
 			v := reflect.ValueOf(&r).Elem()
@@ -109,11 +111,10 @@ func (t *table[R, P]) replace(ctx context.Context, e executor, writes []store.Fl
 			rows = append(rows, t.conv(r))
 		}
 	}
-	if len(flids) == 0 {
-		return nil
-	}
-	if _, err := t.del(ctx, e.db, flids); err != nil {
-		return err
+	if len(flids) > 0 {
+		if _, err := t.del(ctx, e.db, flids); err != nil {
+			return err
+		}
 	}
 	if len(rows) == 0 {
 		return nil

@@ -81,24 +81,38 @@ func (e executor) withDetails(ctx context.Context, rows []postgres.FlightSchd) (
 	return states, nil
 }
 
-// WriteFlights upserts every flight row in one statement, then replaces the
-// changed collections: per table one delete for all flights and one COPY.
+// WriteFlights writes every flight row (new ones by COPY, the others in one
+// upsert statement), then replaces the changed collections: per table one
+// delete for the existing flights and one COPY.
 func (e executor) WriteFlights(ctx context.Context, writes []store.FlightWrite, now time.Time) error {
 	if len(writes) == 0 {
 		return nil
 	}
-	rows := make([]postgres.FlightSchd, len(writes))
-	for i, w := range writes {
-		rows[i] = rowFromState(w.State, now)
+	var inserts []postgres.FlightInsertParams
+	var updates []postgres.FlightSchd
+	for _, w := range writes {
+		row := rowFromState(w.State, now)
+		if w.New {
+			inserts = append(inserts, postgres.FlightInsertParams(row))
+		} else {
+			updates = append(updates, row)
+		}
 	}
-	// The generated row type's JSON keys are the column names:
-	// jsonb_populate_recordset turns the array back into table rows.
-	js, err := json.Marshal(rows)
-	if err != nil {
-		return err
+	if len(inserts) > 0 {
+		if _, err := e.q.FlightInsert(ctx, e.db, inserts); err != nil {
+			return interpret(err)
+		}
 	}
-	if err := e.q.FlightUpsert(ctx, e.db, js); err != nil {
-		return interpret(err)
+	if len(updates) > 0 {
+		// The generated row type's JSON keys are the column names, which
+		// jsonb_to_recordset turns back into rows.
+		js, err := json.Marshal(updates)
+		if err != nil {
+			return err
+		}
+		if err := e.q.FlightUpsert(ctx, e.db, js); err != nil {
+			return interpret(err)
+		}
 	}
 	for _, d := range details {
 		if err := d.replace(ctx, e, writes, now); err != nil {
@@ -117,7 +131,9 @@ func (e executor) writePayloads(ctx context.Context, writes []store.FlightWrite,
 		for _, kind := range w.Changes.Payloads {
 			p, ok := w.State.Payloads[kind]
 			if !ok {
-				cleared[kind] = append(cleared[kind], w.State.FLID)
+				if !w.New {
+					cleared[kind] = append(cleared[kind], w.State.FLID)
+				}
 				continue
 			}
 			upserts = append(upserts, postgres.PayloadUpsertParams{

@@ -145,9 +145,13 @@ func testFlights(t *testing.T, newStore Factory) {
 	t.Run("EverythingReadsBackIdenticalAndInOrder", func(t *testing.T) {
 		s := newStore(t)
 		want := richFlight(1001)
-		write(t, s, t0, want)
+		for _, isNew := range []bool{true, false} { // created, then rewritten in place
+			require.NoError(t, s.WriteFlights(ctx(t), []store.FlightWrite{{State: want, Changes: allChanged, New: isNew}}, t0))
+			require.Equal(t, business(t, want), business(t, read(t, s, 1001)))
+		}
+		err := s.WriteFlights(ctx(t), []store.FlightWrite{{State: want, Changes: allChanged, New: true}}, t0)
+		require.ErrorIs(t, err, store.ErrDuplicate, "a flight written as new must not exist yet")
 		got := read(t, s, 1001)
-		require.Equal(t, business(t, want), business(t, got))
 
 		gates := got.Groups[flight.GroupGates]
 		require.Len(t, gates, 3)

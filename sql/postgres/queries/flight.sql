@@ -5,6 +5,28 @@ SELECT * FROM flight_schd WHERE flid = @flid;
 -- The current rows of the given flights, for a snapshot or multi-record message.
 SELECT * FROM flight_schd WHERE flid = ANY(@flids::bigint[]) ORDER BY flid;
 
+-- name: FlightInsert :copyfrom
+-- New flights (a snapshot's first generation creates thousands): COPY, no
+-- conflict handling needed since the pump read that they do not exist.
+INSERT INTO flight_schd (
+  flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid,
+  trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc,
+  botm, botm_at, lacl, fint, appt, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr,
+  ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at,
+  dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest,
+  iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text,
+  operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at,
+  updated_at)
+VALUES (
+  @flid, @ffid, @alcd, @alsc, @flno, @mvin, @sodt, @sodt_at, @flty, @flin, @acft, @reno, @taop,
+  @tafl, @taid, @trml, @maxp, @csop, @csft, @maid, @estt, @estt_at, @actt, @actt_at, @stnd, @phag,
+  @fhag, @mhag, @cncl, @remc, @botm, @botm_at, @lacl, @fint, @appt, @egsr, @egst, @egst_at, @vipp,
+  @vipr, @lbno, @lbwt, @paxc, @exsc, @exsr, @ftss, @pedt, @pedt_at, @neat, @neat_at, @padt,
+  @padt_at, @naat, @naat_at, @stdt, @stdt_at, @eddt, @eddt_at, @dyop, @scht, @scht_minutes, @cobt,
+  @cobt_at, @tobt, @tobt_at, @eobt, @eobt_at, @ctot, @ctot_at, @iest, @iest_at, @runw, @fdiv_ddes,
+  @fdiv_ddir, @fdiv_text, @fret_reid, @fret_text, @flab_ares, @flab_text, @operation_day, @fday,
+  @lifecycle, @deleted_at, @state_version, @last_message_id, @created_at, @updated_at);
+
 -- name: FlightUpsert :exec
 -- Writes the computed next states of flights (every column; the pump
 -- computes them all; CREATED_AT is kept on update). The rows travel as one
