@@ -90,8 +90,9 @@ test: services
 fuzz:
 	$(GO) test ./internal/sis -run='^$$' -fuzz=FuzzDecode -fuzztime=$(FUZZTIME)
 
+# -p 1: one package at a time, so no benchmark measures its neighbours.
 bench: services
-	$(GO) test -run='^$$' -bench=. -benchmem -timeout=$(TIMEOUT) ./...
+	$(GO) test -p 1 -run='^$$' -bench=. -benchmem -timeout=$(TIMEOUT) ./...
 
 lint:
 	@files="$(GOFILES)"; \
