@@ -13,7 +13,9 @@ import (
 	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/postgres"
 	atlas "ariga.io/atlas/sql/schema"
+
 	"github.com/jackc/pgx/v5"
+	"github.com/msgx-aodb/msgx/db/pgadmin"
 )
 
 // scratch is a throw-away schema inside a transaction whose search_path
@@ -83,7 +85,7 @@ func withSearchPath(ctx context.Context, db *sql.DB, target string, fn func(*sql
 
 // setSearchPath sets search_path for the rest of the transaction only.
 func setSearchPath(ctx context.Context, tx *sql.Tx, schemaName string) error {
-	if _, err := tx.ExecContext(ctx, "SELECT set_config('search_path', $1, true)", quoteIdent(schemaName)); err != nil {
+	if err := pgadmin.New().SetLocalSearchPath(ctx, tx, quoteIdent(schemaName)); err != nil {
 		return fmt.Errorf("set search_path: %w", err)
 	}
 	return nil

@@ -32,6 +32,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/msgx-aodb/msgx/db/pgadmin"
 	"github.com/msgx-aodb/msgx/internal/schema"
 	sqlfiles "github.com/msgx-aodb/msgx/sql"
 )
@@ -157,20 +158,20 @@ func buildTemplate(ctx context.Context, db *sql.DB, name string, lockKey int64) 
 		return err
 	}
 	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", lockKey); err != nil {
+	admin := pgadmin.New()
+	if err := admin.AdvisoryLock(ctx, conn, lockKey); err != nil {
 		return fmt.Errorf("lock: %w", err)
 	}
 	defer func() {
-		_, uerr := conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", lockKey)
+		uerr := admin.AdvisoryUnlock(context.WithoutCancel(ctx), conn, lockKey)
 		err = errors.Join(err, uerr)
 	}()
 
 	// datistemplate is set last, so it marks a complete template; anything
 	// else under this name is the leftover of an interrupted build.
-	var isTemplate sql.NullBool
-	err = conn.QueryRowContext(ctx, "SELECT datistemplate FROM pg_database WHERE datname = $1", name).Scan(&isTemplate)
+	isTemplate, err := admin.DatabaseIsTemplate(ctx, conn, name)
 	switch {
-	case err == nil && isTemplate.Bool:
+	case err == nil && isTemplate:
 		return nil
 	case err == nil:
 		if _, err := conn.ExecContext(ctx, "DROP DATABASE "+quote(name)+" WITH (FORCE)"); err != nil {
