@@ -6,11 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
-	"os"
 	"strings"
 
 	"github.com/msgx-aodb/msgx/internal/app"
-	"github.com/msgx-aodb/msgx/internal/config"
 )
 
 func init() {
@@ -30,7 +28,8 @@ applied, port taken); exit 2: invalid configuration.`
 func runServe(ctx context.Context, args []string, s streams) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(s.err)
-	fs.Usage = func() { fmt.Fprintln(s.err, serveUsage) }
+	fs.Usage = func() { fmt.Fprintln(s.err, serveUsage); fs.PrintDefaults() }
+	configPath := configFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
@@ -41,12 +40,8 @@ func runServe(ctx context.Context, args []string, s streams) int {
 		fmt.Fprintf(s.err, "msgx serve: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	cfg, err := config.Load(os.Getenv)
-	if err != nil {
-		// errors.Join: one line per invalid variable.
-		for _, line := range strings.Split(err.Error(), "\n") {
-			fmt.Fprintf(s.err, "msgx serve: %s\n", line)
-		}
+	cfg, ok := loadConfig("serve", *configPath, s)
+	if !ok {
 		return exitUsage
 	}
 	log := slog.New(slog.NewJSONHandler(s.err, &slog.HandlerOptions{Level: slog.LevelInfo}))

@@ -1,25 +1,40 @@
-// Package config loads and validates msgx's configuration from MSGX_*
-// environment variables. Every key is documented in docs/config.md; an
-// invalid value is refused at start with the key and the reason.
+// Package config loads and validates msgx's configuration: the documented
+// defaults, then an optional YAML file (--config or MSGX_CONFIG), then the
+// MSGX_* environment variables, each layer overriding the one before. Layering
+// and YAML parsing are koanf's; every key, with its variable, default and
+// meaning, is one row of the table in fields.go, from which docs/config.md is
+// generated. An invalid value is refused at start naming the key and reason.
 package config
 
 import (
 	"errors"
 	"fmt"
-	"strconv"
+	"os"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/knadh/koanf/parsers/yaml"
+	"github.com/knadh/koanf/providers/confmap"
+	"github.com/knadh/koanf/providers/file"
+	"github.com/knadh/koanf/v2"
 )
 
 // Config is the whole service configuration.
 type Config struct {
-	Env        string // dev | prod
+	Env    string // dev | prod
+	Shadow bool   // process into our own PostgreSQL only: no backfill, no Kafka
+
 	PGURL      string // msgx's own PostgreSQL
 	MailboxDSN string // shared mailbox, go-sql-driver/mysql DSN
-	HTTPAddr   string
+
+	HTTPAddr     string
+	AdminToken   string // Bearer token of /admin/*; required in prod
+	MaxJSONBytes int    // body limit of the JSON routes
 
 	AirportTZ string
 	Location  *time.Location
+	LogLevel  string
 
 	PollInterval   time.Duration
 	ClaimBatch     int
@@ -38,120 +53,228 @@ type Config struct {
 	IncludeDayBoundary bool
 
 	BackfillInterval time.Duration
+
+	LeaderLockID        int64
+	LeaderRetryInterval time.Duration
+
+	Kafka  Kafka
+	Outbox Outbox
+	Schd   Schd
 }
 
-// Defaults are the documented defaults (docs/config.md).
+// Kafka is the producer side of the outbox relay.
+type Kafka struct {
+	Brokers        []string // empty in dev: an embedded broker is started
+	ClientID       string
+	TopicMsg       string
+	TopicSchd      string
+	Acks           string // must be "all"
+	Idempotence    bool   // must be true
+	MaxInFlight    int    // 1..5 keeps order with idempotence
+	ProduceTimeout time.Duration
+	DialTimeout    time.Duration
+	TLS            KafkaTLS
+	SASL           KafkaSASL
+}
+
+// KafkaTLS is the broker TLS configuration.
+type KafkaTLS struct {
+	Enabled            bool
+	CAFile             string
+	CertFile           string
+	KeyFile            string
+	ServerName         string
+	InsecureSkipVerify bool
+}
+
+// KafkaSASL is the broker authentication.
+type KafkaSASL struct {
+	Mechanism string // "", PLAIN, SCRAM-SHA-256, SCRAM-SHA-512
+	Username  string
+	Password  string
+}
+
+// Outbox is the KAFKA:msg dispatcher's delivery policy.
+type Outbox struct {
+	BatchSize   int
+	MaxAttempts int
+	BackoffBase time.Duration
+	BackoffCap  time.Duration
+}
+
+// Schd is the KAFKA:schd aggregation.
+type Schd struct {
+	FlushPeriod time.Duration
+	FlushLimit  int
+}
+
+// Defaults returns the documented defaults (every field's default in fields.go).
 func Defaults() Config {
-	return Config{
-		Env:        "dev",
-		PGURL:      "postgres://postgres@127.0.0.1:5432/msgx?sslmode=disable",
-		MailboxDSN: "root@tcp(127.0.0.1:3306)/msgx_mailbox?parseTime=true",
-		HTTPAddr:   "127.0.0.1:8080",
-		AirportTZ:  "Asia/Shanghai",
+	var c Config
+	for _, f := range fields {
+		if err := f.set(&c, f.def); err != nil {
+			panic(fmt.Sprintf("config: default of %s: %v", f.key, err))
+		}
+	}
+	c.Location, _ = time.LoadLocation(c.AirportTZ)
+	return c
+}
 
-		PollInterval: time.Second, ClaimBatch: 50, RescanDistance: 1000, RescanAge: 10 * time.Minute,
-		MaxAttempts: 5, BackoffBase: time.Second, BackoffCap: time.Minute, HeadDeadline: 10 * time.Minute, RunLength: 500,
-		SnapshotPrune: true, IgnoreTypes: []string{"LDM", "REGN", "RSTA", "EROR"}, MaxMessageBytes: 16 << 20,
-		BackfillInterval: 30 * time.Second,
+// Load builds the configuration from the defaults, the YAML file at path
+// (when path is empty, $MSGX_CONFIG; when that is empty too, no file) and the
+// MSGX_* variables read through getenv, and validates it. The error names
+// every invalid key, one per line.
+func Load(path string, getenv func(string) string) (Config, error) {
+	if path == "" {
+		path = strings.TrimSpace(getenv("MSGX_CONFIG"))
+	}
+	k := koanf.New(".")
+	var errs []error
+	if path != "" {
+		if err := k.Load(file.Provider(path), yaml.Parser()); err != nil {
+			return Config{}, fmt.Errorf("config file %s: %w", path, err)
+		}
+		for _, key := range k.Keys() {
+			if fieldByKey(key) == nil {
+				errs = append(errs, fmt.Errorf("%s: unknown key in %s (see docs/config.md)", key, path))
+			}
+		}
+	}
+	fromEnv := map[string]any{}
+	for _, f := range fields {
+		if v := strings.TrimSpace(getenv(f.env)); v != "" {
+			fromEnv[f.key] = v
+		}
+	}
+	if err := k.Load(confmap.Provider(fromEnv, "."), nil); err != nil {
+		return Config{}, fmt.Errorf("config: environment: %w", err)
+	}
+
+	c := Defaults()
+	for _, f := range fields {
+		if !k.Exists(f.key) {
+			continue
+		}
+		v := text(k.Get(f.key))
+		if err := f.set(&c, v); err != nil {
+			errs = append(errs, fmt.Errorf("%s=%q: %w", f.name(), v, err))
+		}
+	}
+	explicit := func(key string) bool { return k.Exists(key) }
+	errs = append(errs, validate(&c, explicit)...)
+	return c, errors.Join(errs...)
+}
+
+// text turns a YAML value (string, number, bool or list) into the text form
+// the fields parse, so a file and the environment are read the same way.
+func text(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return strings.TrimSpace(x)
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = text(e)
+		}
+		return strings.Join(parts, ",")
+	default:
+		return fmt.Sprint(x)
 	}
 }
 
-// Load reads the MSGX_* variables through getenv (os.Getenv in production)
-// over the defaults and validates the result.
-func Load(getenv func(string) string) (Config, error) {
-	c := Defaults()
+// validate checks what no single field can: cross-field rules and the
+// refusals of production (each names its setting).
+func validate(c *Config, explicit func(key string) bool) []error {
 	var errs []error
-	str := func(key string, into *string) {
-		if v := strings.TrimSpace(getenv(key)); v != "" {
-			*into = v
-		}
-	}
-	parse := func(key string, set func(string) error) {
-		if v := strings.TrimSpace(getenv(key)); v != "" {
-			if err := set(v); err != nil {
-				errs = append(errs, fmt.Errorf("%s=%q: %w", key, v, err))
-			}
-		}
-	}
-	positiveInt := func(key string, into *int) {
-		parse(key, func(v string) error {
-			n, err := strconv.Atoi(v)
-			if err != nil || n <= 0 {
-				return errors.New("must be a positive integer")
-			}
-			*into = n
-			return nil
-		})
-	}
-	duration := func(key string, into *time.Duration) {
-		parse(key, func(v string) error {
-			d, err := time.ParseDuration(v)
-			if err != nil || d <= 0 {
-				return errors.New("must be a positive duration such as 1s, 500ms, 10m")
-			}
-			*into = d
-			return nil
-		})
-	}
-	boolean := func(key string, into *bool) {
-		parse(key, func(v string) error {
-			b, err := strconv.ParseBool(v)
-			if err != nil {
-				return errors.New("must be true or false")
-			}
-			*into = b
-			return nil
-		})
-	}
-
-	str("MSGX_ENV", &c.Env)
-	str("MSGX_PG_URL", &c.PGURL)
-	str("MSGX_MAILBOX_DSN", &c.MailboxDSN)
-	str("MSGX_HTTP_ADDR", &c.HTTPAddr)
-	str("MSGX_AIRPORT_TZ", &c.AirportTZ)
-	duration("MSGX_POLL_INTERVAL", &c.PollInterval)
-	positiveInt("MSGX_CLAIM_BATCH", &c.ClaimBatch)
-	parse("MSGX_RESCAN_DISTANCE", func(v string) error {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < 0 {
-			return errors.New("must be a non-negative integer")
-		}
-		c.RescanDistance = n
-		return nil
-	})
-	duration("MSGX_RESCAN_AGE", &c.RescanAge)
-	positiveInt("MSGX_MAX_ATTEMPTS", &c.MaxAttempts)
-	duration("MSGX_BACKOFF_BASE", &c.BackoffBase)
-	duration("MSGX_BACKOFF_CAP", &c.BackoffCap)
-	duration("MSGX_HEAD_DEADLINE", &c.HeadDeadline)
-	positiveInt("MSGX_RUN_LENGTH", &c.RunLength)
-	boolean("MSGX_SNAPSHOT_PRUNE", &c.SnapshotPrune)
-	parse("MSGX_IGNORE_TYPES", func(v string) error {
-		c.IgnoreTypes = nil
-		for _, t := range strings.Split(v, ",") {
-			if t = strings.ToUpper(strings.TrimSpace(t)); t != "" {
-				c.IgnoreTypes = append(c.IgnoreTypes, t)
-			}
-		}
-		return nil
-	})
-	positiveInt("MSGX_MAX_MESSAGE_BYTES", &c.MaxMessageBytes)
-	boolean("MSGX_IDENTITY_INCLUDE_DAY_BOUNDARY", &c.IncludeDayBoundary)
-	duration("MSGX_BACKFILL_INTERVAL", &c.BackfillInterval)
-
-	if c.Env != "dev" && c.Env != "prod" {
-		errs = append(errs, fmt.Errorf("MSGX_ENV=%q: must be dev or prod", c.Env))
+	bad := func(key, reason string, a ...any) {
+		errs = append(errs, fmt.Errorf("%s: %s", fieldByKey(key).name(), fmt.Sprintf(reason, a...)))
 	}
 	loc, err := time.LoadLocation(c.AirportTZ)
 	if err != nil {
-		errs = append(errs, fmt.Errorf("MSGX_AIRPORT_TZ=%q: not a time zone: %w", c.AirportTZ, err))
+		bad("airport.timezone", "%q is not a time zone: %v", c.AirportTZ, err)
 	}
 	c.Location = loc
 	if c.BackoffCap < c.BackoffBase {
-		errs = append(errs, fmt.Errorf("MSGX_BACKOFF_CAP=%s: must not be below MSGX_BACKOFF_BASE=%s", c.BackoffCap, c.BackoffBase))
+		bad("pipeline.backoff-cap", "%s must not be below pipeline.backoff-base %s", c.BackoffCap, c.BackoffBase)
 	}
-	if c.Env == "prod" && c.MailboxDSN == Defaults().MailboxDSN && getenv("MSGX_MAILBOX_DSN") == "" {
-		errs = append(errs, errors.New("MSGX_MAILBOX_DSN: must be set in prod (the dev default points at a local MariaDB)"))
+	if c.Outbox.BackoffCap < c.Outbox.BackoffBase {
+		bad("outbox.backoff-cap", "%s must not be below outbox.backoff-base %s", c.Outbox.BackoffCap, c.Outbox.BackoffBase)
 	}
-	return c, errors.Join(errs...)
+	// Delivery safety is not negotiable in any environment (issue #5).
+	if c.Kafka.Acks != "all" {
+		bad("kafka.acks", "must be all: anything less can lose acknowledged events")
+	}
+	if !c.Kafka.Idempotence {
+		bad("kafka.idempotence", "must be true: without it a retried produce can duplicate or reorder events")
+	}
+	if c.Kafka.MaxInFlight < 1 || c.Kafka.MaxInFlight > 5 {
+		bad("kafka.max-in-flight", "must be 1..5: more breaks per-partition order of the idempotent producer")
+	}
+	if c.Kafka.SASL.Mechanism != "" && (c.Kafka.SASL.Username == "" || c.Kafka.SASL.Password == "") {
+		bad("kafka.sasl.mechanism", "%s needs kafka.sasl.username and kafka.sasl.password", c.Kafka.SASL.Mechanism)
+	}
+	for _, key := range []string{"kafka.tls.ca-file", "kafka.tls.cert-file", "kafka.tls.key-file"} {
+		if p := fieldByKey(key).get(c); p != "" {
+			if _, err := os.Stat(p); err != nil {
+				bad(key, "cannot read %s: %v", p, err)
+			}
+		}
+	}
+	if (c.Kafka.TLS.CertFile == "") != (c.Kafka.TLS.KeyFile == "") {
+		bad("kafka.tls.cert-file", "a client certificate needs both kafka.tls.cert-file and kafka.tls.key-file")
+	}
+	if c.AdminToken != "" && len(c.AdminToken) < minAdminToken {
+		bad("http.admin-token", "must be at least %d characters", minAdminToken)
+	}
+
+	if c.Env != "prod" {
+		return errs
+	}
+	// Production refuses every development convenience, naming the setting.
+	if !explicit("postgres.url") {
+		bad("postgres.url", "must be set in prod (the default points at a local development database)")
+	}
+	if !explicit("mailbox.dsn") {
+		bad("mailbox.dsn", "must be set in prod (the default points at a local MariaDB)")
+	}
+	if len(c.Kafka.Brokers) == 0 {
+		bad("kafka.brokers", "must be set in prod (the embedded development broker is refused)")
+	}
+	if c.AdminToken == "" {
+		bad("http.admin-token", "must be set in prod (the admin API replays messages)")
+	}
+	if c.Kafka.TLS.InsecureSkipVerify {
+		bad("kafka.tls.insecure-skip-verify", "is refused in prod")
+	}
+	return errs
+}
+
+// minAdminToken is the shortest admin token accepted: short tokens are guessable.
+const minAdminToken = 16
+
+// Keys lists every configuration key in documentation order.
+func Keys() []string {
+	keys := make([]string, len(fields))
+	for i, f := range fields {
+		keys[i] = f.key
+	}
+	return keys
+}
+
+// EnvOf returns the environment variable of a key ("" if unknown).
+func EnvOf(key string) string {
+	if f := fieldByKey(key); f != nil {
+		return f.env
+	}
+	return ""
+}
+
+func fieldByKey(key string) *field {
+	i := slices.IndexFunc(fields, func(f field) bool { return f.key == key })
+	if i < 0 {
+		return nil
+	}
+	return &fields[i]
 }

@@ -1,6 +1,9 @@
 package config
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,19 +13,26 @@ import (
 func env(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
 
 func TestDefaults(t *testing.T) {
-	c, err := Load(env(nil))
+	c, err := Load("", env(nil))
 	require.NoError(t, err)
 	require.Equal(t, "Asia/Shanghai", c.Location.String())
 	require.Equal(t, 50, c.ClaimBatch)
 	require.Equal(t, 5, c.MaxAttempts)
 	require.Equal(t, 10*time.Minute, c.HeadDeadline)
 	require.True(t, c.SnapshotPrune)
+	require.Equal(t, []string{"LDM", "REGN", "RSTA", "EROR"}, c.IgnoreTypes)
+	require.Equal(t, "all", c.Kafka.Acks)
+	require.True(t, c.Kafka.Idempotence)
+	require.Empty(t, c.Kafka.Brokers)
+	require.Equal(t, 3*time.Second, c.Schd.FlushPeriod)
+	require.Equal(t, 500, c.Schd.FlushLimit)
 }
 
-func TestOverrides(t *testing.T) {
-	c, err := Load(env(map[string]string{
+func TestEnvOverrides(t *testing.T) {
+	c, err := Load("", env(map[string]string{
 		"MSGX_CLAIM_BATCH": "10", "MSGX_POLL_INTERVAL": "250ms", "MSGX_SNAPSHOT_PRUNE": "false",
 		"MSGX_IGNORE_TYPES": "ldm, eror", "MSGX_AIRPORT_TZ": "Europe/Berlin",
+		"MSGX_KAFKA_BROKERS": "k1:9092, k2:9092", "MSGX_SHADOW": "true",
 	}))
 	require.NoError(t, err)
 	require.Equal(t, 10, c.ClaimBatch)
@@ -30,16 +40,125 @@ func TestOverrides(t *testing.T) {
 	require.False(t, c.SnapshotPrune)
 	require.Equal(t, []string{"LDM", "EROR"}, c.IgnoreTypes)
 	require.Equal(t, "Europe/Berlin", c.Location.String())
+	require.Equal(t, []string{"k1:9092", "k2:9092"}, c.Kafka.Brokers)
+	require.True(t, c.Shadow)
+}
+
+func writeFile(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "msgx.yaml")
+	require.NoError(t, os.WriteFile(p, []byte(body), 0o600))
+	return p
+}
+
+func TestFileThenEnv(t *testing.T) {
+	p := writeFile(t, `
+pipeline:
+  claim-batch: 20
+  head-deadline: 5m
+  ignore-types: [ldm]
+kafka:
+  brokers: [a:9092, b:9092]
+  sasl:
+    mechanism: SCRAM-SHA-512
+    username: u
+    password: p
+schd:
+  flush-limit: 50
+`)
+	c, err := Load(p, env(map[string]string{"MSGX_CLAIM_BATCH": "30"}))
+	require.NoError(t, err)
+	require.Equal(t, 30, c.ClaimBatch, "the environment overrides the file")
+	require.Equal(t, 5*time.Minute, c.HeadDeadline, "the file overrides the default")
+	require.Equal(t, []string{"LDM"}, c.IgnoreTypes)
+	require.Equal(t, []string{"a:9092", "b:9092"}, c.Kafka.Brokers)
+	require.Equal(t, "SCRAM-SHA-512", c.Kafka.SASL.Mechanism)
+	require.Equal(t, 50, c.Schd.FlushLimit)
+
+	// MSGX_CONFIG names the file when --config does not.
+	c, err = Load("", env(map[string]string{"MSGX_CONFIG": p}))
+	require.NoError(t, err)
+	require.Equal(t, 20, c.ClaimBatch)
+}
+
+func TestFileErrors(t *testing.T) {
+	_, err := Load(writeFile(t, "pipeline:\n  claim-bacth: 20\n"), env(nil))
+	require.ErrorContains(t, err, "pipeline.claim-bacth: unknown key")
+
+	_, err = Load(writeFile(t, "pipeline:\n  claim-batch: zero\n"), env(nil))
+	require.ErrorContains(t, err, `pipeline.claim-batch (MSGX_CLAIM_BATCH)="zero": must be a positive integer`)
+
+	_, err = Load(filepath.Join(t.TempDir(), "missing.yaml"), env(nil))
+	require.ErrorContains(t, err, "missing.yaml")
+
+	_, err = Load(writeFile(t, "pipeline: [\n"), env(nil))
+	require.Error(t, err)
 }
 
 func TestInvalidValuesNameTheKey(t *testing.T) {
-	_, err := Load(env(map[string]string{
-		"MSGX_CLAIM_BATCH": "zero", "MSGX_AIRPORT_TZ": "Mars/Olympus", "MSGX_ENV": "staging", "MSGX_HEAD_DEADLINE": "-1s",
+	_, err := Load("", env(map[string]string{
+		"MSGX_CLAIM_BATCH": "zero", "MSGX_AIRPORT_TZ": "Mars/Olympus", "MSGX_ENV": "staging",
+		"MSGX_HEAD_DEADLINE": "-1s", "MSGX_BACKOFF_BASE": "2m",
 	}))
 	require.Error(t, err)
-	for _, key := range []string{"MSGX_CLAIM_BATCH", "MSGX_AIRPORT_TZ", "MSGX_ENV", "MSGX_HEAD_DEADLINE"} {
+	for _, key := range []string{"MSGX_CLAIM_BATCH", "MSGX_AIRPORT_TZ", "MSGX_ENV", "MSGX_HEAD_DEADLINE", "pipeline.backoff-cap"} {
 		require.Contains(t, err.Error(), key)
 	}
-	_, err = Load(env(map[string]string{"MSGX_ENV": "prod"}))
-	require.ErrorContains(t, err, "MSGX_MAILBOX_DSN")
+	require.Len(t, strings.Split(err.Error(), "\n"), 5, "one line per invalid key")
+}
+
+// Weakened delivery settings are refused in every environment, naming the setting.
+func TestUnsafeKafkaRefused(t *testing.T) {
+	for _, tc := range []struct{ env, value, want string }{
+		{"MSGX_KAFKA_ACKS", "1", "kafka.acks (MSGX_KAFKA_ACKS): must be all"},
+		{"MSGX_KAFKA_IDEMPOTENCE", "false", "kafka.idempotence (MSGX_KAFKA_IDEMPOTENCE): must be true"},
+		{"MSGX_KAFKA_MAX_IN_FLIGHT", "6", "kafka.max-in-flight (MSGX_KAFKA_MAX_IN_FLIGHT): must be 1..5"},
+		{"MSGX_KAFKA_SASL_MECHANISM", "PLAIN", "kafka.sasl.mechanism (MSGX_KAFKA_SASL_MECHANISM): PLAIN needs"},
+		{"MSGX_KAFKA_TLS_CA_FILE", "/nonexistent/ca.pem", "kafka.tls.ca-file (MSGX_KAFKA_TLS_CA_FILE): cannot read"},
+		{"MSGX_ADMIN_TOKEN", "short", "http.admin-token (MSGX_ADMIN_TOKEN): must be at least 16"},
+	} {
+		t.Run(tc.env, func(t *testing.T) {
+			_, err := Load("", env(map[string]string{tc.env: tc.value}))
+			require.ErrorContains(t, err, tc.want)
+		})
+	}
+}
+
+func TestProdRefusals(t *testing.T) {
+	_, err := Load("", env(map[string]string{"MSGX_ENV": "prod", "MSGX_KAFKA_TLS_INSECURE_SKIP_VERIFY": "true"}))
+	require.Error(t, err)
+	for _, want := range []string{"MSGX_PG_URL", "MSGX_MAILBOX_DSN", "MSGX_KAFKA_BROKERS", "MSGX_ADMIN_TOKEN", "MSGX_KAFKA_TLS_INSECURE_SKIP_VERIFY"} {
+		require.Contains(t, err.Error(), want)
+	}
+
+	c, err := Load("", env(map[string]string{
+		"MSGX_ENV": "prod", "MSGX_PG_URL": "postgres://db/msgx", "MSGX_MAILBOX_DSN": "u:p@tcp(aodb:3306)/mb",
+		"MSGX_KAFKA_BROKERS": "k:9092", "MSGX_ADMIN_TOKEN": "0123456789abcdef0123",
+	}))
+	require.NoError(t, err)
+	require.Equal(t, "prod", c.Env)
+}
+
+// docs/config.md and the example file are generated from the table; a key
+// added without regenerating them fails here.
+func TestDocsAreCurrent(t *testing.T) {
+	for name, want := range map[string]string{"config.md": Markdown(), "config.example.yaml": ExampleYAML()} {
+		got, err := os.ReadFile(filepath.Join("..", "..", "docs", name))
+		require.NoError(t, err)
+		require.Equal(t, want, string(got), "docs/%s is stale: run make generate", name)
+	}
+	for _, k := range Keys() {
+		require.Contains(t, Markdown(), "`"+k+"`")
+		require.NotEmpty(t, EnvOf(k))
+	}
+}
+
+// The generated example is a valid configuration equal to the defaults.
+func TestExampleLoadsAsDefaults(t *testing.T) {
+	c, err := Load(filepath.Join("..", "..", "docs", "config.example.yaml"), env(nil))
+	require.NoError(t, err)
+	d := Defaults()
+	for _, f := range fields {
+		require.Equal(t, f.get(&d), f.get(&c), f.key)
+	}
 }

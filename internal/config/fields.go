@@ -1,0 +1,191 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// field is one configuration key: its YAML path, its environment variable,
+// its default (as text, parsed like any other value) and its documentation.
+type field struct {
+	key, env, def, doc string
+	section            string
+	set                func(c *Config, v string) error
+	get                func(c *Config) string
+}
+
+// name is how errors name the field: both spellings an operator may have used.
+func (f *field) name() string { return f.key + " (" + f.env + ")" }
+
+// fields is the one table of the configuration. Order is documentation order.
+var fields = []field{
+	// service
+	oneOf("service", "env", "MSGX_ENV", "dev", "`dev` or `prod`. `prod` refuses every development convenience: default database URLs, the embedded Kafka, a missing admin token, weakened Kafka settings.", []string{"dev", "prod"}, func(c *Config) *string { return &c.Env }),
+	boolean("service", "shadow", "MSGX_SHADOW", "false", "Shadow mode: process the mailbox into msgx's own PostgreSQL only — never write the shared mailbox (no backfill) and never produce to Kafka. Shown in logs, /readyz and the `msgx_shadow` metric.", func(c *Config) *bool { return &c.Shadow }),
+	oneOf("service", "log.level", "MSGX_LOG_LEVEL", "info", "`debug`, `info`, `warn` or `error`. Message bodies are logged at debug only.", []string{"debug", "info", "warn", "error"}, func(c *Config) *string { return &c.LogLevel }),
+	str("service", "airport.timezone", "MSGX_AIRPORT_TZ", "Asia/Shanghai", "Airport time zone (IANA) of every SIS time and of operation days.", func(c *Config) *string { return &c.AirportTZ }),
+
+	// databases
+	str("databases", "postgres.url", "MSGX_PG_URL", "postgres://postgres@127.0.0.1:5432/msgx?sslmode=disable", "msgx's own PostgreSQL (pgx URL). Must be set explicitly in prod.", func(c *Config) *string { return &c.PGURL }),
+	str("databases", "mailbox.dsn", "MSGX_MAILBOX_DSN", "root@tcp(127.0.0.1:3306)/msgx_mailbox?parseTime=true", "The shared AODB mailbox (go-sql-driver/mysql DSN); msgx forces `parseTime=true` and `loc=UTC` and converts DATETIME columns in the airport zone itself. Must be set explicitly in prod.", func(c *Config) *string { return &c.MailboxDSN }),
+
+	// HTTP
+	str("http", "http.addr", "MSGX_HTTP_ADDR", "127.0.0.1:8080", "HTTP listen address of the API, health and metrics.", func(c *Config) *string { return &c.HTTPAddr }),
+	str("http", "http.admin-token", "MSGX_ADMIN_TOKEN", "", "Bearer token of `/admin/*` (at least 16 characters; compared in constant time). Empty disables the admin API; required in prod.", func(c *Config) *string { return &c.AdminToken }),
+	positive("http", "http.max-json-bytes", "MSGX_HTTP_MAX_JSON_BYTES", "1048576", "Body limit of the JSON routes (413 above).", func(c *Config) *int { return &c.MaxJSONBytes }),
+
+	// pipeline
+	dur("pipeline", "pipeline.poll-interval", "MSGX_POLL_INTERVAL", "1s", "Mailbox poll interval (a full batch polls again at once).", func(c *Config) *time.Duration { return &c.PollInterval }),
+	positive("pipeline", "pipeline.claim-batch", "MSGX_CLAIM_BATCH", "50", "Mailbox rows read per poll.", func(c *Config) *int { return &c.ClaimBatch }),
+	nonNegative64("pipeline", "pipeline.rescan-distance", "MSGX_RESCAN_DISTANCE", "1000", "Rescan behind the watermark by this many ids, for rows committed late with a smaller id.", func(c *Config) *int64 { return &c.RescanDistance }),
+	dur("pipeline", "pipeline.rescan-age", "MSGX_RESCAN_AGE", "10m", "… and by this age.", func(c *Config) *time.Duration { return &c.RescanAge }),
+	positive("pipeline", "pipeline.max-attempts", "MSGX_MAX_ATTEMPTS", "5", "Attempts of a failing head before DEAD(EXHAUSTED).", func(c *Config) *int { return &c.MaxAttempts }),
+	dur("pipeline", "pipeline.backoff-base", "MSGX_BACKOFF_BASE", "1s", "First retry delay of a failing head; doubles per attempt (1, 2, 4, 8, 16 s).", func(c *Config) *time.Duration { return &c.BackoffBase }),
+	dur("pipeline", "pipeline.backoff-cap", "MSGX_BACKOFF_CAP", "1m", "Cap of each retry delay.", func(c *Config) *time.Duration { return &c.BackoffCap }),
+	dur("pipeline", "pipeline.head-deadline", "MSGX_HEAD_DEADLINE", "10m", "A failing head older than this (from first seen) becomes DEAD(EXHAUSTED).", func(c *Config) *time.Duration { return &c.HeadDeadline }),
+	positive("pipeline", "pipeline.run-length", "MSGX_RUN_LENGTH", "500", "Consecutive head messages committed together (each still all-or-nothing by a savepoint).", func(c *Config) *int { return &c.RunLength }),
+	dur("pipeline", "pipeline.backfill-interval", "MSGX_BACKFILL_INTERVAL", "30s", "Mailbox backfill sweep interval (failed backfills back off 30 s → 15 min).", func(c *Config) *time.Duration { return &c.BackfillInterval }),
+	list("pipeline", "pipeline.ignore-types", "MSGX_IGNORE_TYPES", "LDM,REGN,RSTA,EROR", "Message TYPEs that are SKIPPED `ignored:<TYPE>` (comma list, or a YAML list).", func(c *Config) *[]string { return &c.IgnoreTypes }),
+	boolean("pipeline", "snapshot.prune", "MSGX_SNAPSHOT_PRUNE", "true", "A DNLD/RESP deletes the previous-generation members of its day that it no longer lists.", func(c *Config) *bool { return &c.SnapshotPrune }),
+	positive("pipeline", "limits.max-message-bytes", "MSGX_MAX_MESSAGE_BYTES", "16777216", "Largest message accepted (codec and `POST /cminmsgs/send`).", func(c *Config) *int { return &c.MaxMessageBytes }),
+	boolean("pipeline", "identity.include-day-boundary", "MSGX_IDENTITY_INCLUDE_DAY_BOUNDARY", "false", "**Not a tuning knob**: appends DTTM's date to the identity key, which changes what counts as a duplicate. Decide once per site, before the first message.", func(c *Config) *bool { return &c.IncludeDayBoundary }),
+
+	// single active instance
+	int64Field("leader", "leader.lock-id", "MSGX_LEADER_LOCK_ID", "7166317496771264632", "PostgreSQL advisory lock key held by the active instance; instances sharing a database must share it.", func(c *Config) *int64 { return &c.LeaderLockID }),
+	dur("leader", "leader.retry-interval", "MSGX_LEADER_RETRY_INTERVAL", "2s", "How often a standby retries the lock and the leader checks its lock connection (takeover within about this).", func(c *Config) *time.Duration { return &c.LeaderRetryInterval }),
+
+	// Kafka
+	list("kafka", "kafka.brokers", "MSGX_KAFKA_BROKERS", "", "Seed brokers (comma list). Empty in dev: `msgx serve` starts an embedded broker and logs its address; refused in prod.", func(c *Config) *[]string { return &c.Kafka.Brokers }),
+	str("kafka", "kafka.client-id", "MSGX_KAFKA_CLIENT_ID", "msgx", "Kafka client id.", func(c *Config) *string { return &c.Kafka.ClientID }),
+	str("kafka", "kafka.topic-msg", "MSGX_KAFKA_TOPIC_MSG", "msgx.flight.msg", "Topic of every change (`KAFKA:msg`); must exist.", func(c *Config) *string { return &c.Kafka.TopicMsg }),
+	str("kafka", "kafka.topic-schd", "MSGX_KAFKA_TOPIC_SCHD", "msgx.flight.schd", "Topic of the latest state per flight (`KAFKA:schd`); must exist.", func(c *Config) *string { return &c.Kafka.TopicSchd }),
+	str("kafka", "kafka.acks", "MSGX_KAFKA_ACKS", "all", "Must be `all`; anything else is refused.", func(c *Config) *string { return &c.Kafka.Acks }),
+	boolean("kafka", "kafka.idempotence", "MSGX_KAFKA_IDEMPOTENCE", "true", "Must be `true`; `false` is refused.", func(c *Config) *bool { return &c.Kafka.Idempotence }),
+	positive("kafka", "kafka.max-in-flight", "MSGX_KAFKA_MAX_IN_FLIGHT", "5", "Produce requests in flight per broker, 1..5 (more breaks ordering).", func(c *Config) *int { return &c.Kafka.MaxInFlight }),
+	dur("kafka", "kafka.produce-timeout", "MSGX_KAFKA_PRODUCE_TIMEOUT", "10s", "Bound of one produce call, retries included.", func(c *Config) *time.Duration { return &c.Kafka.ProduceTimeout }),
+	dur("kafka", "kafka.dial-timeout", "MSGX_KAFKA_DIAL_TIMEOUT", "10s", "Bound of one broker connection attempt.", func(c *Config) *time.Duration { return &c.Kafka.DialTimeout }),
+	boolean("kafka", "kafka.tls.enabled", "MSGX_KAFKA_TLS", "false", "Connect with TLS.", func(c *Config) *bool { return &c.Kafka.TLS.Enabled }),
+	str("kafka", "kafka.tls.ca-file", "MSGX_KAFKA_TLS_CA_FILE", "", "PEM CA bundle (default: system roots).", func(c *Config) *string { return &c.Kafka.TLS.CAFile }),
+	str("kafka", "kafka.tls.cert-file", "MSGX_KAFKA_TLS_CERT_FILE", "", "PEM client certificate (mutual TLS), with the key file.", func(c *Config) *string { return &c.Kafka.TLS.CertFile }),
+	str("kafka", "kafka.tls.key-file", "MSGX_KAFKA_TLS_KEY_FILE", "", "PEM client key.", func(c *Config) *string { return &c.Kafka.TLS.KeyFile }),
+	str("kafka", "kafka.tls.server-name", "MSGX_KAFKA_TLS_SERVER_NAME", "", "Server name to verify (default: the broker host).", func(c *Config) *string { return &c.Kafka.TLS.ServerName }),
+	boolean("kafka", "kafka.tls.insecure-skip-verify", "MSGX_KAFKA_TLS_INSECURE_SKIP_VERIFY", "false", "Skip certificate verification (dev only; refused in prod).", func(c *Config) *bool { return &c.Kafka.TLS.InsecureSkipVerify }),
+	oneOf("kafka", "kafka.sasl.mechanism", "MSGX_KAFKA_SASL_MECHANISM", "", "`PLAIN`, `SCRAM-SHA-256`, `SCRAM-SHA-512` or empty (no SASL).", []string{"", "PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"}, func(c *Config) *string { return &c.Kafka.SASL.Mechanism }),
+	str("kafka", "kafka.sasl.username", "MSGX_KAFKA_SASL_USERNAME", "", "SASL user.", func(c *Config) *string { return &c.Kafka.SASL.Username }),
+	str("kafka", "kafka.sasl.password", "MSGX_KAFKA_SASL_PASSWORD", "", "SASL password (prefer the variable to the file).", func(c *Config) *string { return &c.Kafka.SASL.Password }),
+
+	// outbox relay
+	positive("outbox", "outbox.batch-size", "MSGX_OUTBOX_BATCH_SIZE", "500", "`KAFKA:msg` events produced per step.", func(c *Config) *int { return &c.Outbox.BatchSize }),
+	positive("outbox", "outbox.max-attempts", "MSGX_OUTBOX_MAX_ATTEMPTS", "10", "Delivery attempts of an event before it becomes DEAD (kept as the dead letter).", func(c *Config) *int { return &c.Outbox.MaxAttempts }),
+	dur("outbox", "outbox.backoff-base", "MSGX_OUTBOX_BACKOFF_BASE", "1s", "First retry delay of a failed delivery; doubles per attempt.", func(c *Config) *time.Duration { return &c.Outbox.BackoffBase }),
+	dur("outbox", "outbox.backoff-cap", "MSGX_OUTBOX_BACKOFF_CAP", "1m", "Cap of each delivery retry delay.", func(c *Config) *time.Duration { return &c.Outbox.BackoffCap }),
+	dur("outbox", "schd.flush-period", "MSGX_SCHD_FLUSH_PERIOD", "3s", "`KAFKA:schd` aggregation period.", func(c *Config) *time.Duration { return &c.Schd.FlushPeriod }),
+	positive("outbox", "schd.flush-limit", "MSGX_SCHD_FLUSH_LIMIT", "500", "Flights per `KAFKA:schd` batch.", func(c *Config) *int { return &c.Schd.FlushLimit }),
+}
+
+func str(section, key, env, def, doc string, p func(*Config) *string) field {
+	return field{key: key, env: env, def: def, doc: doc, section: section,
+		set: func(c *Config, v string) error { *p(c) = v; return nil },
+		get: func(c *Config) string { return *p(c) }}
+}
+
+func oneOf(section, key, env, def, doc string, allowed []string, p func(*Config) *string) field {
+	f := str(section, key, env, def, doc, p)
+	f.set = func(c *Config, v string) error {
+		if !slices.Contains(allowed, v) {
+			return fmt.Errorf("must be one of %s", strings.Join(slices.DeleteFunc(slices.Clone(allowed), func(s string) bool { return s == "" }), ", "))
+		}
+		*p(c) = v
+		return nil
+	}
+	return f
+}
+
+func dur(section, key, env, def, doc string, p func(*Config) *time.Duration) field {
+	return field{key: key, env: env, def: def, doc: doc, section: section,
+		set: func(c *Config, v string) error {
+			d, err := time.ParseDuration(v)
+			if err != nil || d <= 0 {
+				return errors.New("must be a positive duration such as 500ms, 1s, 10m")
+			}
+			*p(c) = d
+			return nil
+		},
+		get: func(c *Config) string { return p(c).String() }}
+}
+
+func positive(section, key, env, def, doc string, p func(*Config) *int) field {
+	return field{key: key, env: env, def: def, doc: doc, section: section,
+		set: func(c *Config, v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n <= 0 {
+				return errors.New("must be a positive integer")
+			}
+			*p(c) = n
+			return nil
+		},
+		get: func(c *Config) string { return strconv.Itoa(*p(c)) }}
+}
+
+func nonNegative64(section, key, env, def, doc string, p func(*Config) *int64) field {
+	f := int64Field(section, key, env, def, doc, p)
+	set := f.set
+	f.set = func(c *Config, v string) error {
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil && n < 0 {
+			return errors.New("must be a non-negative integer")
+		}
+		return set(c, v)
+	}
+	return f
+}
+
+func int64Field(section, key, env, def, doc string, p func(*Config) *int64) field {
+	return field{key: key, env: env, def: def, doc: doc, section: section,
+		set: func(c *Config, v string) error {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return errors.New("must be an integer")
+			}
+			*p(c) = n
+			return nil
+		},
+		get: func(c *Config) string { return strconv.FormatInt(*p(c), 10) }}
+}
+
+func boolean(section, key, env, def, doc string, p func(*Config) *bool) field {
+	return field{key: key, env: env, def: def, doc: doc, section: section,
+		set: func(c *Config, v string) error {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return errors.New("must be true or false")
+			}
+			*p(c) = b
+			return nil
+		},
+		get: func(c *Config) string { return strconv.FormatBool(*p(c)) }}
+}
+
+// list is a comma-separated list (or a YAML list); entries are trimmed, and
+// upper-cased for message types.
+func list(section, key, env, def, doc string, p func(*Config) *[]string) field {
+	upper := key == "pipeline.ignore-types"
+	return field{key: key, env: env, def: def, doc: doc, section: section,
+		set: func(c *Config, v string) error {
+			out := []string{} // non-nil: an empty ignore list ignores nothing
+			for _, s := range strings.Split(v, ",") {
+				if s = strings.TrimSpace(s); s != "" {
+					if upper {
+						s = strings.ToUpper(s)
+					}
+					out = append(out, s)
+				}
+			}
+			*p(c) = out
+			return nil
+		},
+		get: func(c *Config) string { return strings.Join(*p(c), ",") }}
+}
