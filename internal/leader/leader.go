@@ -1,0 +1,247 @@
+// Package leader keeps one msgx instance active per database: the leader
+// holds a session-level PostgreSQL advisory lock on a dedicated connection
+// and runs the workers; every other instance is a hot standby that retries the
+// lock and takes over within about one retry interval after the leader dies,
+// shuts down or loses its database connection.
+//
+// The lock is about liveness, not correctness: every business transaction
+// also takes the PIPELINE_LOCK row lock and re-checks its message, so even two
+// instances that both believed they lead could not apply a message twice.
+package leader
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/msgx-aodb/msgx/db/postgres"
+	"github.com/msgx-aodb/msgx/internal/clock"
+)
+
+// Role is what an instance currently is.
+type Role string
+
+// Roles.
+const (
+	Starting Role = "starting" // before the first lock attempt
+	Standby  Role = "standby"  // waiting for the lock
+	Leader   Role = "leader"   // holding the lock, running the workers
+	Stopped  Role = "stopped"  // after Run returned
+)
+
+// AppNamePrefix names every lock connection in pg_stat_activity; Sessions
+// lists the connections so named.
+const AppNamePrefix = "msgx-lock "
+
+// Config is the election's configuration.
+type Config struct {
+	URL    string        // msgx's PostgreSQL
+	LockID int64         // advisory lock key shared by the instances of one database
+	Retry  time.Duration // standby retry and leader ping interval
+}
+
+// Elector campaigns for the lock and runs the leader's work while it holds it.
+type Elector struct {
+	cfg  Config
+	clk  clock.Clock
+	log  *slog.Logger
+	name string // application_name of the lock connection
+
+	role atomic.Value // Role
+
+	mu       sync.Mutex
+	onChange []func(Role)
+}
+
+// New returns an elector; Run starts it.
+func New(cfg Config, clk clock.Clock, log *slog.Logger) *Elector {
+	if cfg.Retry <= 0 {
+		cfg.Retry = 2 * time.Second
+	}
+	host, _ := os.Hostname()
+	e := &Elector{cfg: cfg, clk: clk, log: log, name: AppNamePrefix + host + ":" + strconv.Itoa(os.Getpid())}
+	e.role.Store(Starting)
+	return e
+}
+
+// Role returns the current role.
+func (e *Elector) Role() Role { return e.role.Load().(Role) }
+
+// OnChange registers a function called on every role change (metrics, logs).
+func (e *Elector) OnChange(f func(Role)) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.onChange = append(e.onChange, f)
+}
+
+func (e *Elector) setRole(r Role) {
+	if e.role.Swap(r) == r {
+		return
+	}
+	e.log.Info("leader: role changed", "role", string(r), "lock_id", e.cfg.LockID)
+	e.mu.Lock()
+	fs := append([]func(Role){}, e.onChange...)
+	e.mu.Unlock()
+	for _, f := range fs {
+		f(r)
+	}
+}
+
+// Run campaigns until ctx ends. While this instance holds the lock it runs
+// lead with a context that is cancelled when the lock connection is lost or
+// ctx ends, and waits for lead to return before it lets the lock go — so the
+// step in flight finishes before a standby can start.
+func (e *Elector) Run(ctx context.Context, lead func(context.Context)) {
+	defer e.setRole(Stopped)
+	for ctx.Err() == nil {
+		conn, err := e.connect(ctx)
+		if err != nil {
+			if ctx.Err() == nil {
+				e.log.Warn("leader: lock connection failed, retrying", "err", err, "retry", e.cfg.Retry.String())
+				e.setRole(Standby)
+			}
+			e.wait(ctx)
+			continue
+		}
+		e.campaign(ctx, conn, lead)
+		// Closing the session releases the lock at once (a fresh session
+		// campaigns next time).
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), e.cfg.Retry)
+		_ = conn.Close(cctx)
+		cancel()
+	}
+}
+
+// campaign tries the lock on one connection until it is taken (then leads)
+// or the connection fails.
+func (e *Elector) campaign(ctx context.Context, conn *pgx.Conn, lead func(context.Context)) {
+	q := postgres.New()
+	for ctx.Err() == nil {
+		qctx, cancel := context.WithTimeout(ctx, e.cfg.Retry)
+		acquired, err := q.LeaderTryLock(qctx, conn, e.cfg.LockID)
+		cancel()
+		if err != nil {
+			if ctx.Err() == nil {
+				e.log.Warn("leader: lock attempt failed", "err", err)
+			}
+			return
+		}
+		if acquired {
+			e.lead(ctx, conn, lead)
+			return
+		}
+		e.setRole(Standby)
+		if !e.wait(ctx) {
+			return
+		}
+	}
+}
+
+// lead runs the work while pinging the lock connection every Retry. A failed
+// ping means the lock may be gone, so the work is stopped. While the work
+// winds down (the step in flight may take a while) the pings go on, so the
+// server keeps the session — and the lock — until the work has returned.
+func (e *Elector) lead(ctx context.Context, conn *pgx.Conn, lead func(context.Context)) {
+	e.setRole(Leader)
+	lctx, stop := context.WithCancel(ctx)
+	defer stop()
+	done := make(chan struct{})
+	go func() { defer close(done); lead(lctx) }()
+	stopping := ctx.Done()
+	for {
+		select {
+		case <-done:
+			if ctx.Err() == nil && lctx.Err() == nil {
+				e.log.Error("leader: the workers stopped on their own; stepping down")
+			}
+			e.setRole(Standby)
+			return
+		case <-stopping:
+			stopping = nil // keep pinging until done
+		case <-e.clk.After(e.cfg.Retry):
+			pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), e.cfg.Retry)
+			err := conn.Ping(pctx)
+			cancel()
+			if err != nil && lctx.Err() == nil {
+				e.log.Error("leader: lock connection lost, stepping down", "err", err)
+				stop()
+			}
+		}
+	}
+}
+
+// connect opens the dedicated lock connection and bounds how long the server
+// keeps it when this process vanishes: TCP keepalives and, on PostgreSQL 14+,
+// an idle-session timeout of a few retry intervals (the leader pings every
+// interval, a standby retries every interval).
+func (e *Elector) connect(ctx context.Context) (*pgx.Conn, error) {
+	cc, err := pgx.ParseConfig(e.cfg.URL)
+	if err != nil {
+		return nil, fmt.Errorf("postgres.url: %w", err)
+	}
+	cc.RuntimeParams["application_name"] = e.name
+	if cc.ConnectTimeout == 0 || cc.ConnectTimeout > 10*time.Second {
+		cc.ConnectTimeout = 10 * time.Second
+	}
+	conn, err := pgx.ConnectConfig(ctx, cc)
+	if err != nil {
+		return nil, err
+	}
+	q := postgres.New()
+	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := q.LeaderSessionTimeouts(sctx, conn, postgres.LeaderSessionTimeoutsParams{
+		KeepaliveIdle: "5", KeepaliveInterval: "2", KeepaliveCount: "3",
+	}); err != nil {
+		_ = conn.Close(sctx)
+		return nil, err
+	}
+	idle := max(3*e.cfg.Retry, 5*time.Second)
+	if err := q.LeaderIdleSessionTimeout(sctx, conn, strconv.FormatInt(idle.Milliseconds(), 10)); err != nil {
+		// Older servers lack the setting; keepalives still bound a dead client.
+		e.log.Info("leader: idle_session_timeout unavailable, relying on TCP keepalives", "err", err)
+		if conn.IsClosed() {
+			return nil, err
+		}
+	}
+	return conn, nil
+}
+
+// wait sleeps one retry interval; false when ctx ended.
+func (e *Elector) wait(ctx context.Context) bool {
+	select {
+	case <-ctx.Done():
+		return false
+	case <-e.clk.After(e.cfg.Retry):
+		return true
+	}
+}
+
+// Session is one instance's lock connection.
+type Session struct {
+	PID     int       `json:"pid"`
+	Name    string    `json:"name"` // msgx-lock <host>:<pid>
+	Client  string    `json:"client_addr"`
+	Since   time.Time `json:"since"`
+	Leading bool      `json:"leader"`
+}
+
+// Sessions lists the instances connected to this database, the leader first.
+func Sessions(ctx context.Context, db postgres.DBTX, lockID int64) ([]Session, error) {
+	rows, err := postgres.New().LeaderSessions(ctx, db, lockID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Session, len(rows))
+	for i, r := range rows {
+		out[i] = Session{PID: int(r.Pid), Name: r.ApplicationName, Client: r.ClientAddr, Since: r.BackendStart, Leading: r.Leader}
+	}
+	return out, nil
+}

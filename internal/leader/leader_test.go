@@ -1,0 +1,140 @@
+package leader_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/db/postgres"
+	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/leader"
+	"github.com/msgx-aodb/msgx/internal/testdb"
+)
+
+const retry = 50 * time.Millisecond
+
+// instance is one elector running in the background with a worker that
+// records whether it runs.
+type instance struct {
+	e       *leader.Elector
+	cancel  context.CancelFunc
+	done    chan struct{}
+	mu      sync.Mutex
+	working int // workers running now
+	started int // times the work started
+}
+
+func start(t *testing.T, url string, lockID int64) *instance {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	in := &instance{cancel: cancel, done: make(chan struct{})}
+	in.e = leader.New(leader.Config{URL: url, LockID: lockID, Retry: retry}, clock.Real{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	go func() {
+		defer close(in.done)
+		in.e.Run(ctx, func(ctx context.Context) {
+			in.mu.Lock()
+			in.working++
+			in.started++
+			in.mu.Unlock()
+			<-ctx.Done()
+			in.mu.Lock()
+			in.working--
+			in.mu.Unlock()
+		})
+	}()
+	t.Cleanup(in.stop)
+	return in
+}
+
+func (in *instance) stop() {
+	in.cancel()
+	<-in.done
+}
+
+func (in *instance) counts() (working, started int) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.working, in.started
+}
+
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	require.Eventually(t, cond, 10*time.Second, 10*time.Millisecond, what)
+}
+
+func TestOneLeaderThenTakeoverOnShutdown(t *testing.T) {
+	db := testdb.Postgres(t)
+	a := start(t, db.URL, 42)
+	eventually(t, "a leads", func() bool { return a.e.Role() == leader.Leader })
+	b := start(t, db.URL, 42)
+	eventually(t, "b is standby", func() bool { return b.e.Role() == leader.Standby })
+
+	// Only the leader works, and the database shows one leader and one standby.
+	w, _ := b.counts()
+	require.Zero(t, w)
+	w, _ = a.counts()
+	require.Equal(t, 1, w)
+	var sessions []leader.Session
+	eventually(t, "both lock sessions visible", func() bool {
+		var err error
+		sessions, err = leader.Sessions(context.Background(), db.Pool, 42)
+		require.NoError(t, err)
+		return len(sessions) == 2
+	})
+	require.True(t, sessions[0].Leading)
+	require.False(t, sessions[1].Leading)
+	require.Contains(t, sessions[0].Name, leader.AppNamePrefix)
+
+	// The leader stops: its work has ended before the standby takes over.
+	a.stop()
+	require.Equal(t, leader.Stopped, a.e.Role())
+	w, _ = a.counts()
+	require.Zero(t, w)
+	eventually(t, "b takes over", func() bool { return b.e.Role() == leader.Leader })
+	_, started := b.counts()
+	require.Equal(t, 1, started)
+}
+
+func TestTakeoverWhenLeaderLosesItsConnection(t *testing.T) {
+	db := testdb.Postgres(t)
+	a := start(t, db.URL, 7)
+	eventually(t, "a leads", func() bool { return a.e.Role() == leader.Leader })
+	b := start(t, db.URL, 7)
+	eventually(t, "b is standby", func() bool { return b.e.Role() == leader.Standby })
+
+	// Cut the leader's lock session from the server side.
+	sessions, err := leader.Sessions(context.Background(), db.Pool, 7)
+	require.NoError(t, err)
+	require.True(t, sessions[0].Leading)
+	ok, err := postgres.New().LeaderTerminate(context.Background(), db.Pool, int32(sessions[0].PID))
+	require.NoError(t, err)
+	require.True(t, ok)
+
+	eventually(t, "b takes over", func() bool { return b.e.Role() == leader.Leader })
+	eventually(t, "a stopped its work", func() bool { w, _ := a.counts(); return w == 0 })
+	require.NotEqual(t, leader.Leader, a.e.Role())
+	// Never two workers at once after the hand-over settles.
+	eventually(t, "a is standby again", func() bool { return a.e.Role() == leader.Standby })
+	wa, _ := a.counts()
+	wb, _ := b.counts()
+	require.Equal(t, 1, wa+wb)
+}
+
+func TestDifferentLocksDoNotCompete(t *testing.T) {
+	db := testdb.Postgres(t)
+	a := start(t, db.URL, 1)
+	b := start(t, db.URL, 2)
+	eventually(t, "both lead", func() bool { return a.e.Role() == leader.Leader && b.e.Role() == leader.Leader })
+}
+
+func TestUnreachableDatabaseIsStandby(t *testing.T) {
+	in := start(t, "postgres://postgres@127.0.0.1:1/none?sslmode=disable&connect_timeout=1", 1)
+	eventually(t, "standby while the database is unreachable", func() bool { return in.e.Role() == leader.Standby })
+	_, started := in.counts()
+	require.Zero(t, started)
+}
