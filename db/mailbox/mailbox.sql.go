@@ -183,6 +183,43 @@ func (q *Queries) InboundListAfter(ctx context.Context, db DBTX, arg InboundList
 	return items, nil
 }
 
+const inboundListAfterAny = `-- name: InboundListAfterAny :many
+SELECT CMINMSGS_ID FROM cminmsgs
+WHERE CMINMSGS_ID > ?
+ORDER BY CMINMSGS_ID
+LIMIT ?
+`
+
+type InboundListAfterAnyParams struct {
+	AfterID int64 `json:"after_id"`
+	Limit   int32 `json:"limit"`
+}
+
+// Shadow mode: every row after the watermark, processed or not (another
+// system may be backfilling them while msgx only watches).
+func (q *Queries) InboundListAfterAny(ctx context.Context, db DBTX, arg InboundListAfterAnyParams) ([]int64, error) {
+	rows, err := db.QueryContext(ctx, inboundListAfterAny, arg.AfterID, arg.Limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var cminmsgs_id int64
+		if err := rows.Scan(&cminmsgs_id); err != nil {
+			return nil, err
+		}
+		items = append(items, cminmsgs_id)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const inboundRescan = `-- name: InboundRescan :many
 SELECT CMINMSGS_ID FROM cminmsgs
 WHERE CMINMSGS_DATE_PROCESSED IS NULL
@@ -204,6 +241,50 @@ type InboundRescanParams struct {
 // with a smaller ID is still found.
 func (q *Queries) InboundRescan(ctx context.Context, db DBTX, arg InboundRescanParams) ([]int64, error) {
 	rows, err := db.QueryContext(ctx, inboundRescan,
+		arg.FromID,
+		arg.ToID,
+		arg.ReceivedAfter,
+		arg.Limit,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var cminmsgs_id int64
+		if err := rows.Scan(&cminmsgs_id); err != nil {
+			return nil, err
+		}
+		items = append(items, cminmsgs_id)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const inboundRescanAny = `-- name: InboundRescanAny :many
+SELECT CMINMSGS_ID FROM cminmsgs
+WHERE CMINMSGS_ID > ? AND CMINMSGS_ID <= ?
+  AND (CMINMSGS_DATE_RECEIVED IS NULL OR CMINMSGS_DATE_RECEIVED >= ?)
+ORDER BY CMINMSGS_ID
+LIMIT ?
+`
+
+type InboundRescanAnyParams struct {
+	FromID        int64      `json:"from_id"`
+	ToID          int64      `json:"to_id"`
+	ReceivedAfter *time.Time `json:"received_after"`
+	Limit         int32      `json:"limit"`
+}
+
+// Shadow mode: the bounded rescan, processed or not.
+func (q *Queries) InboundRescanAny(ctx context.Context, db DBTX, arg InboundRescanAnyParams) ([]int64, error) {
+	rows, err := db.QueryContext(ctx, inboundRescanAny,
 		arg.FromID,
 		arg.ToID,
 		arg.ReceivedAfter,

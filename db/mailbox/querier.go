@@ -19,10 +19,15 @@ type Querier interface {
 	InboundInsert(ctx context.Context, db DBTX, arg InboundInsertParams) (int64, error)
 	// Unprocessed rows after the watermark, in ID order, bounded.
 	InboundListAfter(ctx context.Context, db DBTX, arg InboundListAfterParams) ([]int64, error)
+	// Shadow mode: every row after the watermark, processed or not (another
+	// system may be backfilling them while msgx only watches).
+	InboundListAfterAny(ctx context.Context, db DBTX, arg InboundListAfterAnyParams) ([]int64, error)
 	// Bounded rescan behind the watermark: unprocessed rows in (from_id, to_id]
 	// received after a cut-off (or without a receive time), so a row committed late
 	// with a smaller ID is still found.
 	InboundRescan(ctx context.Context, db DBTX, arg InboundRescanParams) ([]int64, error)
+	// Shadow mode: the bounded rescan, processed or not.
+	InboundRescanAny(ctx context.Context, db DBTX, arg InboundRescanAnyParams) ([]int64, error)
 	// The processing columns of a row without its CLOB: whether it exists and
 	// whether (and how) it was backfilled.
 	InboundState(ctx context.Context, db DBTX, cminmsgsID int64) (InboundStateRow, error)

@@ -58,6 +58,9 @@ func (s *server) send(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, mailbox.ErrTooLarge):
 		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", mailbox.MaxBody))
 		return
+	case errors.Is(err, mailbox.ErrReadOnly):
+		writeError(w, http.StatusConflict, "shadow mode: this instance never writes the shared mailbox")
+		return
 	case err != nil:
 		s.Log.Error("send: mailbox insert failed", "err", err)
 		writeError(w, http.StatusServiceUnavailable, "mailbox unavailable")

@@ -33,6 +33,9 @@ const (
 // row stays unprocessed for the AODB. DATE_PROCESSED and STATUS come from
 // msgx itself; if they cannot be stored that is ErrInvalid.
 func (m *Mailbox) Backfill(ctx context.Context, b store.Backfill) (bool, error) {
+	if m.readOnly {
+		return false, ErrReadOnly
+	}
 	p, dropped, err := m.backfillParams(b)
 	if err != nil {
 		return false, err
@@ -45,6 +48,9 @@ func (m *Mailbox) Backfill(ctx context.Context, b store.Backfill) (bool, error) 
 // now, before, or gone from the mailbox — and, per id, the todos refused as
 // ErrInvalid. An outage rolls everything back and is ErrUnavailable.
 func (m *Mailbox) BackfillMany(ctx context.Context, todos []store.Backfill) (done []int64, invalid map[int64]error, err error) {
+	if m.readOnly {
+		return nil, nil, ErrReadOnly
+	}
 	tx, err := m.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, nil, unavailable("backfill: begin", err)

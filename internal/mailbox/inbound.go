@@ -13,7 +13,15 @@ import (
 
 // ListAfter returns up to limit unprocessed row ids greater than afterID, ascending.
 func (m *Mailbox) ListAfter(ctx context.Context, afterID int64, limit int) ([]int64, error) {
-	ids, err := m.q.InboundListAfter(ctx, m.db, dbmb.InboundListAfterParams{AfterID: afterID, Limit: limit32(limit)})
+	var (
+		ids []int64
+		err error
+	)
+	if m.includeProcessed {
+		ids, err = m.q.InboundListAfterAny(ctx, m.db, dbmb.InboundListAfterAnyParams{AfterID: afterID, Limit: limit32(limit)})
+	} else {
+		ids, err = m.q.InboundListAfter(ctx, m.db, dbmb.InboundListAfterParams{AfterID: afterID, Limit: limit32(limit)})
+	}
 	if err != nil {
 		return nil, unavailable("list after", err)
 	}
@@ -24,9 +32,19 @@ func (m *Mailbox) ListAfter(ctx context.Context, afterID int64, limit int) ([]in
 // received at or after receivedAfter (or with no receive time): the bounded
 // look behind the watermark that finds rows committed late with smaller ids.
 func (m *Mailbox) Rescan(ctx context.Context, fromID, toID int64, receivedAfter time.Time, limit int) ([]int64, error) {
-	ids, err := m.q.InboundRescan(ctx, m.db, dbmb.InboundRescanParams{
-		FromID: fromID, ToID: toID, ReceivedAfter: m.wallPtr(receivedAfter), Limit: limit32(limit),
-	})
+	var (
+		ids []int64
+		err error
+	)
+	if m.includeProcessed {
+		ids, err = m.q.InboundRescanAny(ctx, m.db, dbmb.InboundRescanAnyParams{
+			FromID: fromID, ToID: toID, ReceivedAfter: m.wallPtr(receivedAfter), Limit: limit32(limit),
+		})
+	} else {
+		ids, err = m.q.InboundRescan(ctx, m.db, dbmb.InboundRescanParams{
+			FromID: fromID, ToID: toID, ReceivedAfter: m.wallPtr(receivedAfter), Limit: limit32(limit),
+		})
+	}
 	if err != nil {
 		return nil, unavailable("rescan", err)
 	}
@@ -65,6 +83,9 @@ func (m *Mailbox) ReadRaws(ctx context.Context, ids []int64) (map[int64][]byte, 
 // receivedAt and returns its id. A body over MaxBody is ErrTooLarge: refused
 // here rather than truncated by a non-strict server.
 func (m *Mailbox) Insert(ctx context.Context, body []byte, receivedAt time.Time) (int64, error) {
+	if m.readOnly {
+		return 0, ErrReadOnly
+	}
 	if len(body) > MaxBody {
 		return 0, fmt.Errorf("mailbox: insert %d bytes: %w (max %d)", len(body), ErrTooLarge, MaxBody)
 	}

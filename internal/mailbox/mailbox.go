@@ -56,6 +56,11 @@ type Mailbox struct {
 	q    *dbmb.Queries
 	zone *time.Location
 	log  *slog.Logger
+
+	// Shadow mode: read every row after the watermark (another system may be
+	// processing them) and refuse every write.
+	includeProcessed bool
+	readOnly         bool
 }
 
 // Option configures a Mailbox.
@@ -70,6 +75,15 @@ func WithZone(loc *time.Location) Option {
 		}
 	}
 }
+
+// WithShadow makes the mailbox read-only for msgx and lists rows whether or
+// not they are processed: shadow mode watches a mailbox another system owns.
+func WithShadow() Option {
+	return func(m *Mailbox) { m.includeProcessed, m.readOnly = true, true }
+}
+
+// ErrReadOnly is returned by every write in shadow mode.
+var ErrReadOnly = errors.New("mailbox: shadow mode never writes the shared mailbox")
 
 // WithLogger sets the logger for META values dropped by Backfill (default slog.Default()).
 func WithLogger(l *slog.Logger) Option {

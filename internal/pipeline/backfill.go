@@ -84,6 +84,9 @@ func (b *Backfiller) apply(ctx context.Context, todos []store.Backfill) (done, f
 	if err := b.store.DeleteBackfills(ctx, ids); err != nil {
 		return 0, 0, fmt.Errorf("backfill: delete %d todos: %w", len(ids), err)
 	}
+	if b.cfg.Observer != nil && len(ids) > 0 {
+		b.cfg.Observer.BackfillDone(len(ids))
+	}
 	for _, t := range todos {
 		if ierr, ok := invalid[t.MsgID]; ok {
 			if err := b.reschedule(ctx, t, ierr); err != nil {
@@ -99,6 +102,9 @@ func (b *Backfiller) reschedule(ctx context.Context, t store.Backfill, cause err
 	next := b.clock.Now().Add(b.delay(t.Attempts + 1))
 	if err := b.store.RecordBackfillFailure(ctx, t.MsgID, next, truncate(cause.Error())); err != nil {
 		return fmt.Errorf("backfill %d: record failure: %w", t.MsgID, err)
+	}
+	if b.cfg.Observer != nil {
+		b.cfg.Observer.BackfillFailed()
 	}
 	b.log.Warn("backfill failed, will retry", "msg_id", t.MsgID, "attempt", t.Attempts+1, "next_attempt_at", next, "err", cause)
 	return nil

@@ -79,7 +79,7 @@ func (p *Pump) commitBatch(ctx context.Context, run []prepared) error {
 		return err
 	}
 
-	var w batchWriter
+	w := batchWriter{noBackfill: p.cfg.Shadow}
 	outs := make([]outcome, len(run))
 	for i, pr := range run {
 		m, msg, meta := locked[i], pr.decoded, metaOf(pr.decoded)
@@ -107,7 +107,7 @@ func (p *Pump) commitBatch(ctx context.Context, run []prepared) error {
 		return err
 	}
 	for i := range run {
-		p.logOutcome(ids[i], outs[i])
+		p.finished(&run[i], outs[i], now)
 	}
 	p.runBackfill(ctx, w.todos)
 	return nil
@@ -117,12 +117,13 @@ func (p *Pump) commitBatch(ctx context.Context, run []prepared) error {
 // kind in one statement or pgx batch: binds, flight rows and collections,
 // events, terminal statuses, backfill todos.
 type batchWriter struct {
-	binds    []store.BindIdentity
-	writes   []store.FlightWrite
-	byFLID   map[int64]int // index into writes: a flight changed twice is written once, last state
-	events   []store.NewEvent
-	finishes []store.Finish
-	todos    []store.Backfill
+	noBackfill bool // shadow mode: the shared mailbox is never written
+	binds      []store.BindIdentity
+	writes     []store.FlightWrite
+	byFLID     map[int64]int // index into writes: a flight changed twice is written once, last state
+	events     []store.NewEvent
+	finishes   []store.Finish
+	todos      []store.Backfill
 }
 
 func (w *batchWriter) bind(b store.BindIdentity) { w.binds = append(w.binds, b) }
@@ -178,7 +179,7 @@ func (w *batchWriter) finish(m store.Message, meta store.Meta, out outcome, now 
 		MsgID: m.ID, Status: out.status, ErrorClass: string(out.class),
 		Reason: truncate(out.reason), DuplicateOf: out.duplicateOf, Now: now,
 	})
-	if meta.Type != "" {
+	if meta.Type != "" && !w.noBackfill {
 		w.todos = append(w.todos, store.Backfill{MsgID: m.ID, MailboxStatus: out.status, ProcessedAt: now, Meta: meta, NextAttemptAt: now})
 	}
 }

@@ -40,6 +40,7 @@ type BackfillConfig struct {
 	BackoffMin time.Duration // delay after the first failure, doubled per attempt; default 30 s
 	BackoffMax time.Duration // cap of the delay; default 15 min
 	Batch      int           // todos per sweep; default 100
+	Observer   Observer      // metrics; nil = none
 }
 
 // DefaultBackfillConfig returns the documented defaults.

@@ -145,7 +145,7 @@ func (p *Pump) processOne(ctx context.Context, tx store.Tx, pr *prepared, now ti
 		}
 		defer sp.Rollback(ctx)
 	}
-	var w batchWriter
+	w := batchWriter{noBackfill: p.cfg.Shadow}
 	w.finish(m, meta, out, now)
 	if err := w.flush(ctx, sp, now); err != nil {
 		return nil, err
@@ -153,7 +153,7 @@ func (p *Pump) processOne(ctx context.Context, tx store.Tx, pr *prepared, now ti
 	if err := sp.Commit(ctx); err != nil {
 		return nil, err
 	}
-	p.logOutcome(m.ID, out)
+	p.finished(pr, out, now)
 	return w.todos, nil
 }
 
@@ -204,8 +204,26 @@ func unfinished(m store.Message) bool {
 	return m.Status == store.StatusPending || m.Status == store.StatusFailed
 }
 
-func (p *Pump) logOutcome(id int64, out outcome) {
-	p.log.Info("message processed", "msg_id", id, "status", out.status, "class", out.class, "reason", out.reason)
+// finished reports a committed terminal outcome to the log and the observer.
+func (p *Pump) finished(pr *prepared, out outcome, now time.Time) {
+	kind, identity := "UNKNOWN", ""
+	if pr.decoded != nil {
+		kind, identity = string(pr.decoded.Kind), pr.decoded.Identity
+	}
+	attrs := []any{"msg_id", pr.msg.ID, "kind", kind, "identity", identity, "status", out.status}
+	if out.class != "" {
+		attrs = append(attrs, "class", out.class)
+	}
+	if out.reason != "" {
+		attrs = append(attrs, "reason", out.reason)
+	}
+	if out.duplicateOf != nil {
+		attrs = append(attrs, "duplicate_of", *out.duplicateOf)
+	}
+	p.log.Info("message processed", attrs...)
+	if p.cfg.Observer != nil {
+		p.cfg.Observer.MessageFinished(kind, out.status, string(out.class), now.Sub(pr.msg.FirstSeenAt))
+	}
 }
 
 func metaOf(m *sis.Message) store.Meta {

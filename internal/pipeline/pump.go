@@ -23,6 +23,17 @@ type PumpConfig struct {
 	Prune        bool          // snapshot prune of previous-generation members; default on
 	Grace        time.Duration // at shutdown, how long the step in flight may still run; default 30 s
 	Decode       sis.Options
+	Shadow       bool     // register no mailbox backfill (the shared mailbox is never written)
+	Observer     Observer // metrics; nil = none
+}
+
+// Observer receives the pipeline's outcomes (internal/metrics implements it).
+type Observer interface {
+	// MessageFinished reports a committed terminal outcome; latency runs from
+	// the message's first sighting to its commit.
+	MessageFinished(kind, status, class string, latency time.Duration)
+	BackfillDone(n int)
+	BackfillFailed()
 }
 
 // DefaultPumpConfig returns the documented defaults.

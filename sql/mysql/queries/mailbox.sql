@@ -16,6 +16,22 @@ WHERE CMINMSGS_DATE_PROCESSED IS NULL
 ORDER BY CMINMSGS_ID
 LIMIT ?;
 
+-- name: InboundListAfterAny :many
+-- Shadow mode: every row after the watermark, processed or not (another
+-- system may be backfilling them while msgx only watches).
+SELECT CMINMSGS_ID FROM cminmsgs
+WHERE CMINMSGS_ID > sqlc.arg(after_id)
+ORDER BY CMINMSGS_ID
+LIMIT ?;
+
+-- name: InboundRescanAny :many
+-- Shadow mode: the bounded rescan, processed or not.
+SELECT CMINMSGS_ID FROM cminmsgs
+WHERE CMINMSGS_ID > sqlc.arg(from_id) AND CMINMSGS_ID <= sqlc.arg(to_id)
+  AND (CMINMSGS_DATE_RECEIVED IS NULL OR CMINMSGS_DATE_RECEIVED >= sqlc.arg(received_after))
+ORDER BY CMINMSGS_ID
+LIMIT ?;
+
 -- name: InboundGetRaw :one
 SELECT CMINMSGS_CLOB_MSG FROM cminmsgs WHERE CMINMSGS_ID = ?;
 
