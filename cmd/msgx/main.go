@@ -40,9 +40,26 @@ func register(name, summary string, run func(context.Context, []string, streams)
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx := onSignals(context.Background(), os.Stderr, func() { os.Exit(exitFailure) })
 	os.Exit(dispatch(ctx, os.Args[1:], streams{in: os.Stdin, out: os.Stdout, err: os.Stderr}))
+}
+
+// onSignals returns a context cancelled by the first SIGINT or SIGTERM — the
+// command shuts down gracefully — and calls exit on the second: an operator
+// who insists gets the process gone at once (PostgreSQL rolls back whatever
+// transaction was open; nothing committed is lost).
+func onSignals(parent context.Context, stderr io.Writer, exit func()) context.Context {
+	ctx, cancel := context.WithCancel(parent)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-sigs
+		cancel()
+		<-sigs
+		fmt.Fprintln(stderr, "msgx: second signal, exiting at once")
+		exit()
+	}()
+	return ctx
 }
 
 func dispatch(ctx context.Context, args []string, s streams) int {

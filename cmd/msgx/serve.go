@@ -5,10 +5,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"log/slog"
 	"strings"
 
 	"github.com/msgx-aodb/msgx/internal/app"
+	"github.com/msgx-aodb/msgx/internal/logging"
 )
 
 func init() {
@@ -44,7 +44,8 @@ func runServe(ctx context.Context, args []string, s streams) int {
 	if !ok {
 		return exitUsage
 	}
-	log := slog.New(slog.NewJSONHandler(s.err, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	log, flush := logging.New(s.err, cfg.LogLevel)
+	defer flush()
 	if err := app.Serve(ctx, cfg, log); err != nil {
 		fmt.Fprintf(s.err, "msgx serve: %s\n", strings.Join(strings.Fields(err.Error()), " "))
 		return exitFailure

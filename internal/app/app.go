@@ -21,7 +21,9 @@ import (
 	"github.com/msgx-aodb/msgx/internal/api"
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/config"
+	"github.com/msgx-aodb/msgx/internal/leader"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/metrics"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
@@ -61,6 +63,11 @@ func Serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	return serve(ctx, cfg, log, Options{})
 }
 
+// serve starts in this order: databases (a start check fails fast), Kafka
+// (not in shadow mode), the HTTP server (health, metrics and the read API
+// answer on a standby too), then the election: the workers run only while
+// this instance leads. On ctx's end HTTP stops taking requests, the workers
+// finish or roll back the step in flight, and the lock is released last.
 func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options) error {
 	if log == nil {
 		log = slog.Default()
@@ -69,6 +76,10 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		opt.StepTimeout = stepTimeout
 	}
 	clk := clock.Real{}
+	if cfg.Shadow {
+		log = log.With("shadow", true)
+		log.Warn("shadow mode: processing into msgx's PostgreSQL only; the mailbox is never written and nothing is produced to Kafka")
+	}
 
 	pool, mbdb, err := connect(ctx, cfg)
 	if err != nil {
@@ -77,17 +88,34 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	defer pool.Close()
 	defer mbdb.Close()
 	st := pgstore.New(pool)
-	mb := mailbox.New(mbdb, mailbox.WithZone(cfg.Location), mailbox.WithLogger(log))
+	mbOpts := []mailbox.Option{mailbox.WithZone(cfg.Location), mailbox.WithLogger(log)}
+	if cfg.Shadow {
+		mbOpts = append(mbOpts, mailbox.WithShadow())
+	}
+	mb := mailbox.New(mbdb, mbOpts...)
+
+	met := metrics.New(st, clk, metrics.WithLogger(log))
+	met.SetShadow(cfg.Shadow)
+
+	var out *outbound // nil in shadow mode: nothing is produced
+	if !cfg.Shadow {
+		if out, err = startKafka(ctx, cfg, log); err != nil {
+			return err
+		}
+		defer out.close()
+	}
+
+	el := leader.New(leader.Config{URL: cfg.PGURL, LockID: cfg.LeaderLockID, Retry: cfg.LeaderRetryInterval}, clk, log)
+	el.OnChange(func(r leader.Role) { met.SetLeader(r == leader.Leader) })
 
 	ln := opt.Listener
 	if ln == nil {
 		if ln, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
-			return fmt.Errorf("HTTP: listen on %s (MSGX_HTTP_ADDR): %w", cfg.HTTPAddr, err)
+			return fmt.Errorf("HTTP: listen on %s (http.addr / MSGX_HTTP_ADDR): %w", cfg.HTTPAddr, err)
 		}
 	}
 	srv := &http.Server{
-		Handler: api.NewRouter(api.Deps{Store: st, Mailbox: mb, Clock: clk, Log: log,
-			MaxBodyBytes: int64(cfg.MaxMessageBytes)}),
+		Handler:           api.NewRouter(apiDeps(cfg, st, mb, clk, log, met, readiness(cfg, pool, mb, out, el))),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,
@@ -95,55 +123,80 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 
-	backfiller := pipeline.NewBackfiller(st, mb, clk, log, pipeline.BackfillConfig{Interval: cfg.BackfillInterval})
-	poller := pipeline.NewPoller(st, mb, clk, log, pipeline.PollerConfig{
-		Batch: cfg.ClaimBatch, RescanDistance: cfg.RescanDistance, RescanAge: cfg.RescanAge,
-	})
-	pcfg := pumpConfig(cfg)
-	pcfg.Grace = opt.StepTimeout
-	pump := pipeline.NewPump(st, mb, backfiller.Notify, clk, log, pcfg)
-
-	// loops stops the poller and the backfiller at once; the pump and HTTP
-	// stop on their own terms below.
-	loops, stopLoops := context.WithCancel(ctx)
-	defer stopLoops()
-	var (
-		wg      sync.WaitGroup
-		httpErr = make(chan error, 1)
-	)
-	wg.Add(3)
-	go func() { defer wg.Done(); _ = poller.Run(loops, cfg.PollInterval) }()
-	go func() { defer wg.Done(); _ = backfiller.Run(loops) }()
-	go func() { defer wg.Done(); pump.Run(loops) }()
+	// run ends on the signal or when HTTP fails; it stops the election.
+	run, stop := context.WithCancel(ctx)
+	defer stop()
+	httpErr := make(chan error, 1)
 	go func() {
 		if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 			httpErr <- err
+			stop()
 		}
 		close(httpErr)
 	}()
-	log.Info("msgx serving", "http_addr", ln.Addr().String(), "env", cfg.Env,
-		"poll_interval", cfg.PollInterval.String(), "backfill_interval", cfg.BackfillInterval.String())
+	elected := make(chan struct{})
+	go func() {
+		defer close(elected)
+		el.Run(run, func(lead context.Context) {
+			runWorkers(lead, cfg, st, mb, out, clk, log, met, opt)
+		})
+	}()
+	log.Info("msgx serving", "http_addr", ln.Addr().String(), "env", cfg.Env, "shadow", cfg.Shadow,
+		"poll_interval", cfg.PollInterval.String(), "leader_lock_id", cfg.LeaderLockID)
 
+	<-run.Done()
 	var runErr error
 	select {
-	case <-ctx.Done():
+	case err, ok := <-httpErr:
+		if ok && err != nil {
+			runErr = fmt.Errorf("HTTP server: %w", err)
+			log.Error("shutdown: HTTP server failed", "err", err)
+		}
+	default:
 		log.Info("shutdown: signal received, stopping")
-	case err := <-httpErr:
-		runErr = fmt.Errorf("HTTP server: %w", err)
-		log.Error("shutdown: HTTP server failed", "err", err)
 	}
 
-	// Stop taking new work first: no new sends while the loops wind down.
+	// Stop taking new work first: no new sends while the workers wind down.
 	hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
 	if err := srv.Shutdown(hctx); err != nil {
 		log.Warn("shutdown: HTTP requests still running after the bound, closed", "err", err)
 		_ = srv.Close()
 	}
 	cancel()
-	stopLoops()
-	wg.Wait() // the pump has committed or rolled back its step
+	<-elected // the pump has committed or rolled back its step; the lock is released
 	log.Info("shutdown: complete")
 	return runErr
+}
+
+// runWorkers is the leader's work: poller, pump, backfill and (unless in
+// shadow mode) the Kafka relay, until ctx ends.
+func runWorkers(ctx context.Context, cfg config.Config, st store.Store, mb *mailbox.Mailbox, out *outbound,
+	clk clock.Clock, log *slog.Logger, met *metrics.Metrics, opt Options) {
+	poller := pipeline.NewPoller(st, mb, clk, log, pipeline.PollerConfig{
+		Batch: cfg.ClaimBatch, RescanDistance: cfg.RescanDistance, RescanAge: cfg.RescanAge,
+	})
+	pcfg := pumpConfig(cfg)
+	pcfg.Grace = opt.StepTimeout
+	pcfg.Observer = met
+
+	var wg sync.WaitGroup
+	spawn := func(f func()) {
+		wg.Add(1)
+		go func() { defer wg.Done(); f() }()
+	}
+	var notify func(context.Context, []store.Backfill)
+	if !cfg.Shadow {
+		backfiller := pipeline.NewBackfiller(st, mb, clk, log, pipeline.BackfillConfig{Interval: cfg.BackfillInterval, Observer: met})
+		notify = backfiller.Notify
+		spawn(func() { _ = backfiller.Run(ctx) })
+	}
+	pump := pipeline.NewPump(st, mb, notify, clk, log, pcfg)
+	spawn(func() { _ = poller.Run(ctx, cfg.PollInterval) })
+	spawn(func() { pump.Run(ctx) })
+	if out != nil {
+		out.run(ctx, spawn, cfg, st, clk, log, met)
+	}
+	wg.Wait()
 }
 
 // pumpConfig maps the service configuration onto the pump's.
@@ -163,6 +216,7 @@ func pumpConfig(cfg config.Config) pipeline.PumpConfig {
 	d.IgnoreTypes = append([]string{}, cfg.IgnoreTypes...) // non-nil: an empty list ignores nothing
 	d.IncludeDayBoundary = cfg.IncludeDayBoundary
 	p.Decode = d
+	p.Shadow = cfg.Shadow
 	return p
 }
 

