@@ -25,7 +25,7 @@ func (f *field) name() string { return f.key + " (" + f.env + ")" }
 var fields = []field{
 	// service
 	oneOf("service", "env", "MSGX_ENV", "dev", "`dev` or `prod`. `prod` refuses every development convenience: default database URLs, the embedded Kafka, a missing admin token, weakened Kafka settings.", []string{"dev", "prod"}, func(c *Config) *string { return &c.Env }),
-	boolean("service", "shadow", "MSGX_SHADOW", "false", "Shadow mode: process the mailbox into msgx's own PostgreSQL only — never write the shared mailbox (no backfill) and never produce to Kafka. Shown in logs, /readyz and the `msgx_shadow` metric.", func(c *Config) *bool { return &c.Shadow }),
+	boolean("service", "shadow", "MSGX_SHADOW", "false", "Shadow mode, to run beside the system that owns the mailbox: msgx reads every mailbox row (processed by the other system or not) into its own PostgreSQL, but never writes the mailbox (no backfill, `POST /cminmsgs/send` answers 409), writes no outbox events and never connects to Kafka — state built in shadow mode is not announced when shadow mode ends. Shown in logs, `/readyz`, `msgx status` and the `msgx_shadow` metric.", func(c *Config) *bool { return &c.Shadow }),
 	oneOf("service", "log.level", "MSGX_LOG_LEVEL", "info", "`debug`, `info`, `warn` or `error`. Message bodies are logged at debug only.", []string{"debug", "info", "warn", "error"}, func(c *Config) *string { return &c.LogLevel }),
 	str("service", "airport.timezone", "MSGX_AIRPORT_TZ", "Asia/Shanghai", "Airport time zone (IANA) of every SIS time and of operation days.", func(c *Config) *string { return &c.AirportTZ }),
 

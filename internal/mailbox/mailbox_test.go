@@ -240,3 +240,35 @@ func TestMailboxOpenForcesTimeHandling(t *testing.T) {
 	_, err = mailbox.Open(ctx, "not a dsn")
 	require.Error(t, err)
 }
+
+// Shadow mode lists rows whether another system processed them or not, and
+// refuses every write.
+func TestMailboxShadow(t *testing.T) {
+	t.Parallel()
+	mb, db, _ := newMailbox(t)
+	ctx := t.Context()
+	var ids []int64
+	for i := range 3 {
+		id, err := mb.Insert(ctx, []byte("<MSG/>"), t0.Add(time.Duration(i)*time.Minute))
+		require.NoError(t, err)
+		ids = append(ids, id)
+	}
+	_, err := mb.Backfill(ctx, store.Backfill{MsgID: ids[1], MailboxStatus: store.StatusSucceeded, ProcessedAt: t0})
+	require.NoError(t, err)
+
+	shadow := mailbox.New(db, mailbox.WithZone(shanghai), mailbox.WithShadow())
+	got, err := shadow.ListAfter(ctx, 0, 10)
+	require.NoError(t, err)
+	require.Equal(t, ids, got, "the row the other system processed is listed too")
+	got, err = shadow.Rescan(ctx, 0, ids[2], t0, 10)
+	require.NoError(t, err)
+	require.Equal(t, ids, got)
+
+	_, err = shadow.Insert(ctx, []byte("<MSG/>"), t0)
+	require.ErrorIs(t, err, mailbox.ErrReadOnly)
+	_, err = shadow.Backfill(ctx, store.Backfill{MsgID: ids[0], MailboxStatus: store.StatusSucceeded, ProcessedAt: t0})
+	require.ErrorIs(t, err, mailbox.ErrReadOnly)
+	_, _, err = shadow.BackfillMany(ctx, []store.Backfill{{MsgID: ids[2], MailboxStatus: store.StatusSucceeded, ProcessedAt: t0}})
+	require.ErrorIs(t, err, mailbox.ErrReadOnly)
+	require.False(t, stored(t, db, "CMINMSGS_DATE_PROCESSED", ids[0]).Valid, "nothing written")
+}

@@ -79,7 +79,7 @@ func (p *Pump) commitBatch(ctx context.Context, run []prepared) error {
 		return err
 	}
 
-	w := batchWriter{noBackfill: p.cfg.Shadow}
+	w := p.newWriter()
 	outs := make([]outcome, len(run))
 	for i, pr := range run {
 		m, msg, meta := locked[i], pr.decoded, metaOf(pr.decoded)
@@ -113,17 +113,20 @@ func (p *Pump) commitBatch(ctx context.Context, run []prepared) error {
 	return nil
 }
 
+// newWriter returns a writer for one transaction's messages.
+func (p *Pump) newWriter() batchWriter { return batchWriter{shadow: p.cfg.Shadow} }
+
 // batchWriter collects the writes of one or more messages and sends each
 // kind in one statement or pgx batch: binds, flight rows and collections,
 // events, terminal statuses, backfill todos.
 type batchWriter struct {
-	noBackfill bool // shadow mode: the shared mailbox is never written
-	binds      []store.BindIdentity
-	writes     []store.FlightWrite
-	byFLID     map[int64]int // index into writes: a flight changed twice is written once, last state
-	events     []store.NewEvent
-	finishes   []store.Finish
-	todos      []store.Backfill
+	shadow   bool // shadow mode: no outbox events, no mailbox backfill
+	binds    []store.BindIdentity
+	writes   []store.FlightWrite
+	byFLID   map[int64]int // index into writes: a flight changed twice is written once, last state
+	events   []store.NewEvent
+	finishes []store.Finish
+	todos    []store.Backfill
 }
 
 func (w *batchWriter) bind(b store.BindIdentity) { w.binds = append(w.binds, b) }
@@ -146,7 +149,7 @@ func (w *batchWriter) addResults(msgID int64, results []flight.Result, now time.
 			w.byFLID[r.Next.FLID] = len(w.writes)
 			w.writes = append(w.writes, store.FlightWrite{State: r.Next, Changes: r.Changes, New: r.Created})
 		}
-		if !r.Changed {
+		if !r.Changed || w.shadow {
 			continue
 		}
 		payload, err := flight.EventPayload(r.Next)
@@ -179,7 +182,7 @@ func (w *batchWriter) finish(m store.Message, meta store.Meta, out outcome, now 
 		MsgID: m.ID, Status: out.status, ErrorClass: string(out.class),
 		Reason: truncate(out.reason), DuplicateOf: out.duplicateOf, Now: now,
 	})
-	if meta.Type != "" && !w.noBackfill {
+	if meta.Type != "" && !w.shadow {
 		w.todos = append(w.todos, store.Backfill{MsgID: m.ID, MailboxStatus: out.status, ProcessedAt: now, Meta: meta, NextAttemptAt: now})
 	}
 }

@@ -37,7 +37,7 @@ func (p *Pump) dispatch(ctx context.Context, ex store.Executor, msgID int64, msg
 	if out.status == "" {
 		return outcome{}, &failure{class: sis.ClassUnsupported, reason: "kind " + string(msg.Kind)}
 	}
-	var w batchWriter
+	w := p.newWriter()
 	if err := w.addResults(msgID, results, now); err != nil {
 		return outcome{}, err
 	}
@@ -211,7 +211,7 @@ func (p *Pump) applySnapshot(ctx context.Context, ex store.Executor, msgID int64
 		}
 		members = append(members, fday)
 	}
-	var w batchWriter
+	w := p.newWriter()
 	if err := w.addResults(msgID, results, now); err != nil {
 		return outcome{}, err
 	}

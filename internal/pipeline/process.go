@@ -145,7 +145,7 @@ func (p *Pump) processOne(ctx context.Context, tx store.Tx, pr *prepared, now ti
 		}
 		defer sp.Rollback(ctx)
 	}
-	w := batchWriter{noBackfill: p.cfg.Shadow}
+	w := p.newWriter()
 	w.finish(m, meta, out, now)
 	if err := w.flush(ctx, sp, now); err != nil {
 		return nil, err

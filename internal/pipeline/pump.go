@@ -23,7 +23,7 @@ type PumpConfig struct {
 	Prune        bool          // snapshot prune of previous-generation members; default on
 	Grace        time.Duration // at shutdown, how long the step in flight may still run; default 30 s
 	Decode       sis.Options
-	Shadow       bool     // register no mailbox backfill (the shared mailbox is never written)
+	Shadow       bool     // shadow mode: no outbox events and no mailbox backfill todos
 	Observer     Observer // metrics; nil = none
 }
 
