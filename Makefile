@@ -39,12 +39,12 @@ GOFILES = $(wildcard $(shell git ls-files -co --exclude-standard -- '*.go' 2>/de
 
 help:
 	@echo "targets:"
-	@echo "  run        services + build + schema apply + dev mailbox tables + serve"
+	@echo "  run        services + build + schema apply + demo: serve (embedded Kafka) + the sample day"
 	@echo "  test       services + go vet + go test -race (TIMEOUT=$(TIMEOUT)) + fuzz ($(FUZZTIME))"
 	@echo "  fuzz       fuzz the SIS decoder for FUZZTIME=$(FUZZTIME)"
 	@echo "  bench      benchmarks with allocation figures"
 	@echo "  lint       gofmt, go vet, sqlc diff"
-	@echo "  generate   sqlc generate (db/) + gofmt"
+	@echo "  generate   sqlc generate (db/) + gofmt + docs/config.md"
 	@echo "  sqlc-diff  fail if db/ differs from what sqlc would generate"
 	@echo "  build      $(BIN) (version $(VERSION))"
 	@echo "  services   install/start PostgreSQL and MariaDB, create the databases"
@@ -53,6 +53,7 @@ help:
 generate:
 	$(SQLC) generate
 	gofmt -w db
+	$(GO) run ./scripts/configdoc
 
 sqlc-diff:
 	$(SQLC) diff
@@ -110,8 +111,7 @@ lint:
 run: services build
 	$(BIN) schema apply --yes --url '$(MSGX_PG_URL)'
 	mariadb -h 127.0.0.1 -u root msgx_mailbox < sql/mysql/schema/001_mailbox.sql
-	@echo "run: msgx serve on http://$(MSGX_HTTP_ADDR): POST /cminmsgs/send, GET /flights/{flid}, GET /messages/{id}"
-	MSGX_HTTP_ADDR='$(MSGX_HTTP_ADDR)' $(BIN) serve
+	BIN=$(BIN) scripts/demo.sh
 
 clean:
 	rm -rf bin

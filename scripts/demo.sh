@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# scripts/demo.sh — the newcomer's demo behind `make run` (after the services,
+# the build and the schema): starts `msgx serve` in dev with the embedded Kafka
+# broker, sends the sample day through the mailbox, shows the status and
+# where to look, and keeps the service running until Ctrl-C.
+set -euo pipefail
+
+BIN=${BIN:-bin/msgx}
+ADDR=${MSGX_HTTP_ADDR:-127.0.0.1:8080}
+LOG=${DEMO_LOG:-bin/serve.log}
+DAY=${DEMO_DAY:-testdata/sample-day}
+export MSGX_ENV=${MSGX_ENV:-dev}
+
+mkdir -p "$(dirname "$LOG")"
+"$BIN" serve >"$LOG" 2>&1 &
+pid=$!
+stop() { kill -TERM "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; }
+trap stop EXIT
+trap 'exit 0' INT TERM
+
+for _ in $(seq 1 150); do
+  if curl -fsS "http://$ADDR/healthz" >/dev/null 2>&1; then break; fi
+  if ! kill -0 "$pid" 2>/dev/null; then echo "run: msgx serve exited:"; tail -n 20 "$LOG"; exit 1; fi
+  sleep 0.2
+done
+curl -fsS "http://$ADDR/healthz" >/dev/null || { echo "run: msgx serve did not answer on $ADDR; see $LOG"; exit 1; }
+brokers=$(grep -o '"brokers":\["[^"]*"' "$LOG" | head -n1 | sed 's/.*\["//; s/"$//' || true)
+
+echo "run: sending the sample day ($DAY) through the mailbox"
+"$BIN" send --url "http://$ADDR" "$DAY"
+
+# Wait (bounded) until the queue has drained.
+for _ in $(seq 1 100); do
+  if "$BIN" status --json 2>/dev/null | grep -q '"backlog": *0[,}]'; then break; fi
+  sleep 0.2
+done
+echo
+"$BIN" status
+cat <<MSG
+
+msgx is serving on http://$ADDR (pid $pid, log $LOG), with an embedded Kafka broker at ${brokers:-?}.
+Look around:
+  curl http://$ADDR/flights/30001                     a flight's full current state
+  curl 'http://$ADDR/all/flights?day=2026-12-03'      the day's flights, paged
+  curl http://$ADDR/messages/1                        a message's processing status
+  curl http://$ADDR/readyz                            dependencies and role (leader/standby)
+  curl http://$ADDR/metrics                           Prometheus metrics
+  $BIN status                                     queue head, backlog, dead letters, outbox lag
+  MSGX_KAFKA_BROKERS=${brokers:-<broker>} $BIN tail --topic msg   the events on Kafka
+Press Ctrl-C to stop.
+MSG
+wait "$pid"
