@@ -329,27 +329,58 @@ func (q *Queries) EventMarkSent(ctx context.Context, db DBTX, arg EventMarkSentP
 	return result.RowsAffected(), nil
 }
 
-const eventMarkSupersededSent = `-- name: EventMarkSupersededSent :execrows
-UPDATE msg_event SET status = 'SENT', sent_at = $1::timestamptz, last_error = NULL
+const eventMarkSupersededDead = `-- name: EventMarkSupersededDead :execrows
+UPDATE msg_event SET status = 'DEAD', last_error = $1
 WHERE target = $2 AND partition_key = $3
-  AND status = 'PENDING' AND event_id <= $4
+  AND status = 'PENDING' AND event_id < $4
+`
+
+type EventMarkSupersededDeadParams struct {
+	LastError    *string `json:"last_error"`
+	Target       string  `json:"target"`
+	PartitionKey string  `json:"partition_key"`
+	BelowEventID int64   `json:"below_event_id"`
+}
+
+// The latest event of a flight became DEAD: the older pending events it
+// superseded go with it, so an older state is never sent as the latest.
+func (q *Queries) EventMarkSupersededDead(ctx context.Context, db DBTX, arg EventMarkSupersededDeadParams) (int64, error) {
+	result, err := db.Exec(ctx, eventMarkSupersededDead,
+		arg.LastError,
+		arg.Target,
+		arg.PartitionKey,
+		arg.BelowEventID,
+	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const eventMarkSupersededSent = `-- name: EventMarkSupersededSent :execrows
+UPDATE msg_event e SET status = 'SENT', sent_at = $1::timestamptz, last_error = NULL
+FROM (SELECT unnest($3::text[]) AS partition_key,
+             unnest($4::bigint[]) AS up_to) d
+WHERE e.target = $2 AND e.partition_key = d.partition_key
+  AND e.status = 'PENDING' AND e.event_id <= d.up_to
 `
 
 type EventMarkSupersededSentParams struct {
-	Now          time.Time `json:"now"`
-	Target       string    `json:"target"`
-	PartitionKey string    `json:"partition_key"`
-	UpToEventID  int64     `json:"up_to_event_id"`
+	Now           time.Time `json:"now"`
+	Target        string    `json:"target"`
+	PartitionKeys []string  `json:"partition_keys"`
+	UpToEventIds  []int64   `json:"up_to_event_ids"`
 }
 
 // After the latest state of a flight was delivered, every pending event of that
-// flight up to it is represented by that delivery.
+// flight up to it is represented by that delivery. One row per flight:
+// partition_keys[i] up to up_to_event_ids[i].
 func (q *Queries) EventMarkSupersededSent(ctx context.Context, db DBTX, arg EventMarkSupersededSentParams) (int64, error) {
 	result, err := db.Exec(ctx, eventMarkSupersededSent,
 		arg.Now,
 		arg.Target,
-		arg.PartitionKey,
-		arg.UpToEventID,
+		arg.PartitionKeys,
+		arg.UpToEventIds,
 	)
 	if err != nil {
 		return 0, err

@@ -141,24 +141,6 @@ func (q *Queries) BackfillTodoRecordFailure(ctx context.Context, db DBTX, arg Ba
 	return err
 }
 
-const backfillTodoStats = `-- name: BackfillTodoStats :one
-SELECT count(*) AS todos, count(*) FILTER (WHERE attempts > 0) AS failing, min(created_at)::timestamptz AS oldest
-FROM backfill_todo
-`
-
-type BackfillTodoStatsRow struct {
-	Todos   int64     `json:"todos"`
-	Failing int64     `json:"failing"`
-	Oldest  time.Time `json:"oldest"`
-}
-
-func (q *Queries) BackfillTodoStats(ctx context.Context, db DBTX) (BackfillTodoStatsRow, error) {
-	row := db.QueryRow(ctx, backfillTodoStats)
-	var i BackfillTodoStatsRow
-	err := row.Scan(&i.Todos, &i.Failing, &i.Oldest)
-	return i, err
-}
-
 const ingressMarkAdvance = `-- name: IngressMarkAdvance :exec
 INSERT INTO ingress_mark (source, last_id, updated_at) VALUES ($1, $2, $3)
 ON CONFLICT (source) DO UPDATE SET

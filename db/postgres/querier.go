@@ -18,7 +18,6 @@ type Querier interface {
 	BackfillTodoGet(ctx context.Context, db DBTX, msgID int64) (BackfillTodo, error)
 	BackfillTodoListDue(ctx context.Context, db DBTX, arg BackfillTodoListDueParams) ([]BackfillTodo, error)
 	BackfillTodoRecordFailure(ctx context.Context, db DBTX, arg BackfillTodoRecordFailureParams) error
-	BackfillTodoStats(ctx context.Context, db DBTX) (BackfillTodoStatsRow, error)
 	BeltDeleteByFlight(ctx context.Context, db DBTX, flid int64) (int64, error)
 	BeltDeleteByFlights(ctx context.Context, db DBTX, flids []int64) (int64, error)
 	BeltInsert(ctx context.Context, db DBTX, arg []BeltInsertParams) (int64, error)
@@ -64,8 +63,12 @@ type Querier interface {
 	EventListSchdLatest(ctx context.Context, db DBTX, arg EventListSchdLatestParams) ([]EventListSchdLatestRow, error)
 	// Marks acknowledged events SENT (only the contiguous acknowledged prefix is passed).
 	EventMarkSent(ctx context.Context, db DBTX, arg EventMarkSentParams) (int64, error)
+	// The latest event of a flight became DEAD: the older pending events it
+	// superseded go with it, so an older state is never sent as the latest.
+	EventMarkSupersededDead(ctx context.Context, db DBTX, arg EventMarkSupersededDeadParams) (int64, error)
 	// After the latest state of a flight was delivered, every pending event of that
-	// flight up to it is represented by that delivery.
+	// flight up to it is represented by that delivery. One row per flight:
+	// partition_keys[i] up to up_to_event_ids[i].
 	EventMarkSupersededSent(ctx context.Context, db DBTX, arg EventMarkSupersededSentParams) (int64, error)
 	// A failed delivery: backoff, or DEAD (kept as the dead letter) at the limit.
 	EventRecordFailure(ctx context.Context, db DBTX, arg EventRecordFailureParams) (EventRecordFailureRow, error)
@@ -88,6 +91,9 @@ type Querier interface {
 	FlightListPruneCandidates(ctx context.Context, db DBTX, arg FlightListPruneCandidatesParams) ([]FlightSchd, error)
 	// DELETED flights whose soft delete is older than the retention, for the history sweep.
 	FlightListPurgeCandidates(ctx context.Context, db DBTX, arg FlightListPurgeCandidatesParams) ([]FlightSchd, error)
+	// What the flight rows record about their last change (the message that last
+	// changed the state and the version it made), for the flights that exist.
+	FlightMarks(ctx context.Context, db DBTX, flids []int64) ([]FlightMarksRow, error)
 	// Writes the computed next states of flights (every column; the pump
 	// computes them all; CREATED_AT is kept on update). The rows travel as one
 	// JSON array shaped like the table (keys = column names), so a snapshot of
@@ -101,6 +107,27 @@ type Querier interface {
 	// Moves the watermark forward, never back.
 	IngressMarkAdvance(ctx context.Context, db DBTX, arg IngressMarkAdvanceParams) error
 	IngressMarkGet(ctx context.Context, db DBTX, source string) (int64, error)
+	// PostgreSQL 14+: the server ends this session when the leader stops pinging
+	// it (a hung or partitioned leader), which releases the lock.
+	LeaderIdleSessionTimeout(ctx context.Context, db DBTX, timeout string) error
+	// Bounds how long the server keeps a session whose client vanished, so a
+	// leader that lost its network releases the lock within seconds: TCP
+	// keepalives on the server side of this connection.
+	LeaderSessionTimeouts(ctx context.Context, db DBTX, arg LeaderSessionTimeoutsParams) error
+	// The lock connections of every instance on this database (named
+	// 'msgx-lock <host>:<pid>' by their application_name) and which one holds
+	// the lock: the leader and its standbys, for status and operators. The
+	// advisory lock's bigint key is split over classid (high) and objid (low).
+	LeaderSessions(ctx context.Context, db DBTX, lockID int64) ([]LeaderSessionsRow, error)
+	// Ends an instance's lock session (operators forcing a hung leader off; the
+	// failover tests cutting a leader's connection).
+	LeaderTerminate(ctx context.Context, db DBTX, pid int32) (bool, error)
+	// Single active instance (issue #6): a session-level advisory lock held on a
+	// dedicated connection. The PIPELINE_LOCK row lock keeps business
+	// transactions serial regardless; this lock keeps a standby from competing.
+	// Takes the lock for this session if free; true when held afterwards.
+	LeaderTryLock(ctx context.Context, db DBTX, lockID int64) (bool, error)
+	LeaderUnlock(ctx context.Context, db DBTX, lockID int64) (bool, error)
 	// Payload collections of one kind replaced (or replaced with an empty list).
 	PayloadDeleteByFlightsKind(ctx context.Context, db DBTX, arg PayloadDeleteByFlightsKindParams) (int64, error)
 	PayloadListByFlight(ctx context.Context, db DBTX, flid int64) ([]FlightPayload, error)
@@ -150,6 +177,17 @@ type Querier interface {
 	// Inserts or replaces a reference record; the version advances only when the
 	// record changed (0 rows = already identical).
 	RefUpsert(ctx context.Context, db DBTX, arg RefUpsertParams) (int64, error)
+	// Moves those of @msg_ids that are FAILED/DEAD of a replayable class back to
+	// PENDING, exactly as ProcStateReplay does (attempts reset, identity kept, the
+	// old error kept as audit). One bounded batch per call.
+	ReplayByIDs(ctx context.Context, db DBTX, arg ReplayByIDsParams) ([]int64, error)
+	// Replay in bounded batches and the flights' last change, for internal/replay
+	// (msgx replay, POST /admin/replay). The replayable classes are the same as in
+	// ProcStateListReplayable / ProcStateReplay (processing.md §3).
+	// What a replay would move back to PENDING, paged by MSG_ID: FAILED/DEAD rows
+	// of the replayable classes, among @msg_ids when given (NULL: any id), of one
+	// class when given.
+	ReplayCandidates(ctx context.Context, db DBTX, arg ReplayCandidatesParams) ([]ProcState, error)
 	// Expires open requests of a key (before a new one) or past their deadline.
 	ReqExpire(ctx context.Context, db DBTX, arg ReqExpireParams) (int64, error)
 	ReqGetOpen(ctx context.Context, db DBTX, reqKey string) (ReqTrack, error)
@@ -181,6 +219,11 @@ type Querier interface {
 	StandPlanInsert(ctx context.Context, db DBTX, arg []StandPlanInsertParams) (int64, error)
 	StandPlanListByFlight(ctx context.Context, db DBTX, flid int64) ([]FlightStandPlan, error)
 	StandPlanListByFlights(ctx context.Context, db DBTX, flids []int64) ([]FlightStandPlan, error)
+	// Backfill todos for status and metrics (internal/status): one row (none when
+	// there are no todos) with the oldest registration, how many todos there are
+	// and how many failed at least once. The queue head, counts by status and the
+	// outbox lag come from ProcStateListHead, ProcStateCountByStatus and EventLag.
+	StatusBackfill(ctx context.Context, db DBTX) ([]StatusBackfillRow, error)
 }
 
 var _ Querier = (*Queries)(nil)

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
@@ -92,20 +91,19 @@ func (s *server) getMessage(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, "read message", err, "msg_id", id)
 		return
 	}
-	body, err := json.Marshal(messageBody{
+	s.writeValue(w, "message", newMessageBody(m))
+}
+
+// newMessageBody is the JSON of a processing record.
+func newMessageBody(m store.Message) messageBody {
+	return messageBody{
 		MsgID: m.ID, Status: m.Status, ErrorClass: opt(m.ErrorClass), Reason: opt(m.Reason),
 		Attempts: m.Attempts, NextAttemptAt: m.NextAttemptAt, FirstSeenAt: m.FirstSeenAt, FinishedAt: m.FinishedAt,
 		IdentityKey: opt(m.IdentityKey), Kind: opt(m.Kind), DuplicateOf: m.DuplicateOf, Archived: m.Archived,
 		Meta: metaBody{Sndr: opt(m.Meta.Sndr), Seqn: m.Meta.Seqn, DttmRaw: opt(m.Meta.DttmRaw), Dttm: m.Meta.Dttm,
 			Type: opt(m.Meta.Type), Styp: opt(m.Meta.Styp)},
 		ReplayCount: m.ReplayCount, PrevErrorClass: opt(m.PrevClass), PrevReason: opt(m.PrevReason),
-	})
-	if err != nil {
-		s.Log.Error("api: encode message", "msg_id", id, "err", err)
-		writeError(w, http.StatusInternalServerError, "internal error")
-		return
 	}
-	writeJSON(w, body)
 }
 
 // pathID parses a positive integer path parameter, answering 400 otherwise.
@@ -121,8 +119,8 @@ func pathID(w http.ResponseWriter, r *http.Request, name string) (int64, bool) {
 
 // storeError answers a store failure: 503 when the database is unreachable
 // (retry later), 500 otherwise.
-func (s *server) storeError(w http.ResponseWriter, op string, err error, key string, id int64) {
-	s.Log.Error("api: "+op+" failed", key, id, "err", err)
+func (s *server) storeError(w http.ResponseWriter, op string, err error, attrs ...any) {
+	s.Log.Error("api: "+op+" failed", append(attrs, "err", err)...)
 	if errors.Is(err, store.ErrUnavailable) {
 		writeError(w, http.StatusServiceUnavailable, "database unavailable")
 		return

@@ -115,7 +115,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		}
 	}
 	srv := &http.Server{
-		Handler:           api.NewRouter(apiDeps(cfg, st, mb, clk, log, met, readiness(cfg, pool, mb, out, el))),
+		Handler:           api.NewRouter(apiDeps(cfg, st, mb, clk, log, met, el, readiness(cfg, pool, mb, out, el))),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,

@@ -30,11 +30,24 @@ func readiness(cfg config.Config, pool *pgxpool.Pool, mb *mailbox.Mailbox, out *
 	if out != nil {
 		checks = append(checks, status.Check{Name: "kafka", Run: out.ping})
 	}
-	mode := func() (string, bool) { return string(el.Role()), cfg.Shadow }
-	return status.Prober(mode, checkTimeout, checks...)
+	return status.Prober(modeOf(cfg, el), checkTimeout, checks...)
+}
+
+// modeOf reports the instance's role and whether it runs in shadow mode.
+func modeOf(cfg config.Config, el *leader.Elector) status.Mode {
+	return func() (string, bool) { return string(el.Role()), cfg.Shadow }
 }
 
 func apiDeps(cfg config.Config, st store.Store, mb *mailbox.Mailbox, clk clock.Clock, log *slog.Logger,
-	met *metrics.Metrics, ready func(context.Context) status.Readiness) api.Deps {
-	return api.Deps{Store: st, Mailbox: mb, Clock: clk, Log: log, MaxBodyBytes: int64(cfg.MaxMessageBytes)}
+	met *metrics.Metrics, el *leader.Elector, ready func(context.Context) status.Readiness) api.Deps {
+	return api.Deps{
+		Store: st, Mailbox: mb, Clock: clk, Log: log,
+		MaxBodyBytes: int64(cfg.MaxMessageBytes),
+		MaxJSONBytes: int64(cfg.MaxJSONBytes),
+		AdminToken:   cfg.AdminToken,
+		Decode:       pumpConfig(cfg).Decode,
+		Ready:        ready,
+		Mode:         modeOf(cfg, el),
+		Metrics:      met,
+	}
 }

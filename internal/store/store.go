@@ -41,6 +41,8 @@ type Executor interface {
 	Outbox
 	Backfills
 	Reference
+	Status  // status.go
+	Replays // replay.go
 
 	// LockPipeline takes the single pipeline row lock for the rest of the
 	// transaction; every business transaction takes it first.
@@ -132,6 +134,18 @@ type Outbox interface {
 	// RecordDeliveryFailure counts a failed delivery: backoff until next, or
 	// DEAD at maxAttempts. Returns the new status.
 	RecordDeliveryFailure(ctx context.Context, p DeliveryFailure) (string, error)
+
+	// LatestPendingPerFlight is the schd aggregation: per flight of a target
+	// its latest PENDING event (highest STATE_VERSION), unless that one is
+	// still backing off at now; oldest first, at most max flights.
+	LatestPendingPerFlight(ctx context.Context, target string, now time.Time, max int) ([]Event, error)
+	// MarkSentUpTo marks SENT, per flight, every PENDING event of the target
+	// up to the delivered one (superseded events included). Returns how many.
+	MarkSentUpTo(ctx context.Context, target string, delivered []UpTo, now time.Time) (int, error)
+	// MarkDeadBelow marks DEAD, with reason, the PENDING events of one flight
+	// of the target older than the given event (superseded by an event that
+	// became DEAD). Returns how many.
+	MarkDeadBelow(ctx context.Context, target string, below UpTo, reason string) (int, error)
 }
 
 // Backfills are the mailbox backfill todos.

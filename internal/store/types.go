@@ -172,6 +172,12 @@ type DeliveryFailure struct {
 	MaxAttempts   int
 }
 
+// UpTo names the events of one flight (PartitionKey) up to an EVENT_ID.
+type UpTo struct {
+	PartitionKey string
+	EventID      int64
+}
+
 // Backfill is a pending mailbox backfill.
 type Backfill struct {
 	MsgID         int64

@@ -111,6 +111,34 @@ func (e executor) RecordDeliveryFailure(ctx context.Context, p store.DeliveryFai
 	return r.Status, interpret(err)
 }
 
+func (e executor) LatestPendingPerFlight(ctx context.Context, target string, now time.Time, max int) ([]store.Event, error) {
+	rows, err := e.q.EventListSchdLatest(ctx, e.db, postgres.EventListSchdLatestParams{Target: target, Now: now, MaxFlights: int32(max)})
+	msgs := make([]postgres.MsgEvent, len(rows))
+	for i, r := range rows {
+		msgs[i] = postgres.MsgEvent(r)
+	}
+	return events(msgs), interpret(err)
+}
+
+func (e executor) MarkSentUpTo(ctx context.Context, target string, delivered []store.UpTo, now time.Time) (int, error) {
+	keys := make([]string, len(delivered))
+	ids := make([]int64, len(delivered))
+	for i, d := range delivered {
+		keys[i], ids[i] = d.PartitionKey, d.EventID
+	}
+	n, err := e.q.EventMarkSupersededSent(ctx, e.db, postgres.EventMarkSupersededSentParams{
+		Now: now, Target: target, PartitionKeys: keys, UpToEventIds: ids,
+	})
+	return int(n), interpret(err)
+}
+
+func (e executor) MarkDeadBelow(ctx context.Context, target string, below store.UpTo, reason string) (int, error) {
+	n, err := e.q.EventMarkSupersededDead(ctx, e.db, postgres.EventMarkSupersededDeadParams{
+		LastError: nilIfEmpty(reason), Target: target, PartitionKey: below.PartitionKey, BelowEventID: below.EventID,
+	})
+	return int(n), interpret(err)
+}
+
 func events(rows []postgres.MsgEvent) []store.Event {
 	out := make([]store.Event, len(rows))
 	for i, r := range rows {

@@ -108,6 +108,71 @@ func testOutbox(t *testing.T, newStore Factory) {
 		require.Equal(t, "too large", all[0].LastError)
 		require.Equal(t, 2, all[0].Attempts)
 	})
+
+	t.Run("SchdLatestPerFlight", func(t *testing.T) {
+		s := newStore(t)
+		tomb := newEvent(4, 10, 3, store.TargetSchd)
+		tomb.EventType, tomb.Payload = store.EventTombstone, nil
+		require.NoError(t, s.InsertEvents(ctx(t), []store.NewEvent{
+			newEvent(1, 10, 1, store.TargetSchd), newEvent(1, 11, 1, store.TargetSchd),
+			newEvent(2, 10, 2, store.TargetSchd), newEvent(2, 10, 2, store.TargetMsg),
+			newEvent(3, 12, 1, store.TargetSchd), tomb,
+		}))
+		latest, err := s.LatestPendingPerFlight(ctx(t), store.TargetSchd, t0, 10)
+		require.NoError(t, err)
+		require.Len(t, latest, 3, "one event per flight, the msg target apart")
+		byKey := map[string]store.Event{}
+		for _, e := range latest {
+			byKey[e.PartitionKey] = e
+		}
+		require.Equal(t, int64(3), byKey["10"].StateVersion, "the latest version of flight 10")
+		require.Equal(t, store.EventTombstone, byKey["10"].EventType)
+		require.Equal(t, int64(1), byKey["11"].StateVersion)
+		require.Less(t, latest[0].ID, latest[1].ID, "oldest first")
+
+		limited, err := s.LatestPendingPerFlight(ctx(t), store.TargetSchd, t0, 2)
+		require.NoError(t, err)
+		require.Len(t, limited, 2)
+
+		// Flight 11 backs off: skipped until due; flight 10 delivered up to its tombstone.
+		_, err = s.RecordDeliveryFailure(ctx(t), store.DeliveryFailure{EventID: byKey["11"].ID, Reason: "timeout", NextAttemptAt: t0.Add(time.Minute), MaxAttempts: 5})
+		require.NoError(t, err)
+		n, err := s.MarkSentUpTo(ctx(t), store.TargetSchd, []store.UpTo{{PartitionKey: "10", EventID: byKey["10"].ID}}, t0)
+		require.NoError(t, err)
+		require.Equal(t, 3, n, "the delivered event and the two it superseded")
+		latest, err = s.LatestPendingPerFlight(ctx(t), store.TargetSchd, t0, 10)
+		require.NoError(t, err)
+		require.Len(t, latest, 1)
+		require.Equal(t, "12", latest[0].PartitionKey)
+		latest, err = s.LatestPendingPerFlight(ctx(t), store.TargetSchd, t0.Add(time.Minute), 10)
+		require.NoError(t, err)
+		require.Len(t, latest, 2, "flight 11 is due again")
+
+		msgs, err := s.PendingEvents(ctx(t), store.TargetMsg, 10)
+		require.NoError(t, err)
+		require.Len(t, msgs, 1, "the msg event of flight 10 is not touched")
+	})
+
+	t.Run("SchdDeadTakesSuperseded", func(t *testing.T) {
+		s := newStore(t)
+		require.NoError(t, s.InsertEvents(ctx(t), []store.NewEvent{
+			newEvent(1, 10, 1, store.TargetSchd), newEvent(2, 10, 2, store.TargetSchd), newEvent(3, 10, 3, store.TargetSchd),
+		}))
+		latest, err := s.LatestPendingPerFlight(ctx(t), store.TargetSchd, t0, 10)
+		require.NoError(t, err)
+		require.Len(t, latest, 1)
+		n, err := s.MarkDeadBelow(ctx(t), store.TargetSchd, store.UpTo{PartitionKey: "10", EventID: latest[0].ID}, "superseded")
+		require.NoError(t, err)
+		require.Equal(t, 2, n, "the older events only")
+		for msg, want := range map[int64]string{1: store.EventDead, 2: store.EventDead, 3: store.EventPending} {
+			evs, err := s.EventsOfMessage(ctx(t), msg)
+			require.NoError(t, err)
+			require.Equal(t, want, evs[0].Status, "message %d", msg)
+			if want == store.EventDead {
+				require.Equal(t, "superseded", evs[0].LastError)
+			}
+		}
+	})
 }
 
 func testBackfill(t *testing.T, newStore Factory) {

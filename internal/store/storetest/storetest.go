@@ -35,6 +35,8 @@ func Run(t *testing.T, newStore Factory) {
 		{"Reference", testReference},
 		{"Transactions", testTransactions},
 		{"Errors", testErrors},
+		{"Status", testStatus},               // status.go
+		{"ReplayBatches", testReplayBatches}, // replay.go
 	}
 	for _, s := range suites {
 		t.Run(s.name, func(t *testing.T) { s.run(t, newStore) })

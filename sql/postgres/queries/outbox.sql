@@ -52,10 +52,20 @@ LIMIT @max_flights;
 
 -- name: EventMarkSupersededSent :execrows
 -- After the latest state of a flight was delivered, every pending event of that
--- flight up to it is represented by that delivery.
-UPDATE msg_event SET status = 'SENT', sent_at = @now::timestamptz, last_error = NULL
+-- flight up to it is represented by that delivery. One row per flight:
+-- partition_keys[i] up to up_to_event_ids[i].
+UPDATE msg_event e SET status = 'SENT', sent_at = @now::timestamptz, last_error = NULL
+FROM (SELECT unnest(@partition_keys::text[]) AS partition_key,
+             unnest(@up_to_event_ids::bigint[]) AS up_to) d
+WHERE e.target = @target AND e.partition_key = d.partition_key
+  AND e.status = 'PENDING' AND e.event_id <= d.up_to;
+
+-- name: EventMarkSupersededDead :execrows
+-- The latest event of a flight became DEAD: the older pending events it
+-- superseded go with it, so an older state is never sent as the latest.
+UPDATE msg_event SET status = 'DEAD', last_error = @last_error
 WHERE target = @target AND partition_key = @partition_key
-  AND status = 'PENDING' AND event_id <= @up_to_event_id;
+  AND status = 'PENDING' AND event_id < @below_event_id;
 
 -- name: EventLag :many
 -- Outbox lag per target for status and metrics.

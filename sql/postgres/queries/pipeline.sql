@@ -57,7 +57,3 @@ UPDATE backfill_todo SET
   next_attempt_at = @next_attempt_at,
   last_error = @last_error
 WHERE msg_id = @msg_id;
-
--- name: BackfillTodoStats :one
-SELECT count(*) AS todos, count(*) FILTER (WHERE attempts > 0) AS failing, min(created_at)::timestamptz AS oldest
-FROM backfill_todo;

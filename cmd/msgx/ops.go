@@ -1,0 +1,90 @@
+package main
+
+// Helpers of the operator commands (send, replay, status): connecting to the
+// databases of the configuration, one-line errors, progress bars.
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/msgx-aodb/msgx/internal/config"
+	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/store/pgstore"
+)
+
+// opsTimeout bounds connecting to a database from an operator command.
+const opsTimeout = 10 * time.Second
+
+// openStore connects to msgx's PostgreSQL of the configuration. The error is
+// one line that names the setting to check.
+func openStore(ctx context.Context, cfg config.Config) (*pgstore.Store, error) {
+	pc, err := pgxpool.ParseConfig(cfg.PGURL)
+	if err != nil {
+		return nil, fmt.Errorf("postgres.url (MSGX_PG_URL) is not a valid URL: %s", errLine(err))
+	}
+	if pc.ConnConfig.ConnectTimeout == 0 || pc.ConnConfig.ConnectTimeout > opsTimeout {
+		pc.ConnConfig.ConnectTimeout = opsTimeout
+	}
+	if _, ok := pc.ConnConfig.RuntimeParams["application_name"]; !ok {
+		pc.ConnConfig.RuntimeParams["application_name"] = "msgx-cli"
+	}
+	pc.MaxConns = 2
+	pool, err := pgxpool.NewWithConfig(ctx, pc)
+	if err != nil {
+		return nil, fmt.Errorf("PostgreSQL: %s", errLine(err))
+	}
+	pctx, cancel := context.WithTimeout(ctx, opsTimeout)
+	defer cancel()
+	if err := pool.Ping(pctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("PostgreSQL unreachable (check postgres.url / MSGX_PG_URL): %s", errLine(err))
+	}
+	return pgstore.New(pool), nil
+}
+
+// openMailbox connects to the shared mailbox of the configuration.
+func openMailbox(ctx context.Context, cfg config.Config) (*mailbox.Mailbox, *sql.DB, error) {
+	octx, cancel := context.WithTimeout(ctx, opsTimeout)
+	defer cancel()
+	db, err := mailbox.Open(octx, cfg.MailboxDSN)
+	if err != nil {
+		return nil, nil, fmt.Errorf("mailbox unreachable (check mailbox.dsn / MSGX_MAILBOX_DSN): %s", errLine(err))
+	}
+	return mailbox.New(db, mailbox.WithZone(cfg.Location)), db, nil
+}
+
+// errLine is an error as one line, whatever the driver put in it.
+func errLine(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
+}
+
+// isTTY reports whether w is a terminal (a bar can redraw itself there).
+func isTTY(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// newBar returns a progress bar of total steps drawn on w. On anything that
+// is not a terminal (a pipe, a log file, a test buffer) it draws nothing, so
+// redirected output stays free of control characters; the commands print
+// their own summary line instead.
+func newBar(w io.Writer, total int, what string) *progressbar.ProgressBar {
+	return progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetVisibility(isTTY(w)),
+		progressbar.OptionSetDescription(what),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	)
+}

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/msgx-aodb/msgx/internal/config"
+	"github.com/msgx-aodb/msgx/internal/leader"
+)
+
+// The role line of `msgx status`: which instance leads (from the advisory
+// lock sessions in PostgreSQL) and how many wait as standby.
+func init() { statusRole = instancesLine }
+
+func instancesLine(ctx context.Context, cfg config.Config) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, cfg.PGURL)
+	if err != nil {
+		return "", err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	sessions, err := leader.Sessions(ctx, conn, cfg.LeaderLockID)
+	if err != nil {
+		return "", err
+	}
+	var lead string
+	standby := 0
+	for _, s := range sessions {
+		name := strings.TrimPrefix(s.Name, leader.AppNamePrefix)
+		if s.Leading {
+			lead = fmt.Sprintf("%s %s (since %s)", leader.Leader, name, s.Since.Local().Format(time.DateTime))
+		} else {
+			standby++
+		}
+	}
+	if lead == "" {
+		lead = "no leader"
+		if standby == 0 {
+			return "no instance running", nil
+		}
+	}
+	return fmt.Sprintf("%s, %d %s", lead, standby, leader.Standby), nil
+}

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/config"
+	"github.com/msgx-aodb/msgx/internal/status"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// statusHistory: one dead letter (EXHAUSTED) and a FAILED head.
+func statusHistory(t *testing.T, e *opsEnv) (head int64) {
+	t.Helper()
+	h := newHistory(e)
+	h.send(t, schdDNLD(101), false)
+	h.send(t, flopSTND(101, "1"), true)
+	head = 900000
+	now := time.Now()
+	_, err := e.st.Enqueue(t.Context(), []int64{head}, now.Add(-90*time.Second))
+	require.NoError(t, err)
+	_, err = e.st.RecordFailure(t.Context(), store.Failure{MsgID: head, ErrorClass: "INFRA", Reason: "mailbox down",
+		NextAttemptAt: now.Add(time.Minute), Now: now})
+	require.NoError(t, err)
+	return head
+}
+
+func TestStatusText(t *testing.T) {
+	t.Parallel()
+	e := newOpsEnv(t, "shadow: true\n")
+	code, out, stderr := runMsgx(t, "status", "--config", e.config)
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, out, "none (queue empty)")
+	require.Contains(t, out, "SHADOW", "the configured mode is shown")
+
+	statusHistory(t, e)
+	code, out, stderr = runMsgx(t, "status", "--config", e.config)
+	require.Equal(t, exitOK, code, stderr)
+	require.Empty(t, stderr)
+	lines := strings.Split(out, "\n")
+	require.Less(t, len(lines), 25, "one screen:\n%s", out)
+	headLine := ""
+	for _, l := range lines {
+		if strings.Contains(l, "head") && strings.Contains(l, "900000") {
+			headLine = l
+		}
+	}
+	require.NotEmpty(t, headLine, out)
+	require.Contains(t, headLine, "FAILED")
+	require.Contains(t, headLine, "age 1m") // first seen 90 s ago
+	require.Contains(t, headLine, "INFRA")
+	require.Contains(t, out, "EXHAUSTED 1", "dead letters by class")
+	require.Contains(t, out, "KAFKA:msg", "outbox lag per target")
+}
+
+func TestStatusJSON(t *testing.T) {
+	t.Parallel()
+	e := newOpsEnv(t)
+	head := statusHistory(t, e)
+	code, out, stderr := runMsgx(t, "status", "--config", e.config, "--json")
+	require.Equal(t, exitOK, code, stderr)
+	var r status.Report
+	require.NoError(t, json.Unmarshal([]byte(out), &r), out)
+	require.NotNil(t, r.Head)
+	require.Equal(t, head, r.Head.MsgID)
+	require.InDelta(t, 90, r.Head.AgeSeconds, 30)
+	require.Equal(t, int64(1), r.Backlog)
+	require.Equal(t, int64(1), r.DeadLetters["EXHAUSTED"])
+	require.Equal(t, int64(1), r.Failing["INFRA"])
+	require.NotEmpty(t, r.Outbox)
+	require.Empty(t, r.Role, "no role hook: no role")
+	require.False(t, r.Shadow)
+}
+
+// TestStatusRoleHook is not parallel: it sets the package's hook.
+func TestStatusRoleHook(t *testing.T) {
+	e := newOpsEnv(t)
+	var gotCfg config.Config
+	statusRole = func(_ context.Context, cfg config.Config) (string, error) {
+		gotCfg = cfg
+		return status.RoleStandby, nil
+	}
+	t.Cleanup(func() { statusRole = nil })
+
+	code, out, stderr := runMsgx(t, "status", "--config", e.config, "--json")
+	require.Equal(t, exitOK, code, stderr)
+	var r status.Report
+	require.NoError(t, json.Unmarshal([]byte(out), &r))
+	require.Equal(t, status.RoleStandby, r.Role)
+	require.Equal(t, e.pgURL, gotCfg.PGURL, "the hook gets the command's configuration")
+
+	code, out, stderr = runMsgx(t, "status", "--config", e.config)
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, out, "standby")
+
+	statusRole = func(context.Context, config.Config) (string, error) { return "", errors.New("lock\nprobe failed") }
+	code, out, stderr = runMsgx(t, "status", "--config", e.config)
+	require.Equal(t, exitOK, code, "a failing probe does not hide the report: %s", stderr)
+	require.Contains(t, out, "unknown (lock probe failed)")
+}
+
+func TestStatusFailures(t *testing.T) {
+	t.Parallel()
+	bad := writeConfig(t, "postgres:\n  url: postgres://u:secret@127.0.0.1:1/x\n")
+	code, out, stderr := runMsgx(t, "status", "--config", bad)
+	require.Equal(t, exitFailure, code)
+	require.Empty(t, out)
+	requireOneLine(t, "status", stderr)
+	require.Contains(t, stderr, "MSGX_PG_URL")
+	require.NotContains(t, stderr, "secret")
+
+	code, _, stderr = runMsgx(t, "status", "--config", writeConfig(t, "no-such-key: 1\n"))
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, stderr, "no-such-key")
+
+	code, _, stderr = runMsgx(t, "status", "extra")
+	require.Equal(t, exitUsage, code)
+	requireOneLine(t, "status", stderr)
+}
+
+func TestOperatorCommandsHelp(t *testing.T) {
+	t.Parallel()
+	for _, cmd := range []string{"send", "replay", "status"} {
+		code, out, stderr := runMsgx(t, cmd, "--help")
+		require.Equal(t, exitOK, code, cmd)
+		require.Empty(t, out)
+		require.True(t, strings.HasPrefix(stderr, "usage: msgx "+cmd), stderr)
+		require.Contains(t, stderr, "Exit codes: 0")
+		require.Contains(t, stderr, "-config")
+	}
+	code, _, stderr := runMsgx(t, "--help")
+	require.Equal(t, exitOK, code)
+	for _, cmd := range []string{"send", "replay", "status"} {
+		require.Contains(t, stderr, "  "+cmd+" ")
+	}
+}

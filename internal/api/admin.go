@@ -1,0 +1,167 @@
+package api
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/msgx-aodb/msgx/internal/replay"
+	"github.com/msgx-aodb/msgx/internal/status"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// MaxReplayIDs bounds the ids of one POST /admin/replay.
+const MaxReplayIDs = 1000
+
+func (s *server) mountAdmin(r chi.Router) {
+	r.Route("/admin", func(r chi.Router) {
+		r.Use(s.requireAdmin)
+		r.Post("/replay", s.replay)
+		r.Get("/queue", s.queue)
+	})
+}
+
+// requireAdmin lets a request through only with "Authorization: Bearer
+// <Deps.AdminToken>". The comparison is constant-time over SHA-256 digests,
+// so neither the content nor the length of the token leaks through timing.
+// Without a configured token the admin API is disabled (403): production
+// refuses to start without one.
+func (s *server) requireAdmin(next http.Handler) http.Handler {
+	want := sha256.Sum256([]byte(s.AdminToken))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.AdminToken == "" {
+			writeError(w, http.StatusForbidden, "admin API disabled: no admin token configured")
+			return
+		}
+		scheme, token, found := strings.Cut(r.Header.Get("Authorization"), " ")
+		if !found || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="msgx admin"`)
+			writeError(w, http.StatusUnauthorized, "admin token required: Authorization: Bearer <token>")
+			return
+		}
+		got := sha256.Sum256([]byte(strings.TrimSpace(token)))
+		if subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
+			s.Log.Warn("api: admin request with a wrong token", "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr)
+			w.Header().Set("WWW-Authenticate", `Bearer realm="msgx admin", error="invalid_token"`)
+			writeError(w, http.StatusUnauthorized, "invalid admin token")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// replayRequest is the body of POST /admin/replay: ids or class, and dry_run
+// (required, so a forgotten flag never replays by accident).
+type replayRequest struct {
+	IDs    []int64 `json:"ids"`
+	Class  string  `json:"class"`
+	DryRun *bool   `json:"dry_run"`
+}
+
+// replayPreview is the answer of a dry run: the plan (messages, total,
+// truncated, rejected ids with reasons, warnings).
+type replayPreview struct {
+	DryRun bool `json:"dry_run"`
+	replay.Plan
+}
+
+// replayResult is the answer of a replay.
+type replayResult struct {
+	DryRun   bool          `json:"dry_run"`
+	Filter   replay.Filter `json:"filter"`
+	Replayed []int64       `json:"replayed"` // moved back to PENDING, in MSG_ID order
+	Count    int           `json:"count"`
+	// NotReplayed are the ids asked for that were not moved (preview says why).
+	NotReplayed []int64 `json:"not_replayed"`
+}
+
+// replay is POST /admin/replay: a dry run previews what would move back to
+// PENDING and warns where an older message would be applied over a newer
+// state (replay.Preview); a real run moves the messages (replay.Apply).
+func (s *server) replay(w http.ResponseWriter, r *http.Request) {
+	var req replayRequest
+	if !readJSON(w, r, &req) {
+		return
+	}
+	switch {
+	case req.DryRun == nil:
+		writeError(w, http.StatusBadRequest, "dry_run is required: true to preview, false to replay")
+		return
+	case len(req.IDs) > MaxReplayIDs:
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("ids: at most %d per request, got %d", MaxReplayIDs, len(req.IDs)))
+		return
+	}
+	f := replay.Filter{IDs: req.IDs, Class: req.Class}
+	if err := f.Validate(); err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+
+	if *req.DryRun {
+		var raws replay.RawReader = noMailbox{}
+		if s.Mailbox != nil {
+			raws = s.Mailbox
+		}
+		plan, err := replay.Preview(r.Context(), s.Store, raws, f, replay.Options{Decode: s.Decode})
+		if err != nil {
+			s.storeError(w, "replay preview", err, "class", req.Class, "ids", len(req.IDs))
+			return
+		}
+		s.writeValue(w, "replay preview", replayPreview{DryRun: true, Plan: plan})
+		return
+	}
+
+	moved, err := replay.Apply(r.Context(), s.Store, f, s.Clock.Now(), nil)
+	if len(moved) > 0 {
+		s.Log.Info("api: replayed messages", "count", len(moved), "first_msg_id", moved[0], "last_msg_id", moved[len(moved)-1],
+			"class", req.Class, "ids", len(req.IDs))
+	}
+	if err != nil {
+		s.Log.Error("api: replay interrupted", "moved", len(moved), "err", err)
+		status := http.StatusInternalServerError
+		if errors.Is(err, store.ErrUnavailable) {
+			status = http.StatusServiceUnavailable
+		}
+		writeError(w, status, fmt.Sprintf("replay interrupted after %d messages moved back to PENDING; preview and retry", len(moved)))
+		return
+	}
+	res := replayResult{Filter: f, Replayed: moved, Count: len(moved), NotReplayed: []int64{}}
+	seen := make(map[int64]bool, len(moved))
+	for _, id := range moved {
+		seen[id] = true
+	}
+	for _, id := range req.IDs {
+		if !seen[id] {
+			seen[id] = true
+			res.NotReplayed = append(res.NotReplayed, id)
+		}
+	}
+	s.writeValue(w, "replay result", res)
+}
+
+// noMailbox stands for an unconfigured mailbox: the preview warns that it
+// could not read what the messages concern.
+type noMailbox struct{}
+
+func (noMailbox) ReadRaws(context.Context, []int64) (map[int64][]byte, error) {
+	return nil, errors.New("mailbox not configured")
+}
+
+// queue is GET /admin/queue: the status report (`msgx status` as JSON).
+func (s *server) queue(w http.ResponseWriter, r *http.Request) {
+	rep, err := status.Collect(r.Context(), s.Store, s.Clock.Now())
+	if err != nil {
+		s.storeError(w, "status", err)
+		return
+	}
+	if s.Mode != nil {
+		rep.Role, rep.Shadow = s.Mode()
+	}
+	s.writeValue(w, "status", rep)
+}

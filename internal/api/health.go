@@ -1,0 +1,59 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/msgx-aodb/msgx/internal/status"
+)
+
+func (s *server) mountHealth(r chi.Router) {
+	r.Get("/healthz", s.healthz)
+	r.Get("/readyz", s.readyz)
+	if s.Metrics != nil {
+		r.Method(http.MethodGet, "/metrics", s.Metrics.Handler())
+	}
+}
+
+// healthz is GET /healthz: the process is alive and serving (always 200; it
+// checks nothing else, so a restart never cures a database outage).
+func (s *server) healthz(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, []byte(`{"status":"ok"}`+"\n"))
+}
+
+// readyBody is the JSON of GET /readyz.
+type readyBody struct {
+	Ready bool `json:"ready"`
+	status.Readiness
+}
+
+// readyz is GET /readyz: 200 when every dependency check passed and the
+// instance is the leader or a standby, 503 otherwise; the body lists the
+// checks and the role either way.
+func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
+	rd := status.Readiness{Role: status.RoleStarting,
+		Checks: []status.CheckResult{{Name: "readiness", Error: "no readiness hook configured"}}}
+	if s.Ready != nil {
+		rd = s.Ready(r.Context())
+	}
+	if rd.Checks == nil {
+		rd.Checks = []status.CheckResult{}
+	}
+	body, err := json.Marshal(readyBody{Ready: rd.Ready(), Readiness: rd})
+	if err != nil {
+		s.Log.Error("api: encode readiness", "err", err)
+		writeError(w, http.StatusInternalServerError, "internal error")
+		return
+	}
+	code := http.StatusOK
+	if !rd.Ready() {
+		code = http.StatusServiceUnavailable
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	_, _ = w.Write(body)
+}

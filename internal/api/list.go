@@ -1,0 +1,113 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/msgx-aodb/msgx/internal/flight"
+	"github.com/msgx-aodb/msgx/internal/sis"
+)
+
+// errorClasses are the classes a message can carry (processing.md §3).
+var errorClasses = []string{string(sis.ClassMalformed), string(sis.ClassProtocol), string(sis.ClassCodec),
+	string(sis.ClassUnsupported), string(sis.ClassInfra), string(sis.ClassExhausted)}
+
+func (s *server) mountLists(r chi.Router) {
+	r.Get("/all/flights", s.flightsByDay)
+	r.Get("/dead-letters", s.deadLetters)
+}
+
+// flightsPage is the JSON of GET /all/flights. next_cursor is null on the
+// last page; otherwise pass it as ?cursor= for the next one.
+type flightsPage struct {
+	Day        string            `json:"day"`
+	Flights    []json.RawMessage `json:"flights"`
+	Count      int               `json:"count"`
+	NextCursor *string           `json:"next_cursor"`
+}
+
+// flightsByDay is GET /all/flights?day=YYYY-MM-DD&cursor=&limit=: the flights
+// of an operation day in FLID order (keyset paging: a page never repeats or
+// skips a flight, whatever is written meanwhile), each as GET /flights/{flid}
+// answers it.
+func (s *server) flightsByDay(w http.ResponseWriter, r *http.Request) {
+	raw := r.URL.Query().Get("day")
+	if raw == "" {
+		writeError(w, http.StatusBadRequest, "day is required (YYYY-MM-DD, the operation day in airport time)")
+		return
+	}
+	day, err := time.Parse(time.DateOnly, raw)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "day must be a date YYYY-MM-DD, got "+strconv.Quote(raw))
+		return
+	}
+	p, ok := pageParams(w, r)
+	if !ok {
+		return
+	}
+	states, err := s.Store.FlightsByDay(r.Context(), day, p.after, p.limit+1)
+	if err != nil {
+		s.storeError(w, "list flights", err, "after_flid", p.after)
+		return
+	}
+	more := len(states) > p.limit
+	states = states[:min(len(states), p.limit)]
+	out := flightsPage{Day: raw, Flights: make([]json.RawMessage, len(states)), Count: len(states)}
+	for i, st := range states {
+		b, err := flight.EventPayload(st)
+		if err != nil {
+			s.Log.Error("api: encode flight", "flid", st.FLID, "err", err)
+			writeError(w, http.StatusInternalServerError, "internal error")
+			return
+		}
+		out.Flights[i] = b
+	}
+	if len(states) > 0 {
+		out.NextCursor = nextCursor(more, states[len(states)-1].FLID)
+	}
+	s.writeValue(w, "flights", out)
+}
+
+// deadLettersPage is the JSON of GET /dead-letters.
+type deadLettersPage struct {
+	Class       *string       `json:"class"`
+	DeadLetters []messageBody `json:"dead_letters"`
+	Count       int           `json:"count"`
+	NextCursor  *string       `json:"next_cursor"`
+}
+
+// deadLetters is GET /dead-letters?class=&cursor=&limit=: the live DEAD
+// messages in MSG_ID order, optionally of one error class, each as
+// GET /messages/{id} answers it.
+func (s *server) deadLetters(w http.ResponseWriter, r *http.Request) {
+	class := r.URL.Query().Get("class")
+	if class != "" && !slices.Contains(errorClasses, class) {
+		writeError(w, http.StatusBadRequest, "class must be one of "+strings.Join(errorClasses, ", ")+", got "+strconv.Quote(class))
+		return
+	}
+	p, ok := pageParams(w, r)
+	if !ok {
+		return
+	}
+	msgs, err := s.Store.DeadLetters(r.Context(), class, p.after, p.limit+1)
+	if err != nil {
+		s.storeError(w, "list dead letters", err, "after_msg_id", p.after)
+		return
+	}
+	more := len(msgs) > p.limit
+	msgs = msgs[:min(len(msgs), p.limit)]
+	out := deadLettersPage{Class: opt(class), DeadLetters: make([]messageBody, len(msgs)), Count: len(msgs)}
+	for i, m := range msgs {
+		out.DeadLetters[i] = newMessageBody(m)
+	}
+	if len(msgs) > 0 {
+		out.NextCursor = nextCursor(more, msgs[len(msgs)-1].ID)
+	}
+	s.writeValue(w, "dead letters", out)
+}

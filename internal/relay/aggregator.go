@@ -1,0 +1,141 @@
+package relay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// Aggregator delivers KAFKA:schd (design.md §5.2): every FlushPeriod, per
+// flight only its latest pending state (UPSERT: the full state; TOMBSTONE: a
+// null value), at most FlushLimit flights per batch. The delivery stands for
+// every older pending event of that flight, which is marked SENT with it.
+// Intermediate versions are not sent, by design; no order is promised
+// between KAFKA:msg and KAFKA:schd.
+type Aggregator struct {
+	store store.Store
+	cl    *kgo.Client
+	topic string
+	clock clock.Clock
+	log   *slog.Logger
+	obs   Observer
+	cfg   Config
+}
+
+// NewAggregator wires an aggregator producing to topic through cl (which the
+// caller owns). obs may be nil.
+func NewAggregator(s store.Store, cl *kgo.Client, topic string, c clock.Clock, log *slog.Logger, obs Observer, cfg Config) *Aggregator {
+	return &Aggregator{
+		store: s, cl: cl, topic: topic, clock: c, log: log.With("target", store.TargetSchd),
+		obs: observer(obs), cfg: cfg.withDefaults(),
+	}
+}
+
+// Run flushes every FlushPeriod until ctx is done; a full batch is followed
+// by the next at once (FlushLimit bounds a batch, not the rate). A flush in
+// flight when ctx ends still finishes, SENT marks included.
+func (a *Aggregator) Run(ctx context.Context) error {
+	for ctx.Err() == nil {
+		_, read, err := a.step(ctx)
+		if err != nil {
+			a.log.Error("schd flush failed", "err", err)
+		}
+		if err == nil && read >= a.cfg.FlushLimit {
+			continue
+		}
+		select {
+		case <-ctx.Done():
+		case <-a.clock.After(a.cfg.FlushPeriod):
+		}
+	}
+	return nil
+}
+
+// Step flushes one batch and returns how many flights were delivered. A
+// failed flight backs off on its own; the rest of the batch is delivered.
+func (a *Aggregator) Step(ctx context.Context) (int, error) {
+	n, _, err := a.step(ctx)
+	return n, err
+}
+
+func (a *Aggregator) step(ctx context.Context) (delivered, read int, err error) {
+	now := a.clock.Now()
+	sctx, cancel := storeCtx(ctx, a.cfg.StoreTimeout)
+	latest, err := a.store.LatestPendingPerFlight(sctx, store.TargetSchd, now, a.cfg.FlushLimit)
+	cancel()
+	if err != nil {
+		return 0, 0, fmt.Errorf("read pending %s flights: %w", store.TargetSchd, err)
+	}
+	if len(latest) == 0 {
+		return 0, 0, nil
+	}
+
+	acks := produce(context.WithoutCancel(ctx), a.cl, a.clock, a.topic, latest, a.cfg.ProduceTimeout)
+	var done []store.UpTo
+	for i, e := range latest {
+		if acks[i].err == nil {
+			done = append(done, store.UpTo{PartitionKey: e.PartitionKey, EventID: e.ID})
+		}
+	}
+	if len(done) > 0 {
+		sctx, cancel := storeCtx(ctx, a.cfg.StoreTimeout)
+		_, err := a.store.MarkSentUpTo(sctx, store.TargetSchd, done, a.clock.Now())
+		cancel()
+		if err != nil {
+			return 0, len(latest), fmt.Errorf("mark %d delivered flights SENT (they will be sent again): %w", len(done), err)
+		}
+	}
+	var errs []error
+	for i, e := range latest {
+		if acks[i].err == nil {
+			a.obs.EventDelivered(store.TargetSchd, acks[i].at.Sub(e.CreatedAt))
+			if a.log.Enabled(ctx, slog.LevelDebug) {
+				a.log.Debug("flight state sent", "event_id", e.ID, "flid", e.FLID, "state_version", e.StateVersion)
+			}
+			continue
+		}
+		if err := a.fail(ctx, e, acks[i].err, now); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return len(done), len(latest), errors.Join(errs...)
+}
+
+// fail records a failed delivery of a flight's latest event. When it becomes
+// DEAD, the older events it stood for go with it: an older state must never
+// be sent as the latest.
+func (a *Aggregator) fail(ctx context.Context, e store.Event, cause error, now time.Time) error {
+	attempt := e.Attempts + 1
+	next := now.Add(a.cfg.backoff(attempt))
+	sctx, cancel := storeCtx(ctx, a.cfg.StoreTimeout)
+	defer cancel()
+	status, err := a.store.RecordDeliveryFailure(sctx, store.DeliveryFailure{
+		EventID: e.ID, Reason: truncate(cause.Error()), NextAttemptAt: next, MaxAttempts: a.cfg.maxAttempts(cause),
+	})
+	if err != nil {
+		return fmt.Errorf("record failed delivery of event %d (flight %d, %v): %w", e.ID, e.FLID, cause, err)
+	}
+	dead := status == store.EventDead
+	a.obs.EventFailed(store.TargetSchd, dead)
+	if !dead {
+		a.log.Warn("flight state delivery failed; flight waits",
+			"event_id", e.ID, "flid", e.FLID, "attempts", attempt, "retry_at", next, "err", cause)
+		return nil
+	}
+	n, err := a.store.MarkDeadBelow(sctx, store.TargetSchd, store.UpTo{PartitionKey: e.PartitionKey, EventID: e.ID},
+		"superseded by dead event "+strconv.FormatInt(e.ID, 10))
+	if err != nil {
+		return fmt.Errorf("mark events superseded by dead event %d (flight %d) DEAD: %w", e.ID, e.FLID, err)
+	}
+	a.log.Error("flight state dead after failed deliveries; kept as dead letter",
+		"event_id", e.ID, "flid", e.FLID, "attempts", attempt, "superseded", n, "err", cause)
+	return nil
+}

@@ -1,0 +1,197 @@
+package relay
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// TestSchdCollapsesToLatest: many versions of a flight go out as its latest
+// full state; a tombstone after upserts wins with a null value; every event
+// a delivery stands for is marked SENT.
+func TestSchdCollapsesToLatest(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	var evs []store.NewEvent
+	for v := int64(1); v <= 5; v++ {
+		evs = append(evs, event(store.TargetSchd, v, 1001, v, ""))
+	}
+	evs = append(evs,
+		event(store.TargetSchd, 6, 1002, 1, ""), event(store.TargetSchd, 7, 1002, 2, ""), tombstone(store.TargetSchd, 8, 1002, 3),
+		event(store.TargetSchd, 9, 1003, 1, ""),
+		event(store.TargetMsg, 9, 1003, 1, ""),
+	)
+	e.insert(t, evs...)
+	a := e.aggregator()
+	n, err := a.Step(t.Context())
+	require.NoError(t, err)
+	require.Equal(t, 3, n, "one record per flight")
+	require.Empty(t, e.pending(t, store.TargetSchd), "superseded events are done with the latest")
+	require.Len(t, e.pending(t, store.TargetMsg), 1, "KAFKA:msg is not touched")
+	for msg := int64(1); msg <= 9; msg++ {
+		for _, ev := range e.eventsOf(t, msg) {
+			if ev.Target == store.TargetSchd {
+				require.Equal(t, store.EventSent, ev.Status, "message %d", msg)
+				require.NotNil(t, ev.SentAt)
+			}
+		}
+	}
+
+	byKey := map[string]*kgo.Record{}
+	for _, r := range e.consume(t, topicSchd, 3) {
+		byKey[string(r.Key)] = r
+	}
+	require.JSONEq(t, `{"flid":1001,"state_version":5}`, string(byKey["1001"].Value), "the full latest state")
+	require.Equal(t, "5", header(byKey["1001"], HeaderStateVersion))
+	require.Equal(t, store.IdempotencyKey(5, 1001, 5, store.TargetSchd), header(byKey["1001"], HeaderIdempotencyKey))
+	require.Nil(t, byKey["1002"].Value, "the tombstone wins, as a null value")
+	require.Equal(t, store.EventTombstone, header(byKey["1002"], HeaderEventType))
+	require.Equal(t, "3", header(byKey["1002"], HeaderStateVersion))
+	require.Equal(t, "1", header(byKey["1003"], HeaderStateVersion))
+	require.Zero(t, e.count(t, topicMsg))
+
+	// A later change of one flight: only that flight goes out next.
+	e.insert(t, event(store.TargetSchd, 10, 1001, 6, ""))
+	n, err = a.Step(t.Context())
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	recs := e.consume(t, topicSchd, 4)
+	require.Equal(t, "6", header(lastOf(recs, "1001"), HeaderStateVersion))
+	n, err = a.Step(t.Context())
+	require.NoError(t, err)
+	require.Zero(t, n)
+}
+
+// TestSchdFailedFlightDoesNotBlockTheBatch: one flight's record is refused
+// by the broker. The others are delivered; that flight backs off alone,
+// becomes DEAD at the limit with the events it superseded, and a later
+// change of it is delivered again.
+func TestSchdFailedFlightDoesNotBlockTheBatch(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	_, err := kadm.NewClient(e.cl).AlterTopicConfigs(t.Context(), []kadm.AlterConfig{{Name: "max.message.bytes", Value: ptr("65536")}}, topicSchd)
+	require.NoError(t, err)
+	// Flights on partitions of their own, apart from the failing 1002.
+	var ok []int64
+	for f := int64(2000); len(ok) < 2; f++ {
+		if partitionOf(f) != partitionOf(1002) {
+			ok = append(ok, f)
+		}
+	}
+	e.insert(t,
+		event(store.TargetSchd, 1, ok[0], 1, ""),
+		event(store.TargetSchd, 2, 1002, 1, ""),
+		event(store.TargetSchd, 3, 1002, 2, bigPayload(t, 100_000)),
+		event(store.TargetSchd, 4, ok[1], 1, ""),
+	)
+	a := e.aggregator()
+	n, err := a.Step(t.Context())
+	require.NoError(t, err)
+	require.Equal(t, 2, n, "the other flights are delivered")
+	failing := e.eventsOf(t, 3)[0]
+	require.Equal(t, store.EventPending, failing.Status)
+	require.Equal(t, 1, failing.Attempts)
+	require.Contains(t, failing.LastError, "MESSAGE_TOO_LARGE")
+	require.Equal(t, store.EventPending, e.eventsOf(t, 2)[0].Status, "not represented by a failed delivery")
+
+	e.insert(t, event(store.TargetSchd, 5, ok[0], 2, ""))
+	n, err = a.Step(t.Context())
+	require.NoError(t, err)
+	require.Equal(t, 1, n, "the backing-off flight is skipped, the rest goes on")
+
+	for range e.cfg.MaxAttempts - 1 {
+		e.clk.Advance(e.cfg.BackoffCap)
+		_, err = a.Step(t.Context())
+		require.NoError(t, err)
+	}
+	dead := e.eventsOf(t, 3)[0]
+	require.Equal(t, store.EventDead, dead.Status)
+	require.Contains(t, dead.LastError, "MESSAGE_TOO_LARGE")
+	superseded := e.eventsOf(t, 2)[0]
+	require.Equal(t, store.EventDead, superseded.Status, "an older state is never sent as the latest")
+	require.Equal(t, fmt.Sprintf("superseded by dead event %d", dead.ID), superseded.LastError)
+	e.clk.Advance(e.cfg.BackoffCap)
+	n, err = a.Step(t.Context())
+	require.NoError(t, err)
+	require.Zero(t, n, "nothing of flight 1002 left to send")
+
+	e.insert(t, event(store.TargetSchd, 6, 1002, 3, ""))
+	n, err = a.Step(t.Context())
+	require.NoError(t, err)
+	require.Equal(t, 1, n, "a later change of the flight is delivered")
+	recs := e.consume(t, topicSchd, 4)
+	var versions1002 []string
+	for _, r := range recs {
+		if string(r.Key) == "1002" {
+			versions1002 = append(versions1002, header(r, HeaderStateVersion))
+		}
+	}
+	require.Equal(t, []string{"3"}, versions1002)
+	_, failed, deadN := e.obs.get()
+	require.Equal(t, e.cfg.MaxAttempts, failed[store.TargetSchd])
+	require.Equal(t, 1, deadN[store.TargetSchd])
+}
+
+// TestSchdRunFlushesPeriodically: Run delivers a batch at once, then waits
+// FlushPeriod; a full batch is followed by the next at once. Shutdown ends
+// Run.
+func TestSchdRunFlushesPeriodically(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(c *Config) { c.FlushLimit = 4 })
+	for f := int64(1); f <= 10; f++ {
+		e.insert(t, event(store.TargetSchd, f, 3000+f, 1, ""))
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error)
+	go func() { done <- e.aggregator().Run(ctx) }()
+	e.consume(t, topicSchd, 10) // three batches (4, 4, 2) without waiting for the clock
+
+	e.insert(t, event(store.TargetSchd, 11, 3001, 2, ""), event(store.TargetSchd, 12, 3001, 3, ""))
+	deadline := time.Now().Add(30 * time.Second)
+	for e.count(t, topicSchd) < 11 {
+		require.True(t, time.Now().Before(deadline), "no flush after the period")
+		e.clk.Advance(e.cfg.withDefaults().FlushPeriod) // Run may not be waiting yet: advance until it flushed
+		time.Sleep(10 * time.Millisecond)
+	}
+	recs := e.consume(t, topicSchd, 11)
+	require.Equal(t, "3", header(lastOf(recs, "3001"), HeaderStateVersion), "the period's changes collapsed to the latest")
+	cancel()
+	require.NoError(t, <-done)
+	require.Empty(t, e.pending(t, store.TargetSchd))
+}
+
+func TestSchdLogsCarryEventFields(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	var buf syncBuffer
+	e.log = newTextLogger(&buf)
+	_, err := kadm.NewClient(e.cl).AlterTopicConfigs(t.Context(), []kadm.AlterConfig{{Name: "max.message.bytes", Value: ptr("65536")}}, topicSchd)
+	require.NoError(t, err)
+	e.insert(t, event(store.TargetSchd, 1, 1002, 1, bigPayload(t, 100_000)))
+	_, err = e.aggregator().Step(t.Context())
+	require.NoError(t, err)
+	line := buf.String()
+	for _, want := range []string{"event_id=", "flid=1002", "target=KAFKA:schd", "MESSAGE_TOO_LARGE"} {
+		require.Contains(t, line, want)
+	}
+	require.False(t, strings.Contains(line, "blob"), "no payload in logs")
+}
+
+// lastOf is a flight's last record (one flight, one partition: log order).
+func lastOf(recs []*kgo.Record, key string) *kgo.Record {
+	var last *kgo.Record
+	for _, r := range recs {
+		if string(r.Key) == key {
+			last = r
+		}
+	}
+	return last
+}

@@ -1,0 +1,296 @@
+package relay
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/kafka"
+	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/store/pgstore"
+	"github.com/msgx-aodb/msgx/internal/testdb"
+)
+
+const (
+	topicMsg   = "msgx.flight.msg"
+	topicSchd  = "msgx.flight.schd"
+	partitions = 6
+)
+
+var start = time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC)
+
+// env is a relay on a real PostgreSQL and a 3-broker kfake cluster, with a
+// fake clock.
+type env struct {
+	st   store.Store
+	clk  *clock.Fake
+	kf   *kfake.Cluster
+	kcfg kafka.Config
+	cl   *kgo.Client
+	cfg  Config
+	obs  *counter
+	log  *slog.Logger
+}
+
+func newEnv(t testing.TB, mutate ...func(*Config)) *env {
+	t.Helper()
+	kf, err := kfake.NewCluster(kfake.NumBrokers(3), kfake.SeedTopics(partitions, topicMsg, topicSchd))
+	require.NoError(t, err)
+	t.Cleanup(kf.Close)
+	kcfg := kafka.DefaultConfig()
+	kcfg.Brokers = kf.ListenAddrs()
+	kcfg.ProduceTimeout = 2 * time.Second
+	kcfg.DialTimeout = time.Second
+	// A fault leaves the leader where it was: refresh metadata quickly, as
+	// after a real leader change, so the client's retries fit the tests'
+	// timeouts.
+	cl, err := kafka.NewClient(kcfg, kgo.MetadataMinAge(100*time.Millisecond))
+	require.NoError(t, err)
+	t.Cleanup(cl.Close)
+	cfg := Config{BatchSize: 100, MaxAttempts: 3, BackoffBase: time.Second, BackoffCap: 4 * time.Second, ProduceTimeout: 3 * time.Second, StoreTimeout: 10 * time.Second}
+	for _, m := range mutate {
+		m(&cfg)
+	}
+	return &env{
+		st: pgstore.New(testdb.Postgres(t).Pool), clk: clock.NewFake(start), kf: kf, kcfg: kcfg, cl: cl, cfg: cfg,
+		obs: &counter{}, log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	}
+}
+
+func (e *env) dispatcher() *Dispatcher {
+	return NewDispatcher(e.st, e.cl, topicMsg, e.clk, e.log, e.obs, e.cfg)
+}
+
+func (e *env) aggregator() *Aggregator {
+	return NewAggregator(e.st, e.cl, topicSchd, e.clk, e.log, e.obs, e.cfg)
+}
+
+// event is an outbox event of message msg for flight flid at version.
+func event(target string, msg, flid, version int64, payload string) store.NewEvent {
+	if payload == "" {
+		payload = fmt.Sprintf(`{"flid":%d,"state_version":%d}`, flid, version)
+	}
+	return store.NewEvent{
+		Target: target, EventType: store.EventUpsert, MsgID: msg, FLID: flid, StateVersion: version,
+		IdempotencyKey: store.IdempotencyKey(msg, flid, version, target), Payload: []byte(payload), CreatedAt: start,
+	}
+}
+
+func tombstone(target string, msg, flid, version int64) store.NewEvent {
+	e := event(target, msg, flid, version, "")
+	e.EventType = store.EventTombstone
+	return e
+}
+
+func (e *env) insert(t testing.TB, events ...store.NewEvent) {
+	t.Helper()
+	require.NoError(t, e.st.InsertEvents(t.Context(), events))
+}
+
+// drain steps the dispatcher until nothing is pending or ready.
+func (e *env) drain(t testing.TB, d *Dispatcher) {
+	t.Helper()
+	for range 10_000 {
+		n, err := d.Step(t.Context())
+		require.NoError(t, err)
+		if n == 0 {
+			return
+		}
+	}
+	t.Fatal("dispatcher did not settle")
+}
+
+// settle runs up to batches successful steps, letting any backoff pass on
+// the fake clock, until nothing is pending.
+func (e *env) settle(t testing.TB, d *Dispatcher, batches int) {
+	t.Helper()
+	for i := 0; i < 10_000 && batches > 0; i++ {
+		n, err := d.Step(t.Context())
+		require.NoError(t, err)
+		if n > 0 {
+			batches--
+			continue
+		}
+		if len(e.pending(t, store.TargetMsg)) == 0 {
+			return
+		}
+		e.clk.Advance(e.cfg.BackoffCap)
+	}
+}
+
+func (e *env) pending(t testing.TB, target string) []store.Event {
+	t.Helper()
+	evs, err := e.st.PendingEvents(t.Context(), target, 100_000)
+	require.NoError(t, err)
+	return evs
+}
+
+func (e *env) eventsOf(t testing.TB, msg int64) []store.Event {
+	t.Helper()
+	evs, err := e.st.EventsOfMessage(t.Context(), msg)
+	require.NoError(t, err)
+	return evs
+}
+
+// consume reads a topic from the start until it holds n records, or fails
+// the test after a deadline.
+func (e *env) consume(t testing.TB, topic string, n int) []*kgo.Record {
+	t.Helper()
+	return consume(t, e.kcfg, topic, n)
+}
+
+func consume(t testing.TB, kcfg kafka.Config, topic string, n int) []*kgo.Record {
+	t.Helper()
+	cl, err := kafka.NewClient(kcfg, kgo.ConsumeTopics(topic), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+	require.NoError(t, err)
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	var recs []*kgo.Record
+	for len(recs) < n {
+		f := cl.PollFetches(ctx)
+		if ctx.Err() != nil {
+			t.Fatalf("consumed %d of %d records of %s before the deadline", len(recs), n, topic)
+		}
+		require.NoError(t, f.Err0())
+		recs = append(recs, f.Records()...)
+	}
+	return recs
+}
+
+// count is how many records a topic holds now (sum of high watermarks).
+func (e *env) count(t testing.TB, topic string) int {
+	t.Helper()
+	cl, err := kafka.NewClient(e.kcfg)
+	require.NoError(t, err)
+	defer cl.Close()
+	offsets, err := kadm.NewClient(cl).ListEndOffsets(t.Context(), topic)
+	require.NoError(t, err)
+	total := 0
+	offsets.Each(func(o kadm.ListedOffset) { total += int(o.Offset) })
+	return total
+}
+
+func header(r *kgo.Record, key string) string {
+	for _, h := range r.Headers {
+		if h.Key == key {
+			return string(h.Value)
+		}
+	}
+	return ""
+}
+
+func headerInt(t testing.TB, r *kgo.Record, key string) int64 {
+	t.Helper()
+	v, err := strconv.ParseInt(header(r, key), 10, 64)
+	require.NoError(t, err, "header %s", key)
+	return v
+}
+
+// dedupe is the consumer rule of docs/events.md: drop a record whose
+// idempotency key was seen. It returns the first occurrences in log order
+// (per partition order, partitions concatenated as consumed) and how many
+// were dropped.
+func dedupe(recs []*kgo.Record) (kept []*kgo.Record, dropped int) {
+	seen := map[string]bool{}
+	for _, r := range recs {
+		k := header(r, HeaderIdempotencyKey)
+		if seen[k] {
+			dropped++
+			continue
+		}
+		seen[k] = true
+		kept = append(kept, r)
+	}
+	return kept, dropped
+}
+
+// requirePerKeyOrder fails unless, per record key, the state versions rise
+// strictly in log order.
+func requirePerKeyOrder(t testing.TB, recs []*kgo.Record) {
+	t.Helper()
+	last := map[string]int64{}
+	for _, r := range recs {
+		v := headerInt(t, r, HeaderStateVersion)
+		require.Greater(t, v, last[string(r.Key)], "flight %s: version %d after %d", r.Key, v, last[string(r.Key)])
+		last[string(r.Key)] = v
+	}
+}
+
+// syncBuffer is a log sink safe for concurrent writes.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func newTextLogger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// counter is an Observer that counts.
+type counter struct {
+	mu        sync.Mutex
+	delivered map[string]int
+	failed    map[string]int
+	dead      map[string]int
+	latencies []time.Duration
+}
+
+func (c *counter) EventDelivered(target string, latency time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.delivered == nil {
+		c.delivered = map[string]int{}
+	}
+	c.delivered[target]++
+	c.latencies = append(c.latencies, latency)
+}
+
+func (c *counter) EventFailed(target string, dead bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.failed == nil {
+		c.failed, c.dead = map[string]int{}, map[string]int{}
+	}
+	c.failed[target]++
+	if dead {
+		c.dead[target]++
+	}
+}
+
+func (c *counter) get() (delivered, failed, dead map[string]int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cp := func(m map[string]int) map[string]int {
+		out := map[string]int{}
+		for k, v := range m {
+			out[k] = v
+		}
+		return out
+	}
+	return cp(c.delivered), cp(c.failed), cp(c.dead)
+}

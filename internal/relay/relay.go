@@ -1,0 +1,205 @@
+// Package relay delivers the outbox (MSG_EVENT) to Kafka (design.md §5):
+//
+//   - Dispatcher: KAFKA:msg, every event one by one in EVENT_ID order. The
+//     head of the target gates it: while the head backs off, nothing passes.
+//   - Aggregator: KAFKA:schd, per flight only the latest state, flushed
+//     periodically; a failing flight backs off alone.
+//
+// Delivery is at-least-once: an event is marked SENT only after the broker
+// acknowledged it, so a crash between the ack and the mark resends it with
+// the same idempotency key, by which consumers deduplicate (docs/events.md).
+// No database transaction is open during a produce, and every database and
+// broker call has its own timeout.
+package relay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// Observer receives delivery figures (metrics). Optional: nil is allowed.
+type Observer interface {
+	EventDelivered(target string, latency time.Duration) // per event: created_at → broker ack
+	EventFailed(target string, dead bool)                // per failed delivery attempt; dead when it became DEAD
+}
+
+// Record headers (docs/events.md).
+const (
+	HeaderEventID        = "event-id"
+	HeaderIdempotencyKey = "idempotency-key"
+	HeaderStateVersion   = "state-version"
+	HeaderEventType      = "event-type"
+	HeaderCminmsgsID     = "cminmsgs-id"
+)
+
+// Config is the delivery policy. Zero fields take the defaults.
+type Config struct {
+	BatchSize      int           // KAFKA:msg events per step; default 500
+	MaxAttempts    int           // failed deliveries of a record-level error before DEAD; default 10
+	BackoffBase    time.Duration // first retry delay, doubled per attempt; default 1 s
+	BackoffCap     time.Duration // cap of one delay; default 1 min
+	FlushPeriod    time.Duration // KAFKA:schd aggregation period; default 3 s
+	FlushLimit     int           // KAFKA:schd flights per batch; default 500
+	Idle           time.Duration // KAFKA:msg poll interval when nothing is pending; default 200 ms (Wake cuts it short)
+	ProduceTimeout time.Duration // bound of one produce call; default 15 s (above the client's record timeout, which then reports the precise error)
+	StoreTimeout   time.Duration // bound of one database call; default 10 s
+}
+
+// DefaultConfig returns the documented defaults.
+func DefaultConfig() Config {
+	return Config{
+		BatchSize: 500, MaxAttempts: 10, BackoffBase: time.Second, BackoffCap: time.Minute,
+		FlushPeriod: 3 * time.Second, FlushLimit: 500, Idle: 200 * time.Millisecond,
+		ProduceTimeout: 15 * time.Second, StoreTimeout: 10 * time.Second,
+	}
+}
+
+func (c Config) withDefaults() Config {
+	d := DefaultConfig()
+	setInt := func(v *int, def int) {
+		if *v <= 0 {
+			*v = def
+		}
+	}
+	setDur := func(v *time.Duration, def time.Duration) {
+		if *v <= 0 {
+			*v = def
+		}
+	}
+	setInt(&c.BatchSize, d.BatchSize)
+	setInt(&c.MaxAttempts, d.MaxAttempts)
+	setInt(&c.FlushLimit, d.FlushLimit)
+	setDur(&c.BackoffBase, d.BackoffBase)
+	setDur(&c.BackoffCap, d.BackoffCap)
+	setDur(&c.FlushPeriod, d.FlushPeriod)
+	setDur(&c.Idle, d.Idle)
+	setDur(&c.ProduceTimeout, d.ProduceTimeout)
+	setDur(&c.StoreTimeout, d.StoreTimeout)
+	return c
+}
+
+// backoff is the delay after the given attempt: base, 2×base, 4×base...,
+// each capped.
+func (c Config) backoff(attempt int) time.Duration {
+	d := c.BackoffBase
+	for i := 1; i < attempt && d < c.BackoffCap; i++ {
+		d *= 2
+	}
+	return min(d, c.BackoffCap)
+}
+
+// maxAttempts is the limit passed to the store for a failure: record-level
+// errors count toward DEAD; anything else (broker down, timeouts, leader
+// moves, authorization) says nothing about the event, so it only backs off —
+// killing events one after another during an outage would break the order
+// and completeness the target promises.
+func (c Config) maxAttempts(err error) int {
+	if recordError(err) {
+		return c.MaxAttempts
+	}
+	return math.MaxInt32
+}
+
+// recordError reports whether the broker (or the client before it) refused
+// the record itself, so that retrying it can never succeed.
+func recordError(err error) bool {
+	var ke *kerr.Error
+	if !errors.As(err, &ke) {
+		return false
+	}
+	switch ke {
+	case kerr.MessageTooLarge, kerr.RecordListTooLarge, kerr.InvalidRecord, kerr.CorruptMessage, kerr.InvalidTimestamp:
+		return true
+	}
+	return false
+}
+
+// record builds the Kafka record of an event: key = FLID, value = payload
+// (null for a TOMBSTONE), headers as documented. The timestamp is left to
+// the client (produce time): franz-go measures the delivery timeout from it.
+func record(topic string, e store.Event) *kgo.Record {
+	value := e.Payload
+	if e.EventType == store.EventTombstone {
+		value = nil
+	}
+	return &kgo.Record{
+		Topic: topic, Key: []byte(e.PartitionKey), Value: value,
+		Headers: []kgo.RecordHeader{
+			{Key: HeaderEventID, Value: strconv.AppendInt(nil, e.ID, 10)},
+			{Key: HeaderIdempotencyKey, Value: []byte(e.IdempotencyKey)},
+			{Key: HeaderStateVersion, Value: strconv.AppendInt(nil, e.StateVersion, 10)},
+			{Key: HeaderEventType, Value: []byte(e.EventType)},
+			{Key: HeaderCminmsgsID, Value: strconv.AppendInt(nil, e.MsgID, 10)},
+		},
+	}
+}
+
+// ack is the outcome of one record.
+type ack struct {
+	err error
+	at  time.Time // when the broker answered
+}
+
+// produce sends the events' records and waits for every answer, at most
+// timeout. acks[i] belongs to events[i] (franz-go answers in completion
+// order, not input order).
+func produce(ctx context.Context, cl *kgo.Client, clk clock.Clock, topic string, events []store.Event, timeout time.Duration) []ack {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	acks := make([]ack, len(events))
+	var wg sync.WaitGroup
+	wg.Add(len(events))
+	for i, e := range events {
+		cl.Produce(ctx, record(topic, e), func(_ *kgo.Record, err error) {
+			acks[i] = ack{err: err, at: clk.Now()}
+			wg.Done()
+		})
+	}
+	wg.Wait()
+	for i := range acks {
+		if errors.Is(acks[i].err, context.DeadlineExceeded) {
+			acks[i].err = fmt.Errorf("no acknowledgement within %s: %w", timeout, acks[i].err)
+		}
+	}
+	return acks
+}
+
+// truncate keeps an error reason within LAST_ERROR (VARCHAR(1000)).
+func truncate(s string) string {
+	const max = 1000
+	r := []rune(s)
+	if len(r) <= max {
+		return s
+	}
+	return string(r[:max-3]) + "..."
+}
+
+// nopObserver stands in for a nil Observer.
+type nopObserver struct{}
+
+func (nopObserver) EventDelivered(string, time.Duration) {}
+func (nopObserver) EventFailed(string, bool)             {}
+
+func observer(o Observer) Observer {
+	if o == nil {
+		return nopObserver{}
+	}
+	return o
+}
+
+// storeCtx bounds one database call. It is detached from cancellation: a
+// SENT mark after an acknowledged produce must still be written at shutdown.
+func storeCtx(ctx context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), timeout)
+}

@@ -1,0 +1,221 @@
+package status_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/status"
+	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/store/pgstore"
+	"github.com/msgx-aodb/msgx/internal/testdb"
+)
+
+var t0 = time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC)
+
+// seed writes a known queue, outbox and backfill through the store:
+//
+//	1 SUCCEEDED, 2 DEAD PROTOCOL, 3 DEAD EXHAUSTED, 4 DEAD PROTOCOL,
+//	5 FAILED INFRA (head, 2 attempts, first seen at t0), 6 PENDING, 7 PENDING;
+//	outbox: KAFKA:msg 2 pending (oldest t0+1m), KAFKA:schd 1 pending (t0+3m), 1 sent;
+//	backfill: todos 1, 2 (2 failed once), oldest t0+30s.
+func seed(t *testing.T, s store.Store) {
+	t.Helper()
+	ctx := t.Context()
+	_, err := s.Enqueue(ctx, []int64{1, 2, 3, 4, 5}, t0)
+	require.NoError(t, err)
+	_, err = s.Enqueue(ctx, []int64{6, 7}, t0.Add(time.Minute))
+	require.NoError(t, err)
+	require.NoError(t, s.FinishMessages(ctx, []store.Finish{
+		{MsgID: 1, Status: store.StatusSucceeded, Now: t0},
+		{MsgID: 2, Status: store.StatusDead, ErrorClass: "PROTOCOL", Reason: "RECS", Now: t0},
+		{MsgID: 3, Status: store.StatusDead, ErrorClass: "EXHAUSTED", Reason: "attempts", Now: t0},
+		{MsgID: 4, Status: store.StatusDead, ErrorClass: "PROTOCOL", Reason: "day", Now: t0},
+	}))
+	for i := range 2 {
+		_, err = s.RecordFailure(ctx, store.Failure{MsgID: 5, ErrorClass: "INFRA", Reason: "db\ndown",
+			NextAttemptAt: t0.Add(time.Duration(i+5) * time.Minute), Now: t0})
+		require.NoError(t, err)
+	}
+
+	ev := func(msg, flid int64, target string, at time.Duration) store.NewEvent {
+		return store.NewEvent{Target: target, EventType: store.EventUpsert, MsgID: msg, FLID: flid, StateVersion: 1,
+			IdempotencyKey: store.IdempotencyKey(msg, flid, 1, target), Payload: []byte(`{}`), CreatedAt: t0.Add(at)}
+	}
+	require.NoError(t, s.InsertEvents(ctx, []store.NewEvent{
+		ev(1, 10, store.TargetMsg, 0), ev(1, 11, store.TargetMsg, time.Minute), ev(1, 12, store.TargetMsg, 2*time.Minute),
+		ev(1, 10, store.TargetSchd, 3*time.Minute),
+	}))
+	head, err := s.PendingEvents(ctx, store.TargetMsg, 1)
+	require.NoError(t, err)
+	require.NoError(t, s.MarkSent(ctx, []int64{head[0].ID}, t0))
+
+	require.NoError(t, s.AddBackfills(ctx, []store.Backfill{
+		{MsgID: 1, MailboxStatus: store.StatusSucceeded, ProcessedAt: t0.Add(30 * time.Second)},
+		{MsgID: 2, MailboxStatus: store.StatusDead, ProcessedAt: t0.Add(time.Minute)},
+	}))
+	require.NoError(t, s.RecordBackfillFailure(ctx, 2, t0.Add(time.Hour), "mailbox down"))
+}
+
+func TestCollectKnownDatabase(t *testing.T) {
+	t.Parallel()
+	s := pgstore.New(testdb.Postgres(t).Pool)
+	seed(t, s)
+	now := t0.Add(10 * time.Minute)
+
+	r, err := status.Collect(t.Context(), s, now)
+	require.NoError(t, err)
+	require.True(t, r.At.Equal(now))
+	require.Empty(t, r.Role, "the caller fills the role")
+
+	require.NotNil(t, r.Head)
+	require.Equal(t, int64(5), r.Head.MsgID)
+	require.Equal(t, store.StatusFailed, r.Head.Status)
+	require.Equal(t, 2, r.Head.Attempts)
+	require.Equal(t, "INFRA", *r.Head.ErrorClass)
+	require.Equal(t, 600.0, r.Head.AgeSeconds, "age since first seen, not since the last attempt")
+	require.True(t, r.Head.NextAttemptAt.Equal(t0.Add(6*time.Minute)))
+
+	require.Equal(t, int64(3), r.Backlog, "FAILED 5 and PENDING 6, 7")
+	require.Equal(t, map[string]int64{"SUCCEEDED": 1, "DEAD": 3, "FAILED": 1, "PENDING": 2}, r.ByStatus)
+	require.Equal(t, map[string]int64{"PROTOCOL": 2, "EXHAUSTED": 1}, r.DeadLetters)
+	require.Equal(t, map[string]int64{"INFRA": 1}, r.Failing)
+
+	require.Len(t, r.Outbox, 2)
+	require.Equal(t, status.TargetLag{Target: store.TargetMsg, Pending: 2, OldestAt: r.Outbox[0].OldestAt, OldestAgeSeconds: 540}, r.Outbox[0])
+	require.True(t, r.Outbox[0].OldestAt.Equal(t0.Add(time.Minute)))
+	require.Equal(t, store.TargetSchd, r.Outbox[1].Target)
+	require.Equal(t, int64(1), r.Outbox[1].Pending)
+	require.Equal(t, 420.0, r.Outbox[1].OldestAgeSeconds)
+
+	require.Equal(t, int64(2), r.Backfill.Todos)
+	require.Equal(t, int64(1), r.Backfill.Failing)
+	require.True(t, r.Backfill.OldestAt.Equal(t0.Add(30*time.Second)))
+	require.Equal(t, 570.0, r.Backfill.OldestAgeSeconds)
+
+	// The JSON keys are an interface: snake_case, every field always present.
+	b, err := json.Marshal(r)
+	require.NoError(t, err)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(b, &m))
+	require.ElementsMatch(t, []string{"at", "shadow", "head", "backlog", "by_status", "dead_letters", "failing", "outbox", "backfill"}, keys(m))
+	require.ElementsMatch(t, []string{"msg_id", "status", "kind", "first_seen_at", "age_seconds", "attempts", "error_class", "reason", "next_attempt_at"},
+		keys(m["head"].(map[string]any)))
+	require.ElementsMatch(t, []string{"target", "pending", "oldest_at", "oldest_age_seconds"}, keys(m["outbox"].([]any)[0].(map[string]any)))
+	require.ElementsMatch(t, []string{"todos", "failing", "oldest_at", "oldest_age_seconds"}, keys(m["backfill"].(map[string]any)))
+	require.Equal(t, float64(2), m["dead_letters"].(map[string]any)["PROTOCOL"])
+
+	r.Role, r.Shadow = status.RoleStandby, true
+	var text bytes.Buffer
+	require.NoError(t, r.WriteText(&text))
+	out := text.String()
+	for _, want := range []string{
+		"role          standby",
+		"SHADOW",
+		"head          5 FAILED, age 10m0s, attempts 2, class INFRA, next attempt 2026-12-02T08:06:00Z",
+		"reason        db down", // one line
+		"backlog       3",
+		"dead letters  EXHAUSTED 1, PROTOCOL 2",
+		"failing       INFRA 1",
+		"KAFKA:msg     2 pending, oldest 9m0s",
+		"KAFKA:schd    1 pending, oldest 7m0s",
+		"todos         2 (1 failing), oldest 9m30s",
+	} {
+		require.Contains(t, out, want, "text:\n%s", out)
+	}
+}
+
+func TestCollectEmptyDatabase(t *testing.T) {
+	t.Parallel()
+	s := pgstore.New(testdb.Postgres(t).Pool)
+	r, err := status.Collect(t.Context(), s, t0)
+	require.NoError(t, err)
+	require.Nil(t, r.Head)
+	require.Zero(t, r.Backlog)
+	require.Empty(t, r.ByStatus)
+	require.Empty(t, r.Outbox)
+	require.Equal(t, status.Backfill{}, r.Backfill)
+
+	b, err := json.Marshal(r)
+	require.NoError(t, err)
+	require.Contains(t, string(b), `"head":null`)
+	require.Contains(t, string(b), `"outbox":[]`, "an empty list, not null")
+	require.Contains(t, string(b), `"dead_letters":{}`)
+
+	var text bytes.Buffer
+	require.NoError(t, r.WriteText(&text))
+	require.Contains(t, text.String(), "none (queue empty)")
+}
+
+func TestCollectReportsStoreFailure(t *testing.T) {
+	t.Parallel()
+	pg := testdb.Postgres(t)
+	s := pgstore.New(pg.Pool)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	_, err := status.Collect(ctx, s, t0)
+	require.Error(t, err)
+	require.ErrorContains(t, err, "status: queue head")
+}
+
+func keys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func TestRunChecks(t *testing.T) {
+	t.Parallel()
+	stuck := make(chan struct{})
+	t.Cleanup(func() { close(stuck) })
+	started := time.Now()
+	res := status.RunChecks(t.Context(), 200*time.Millisecond,
+		status.Check{Name: "postgres", Run: func(context.Context) error { return nil }},
+		status.Check{Name: "mailbox", Run: func(context.Context) error { return errors.New("dial tcp: refused") }},
+		status.Check{Name: "kafka", Run: func(ctx context.Context) error { <-ctx.Done(); return ctx.Err() }},
+		status.Check{Name: "deaf", Run: func(context.Context) error { <-stuck; return nil }}, // ignores its context
+		status.Check{Name: "panics", Run: func(context.Context) error { panic("boom") }},
+		status.Check{Name: "missing"},
+	)
+	require.Less(t, time.Since(started), 5*time.Second, "bounded by the timeout, all checks concurrently")
+	require.Len(t, res, 6)
+	require.Equal(t, status.CheckResult{Name: "postgres", OK: true}, res[0])
+	require.Equal(t, status.CheckResult{Name: "mailbox", Error: "dial tcp: refused"}, res[1])
+	require.Equal(t, "kafka", res[2].Name)
+	require.False(t, res[2].OK)
+	require.Contains(t, res[2].Error, "timed out after 200ms")
+	require.False(t, res[3].OK)
+	require.Contains(t, res[3].Error, "timed out after 200ms")
+	require.False(t, res[4].OK)
+	require.Contains(t, res[4].Error, "boom")
+	require.Equal(t, status.CheckResult{Name: "missing", Error: "no check configured"}, res[5])
+}
+
+func TestReadiness(t *testing.T) {
+	t.Parallel()
+	ok := status.Check{Name: "postgres", Run: func(context.Context) error { return nil }}
+	bad := status.Check{Name: "kafka", Run: func(context.Context) error { return errors.New("no brokers") }}
+
+	r := status.Prober(func() (string, bool) { return status.RoleLeader, false }, time.Second, ok)(t.Context())
+	require.True(t, r.Ready())
+	require.Equal(t, status.RoleLeader, r.Role)
+
+	r = status.Prober(func() (string, bool) { return status.RoleStandby, true }, time.Second, ok)(t.Context())
+	require.True(t, r.Ready(), "a healthy standby is ready")
+	require.True(t, r.Shadow)
+
+	r = status.Prober(func() (string, bool) { return status.RoleLeader, false }, time.Second, ok, bad)(t.Context())
+	require.False(t, r.Ready(), "one failing check")
+	require.Equal(t, "no brokers", r.Checks[1].Error)
+
+	r = status.Prober(nil, time.Second, ok)(t.Context())
+	require.Equal(t, status.RoleStarting, r.Role)
+	require.False(t, r.Ready(), "starting is not ready")
+}

@@ -1,0 +1,44 @@
+-- Replay in bounded batches and the flights' last change, for internal/replay
+-- (msgx replay, POST /admin/replay). The replayable classes are the same as in
+-- ProcStateListReplayable / ProcStateReplay (processing.md §3).
+
+-- name: ReplayCandidates :many
+-- What a replay would move back to PENDING, paged by MSG_ID: FAILED/DEAD rows
+-- of the replayable classes, among @msg_ids when given (NULL: any id), of one
+-- class when given.
+SELECT * FROM proc_state
+WHERE status IN ('FAILED', 'DEAD')
+  AND error_class IN ('CODEC_ERROR', 'UNSUPPORTED', 'INFRA', 'EXHAUSTED')
+  AND msg_id > @after_msg_id
+  AND (sqlc.narg(msg_ids)::bigint[] IS NULL OR msg_id = ANY(sqlc.narg(msg_ids)::bigint[]))
+  AND (sqlc.narg(error_class)::varchar IS NULL OR error_class = sqlc.narg(error_class))
+ORDER BY msg_id
+LIMIT @max_rows;
+
+-- name: ReplayByIDs :many
+-- Moves those of @msg_ids that are FAILED/DEAD of a replayable class back to
+-- PENDING, exactly as ProcStateReplay does (attempts reset, identity kept, the
+-- old error kept as audit). One bounded batch per call.
+UPDATE proc_state SET
+  status = 'PENDING',
+  attempts = 0,
+  next_attempt_at = NULL,
+  prev_error_class = error_class,
+  prev_reason = reason,
+  error_class = NULL,
+  reason = NULL,
+  finished_at = NULL,
+  replay_count = replay_count + 1,
+  updated_at = @now
+WHERE status IN ('FAILED', 'DEAD')
+  AND error_class IN ('CODEC_ERROR', 'UNSUPPORTED', 'INFRA', 'EXHAUSTED')
+  AND msg_id = ANY(@msg_ids::bigint[])
+RETURNING msg_id;
+
+-- name: FlightMarks :many
+-- What the flight rows record about their last change (the message that last
+-- changed the state and the version it made), for the flights that exist.
+SELECT flid, state_version, last_message_id, lifecycle, operation_day, updated_at
+FROM flight_schd
+WHERE flid = ANY(@flids::bigint[])
+ORDER BY flid;
