@@ -190,12 +190,15 @@ func runWorkers(ctx context.Context, cfg config.Config, st store.Store, mb *mail
 		notify = backfiller.Notify
 		spawn(func() { _ = backfiller.Run(ctx) })
 	}
+	if out != nil {
+		dispatcher, aggregator := out.relays(cfg, st, clk, log, met)
+		pcfg.Committed = dispatcher.Wake
+		spawn(func() { _ = dispatcher.Run(ctx) })
+		spawn(func() { _ = aggregator.Run(ctx) })
+	}
 	pump := pipeline.NewPump(st, mb, notify, clk, log, pcfg)
 	spawn(func() { _ = poller.Run(ctx, cfg.PollInterval) })
 	spawn(func() { pump.Run(ctx) })
-	if out != nil {
-		out.run(ctx, spawn, cfg, st, clk, log, met)
-	}
 	wg.Wait()
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/metrics"
+	"github.com/msgx-aodb/msgx/internal/relay"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -75,9 +77,18 @@ func startKafka(ctx context.Context, c config.Config, log *slog.Logger) (*outbou
 // ping checks that a broker answers (readiness).
 func (o *outbound) ping(ctx context.Context) error { return o.client.Ping(ctx) }
 
-// run starts the relay's loops (KAFKA:msg dispatcher, KAFKA:schd aggregator)
-// with spawn; they stop when ctx ends.
-func (o *outbound) run(ctx context.Context, spawn func(func()), c config.Config, st store.Store, clk clock.Clock, log *slog.Logger, met *metrics.Metrics) {
+// relays builds the leader's Kafka relay: the KAFKA:msg dispatcher (woken
+// after every pump commit) and the KAFKA:schd aggregator.
+func (o *outbound) relays(c config.Config, st store.Store, clk clock.Clock, log *slog.Logger, met *metrics.Metrics) (*relay.Dispatcher, *relay.Aggregator) {
+	rc := relay.DefaultConfig()
+	rc.BatchSize = c.Outbox.BatchSize
+	rc.MaxAttempts = c.Outbox.MaxAttempts
+	rc.BackoffBase, rc.BackoffCap = c.Outbox.BackoffBase, c.Outbox.BackoffCap
+	rc.FlushPeriod, rc.FlushLimit = c.Schd.FlushPeriod, c.Schd.FlushLimit
+	// Above the client's record timeout, so the client reports the precise error.
+	rc.ProduceTimeout = c.Kafka.ProduceTimeout + 5*time.Second
+	return relay.NewDispatcher(st, o.client, o.cfg.TopicMsg, clk, log, met, rc),
+		relay.NewAggregator(st, o.client, o.cfg.TopicSchd, clk, log, met, rc)
 }
 
 func (o *outbound) close() {

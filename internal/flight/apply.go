@@ -131,6 +131,12 @@ func setOperationDay(cur, next *State) error {
 		}
 		return nil
 	}
+	if prev, had := cur.scalar("SODT"); had && prev.Raw == sodt.Raw {
+		// Unchanged: keep the day. (A state read back from the database holds
+		// its times in UTC, where LocalDay would be the wrong calendar date.)
+		next.OperationDay = cur.OperationDay
+		return nil
+	}
 	day := LocalDay(*sodt.Time)
 	if cur != nil && !cur.OperationDay.Equal(day) {
 		return &RuleError{FLID: next.FLID, Reason: fmt.Sprintf("SODT %q moves the operation day from %s to %s",
@@ -138,6 +144,15 @@ func setOperationDay(cur, next *State) error {
 	}
 	next.OperationDay = day
 	return nil
+}
+
+// scalar returns a scalar of a state that may be nil.
+func (s *State) scalar(name string) (Value, bool) {
+	if s == nil {
+		return Value{}, false
+	}
+	v, ok := s.Scalars[name]
+	return v, ok
 }
 
 // LocalDay is the calendar date of t in its own (airport) zone, as midnight UTC.

@@ -184,3 +184,20 @@ func TestSnapshotDayIsBookkeeping(t *testing.T) {
 	require.False(t, r.Changed, "joining a snapshot generation is no business change")
 	require.Equal(t, cur.StateVersion, r.Next.StateVersion)
 }
+
+// A state read back from the database holds SODT in UTC (here 1 Dec 16:30
+// UTC for 2 Dec 00:30 local); a later message without SODT must keep the
+// operation day instead of recomputing it from the UTC date.
+func TestOperationDaySurvivesAStateReadBackInUTC(t *testing.T) {
+	s := apply(t, nil, newRecord(7), 100).Next
+	v := s.Scalars["SODT"]
+	utc := v.Time.UTC()
+	v.Time = &utc
+	s.Scalars["SODT"] = v
+
+	rec := &sis.FlightRecord{FLID: 7}
+	rec.Scalars[sis.STND] = set("305")
+	r := apply(t, s, rec, 101)
+	require.True(t, r.Changed)
+	require.Equal(t, time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC), r.Next.OperationDay)
+}

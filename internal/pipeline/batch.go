@@ -109,7 +109,7 @@ func (p *Pump) commitBatch(ctx context.Context, run []prepared) error {
 	for i := range run {
 		p.finished(&run[i], outs[i], now)
 	}
-	p.runBackfill(ctx, w.todos)
+	p.afterCommit(ctx, w.todos)
 	return nil
 }
 

@@ -100,7 +100,7 @@ func (p *Pump) commitOneByOne(ctx context.Context, run []prepared, heads []store
 		// Nothing of the run is committed: the head failed, the rest waits.
 		return p.recordFailure(ctx, run[0].msg, classify(err))
 	}
-	p.runBackfill(ctx, todos)
+	p.afterCommit(ctx, todos)
 	if failed != nil {
 		return p.recordFailure(ctx, *failed, failErr)
 	}

@@ -25,6 +25,7 @@ type PumpConfig struct {
 	Decode       sis.Options
 	Shadow       bool     // shadow mode: no outbox events and no mailbox backfill todos
 	Observer     Observer // metrics; nil = none
+	Committed    func()   // called after every commit (wakes the Kafka relay); nil = none
 }
 
 // Observer receives the pipeline's outcomes (internal/metrics implements it).
@@ -141,7 +142,7 @@ func (p *Pump) finishExhausted(ctx context.Context, m store.Message, reason stri
 		return fmt.Errorf("finish exhausted message %d: %w", m.ID, err)
 	}
 	p.log.Warn("message exhausted", "msg_id", m.ID, "attempts", m.Attempts, "reason", reason)
-	p.runBackfill(ctx, w.todos)
+	p.afterCommit(ctx, w.todos)
 	return nil
 }
 
@@ -170,9 +171,14 @@ func (p *Pump) backoff(attempt int) time.Duration {
 	return min(d, p.cfg.BackoffCap)
 }
 
-func (p *Pump) runBackfill(ctx context.Context, todos []store.Backfill) {
+// afterCommit hands a commit's backfill todos to the backfiller and wakes
+// whoever waits for new outbox events (the Kafka relay).
+func (p *Pump) afterCommit(ctx context.Context, todos []store.Backfill) {
 	if p.backfill != nil && len(todos) > 0 {
 		p.backfill(ctx, todos)
+	}
+	if p.cfg.Committed != nil {
+		p.cfg.Committed()
 	}
 }
 
