@@ -82,8 +82,12 @@ func TestStandbyTakesOverFromTwoProcesses(t *testing.T) {
 	cut := time.Now()
 	eventually(t, 10*time.Second, "c takes over", func() bool { return leaderPID(t, lockSessions(t, pg)) == c.cmd.Process.Pid })
 	t.Logf("takeover after a cut lock connection in %s", time.Since(cut).Round(time.Millisecond))
+	// b notices at its next ping (one retry interval) and stops working; until
+	// then the pipeline row lock keeps the two from applying anything twice.
+	eventually(t, 10*time.Second, "b steps down", func() bool {
+		return strings.Contains(b.stderr.String(), "lock connection lost, stepping down")
+	})
 	require.True(t, b.running(), "b survives losing its lock connection: %s", b.stderr.String())
-	require.Contains(t, b.stderr.String(), "lock connection lost, stepping down")
 
 	waitAllDone(t, pg.Pool, mbdb, len(ids))
 	for _, p := range []*proc{b, c} {
