@@ -24,8 +24,8 @@ type outbound struct {
 	embedded *kafka.Embedded // nil with real brokers
 }
 
-// kafkaConfig maps the service configuration onto the Kafka package's.
-func kafkaConfig(c config.Config) kafka.Config {
+// KafkaConfig maps the service configuration onto the Kafka package's (also for msgx tail).
+func KafkaConfig(c config.Config) kafka.Config {
 	k := kafka.DefaultConfig()
 	k.Brokers = append([]string(nil), c.Kafka.Brokers...)
 	k.ClientID = c.Kafka.ClientID
@@ -44,7 +44,7 @@ func kafkaConfig(c config.Config) kafka.Config {
 // without brokers it first starts the embedded cluster (production refuses
 // that in config validation; this refuses it again in case of a bypass).
 func startKafka(ctx context.Context, c config.Config, log *slog.Logger) (*outbound, error) {
-	o := &outbound{cfg: kafkaConfig(c)}
+	o := &outbound{cfg: KafkaConfig(c)}
 	if len(o.cfg.Brokers) == 0 {
 		if c.Env == "prod" {
 			return nil, fmt.Errorf("kafka.brokers (MSGX_KAFKA_BROKERS): must be set in prod (the embedded broker is refused)")

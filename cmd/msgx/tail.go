@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+
+	"github.com/msgx-aodb/msgx/internal/app"
+	"github.com/msgx-aodb/msgx/internal/kafka"
+)
+
+func init() {
+	register("tail", "print the records of the msg or schd topic (key, headers, value)", runTail)
+}
+
+const tailUsage = `usage: msgx tail [--topic msg|schd|NAME] [--from-start] [--max N] [--config FILE]
+
+Consumes a topic from the configured Kafka cluster (kafka.brokers /
+MSGX_KAFKA_BROKERS) and prints each record: topic, partition, offset and
+time, the key (the FLID), one line per header (event-id, idempotency-key,
+state-version, event-type, cminmsgs-id) and the value (the flight state JSON;
+null for a tombstone). By default only records produced from now on; Ctrl-C
+stops it. With 'msgx serve' in dev and no brokers configured, use the address
+of the embedded broker that serve logs.
+
+Exit codes: 0 stopped (Ctrl-C or --max reached); 1 the cluster or topic is
+unreachable; 2 bad flags or invalid configuration.`
+
+func runTail(ctx context.Context, args []string, s streams) int {
+	fs := flag.NewFlagSet("tail", flag.ContinueOnError)
+	fs.SetOutput(s.err)
+	fs.Usage = func() { fmt.Fprintln(s.err, tailUsage+"\n\nflags:"); fs.PrintDefaults() }
+	configPath := configFlag(fs)
+	topic := fs.String("topic", "msg", "msg (every change), schd (latest state per flight) or a topic name")
+	fromStart := fs.Bool("from-start", false, "print the topic from its earliest record")
+	max := fs.Int("max", 0, "stop after N records (0: until Ctrl-C)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 || *max < 0 {
+		fmt.Fprintf(s.err, "msgx tail: unexpected arguments (see msgx tail --help)\n")
+		return exitUsage
+	}
+	cfg, ok := loadConfig("tail", *configPath, s)
+	if !ok {
+		return exitUsage
+	}
+	kc := app.KafkaConfig(cfg)
+	if len(kc.Brokers) == 0 {
+		fmt.Fprintln(s.err, "msgx tail: kafka.brokers (MSGX_KAFKA_BROKERS) is not set; for 'msgx serve' in dev, use the embedded broker address it logs")
+		return exitUsage
+	}
+	name := *topic
+	switch name {
+	case "msg":
+		name = kc.TopicMsg
+	case "schd":
+		name = kc.TopicSchd
+	}
+	err := kafka.Tail(ctx, kc, name, kafka.TailOptions{FromStart: *fromStart, Max: *max}, s.out)
+	if err != nil && ctx.Err() == nil {
+		fmt.Fprintf(s.err, "msgx tail: %s\n", errLine(err))
+		return exitFailure
+	}
+	return exitOK
+}
