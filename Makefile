@@ -109,7 +109,7 @@ lint:
 # AODB's mailbox tables created (only in dev: on site they exist), then the
 # service in the foreground (Ctrl-C stops it gracefully).
 run: services build
-	$(BIN) schema apply --yes --url '$(MSGX_PG_URL)'
+	$(BIN) schema apply --yes --url '$(MSGX_PG_URL)' | tail -n 1
 	mariadb -h 127.0.0.1 -u root msgx_mailbox < sql/mysql/schema/001_mailbox.sql
 	BIN=$(BIN) scripts/demo.sh
 

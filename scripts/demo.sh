@@ -12,11 +12,18 @@ DAY=${DEMO_DAY:-testdata/sample-day}
 export MSGX_ENV=${MSGX_ENV:-dev}
 
 mkdir -p "$(dirname "$LOG")"
-"$BIN" serve >"$LOG" 2>&1 &
+# Its own session: Ctrl-C reaches this script only, which sends serve exactly
+# one SIGTERM (a second signal would make serve exit at once).
+setsid "$BIN" serve >"$LOG" 2>&1 &
 pid=$!
-stop() { kill -TERM "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; }
+stop() {
+  trap - INT TERM EXIT
+  echo "run: stopping msgx serve (graceful)"
+  kill -TERM "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+}
+trap 'stop; exit 0' INT TERM
 trap stop EXIT
-trap 'exit 0' INT TERM
 
 for _ in $(seq 1 150); do
   if curl -fsS "http://$ADDR/healthz" >/dev/null 2>&1; then break; fi
