@@ -15,15 +15,22 @@ func init() {
 	register("serve", "run the service: poller, pump, backfill sweep, HTTP API", runServe)
 }
 
-const serveUsage = `usage: msgx serve
+const serveUsage = `usage: msgx serve [--config FILE]
 
-Runs the service until SIGTERM or SIGINT: polls the mailbox into the queue,
-processes it in strict FIFO order, backfills the mailbox and serves the HTTP
-API on $MSGX_HTTP_ADDR. Configuration comes from the MSGX_* environment
-variables (docs/config.md); logs are JSON lines on stderr. On a signal it
-stops accepting HTTP, lets the message step in flight commit or roll back,
-and exits 0. Exit 1: a start check failed (database unreachable, schema not
-applied, port taken); exit 2: invalid configuration.`
+Runs the service until SIGTERM or SIGINT: the HTTP API, health and metrics on
+http.addr; and, while this instance holds the leader lock, the mailbox poller,
+the strict-FIFO pump, the mailbox backfill and the Kafka relay. Another
+instance on the same database waits as hot standby. In dev without
+kafka.brokers an embedded Kafka broker is started. Configuration: --config
+FILE (or $MSGX_CONFIG) under the MSGX_* variables (docs/config.md). Logs are
+JSON lines on stderr.
+
+The first signal stops HTTP, lets the step in flight commit or roll back and
+exits 0; a second signal exits at once (1).
+
+Exit codes: 0 stopped; 1 a start check failed (database unreachable, schema not
+applied, port taken, Kafka topic missing) or interrupted; 2 invalid
+configuration.`
 
 func runServe(ctx context.Context, args []string, s streams) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)

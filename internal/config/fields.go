@@ -36,7 +36,7 @@ var fields = []field{
 	// HTTP
 	str("http", "http.addr", "MSGX_HTTP_ADDR", "127.0.0.1:8080", "HTTP listen address of the API, health and metrics.", func(c *Config) *string { return &c.HTTPAddr }),
 	str("http", "http.admin-token", "MSGX_ADMIN_TOKEN", "", "Bearer token of `/admin/*` (at least 16 characters; compared in constant time). Empty disables the admin API; required in prod.", func(c *Config) *string { return &c.AdminToken }),
-	positive("http", "http.max-json-bytes", "MSGX_HTTP_MAX_JSON_BYTES", "1048576", "Body limit of the JSON routes (413 above).", func(c *Config) *int { return &c.MaxJSONBytes }),
+	positive("http", "http.max-json-bytes", "MSGX_HTTP_MAX_JSON_BYTES", "65536", "Body limit of the JSON routes (413 above).", func(c *Config) *int { return &c.MaxJSONBytes }),
 
 	// pipeline
 	dur("pipeline", "pipeline.poll-interval", "MSGX_POLL_INTERVAL", "1s", "Mailbox poll interval (a full batch polls again at once).", func(c *Config) *time.Duration { return &c.PollInterval }),
