@@ -235,6 +235,58 @@ func (q *Queries) EventListPending(ctx context.Context, db DBTX, arg EventListPe
 	return items, nil
 }
 
+const eventListPendingAfter = `-- name: EventListPendingAfter :many
+SELECT event_id, target, partition_key, event_type, cminmsgs_id, flid, state_version, idempotency_key, payload, status, attempts, next_attempt_at, last_error, created_at, sent_at FROM msg_event
+WHERE target = $1 AND status = 'PENDING' AND event_id > $2
+ORDER BY event_id
+LIMIT $3
+`
+
+type EventListPendingAfterParams struct {
+	Target       string `json:"target"`
+	AfterEventID int64  `json:"after_event_id"`
+	MaxRows      int32  `json:"max_rows"`
+}
+
+// The next PENDING events of a target after a cursor (the last event already
+// produced), in order: the relay reads on while the SENT mark of the previous
+// batch is still being written.
+func (q *Queries) EventListPendingAfter(ctx context.Context, db DBTX, arg EventListPendingAfterParams) ([]MsgEvent, error) {
+	rows, err := db.Query(ctx, eventListPendingAfter, arg.Target, arg.AfterEventID, arg.MaxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []MsgEvent{}
+	for rows.Next() {
+		var i MsgEvent
+		if err := rows.Scan(
+			&i.EventID,
+			&i.Target,
+			&i.PartitionKey,
+			&i.EventType,
+			&i.CminmsgsID,
+			&i.Flid,
+			&i.StateVersion,
+			&i.IdempotencyKey,
+			&i.Payload,
+			&i.Status,
+			&i.Attempts,
+			&i.NextAttemptAt,
+			&i.LastError,
+			&i.CreatedAt,
+			&i.SentAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const eventListSchdLatest = `-- name: EventListSchdLatest :many
 WITH latest AS (
   SELECT DISTINCT ON (e.partition_key) e.event_id, e.target, e.partition_key, e.event_type, e.cminmsgs_id, e.flid, e.state_version, e.idempotency_key, e.payload, e.status, e.attempts, e.next_attempt_at, e.last_error, e.created_at, e.sent_at
@@ -311,8 +363,9 @@ func (q *Queries) EventListSchdLatest(ctx context.Context, db DBTX, arg EventLis
 }
 
 const eventMarkSent = `-- name: EventMarkSent :execrows
-UPDATE msg_event SET status = 'SENT', sent_at = $1::timestamptz, last_error = NULL
-WHERE event_id = ANY($2::bigint[]) AND status = 'PENDING'
+UPDATE msg_event e SET status = 'SENT', sent_at = $1::timestamptz, last_error = NULL
+FROM (SELECT unnest($2::bigint[]) AS event_id) d
+WHERE e.event_id = d.event_id AND e.status = 'PENDING'
 `
 
 type EventMarkSentParams struct {
@@ -320,7 +373,9 @@ type EventMarkSentParams struct {
 	EventIds []int64   `json:"event_ids"`
 }
 
-// Marks acknowledged events SENT (only the contiguous acknowledged prefix is passed).
+// Marks acknowledged events SENT (only the contiguous acknowledged prefix is
+// passed). Joined by primary key: a filter over the pending index would
+// visit the whole backlog.
 func (q *Queries) EventMarkSent(ctx context.Context, db DBTX, arg EventMarkSentParams) (int64, error) {
 	result, err := db.Exec(ctx, eventMarkSent, arg.Now, arg.EventIds)
 	if err != nil {

@@ -58,10 +58,16 @@ type Querier interface {
 	EventListDead(ctx context.Context, db DBTX, arg EventListDeadParams) ([]MsgEvent, error)
 	// The head of a target: the smallest PENDING EVENT_IDs, in order.
 	EventListPending(ctx context.Context, db DBTX, arg EventListPendingParams) ([]MsgEvent, error)
+	// The next PENDING events of a target after a cursor (the last event already
+	// produced), in order: the relay reads on while the SENT mark of the previous
+	// batch is still being written.
+	EventListPendingAfter(ctx context.Context, db DBTX, arg EventListPendingAfterParams) ([]MsgEvent, error)
 	// schd aggregation: per FLID the latest pending event of the target, oldest
 	// flights first, skipping flights still backing off.
 	EventListSchdLatest(ctx context.Context, db DBTX, arg EventListSchdLatestParams) ([]EventListSchdLatestRow, error)
-	// Marks acknowledged events SENT (only the contiguous acknowledged prefix is passed).
+	// Marks acknowledged events SENT (only the contiguous acknowledged prefix is
+	// passed). Joined by primary key: a filter over the pending index would
+	// visit the whole backlog.
 	EventMarkSent(ctx context.Context, db DBTX, arg EventMarkSentParams) (int64, error)
 	// The latest event of a flight became DEAD: the older pending events it
 	// superseded go with it, so an older state is never sent as the latest.

@@ -2,6 +2,7 @@ package relay
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -68,9 +69,15 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 	return nil
 }
 
-// Step delivers the head of the target once: up to BatchSize events, or the
-// head alone when it failed before. It returns how many were marked SENT.
-// Nothing is produced while the head backs off.
+// Step delivers from the head of the target on: batch after batch of up to
+// BatchSize events while batches are full and fully acknowledged (the head
+// alone when it failed before). It returns how many events were marked
+// SENT. Nothing is produced while the head backs off.
+//
+// The SENT mark of a batch is written while the next batch is read and
+// produced; the next batch is produced only after the previous one was
+// acknowledged in full, so a failure never lets a later event of the same
+// flight overtake.
 func (d *Dispatcher) Step(ctx context.Context) (int, error) {
 	n, _, _, err := d.step(ctx)
 	return n, err
@@ -79,11 +86,9 @@ func (d *Dispatcher) Step(ctx context.Context) (int, error) {
 // step also says how long to wait before the next step, and whether that
 // wait is idleness (which Wake may end) rather than a backoff.
 func (d *Dispatcher) step(ctx context.Context) (sent int, wait time.Duration, idle bool, err error) {
-	sctx, cancel := storeCtx(ctx, d.cfg.StoreTimeout)
-	events, err := d.store.PendingEvents(sctx, store.TargetMsg, d.cfg.BatchSize)
-	cancel()
+	events, err := d.read(ctx, 0)
 	if err != nil {
-		return 0, 0, false, fmt.Errorf("read the %s head: %w", store.TargetMsg, err)
+		return 0, 0, false, err
 	}
 	if len(events) == 0 {
 		return 0, d.cfg.Idle, true, nil
@@ -97,41 +102,117 @@ func (d *Dispatcher) step(ctx context.Context) (sent int, wait time.Duration, id
 		events = events[:1] // retry a failing head alone, not the batch behind it
 	}
 
-	acks := produce(context.WithoutCancel(ctx), d.cl, d.clock, d.topic, events, d.cfg.ProduceTimeout)
-	// Only the contiguous acknowledged prefix is SENT: an event acknowledged
-	// after a failed one is sent again with it (consumers dedupe).
-	for sent < len(events) && acks[sent].err == nil {
-		sent++
+	var marking *mark // the previous batch's SENT mark, in flight
+	settle := func() error {
+		n, err := d.finish(ctx, marking)
+		sent += n
+		marking = nil
+		return err
 	}
-	if sent > 0 {
-		ids := make([]int64, sent)
-		for i, e := range events[:sent] {
-			ids[i] = e.ID
+	for {
+		cut := untilRetried(events)
+		full := len(events) == d.cfg.BatchSize && len(cut) == len(events)
+		events = cut
+		acks := produce(context.WithoutCancel(ctx), d.cl, d.clock, d.topic, events, d.cfg.ProduceTimeout)
+		// Only the contiguous acknowledged prefix is SENT: an event acknowledged
+		// after a failed one is sent again with it (consumers dedupe).
+		ok := 0
+		for ok < len(events) && acks[ok].err == nil {
+			ok++
 		}
-		sctx, cancel := storeCtx(ctx, d.cfg.StoreTimeout)
-		err := d.store.MarkSent(sctx, ids, d.clock.Now())
-		cancel()
-		if err != nil {
-			return 0, 0, false, fmt.Errorf("mark %d acknowledged events SENT (events %d..%d will be sent again): %w", sent, ids[0], ids[sent-1], err)
+		if err := settle(); err != nil {
+			return sent, 0, false, err
 		}
-		for i, e := range events[:sent] {
-			d.obs.EventDelivered(store.TargetMsg, acks[i].at.Sub(e.CreatedAt))
+		if ok > 0 {
+			marking = d.markSent(ctx, events[:ok], acks[:ok])
 		}
-		if d.log.Enabled(ctx, slog.LevelDebug) {
-			for _, e := range events[:sent] {
-				d.log.Debug("event sent", "event_id", e.ID, "flid", e.FLID, "state_version", e.StateVersion)
+		if ok < len(events) {
+			if err := settle(); err != nil {
+				return sent, 0, false, err
 			}
+			return sent, d.fail(ctx, events[ok], acks[ok].err), false, nil
+		}
+		if !full || head.Attempts > 0 || ctx.Err() != nil {
+			return sent, 0, false, settle()
+		}
+		next, err := d.read(ctx, events[len(events)-1].ID)
+		if err == nil && len(next) == 0 {
+			return sent, 0, false, settle()
+		}
+		if err != nil {
+			return sent, 0, false, errors.Join(err, settle())
+		}
+		events = next
+	}
+}
+
+// read returns up to BatchSize pending events after the cursor (0: the head).
+func (d *Dispatcher) read(ctx context.Context, after int64) ([]store.Event, error) {
+	sctx, cancel := storeCtx(ctx, d.cfg.StoreTimeout)
+	defer cancel()
+	events, err := d.store.PendingEventsAfter(sctx, store.TargetMsg, after, d.cfg.BatchSize)
+	if err != nil {
+		return nil, fmt.Errorf("read the %s head: %w", store.TargetMsg, err)
+	}
+	return events, nil
+}
+
+// untilRetried cuts a batch before an event that failed before (it can only
+// be behind the head after a late commit): it goes first, alone, next step.
+func untilRetried(events []store.Event) []store.Event {
+	for i, e := range events[1:] {
+		if e.Attempts > 0 {
+			return events[:i+1]
 		}
 	}
-	if sent == len(events) {
-		return sent, 0, false, nil
+	return events
+}
+
+// mark is a SENT mark being written.
+type mark struct {
+	events []store.Event
+	acks   []ack
+	done   chan error
+}
+
+func (d *Dispatcher) markSent(ctx context.Context, events []store.Event, acks []ack) *mark {
+	m := &mark{events: events, acks: acks, done: make(chan error, 1)}
+	ids := make([]int64, len(events))
+	for i, e := range events {
+		ids[i] = e.ID
 	}
-	return sent, d.fail(ctx, events[sent], acks[sent].err, now), false, nil
+	go func() {
+		sctx, cancel := storeCtx(ctx, d.cfg.StoreTimeout)
+		defer cancel()
+		m.done <- d.store.MarkSent(sctx, ids, d.clock.Now())
+	}()
+	return m
+}
+
+// finish waits for a mark (nil: none) and reports its events delivered.
+func (d *Dispatcher) finish(ctx context.Context, m *mark) (int, error) {
+	if m == nil {
+		return 0, nil
+	}
+	if err := <-m.done; err != nil {
+		return 0, fmt.Errorf("mark %d acknowledged events SENT (events %d..%d will be sent again): %w",
+			len(m.events), m.events[0].ID, m.events[len(m.events)-1].ID, err)
+	}
+	for i, e := range m.events {
+		d.obs.EventDelivered(store.TargetMsg, m.acks[i].at.Sub(e.CreatedAt))
+	}
+	if d.log.Enabled(ctx, slog.LevelDebug) {
+		for _, e := range m.events {
+			d.log.Debug("event sent", "event_id", e.ID, "flid", e.FLID, "state_version", e.StateVersion)
+		}
+	}
+	return len(m.events), nil
 }
 
 // fail records a failed delivery of the head and returns how long the
 // target waits: its backoff, or nothing when it became DEAD.
-func (d *Dispatcher) fail(ctx context.Context, e store.Event, cause error, now time.Time) time.Duration {
+func (d *Dispatcher) fail(ctx context.Context, e store.Event, cause error) time.Duration {
+	now := d.clock.Now()
 	attempt := e.Attempts + 1
 	next := now.Add(d.cfg.backoff(attempt))
 	sctx, cancel := storeCtx(ctx, d.cfg.StoreTimeout)

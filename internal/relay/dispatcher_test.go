@@ -98,42 +98,51 @@ func mustAtoi(t testing.TB, s string) int64 {
 	return v
 }
 
-// TestMsgTransientFaults: a one-shot NOT_LEADER_FOR_PARTITION, a dropped
-// connection and partition leader moves happen mid-delivery. The client's
-// retries or the relay's backoff absorb them: nothing lost, per-key order
-// kept, no event DEAD.
+// TestMsgTransientFaults: while a backlog is delivered, the broker refuses
+// a produce once with NOT_LEADER_FOR_PARTITION, drops a produce connection,
+// and the leaders of all partitions move. The client's retries or the
+// relay's backoff absorb it all: nothing lost, per-key order kept, no event
+// DEAD.
 func TestMsgTransientFaults(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, func(c *Config) { c.BatchSize = 50 })
 	n := interleaved(t, e, 30, 20, store.TargetMsg)
-	d := e.dispatcher()
-
-	e.settle(t, d, 1)
-	notLeader := e.kf.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.Produce}, Topic: topicMsg, Err: kerr.NotLeaderForPartition})
-	e.settle(t, d, 1)
-	require.Equal(t, 1, notLeader.Hits(), "a produce was refused once")
-
-	var dropped atomic.Int32
+	notLeader := e.kf.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.Produce}, Topic: topicMsg, Err: kerr.NotLeaderForPartition,
+		When: after(3)})
+	var produces, dropped, moved atomic.Int32
 	e.kf.ControlKey(int16(kmsg.Produce), func(kmsg.Request) (kmsg.Response, error, bool) {
-		dropped.Add(1)
-		return nil, errors.New("connection dropped by the test"), true // closes the connection
+		e.kf.KeepControl()
+		switch produces.Add(1) {
+		case 6:
+			dropped.Add(1)
+			return nil, errors.New("connection dropped by the test"), true // closes the connection
+		case 9:
+			for p := range int32(partitions) {
+				if err := e.kf.MoveTopicPartition(topicMsg, p, (e.kf.LeaderFor(topicMsg, p)+1)%3); err == nil {
+					moved.Add(1)
+				}
+			}
+		}
+		return nil, nil, false
 	})
-	e.settle(t, d, 1)
+	e.settle(t, e.dispatcher())
+
+	require.Equal(t, 1, notLeader.Hits(), "a produce was refused once")
 	require.Equal(t, int32(1), dropped.Load(), "a produce connection was dropped")
-
-	for p := range int32(partitions) {
-		leader := e.kf.LeaderFor(topicMsg, p)
-		require.NoError(t, e.kf.MoveTopicPartition(topicMsg, p, (leader+1)%3))
-	}
-	e.settle(t, d, 1000)
-
+	require.Equal(t, int32(partitions), moved.Load(), "every partition moved its leader")
 	require.Empty(t, e.pending(t, store.TargetMsg))
-	kept, _ := dedupe(e.consume(t, topicMsg, n))
+	kept, _ := dedupe(e.consume(t, topicMsg, e.count(t, topicMsg)))
 	require.Len(t, kept, n, "nothing lost")
 	requirePerKeyOrder(t, kept)
 	_, failed, dead := e.obs.get()
 	require.LessOrEqual(t, failed[store.TargetMsg], 3, "at most one failed attempt per fault")
 	require.Zero(t, dead[store.TargetMsg])
+}
+
+// after returns a fault filter that lets the first n requests through.
+func after(n int) func(kmsg.Request) bool {
+	var seen atomic.Int32
+	return func(kmsg.Request) bool { return int(seen.Add(1)) > n }
 }
 
 // TestMsgFailingHeadBlocksOnlyItsTarget: produce to the msg topic fails until

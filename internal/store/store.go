@@ -127,6 +127,9 @@ type Outbox interface {
 	InsertEvents(ctx context.Context, events []NewEvent) error
 	// PendingEvents returns the head of a target: up to max PENDING events in EVENT_ID order.
 	PendingEvents(ctx context.Context, target string, max int) ([]Event, error)
+	// PendingEventsAfter returns up to max PENDING events of a target with an
+	// EVENT_ID above afterID, in EVENT_ID order (the head after a cursor).
+	PendingEventsAfter(ctx context.Context, target string, afterID int64, max int) ([]Event, error)
 	// EventsOfMessage lists the events a message produced.
 	EventsOfMessage(ctx context.Context, msgID int64) ([]Event, error)
 	// MarkSent marks acknowledged events SENT.

@@ -93,6 +93,11 @@ func (e executor) PendingEvents(ctx context.Context, target string, max int) ([]
 	return events(rows), interpret(err)
 }
 
+func (e executor) PendingEventsAfter(ctx context.Context, target string, afterID int64, max int) ([]store.Event, error) {
+	rows, err := e.q.EventListPendingAfter(ctx, e.db, postgres.EventListPendingAfterParams{Target: target, AfterEventID: afterID, MaxRows: int32(max)})
+	return events(rows), interpret(err)
+}
+
 func (e executor) EventsOfMessage(ctx context.Context, msgID int64) ([]store.Event, error) {
 	rows, err := e.q.EventListByMessage(ctx, e.db, msgID)
 	return events(rows), interpret(err)

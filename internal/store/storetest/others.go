@@ -89,7 +89,14 @@ func testOutbox(t *testing.T, newStore Factory) {
 		require.Less(t, head[0].ID, head[1].ID)
 		require.Nil(t, head[2].Payload, "a tombstone may carry no payload")
 
-		require.NoError(t, s.MarkSent(ctx(t), []int64{head[0].ID}, t0))
+		after, err := s.PendingEventsAfter(ctx(t), store.TargetMsg, head[0].ID, 10)
+		require.NoError(t, err)
+		require.Equal(t, []int64{head[1].ID, head[2].ID}, []int64{after[0].ID, after[1].ID}, "the head after a cursor")
+		after, err = s.PendingEventsAfter(ctx(t), store.TargetMsg, head[0].ID, 1)
+		require.NoError(t, err)
+		require.Len(t, after, 1)
+
+		require.NoError(t, s.MarkSent(ctx(t), []int64{head[0].ID, head[0].ID + 1000}, t0), "unknown ids are ignored")
 		status, err := s.RecordDeliveryFailure(ctx(t), store.DeliveryFailure{EventID: head[1].ID, Reason: "NOT_LEADER", NextAttemptAt: t0.Add(time.Second), MaxAttempts: 2})
 		require.NoError(t, err)
 		require.Equal(t, store.EventPending, status)

@@ -21,10 +21,22 @@ SELECT * FROM msg_event WHERE cminmsgs_id = @cminmsgs_id ORDER BY event_id;
 -- name: EventListByFlight :many
 SELECT * FROM msg_event WHERE flid = @flid ORDER BY event_id;
 
+-- name: EventListPendingAfter :many
+-- The next PENDING events of a target after a cursor (the last event already
+-- produced), in order: the relay reads on while the SENT mark of the previous
+-- batch is still being written.
+SELECT * FROM msg_event
+WHERE target = @target AND status = 'PENDING' AND event_id > @after_event_id
+ORDER BY event_id
+LIMIT @max_rows;
+
 -- name: EventMarkSent :execrows
--- Marks acknowledged events SENT (only the contiguous acknowledged prefix is passed).
-UPDATE msg_event SET status = 'SENT', sent_at = @now::timestamptz, last_error = NULL
-WHERE event_id = ANY(@event_ids::bigint[]) AND status = 'PENDING';
+-- Marks acknowledged events SENT (only the contiguous acknowledged prefix is
+-- passed). Joined by primary key: a filter over the pending index would
+-- visit the whole backlog.
+UPDATE msg_event e SET status = 'SENT', sent_at = @now::timestamptz, last_error = NULL
+FROM (SELECT unnest(@event_ids::bigint[]) AS event_id) d
+WHERE e.event_id = d.event_id AND e.status = 'PENDING';
 
 -- name: EventRecordFailure :one
 -- A failed delivery: backoff, or DEAD (kept as the dead letter) at the limit.
