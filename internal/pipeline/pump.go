@@ -135,7 +135,7 @@ func (p *Pump) exhausted(m store.Message, now time.Time) string {
 }
 
 func (p *Pump) finishExhausted(ctx context.Context, m store.Message, reason string, now time.Time) error {
-	var w batchWriter
+	w := p.newWriter()
 	w.finish(m, m.Meta, dead(sis.ClassExhausted, reason), now)
 	err := p.inTx(ctx, now, func(tx store.Tx) error { return w.flush(ctx, tx, now) })
 	if err != nil {
