@@ -1,6 +1,7 @@
 package flight
 
 import (
+	"encoding/json"
 	"errors"
 	"testing"
 	"time"
@@ -200,4 +201,16 @@ func TestOperationDaySurvivesAStateReadBackInUTC(t *testing.T) {
 	r := apply(t, s, rec, 101)
 	require.True(t, r.Changed)
 	require.Equal(t, time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC), r.Next.OperationDay)
+}
+
+// The JSON of a value does not depend on the zone its time was read in.
+func TestValueJSONIsZoneIndependent(t *testing.T) {
+	local := time.Date(2026, 12, 2, 0, 30, 0, 0, cst)
+	utc := local.UTC()
+	a, err := json.Marshal(Value{Raw: "02DEC260030", Time: &local})
+	require.NoError(t, err)
+	b, err := json.Marshal(Value{Raw: "02DEC260030", Time: &utc})
+	require.NoError(t, err)
+	require.JSONEq(t, `{"raw":"02DEC260030","time":"2026-12-01T16:30:00Z"}`, string(a))
+	require.Equal(t, string(a), string(b))
 }

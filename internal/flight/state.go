@@ -4,7 +4,10 @@
 // computes the next state, the store writes it.
 package flight
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Lifecycle of a flight row.
 const (
@@ -20,6 +23,19 @@ type Value struct {
 	Time    *time.Time `json:"time,omitempty"`
 	Minutes *int32     `json:"minutes,omitempty"`
 	Days    *int32     `json:"days,omitempty"`
+}
+
+// MarshalJSON writes Time in UTC, so the JSON of a state (API, event
+// payloads) is the same whether the value was just decoded (airport zone) or
+// read back from the database; Raw keeps the AODB's local text.
+func (v Value) MarshalJSON() ([]byte, error) {
+	type plain Value // without this method
+	p := plain(v)
+	if p.Time != nil && p.Time.Location() != time.UTC {
+		t := p.Time.UTC()
+		p.Time = &t
+	}
+	return json.Marshal(p)
 }
 
 // Item is one element of a repeated group (a gate, a delay, a route point...).
