@@ -30,6 +30,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
 	"github.com/msgx-aodb/msgx/internal/store"
@@ -803,6 +804,26 @@ func TestServeCommandExitCodes(t *testing.T) {
 	require.Equal(t, 1, code, stderr)
 	require.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
 	require.True(t, strings.HasPrefix(stderr, "msgx serve: PostgreSQL unreachable"), stderr)
+
+	// Production refuses every development convenience, naming each setting,
+	// before touching anything.
+	code, stderr = run("MSGX_ENV=prod", "MSGX_KAFKA_ACKS=1")
+	require.Equal(t, 2, code, stderr)
+	for _, setting := range []string{"MSGX_PG_URL", "MSGX_MAILBOX_DSN", "MSGX_KAFKA_BROKERS", "MSGX_ADMIN_TOKEN", "MSGX_KAFKA_ACKS"} {
+		require.Contains(t, stderr, setting)
+	}
+
+	// A missing Kafka topic stops the start with the setting to fix.
+	emb, err := kafka.StartEmbedded("msgx.flight.msg")
+	require.NoError(t, err)
+	defer emb.Close()
+	pg := testdb.Postgres(t)
+	_, dsn := testdb.Mailbox(t)
+	code, stderr = run("MSGX_PG_URL="+pg.URL, "MSGX_MAILBOX_DSN="+dsn, "MSGX_HTTP_ADDR="+freeAddr(t),
+		"MSGX_KAFKA_BROKERS="+strings.Join(emb.Addrs(), ","))
+	require.Equal(t, 1, code, stderr)
+	require.Contains(t, stderr, `topic "msgx.flight.schd" does not exist`)
+	require.Contains(t, stderr, "MSGX_KAFKA_TOPIC_SCHD")
 
 	cmd := exec.Command(bin, "serve", "--help")
 	out, err := cmd.CombinedOutput()
