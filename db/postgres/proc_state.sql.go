@@ -491,66 +491,6 @@ func (q *Queries) ProcStateListHead(ctx context.Context, db DBTX, maxRows int32)
 	return items, nil
 }
 
-const procStateListReplayable = `-- name: ProcStateListReplayable :many
-SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at FROM proc_state
-WHERE status IN ('FAILED', 'DEAD')
-  AND error_class IN ('CODEC_ERROR', 'UNSUPPORTED', 'INFRA', 'EXHAUSTED')
-  AND ($1::bigint IS NULL OR msg_id = $1)
-  AND ($2::varchar IS NULL OR error_class = $2)
-ORDER BY msg_id
-LIMIT $3
-`
-
-type ProcStateListReplayableParams struct {
-	MsgID      *int64  `json:"msg_id"`
-	ErrorClass *string `json:"error_class"`
-	MaxRows    int32   `json:"max_rows"`
-}
-
-// What a replay would move back to PENDING (dry run), by id or by class.
-func (q *Queries) ProcStateListReplayable(ctx context.Context, db DBTX, arg ProcStateListReplayableParams) ([]ProcState, error) {
-	rows, err := db.Query(ctx, procStateListReplayable, arg.MsgID, arg.ErrorClass, arg.MaxRows)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []ProcState{}
-	for rows.Next() {
-		var i ProcState
-		if err := rows.Scan(
-			&i.MsgID,
-			&i.Status,
-			&i.IdentityKey,
-			&i.Kind,
-			&i.MsgType,
-			&i.MsgSubtype,
-			&i.MetaSndr,
-			&i.MetaSeqn,
-			&i.MetaDttmRaw,
-			&i.MetaDttm,
-			&i.Attempts,
-			&i.NextAttemptAt,
-			&i.FirstSeenAt,
-			&i.ErrorClass,
-			&i.Reason,
-			&i.DuplicateOf,
-			&i.ReplayCount,
-			&i.PrevErrorClass,
-			&i.PrevReason,
-			&i.FinishedAt,
-			&i.CreatedAt,
-			&i.UpdatedAt,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const procStateRecordFailure = `-- name: ProcStateRecordFailure :one
 UPDATE proc_state SET
   status = 'FAILED',
@@ -583,51 +523,4 @@ func (q *Queries) ProcStateRecordFailure(ctx context.Context, db DBTX, arg ProcS
 	var attempts int32
 	err := row.Scan(&attempts)
 	return attempts, err
-}
-
-const procStateReplay = `-- name: ProcStateReplay :many
-UPDATE proc_state SET
-  status = 'PENDING',
-  attempts = 0,
-  next_attempt_at = NULL,
-  prev_error_class = error_class,
-  prev_reason = reason,
-  error_class = NULL,
-  reason = NULL,
-  finished_at = NULL,
-  replay_count = replay_count + 1,
-  updated_at = $1
-WHERE status IN ('FAILED', 'DEAD')
-  AND error_class IN ('CODEC_ERROR', 'UNSUPPORTED', 'INFRA', 'EXHAUSTED')
-  AND ($2::bigint IS NULL OR msg_id = $2)
-  AND ($3::varchar IS NULL OR error_class = $3)
-RETURNING msg_id
-`
-
-type ProcStateReplayParams struct {
-	Now        time.Time `json:"now"`
-	MsgID      *int64    `json:"msg_id"`
-	ErrorClass *string   `json:"error_class"`
-}
-
-// Moves FAILED/DEAD rows of the replayable classes back to PENDING, by id or by
-// class: attempts reset, identity kept, the old error kept as audit.
-func (q *Queries) ProcStateReplay(ctx context.Context, db DBTX, arg ProcStateReplayParams) ([]int64, error) {
-	rows, err := db.Query(ctx, procStateReplay, arg.Now, arg.MsgID, arg.ErrorClass)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []int64{}
-	for rows.Next() {
-		var msg_id int64
-		if err := rows.Scan(&msg_id); err != nil {
-			return nil, err
-		}
-		items = append(items, msg_id)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
 }

@@ -170,13 +170,8 @@ type Querier interface {
 	ProcStateListDead(ctx context.Context, db DBTX, arg ProcStateListDeadParams) ([]ProcState, error)
 	// The first unfinished messages in order, for running consecutive heads in one commit.
 	ProcStateListHead(ctx context.Context, db DBTX, maxRows int32) ([]ProcState, error)
-	// What a replay would move back to PENDING (dry run), by id or by class.
-	ProcStateListReplayable(ctx context.Context, db DBTX, arg ProcStateListReplayableParams) ([]ProcState, error)
 	// Records a failed attempt: FAILED with the backoff the caller computed.
 	ProcStateRecordFailure(ctx context.Context, db DBTX, arg ProcStateRecordFailureParams) (int32, error)
-	// Moves FAILED/DEAD rows of the replayable classes back to PENDING, by id or by
-	// class: attempts reset, identity kept, the old error kept as audit.
-	ProcStateReplay(ctx context.Context, db DBTX, arg ProcStateReplayParams) ([]int64, error)
 	RefDelete(ctx context.Context, db DBTX, arg RefDeleteParams) (int64, error)
 	RefGet(ctx context.Context, db DBTX, arg RefGetParams) (RefMaster, error)
 	RefListByType(ctx context.Context, db DBTX, arg RefListByTypeParams) ([]RefMaster, error)
@@ -184,12 +179,12 @@ type Querier interface {
 	// record changed (0 rows = already identical).
 	RefUpsert(ctx context.Context, db DBTX, arg RefUpsertParams) (int64, error)
 	// Moves those of @msg_ids that are FAILED/DEAD of a replayable class back to
-	// PENDING, exactly as ProcStateReplay does (attempts reset, identity kept, the
+	// PENDING (attempts reset, identity kept, the
 	// old error kept as audit). One bounded batch per call.
 	ReplayByIDs(ctx context.Context, db DBTX, arg ReplayByIDsParams) ([]int64, error)
 	// Replay in bounded batches and the flights' last change, for internal/replay
-	// (msgx replay, POST /admin/replay). The replayable classes are the same as in
-	// ProcStateListReplayable / ProcStateReplay (processing.md §3).
+	// (msgx replay, POST /admin/replay). The replayable classes are CODEC_ERROR,
+	// UNSUPPORTED, INFRA and EXHAUSTED (processing.md §3).
 	// What a replay would move back to PENDING, paged by MSG_ID: FAILED/DEAD rows
 	// of the replayable classes, among @msg_ids when given (NULL: any id), of one
 	// class when given.

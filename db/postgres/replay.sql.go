@@ -79,7 +79,7 @@ type ReplayByIDsParams struct {
 }
 
 // Moves those of @msg_ids that are FAILED/DEAD of a replayable class back to
-// PENDING, exactly as ProcStateReplay does (attempts reset, identity kept, the
+// PENDING (attempts reset, identity kept, the
 // old error kept as audit). One bounded batch per call.
 func (q *Queries) ReplayByIDs(ctx context.Context, db DBTX, arg ReplayByIDsParams) ([]int64, error) {
 	rows, err := db.Query(ctx, replayByIDs, arg.Now, arg.MsgIds)
@@ -121,8 +121,8 @@ type ReplayCandidatesParams struct {
 }
 
 // Replay in bounded batches and the flights' last change, for internal/replay
-// (msgx replay, POST /admin/replay). The replayable classes are the same as in
-// ProcStateListReplayable / ProcStateReplay (processing.md §3).
+// (msgx replay, POST /admin/replay). The replayable classes are CODEC_ERROR,
+// UNSUPPORTED, INFRA and EXHAUSTED (processing.md §3).
 // What a replay would move back to PENDING, paged by MSG_ID: FAILED/DEAD rows
 // of the replayable classes, among @msg_ids when given (NULL: any id), of one
 // class when given.

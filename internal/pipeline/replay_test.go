@@ -6,9 +6,13 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/msgx-aodb/msgx/internal/replay"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
+// The replay service (internal/replay) on what the pump left: an exhausted
+// message goes back to PENDING with its audit, and the pump processes it
+// again.
 func TestReplayAfterExhaustion(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, func(c *PumpConfig) { c.MaxAttempts = 1 })
@@ -20,20 +24,28 @@ func TestReplayAfterExhaustion(t *testing.T) {
 	require.Equal(t, store.StatusDead, m.Status)
 	require.Equal(t, "EXHAUSTED", m.ErrorClass)
 
-	r := NewReplayer(e.st, e.clk)
-	_, err := r.DryRun(t.Context(), store.ReplayFilter{Class: "PROTOCOL"}, 10)
-	require.Error(t, err, "PROTOCOL is never replayable")
-	preview, err := r.DryRun(t.Context(), store.ReplayFilter{Class: "EXHAUSTED"}, 10)
+	_, err := replay.Preview(t.Context(), e.st, e.mb, replay.Filter{Class: "PROTOCOL"}, replay.Options{Decode: e.pump.cfg.Decode})
+	require.ErrorIs(t, err, replay.ErrNotReplayable, "PROTOCOL is never replayable")
+	plan, err := replay.Preview(t.Context(), e.st, e.mb, replay.Filter{Class: "EXHAUSTED"}, replay.Options{Decode: e.pump.cfg.Decode})
 	require.NoError(t, err)
-	require.Len(t, preview, 1)
+	require.Len(t, plan.Messages, 1)
 	require.Equal(t, store.StatusDead, e.msg(t, bad).Status, "a dry run changes nothing")
 
-	ids, err := r.Replay(t.Context(), store.ReplayFilter{MsgID: &bad})
+	ids, err := replay.Apply(t.Context(), e.st, replay.Filter{IDs: []int64{bad}}, e.clk.Now(), nil)
 	require.NoError(t, err)
 	require.Equal(t, []int64{bad}, ids)
 	m = e.msg(t, bad)
 	require.Equal(t, store.StatusPending, m.Status)
 	require.Zero(t, m.Attempts)
 	require.Equal(t, "EXHAUSTED", m.PrevClass)
+	require.Equal(t, 1, m.ReplayCount)
+
+	// Processed again, and refused again (this build still lacks the element).
+	e.drain(t)
+	e.clk.Advance(time.Second)
+	e.drain(t)
+	m = e.msg(t, bad)
+	require.Equal(t, store.StatusDead, m.Status)
+	require.Equal(t, 1, m.Attempts)
 	require.Equal(t, 1, m.ReplayCount)
 }

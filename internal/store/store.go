@@ -78,11 +78,6 @@ type Queue interface {
 	// RecordFailure marks an unfinished message FAILED with its backoff and
 	// returns the attempts so far.
 	RecordFailure(ctx context.Context, p Failure) (int, error)
-	// Replayable lists what Replay would move back to PENDING (dry run).
-	Replayable(ctx context.Context, f ReplayFilter, max int) ([]Message, error)
-	// Replay moves FAILED/DEAD messages of the replayable classes back to
-	// PENDING, keeping identity and the old error as audit. Returns their ids.
-	Replay(ctx context.Context, f ReplayFilter, now time.Time) ([]int64, error)
 	// DeadLetters pages the DEAD messages by id, optionally of one class.
 	DeadLetters(ctx context.Context, class string, afterID int64, limit int) ([]Message, error)
 	// QueueCounts counts live messages by status and error class.

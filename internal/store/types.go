@@ -86,13 +86,6 @@ type Failure struct {
 	Now           time.Time
 }
 
-// ReplayFilter selects messages to replay: one id, or one class, or (both
-// empty) every replayable message.
-type ReplayFilter struct {
-	MsgID *int64
-	Class string
-}
-
 // StatusCount is a count of live messages of one status and class.
 type StatusCount struct {
 	Status, ErrorClass string

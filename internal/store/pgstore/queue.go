@@ -150,20 +150,6 @@ func (e executor) RecordFailure(ctx context.Context, p store.Failure) (int, erro
 	return int(attempts), interpret(err)
 }
 
-func (e executor) Replayable(ctx context.Context, f store.ReplayFilter, max int) ([]store.Message, error) {
-	rows, err := e.q.ProcStateListReplayable(ctx, e.db, postgres.ProcStateListReplayableParams{
-		MsgID: f.MsgID, ErrorClass: nilIfEmpty(f.Class), MaxRows: int32(max),
-	})
-	return messages(rows), interpret(err)
-}
-
-func (e executor) Replay(ctx context.Context, f store.ReplayFilter, now time.Time) ([]int64, error) {
-	ids, err := e.q.ProcStateReplay(ctx, e.db, postgres.ProcStateReplayParams{
-		Now: now, MsgID: f.MsgID, ErrorClass: nilIfEmpty(f.Class),
-	})
-	return ids, interpret(err)
-}
-
 func (e executor) DeadLetters(ctx context.Context, class string, afterID int64, limit int) ([]store.Message, error) {
 	rows, err := e.q.ProcStateListDead(ctx, e.db, postgres.ProcStateListDeadParams{
 		AfterMsgID: afterID, ErrorClass: nilIfEmpty(class), PageSize: int32(limit),

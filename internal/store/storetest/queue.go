@@ -180,34 +180,3 @@ func testIdentity(t *testing.T, newStore Factory) {
 	require.Equal(t, int64(1), holders["AODB|FLOP|GTDT|77"], "the archive still holds the identity")
 }
 
-func testReplay(t *testing.T, newStore Factory) {
-	s := newStore(t)
-	_, err := s.Enqueue(ctx(t), []int64{1, 2, 3, 4}, t0)
-	require.NoError(t, err)
-	require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 1, Status: store.StatusDead, ErrorClass: "EXHAUSTED", Reason: "5 attempts", Now: t0}}))
-	require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 2, Status: store.StatusDead, ErrorClass: "PROTOCOL", Reason: "RECS", Now: t0}}))
-	_, err = s.RecordFailure(ctx(t), store.Failure{MsgID: 3, ErrorClass: "UNSUPPORTED", Reason: "SCHS", NextAttemptAt: t0, Now: t0})
-	require.NoError(t, err)
-
-	preview, err := s.Replayable(ctx(t), store.ReplayFilter{}, 10)
-	require.NoError(t, err)
-	require.Equal(t, []int64{1, 3}, ids(preview), "PROTOCOL and MALFORMED are never replayable")
-
-	got, err := s.Replay(ctx(t), store.ReplayFilter{Class: "EXHAUSTED"}, t0.Add(time.Minute))
-	require.NoError(t, err)
-	require.Equal(t, []int64{1}, got)
-	m, err := s.Message(ctx(t), 1)
-	require.NoError(t, err)
-	require.Equal(t, store.StatusPending, m.Status)
-	require.Zero(t, m.Attempts)
-	require.Equal(t, "EXHAUSTED", m.PrevClass, "the old error is kept as audit")
-	require.Equal(t, "5 attempts", m.PrevReason)
-	require.Equal(t, 1, m.ReplayCount)
-
-	got, err = s.Replay(ctx(t), store.ReplayFilter{MsgID: ptr(int64(2))}, t0)
-	require.NoError(t, err)
-	require.Empty(t, got)
-	got, err = s.Replay(ctx(t), store.ReplayFilter{MsgID: ptr(int64(3))}, t0)
-	require.NoError(t, err)
-	require.Equal(t, []int64{3}, got)
-}

@@ -27,7 +27,6 @@ func Run(t *testing.T, newStore Factory) {
 	}{
 		{"Queue", testQueue},
 		{"Identity", testIdentity},
-		{"Replay", testReplay},
 		{"Flights", testFlights},
 		{"Snapshots", testSnapshots},
 		{"Outbox", testOutbox},

@@ -83,36 +83,6 @@ UPDATE proc_state SET
 WHERE msg_id = @msg_id AND status IN ('PENDING', 'FAILED')
 RETURNING attempts;
 
--- name: ProcStateListReplayable :many
--- What a replay would move back to PENDING (dry run), by id or by class.
-SELECT * FROM proc_state
-WHERE status IN ('FAILED', 'DEAD')
-  AND error_class IN ('CODEC_ERROR', 'UNSUPPORTED', 'INFRA', 'EXHAUSTED')
-  AND (sqlc.narg(msg_id)::bigint IS NULL OR msg_id = sqlc.narg(msg_id))
-  AND (sqlc.narg(error_class)::varchar IS NULL OR error_class = sqlc.narg(error_class))
-ORDER BY msg_id
-LIMIT @max_rows;
-
--- name: ProcStateReplay :many
--- Moves FAILED/DEAD rows of the replayable classes back to PENDING, by id or by
--- class: attempts reset, identity kept, the old error kept as audit.
-UPDATE proc_state SET
-  status = 'PENDING',
-  attempts = 0,
-  next_attempt_at = NULL,
-  prev_error_class = error_class,
-  prev_reason = reason,
-  error_class = NULL,
-  reason = NULL,
-  finished_at = NULL,
-  replay_count = replay_count + 1,
-  updated_at = @now
-WHERE status IN ('FAILED', 'DEAD')
-  AND error_class IN ('CODEC_ERROR', 'UNSUPPORTED', 'INFRA', 'EXHAUSTED')
-  AND (sqlc.narg(msg_id)::bigint IS NULL OR msg_id = sqlc.narg(msg_id))
-  AND (sqlc.narg(error_class)::varchar IS NULL OR error_class = sqlc.narg(error_class))
-RETURNING msg_id;
-
 -- name: ProcStateCountByStatus :many
 -- Backlog and outcomes for status and metrics.
 SELECT status, COALESCE(error_class, '')::varchar AS error_class, count(*) AS messages

@@ -1,6 +1,6 @@
 -- Replay in bounded batches and the flights' last change, for internal/replay
--- (msgx replay, POST /admin/replay). The replayable classes are the same as in
--- ProcStateListReplayable / ProcStateReplay (processing.md §3).
+-- (msgx replay, POST /admin/replay). The replayable classes are CODEC_ERROR,
+-- UNSUPPORTED, INFRA and EXHAUSTED (processing.md §3).
 
 -- name: ReplayCandidates :many
 -- What a replay would move back to PENDING, paged by MSG_ID: FAILED/DEAD rows
@@ -17,7 +17,7 @@ LIMIT @max_rows;
 
 -- name: ReplayByIDs :many
 -- Moves those of @msg_ids that are FAILED/DEAD of a replayable class back to
--- PENDING, exactly as ProcStateReplay does (attempts reset, identity kept, the
+-- PENDING (attempts reset, identity kept, the
 -- old error kept as audit). One bounded batch per call.
 UPDATE proc_state SET
   status = 'PENDING',
