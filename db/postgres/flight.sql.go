@@ -40,10 +40,21 @@ func (q *Queries) FlightCountByLifecycle(ctx context.Context, db DBTX) ([]Flight
 }
 
 const flightDelete = `-- name: FlightDelete :execrows
-DELETE FROM flight_schd WHERE flid = $1
+WITH gate AS (DELETE FROM flight_gate d WHERE d.flid = $1),
+  checkin AS (DELETE FROM flight_checkin d WHERE d.flid = $1),
+  belt AS (DELETE FROM flight_belt d WHERE d.flid = $1),
+  stand_plan AS (DELETE FROM flight_stand_plan d WHERE d.flid = $1),
+  chute AS (DELETE FROM flight_chute d WHERE d.flid = $1),
+  delay AS (DELETE FROM flight_delay d WHERE d.flid = $1),
+  bridge_op AS (DELETE FROM flight_bridge_op d WHERE d.flid = $1),
+  chock_op AS (DELETE FROM flight_chock_op d WHERE d.flid = $1),
+  route_point AS (DELETE FROM flight_route_point d WHERE d.flid = $1)
+DELETE FROM flight_schd f WHERE f.flid = $1
 `
 
-// Physical delete (history sweep only; details and memberships cascade).
+// Physical delete (history sweep only). The detail tables have no foreign
+// key (020_flight.sql), so their rows go in the same statement; payloads and
+// memberships cascade.
 func (q *Queries) FlightDelete(ctx context.Context, db DBTX, flid int64) (int64, error) {
 	result, err := db.Exec(ctx, flightDelete, flid)
 	if err != nil {
@@ -787,6 +798,39 @@ func (q *Queries) FlightListPurgeCandidates(ctx context.Context, db DBTX, arg Fl
 	return items, nil
 }
 
+const flightStampMany = `-- name: FlightStampMany :many
+SELECT flid, state_version, updated_at FROM flight_schd WHERE flid = ANY($1::bigint[])
+`
+
+type FlightStampManyRow struct {
+	Flid         int64     `json:"flid"`
+	StateVersion int64     `json:"state_version"`
+	UpdatedAt    time.Time `json:"updated_at"`
+}
+
+// The write stamp of the given flights: state_version, and updated_at, which
+// every write sets, also one that bumps no version (snapshot-day
+// bookkeeping). The pump checks its cached states against it.
+func (q *Queries) FlightStampMany(ctx context.Context, db DBTX, flids []int64) ([]FlightStampManyRow, error) {
+	rows, err := db.Query(ctx, flightStampMany, flids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []FlightStampManyRow{}
+	for rows.Next() {
+		var i FlightStampManyRow
+		if err := rows.Scan(&i.Flid, &i.StateVersion, &i.UpdatedAt); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const flightUpsert = `-- name: FlightUpsert :exec
 INSERT INTO flight_schd (
   flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid,
@@ -806,7 +850,7 @@ SELECT
   iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text,
   operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at,
   updated_at
-FROM jsonb_to_recordset($1::jsonb) AS v(
+FROM json_to_recordset($1::json) AS v(
   flid bigint,
   ffid varchar,
   alcd varchar,
@@ -986,6 +1030,9 @@ ON CONFLICT (flid) DO UPDATE SET
 // computes them all; CREATED_AT is kept on update). The rows travel as one
 // JSON array shaped like the table (keys = column names), so a snapshot of
 // thousands of flights is one statement.
+// json, not jsonb: the rows are read once, and converting them to jsonb
+// took longer than the upsert itself (the same holds for the other
+// json_to_recordset statements).
 func (q *Queries) FlightUpsert(ctx context.Context, db DBTX, flights []byte) error {
 	_, err := db.Exec(ctx, flightUpsert, flights)
 	return err

@@ -358,7 +358,7 @@ type IngressMark struct {
 	UpdatedAt time.Time `json:"updated_at"`
 }
 
-// Outbox of flight change events. KAFKA:msg is delivered one by one in EVENT_ID order; KAFKA:schd is aggregated to the latest state per FLID. DEAD rows are the dead-letter record.
+// Outbox of flight change events. KAFKA:msg is delivered one by one in EVENT_ID order, its progress kept in msg_event_cursor; KAFKA:schd is aggregated to the latest state per FLID, its progress kept per row in STATUS. DEAD rows are the dead-letter record.
 type MsgEvent struct {
 	// Delivery order within a target.
 	EventID int64 `json:"event_id"`
@@ -370,21 +370,36 @@ type MsgEvent struct {
 	EventType string `json:"event_type"`
 	// Mailbox id of the message that caused the change.
 	CminmsgsID int64 `json:"cminmsgs_id"`
-	Flid       int64 `json:"flid"`
+	// The flight (FLID) the event is about.
+	Flid int64 `json:"flid"`
 	// Flight STATE_VERSION after the change.
 	StateVersion int64 `json:"state_version"`
 	// <CMINMSGS_ID>:<FLID>:<STATE_VERSION>:<TARGET>; consumers deduplicate by it, and UNIQUE keeps it from being enqueued twice.
 	IdempotencyKey string `json:"idempotency_key"`
 	// JSON of the full next flight state (documented in docs/events.md); may be NULL for a TOMBSTONE.
 	Payload *string `json:"payload"`
-	// PENDING, SENT (broker acknowledged) or DEAD (attempts exhausted; kept as the DLQ record).
-	Status   string `json:"status"`
-	Attempts int32  `json:"attempts"`
+	// KAFKA:schd: PENDING, SENT (broker acknowledged) or DEAD (attempts exhausted; kept as the DLQ record). KAFKA:msg: NULL (delivery state by the watermark: SENT when EVENT_ID <= msg_event_cursor.sent_through, else PENDING) or DEAD (kept as the DLQ record).
+	Status *string `json:"status"`
+	// Failed deliveries so far (kept after a later success, as history).
+	Attempts int32 `json:"attempts"`
 	// Backoff: the event (and, for KAFKA:msg, its target) waits until then.
 	NextAttemptAt *time.Time `json:"next_attempt_at"`
-	LastError     *string    `json:"last_error"`
-	CreatedAt     time.Time  `json:"created_at"`
-	SentAt        *time.Time `json:"sent_at"`
+	// Reason of the last failed delivery; for a DEAD row the dead-letter reason. KAFKA:schd clears it when SENT; KAFKA:msg keeps it as history.
+	LastError *string `json:"last_error"`
+	// When the event was written (in the business transaction); outbox lag is measured from it.
+	CreatedAt time.Time `json:"created_at"`
+	// KAFKA:schd: when the row was marked SENT. Always NULL for KAFKA:msg (see msg_event_cursor.sent_at).
+	SentAt *time.Time `json:"sent_at"`
+}
+
+// Delivery watermark of KAFKA:msg: every event of the target with EVENT_ID <= SENT_THROUGH was acknowledged by the broker (SENT) or is DEAD; the events above it (STATUS NULL) are PENDING. No row: nothing delivered yet.
+type MsgEventCursor struct {
+	// The outbox target (KAFKA:msg only; KAFKA:schd keeps its state per row).
+	Target string `json:"target"`
+	// EVENT_ID of the last event of the acknowledged contiguous prefix; only moves forward.
+	SentThrough int64 `json:"sent_through"`
+	// When the watermark last moved (the delivery time of the events it then covered).
+	SentAt time.Time `json:"sent_at"`
 }
 
 // A single row (id = 1) locked by every business transaction, so flight state is only ever written by one transaction at a time.

@@ -10,6 +10,61 @@ import (
 	"time"
 )
 
+const eventAdvanceMsgCursor = `-- name: EventAdvanceMsgCursor :one
+WITH cur AS (
+  SELECT COALESCE((SELECT c.sent_through FROM msg_event_cursor c WHERE c.target = 'KAFKA:msg'), 0) AS through
+), ids AS (
+  SELECT DISTINCT i.id AS event_id FROM unnest($1::bigint[]) AS i(id)
+), span AS (
+  SELECT e.event_id, i.event_id IS NOT NULL AS acked
+  FROM msg_event e CROSS JOIN cur LEFT JOIN ids i ON i.event_id = e.event_id
+  WHERE e.target = 'KAFKA:msg' AND e.status IS NULL AND e.event_id > cur.through
+    AND e.event_id <= (SELECT max(m.event_id) FROM ids m)
+), tally AS (
+  SELECT p.up_to,
+    count(*) FILTER (WHERE s.acked AND s.event_id <= p.up_to) AS acked,
+    count(*) FILTER (WHERE s.event_id <= p.up_to) AS pending_through
+  FROM (SELECT max(a.event_id) FILTER (WHERE a.acked) AS up_to FROM span a) p CROSS JOIN span s
+  GROUP BY p.up_to
+), moved AS (
+  INSERT INTO msg_event_cursor AS c (target, sent_through, sent_at)
+  SELECT 'KAFKA:msg', t.up_to, $2::timestamptz FROM tally t
+  WHERE t.up_to IS NOT NULL AND t.acked = t.pending_through
+  ON CONFLICT (target) DO UPDATE
+    SET sent_through = GREATEST(c.sent_through, EXCLUDED.sent_through), sent_at = EXCLUDED.sent_at
+  RETURNING c.sent_through
+)
+SELECT COALESCE(max(t.acked), 0)::bigint AS acked,
+  COALESCE(max(t.pending_through), 0)::bigint AS pending_through,
+  (SELECT count(*) FROM moved)::bigint AS moved
+FROM tally t
+`
+
+type EventAdvanceMsgCursorParams struct {
+	EventIds []int64   `json:"event_ids"`
+	Now      time.Time `json:"now"`
+}
+
+type EventAdvanceMsgCursorRow struct {
+	Acked          int64 `json:"acked"`
+	PendingThrough int64 `json:"pending_through"`
+	Moved          int64 `json:"moved"`
+}
+
+// KAFKA:msg: the acknowledged contiguous prefix of the pending head
+// (event_ids) is delivered: the watermark moves to its last event, one row
+// written instead of one per event. Guarded: the pending events above the
+// watermark up to the highest id given are read by the head index, and the
+// watermark moves to the last acknowledged one only when no pending event
+// below it is missing from event_ids (ACKED = PENDING_THROUGH); ids at or
+// below the watermark, unknown or DEAD are ignored. MOVED: whether it moved.
+func (q *Queries) EventAdvanceMsgCursor(ctx context.Context, db DBTX, arg EventAdvanceMsgCursorParams) (EventAdvanceMsgCursorRow, error) {
+	row := db.QueryRow(ctx, eventAdvanceMsgCursor, arg.EventIds, arg.Now)
+	var i EventAdvanceMsgCursorRow
+	err := row.Scan(&i.Acked, &i.PendingThrough, &i.Moved)
+	return i, err
+}
+
 type EventInsertParams struct {
 	Target         string    `json:"target"`
 	PartitionKey   string    `json:"partition_key"`
@@ -19,15 +74,21 @@ type EventInsertParams struct {
 	StateVersion   int64     `json:"state_version"`
 	IdempotencyKey string    `json:"idempotency_key"`
 	Payload        *string   `json:"payload"`
+	Status         *string   `json:"status"`
 	CreatedAt      time.Time `json:"created_at"`
 }
 
 const eventLag = `-- name: EventLag :many
-SELECT target, count(*) AS pending, min(created_at)::timestamptz AS oldest
-FROM msg_event
-WHERE status = 'PENDING'
-GROUP BY target
-ORDER BY target
+SELECT p.target::varchar AS target, count(*) AS pending, min(p.created_at)::timestamptz AS oldest
+FROM (
+  SELECT e.target, e.created_at FROM msg_event e WHERE e.status = 'PENDING'
+  UNION ALL
+  SELECT e.target, e.created_at FROM msg_event e
+  WHERE e.target = 'KAFKA:msg' AND e.status IS NULL
+    AND e.event_id > COALESCE((SELECT c.sent_through FROM msg_event_cursor c WHERE c.target = 'KAFKA:msg'), 0)
+) p
+GROUP BY p.target
+ORDER BY p.target
 `
 
 type EventLagRow struct {
@@ -36,7 +97,8 @@ type EventLagRow struct {
 	Oldest  time.Time `json:"oldest"`
 }
 
-// Outbox lag per target for status and metrics.
+// Outbox lag per target for status and metrics: the pending events, per row
+// (KAFKA:schd) or above the watermark (KAFKA:msg, a primary-key range scan).
 func (q *Queries) EventLag(ctx context.Context, db DBTX) ([]EventLagRow, error) {
 	rows, err := db.Query(ctx, eventLag)
 	if err != nil {
@@ -58,18 +120,43 @@ func (q *Queries) EventLag(ctx context.Context, db DBTX) ([]EventLagRow, error) 
 }
 
 const eventListByFlight = `-- name: EventListByFlight :many
-SELECT event_id, target, partition_key, event_type, cminmsgs_id, flid, state_version, idempotency_key, payload, status, attempts, next_attempt_at, last_error, created_at, sent_at FROM msg_event WHERE flid = $1 ORDER BY event_id
+SELECT e.event_id, e.target, e.partition_key, e.event_type, e.cminmsgs_id, e.flid,
+  e.state_version, e.idempotency_key, e.payload,
+  COALESCE(e.status, CASE WHEN e.event_id <= c.sent_through THEN 'SENT' ELSE 'PENDING' END)::varchar AS status,
+  e.attempts, e.next_attempt_at, e.last_error, e.created_at, e.sent_at
+FROM msg_event e LEFT JOIN msg_event_cursor c ON c.target = e.target
+WHERE e.flid = $1
+ORDER BY e.event_id
 `
 
-func (q *Queries) EventListByFlight(ctx context.Context, db DBTX, flid int64) ([]MsgEvent, error) {
+type EventListByFlightRow struct {
+	EventID        int64      `json:"event_id"`
+	Target         string     `json:"target"`
+	PartitionKey   string     `json:"partition_key"`
+	EventType      string     `json:"event_type"`
+	CminmsgsID     int64      `json:"cminmsgs_id"`
+	Flid           int64      `json:"flid"`
+	StateVersion   int64      `json:"state_version"`
+	IdempotencyKey string     `json:"idempotency_key"`
+	Payload        *string    `json:"payload"`
+	Status         string     `json:"status"`
+	Attempts       int32      `json:"attempts"`
+	NextAttemptAt  *time.Time `json:"next_attempt_at"`
+	LastError      *string    `json:"last_error"`
+	CreatedAt      time.Time  `json:"created_at"`
+	SentAt         *time.Time `json:"sent_at"`
+}
+
+// Events of a flight with their effective status (KAFKA:msg: by the watermark).
+func (q *Queries) EventListByFlight(ctx context.Context, db DBTX, flid int64) ([]EventListByFlightRow, error) {
 	rows, err := db.Query(ctx, eventListByFlight, flid)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []MsgEvent{}
+	items := []EventListByFlightRow{}
 	for rows.Next() {
-		var i MsgEvent
+		var i EventListByFlightRow
 		if err := rows.Scan(
 			&i.EventID,
 			&i.Target,
@@ -98,18 +185,43 @@ func (q *Queries) EventListByFlight(ctx context.Context, db DBTX, flid int64) ([
 }
 
 const eventListByMessage = `-- name: EventListByMessage :many
-SELECT event_id, target, partition_key, event_type, cminmsgs_id, flid, state_version, idempotency_key, payload, status, attempts, next_attempt_at, last_error, created_at, sent_at FROM msg_event WHERE cminmsgs_id = $1 ORDER BY event_id
+SELECT e.event_id, e.target, e.partition_key, e.event_type, e.cminmsgs_id, e.flid,
+  e.state_version, e.idempotency_key, e.payload,
+  COALESCE(e.status, CASE WHEN e.event_id <= c.sent_through THEN 'SENT' ELSE 'PENDING' END)::varchar AS status,
+  e.attempts, e.next_attempt_at, e.last_error, e.created_at, e.sent_at
+FROM msg_event e LEFT JOIN msg_event_cursor c ON c.target = e.target
+WHERE e.cminmsgs_id = $1
+ORDER BY e.event_id
 `
 
-func (q *Queries) EventListByMessage(ctx context.Context, db DBTX, cminmsgsID int64) ([]MsgEvent, error) {
+type EventListByMessageRow struct {
+	EventID        int64      `json:"event_id"`
+	Target         string     `json:"target"`
+	PartitionKey   string     `json:"partition_key"`
+	EventType      string     `json:"event_type"`
+	CminmsgsID     int64      `json:"cminmsgs_id"`
+	Flid           int64      `json:"flid"`
+	StateVersion   int64      `json:"state_version"`
+	IdempotencyKey string     `json:"idempotency_key"`
+	Payload        *string    `json:"payload"`
+	Status         string     `json:"status"`
+	Attempts       int32      `json:"attempts"`
+	NextAttemptAt  *time.Time `json:"next_attempt_at"`
+	LastError      *string    `json:"last_error"`
+	CreatedAt      time.Time  `json:"created_at"`
+	SentAt         *time.Time `json:"sent_at"`
+}
+
+// Events of a message with their effective status (KAFKA:msg: by the watermark).
+func (q *Queries) EventListByMessage(ctx context.Context, db DBTX, cminmsgsID int64) ([]EventListByMessageRow, error) {
 	rows, err := db.Query(ctx, eventListByMessage, cminmsgsID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []MsgEvent{}
+	items := []EventListByMessageRow{}
 	for rows.Next() {
-		var i MsgEvent
+		var i EventListByMessageRow
 		if err := rows.Scan(
 			&i.EventID,
 			&i.Target,
@@ -186,6 +298,60 @@ func (q *Queries) EventListDead(ctx context.Context, db DBTX, arg EventListDeadP
 	return items, nil
 }
 
+const eventListMsgPendingAfter = `-- name: EventListMsgPendingAfter :many
+SELECT event_id, target, partition_key, event_type, cminmsgs_id, flid, state_version, idempotency_key, payload, status, attempts, next_attempt_at, last_error, created_at, sent_at FROM msg_event
+WHERE target = 'KAFKA:msg' AND status IS NULL
+  AND event_id > GREATEST($1::bigint,
+    COALESCE((SELECT c.sent_through FROM msg_event_cursor c WHERE c.target = 'KAFKA:msg'), 0))
+ORDER BY event_id
+LIMIT $2
+`
+
+type EventListMsgPendingAfterParams struct {
+	AfterEventID int64 `json:"after_event_id"`
+	MaxRows      int32 `json:"max_rows"`
+}
+
+// The head of KAFKA:msg after a cursor (0: the head itself): the events above
+// both the cursor and the delivery watermark that are not DEAD, in order. A
+// primary-key range scan: the relay reads on while the watermark of the
+// previous batch is still being written. Their effective status is PENDING.
+func (q *Queries) EventListMsgPendingAfter(ctx context.Context, db DBTX, arg EventListMsgPendingAfterParams) ([]MsgEvent, error) {
+	rows, err := db.Query(ctx, eventListMsgPendingAfter, arg.AfterEventID, arg.MaxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []MsgEvent{}
+	for rows.Next() {
+		var i MsgEvent
+		if err := rows.Scan(
+			&i.EventID,
+			&i.Target,
+			&i.PartitionKey,
+			&i.EventType,
+			&i.CminmsgsID,
+			&i.Flid,
+			&i.StateVersion,
+			&i.IdempotencyKey,
+			&i.Payload,
+			&i.Status,
+			&i.Attempts,
+			&i.NextAttemptAt,
+			&i.LastError,
+			&i.CreatedAt,
+			&i.SentAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const eventListPending = `-- name: EventListPending :many
 SELECT event_id, target, partition_key, event_type, cminmsgs_id, flid, state_version, idempotency_key, payload, status, attempts, next_attempt_at, last_error, created_at, sent_at FROM msg_event
 WHERE target = $1 AND status = 'PENDING'
@@ -198,7 +364,8 @@ type EventListPendingParams struct {
 	MaxRows int32  `json:"max_rows"`
 }
 
-// The head of a target: the smallest PENDING EVENT_IDs, in order.
+// The head of a per-row target (KAFKA:schd): the smallest PENDING EVENT_IDs,
+// in order.
 func (q *Queries) EventListPending(ctx context.Context, db DBTX, arg EventListPendingParams) ([]MsgEvent, error) {
 	rows, err := db.Query(ctx, eventListPending, arg.Target, arg.MaxRows)
 	if err != nil {
@@ -248,9 +415,8 @@ type EventListPendingAfterParams struct {
 	MaxRows      int32  `json:"max_rows"`
 }
 
-// The next PENDING events of a target after a cursor (the last event already
-// produced), in order: the relay reads on while the SENT mark of the previous
-// batch is still being written.
+// The next PENDING events of a per-row target (KAFKA:schd) after a cursor, in
+// order.
 func (q *Queries) EventListPendingAfter(ctx context.Context, db DBTX, arg EventListPendingAfterParams) ([]MsgEvent, error) {
 	rows, err := db.Query(ctx, eventListPendingAfter, arg.Target, arg.AfterEventID, arg.MaxRows)
 	if err != nil {
@@ -316,7 +482,7 @@ type EventListSchdLatestRow struct {
 	StateVersion   int64      `json:"state_version"`
 	IdempotencyKey string     `json:"idempotency_key"`
 	Payload        *string    `json:"payload"`
-	Status         string     `json:"status"`
+	Status         *string    `json:"status"`
 	Attempts       int32      `json:"attempts"`
 	NextAttemptAt  *time.Time `json:"next_attempt_at"`
 	LastError      *string    `json:"last_error"`
@@ -364,20 +530,20 @@ func (q *Queries) EventListSchdLatest(ctx context.Context, db DBTX, arg EventLis
 
 const eventMarkSent = `-- name: EventMarkSent :execrows
 UPDATE msg_event e SET status = 'SENT', sent_at = $1::timestamptz, last_error = NULL
-FROM (SELECT unnest($2::bigint[]) AS event_id) d
-WHERE e.event_id = d.event_id AND e.status = 'PENDING'
+FROM (SELECT unnest($3::bigint[]) AS event_id) d
+WHERE e.event_id = d.event_id AND e.target = $2 AND e.status = 'PENDING'
 `
 
 type EventMarkSentParams struct {
 	Now      time.Time `json:"now"`
+	Target   string    `json:"target"`
 	EventIds []int64   `json:"event_ids"`
 }
 
-// Marks acknowledged events SENT (only the contiguous acknowledged prefix is
-// passed). Joined by primary key: a filter over the pending index would
-// visit the whole backlog.
+// Marks acknowledged events of a per-row target (KAFKA:schd) SENT. Joined by
+// primary key: a filter over the pending index would visit the whole backlog.
 func (q *Queries) EventMarkSent(ctx context.Context, db DBTX, arg EventMarkSentParams) (int64, error) {
-	result, err := db.Exec(ctx, eventMarkSent, arg.Now, arg.EventIds)
+	result, err := db.Exec(ctx, eventMarkSent, arg.Now, arg.Target, arg.EventIds)
 	if err != nil {
 		return 0, err
 	}
@@ -446,11 +612,14 @@ func (q *Queries) EventMarkSupersededSent(ctx context.Context, db DBTX, arg Even
 const eventRecordFailure = `-- name: EventRecordFailure :one
 UPDATE msg_event SET
   attempts = attempts + 1,
-  status = CASE WHEN attempts + 1 >= $1::int THEN 'DEAD' ELSE 'PENDING' END,
+  status = CASE WHEN attempts + 1 >= $1::int THEN 'DEAD' ELSE status END,
   next_attempt_at = $2,
   last_error = $3
-WHERE event_id = $4 AND status = 'PENDING'
-RETURNING status, attempts
+WHERE event_id = $4
+  AND (status = 'PENDING'
+    OR (status IS NULL AND target = 'KAFKA:msg' AND event_id >
+      COALESCE((SELECT c.sent_through FROM msg_event_cursor c WHERE c.target = 'KAFKA:msg'), 0)))
+RETURNING COALESCE(status, 'PENDING')::varchar AS status, attempts
 `
 
 type EventRecordFailureParams struct {
@@ -466,6 +635,8 @@ type EventRecordFailureRow struct {
 }
 
 // A failed delivery: backoff, or DEAD (kept as the dead letter) at the limit.
+// A KAFKA:msg event is pending while its STATUS is NULL and it lies above the
+// watermark. Returns the effective status.
 func (q *Queries) EventRecordFailure(ctx context.Context, db DBTX, arg EventRecordFailureParams) (EventRecordFailureRow, error) {
 	row := db.QueryRow(ctx, eventRecordFailure,
 		arg.MaxAttempts,

@@ -61,7 +61,7 @@ UPDATE proc_state p SET
   meta_dttm_raw = v.meta_dttm_raw,
   meta_dttm = v.meta_dttm,
   updated_at = $1
-FROM jsonb_to_recordset($2::jsonb) AS v(
+FROM json_to_recordset($2::json) AS v(
   msg_id bigint, identity_key varchar, kind varchar, msg_type varchar, msg_subtype varchar,
   meta_sndr varchar, meta_seqn bigint, meta_dttm_raw varchar, meta_dttm timestamptz)
 WHERE p.msg_id = v.msg_id AND p.status IN ('PENDING', 'FAILED')
@@ -195,7 +195,7 @@ UPDATE proc_state p SET
   next_attempt_at = NULL,
   finished_at = $1::timestamptz,
   updated_at = $1::timestamptz
-FROM jsonb_to_recordset($2::jsonb) AS v(
+FROM json_to_recordset($2::json) AS v(
   msg_id bigint, status varchar, error_class varchar, reason varchar, duplicate_of bigint)
 WHERE p.msg_id = v.msg_id AND p.status IN ('PENDING', 'FAILED')
 RETURNING p.msg_id

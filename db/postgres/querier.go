@@ -48,26 +48,42 @@ type Querier interface {
 	DelayInsert(ctx context.Context, db DBTX, arg []DelayInsertParams) (int64, error)
 	DelayListByFlight(ctx context.Context, db DBTX, flid int64) ([]FlightDelay, error)
 	DelayListByFlights(ctx context.Context, db DBTX, flids []int64) ([]FlightDelay, error)
+	// KAFKA:msg: the acknowledged contiguous prefix of the pending head
+	// (event_ids) is delivered: the watermark moves to its last event, one row
+	// written instead of one per event. Guarded: the pending events above the
+	// watermark up to the highest id given are read by the head index, and the
+	// watermark moves to the last acknowledged one only when no pending event
+	// below it is missing from event_ids (ACKED = PENDING_THROUGH); ids at or
+	// below the watermark, unknown or DEAD are ignored. MOVED: whether it moved.
+	EventAdvanceMsgCursor(ctx context.Context, db DBTX, arg EventAdvanceMsgCursorParams) (EventAdvanceMsgCursorRow, error)
 	// Events of one business transaction. IDEMPOTENCY_KEY is UNIQUE: a second
 	// insert of the same event fails instead of duplicating it.
+	// STATUS: NULL for KAFKA:msg (its state is the watermark), PENDING for KAFKA:schd.
 	EventInsert(ctx context.Context, db DBTX, arg []EventInsertParams) (int64, error)
-	// Outbox lag per target for status and metrics.
+	// Outbox lag per target for status and metrics: the pending events, per row
+	// (KAFKA:schd) or above the watermark (KAFKA:msg, a primary-key range scan).
 	EventLag(ctx context.Context, db DBTX) ([]EventLagRow, error)
-	EventListByFlight(ctx context.Context, db DBTX, flid int64) ([]MsgEvent, error)
-	EventListByMessage(ctx context.Context, db DBTX, cminmsgsID int64) ([]MsgEvent, error)
+	// Events of a flight with their effective status (KAFKA:msg: by the watermark).
+	EventListByFlight(ctx context.Context, db DBTX, flid int64) ([]EventListByFlightRow, error)
+	// Events of a message with their effective status (KAFKA:msg: by the watermark).
+	EventListByMessage(ctx context.Context, db DBTX, cminmsgsID int64) ([]EventListByMessageRow, error)
 	EventListDead(ctx context.Context, db DBTX, arg EventListDeadParams) ([]MsgEvent, error)
-	// The head of a target: the smallest PENDING EVENT_IDs, in order.
+	// The head of KAFKA:msg after a cursor (0: the head itself): the events above
+	// both the cursor and the delivery watermark that are not DEAD, in order. A
+	// primary-key range scan: the relay reads on while the watermark of the
+	// previous batch is still being written. Their effective status is PENDING.
+	EventListMsgPendingAfter(ctx context.Context, db DBTX, arg EventListMsgPendingAfterParams) ([]MsgEvent, error)
+	// The head of a per-row target (KAFKA:schd): the smallest PENDING EVENT_IDs,
+	// in order.
 	EventListPending(ctx context.Context, db DBTX, arg EventListPendingParams) ([]MsgEvent, error)
-	// The next PENDING events of a target after a cursor (the last event already
-	// produced), in order: the relay reads on while the SENT mark of the previous
-	// batch is still being written.
+	// The next PENDING events of a per-row target (KAFKA:schd) after a cursor, in
+	// order.
 	EventListPendingAfter(ctx context.Context, db DBTX, arg EventListPendingAfterParams) ([]MsgEvent, error)
 	// schd aggregation: per FLID the latest pending event of the target, oldest
 	// flights first, skipping flights still backing off.
 	EventListSchdLatest(ctx context.Context, db DBTX, arg EventListSchdLatestParams) ([]EventListSchdLatestRow, error)
-	// Marks acknowledged events SENT (only the contiguous acknowledged prefix is
-	// passed). Joined by primary key: a filter over the pending index would
-	// visit the whole backlog.
+	// Marks acknowledged events of a per-row target (KAFKA:schd) SENT. Joined by
+	// primary key: a filter over the pending index would visit the whole backlog.
 	EventMarkSent(ctx context.Context, db DBTX, arg EventMarkSentParams) (int64, error)
 	// The latest event of a flight became DEAD: the older pending events it
 	// superseded go with it, so an older state is never sent as the latest.
@@ -77,9 +93,13 @@ type Querier interface {
 	// partition_keys[i] up to up_to_event_ids[i].
 	EventMarkSupersededSent(ctx context.Context, db DBTX, arg EventMarkSupersededSentParams) (int64, error)
 	// A failed delivery: backoff, or DEAD (kept as the dead letter) at the limit.
+	// A KAFKA:msg event is pending while its STATUS is NULL and it lies above the
+	// watermark. Returns the effective status.
 	EventRecordFailure(ctx context.Context, db DBTX, arg EventRecordFailureParams) (EventRecordFailureRow, error)
 	FlightCountByLifecycle(ctx context.Context, db DBTX) ([]FlightCountByLifecycleRow, error)
-	// Physical delete (history sweep only; details and memberships cascade).
+	// Physical delete (history sweep only). The detail tables have no foreign
+	// key (020_flight.sql), so their rows go in the same statement; payloads and
+	// memberships cascade.
 	FlightDelete(ctx context.Context, db DBTX, flid int64) (int64, error)
 	FlightGet(ctx context.Context, db DBTX, flid int64) (FlightSchd, error)
 	// The current rows of the given flights, for a snapshot or multi-record message.
@@ -100,10 +120,17 @@ type Querier interface {
 	// What the flight rows record about their last change (the message that last
 	// changed the state and the version it made), for the flights that exist.
 	FlightMarks(ctx context.Context, db DBTX, flids []int64) ([]FlightMarksRow, error)
+	// The write stamp of the given flights: state_version, and updated_at, which
+	// every write sets, also one that bumps no version (snapshot-day
+	// bookkeeping). The pump checks its cached states against it.
+	FlightStampMany(ctx context.Context, db DBTX, flids []int64) ([]FlightStampManyRow, error)
 	// Writes the computed next states of flights (every column; the pump
 	// computes them all; CREATED_AT is kept on update). The rows travel as one
 	// JSON array shaped like the table (keys = column names), so a snapshot of
 	// thousands of flights is one statement.
+	// json, not jsonb: the rows are read once, and converting them to jsonb
+	// took longer than the upsert itself (the same holds for the other
+	// json_to_recordset statements).
 	FlightUpsert(ctx context.Context, db DBTX, flights []byte) error
 	GateDeleteByFlight(ctx context.Context, db DBTX, flid int64) (int64, error)
 	GateDeleteByFlights(ctx context.Context, db DBTX, flids []int64) (int64, error)

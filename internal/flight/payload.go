@@ -1,8 +1,151 @@
 package flight
 
-import "encoding/json"
+import (
+	"slices"
+	"strconv"
+	"time"
+)
 
 // EventPayload is the JSON of the full state, the payload of UPSERT events
 // and of the read API: every scalar raw + parsed, every group in order.
 // Built from the same computed state that is written (rule 7).
-func EventPayload(s *State) ([]byte, error) { return json.Marshal(s) }
+//
+// It is written by hand, byte for byte what json.Marshal(s) writes (see
+// TestEventPayloadMatchesEncodingJSON): the pump encodes one payload per
+// changed flight, and reflection over the maps of a state was most of the
+// CPU of a batch.
+func EventPayload(s *State) ([]byte, error) {
+	b := make([]byte, 0, 2048)
+	b = append(b, `{"flid":`...)
+	b = strconv.AppendInt(b, s.FLID, 10)
+	var err error
+	b = append(b, `,"scalars":`...)
+	if b, err = appendMap(b, s.Scalars, appendValue); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"structs":`...)
+	if b, err = appendMap(b, s.Structs, appendStruct); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"groups":`...)
+	if b, err = appendMap(b, s.Groups, appendItems); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"payloads":`...)
+	if b, err = appendMap(b, s.Payloads, func(b []byte, p Payload) ([]byte, error) {
+		b = append(b, `{"format":`...)
+		b = appendJSONString(b, p.Format)
+		b = append(b, `,"content":`...)
+		return append(appendJSONString(b, p.Content), '}'), nil
+	}); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"operation_day":`...)
+	if b, err = appendTime(b, s.OperationDay); err != nil {
+		return nil, err
+	}
+	if s.FDay != nil {
+		b = append(b, `,"fday":`...)
+		if b, err = appendTime(b, *s.FDay); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"lifecycle":`...)
+	b = appendJSONString(b, s.Lifecycle)
+	if s.DeletedAt != nil {
+		b = append(b, `,"deleted_at":`...)
+		if b, err = appendTime(b, *s.DeletedAt); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"state_version":`...)
+	b = strconv.AppendInt(b, s.StateVersion, 10)
+	b = append(b, `,"last_message_id":`...)
+	b = strconv.AppendInt(b, s.LastMessageID, 10)
+	b = append(b, `,"created_at":`...)
+	if b, err = appendTime(b, s.CreatedAt); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"updated_at":`...)
+	if b, err = appendTime(b, s.UpdatedAt); err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
+}
+
+// appendMap writes a map with sorted keys like encoding/json; nil is null.
+func appendMap[V any](b []byte, m map[string]V, value func([]byte, V) ([]byte, error)) ([]byte, error) {
+	if m == nil {
+		return append(b, "null"...), nil
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	b = append(b, '{')
+	var err error
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, k)
+		b = append(b, ':')
+		if b, err = value(b, m[k]); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+func appendStruct(b []byte, s Struct) ([]byte, error) {
+	b = append(b, '{')
+	if s.Text != nil {
+		b = append(b, `"text":`...)
+		b = appendJSONString(b, *s.Text)
+	}
+	if len(s.Attrs) > 0 {
+		if s.Text != nil {
+			b = append(b, ',')
+		}
+		b = append(b, `"attrs":`...)
+		b, _ = appendMap(b, s.Attrs, func(b []byte, v string) ([]byte, error) { return appendJSONString(b, v), nil })
+	}
+	return append(b, '}'), nil
+}
+
+func appendItems(b []byte, items []Item) ([]byte, error) {
+	if items == nil {
+		return append(b, "null"...), nil
+	}
+	b = append(b, '[')
+	var err error
+	for i, it := range items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{')
+		if it.SourceSeq != nil {
+			b = append(b, `"source_seq":`...)
+			b = strconv.AppendInt(b, *it.SourceSeq, 10)
+			b = append(b, ',')
+		}
+		b = append(b, `"fields":`...)
+		if b, err = appendMap(b, it.Fields, appendValue); err != nil {
+			return nil, err
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']'), nil
+}
+
+// appendTime writes t as encoding/json does (RFC 3339 in t's own zone).
+func appendTime(b []byte, t time.Time) ([]byte, error) {
+	j, err := t.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return append(b, j...), nil
+}
+
+func appendValue(b []byte, v Value) ([]byte, error) { return v.appendJSON(b) }

@@ -5,8 +5,10 @@
 package flight
 
 import (
-	"encoding/json"
+	"fmt"
+	"strconv"
 	"time"
+	"unicode/utf8"
 )
 
 // Lifecycle of a flight row.
@@ -28,14 +30,91 @@ type Value struct {
 // MarshalJSON writes Time in UTC, so the JSON of a state (API, event
 // payloads) is the same whether the value was just decoded (airport zone) or
 // read back from the database; Raw keeps the AODB's local text.
+//
+// It appends the fields by hand: event payloads and the API encode thousands
+// of values per batch, and a nested json.Marshal per value was the largest
+// CPU cost of the pump. The bytes are those encoding/json writes for the
+// plain struct (see TestValueMarshalJSONMatchesEncodingJSON).
 func (v Value) MarshalJSON() ([]byte, error) {
-	type plain Value // without this method
-	p := plain(v)
-	if p.Time != nil && p.Time.Location() != time.UTC {
-		t := p.Time.UTC()
-		p.Time = &t
+	return v.appendJSON(make([]byte, 0, 24+len(v.Raw)+40))
+}
+
+func (v Value) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"raw":`...)
+	b = appendJSONString(b, v.Raw)
+	if v.Time != nil {
+		t := v.Time.UTC()
+		if y := t.Year(); y < 0 || y > 9999 {
+			return nil, fmt.Errorf("flight: value %q: time %v outside years 0-9999", v.Raw, t)
+		}
+		b = append(b, `,"time":"`...)
+		b = t.AppendFormat(b, time.RFC3339Nano)
+		b = append(b, '"')
 	}
-	return json.Marshal(p)
+	if v.Minutes != nil {
+		b = append(b, `,"minutes":`...)
+		b = strconv.AppendInt(b, int64(*v.Minutes), 10)
+	}
+	if v.Days != nil {
+		b = append(b, `,"days":`...)
+		b = strconv.AppendInt(b, int64(*v.Days), 10)
+	}
+	return append(b, '}'), nil
+}
+
+// appendJSONString appends s as a JSON string exactly as encoding/json
+// writes it (HTML-safe escapes, U+2028/U+2029 escaped, invalid UTF-8 as
+// U+FFFD).
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 // Item is one element of a repeated group (a gate, a delay, a route point...).

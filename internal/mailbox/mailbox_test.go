@@ -272,3 +272,117 @@ func TestMailboxShadow(t *testing.T) {
 	require.ErrorIs(t, err, mailbox.ErrReadOnly)
 	require.False(t, stored(t, db, "CMINMSGS_DATE_PROCESSED", ids[0]).Valid, "nothing written")
 }
+
+// BackfillMany writes many rows with one set-based statement and keeps the
+// rules of Backfill per row: a processed row is never overwritten, a row gone
+// from the mailbox counts as done, a bad status is refused alone, META that
+// does not fit is NULL (and logged), absent META is NULL, never an empty string.
+func TestMailboxBackfillManyEdgeCases(t *testing.T) {
+	t.Parallel()
+	var logs bytes.Buffer
+	mb, db, _ := newMailbox(t, mailbox.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	ctx := t.Context()
+	var ids []int64
+	for range 5 {
+		id, err := mb.Insert(ctx, []byte("<MSG/>"), t0)
+		require.NoError(t, err)
+		ids = append(ids, id)
+	}
+	// ids[1] was backfilled before: it keeps its first outcome.
+	_, err := mb.Backfill(ctx, store.Backfill{MsgID: ids[1], MailboxStatus: store.StatusDead, ProcessedAt: t0})
+	require.NoError(t, err)
+	before, err := mb.Get(ctx, ids[1])
+	require.NoError(t, err)
+
+	seqn, big := int64(-8388608), int64(1<<23)
+	dttm := t0.Add(-time.Minute)
+	done, invalid, err := mb.BackfillMany(ctx, []store.Backfill{
+		{MsgID: ids[0], MailboxStatus: store.StatusSucceeded, ProcessedAt: t0.Add(time.Second),
+			Meta: store.Meta{Sndr: "AODB", Seqn: &seqn, Dttm: &dttm, Type: "FLOP", Styp: "ÉÉÉÉ"}},
+		{MsgID: ids[1], MailboxStatus: store.StatusSucceeded, ProcessedAt: t0.Add(time.Hour), Meta: store.Meta{Type: "FLOP"}},
+		{MsgID: ids[2], MailboxStatus: "", ProcessedAt: t0},
+		{MsgID: 999999, MailboxStatus: store.StatusSucceeded, ProcessedAt: t0},
+		{MsgID: ids[3], MailboxStatus: store.StatusSkipped, ProcessedAt: t0, Meta: store.Meta{Type: "FLOP"}},
+		{MsgID: ids[4], MailboxStatus: store.StatusSucceeded, ProcessedAt: t0, Meta: store.Meta{Sndr: "AODBX", Seqn: &big, Type: "FLOP"}},
+	})
+	require.NoError(t, err)
+	require.Equal(t, []int64{ids[0], ids[1], 999999, ids[3], ids[4]}, done, "gone rows count as done")
+	require.Len(t, invalid, 1)
+	require.ErrorIs(t, invalid[ids[2]], mailbox.ErrInvalid)
+
+	row, err := mb.Get(ctx, ids[0])
+	require.NoError(t, err)
+	require.Equal(t, mailbox.Row{ID: ids[0], ReceivedAt: row.ReceivedAt, ProcessedAt: row.ProcessedAt, Status: "SUCCEEDED",
+		Sndr: "AODB", Seqn: &seqn, DateSent: row.DateSent, Type: "FLOP", Subtype: "ÉÉÉÉ"}, row)
+	require.Equal(t, "2026-12-02 08:30:16", stored(t, db, "CMINMSGS_DATE_PROCESSED", ids[0]).String)
+	require.Equal(t, "2026-12-02 08:29:15", stored(t, db, "CMINMSGS_SUBSYSTEM_DATE_SENT", ids[0]).String)
+
+	again, err := mb.Get(ctx, ids[1])
+	require.NoError(t, err)
+	require.Equal(t, before, again, "a processed row is never overwritten")
+	require.False(t, stored(t, db, "CMINMSGS_DATE_PROCESSED", ids[2]).Valid, "an invalid todo writes nothing")
+
+	for _, col := range []string{"CMINMSGS_SUBSYSTEM_NAME", "CMINMSGS_SUBSYSTEM_SEQUENCE", "CMINMSGS_SUBSYSTEM_DATE_SENT", "CMINMSGS_SUBSYSTEM_SUBTYPE"} {
+		require.True(t, isNull(t, db, col, ids[3]), "absent META is NULL: %s", col)
+	}
+	row, err = mb.Get(ctx, ids[4])
+	require.NoError(t, err)
+	require.Equal(t, "SUCCEEDED", row.Status)
+	require.True(t, isNull(t, db, "CMINMSGS_SUBSYSTEM_NAME", ids[4]))
+	require.True(t, isNull(t, db, "CMINMSGS_SUBSYSTEM_SEQUENCE", ids[4]))
+	require.Contains(t, logs.String(), `SNDR=\"AODBX\"`)
+	require.Contains(t, logs.String(), "SEQN=8388608")
+
+	// Repeating the lot changes nothing and logs nothing new.
+	logged := logs.Len()
+	done, _, err = mb.BackfillMany(ctx, []store.Backfill{
+		{MsgID: ids[0], MailboxStatus: store.StatusDead, ProcessedAt: t0.Add(time.Hour), Meta: store.Meta{Type: "XXXX"}},
+		{MsgID: ids[4], MailboxStatus: store.StatusDead, ProcessedAt: t0, Meta: store.Meta{Sndr: "AODBX", Type: "FLOP"}},
+	})
+	require.NoError(t, err)
+	require.Len(t, done, 2)
+	require.Equal(t, logged, logs.Len())
+	row, err = mb.Get(ctx, ids[0])
+	require.NoError(t, err)
+	require.Equal(t, "SUCCEEDED", row.Status)
+}
+
+// More rows than one statement takes are split, all in one transaction.
+func TestMailboxBackfillManyChunks(t *testing.T) {
+	t.Parallel()
+	mb, db, _ := newMailbox(t)
+	ctx := t.Context()
+	const n = 2345
+	var sb strings.Builder
+	sb.WriteString("INSERT INTO cminmsgs (CMINMSGS_CLOB_MSG, CMINMSGS_STATUS) VALUES ")
+	for i := range n {
+		if i > 0 {
+			sb.WriteString(",")
+		}
+		sb.WriteString("('<MSG/>', 'VALID')")
+	}
+	_, err := db.ExecContext(ctx, sb.String())
+	require.NoError(t, err)
+	todos := make([]store.Backfill, n)
+	for i := range todos {
+		seqn := int64(i)
+		todos[i] = store.Backfill{MsgID: int64(i + 1), MailboxStatus: store.StatusSucceeded, ProcessedAt: t0,
+			Meta: store.Meta{Sndr: "AODB", Seqn: &seqn, Type: "FLOP"}}
+	}
+	done, invalid, err := mb.BackfillMany(ctx, todos)
+	require.NoError(t, err)
+	require.Empty(t, invalid)
+	require.Len(t, done, n)
+	var processed, wrong int
+	require.NoError(t, db.QueryRowContext(ctx, `SELECT COUNT(CMINMSGS_DATE_PROCESSED),
+		SUM(CMINMSGS_SUBSYSTEM_SEQUENCE <> CMINMSGS_ID - 1) FROM cminmsgs`).Scan(&processed, &wrong))
+	require.Equal(t, n, processed)
+	require.Zero(t, wrong, "each row got its own values")
+}
+
+func isNull(t *testing.T, db *sql.DB, column string, id int64) bool {
+	t.Helper()
+	var null bool
+	require.NoError(t, db.QueryRowContext(t.Context(), "SELECT "+column+" IS NULL FROM cminmsgs WHERE CMINMSGS_ID = ?", id).Scan(&null))
+	return null
+}

@@ -41,7 +41,9 @@ var errStale = errors.New("a message of the batch is no longer unfinished")
 // and the caller retries it one message at a time, so a failure still lands
 // on exactly the message that caused it.
 func (p *Pump) commitBatch(ctx context.Context, run []prepared) error {
-	now := p.clock.Now()
+	// The precision the store keeps: the states cached after the commit are
+	// then exactly those a read would return.
+	now := p.clock.Now().Truncate(time.Microsecond)
 	ids := make([]int64, len(run))
 	keys := make([]string, len(run))
 	var flids []int64
@@ -74,7 +76,7 @@ func (p *Pump) commitBatch(ctx context.Context, run []prepared) error {
 	if err != nil {
 		return err
 	}
-	states, err := tx.Flights(ctx, flids)
+	states, err := p.cache.states(ctx, tx, flids)
 	if err != nil {
 		return err
 	}
@@ -106,6 +108,7 @@ func (p *Pump) commitBatch(ctx context.Context, run []prepared) error {
 	if err := tx.Commit(ctx); err != nil {
 		return err
 	}
+	p.cache.committed(w.writes, now)
 	for i := range run {
 		p.finished(&run[i], outs[i], now)
 	}

@@ -85,6 +85,8 @@ func (p *Pump) commitOneByOne(ctx context.Context, run []prepared, heads []store
 		return p.recordFailure(ctx, run[0].msg, classify(err))
 	}
 	defer tx.Rollback(ctx)
+	// This path writes flights without the state cache: forget it.
+	defer p.cache.clear()
 	if err := tx.LockPipeline(ctx, now); err != nil {
 		return p.recordFailure(ctx, run[0].msg, classify(err))
 	}

@@ -62,12 +62,13 @@ type Pump struct {
 	clock    clock.Clock
 	log      *slog.Logger
 	cfg      PumpConfig
+	cache    *stateCache // states the fast path committed this lead term
 }
 
 // NewPump wires a pump. backfill runs the mailbox backfill right after each
 // commit (the sweep retries what it could not do).
 func NewPump(s store.Store, raw RawReader, backfill func(context.Context, []store.Backfill), c clock.Clock, log *slog.Logger, cfg PumpConfig) *Pump {
-	return &Pump{store: s, raw: raw, backfill: backfill, clock: c, log: log, cfg: cfg}
+	return &Pump{store: s, raw: raw, backfill: backfill, clock: c, log: log, cfg: cfg, cache: newStateCache()}
 }
 
 // Run pumps until ctx is done. It waits only when there is nothing to do:

@@ -74,10 +74,10 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 // alone when it failed before). It returns how many events were marked
 // SENT. Nothing is produced while the head backs off.
 //
-// The SENT mark of a batch is written while the next batch is read and
-// produced; the next batch is produced only after the previous one was
-// acknowledged in full, so a failure never lets a later event of the same
-// flight overtake.
+// The next batch is read while a batch is produced, and the SENT mark of a
+// batch is written while the next batch is produced; the next batch is
+// produced only after the previous one was acknowledged in full, so a
+// failure never lets a later event of the same flight overtake.
 func (d *Dispatcher) Step(ctx context.Context) (int, error) {
 	n, _, _, err := d.step(ctx)
 	return n, err
@@ -113,6 +113,11 @@ func (d *Dispatcher) step(ctx context.Context) (sent int, wait time.Duration, id
 		cut := untilRetried(events)
 		full := len(events) == d.cfg.BatchSize && len(cut) == len(events)
 		events = cut
+		more := full && head.Attempts == 0
+		var ahead chan readResult // the next batch, read while this one is produced
+		if more {
+			ahead = d.readAhead(ctx, events[len(events)-1].ID)
+		}
 		acks := produce(context.WithoutCancel(ctx), d.cl, d.clock, d.topic, events, d.cfg.ProduceTimeout)
 		// Only the contiguous acknowledged prefix is SENT: an event acknowledged
 		// after a failed one is sent again with it (consumers dedupe).
@@ -132,10 +137,11 @@ func (d *Dispatcher) step(ctx context.Context) (sent int, wait time.Duration, id
 			}
 			return sent, d.fail(ctx, events[ok], acks[ok].err), false, nil
 		}
-		if !full || head.Attempts > 0 || ctx.Err() != nil {
+		if !more || ctx.Err() != nil {
 			return sent, 0, false, settle()
 		}
-		next, err := d.read(ctx, events[len(events)-1].ID)
+		r := <-ahead
+		next, err := r.events, r.err
 		if err == nil && len(next) == 0 {
 			return sent, 0, false, settle()
 		}
@@ -155,6 +161,23 @@ func (d *Dispatcher) read(ctx context.Context, after int64) ([]store.Event, erro
 		return nil, fmt.Errorf("read the %s head: %w", store.TargetMsg, err)
 	}
 	return events, nil
+}
+
+type readResult struct {
+	events []store.Event
+	err    error
+}
+
+// readAhead reads the batch after the cursor in the background: the read
+// overlaps the produce of the batch before it. A result nobody takes (that
+// produce failed) is dropped with its buffered channel.
+func (d *Dispatcher) readAhead(ctx context.Context, after int64) chan readResult {
+	ch := make(chan readResult, 1)
+	go func() {
+		events, err := d.read(ctx, after)
+		ch <- readResult{events, err}
+	}()
+	return ch
 }
 
 // untilRetried cuts a batch before an event that failed before (it can only
@@ -184,7 +207,7 @@ func (d *Dispatcher) markSent(ctx context.Context, events []store.Event, acks []
 	go func() {
 		sctx, cancel := storeCtx(ctx, d.cfg.StoreTimeout)
 		defer cancel()
-		m.done <- d.store.MarkSent(sctx, ids, d.clock.Now())
+		m.done <- d.store.MarkSent(sctx, store.TargetMsg, ids, d.clock.Now())
 	}()
 	return m
 }

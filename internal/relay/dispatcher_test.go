@@ -283,11 +283,11 @@ type failingMarks struct {
 	fail atomic.Bool
 }
 
-func (f *failingMarks) MarkSent(ctx context.Context, ids []int64, now time.Time) error {
+func (f *failingMarks) MarkSent(ctx context.Context, target string, ids []int64, now time.Time) error {
 	if f.fail.Load() {
 		return errors.New("killed before the mark")
 	}
-	return f.Store.MarkSent(ctx, ids, now)
+	return f.Store.MarkSent(ctx, target, ids, now)
 }
 
 // TestMsgResendAfterLostMark: the broker acknowledged, the SENT mark was
@@ -395,4 +395,58 @@ func TestMsgBrokerOutageResumes(t *testing.T) {
 	requirePerKeyOrder(t, kept)
 	_, _, dead := e.obs.get()
 	require.Zero(t, dead[store.TargetMsg])
+}
+
+// TestMsgFailureBehindReadAhead: a record refused in the second of three full
+// batches, while the third was already read ahead. Only the acknowledged
+// prefix before it is SENT, nothing of the batch read ahead is produced, and
+// after it became DEAD everything else arrives, in per-flight order.
+func TestMsgFailureBehindReadAhead(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t) // BatchSize 100
+	adm := kadm.NewClient(e.cl)
+	_, err := adm.AlterTopicConfigs(t.Context(), []kadm.AlterConfig{{Name: "max.message.bytes", Value: ptr("65536")}}, topicMsg)
+	require.NoError(t, err)
+	const n, flights, bigMsg = 250, 10, 150
+	evs := make([]store.NewEvent, 0, n)
+	for i := range int64(n) {
+		payload := ""
+		if i+1 == bigMsg {
+			payload = bigPayload(t, 100_000)
+		}
+		evs = append(evs, event(store.TargetMsg, i+1, 2000+i%flights, i/flights+1, payload))
+	}
+	e.insert(t, evs...)
+
+	d := e.dispatcher()
+	sent, err := d.Step(t.Context())
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, sent, 100, "the first batch at least")
+	require.Less(t, sent, bigMsg)
+	head := e.pending(t, store.TargetMsg)[0]
+	require.Equal(t, int64(sent+1), head.MsgID, "the head is the first refused event")
+	require.LessOrEqual(t, head.MsgID, int64(bigMsg), "(the big one, or one in the broker batch it spoiled)")
+	require.Equal(t, 1, head.Attempts)
+	for msg := int64(1); msg <= n; msg++ {
+		want := store.EventPending
+		if msg <= int64(sent) {
+			want = store.EventSent
+		}
+		require.Equal(t, want, e.eventsOf(t, msg)[0].Status, "message %d: only the acknowledged prefix is SENT", msg)
+	}
+	for _, r := range e.consume(t, topicMsg, e.count(t, topicMsg)) {
+		require.LessOrEqual(t, headerInt(t, r, HeaderCminmsgsID), int64(200), "the batch read ahead is not produced")
+	}
+	lag, err := e.st.OutboxLag(t.Context())
+	require.NoError(t, err)
+	require.Equal(t, int64(n-sent), lag[0].Pending)
+
+	e.settle(t, d)
+	require.Equal(t, store.EventDead, e.eventsOf(t, bigMsg)[0].Status)
+	kept, _ := dedupe(e.consume(t, topicMsg, e.count(t, topicMsg)))
+	require.Len(t, kept, n-1, "every event but the dead one")
+	requirePerKeyOrder(t, kept)
+	lag, err = e.st.OutboxLag(t.Context())
+	require.NoError(t, err)
+	require.Empty(t, lag)
 }

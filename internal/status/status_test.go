@@ -53,7 +53,7 @@ func seed(t *testing.T, s store.Store) {
 	}))
 	head, err := s.PendingEvents(ctx, store.TargetMsg, 1)
 	require.NoError(t, err)
-	require.NoError(t, s.MarkSent(ctx, []int64{head[0].ID}, t0))
+	require.NoError(t, s.MarkSent(ctx, store.TargetMsg, []int64{head[0].ID}, t0))
 
 	require.NoError(t, s.AddBackfills(ctx, []store.Backfill{
 		{MsgID: 1, MailboxStatus: store.StatusSucceeded, ProcessedAt: t0.Add(30 * time.Second)},

@@ -91,6 +91,9 @@ type Queue interface {
 type Flights interface {
 	// Flights returns the full states of the given flights that exist, keyed by FLID.
 	Flights(ctx context.Context, flids []int64) (map[int64]*flight.State, error)
+	// FlightStamps returns the write stamps of the given flights that exist,
+	// keyed by FLID: a cheap check that a state known from before is current.
+	FlightStamps(ctx context.Context, flids []int64) (map[int64]FlightStamp, error)
 	// WriteFlights writes next states: every flight row, and for each flight
 	// only the collections its Changes name (replaced as a whole).
 	WriteFlights(ctx context.Context, writes []FlightWrite, now time.Time) error
@@ -125,10 +128,17 @@ type Outbox interface {
 	// PendingEventsAfter returns up to max PENDING events of a target with an
 	// EVENT_ID above afterID, in EVENT_ID order (the head after a cursor).
 	PendingEventsAfter(ctx context.Context, target string, afterID int64, max int) ([]Event, error)
-	// EventsOfMessage lists the events a message produced.
+	// EventsOfMessage lists the events a message produced, with their
+	// effective status.
 	EventsOfMessage(ctx context.Context, msgID int64) ([]Event, error)
-	// MarkSent marks acknowledged events SENT.
-	MarkSent(ctx context.Context, ids []int64, now time.Time) error
+	// MarkSent marks acknowledged events of a target SENT; ids that are not
+	// PENDING (unknown, already SENT, DEAD) are ignored. For TargetMsg, which
+	// is delivered in EVENT_ID order, ids must be the contiguous acknowledged
+	// prefix of its pending head: every PENDING event up to the last of them
+	// becomes SENT at once (an adapter may keep this as a watermark), and
+	// ErrConflict (nothing marked) when a PENDING event in that range is
+	// missing from ids. SentAt is not kept per event for TargetMsg.
+	MarkSent(ctx context.Context, target string, ids []int64, now time.Time) error
 	// RecordDeliveryFailure counts a failed delivery: backoff until next, or
 	// DEAD at maxAttempts. Returns the new status.
 	RecordDeliveryFailure(ctx context.Context, p DeliveryFailure) (string, error)

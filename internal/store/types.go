@@ -99,6 +99,14 @@ type FlightWrite struct {
 	New     bool // the flight does not exist yet: nothing to update or delete
 }
 
+// FlightStamp identifies a written flight row: every write sets UpdatedAt to
+// its time, a change also bumps StateVersion. A state known with the same
+// stamp is the current one.
+type FlightStamp struct {
+	StateVersion int64
+	UpdatedAt    time.Time
+}
+
 // SnapshotGen is the current generation of a flight day.
 type SnapshotGen struct {
 	FDay          time.Time

@@ -21,6 +21,18 @@ func (e executor) Flights(ctx context.Context, flids []int64) (map[int64]*flight
 	return e.withDetails(ctx, rows)
 }
 
+func (e executor) FlightStamps(ctx context.Context, flids []int64) (map[int64]store.FlightStamp, error) {
+	rows, err := e.q.FlightStampMany(ctx, e.db, flids)
+	if err != nil {
+		return nil, interpret(err)
+	}
+	stamps := make(map[int64]store.FlightStamp, len(rows))
+	for _, r := range rows {
+		stamps[r.Flid] = store.FlightStamp{StateVersion: r.StateVersion, UpdatedAt: r.UpdatedAt}
+	}
+	return stamps, nil
+}
+
 func (e executor) FlightsByDay(ctx context.Context, day time.Time, afterFLID int64, limit int) ([]*flight.State, error) {
 	rows, err := e.q.FlightListByDay(ctx, e.db, postgres.FlightListByDayParams{
 		OperationDay: day, AfterFlid: afterFLID, PageSize: int32(limit),

@@ -81,31 +81,72 @@ func (e executor) InsertEvents(ctx context.Context, events []store.NewEvent) err
 		rows[i] = postgres.EventInsertParams{
 			Target: ev.Target, PartitionKey: strconv.FormatInt(ev.FLID, 10), EventType: ev.EventType,
 			CminmsgsID: ev.MsgID, Flid: ev.FLID, StateVersion: ev.StateVersion,
-			IdempotencyKey: ev.IdempotencyKey, Payload: payload, CreatedAt: ev.CreatedAt,
+			IdempotencyKey: ev.IdempotencyKey, Payload: payload, Status: initialStatus(ev.Target), CreatedAt: ev.CreatedAt,
 		}
 	}
 	_, err := e.q.EventInsert(ctx, e.db, rows)
 	return interpret(err)
 }
 
+// The delivery state of KAFKA:msg is a watermark (msg_event_cursor), not a
+// per-row STATUS: its rows start with a NULL status (040_outbox.sql).
+func initialStatus(target string) *string {
+	if target == store.TargetMsg {
+		return nil
+	}
+	pending := store.EventPending
+	return &pending
+}
+
 func (e executor) PendingEvents(ctx context.Context, target string, max int) ([]store.Event, error) {
-	rows, err := e.q.EventListPending(ctx, e.db, postgres.EventListPendingParams{Target: target, MaxRows: int32(max)})
-	return events(rows), interpret(err)
+	return e.PendingEventsAfter(ctx, target, 0, max)
 }
 
 func (e executor) PendingEventsAfter(ctx context.Context, target string, afterID int64, max int) ([]store.Event, error) {
+	if target == store.TargetMsg {
+		rows, err := e.q.EventListMsgPendingAfter(ctx, e.db, postgres.EventListMsgPendingAfterParams{AfterEventID: afterID, MaxRows: int32(max)})
+		return events(rows), interpret(err)
+	}
 	rows, err := e.q.EventListPendingAfter(ctx, e.db, postgres.EventListPendingAfterParams{Target: target, AfterEventID: afterID, MaxRows: int32(max)})
 	return events(rows), interpret(err)
 }
 
 func (e executor) EventsOfMessage(ctx context.Context, msgID int64) ([]store.Event, error) {
 	rows, err := e.q.EventListByMessage(ctx, e.db, msgID)
-	return events(rows), interpret(err)
+	msgs := make([]postgres.MsgEvent, len(rows))
+	for i, r := range rows {
+		msgs[i] = msgEvent(postgres.EventListByFlightRow(r))
+	}
+	return events(msgs), interpret(err)
 }
 
-func (e executor) MarkSent(ctx context.Context, ids []int64, now time.Time) error {
-	_, err := e.q.EventMarkSent(ctx, e.db, postgres.EventMarkSentParams{Now: now, EventIds: ids})
-	return interpret(err)
+// msgEvent is a row with its effective status as a MsgEvent.
+func msgEvent(r postgres.EventListByFlightRow) postgres.MsgEvent {
+	return postgres.MsgEvent{
+		EventID: r.EventID, Target: r.Target, PartitionKey: r.PartitionKey, EventType: r.EventType,
+		CminmsgsID: r.CminmsgsID, Flid: r.Flid, StateVersion: r.StateVersion, IdempotencyKey: r.IdempotencyKey,
+		Payload: r.Payload, Status: &r.Status, Attempts: r.Attempts, NextAttemptAt: r.NextAttemptAt,
+		LastError: r.LastError, CreatedAt: r.CreatedAt, SentAt: r.SentAt,
+	}
+}
+
+func (e executor) MarkSent(ctx context.Context, target string, ids []int64, now time.Time) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	if target != store.TargetMsg {
+		_, err := e.q.EventMarkSent(ctx, e.db, postgres.EventMarkSentParams{Now: now, EventIds: ids, Target: target})
+		return interpret(err)
+	}
+	r, err := e.q.EventAdvanceMsgCursor(ctx, e.db, postgres.EventAdvanceMsgCursorParams{EventIds: ids, Now: now})
+	if err != nil {
+		return interpret(err)
+	}
+	if r.Acked != r.PendingThrough {
+		return fmt.Errorf("%w: %d of the %d pending %s events up to the last acknowledged one were not acknowledged; the watermark stays",
+			store.ErrConflict, r.PendingThrough-r.Acked, r.PendingThrough, target)
+	}
+	return nil
 }
 
 func (e executor) RecordDeliveryFailure(ctx context.Context, p store.DeliveryFailure) (string, error) {
@@ -144,6 +185,15 @@ func (e executor) MarkDeadBelow(ctx context.Context, target string, below store.
 	return int(n), interpret(err)
 }
 
+// effectiveStatus of a row read as pending or with its effective status: a
+// NULL status (KAFKA:msg above the watermark) is PENDING.
+func effectiveStatus(s *string) string {
+	if s == nil {
+		return store.EventPending
+	}
+	return *s
+}
+
 func events(rows []postgres.MsgEvent) []store.Event {
 	out := make([]store.Event, len(rows))
 	for i, r := range rows {
@@ -156,7 +206,7 @@ func events(rows []postgres.MsgEvent) []store.Event {
 				Target: r.Target, EventType: r.EventType, MsgID: r.CminmsgsID, FLID: r.Flid,
 				StateVersion: r.StateVersion, IdempotencyKey: r.IdempotencyKey, Payload: payload, CreatedAt: r.CreatedAt,
 			},
-			ID: r.EventID, PartitionKey: r.PartitionKey, Status: r.Status, Attempts: int(r.Attempts),
+			ID: r.EventID, PartitionKey: r.PartitionKey, Status: effectiveStatus(r.Status), Attempts: int(r.Attempts),
 			NextAttemptAt: r.NextAttemptAt, LastError: deref(r.LastError), SentAt: r.SentAt,
 		}
 	}

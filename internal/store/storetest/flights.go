@@ -207,6 +207,27 @@ func testFlights(t *testing.T, newStore Factory) {
 		require.Contains(t, got.Structs, "FLAB")
 	})
 
+	t.Run("StampsFollowEveryWrite", func(t *testing.T) {
+		s := newStore(t)
+		write(t, s, t0, richFlight(11), richFlight(12))
+		stamps, err := s.FlightStamps(ctx(t), []int64{11, 12, 999})
+		require.NoError(t, err)
+		require.Len(t, stamps, 2, "unknown FLIDs are simply absent")
+		require.Equal(t, int64(1), stamps[11].StateVersion)
+		require.True(t, stamps[11].UpdatedAt.Equal(t0))
+
+		// A write that bumps no version (snapshot-day bookkeeping) still
+		// moves the stamp.
+		later := t0.Add(1500 * time.Microsecond)
+		next := read(t, s, 11)
+		next.FDay = ptr(time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC))
+		require.NoError(t, s.WriteFlights(ctx(t), []store.FlightWrite{{State: next}}, later))
+		stamps, err = s.FlightStamps(ctx(t), []int64{11})
+		require.NoError(t, err)
+		require.Equal(t, int64(1), stamps[11].StateVersion)
+		require.True(t, stamps[11].UpdatedAt.Equal(later), "%v", stamps[11].UpdatedAt)
+	})
+
 	t.Run("ManyFlightsByDayAndUnknown", func(t *testing.T) {
 		s := newStore(t)
 		var states []*flight.State

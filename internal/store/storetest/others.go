@@ -96,7 +96,7 @@ func testOutbox(t *testing.T, newStore Factory) {
 		require.NoError(t, err)
 		require.Len(t, after, 1)
 
-		require.NoError(t, s.MarkSent(ctx(t), []int64{head[0].ID, head[0].ID + 1000}, t0), "unknown ids are ignored")
+		require.NoError(t, s.MarkSent(ctx(t), store.TargetMsg, []int64{head[0].ID, head[0].ID + 1000}, t0), "unknown ids are ignored")
 		status, err := s.RecordDeliveryFailure(ctx(t), store.DeliveryFailure{EventID: head[1].ID, Reason: "NOT_LEADER", NextAttemptAt: t0.Add(time.Second), MaxAttempts: 2})
 		require.NoError(t, err)
 		require.Equal(t, store.EventPending, status)
@@ -114,6 +114,107 @@ func testOutbox(t *testing.T, newStore Factory) {
 		require.Equal(t, store.EventDead, all[0].Status)
 		require.Equal(t, "too large", all[0].LastError)
 		require.Equal(t, 2, all[0].Attempts)
+	})
+
+	t.Run("MsgDeliveredPrefixOnly", func(t *testing.T) {
+		s := newStore(t)
+		require.NoError(t, s.InsertEvents(ctx(t), []store.NewEvent{
+			newEvent(1, 10, 1, store.TargetMsg), newEvent(2, 11, 1, store.TargetMsg), newEvent(2, 11, 1, store.TargetSchd),
+			newEvent(3, 12, 1, store.TargetMsg), newEvent(4, 13, 1, store.TargetMsg),
+		}))
+		head, err := s.PendingEvents(ctx(t), store.TargetMsg, 10)
+		require.NoError(t, err)
+		require.Len(t, head, 4)
+		for _, e := range head {
+			require.Equal(t, store.EventPending, e.Status)
+		}
+		e1, e2, e3, e4 := head[0].ID, head[1].ID, head[2].ID, head[3].ID
+
+		err = s.MarkSent(ctx(t), store.TargetMsg, []int64{e1, e3}, t0)
+		require.ErrorIs(t, err, store.ErrConflict, "a gap in the acknowledged prefix is refused")
+		head, err = s.PendingEvents(ctx(t), store.TargetMsg, 10)
+		require.NoError(t, err)
+		require.Len(t, head, 4, "nothing marked on a refused prefix")
+
+		require.NoError(t, s.MarkSent(ctx(t), store.TargetMsg, []int64{e1, e2}, t0))
+		require.NoError(t, s.MarkSent(ctx(t), store.TargetMsg, []int64{e1, e2}, t0), "a repeated mark is a no-op")
+		head, err = s.PendingEvents(ctx(t), store.TargetMsg, 10)
+		require.NoError(t, err)
+		require.Equal(t, []int64{e3, e4}, []int64{head[0].ID, head[1].ID}, "the head moved past the prefix")
+		after, err := s.PendingEventsAfter(ctx(t), store.TargetMsg, e3, 10)
+		require.NoError(t, err)
+		require.Len(t, after, 1)
+		evs, err := s.EventsOfMessage(ctx(t), 2)
+		require.NoError(t, err)
+		require.Len(t, evs, 2)
+		require.Equal(t, store.EventSent, evs[0].Status, "msg: SENT below the watermark")
+		require.Equal(t, store.EventPending, evs[1].Status, "schd: its own state")
+		_, err = s.RecordDeliveryFailure(ctx(t), store.DeliveryFailure{EventID: e1, Reason: "late", NextAttemptAt: t0, MaxAttempts: 5})
+		require.ErrorIs(t, err, store.ErrNotFound, "a delivered event cannot fail")
+
+		// e3 fails, then dies: the head goes on to e4, which is delivered past the dead letter.
+		status, err := s.RecordDeliveryFailure(ctx(t), store.DeliveryFailure{EventID: e3, Reason: "timeout", NextAttemptAt: t0.Add(time.Second), MaxAttempts: 2})
+		require.NoError(t, err)
+		require.Equal(t, store.EventPending, status)
+		head, err = s.PendingEvents(ctx(t), store.TargetMsg, 10)
+		require.NoError(t, err)
+		require.Equal(t, e3, head[0].ID)
+		require.Equal(t, 1, head[0].Attempts)
+		require.Equal(t, "timeout", head[0].LastError)
+		status, err = s.RecordDeliveryFailure(ctx(t), store.DeliveryFailure{EventID: e3, Reason: "too large", NextAttemptAt: t0.Add(2 * time.Second), MaxAttempts: 2})
+		require.NoError(t, err)
+		require.Equal(t, store.EventDead, status)
+		require.NoError(t, s.MarkSent(ctx(t), store.TargetMsg, []int64{e4}, t0), "a DEAD event is no gap")
+		head, err = s.PendingEvents(ctx(t), store.TargetMsg, 10)
+		require.NoError(t, err)
+		require.Empty(t, head)
+		for msg, want := range map[int64]string{3: store.EventDead, 4: store.EventSent} {
+			evs, err := s.EventsOfMessage(ctx(t), msg)
+			require.NoError(t, err)
+			require.Equal(t, want, evs[0].Status, "message %d", msg)
+		}
+		evs, err = s.EventsOfMessage(ctx(t), 3)
+		require.NoError(t, err)
+		require.Equal(t, "too large", evs[0].LastError, "the dead letter keeps its reason")
+
+		// A head that failed and then went through keeps its history.
+		require.NoError(t, s.InsertEvents(ctx(t), []store.NewEvent{newEvent(5, 14, 1, store.TargetMsg)}))
+		head, err = s.PendingEvents(ctx(t), store.TargetMsg, 10)
+		require.NoError(t, err)
+		require.Len(t, head, 1)
+		_, err = s.RecordDeliveryFailure(ctx(t), store.DeliveryFailure{EventID: head[0].ID, Reason: "NOT_LEADER", NextAttemptAt: t0, MaxAttempts: 5})
+		require.NoError(t, err)
+		require.NoError(t, s.MarkSent(ctx(t), store.TargetMsg, []int64{head[0].ID}, t0))
+		evs, err = s.EventsOfMessage(ctx(t), 5)
+		require.NoError(t, err)
+		require.Equal(t, store.EventSent, evs[0].Status)
+		require.Equal(t, 1, evs[0].Attempts)
+
+		lag, err := s.OutboxLag(ctx(t))
+		require.NoError(t, err)
+		require.Len(t, lag, 1, "msg has nothing pending")
+		require.Equal(t, store.TargetSchd, lag[0].Target)
+	})
+
+	t.Run("SchdMarkSentPerEvent", func(t *testing.T) {
+		s := newStore(t)
+		require.NoError(t, s.InsertEvents(ctx(t), []store.NewEvent{
+			newEvent(1, 10, 1, store.TargetSchd), newEvent(2, 11, 1, store.TargetSchd), newEvent(3, 12, 1, store.TargetMsg),
+		}))
+		schd, err := s.PendingEvents(ctx(t), store.TargetSchd, 10)
+		require.NoError(t, err)
+		require.Len(t, schd, 2)
+		msg, err := s.PendingEvents(ctx(t), store.TargetMsg, 10)
+		require.NoError(t, err)
+		require.NoError(t, s.MarkSent(ctx(t), store.TargetSchd, []int64{schd[1].ID, msg[0].ID}, t0), "no prefix rule; other targets' ids ignored")
+		for m, want := range map[int64]string{1: store.EventPending, 2: store.EventSent, 3: store.EventPending} {
+			evs, err := s.EventsOfMessage(ctx(t), m)
+			require.NoError(t, err)
+			require.Equal(t, want, evs[0].Status, "message %d", m)
+			if want == store.EventSent {
+				require.NotNil(t, evs[0].SentAt)
+			}
+		}
 	})
 
 	t.Run("SchdLatestPerFlight", func(t *testing.T) {

@@ -25,7 +25,7 @@ func testStatus(t *testing.T, newStore Factory) {
 		}))
 		head, err := s.PendingEvents(ctx(t), store.TargetMsg, 10)
 		require.NoError(t, err)
-		require.NoError(t, s.MarkSent(ctx(t), []int64{head[0].ID}, t0), "the oldest msg event is delivered")
+		require.NoError(t, s.MarkSent(ctx(t), store.TargetMsg, []int64{head[0].ID}, t0), "the oldest msg event is delivered")
 		schd, err := s.PendingEvents(ctx(t), store.TargetSchd, 10)
 		require.NoError(t, err)
 		for range 2 { // DEAD is not pending

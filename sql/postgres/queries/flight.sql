@@ -5,6 +5,12 @@ SELECT * FROM flight_schd WHERE flid = @flid;
 -- The current rows of the given flights, for a snapshot or multi-record message.
 SELECT * FROM flight_schd WHERE flid = ANY(@flids::bigint[]) ORDER BY flid;
 
+-- name: FlightStampMany :many
+-- The write stamp of the given flights: state_version, and updated_at, which
+-- every write sets, also one that bumps no version (snapshot-day
+-- bookkeeping). The pump checks its cached states against it.
+SELECT flid, state_version, updated_at FROM flight_schd WHERE flid = ANY(@flids::bigint[]);
+
 -- name: FlightInsert :copyfrom
 -- New flights (a snapshot's first generation creates thousands): COPY, no
 -- conflict handling needed since the pump read that they do not exist.
@@ -32,6 +38,9 @@ VALUES (
 -- computes them all; CREATED_AT is kept on update). The rows travel as one
 -- JSON array shaped like the table (keys = column names), so a snapshot of
 -- thousands of flights is one statement.
+-- json, not jsonb: the rows are read once, and converting them to jsonb
+-- took longer than the upsert itself (the same holds for the other
+-- json_to_recordset statements).
 INSERT INTO flight_schd (
   flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid,
   trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc,
@@ -50,7 +59,7 @@ SELECT
   iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text,
   operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at,
   updated_at
-FROM jsonb_to_recordset(@flights::jsonb) AS v(
+FROM json_to_recordset(@flights::json) AS v(
   flid bigint,
   ffid varchar,
   alcd varchar,
@@ -252,8 +261,19 @@ ORDER BY flid
 LIMIT @max_rows;
 
 -- name: FlightDelete :execrows
--- Physical delete (history sweep only; details and memberships cascade).
-DELETE FROM flight_schd WHERE flid = @flid;
+-- Physical delete (history sweep only). The detail tables have no foreign
+-- key (020_flight.sql), so their rows go in the same statement; payloads and
+-- memberships cascade.
+WITH gate AS (DELETE FROM flight_gate d WHERE d.flid = @flid),
+  checkin AS (DELETE FROM flight_checkin d WHERE d.flid = @flid),
+  belt AS (DELETE FROM flight_belt d WHERE d.flid = @flid),
+  stand_plan AS (DELETE FROM flight_stand_plan d WHERE d.flid = @flid),
+  chute AS (DELETE FROM flight_chute d WHERE d.flid = @flid),
+  delay AS (DELETE FROM flight_delay d WHERE d.flid = @flid),
+  bridge_op AS (DELETE FROM flight_bridge_op d WHERE d.flid = @flid),
+  chock_op AS (DELETE FROM flight_chock_op d WHERE d.flid = @flid),
+  route_point AS (DELETE FROM flight_route_point d WHERE d.flid = @flid)
+DELETE FROM flight_schd f WHERE f.flid = @flid;
 
 -- name: FlightCountByLifecycle :many
 SELECT lifecycle, count(*) AS flights FROM flight_schd GROUP BY lifecycle ORDER BY lifecycle;

@@ -24,7 +24,7 @@ INSERT INTO backfill_todo (
 SELECT
   v.msg_id, v.mailbox_status, v.processed_at, v.meta_sndr, v.meta_seqn, v.meta_dttm, v.meta_type, v.meta_styp,
   0, v.processed_at, NULL, v.processed_at
-FROM jsonb_to_recordset(@todos::jsonb) AS v(
+FROM json_to_recordset(@todos::json) AS v(
   msg_id bigint, mailbox_status varchar, processed_at timestamptz, meta_sndr varchar, meta_seqn bigint,
   meta_dttm timestamptz, meta_type varchar, meta_styp varchar)
 ON CONFLICT (msg_id) DO UPDATE SET

@@ -49,7 +49,7 @@ UPDATE proc_state p SET
   meta_dttm_raw = v.meta_dttm_raw,
   meta_dttm = v.meta_dttm,
   updated_at = @now
-FROM jsonb_to_recordset(@binds::jsonb) AS v(
+FROM json_to_recordset(@binds::json) AS v(
   msg_id bigint, identity_key varchar, kind varchar, msg_type varchar, msg_subtype varchar,
   meta_sndr varchar, meta_seqn bigint, meta_dttm_raw varchar, meta_dttm timestamptz)
 WHERE p.msg_id = v.msg_id AND p.status IN ('PENDING', 'FAILED')
@@ -66,7 +66,7 @@ UPDATE proc_state p SET
   next_attempt_at = NULL,
   finished_at = @now::timestamptz,
   updated_at = @now::timestamptz
-FROM jsonb_to_recordset(@finishes::jsonb) AS v(
+FROM json_to_recordset(@finishes::json) AS v(
   msg_id bigint, status varchar, error_class varchar, reason varchar, duplicate_of bigint)
 WHERE p.msg_id = v.msg_id AND p.status IN ('PENDING', 'FAILED')
 RETURNING p.msg_id;

@@ -1,0 +1,94 @@
+package flight
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The hand-written Value.MarshalJSON writes exactly what encoding/json writes
+// for the plain struct with Time in UTC (the former implementation), also
+// when embedded in a state, where encoding/json re-checks marshaler output.
+func TestValueMarshalJSONMatchesEncodingJSON(t *testing.T) {
+	type plain struct {
+		Raw     string     `json:"raw"`
+		Time    *time.Time `json:"time,omitempty"`
+		Minutes *int32     `json:"minutes,omitempty"`
+		Days    *int32     `json:"days,omitempty"`
+	}
+	var raws []string
+	for c := range 0x80 {
+		raws = append(raws, "a"+string(rune(c))+"b")
+	}
+	raws = append(raws, "", "02DEC261040", `<A&B> "q" \ /`, "é漢字😀", "\u2028x\u2029", "bad\xffutf8\xc3", "\x00\x1f\x7f")
+	shanghai := time.FixedZone("CST", 8*3600)
+	at := time.Date(2026, 12, 2, 10, 40, 0, 0, shanghai)
+	nanos := time.Date(2026, 1, 2, 3, 4, 5, 123450000, time.UTC)
+	min, days := int32(-90), int32(1)
+	var values []Value
+	for _, r := range raws {
+		values = append(values, Value{Raw: r})
+	}
+	values = append(values,
+		Value{Raw: "x", Time: &at}, Value{Raw: "x", Time: &nanos, Minutes: &min, Days: &days},
+		Value{Raw: "x", Minutes: &min}, Value{Raw: "x", Days: &days})
+	for _, v := range values {
+		p := plain(v)
+		if p.Time != nil {
+			u := p.Time.UTC()
+			p.Time = &u
+		}
+		want, err := json.Marshal(p)
+		require.NoError(t, err)
+		got, err := json.Marshal(v)
+		require.NoError(t, err)
+		require.Equal(t, string(want), string(got), "%q", v.Raw)
+		direct, err := v.MarshalJSON()
+		require.NoError(t, err)
+		require.Equal(t, string(want), string(direct))
+	}
+	far := time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
+	_, err := json.Marshal(Value{Raw: "x", Time: &far})
+	require.Error(t, err, "a time encoding/json refuses is refused too")
+}
+
+// EventPayload writes exactly what json.Marshal writes for the state.
+func TestEventPayloadMatchesEncodingJSON(t *testing.T) {
+	shanghai := time.FixedZone("CST", 8*3600)
+	at := time.Date(2026, 12, 2, 10, 40, 0, 123000, shanghai)
+	day := time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
+	seq, min := int64(5), int32(90)
+	text := `<b>&"x"`
+	full := &State{
+		FLID: 42,
+		Scalars: map[string]Value{
+			"STND": {Raw: "201"}, "ESTT": {Raw: "02DEC261040", Time: &at}, "SCHT": {Raw: "0130", Minutes: &min},
+			"REMC": {Raw: "a\u2028b<>&\x01é"}, "": {Raw: ""},
+		},
+		Structs: map[string]Struct{
+			"FDIV": {Text: &text, Attrs: map[string]string{"DDIR": "TO", "DDES": "PEK<"}},
+			"FRET": {Text: &text}, "FLAB": {Attrs: map[string]string{"ARES": "O"}}, "X": {}, "Y": {Attrs: map[string]string{}},
+		},
+		Groups: map[string][]Item{
+			GroupGates:  {{SourceSeq: &seq, Fields: map[string]Value{"GATE": {Raw: "A1"}, "PGOT": {Raw: "02DEC260800", Time: &at}}}, {Fields: map[string]Value{}}},
+			GroupDelays: {{Fields: nil}},
+			GroupRoute:  {},
+			GroupChutes: nil,
+		},
+		Payloads:     map[string]Payload{"SRVT": {Format: "xml", Content: "<SRVT a=\"1\">&amp;</SRVT>"}, "VIPF": {Format: "json", Content: `{"a":[1,2]}`}},
+		OperationDay: day, FDay: &day, Lifecycle: Deleted, DeletedAt: &at,
+		StateVersion: 7, LastMessageID: 123456789, CreatedAt: at.In(time.UTC), UpdatedAt: at,
+	}
+	for _, s := range []*State{full, {}, {FLID: 1, Scalars: map[string]Value{}, Structs: map[string]Struct{}, Groups: map[string][]Item{}, Payloads: map[string]Payload{}}} {
+		want, err := json.Marshal(s)
+		require.NoError(t, err)
+		got, err := EventPayload(s)
+		require.NoError(t, err)
+		require.Equal(t, string(want), string(got))
+	}
+	far := time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
+	_, err := EventPayload(&State{UpdatedAt: far})
+	require.Error(t, err)
+}
