@@ -179,4 +179,3 @@ func testIdentity(t *testing.T, newStore Factory) {
 	require.NoError(t, err)
 	require.Equal(t, int64(1), holders["AODB|FLOP|GTDT|77"], "the archive still holds the identity")
 }
-
