@@ -110,18 +110,24 @@ func (e *Elector) Run(ctx context.Context, lead func(context.Context)) {
 			e.wait(ctx)
 			continue
 		}
-		e.campaign(ctx, conn, lead)
+		led := e.campaign(ctx, conn, lead)
 		// Closing the session releases the lock at once (a fresh session
 		// campaigns next time).
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), e.cfg.Retry)
 		_ = conn.Close(cctx)
 		cancel()
+		if led {
+			// A leader that lost its lock connection waits one interval
+			// before campaigning again: a healthy standby takes over
+			// instead of the instance that just failed, and no flapping.
+			e.wait(ctx)
+		}
 	}
 }
 
 // campaign tries the lock on one connection until it is taken (then leads)
-// or the connection fails.
-func (e *Elector) campaign(ctx context.Context, conn *pgx.Conn, lead func(context.Context)) {
+// or the connection fails. It reports whether this instance led.
+func (e *Elector) campaign(ctx context.Context, conn *pgx.Conn, lead func(context.Context)) bool {
 	q := postgres.New()
 	for ctx.Err() == nil {
 		qctx, cancel := context.WithTimeout(ctx, e.cfg.Retry)
@@ -131,17 +137,18 @@ func (e *Elector) campaign(ctx context.Context, conn *pgx.Conn, lead func(contex
 			if ctx.Err() == nil {
 				e.log.Warn("leader: lock attempt failed", "err", err)
 			}
-			return
+			return false
 		}
 		if acquired {
 			e.lead(ctx, conn, lead)
-			return
+			return true
 		}
 		e.setRole(Standby)
 		if !e.wait(ctx) {
-			return
+			return false
 		}
 	}
+	return false
 }
 
 // lead runs the work while pinging the lock connection every Retry. A failed
