@@ -90,7 +90,7 @@ func runService(tb testing.TB, e *env, n int) (time.Duration, uint64) {
 // the baseline.
 func BenchmarkEndToEnd(b *testing.B) {
 	const flights = 500
-	n := max(b.N, 2000)
+	n := max(b.N, 20000) // enough messages that start-up costs do not dominate
 	e := newEnv(b)
 	e.send(b, dnld(flights))
 	e.drain(b)

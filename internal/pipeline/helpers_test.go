@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -106,12 +107,10 @@ func (e *env) events(t testing.TB, msgID int64) []store.Event {
 
 // SIS message builders.
 
-var seq = 1000
+// seq numbers the messages; parallel tests share it.
+var seq atomic.Int64
 
-func nextSeq() int {
-	seq++
-	return seq
-}
+func nextSeq() int { return 1000 + int(seq.Add(1)) }
 
 func envelope(typ, styp, body string) string {
 	return fmt.Sprintf(`<?xml version="1.0" encoding="UTF-8"?>
