@@ -32,6 +32,7 @@ func KafkaConfig(c config.Config) kafka.Config {
 	k.TopicMsg, k.TopicSchd = c.Kafka.TopicMsg, c.Kafka.TopicSchd
 	k.Acks, k.Idempotence, k.MaxInFlight = c.Kafka.Acks, c.Kafka.Idempotence, c.Kafka.MaxInFlight
 	k.ProduceTimeout, k.DialTimeout = c.Kafka.ProduceTimeout, c.Kafka.DialTimeout
+	k.MaxRecordBytes = int32(min(c.Kafka.MaxRecordBytes, 1<<30))
 	k.TLS = kafka.TLS{
 		Enabled: c.Kafka.TLS.Enabled, CAFile: c.Kafka.TLS.CAFile, CertFile: c.Kafka.TLS.CertFile,
 		KeyFile: c.Kafka.TLS.KeyFile, ServerName: c.Kafka.TLS.ServerName, InsecureSkipVerify: c.Kafka.TLS.InsecureSkipVerify,

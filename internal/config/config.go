@@ -73,6 +73,7 @@ type Kafka struct {
 	MaxInFlight    int    // 1..5 keeps order with idempotence
 	ProduceTimeout time.Duration
 	DialTimeout    time.Duration
+	MaxRecordBytes int
 	TLS            KafkaTLS
 	SASL           KafkaSASL
 }

@@ -55,6 +55,9 @@ func NewClient(cfg Config, extra ...kgo.Opt) (*kgo.Client, error) {
 		// for more records would only add latency.
 		kgo.ProducerLinger(0),
 	}
+	if cfg.MaxRecordBytes > 0 {
+		opts = append(opts, kgo.ProducerBatchMaxBytes(cfg.MaxRecordBytes))
+	}
 	if cfg.ClientID != "" {
 		opts = append(opts, kgo.ClientID(cfg.ClientID))
 	}

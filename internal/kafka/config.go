@@ -23,6 +23,12 @@ type Config struct {
 	MaxInFlight    int    // produce requests in flight per broker, 1..5
 	ProduceTimeout time.Duration
 	DialTimeout    time.Duration
+	// MaxRecordBytes caps a produce batch per partition (franz-go's
+	// ProducerBatchMaxBytes); a record above it fails in the client, alone.
+	// It must not exceed the topics' max.message.bytes: the broker refuses a
+	// too-large batch as a whole, and records of the same partition in later
+	// batches could then overtake the refused ones.
+	MaxRecordBytes int32
 	TLS            TLS
 	SASL           SASL
 }
@@ -56,7 +62,7 @@ func DefaultConfig() Config {
 	return Config{
 		ClientID: "msgx", TopicMsg: "msgx.flight.msg", TopicSchd: "msgx.flight.schd",
 		Acks: "all", Idempotence: true, MaxInFlight: 5,
-		ProduceTimeout: 10 * time.Second, DialTimeout: 10 * time.Second,
+		ProduceTimeout: 10 * time.Second, DialTimeout: 10 * time.Second, MaxRecordBytes: 1_000_012,
 	}
 }
 

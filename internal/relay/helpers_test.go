@@ -53,6 +53,9 @@ func newEnv(t testing.TB, mutate ...func(*Config)) *env {
 	kcfg.Brokers = kf.ListenAddrs()
 	kcfg.ProduceTimeout = 2 * time.Second
 	kcfg.DialTimeout = time.Second
+	// The tests lower topics' max.message.bytes to 64 KiB; the client's cap
+	// must not exceed it (see kafka.Config.MaxRecordBytes).
+	kcfg.MaxRecordBytes = 65536
 	// A fault leaves the leader where it was: refresh metadata quickly, as
 	// after a real leader change, so the client's retries fit the tests'
 	// timeouts.
