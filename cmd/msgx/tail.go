@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/msgx-aodb/msgx/internal/app"
 	"github.com/msgx-aodb/msgx/internal/kafka"
 )
 
@@ -49,7 +48,7 @@ func runTail(ctx context.Context, args []string, s streams) int {
 	if !ok {
 		return exitUsage
 	}
-	kc := app.KafkaConfig(cfg)
+	kc := cfg.Kafka
 	if len(kc.Brokers) == 0 {
 		fmt.Fprintln(s.err, "msgx tail: kafka.brokers (MSGX_KAFKA_BROKERS) is not set; for 'msgx serve' in dev, use the embedded broker address it logs")
 		return exitUsage

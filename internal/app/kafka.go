@@ -24,28 +24,11 @@ type outbound struct {
 	embedded *kafka.Embedded // nil with real brokers
 }
 
-// KafkaConfig maps the service configuration onto the Kafka package's (also for msgx tail).
-func KafkaConfig(c config.Config) kafka.Config {
-	k := kafka.DefaultConfig()
-	k.Brokers = append([]string(nil), c.Kafka.Brokers...)
-	k.ClientID = c.Kafka.ClientID
-	k.TopicMsg, k.TopicSchd = c.Kafka.TopicMsg, c.Kafka.TopicSchd
-	k.Acks, k.Idempotence, k.MaxInFlight = c.Kafka.Acks, c.Kafka.Idempotence, c.Kafka.MaxInFlight
-	k.ProduceTimeout, k.DialTimeout = c.Kafka.ProduceTimeout, c.Kafka.DialTimeout
-	k.MaxRecordBytes = int32(min(c.Kafka.MaxRecordBytes, 1<<30))
-	k.TLS = kafka.TLS{
-		Enabled: c.Kafka.TLS.Enabled, CAFile: c.Kafka.TLS.CAFile, CertFile: c.Kafka.TLS.CertFile,
-		KeyFile: c.Kafka.TLS.KeyFile, ServerName: c.Kafka.TLS.ServerName, InsecureSkipVerify: c.Kafka.TLS.InsecureSkipVerify,
-	}
-	k.SASL = kafka.SASL{Mechanism: c.Kafka.SASL.Mechanism, Username: c.Kafka.SASL.Username, Password: c.Kafka.SASL.Password}
-	return k
-}
-
 // startKafka connects the producer and checks that both topics exist. In dev
 // without brokers it first starts the embedded cluster (production refuses
 // that in config validation; this refuses it again in case of a bypass).
 func startKafka(ctx context.Context, c config.Config, log *slog.Logger) (*outbound, error) {
-	o := &outbound{cfg: KafkaConfig(c)}
+	o := &outbound{cfg: c.Kafka}
 	if len(o.cfg.Brokers) == 0 {
 		if c.Env == "prod" {
 			return nil, fmt.Errorf("kafka.brokers (MSGX_KAFKA_BROKERS): must be set in prod (the embedded broker is refused)")

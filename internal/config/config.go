@@ -9,7 +9,6 @@ package config
 import (
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -18,6 +17,8 @@ import (
 	"github.com/knadh/koanf/providers/confmap"
 	"github.com/knadh/koanf/providers/file"
 	"github.com/knadh/koanf/v2"
+
+	"github.com/msgx-aodb/msgx/internal/kafka"
 )
 
 // Config is the whole service configuration.
@@ -57,42 +58,9 @@ type Config struct {
 	LeaderLockID        int64
 	LeaderRetryInterval time.Duration
 
-	Kafka  Kafka
+	Kafka  kafka.Config // the producer; its safety rules are kafka.Config.Validate
 	Outbox Outbox
 	Schd   Schd
-}
-
-// Kafka is the producer side of the outbox relay.
-type Kafka struct {
-	Brokers        []string // empty in dev: an embedded broker is started
-	ClientID       string
-	TopicMsg       string
-	TopicSchd      string
-	Acks           string // must be "all"
-	Idempotence    bool   // must be true
-	MaxInFlight    int    // 1..5 keeps order with idempotence
-	ProduceTimeout time.Duration
-	DialTimeout    time.Duration
-	MaxRecordBytes int
-	TLS            KafkaTLS
-	SASL           KafkaSASL
-}
-
-// KafkaTLS is the broker TLS configuration.
-type KafkaTLS struct {
-	Enabled            bool
-	CAFile             string
-	CertFile           string
-	KeyFile            string
-	ServerName         string
-	InsecureSkipVerify bool
-}
-
-// KafkaSASL is the broker authentication.
-type KafkaSASL struct {
-	Mechanism string // "", PLAIN, SCRAM-SHA-256, SCRAM-SHA-512
-	Username  string
-	Password  string
 }
 
 // Outbox is the KAFKA:msg dispatcher's delivery policy.
@@ -203,28 +171,10 @@ func validate(c *Config, explicit func(key string) bool) []error {
 	if c.Outbox.BackoffCap < c.Outbox.BackoffBase {
 		bad("outbox.backoff-cap", "%s must not be below outbox.backoff-base %s", c.Outbox.BackoffCap, c.Outbox.BackoffBase)
 	}
-	// Delivery safety is not negotiable in any environment (issue #5).
-	if c.Kafka.Acks != "all" {
-		bad("kafka.acks", "must be all: anything less can lose acknowledged events")
-	}
-	if !c.Kafka.Idempotence {
-		bad("kafka.idempotence", "must be true: without it a retried produce can duplicate or reorder events")
-	}
-	if c.Kafka.MaxInFlight < 1 || c.Kafka.MaxInFlight > 5 {
-		bad("kafka.max-in-flight", "must be 1..5: more breaks per-partition order of the idempotent producer")
-	}
-	if c.Kafka.SASL.Mechanism != "" && (c.Kafka.SASL.Username == "" || c.Kafka.SASL.Password == "") {
-		bad("kafka.sasl.mechanism", "%s needs kafka.sasl.username and kafka.sasl.password", c.Kafka.SASL.Mechanism)
-	}
-	for _, key := range []string{"kafka.tls.ca-file", "kafka.tls.cert-file", "kafka.tls.key-file"} {
-		if p := fieldByKey(key).get(c); p != "" {
-			if _, err := os.Stat(p); err != nil {
-				bad(key, "cannot read %s: %v", p, err)
-			}
-		}
-	}
-	if (c.Kafka.TLS.CertFile == "") != (c.Kafka.TLS.KeyFile == "") {
-		bad("kafka.tls.cert-file", "a client certificate needs both kafka.tls.cert-file and kafka.tls.key-file")
+	// Delivery safety is not negotiable in any environment (issue #5); the
+	// Kafka package owns those rules and names each setting.
+	if err := c.Kafka.Validate(); err != nil {
+		errs = append(errs, err)
 	}
 	if c.AdminToken != "" && len(c.AdminToken) < minAdminToken {
 		bad("http.admin-token", "must be at least %d characters", minAdminToken)

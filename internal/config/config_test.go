@@ -114,7 +114,7 @@ func TestUnsafeKafkaRefused(t *testing.T) {
 		{"MSGX_KAFKA_IDEMPOTENCE", "false", "kafka.idempotence (MSGX_KAFKA_IDEMPOTENCE): must be true"},
 		{"MSGX_KAFKA_MAX_IN_FLIGHT", "6", "kafka.max-in-flight (MSGX_KAFKA_MAX_IN_FLIGHT): must be 1..5"},
 		{"MSGX_KAFKA_SASL_MECHANISM", "PLAIN", "kafka.sasl.mechanism (MSGX_KAFKA_SASL_MECHANISM): PLAIN needs"},
-		{"MSGX_KAFKA_TLS_CA_FILE", "/nonexistent/ca.pem", "kafka.tls.ca-file (MSGX_KAFKA_TLS_CA_FILE): cannot read"},
+		{"MSGX_KAFKA_TLS_CA_FILE", "/nonexistent/ca.pem", "kafka.tls.ca-file (MSGX_KAFKA_TLS_CA_FILE): is set but kafka.tls.enabled is false"},
 		{"MSGX_ADMIN_TOKEN", "short", "http.admin-token (MSGX_ADMIN_TOKEN): must be at least 16"},
 	} {
 		t.Run(tc.env, func(t *testing.T) {
@@ -122,6 +122,8 @@ func TestUnsafeKafkaRefused(t *testing.T) {
 			require.ErrorContains(t, err, tc.want)
 		})
 	}
+	_, err := Load("", env(map[string]string{"MSGX_KAFKA_TLS": "true", "MSGX_KAFKA_TLS_CA_FILE": "/nonexistent/ca.pem"}))
+	require.ErrorContains(t, err, "kafka.tls.ca-file (MSGX_KAFKA_TLS_CA_FILE): cannot be read")
 }
 
 func TestProdRefusals(t *testing.T) {

@@ -68,7 +68,7 @@ var fields = []field{
 	positive("kafka", "kafka.max-in-flight", "MSGX_KAFKA_MAX_IN_FLIGHT", "5", "Produce requests in flight per broker, 1..5 (more breaks ordering).", func(c *Config) *int { return &c.Kafka.MaxInFlight }),
 	dur("kafka", "kafka.produce-timeout", "MSGX_KAFKA_PRODUCE_TIMEOUT", "10s", "Bound of one produce call, retries included.", func(c *Config) *time.Duration { return &c.Kafka.ProduceTimeout }),
 	dur("kafka", "kafka.dial-timeout", "MSGX_KAFKA_DIAL_TIMEOUT", "10s", "Bound of one broker connection attempt.", func(c *Config) *time.Duration { return &c.Kafka.DialTimeout }),
-	positive("kafka", "kafka.max-record-bytes", "MSGX_KAFKA_MAX_RECORD_BYTES", "1000012", "Largest produce batch per partition; a larger record fails in the client and goes DEAD. Must not exceed the topics' `max.message.bytes`: the broker refuses a too-large batch as a whole, and records of the same flight in later batches could then overtake it.", func(c *Config) *int { return &c.Kafka.MaxRecordBytes }),
+	positive32("kafka", "kafka.max-record-bytes", "MSGX_KAFKA_MAX_RECORD_BYTES", "1000012", "Largest produce batch per partition; a larger record fails in the client and goes DEAD. Must not exceed the topics' `max.message.bytes`: the broker refuses a too-large batch as a whole, and records of the same flight in later batches could then overtake it.", func(c *Config) *int32 { return &c.Kafka.MaxRecordBytes }),
 	boolean("kafka", "kafka.tls.enabled", "MSGX_KAFKA_TLS", "false", "Connect with TLS.", func(c *Config) *bool { return &c.Kafka.TLS.Enabled }),
 	str("kafka", "kafka.tls.ca-file", "MSGX_KAFKA_TLS_CA_FILE", "", "PEM CA bundle (default: system roots).", func(c *Config) *string { return &c.Kafka.TLS.CAFile }),
 	str("kafka", "kafka.tls.cert-file", "MSGX_KAFKA_TLS_CERT_FILE", "", "PEM client certificate (mutual TLS), with the key file.", func(c *Config) *string { return &c.Kafka.TLS.CertFile }),
@@ -130,6 +130,19 @@ func positive(section, key, env, def, doc string, p func(*Config) *int) field {
 			return nil
 		},
 		get: func(c *Config) string { return strconv.Itoa(*p(c)) }}
+}
+
+func positive32(section, key, env, def, doc string, p func(*Config) *int32) field {
+	return field{key: key, env: env, def: def, doc: doc, section: section,
+		set: func(c *Config, v string) error {
+			n, err := strconv.ParseInt(v, 10, 32)
+			if err != nil || n <= 0 {
+				return errors.New("must be a positive integer below 2^31")
+			}
+			*p(c) = int32(n)
+			return nil
+		},
+		get: func(c *Config) string { return strconv.FormatInt(int64(*p(c)), 10) }}
 }
 
 func nonNegative64(section, key, env, def, doc string, p func(*Config) *int64) field {
