@@ -213,14 +213,20 @@ func pumpConfig(cfg config.Config) pipeline.PumpConfig {
 	p.Prune = cfg.SnapshotPrune
 	// An idle pump looks for work as often as the poller brings it.
 	p.Idle = min(p.Idle, cfg.PollInterval)
+	p.Decode = decodeOptions(cfg)
+	p.Shadow = cfg.Shadow
+	return p
+}
+
+// decodeOptions are the codec options of the configuration (the pump's, and
+// the replay preview's in the API).
+func decodeOptions(cfg config.Config) sis.Options {
 	d := sis.DefaultOptions()
 	d.Location = cfg.Location
 	d.MaxSize = cfg.MaxMessageBytes
 	d.IgnoreTypes = append([]string{}, cfg.IgnoreTypes...) // non-nil: an empty list ignores nothing
 	d.IncludeDayBoundary = cfg.IncludeDayBoundary
-	p.Decode = d
-	p.Shadow = cfg.Shadow
-	return p
+	return d
 }
 
 // connect opens and checks both databases. Every error is one line that

@@ -45,7 +45,7 @@ func apiDeps(cfg config.Config, st store.Store, mb *mailbox.Mailbox, clk clock.C
 		MaxBodyBytes: int64(cfg.MaxMessageBytes),
 		MaxJSONBytes: int64(cfg.MaxJSONBytes),
 		AdminToken:   cfg.AdminToken,
-		Decode:       pumpConfig(cfg).Decode,
+		Decode:       decodeOptions(cfg),
 		Ready:        ready,
 		Mode:         modeOf(cfg, el),
 		Metrics:      met,
