@@ -188,6 +188,14 @@ func (q *Queries) ProcStateFindIdentities(ctx context.Context, db DBTX, identity
 
 const procStateFinishMany = `-- name: ProcStateFinishMany :many
 UPDATE proc_state p SET
+  identity_key = CASE WHEN v.bind THEN v.identity_key ELSE p.identity_key END,
+  kind = CASE WHEN v.bind THEN v.kind ELSE p.kind END,
+  msg_type = CASE WHEN v.bind THEN v.msg_type ELSE p.msg_type END,
+  msg_subtype = CASE WHEN v.bind THEN v.msg_subtype ELSE p.msg_subtype END,
+  meta_sndr = CASE WHEN v.bind THEN v.meta_sndr ELSE p.meta_sndr END,
+  meta_seqn = CASE WHEN v.bind THEN v.meta_seqn ELSE p.meta_seqn END,
+  meta_dttm_raw = CASE WHEN v.bind THEN v.meta_dttm_raw ELSE p.meta_dttm_raw END,
+  meta_dttm = CASE WHEN v.bind THEN v.meta_dttm ELSE p.meta_dttm END,
   status = v.status,
   error_class = v.error_class,
   reason = v.reason,
@@ -196,7 +204,9 @@ UPDATE proc_state p SET
   finished_at = $1::timestamptz,
   updated_at = $1::timestamptz
 FROM json_to_recordset($2::json) AS v(
-  msg_id bigint, status varchar, error_class varchar, reason varchar, duplicate_of bigint)
+  msg_id bigint, status varchar, error_class varchar, reason varchar, duplicate_of bigint,
+  bind boolean, identity_key varchar, kind varchar, msg_type varchar, msg_subtype varchar,
+  meta_sndr varchar, meta_seqn bigint, meta_dttm_raw varchar, meta_dttm timestamptz)
 WHERE p.msg_id = v.msg_id AND p.status IN ('PENDING', 'FAILED')
 RETURNING p.msg_id
 `
@@ -207,7 +217,9 @@ type ProcStateFinishManyParams struct {
 }
 
 // Moves unfinished messages to their terminal status (SUCCEEDED, SKIPPED,
-// DEAD), all rows of a run in one statement. Returns the ids finished.
+// DEAD), all rows of a run in one statement. A row with bind = true also
+// binds identity and META as ProcStateBindIdentities does, in the same row
+// write (without it they are kept). Returns the ids finished.
 func (q *Queries) ProcStateFinishMany(ctx context.Context, db DBTX, arg ProcStateFinishManyParams) ([]int64, error) {
 	rows, err := db.Query(ctx, procStateFinishMany, arg.Now, arg.Finishes)
 	if err != nil {

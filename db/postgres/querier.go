@@ -185,7 +185,9 @@ type Querier interface {
 	// Who holds these identity keys, live or archived (archived rows still deduplicate).
 	ProcStateFindIdentities(ctx context.Context, db DBTX, identityKeys []string) ([]ProcStateFindIdentitiesRow, error)
 	// Moves unfinished messages to their terminal status (SUCCEEDED, SKIPPED,
-	// DEAD), all rows of a run in one statement. Returns the ids finished.
+	// DEAD), all rows of a run in one statement. A row with bind = true also
+	// binds identity and META as ProcStateBindIdentities does, in the same row
+	// write (without it they are kept). Returns the ids finished.
 	ProcStateFinishMany(ctx context.Context, db DBTX, arg ProcStateFinishManyParams) ([]int64, error)
 	ProcStateGet(ctx context.Context, db DBTX, msgID int64) (ProcState, error)
 	// The queue head: the smallest unfinished MSG_ID. FAILED holds the head too.

@@ -103,9 +103,12 @@ func (m *Mailbox) BackfillMany(ctx context.Context, todos []store.Backfill) (don
 	return done, invalid, nil
 }
 
-// backfillChunk bounds the rows of one set-based backfill: 15 placeholders
-// per row stay far below MySQL's 65 535.
-const backfillChunk = 1000
+// backfillChunk bounds the rows of one set-based backfill. Each row finds its
+// values with FIELD, a linear search of the chunk's ids, so a statement costs
+// rows × chunk: 100 rows per statement backfilled 20 000 rows in half the
+// MySQL time of 1 000 (BenchmarkEndToEnd), with far fewer placeholders than
+// MySQL's 65 535.
+const backfillChunk = 100
 
 // appendSetRow adds a row update to the lists of InboundBackfillMany, as
 // text ("" for NULL; no column of the update takes "" as a value).

@@ -85,6 +85,7 @@ func (p *Pump) commitBatch(ctx context.Context, run []prepared) error {
 	outs := make([]outcome, len(run))
 	for i, pr := range run {
 		m, msg, meta := locked[i], pr.decoded, metaOf(pr.decoded)
+		var bind *store.Binding
 		if h, ok := holders[msg.Identity]; ok && h != m.ID {
 			outs[i] = duplicateOf(h) // held before, or by an earlier message of this batch
 		} else {
@@ -92,7 +93,8 @@ func (p *Pump) commitBatch(ctx context.Context, run []prepared) error {
 			out, results := compute(msg, overlay, m.ID, now)
 			if !(out.status == store.StatusDead && out.class == sis.ClassProtocol) {
 				holders[msg.Identity] = m.ID
-				w.bind(store.BindIdentity{MsgID: m.ID, IdentityKey: msg.Identity, Kind: string(msg.Kind), Meta: meta, Now: now})
+				b := bindingOf(msg, meta)
+				bind = &b
 				overlay.merge()
 				if err := w.addResults(m.ID, results, now); err != nil {
 					return err
@@ -100,7 +102,7 @@ func (p *Pump) commitBatch(ctx context.Context, run []prepared) error {
 			}
 			outs[i] = out
 		}
-		w.finish(m, meta, outs[i], now)
+		w.finish(m, meta, outs[i], bind, now)
 	}
 	if err := w.flush(ctx, tx, now); err != nil {
 		return err
@@ -120,19 +122,16 @@ func (p *Pump) commitBatch(ctx context.Context, run []prepared) error {
 func (p *Pump) newWriter() batchWriter { return batchWriter{shadow: p.cfg.Shadow} }
 
 // batchWriter collects the writes of one or more messages and sends each
-// kind in one statement or pgx batch: binds, flight rows and collections,
-// events, terminal statuses, backfill todos.
+// kind in one statement or pgx batch: flight rows and collections, events,
+// terminal statuses with their bindings, backfill todos.
 type batchWriter struct {
 	shadow   bool // shadow mode: no outbox events, no mailbox backfill
-	binds    []store.BindIdentity
 	writes   []store.FlightWrite
 	byFLID   map[int64]int // index into writes: a flight changed twice is written once, last state
 	events   []store.NewEvent
 	finishes []store.Finish
 	todos    []store.Backfill
 }
-
-func (w *batchWriter) bind(b store.BindIdentity) { w.binds = append(w.binds, b) }
 
 // addResults queues a message's flight results: the row (final state, union
 // of replaced collections) and, per changed flight, one event per target
@@ -174,16 +173,16 @@ func (w *batchWriter) addResults(msgID int64, results []flight.Result, now time.
 	return nil
 }
 
-// finish queues the terminal status and, when META is known, the mailbox
-// backfill todo. A refused message keeps its META for audit but binds no
-// identity.
-func (w *batchWriter) finish(m store.Message, meta store.Meta, out outcome, now time.Time) {
-	if out.status == store.StatusDead && meta.Type != "" && m.IdentityKey == "" {
-		w.bind(store.BindIdentity{MsgID: m.ID, Meta: meta, Now: now})
+// finish queues the terminal status with the message's binding (nil: bound
+// before, or nothing to bind) and, when META is known, the mailbox backfill
+// todo. A refused message keeps its META for audit but binds no identity.
+func (w *batchWriter) finish(m store.Message, meta store.Meta, out outcome, bind *store.Binding, now time.Time) {
+	if bind == nil && out.status == store.StatusDead && meta.Type != "" && m.IdentityKey == "" {
+		bind = &store.Binding{Meta: meta}
 	}
 	w.finishes = append(w.finishes, store.Finish{
 		MsgID: m.ID, Status: out.status, ErrorClass: string(out.class),
-		Reason: truncate(out.reason), DuplicateOf: out.duplicateOf, Now: now,
+		Reason: truncate(out.reason), DuplicateOf: out.duplicateOf, Bind: bind, Now: now,
 	})
 	if meta.Type != "" && !w.shadow {
 		w.todos = append(w.todos, store.Backfill{MsgID: m.ID, MailboxStatus: out.status, ProcessedAt: now, Meta: meta, NextAttemptAt: now})
@@ -193,11 +192,6 @@ func (w *batchWriter) finish(m store.Message, meta store.Meta, out outcome, now 
 // flush writes everything queued, flights before the events and statuses
 // that refer to them.
 func (w *batchWriter) flush(ctx context.Context, ex store.Executor, now time.Time) error {
-	if len(w.binds) > 0 {
-		if err := ex.BindIdentities(ctx, w.binds); err != nil {
-			return err
-		}
-	}
 	if err := ex.WriteFlights(ctx, w.writes, now); err != nil {
 		return err
 	}

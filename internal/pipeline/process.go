@@ -148,7 +148,7 @@ func (p *Pump) processOne(ctx context.Context, tx store.Tx, pr *prepared, now ti
 		defer sp.Rollback(ctx)
 	}
 	w := p.newWriter()
-	w.finish(m, meta, out, now)
+	w.finish(m, meta, out, nil, now)
 	if err := w.flush(ctx, sp, now); err != nil {
 		return nil, err
 	}
@@ -175,7 +175,7 @@ func (p *Pump) decide(ctx context.Context, ex store.Executor, m store.Message, p
 	if h, ok := holders[msg.Identity]; ok && h != m.ID {
 		return duplicateOf(h), meta, nil
 	}
-	if err := ex.BindIdentities(ctx, []store.BindIdentity{{MsgID: m.ID, IdentityKey: msg.Identity, Kind: string(msg.Kind), Meta: meta, Now: now}}); err != nil {
+	if err := ex.BindIdentities(ctx, []store.BindIdentity{{MsgID: m.ID, Binding: bindingOf(msg, meta), Now: now}}); err != nil {
 		return outcome{}, meta, err
 	}
 	out, err := p.dispatch(ctx, ex, m.ID, msg, now)
@@ -226,6 +226,11 @@ func (p *Pump) finished(pr *prepared, out outcome, now time.Time) {
 	if p.cfg.Observer != nil {
 		p.cfg.Observer.MessageFinished(kind, out.status, string(out.class), now.Sub(pr.msg.FirstSeenAt))
 	}
+}
+
+// bindingOf is what a decoded message binds: its identity, kind and META.
+func bindingOf(m *sis.Message, meta store.Meta) store.Binding {
+	return store.Binding{IdentityKey: m.Identity, Kind: string(m.Kind), Meta: meta}
 }
 
 func metaOf(m *sis.Message) store.Meta {

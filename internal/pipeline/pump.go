@@ -137,7 +137,7 @@ func (p *Pump) exhausted(m store.Message, now time.Time) string {
 
 func (p *Pump) finishExhausted(ctx context.Context, m store.Message, reason string, now time.Time) error {
 	w := p.newWriter()
-	w.finish(m, m.Meta, dead(sis.ClassExhausted, reason), now)
+	w.finish(m, m.Meta, dead(sis.ClassExhausted, reason), nil, now)
 	err := p.inTx(ctx, now, func(tx store.Tx) error { return w.flush(ctx, tx, now) })
 	if err != nil {
 		return fmt.Errorf("finish exhausted message %d: %w", m.ID, err)

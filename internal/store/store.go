@@ -72,8 +72,9 @@ type Queue interface {
 	// of unfinished messages. ErrDuplicate when another message holds a key;
 	// ErrNotFound when a message is not unfinished.
 	BindIdentities(ctx context.Context, binds []BindIdentity) error
-	// FinishMessages moves unfinished messages to SUCCEEDED, SKIPPED or DEAD;
-	// ErrNotFound when one is not unfinished.
+	// FinishMessages moves unfinished messages to SUCCEEDED, SKIPPED or DEAD,
+	// binding those with a Bind as BindIdentities would; ErrNotFound when one
+	// is not unfinished, ErrDuplicate when another message holds a key.
 	FinishMessages(ctx context.Context, finishes []Finish) error
 	// RecordFailure marks an unfinished message FAILED with its backoff and
 	// returns the attempts so far.

@@ -58,13 +58,19 @@ type Meta struct {
 	Styp    string
 }
 
-// BindIdentity binds a decoded identity to an unfinished message.
-type BindIdentity struct {
-	MsgID       int64
+// Binding is what a message binds once decoded: its identity (empty: none,
+// META only) and META.
+type Binding struct {
 	IdentityKey string
 	Kind        string
 	Meta        Meta
-	Now         time.Time
+}
+
+// BindIdentity binds a decoded identity to an unfinished message.
+type BindIdentity struct {
+	MsgID int64
+	Binding
+	Now time.Time
 }
 
 // Finish is a terminal outcome.
@@ -74,7 +80,10 @@ type Finish struct {
 	ErrorClass  string // for DEAD
 	Reason      string // error or SKIPPED reason
 	DuplicateOf *int64
-	Now         time.Time
+	// Bind, when set, binds the message in the same write as its status
+	// (the batch path: one row write per message instead of two).
+	Bind *Binding
+	Now  time.Time
 }
 
 // Failure is a failed attempt to be retried after NextAttemptAt.

@@ -53,20 +53,34 @@ func (e executor) IdentityHolders(ctx context.Context, keys []string) (map[strin
 	return holders, nil
 }
 
+// bindRow is a binding as the JSON rows of ProcStateBindIdentities and
+// ProcStateFinishMany carry it (json_to_recordset keeps the NULLs).
+type bindRow struct {
+	IdentityKey *string    `json:"identity_key,omitempty"`
+	Kind        *string    `json:"kind,omitempty"`
+	MsgType     *string    `json:"msg_type,omitempty"`
+	MsgSubtype  *string    `json:"msg_subtype,omitempty"`
+	MetaSndr    *string    `json:"meta_sndr,omitempty"`
+	MetaSeqn    *int64     `json:"meta_seqn,omitempty"`
+	MetaDttmRaw *string    `json:"meta_dttm_raw,omitempty"`
+	MetaDttm    *time.Time `json:"meta_dttm,omitempty"`
+}
+
+func bindRowOf(b store.Binding) bindRow {
+	return bindRow{
+		IdentityKey: nilIfEmpty(b.IdentityKey), Kind: nilIfEmpty(b.Kind),
+		MsgType: nilIfEmpty(b.Meta.Type), MsgSubtype: nilIfEmpty(b.Meta.Styp), MetaSndr: nilIfEmpty(b.Meta.Sndr),
+		MetaSeqn: b.Meta.Seqn, MetaDttmRaw: nilIfEmpty(b.Meta.DttmRaw), MetaDttm: b.Meta.Dttm,
+	}
+}
+
 // BindIdentities binds every message in one statement: the rows travel as
-// one JSON array (jsonb_to_recordset), which keeps NULLs and needs one
+// one JSON array (json_to_recordset), which keeps NULLs and needs one
 // round trip for a whole run.
 func (e executor) BindIdentities(ctx context.Context, binds []store.BindIdentity) error {
 	type row struct {
-		MsgID       int64      `json:"msg_id"`
-		IdentityKey *string    `json:"identity_key"`
-		Kind        *string    `json:"kind"`
-		MsgType     *string    `json:"msg_type"`
-		MsgSubtype  *string    `json:"msg_subtype"`
-		MetaSndr    *string    `json:"meta_sndr"`
-		MetaSeqn    *int64     `json:"meta_seqn"`
-		MetaDttmRaw *string    `json:"meta_dttm_raw"`
-		MetaDttm    *time.Time `json:"meta_dttm"`
+		MsgID int64 `json:"msg_id"`
+		bindRow
 	}
 	if len(binds) == 0 {
 		return nil
@@ -75,11 +89,7 @@ func (e executor) BindIdentities(ctx context.Context, binds []store.BindIdentity
 	ids := make([]int64, len(binds))
 	for i, p := range binds {
 		ids[i] = p.MsgID
-		rows[i] = row{
-			MsgID: p.MsgID, IdentityKey: nilIfEmpty(p.IdentityKey), Kind: nilIfEmpty(p.Kind),
-			MsgType: nilIfEmpty(p.Meta.Type), MsgSubtype: nilIfEmpty(p.Meta.Styp), MetaSndr: nilIfEmpty(p.Meta.Sndr),
-			MetaSeqn: p.Meta.Seqn, MetaDttmRaw: nilIfEmpty(p.Meta.DttmRaw), MetaDttm: p.Meta.Dttm,
-		}
+		rows[i] = row{MsgID: p.MsgID, bindRow: bindRowOf(p.Binding)}
 	}
 	js, err := json.Marshal(rows)
 	if err != nil {
@@ -92,14 +102,17 @@ func (e executor) BindIdentities(ctx context.Context, binds []store.BindIdentity
 	return allDone("bind identity", ids, done)
 }
 
-// FinishMessages finishes every message in one statement (see BindIdentities).
+// FinishMessages finishes every message in one statement (see
+// BindIdentities), binding those that carry a Bind in the same row write.
 func (e executor) FinishMessages(ctx context.Context, finishes []store.Finish) error {
 	type row struct {
 		MsgID       int64   `json:"msg_id"`
 		Status      string  `json:"status"`
-		ErrorClass  *string `json:"error_class"`
-		Reason      *string `json:"reason"`
-		DuplicateOf *int64  `json:"duplicate_of"`
+		ErrorClass  *string `json:"error_class,omitempty"`
+		Reason      *string `json:"reason,omitempty"`
+		DuplicateOf *int64  `json:"duplicate_of,omitempty"`
+		Bind        bool    `json:"bind,omitempty"`
+		bindRow
 	}
 	if len(finishes) == 0 {
 		return nil
@@ -109,6 +122,9 @@ func (e executor) FinishMessages(ctx context.Context, finishes []store.Finish) e
 	for i, p := range finishes {
 		ids[i] = p.MsgID
 		rows[i] = row{MsgID: p.MsgID, Status: p.Status, ErrorClass: nilIfEmpty(p.ErrorClass), Reason: nilIfEmpty(p.Reason), DuplicateOf: p.DuplicateOf}
+		if p.Bind != nil {
+			rows[i].Bind, rows[i].bindRow = true, bindRowOf(*p.Bind)
+		}
 	}
 	js, err := json.Marshal(rows)
 	if err != nil {

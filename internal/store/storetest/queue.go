@@ -154,7 +154,7 @@ func testIdentity(t *testing.T, newStore Factory) {
 	require.NoError(t, err)
 	meta := store.Meta{Sndr: "AODB", Seqn: ptr(int64(77)), DttmRaw: "20261202080000", Dttm: ptr(t0), Type: "FLOP", Styp: "GTDT"}
 	bind := func(id int64) error {
-		return s.BindIdentities(ctx(t), []store.BindIdentity{{MsgID: id, IdentityKey: "AODB|FLOP|GTDT|77", Kind: "FLIGHT_OPS", Meta: meta, Now: t0}})
+		return s.BindIdentities(ctx(t), []store.BindIdentity{{MsgID: id, Binding: store.Binding{IdentityKey: "AODB|FLOP|GTDT|77", Kind: "FLIGHT_OPS", Meta: meta}, Now: t0}})
 	}
 	require.NoError(t, bind(1))
 	require.NoError(t, bind(1), "a retry re-binds its own identity")
@@ -178,4 +178,25 @@ func testIdentity(t *testing.T, newStore Factory) {
 	holders, err = s.IdentityHolders(ctx(t), []string{"AODB|FLOP|GTDT|77"})
 	require.NoError(t, err)
 	require.Equal(t, int64(1), holders["AODB|FLOP|GTDT|77"], "the archive still holds the identity")
+
+	// A finish binds in the same write when it carries a binding; one
+	// without keeps what the message bound before (message 1 above).
+	_, err = s.Enqueue(ctx(t), []int64{4, 5}, t0)
+	require.NoError(t, err)
+	fmeta := store.Meta{Sndr: "AODB", Seqn: ptr(int64(80)), Type: "FLOP", Styp: "STND"}
+	require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 4, Status: store.StatusSucceeded,
+		Bind: &store.Binding{IdentityKey: "AODB|FLOP|STND|80", Kind: "FLIGHT_OPS", Meta: fmeta}, Now: t0}}))
+	m, err = s.Message(ctx(t), 4)
+	require.NoError(t, err)
+	require.Equal(t, store.StatusSucceeded, m.Status)
+	require.Equal(t, "AODB|FLOP|STND|80", m.IdentityKey)
+	require.Equal(t, "FLIGHT_OPS", m.Kind)
+	require.Equal(t, fmeta, m.Meta)
+	err = s.FinishMessages(ctx(t), []store.Finish{{MsgID: 5, Status: store.StatusSucceeded,
+		Bind: &store.Binding{IdentityKey: "AODB|FLOP|STND|80", Kind: "FLIGHT_OPS", Meta: fmeta}, Now: t0}})
+	require.ErrorIs(t, err, store.ErrDuplicate, "a finish cannot bind a held key")
+	m, err = s.Message(ctx(t), 5)
+	require.NoError(t, err)
+	require.Equal(t, store.StatusPending, m.Status, "nothing of the refused finish is written")
+	require.Empty(t, m.IdentityKey)
 }
