@@ -68,6 +68,8 @@ func (s *server) send(w http.ResponseWriter, r *http.Request) {
 	}
 	if _, err := s.Store.Enqueue(r.Context(), []int64{id}, now); err != nil {
 		s.Log.Warn("send: enqueue failed after the mailbox insert; the poller will enqueue the row", "id", id, "err", err)
+	} else if s.Enqueued != nil {
+		s.Enqueued()
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(http.StatusOK)

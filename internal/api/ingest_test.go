@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -106,7 +107,8 @@ func requireError(t *testing.T, res *http.Response, body []byte, status int) {
 func TestSendAcceptsXML(t *testing.T) {
 	t.Parallel()
 	e := newSendEnv(t)
-	base := e.serve(t)
+	var rings atomic.Int32 // Enqueued rings the pump's bell
+	base := e.serve(t, func(d *api.Deps) { d.Enqueued = func() { rings.Add(1) } })
 	for _, ct := range []string{"application/xml", "text/xml", "application/xml; charset=UTF-8", "text/xml;charset=utf-8"} {
 		res, body := send(t, base, ct, strings.NewReader(xmlBody))
 		require.Equal(t, http.StatusOK, res.StatusCode, "%s: %s", ct, body)
@@ -128,6 +130,11 @@ func TestSendAcceptsXML(t *testing.T) {
 		require.True(t, m.FirstSeenAt.Equal(t0))
 	}
 	require.Equal(t, 4, e.rows(t))
+	require.Equal(t, int32(4), rings.Load(), "every enqueued send wakes the pump")
+
+	res, body := send(t, base, "application/json", strings.NewReader(xmlBody))
+	requireError(t, res, body, http.StatusUnsupportedMediaType)
+	require.Equal(t, int32(4), rings.Load(), "a refused send enqueues nothing and rings nothing")
 }
 
 func TestSendRefusesOtherMediaTypes(t *testing.T) {

@@ -51,6 +51,9 @@ type Deps struct {
 	Mode status.Mode
 	// Metrics, when non-nil, is served at GET /metrics.
 	Metrics *metrics.Metrics
+	// Enqueued, when non-nil, is called after a send enqueued its row (it
+	// rings the pump's bell, so the message waits for no idle interval).
+	Enqueued func()
 }
 
 // server carries the dependencies into the handlers of every file.

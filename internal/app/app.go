@@ -108,6 +108,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	el := leader.New(leader.Config{URL: cfg.PGURL, LockID: cfg.LeaderLockID, Retry: cfg.LeaderRetryInterval}, clk, log)
 	el.OnChange(func(r leader.Role) { met.SetLeader(r == leader.Leader) })
 
+	// Rung by sends and polls that enqueued, heard by the pump of every term.
+	bell := pipeline.NewBell()
+
 	ln := opt.Listener
 	if ln == nil {
 		if ln, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
@@ -115,7 +118,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		}
 	}
 	srv := &http.Server{
-		Handler:           api.NewRouter(apiDeps(cfg, st, mb, clk, log, met, el, readiness(cfg, pool, mb, out, el))),
+		Handler:           api.NewRouter(apiDeps(cfg, st, mb, clk, log, met, el, readiness(cfg, pool, mb, out, el), bell)),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,
@@ -138,7 +141,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	go func() {
 		defer close(elected)
 		el.Run(run, func(lead context.Context) {
-			runWorkers(lead, cfg, st, mb, out, clk, log, met, opt)
+			runWorkers(lead, cfg, st, mb, out, clk, log, met, bell, opt)
 		})
 	}()
 	log.Info("msgx serving", "http_addr", ln.Addr().String(), "env", cfg.Env, "shadow", cfg.Shadow,
@@ -171,11 +174,12 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 // runWorkers is the leader's work: poller, pump, backfill and (unless in
 // shadow mode) the Kafka relay, until ctx ends.
 func runWorkers(ctx context.Context, cfg config.Config, st store.Store, mb *mailbox.Mailbox, out *outbound,
-	clk clock.Clock, log *slog.Logger, met *metrics.Metrics, opt Options) {
+	clk clock.Clock, log *slog.Logger, met *metrics.Metrics, bell *pipeline.Bell, opt Options) {
 	poller := pipeline.NewPoller(st, mb, clk, log, pipeline.PollerConfig{
-		Batch: cfg.ClaimBatch, RescanDistance: cfg.RescanDistance, RescanAge: cfg.RescanAge,
+		Batch: cfg.ClaimBatch, RescanDistance: cfg.RescanDistance, RescanAge: cfg.RescanAge, Bell: bell,
 	})
 	pcfg := pumpConfig(cfg)
+	pcfg.Bell = bell
 	pcfg.Grace = opt.StepTimeout
 	pcfg.Observer = met
 
@@ -211,7 +215,8 @@ func pumpConfig(cfg config.Config) pipeline.PumpConfig {
 	p.HeadDeadline = cfg.HeadDeadline
 	p.RunLength = cfg.RunLength
 	p.Prune = cfg.SnapshotPrune
-	// An idle pump looks for work as often as the poller brings it.
+	// An idle pump wakes when the bell rings (poller, send); it also looks
+	// for work as often as the poller brings it (e.g. a replay's rows).
 	p.Idle = min(p.Idle, cfg.PollInterval)
 	p.Decode = decodeOptions(cfg)
 	p.Shadow = cfg.Shadow

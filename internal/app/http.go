@@ -13,6 +13,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/leader"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/metrics"
+	"github.com/msgx-aodb/msgx/internal/pipeline"
 	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -39,7 +40,7 @@ func modeOf(cfg config.Config, el *leader.Elector) status.Mode {
 }
 
 func apiDeps(cfg config.Config, st store.Store, mb *mailbox.Mailbox, clk clock.Clock, log *slog.Logger,
-	met *metrics.Metrics, el *leader.Elector, ready func(context.Context) status.Readiness) api.Deps {
+	met *metrics.Metrics, el *leader.Elector, ready func(context.Context) status.Readiness, bell *pipeline.Bell) api.Deps {
 	return api.Deps{
 		Store: st, Mailbox: mb, Clock: clk, Log: log,
 		MaxBodyBytes: int64(cfg.MaxMessageBytes),
@@ -49,5 +50,6 @@ func apiDeps(cfg config.Config, st store.Store, mb *mailbox.Mailbox, clk clock.C
 		Ready:        ready,
 		Mode:         modeOf(cfg, el),
 		Metrics:      met,
+		Enqueued:     bell.Ring,
 	}
 }

@@ -45,10 +45,13 @@ func runService(tb testing.TB, e *env, n int) (time.Duration, uint64) {
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	real := clock.Real{}
 	bf := NewBackfiller(e.st, e.mb, real, quiet, DefaultBackfillConfig())
+	bell := NewBell()
 	cfg := e.pump.cfg
-	cfg.Idle = 5 * time.Millisecond
+	cfg.Bell = bell
 	pump := NewPump(e.st, e.mb, bf.Notify, real, quiet, cfg)
-	poller := NewPoller(e.st, e.mb, real, quiet, DefaultPollerConfig())
+	pcfg := DefaultPollerConfig()
+	pcfg.Bell = bell
+	poller := NewPoller(e.st, e.mb, real, quiet, pcfg)
 
 	ctx, cancel := context.WithCancel(tb.Context())
 	defer cancel()

@@ -9,6 +9,7 @@ type PollerConfig struct {
 	RescanDistance int64         // the rescan looks this many ids behind the watermark; default 1000
 	RescanAge      time.Duration // ...at rows received within this age; default 10 min
 	Source         string        // watermark name (INGRESS_MARK.source); default "cminmsgs"
+	Bell           *Bell         // rung when a poll enqueued new ids (wakes the pump); nil = none
 }
 
 // DefaultPollerConfig returns the documented defaults.

@@ -44,7 +44,8 @@ func NewPoller(s store.Store, mb *mailbox.Mailbox, c clock.Clock, log *slog.Logg
 
 // PollOnce enqueues up to Batch unprocessed rows after the watermark plus up
 // to Batch rows of the rescan window behind it, then advances the watermark to
-// the largest id read after it. It returns how many ids were new to the queue.
+// the largest id read after it. It returns how many ids were new to the queue
+// and rings the Bell when there were any.
 func (p *Poller) PollOnce(ctx context.Context) (int, error) {
 	n, _, err := p.poll(ctx)
 	return n, err
@@ -55,6 +56,11 @@ func (p *Poller) PollOnce(ctx context.Context) (int, error) {
 func (p *Poller) poll(ctx context.Context) (enqueued int, full bool, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	defer func() {
+		if enqueued > 0 {
+			p.cfg.Bell.Ring()
+		}
+	}()
 	now := p.clock.Now()
 	mark, err := p.store.IngressMark(ctx, p.cfg.Source)
 	if err != nil {

@@ -19,7 +19,8 @@ type PumpConfig struct {
 	BackoffCap   time.Duration // cap of one delay; default 60 s
 	HeadDeadline time.Duration // a FAILED head older than this (from first_seen_at) → DEAD(EXHAUSTED); default 10 min
 	RunLength    int           // consecutive head messages committed together; default 500
-	Idle         time.Duration // wait when the queue is empty; default 1 s
+	Idle         time.Duration // wait when the queue is empty, unless Bell rings first; default 1 s
+	Bell         *Bell         // rung after an enqueue; nil = none (the pump then looks every Idle)
 	Prune        bool          // snapshot prune of previous-generation members; default on
 	Grace        time.Duration // at shutdown, how long the step in flight may still run; default 30 s
 	Decode       sis.Options
@@ -72,7 +73,8 @@ func NewPump(s store.Store, raw RawReader, backfill func(context.Context, []stor
 }
 
 // Run pumps until ctx is done. It waits only when there is nothing to do:
-// an empty queue (Idle) or a FAILED head not yet due (until its time).
+// an empty queue (Idle, or until the Bell rings) or a FAILED head not yet
+// due (until its time; a ring changes nothing about that head).
 //
 // Shutdown does not cut the step in flight: cancelling its context would
 // roll back work that is about to commit. The step may run on for Grace
@@ -82,19 +84,24 @@ func (p *Pump) Run(ctx context.Context) error {
 	for ctx.Err() == nil {
 		sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 		stop := context.AfterFunc(ctx, func() { time.AfterFunc(p.cfg.Grace, cancel) })
-		wait, err := p.Step(sctx)
+		wait, idle, err := p.step(sctx)
 		stop()
 		cancel()
 		if err != nil {
 			p.log.Error("pump step failed", "err", err)
-			wait = p.cfg.Idle
+			wait, idle = p.cfg.Idle, false
 		}
 		if wait <= 0 {
 			continue
 		}
+		var bell <-chan struct{}
+		if idle {
+			bell = p.cfg.Bell.rung()
+		}
 		select {
 		case <-ctx.Done():
 		case <-p.clock.After(wait):
+		case <-bell:
 		}
 	}
 	return nil
@@ -104,24 +111,30 @@ func (p *Pump) Run(ctx context.Context) error {
 // processes a run of consecutive heads in one commit. It returns how long to
 // wait before the next step (0: go on at once).
 func (p *Pump) Step(ctx context.Context) (time.Duration, error) {
+	wait, _, err := p.step(ctx)
+	return wait, err
+}
+
+// step is Step, also telling whether the wait is for an empty queue.
+func (p *Pump) step(ctx context.Context) (wait time.Duration, idle bool, err error) {
 	heads, err := p.store.QueueHead(ctx, p.cfg.RunLength)
 	if err != nil {
-		return 0, fmt.Errorf("read queue head: %w", err)
+		return 0, false, fmt.Errorf("read queue head: %w", err)
 	}
 	if len(heads) == 0 {
-		return p.cfg.Idle, nil
+		return p.cfg.Idle, true, nil
 	}
 	now := p.clock.Now()
 	head := heads[0]
 	if head.Status == store.StatusFailed {
 		if reason := p.exhausted(head, now); reason != "" {
-			return 0, p.finishExhausted(ctx, head, reason, now)
+			return 0, false, p.finishExhausted(ctx, head, reason, now)
 		}
 		if head.NextAttemptAt != nil && head.NextAttemptAt.After(now) {
-			return head.NextAttemptAt.Sub(now), nil
+			return head.NextAttemptAt.Sub(now), false, nil
 		}
 	}
-	return 0, p.processRun(ctx, heads)
+	return 0, false, p.processRun(ctx, heads)
 }
 
 // exhausted says why a FAILED head must stop retrying, or "".

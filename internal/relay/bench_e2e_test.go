@@ -97,7 +97,7 @@ func percentile(ds []time.Duration, p float64) time.Duration {
 // BenchmarkEndToEndLatency: FLOP messages inserted into the mailbox at a
 // steady 200/s, with poller, pump (woken commits wake the dispatcher),
 // dispatcher and aggregator running as in `msgx serve` on the real clock
-// (poll interval and pump idle 50 ms); reports p50/p99 from mailbox insert
+// (poll interval 50 ms; a poll that enqueues wakes the pump); reports p50/p99 from mailbox insert
 // to the record on the msg topic. Baselines from the same run: the pipeline
 // alone (insert to the outbox row's created_at) and Kafka alone (produce to
 // consume of the same rate).
@@ -109,11 +109,13 @@ func BenchmarkEndToEndLatency(b *testing.B) {
 		real := clock.Real{}
 		disp := NewDispatcher(e.st, e.cl, topicMsg, real, e.log, nil, DefaultConfig())
 		agg := NewAggregator(e.st, e.cl, topicSchd, real, e.log, nil, DefaultConfig())
+		bell := pipeline.NewBell() // the poller wakes the idle pump, as in serve
 		pcfg := pipeline.DefaultPumpConfig()
-		pcfg.Idle = e2ePoll
+		pcfg.Idle = e2ePoll // serve: min(1 s, poll interval)
 		pcfg.Committed = disp.Wake
+		pcfg.Bell = bell
 		pump := pipeline.NewPump(e.st, mb, nil, real, e.log, pcfg)
-		poller := pipeline.NewPoller(e.st, mb, real, e.log, pipeline.PollerConfig{})
+		poller := pipeline.NewPoller(e.st, mb, real, e.log, pipeline.PollerConfig{Bell: bell})
 
 		ctx, cancel := context.WithCancel(b.Context())
 		var wg sync.WaitGroup

@@ -1,0 +1,93 @@
+package pipeline
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// waitSignalClock is the fake clock telling the test each time the pump
+// starts a wait, so the test acts only once the pump is idle.
+type waitSignalClock struct {
+	*clock.Fake
+	waiting chan time.Duration
+}
+
+func (c waitSignalClock) After(d time.Duration) <-chan time.Time {
+	ch := c.Fake.After(d)
+	c.waiting <- d
+	return ch
+}
+
+// A row the AODB writes while the pump is idle is processed as soon as the
+// poller enqueues it: the poll rings the bell and the pump does not sit out
+// its idle interval (the fake clock never moves, so without the bell the pump
+// would wait an hour).
+func TestIdlePumpWakesWhenThePollerEnqueues(t *testing.T) {
+	e := newEnv(t)
+	bell := NewBell()
+	clk := waitSignalClock{Fake: e.clk, waiting: make(chan time.Duration, 10)}
+	committed := make(chan struct{}, 10)
+	cfg := e.pump.cfg
+	cfg.Idle, cfg.Bell = time.Hour, bell
+	cfg.Committed = func() { committed <- struct{}{} }
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	pump := NewPump(e.st, e.mb, nil, clk, quiet, cfg)
+	poller := NewPoller(e.st, e.mb, e.clk, quiet, PollerConfig{Bell: bell})
+
+	ctx, cancel := context.WithCancel(t.Context())
+	stopped := make(chan struct{})
+	go func() { defer close(stopped); _ = pump.Run(ctx) }()
+	defer func() { cancel(); <-stopped }()
+	require.Equal(t, time.Hour, <-clk.waiting, "the pump idles on an empty queue")
+
+	id, err := e.mb.Insert(t.Context(), []byte(flop("STND", 1, "<STND>101</STND>")), e.clk.Now())
+	require.NoError(t, err)
+	n, err := poller.PollOnce(t.Context())
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	select {
+	case <-committed:
+	case <-time.After(10 * time.Second): // a deadline for a failing test, not an ordering
+		t.Fatal("the idle pump did not wake when the poller enqueued")
+	}
+	require.Equal(t, store.StatusSkipped, e.msg(t, id).Status, "processed (no such flight)")
+	require.Equal(t, time.Hour, <-clk.waiting, "idle again")
+
+	// A poll that enqueues nothing does not ring.
+	n, err = poller.PollOnce(t.Context())
+	require.NoError(t, err)
+	require.Zero(t, n)
+	select {
+	case <-bell.rung():
+		t.Fatal("a poll that enqueued nothing rang the bell")
+	default:
+	}
+}
+
+// A ring while the pump is busy is not lost: the next idle wait ends at once.
+func TestBellKeepsOneRing(t *testing.T) {
+	bell := NewBell()
+	bell.Ring()
+	bell.Ring() // coalesces, never blocks
+	select {
+	case <-bell.rung():
+	default:
+		t.Fatal("the ring was lost")
+	}
+	select {
+	case <-bell.rung():
+		t.Fatal("two rings while busy are one")
+	default:
+	}
+	var none *Bell
+	none.Ring() // a nil bell does nothing
+	require.Nil(t, none.rung())
+}
