@@ -503,6 +503,40 @@ func (q *Queries) ProcStateListHead(ctx context.Context, db DBTX, maxRows int32)
 	return items, nil
 }
 
+const procStateListPendingAfter = `-- name: ProcStateListPendingAfter :many
+SELECT msg_id FROM proc_state
+WHERE status = 'PENDING' AND msg_id > $1
+ORDER BY msg_id
+LIMIT $2
+`
+
+type ProcStateListPendingAfterParams struct {
+	AfterMsgID int64 `json:"after_msg_id"`
+	MaxRows    int32 `json:"max_rows"`
+}
+
+// The ids of the PENDING messages after an id, in order: what the pump reads
+// ahead while it commits the run before them.
+func (q *Queries) ProcStateListPendingAfter(ctx context.Context, db DBTX, arg ProcStateListPendingAfterParams) ([]int64, error) {
+	rows, err := db.Query(ctx, procStateListPendingAfter, arg.AfterMsgID, arg.MaxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var msg_id int64
+		if err := rows.Scan(&msg_id); err != nil {
+			return nil, err
+		}
+		items = append(items, msg_id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const procStateRecordFailure = `-- name: ProcStateRecordFailure :one
 UPDATE proc_state SET
   status = 'FAILED',

@@ -199,6 +199,9 @@ type Querier interface {
 	ProcStateListDead(ctx context.Context, db DBTX, arg ProcStateListDeadParams) ([]ProcState, error)
 	// The first unfinished messages in order, for running consecutive heads in one commit.
 	ProcStateListHead(ctx context.Context, db DBTX, maxRows int32) ([]ProcState, error)
+	// The ids of the PENDING messages after an id, in order: what the pump reads
+	// ahead while it commits the run before them.
+	ProcStateListPendingAfter(ctx context.Context, db DBTX, arg ProcStateListPendingAfterParams) ([]int64, error)
 	// Records a failed attempt: FAILED with the backoff the caller computed.
 	ProcStateRecordFailure(ctx context.Context, db DBTX, arg ProcStateRecordFailureParams) (int32, error)
 	RefDelete(ctx context.Context, db DBTX, arg RefDeleteParams) (int64, error)

@@ -24,7 +24,8 @@ type prepared struct {
 //
 //   - batch: a prefix of plain messages (flight operations, deletes, schedule
 //     updates, ignored types) is computed in memory and written with a few
-//     bulk statements in ONE transaction — the fast path;
+//     bulk statements in ONE transaction — the fast path; while it commits,
+//     the next run is read ahead when the queue holds more than one run;
 //   - one by one: otherwise, or when the batch fails, each message runs in its
 //     own savepoint of one transaction and the run stops at the first failure,
 //     so a bad message never takes its neighbours with it and nothing passes
@@ -35,6 +36,9 @@ func (p *Pump) processRun(ctx context.Context, heads []store.Message) error {
 		return p.recordFailure(ctx, heads[0], classify(readErr))
 	}
 	if n := batchable(run); n >= 2 {
+		if n == len(heads) && n == p.cfg.RunLength {
+			p.startReadAhead(ctx, heads[n-1].ID)
+		}
 		err := p.commitBatch(ctx, run[:n])
 		if err == nil {
 			return nil
@@ -46,8 +50,10 @@ func (p *Pump) processRun(ctx context.Context, heads []store.Message) error {
 
 // prepare reads and decodes the runnable prefix of the heads: the first
 // message (PENDING, or a FAILED head that is due) and the PENDING messages
-// after it, reading all raw rows in one round trip.
+// after it, taking what the read-ahead has and reading the rest in one round
+// trip.
 func (p *Pump) prepare(ctx context.Context, heads []store.Message) ([]prepared, error) {
+	ahead := p.takeAhead()
 	ids := []int64{heads[0].ID}
 	for _, m := range heads[1:] {
 		if m.Status != store.StatusPending {
@@ -55,13 +61,26 @@ func (p *Pump) prepare(ctx context.Context, heads []store.Message) ([]prepared, 
 		}
 		ids = append(ids, m.ID)
 	}
-	raws, err := p.raw.ReadRaws(ctx, ids)
-	if err != nil {
-		return nil, fmt.Errorf("read raw messages from %d: %w", ids[0], err)
+	var read []int64
+	for _, id := range ids {
+		if _, ok := ahead[id]; !ok {
+			read = append(read, id)
+		}
+	}
+	var raws map[int64][]byte
+	if len(read) > 0 {
+		var err error
+		if raws, err = p.raw.ReadRaws(ctx, read); err != nil {
+			return nil, fmt.Errorf("read raw messages from %d: %w", read[0], err)
+		}
 	}
 	run := make([]prepared, len(ids))
 	for i, id := range ids {
 		run[i].msg = heads[i]
+		if pr, ok := ahead[id]; ok {
+			run[i].decoded, run[i].err = pr.decoded, pr.err
+			continue
+		}
 		raw, ok := raws[id]
 		if !ok {
 			run[i].err = mailbox.ErrMissing

@@ -64,6 +64,7 @@ type Pump struct {
 	log      *slog.Logger
 	cfg      PumpConfig
 	cache    *stateCache // states the fast path committed this lead term
+	ahead    *readAhead  // the next run, read while the current one commits
 }
 
 // NewPump wires a pump. backfill runs the mailbox backfill right after each

@@ -60,6 +60,9 @@ type Queue interface {
 	Enqueue(ctx context.Context, ids []int64, now time.Time) (int, error)
 	// QueueHead returns up to max unfinished messages (PENDING or FAILED) in MSG_ID order.
 	QueueHead(ctx context.Context, max int) ([]Message, error)
+	// PendingAfter returns the ids of up to max PENDING messages after an id,
+	// in MSG_ID order.
+	PendingAfter(ctx context.Context, after int64, max int) ([]int64, error)
 	// Message returns a message, live or archived; ErrNotFound if neither.
 	Message(ctx context.Context, id int64) (Message, error)
 	// LockMessages reads live messages and locks their rows (inside a

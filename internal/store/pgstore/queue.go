@@ -21,6 +21,11 @@ func (e executor) QueueHead(ctx context.Context, max int) ([]store.Message, erro
 	return messages(rows), interpret(err)
 }
 
+func (e executor) PendingAfter(ctx context.Context, after int64, max int) ([]int64, error) {
+	ids, err := e.q.ProcStateListPendingAfter(ctx, e.db, postgres.ProcStateListPendingAfterParams{AfterMsgID: after, MaxRows: int32(max)})
+	return ids, interpret(err)
+}
+
 func (e executor) Message(ctx context.Context, id int64) (store.Message, error) {
 	row, err := e.q.ProcStateGet(ctx, e.db, id)
 	if err == nil {

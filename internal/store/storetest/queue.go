@@ -45,6 +45,21 @@ func testQueue(t *testing.T, newStore Factory) {
 		require.Equal(t, []int64{3, 4, 5}, headIDs(t, s))
 	})
 
+	t.Run("PendingAfterListsOnlyPendingIdsAfterTheGivenOne", func(t *testing.T) {
+		s := newStore(t)
+		_, err := s.Enqueue(ctx(t), []int64{1, 2, 3, 4, 5, 6}, t0)
+		require.NoError(t, err)
+		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 4, Status: store.StatusSucceeded, Now: t0}}))
+		_, err = s.RecordFailure(ctx(t), store.Failure{MsgID: 3, ErrorClass: "INFRA", Reason: "down", NextAttemptAt: t0, Now: t0})
+		require.NoError(t, err)
+		got, err := s.PendingAfter(ctx(t), 2, 10)
+		require.NoError(t, err)
+		require.Equal(t, []int64{5, 6}, got, "neither FAILED nor finished, only after 2")
+		got, err = s.PendingAfter(ctx(t), 0, 2)
+		require.NoError(t, err)
+		require.Equal(t, []int64{1, 2}, got, "at most max, in order")
+	})
+
 	t.Run("EnqueueIsIdempotentAndSkipsArchived", func(t *testing.T) {
 		s := newStore(t)
 		_, err := s.Enqueue(ctx(t), []int64{10, 11}, t0)

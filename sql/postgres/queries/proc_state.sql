@@ -21,6 +21,14 @@ WHERE status IN ('PENDING', 'FAILED')
 ORDER BY msg_id
 LIMIT @max_rows;
 
+-- name: ProcStateListPendingAfter :many
+-- The ids of the PENDING messages after an id, in order: what the pump reads
+-- ahead while it commits the run before them.
+SELECT msg_id FROM proc_state
+WHERE status = 'PENDING' AND msg_id > @after_msg_id
+ORDER BY msg_id
+LIMIT @max_rows;
+
 -- name: ProcStateGet :one
 SELECT * FROM proc_state WHERE msg_id = @msg_id;
 

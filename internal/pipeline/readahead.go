@@ -1,0 +1,62 @@
+package pipeline
+
+import (
+	"context"
+	"time"
+
+	"github.com/msgx-aodb/msgx/internal/sis"
+)
+
+// readAheadTimeout bounds a read-ahead nobody may wait for (the pump stopped).
+const readAheadTimeout = 30 * time.Second
+
+// readAhead reads and decodes the next run's messages while the current run
+// commits: the raw XML comes from the mailbox database and decoding is CPU,
+// so neither has to wait for the commit. It is only a cache: the next step
+// still reads the queue head itself and takes an entry only for the same
+// message id (a mailbox row's raw XML never changes). A failed read-ahead
+// is simply empty; the step then reads as it always does.
+type readAhead struct {
+	done chan struct{}      // closed once got is final
+	got  map[int64]prepared // decoded messages (or their decode errors) by id
+}
+
+// startReadAhead reads ahead the PENDING messages after the given id, up
+// to one run, in the background.
+func (p *Pump) startReadAhead(ctx context.Context, after int64) {
+	ra := &readAhead{done: make(chan struct{})}
+	p.ahead = ra
+	go func() {
+		defer close(ra.done)
+		// Not the step's context: the step ends before the next one takes
+		// the result.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), readAheadTimeout)
+		defer cancel()
+		ids, err := p.store.PendingAfter(ctx, after, p.cfg.RunLength)
+		if err != nil || len(ids) == 0 {
+			return
+		}
+		raws, err := p.raw.ReadRaws(ctx, ids)
+		if err != nil {
+			return
+		}
+		got := make(map[int64]prepared, len(raws))
+		for id, raw := range raws {
+			d, err := sis.Decode(raw, p.cfg.Decode)
+			got[id] = prepared{decoded: d, err: err}
+		}
+		ra.got = got
+	}()
+}
+
+// takeAhead waits for the read-ahead in flight, if any, and hands over what
+// it read; nil when there is none.
+func (p *Pump) takeAhead() map[int64]prepared {
+	ra := p.ahead
+	if ra == nil {
+		return nil
+	}
+	p.ahead = nil
+	<-ra.done
+	return ra.got
+}
