@@ -240,7 +240,7 @@ func connect(ctx context.Context, cfg config.Config) (*pgxpool.Pool, *sql.DB, er
 	ctx, cancel := context.WithTimeout(ctx, startupTimeout)
 	defer cancel()
 
-	pc, err := pgxpool.ParseConfig(cfg.PGURL)
+	pc, err := pgstore.ParsePoolConfig(cfg.PGURL)
 	if err != nil {
 		return nil, nil, fmt.Errorf("PostgreSQL: MSGX_PG_URL is not a valid URL: %s", oneLine(err))
 	}

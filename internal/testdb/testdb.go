@@ -32,6 +32,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/msgx-aodb/msgx/internal/store/pgstore"
+
 	"github.com/msgx-aodb/msgx/db/pgadmin"
 	"github.com/msgx-aodb/msgx/internal/schema"
 	sqlfiles "github.com/msgx-aodb/msgx/sql"
@@ -105,7 +107,12 @@ func newPG(t testing.TB, tpl string) *PG {
 	}
 	pg := &PG{Name: name, URL: withDatabase(adminURL(), name)}
 	t.Cleanup(func() { dropPG(t, db, pg) })
-	if pg.Pool, err = pgxpool.New(ctx, pg.URL); err != nil {
+	// The service's pool settings, so tests and benchmarks see its pool.
+	pc, err := pgstore.ParsePoolConfig(pg.URL)
+	if err != nil {
+		t.Fatalf("testdb: %s: %v", name, err)
+	}
+	if pg.Pool, err = pgxpool.NewWithConfig(ctx, pc); err != nil {
 		t.Fatalf("testdb: connect to %s: %v", name, err)
 	}
 	return pg

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -35,6 +36,26 @@ var _ store.Store = (*Store)(nil)
 // New wraps a pool. The caller keeps ownership of the pool unless it calls Close.
 func New(pool *pgxpool.Pool) *Store {
 	return &Store{executor: executor{db: pool, q: postgres.New()}, pool: pool}
+}
+
+// DefaultMaxConns is the pool size when the URL sets no pool_max_conns.
+// pgx's own default (the CPU count, at least 4) is less than the service's
+// concurrent users: the pump's transaction, its read-ahead, the poller, the
+// backfill, the Kafka dispatcher and aggregator, the HTTP API; on a 2-core
+// host they would queue for connections.
+const DefaultMaxConns = 10
+
+// ParsePoolConfig parses a PostgreSQL URL into a pool configuration with
+// msgx's defaults (DefaultMaxConns unless the URL says pool_max_conns).
+func ParsePoolConfig(url string) (*pgxpool.Config, error) {
+	pc, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, err
+	}
+	if !strings.Contains(url, "pool_max_conns") {
+		pc.MaxConns = DefaultMaxConns
+	}
+	return pc, nil
 }
 
 // Close closes the pool.

@@ -59,3 +59,17 @@ func TestFlightDeleteRemovesDetails(t *testing.T) {
 		require.Positive(t, other, table)
 	}
 }
+
+// The pool holds enough connections for the service's concurrent users
+// unless the URL sizes it.
+func TestParsePoolConfig(t *testing.T) {
+	t.Parallel()
+	pc, err := pgstore.ParsePoolConfig("postgres://msgx@db:5432/msgx?sslmode=disable")
+	require.NoError(t, err)
+	require.Equal(t, int32(pgstore.DefaultMaxConns), pc.MaxConns)
+	pc, err = pgstore.ParsePoolConfig("postgres://msgx@db:5432/msgx?sslmode=disable&pool_max_conns=3")
+	require.NoError(t, err)
+	require.Equal(t, int32(3), pc.MaxConns, "the URL's size wins")
+	_, err = pgstore.ParsePoolConfig("postgres://msgx@db:5432/msgx?pool_max_conns=x")
+	require.Error(t, err)
+}
