@@ -75,6 +75,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	if opt.StepTimeout <= 0 {
 		opt.StepTimeout = stepTimeout
 	}
+	tuneGC(cfg.GCPercent, log)
 	clk := clock.Real{}
 	if cfg.Shadow {
 		log = log.With("shadow", true)

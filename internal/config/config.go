@@ -36,6 +36,7 @@ type Config struct {
 	AirportTZ string
 	Location  *time.Location
 	LogLevel  string
+	GCPercent int // Go GC target of serve (GOGC); a GOGC environment variable wins
 
 	PollInterval   time.Duration
 	ClaimBatch     int

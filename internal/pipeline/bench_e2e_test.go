@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/config"
 )
 
 // fillMailbox writes n FLOP messages over flights 1..flights into the
@@ -42,6 +44,8 @@ func fillMailbox(tb testing.TB, e *env, n, flights int) {
 // meanwhile.
 func runService(tb testing.TB, e *env, n int) (time.Duration, uint64) {
 	tb.Helper()
+	// The garbage collector's target of msgx serve (gc.percent).
+	defer debug.SetGCPercent(debug.SetGCPercent(config.Defaults().GCPercent))
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	real := clock.Real{}
 	bf := NewBackfiller(e.st, e.mb, real, quiet, DefaultBackfillConfig())

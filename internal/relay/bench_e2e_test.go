@@ -3,6 +3,7 @@ package relay
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
@@ -102,6 +104,8 @@ func percentile(ds []time.Duration, p float64) time.Duration {
 // alone (insert to the outbox row's created_at) and Kafka alone (produce to
 // consume of the same rate).
 func BenchmarkEndToEndLatency(b *testing.B) {
+	// The garbage collector's target of msgx serve (gc.percent).
+	defer debug.SetGCPercent(debug.SetGCPercent(config.Defaults().GCPercent))
 	for range b.N {
 		e := newEnv(b)
 		mbdb, _ := testdb.Mailbox(b)
