@@ -122,7 +122,10 @@ type Querier interface {
 	FlightMarks(ctx context.Context, db DBTX, flids []int64) ([]FlightMarksRow, error)
 	// The write stamp of the given flights: state_version, and updated_at, which
 	// every write sets, also one that bumps no version (snapshot-day
-	// bookkeeping). The pump checks its cached states against it.
+	// bookkeeping). The pump checks its cached states against it. A join on the
+	// id list: primary-key probes however many dead row versions a busy day has
+	// left behind (flid = ANY(...) over a quarter of the day's flights chose a
+	// sequential scan of the whole bloated table).
 	FlightStampMany(ctx context.Context, db DBTX, flids []int64) ([]FlightStampManyRow, error)
 	// Writes the computed next states of flights (every column; the pump
 	// computes them all; CREATED_AT is kept on update). The rows travel as one

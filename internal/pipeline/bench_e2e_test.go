@@ -15,10 +15,43 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/config"
+	"github.com/msgx-aodb/msgx/internal/store"
 )
 
-// fillMailbox writes n FLOP messages over flights 1..flights into the
-// mailbox with multi-row inserts (test setup only).
+// flopMix is the i-th FLOP update of a realistic mix over the flights:
+// times (TOBT, EOBT, PEDT, NEAT), stand and remark changes, and lists the
+// AODB resends whole (gates, check-in counters, belts, delays), each value
+// new so that every message changes its flight (none equals the DNLD's).
+func flopMix(i int, flid int64) string {
+	r := i / 10 // differs between any two messages of one subtype for one flight
+	minute := 360 + r%960
+	hhmm := fmt.Sprintf("%02d%02d", minute/60, minute%60)
+	switch i % 10 {
+	case 0:
+		return flop("STND", flid, fmt.Sprintf("<STND>%d</STND>", 300+r%600))
+	case 1:
+		return flop("TOBT", flid, "<TOBT>02DEC26"+hhmm+"</TOBT>")
+	case 2:
+		return flop("EOBT", flid, "<EOBT>02DEC26"+hhmm+"</EOBT>")
+	case 3:
+		return flop("GTDT", flid, gates(fmt.Sprintf("B%d", r%97), fmt.Sprintf("C%d", r%89)))
+	case 4:
+		return flop("CKDT", flid, fmt.Sprintf(`<CKDT CKNO="1"><CHKC>%d</CHKC><PCOT>02DEC26%s</PCOT></CKDT><CKDT CKNO="2"><CHKC>%d</CHKC></CKDT>`, 100+r%97, hhmm, 200+r%89))
+	case 5:
+		return flop("DELY", flid, fmt.Sprintf(`<DELY CODE="%d" DURA="00%02d">late</DELY>`, 81+r%10, 5+r%53))
+	case 6:
+		return flop("REMC", flid, fmt.Sprintf("<REMC>remark %d</REMC>", i))
+	case 7:
+		return flop("PEDT", flid, "<PEDT>02DEC26"+hhmm+"</PEDT>")
+	case 8:
+		return flop("CLDT", flid, fmt.Sprintf(`<CLDT CLNO="1"><BELT>%d</BELT></CLDT>`, 30+r%23))
+	default:
+		return flop("NEAT", flid, "<NEAT>02DEC26"+hhmm+"</NEAT>")
+	}
+}
+
+// fillMailbox writes n FLOP messages of the mix over flights 1..flights into
+// the mailbox with multi-row inserts (test setup only).
 func fillMailbox(tb testing.TB, e *env, n, flights int) {
 	tb.Helper()
 	const chunk = 500
@@ -31,7 +64,7 @@ func fillMailbox(tb testing.TB, e *env, n, flights int) {
 				sb.WriteString(",")
 			}
 			sb.WriteString("(?, NOW(), 'VALID')")
-			args = append(args, flop("STND", int64(i%flights+1), fmt.Sprintf("<STND>%d</STND>", i)))
+			args = append(args, flopMix(i, int64(i%flights+1)))
 		}
 		_, err := e.mbdb.ExecContext(tb.Context(), sb.String(), args...)
 		require.NoError(tb, err)
@@ -93,11 +126,12 @@ func runService(tb testing.TB, e *env, n int) (time.Duration, uint64) {
 }
 
 // BenchmarkEndToEnd: FLOP messages/s from mailbox row to committed and
-// backfilled, poller, pump and backfill running as in `msgx serve`, with the
-// single-row-insert commit rate of the same PostgreSQL in the same run as
-// the baseline.
+// backfilled over a realistic day (a DNLD of 2 000 flights with every group,
+// then the FLOP mix across them), poller, pump and backfill running as in
+// `msgx serve`, with the single-row-insert commit rate of the same
+// PostgreSQL in the same run as the baseline.
 func BenchmarkEndToEnd(b *testing.B) {
-	const flights = 500
+	const flights = 2000
 	n := max(b.N, 20000) // enough messages that start-up costs do not dominate
 	e := newEnv(b)
 	e.send(b, dnld(flights))
@@ -108,6 +142,15 @@ func BenchmarkEndToEnd(b *testing.B) {
 	elapsed, _ := runService(b, e, n+1)
 	b.StopTimer()
 	rate := float64(n) / elapsed.Seconds()
+	// Every message of the mix applied: the figure is of real work.
+	counts, err := e.st.QueueCounts(b.Context())
+	require.NoError(b, err)
+	require.Equal(b, []store.StatusCount{{Status: store.StatusSucceeded, Messages: int64(n + 1)}}, counts)
+	lags, err := e.st.OutboxLag(b.Context()) // nothing is relayed here: every event is pending
+	require.NoError(b, err)
+	for _, l := range lags {
+		require.Equal(b, int64(flights+n), l.Pending, "%s: one event per created flight and per message", l.Target)
+	}
 
 	base := baselineCommits(b, e, 2000)
 	b.ReportMetric(rate, "msgs/s")
