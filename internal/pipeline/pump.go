@@ -18,7 +18,7 @@ type PumpConfig struct {
 	BackoffBase  time.Duration // first retry delay, doubled per attempt; default 1 s
 	BackoffCap   time.Duration // cap of one delay; default 60 s
 	HeadDeadline time.Duration // a FAILED head older than this (from first_seen_at) → DEAD(EXHAUSTED); default 10 min
-	RunLength    int           // consecutive head messages committed together; default 500
+	RunLength    int           // most consecutive head messages committed together; default 1000
 	Idle         time.Duration // wait when the queue is empty, unless Bell rings first; default 1 s
 	Bell         *Bell         // rung after an enqueue; nil = none (the pump then looks every Idle)
 	Prune        bool          // snapshot prune of previous-generation members; default on
@@ -42,7 +42,7 @@ type Observer interface {
 func DefaultPumpConfig() PumpConfig {
 	return PumpConfig{
 		MaxAttempts: 5, BackoffBase: time.Second, BackoffCap: time.Minute,
-		HeadDeadline: 10 * time.Minute, RunLength: 500, Idle: time.Second,
+		HeadDeadline: 10 * time.Minute, RunLength: 1000, Idle: time.Second,
 		Prune: true, Grace: 30 * time.Second, Decode: sis.DefaultOptions(),
 	}
 }
