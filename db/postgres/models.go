@@ -376,7 +376,7 @@ type MsgEvent struct {
 	StateVersion int64 `json:"state_version"`
 	// <CMINMSGS_ID>:<FLID>:<STATE_VERSION>:<TARGET>; consumers deduplicate by it, and UNIQUE keeps it from being enqueued twice.
 	IdempotencyKey string `json:"idempotency_key"`
-	// JSON of the full next flight state (documented in docs/events.md); may be NULL for a TOMBSTONE.
+	// KAFKA:msg: JSON of the full next flight state (documented in docs/events.md); may be NULL for a TOMBSTONE. KAFKA:schd: always NULL, the payload is the KAFKA:msg twin's (same cminmsgs_id, flid, state_version), stored once.
 	Payload *string `json:"payload"`
 	// KAFKA:schd: PENDING, SENT (broker acknowledged) or DEAD (attempts exhausted; kept as the DLQ record). KAFKA:msg: NULL (delivery state by the watermark: SENT when EVENT_ID <= msg_event_cursor.sent_through, else PENDING) or DEAD (kept as the DLQ record).
 	Status *string `json:"status"`

@@ -121,10 +121,12 @@ func (q *Queries) EventLag(ctx context.Context, db DBTX) ([]EventLagRow, error) 
 
 const eventListByFlight = `-- name: EventListByFlight :many
 SELECT e.event_id, e.target, e.partition_key, e.event_type, e.cminmsgs_id, e.flid,
-  e.state_version, e.idempotency_key, e.payload,
+  e.state_version, e.idempotency_key, COALESCE(e.payload, t.payload) AS payload,
   COALESCE(e.status, CASE WHEN e.event_id <= c.sent_through THEN 'SENT' ELSE 'PENDING' END)::varchar AS status,
   e.attempts, e.next_attempt_at, e.last_error, e.created_at, e.sent_at
 FROM msg_event e LEFT JOIN msg_event_cursor c ON c.target = e.target
+LEFT JOIN msg_event t ON e.target = 'KAFKA:schd'
+  AND t.idempotency_key = e.cminmsgs_id || ':' || e.flid || ':' || e.state_version || ':KAFKA:msg'
 WHERE e.flid = $1
 ORDER BY e.event_id
 `
@@ -186,10 +188,12 @@ func (q *Queries) EventListByFlight(ctx context.Context, db DBTX, flid int64) ([
 
 const eventListByMessage = `-- name: EventListByMessage :many
 SELECT e.event_id, e.target, e.partition_key, e.event_type, e.cminmsgs_id, e.flid,
-  e.state_version, e.idempotency_key, e.payload,
+  e.state_version, e.idempotency_key, COALESCE(e.payload, t.payload) AS payload,
   COALESCE(e.status, CASE WHEN e.event_id <= c.sent_through THEN 'SENT' ELSE 'PENDING' END)::varchar AS status,
   e.attempts, e.next_attempt_at, e.last_error, e.created_at, e.sent_at
 FROM msg_event e LEFT JOIN msg_event_cursor c ON c.target = e.target
+LEFT JOIN msg_event t ON e.target = 'KAFKA:schd'
+  AND t.idempotency_key = e.cminmsgs_id || ':' || e.flid || ':' || e.state_version || ':KAFKA:msg'
 WHERE e.cminmsgs_id = $1
 ORDER BY e.event_id
 `
@@ -250,9 +254,14 @@ func (q *Queries) EventListByMessage(ctx context.Context, db DBTX, cminmsgsID in
 }
 
 const eventListDead = `-- name: EventListDead :many
-SELECT event_id, target, partition_key, event_type, cminmsgs_id, flid, state_version, idempotency_key, payload, status, attempts, next_attempt_at, last_error, created_at, sent_at FROM msg_event
-WHERE status = 'DEAD' AND target = $1 AND event_id > $2
-ORDER BY event_id
+SELECT e.event_id, e.target, e.partition_key, e.event_type, e.cminmsgs_id, e.flid,
+  e.state_version, e.idempotency_key, COALESCE(e.payload, t.payload) AS payload,
+  e.status, e.attempts, e.next_attempt_at, e.last_error, e.created_at, e.sent_at
+FROM msg_event e
+LEFT JOIN msg_event t ON e.target = 'KAFKA:schd'
+  AND t.idempotency_key = e.cminmsgs_id || ':' || e.flid || ':' || e.state_version || ':KAFKA:msg'
+WHERE e.status = 'DEAD' AND e.target = $1 AND e.event_id > $2
+ORDER BY e.event_id
 LIMIT $3
 `
 
@@ -352,60 +361,15 @@ func (q *Queries) EventListMsgPendingAfter(ctx context.Context, db DBTX, arg Eve
 	return items, nil
 }
 
-const eventListPending = `-- name: EventListPending :many
-SELECT event_id, target, partition_key, event_type, cminmsgs_id, flid, state_version, idempotency_key, payload, status, attempts, next_attempt_at, last_error, created_at, sent_at FROM msg_event
-WHERE target = $1 AND status = 'PENDING'
-ORDER BY event_id
-LIMIT $2
-`
-
-type EventListPendingParams struct {
-	Target  string `json:"target"`
-	MaxRows int32  `json:"max_rows"`
-}
-
-// The head of a per-row target (KAFKA:schd): the smallest PENDING EVENT_IDs,
-// in order.
-func (q *Queries) EventListPending(ctx context.Context, db DBTX, arg EventListPendingParams) ([]MsgEvent, error) {
-	rows, err := db.Query(ctx, eventListPending, arg.Target, arg.MaxRows)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []MsgEvent{}
-	for rows.Next() {
-		var i MsgEvent
-		if err := rows.Scan(
-			&i.EventID,
-			&i.Target,
-			&i.PartitionKey,
-			&i.EventType,
-			&i.CminmsgsID,
-			&i.Flid,
-			&i.StateVersion,
-			&i.IdempotencyKey,
-			&i.Payload,
-			&i.Status,
-			&i.Attempts,
-			&i.NextAttemptAt,
-			&i.LastError,
-			&i.CreatedAt,
-			&i.SentAt,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const eventListPendingAfter = `-- name: EventListPendingAfter :many
-SELECT event_id, target, partition_key, event_type, cminmsgs_id, flid, state_version, idempotency_key, payload, status, attempts, next_attempt_at, last_error, created_at, sent_at FROM msg_event
-WHERE target = $1 AND status = 'PENDING' AND event_id > $2
-ORDER BY event_id
+SELECT e.event_id, e.target, e.partition_key, e.event_type, e.cminmsgs_id, e.flid,
+  e.state_version, e.idempotency_key, COALESCE(e.payload, t.payload) AS payload,
+  e.status, e.attempts, e.next_attempt_at, e.last_error, e.created_at, e.sent_at
+FROM msg_event e
+LEFT JOIN msg_event t ON e.target = 'KAFKA:schd'
+  AND t.idempotency_key = e.cminmsgs_id || ':' || e.flid || ':' || e.state_version || ':KAFKA:msg'
+WHERE e.target = $1 AND e.status = 'PENDING' AND e.event_id > $2
+ORDER BY e.event_id
 LIMIT $3
 `
 
@@ -415,8 +379,9 @@ type EventListPendingAfterParams struct {
 	MaxRows      int32  `json:"max_rows"`
 }
 
-// The next PENDING events of a per-row target (KAFKA:schd) after a cursor, in
-// order.
+// The next PENDING events of a per-row target (KAFKA:schd) after a cursor (0:
+// the head), in order. A KAFKA:schd row's payload is its KAFKA:msg twin's
+// (the twin join, here and below: 040_outbox.sql).
 func (q *Queries) EventListPendingAfter(ctx context.Context, db DBTX, arg EventListPendingAfterParams) ([]MsgEvent, error) {
 	rows, err := db.Query(ctx, eventListPendingAfter, arg.Target, arg.AfterEventID, arg.MaxRows)
 	if err != nil {
@@ -460,9 +425,14 @@ WITH latest AS (
   WHERE e.target = $3 AND e.status = 'PENDING'
   ORDER BY e.partition_key, e.state_version DESC, e.event_id DESC
 )
-SELECT event_id, target, partition_key, event_type, cminmsgs_id, flid, state_version, idempotency_key, payload, status, attempts, next_attempt_at, last_error, created_at, sent_at FROM latest
-WHERE next_attempt_at IS NULL OR next_attempt_at <= $1::timestamptz
-ORDER BY event_id
+SELECT e.event_id, e.target, e.partition_key, e.event_type, e.cminmsgs_id, e.flid,
+  e.state_version, e.idempotency_key, COALESCE(e.payload, t.payload) AS payload,
+  e.status, e.attempts, e.next_attempt_at, e.last_error, e.created_at, e.sent_at
+FROM latest e
+LEFT JOIN msg_event t ON e.target = 'KAFKA:schd'
+  AND t.idempotency_key = e.cminmsgs_id || ':' || e.flid || ':' || e.state_version || ':KAFKA:msg'
+WHERE e.next_attempt_at IS NULL OR e.next_attempt_at <= $1::timestamptz
+ORDER BY e.event_id
 LIMIT $2
 `
 

@@ -73,11 +73,9 @@ type Querier interface {
 	// primary-key range scan: the relay reads on while the watermark of the
 	// previous batch is still being written. Their effective status is PENDING.
 	EventListMsgPendingAfter(ctx context.Context, db DBTX, arg EventListMsgPendingAfterParams) ([]MsgEvent, error)
-	// The head of a per-row target (KAFKA:schd): the smallest PENDING EVENT_IDs,
-	// in order.
-	EventListPending(ctx context.Context, db DBTX, arg EventListPendingParams) ([]MsgEvent, error)
-	// The next PENDING events of a per-row target (KAFKA:schd) after a cursor, in
-	// order.
+	// The next PENDING events of a per-row target (KAFKA:schd) after a cursor (0:
+	// the head), in order. A KAFKA:schd row's payload is its KAFKA:msg twin's
+	// (the twin join, here and below: 040_outbox.sql).
 	EventListPendingAfter(ctx context.Context, db DBTX, arg EventListPendingAfterParams) ([]MsgEvent, error)
 	// schd aggregation: per FLID the latest pending event of the target, oldest
 	// flights first, skipping flights still backing off.

@@ -162,11 +162,16 @@ func (w *batchWriter) addResults(msgID int64, results []flight.Result, now time.
 		if r.Next.Lifecycle == flight.Deleted {
 			typ = store.EventTombstone
 		}
-		for _, target := range []string{store.TargetMsg, store.TargetSchd} {
+		// The payload is stored once, on the KAFKA:msg event; the KAFKA:schd
+		// event's is its twin's (040_outbox.sql).
+		for _, ev := range [...]struct {
+			target  string
+			payload []byte
+		}{{store.TargetMsg, payload}, {store.TargetSchd, nil}} {
 			w.events = append(w.events, store.NewEvent{
-				Target: target, EventType: typ, MsgID: msgID, FLID: r.Next.FLID,
-				StateVersion: r.Next.StateVersion, Payload: payload, CreatedAt: now,
-				IdempotencyKey: store.IdempotencyKey(msgID, r.Next.FLID, r.Next.StateVersion, target),
+				Target: ev.target, EventType: typ, MsgID: msgID, FLID: r.Next.FLID,
+				StateVersion: r.Next.StateVersion, Payload: ev.payload, CreatedAt: now,
+				IdempotencyKey: store.IdempotencyKey(msgID, r.Next.FLID, r.Next.StateVersion, ev.target),
 			})
 		}
 	}

@@ -153,6 +153,7 @@ func TestMsgFailingHeadBlocksOnlyItsTarget(t *testing.T) {
 	e := newEnv(t)
 	n := interleaved(t, e, 5, 4, store.TargetMsg)
 	e.insert(t, event(store.TargetSchd, 100, 1001, 9, ""), event(store.TargetSchd, 101, 1002, 9, ""))
+	n += 2 // their KAFKA:msg twins, which hold the payloads
 	fault := e.kf.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.Produce}, Topic: topicMsg, Err: kerr.NotLeaderForPartition, Count: -1})
 	d := e.dispatcher()
 

@@ -97,9 +97,34 @@ func tombstone(target string, msg, flid, version int64) store.NewEvent {
 	return e
 }
 
+// insert writes events as the pipeline does: a KAFKA:schd event's payload
+// goes to its KAFKA:msg twin (added here when the test did not list it and it
+// is not stored yet).
 func (e *env) insert(t testing.TB, events ...store.NewEvent) {
 	t.Helper()
-	require.NoError(t, e.st.InsertEvents(t.Context(), events))
+	listed := map[string]bool{} // twins listed or already stored
+	for _, ev := range events {
+		listed[ev.IdempotencyKey] = true
+		if ev.Target == store.TargetSchd {
+			for _, stored := range e.eventsOf(t, ev.MsgID) {
+				listed[stored.IdempotencyKey] = true
+			}
+		}
+	}
+	var rows []store.NewEvent
+	for _, ev := range events {
+		if ev.Target == store.TargetSchd && ev.Payload != nil {
+			twin := ev
+			twin.Target = store.TargetMsg
+			twin.IdempotencyKey = store.IdempotencyKey(ev.MsgID, ev.FLID, ev.StateVersion, store.TargetMsg)
+			if !listed[twin.IdempotencyKey] {
+				rows = append(rows, twin)
+			}
+			ev.Payload = nil
+		}
+		rows = append(rows, ev)
+	}
+	require.NoError(t, e.st.InsertEvents(t.Context(), rows))
 }
 
 // drain steps the dispatcher until nothing is pending or ready.
@@ -142,6 +167,18 @@ func (e *env) eventsOf(t testing.TB, msg int64) []store.Event {
 	evs, err := e.st.EventsOfMessage(t.Context(), msg)
 	require.NoError(t, err)
 	return evs
+}
+
+// schdOf is the KAFKA:schd event of a message (its KAFKA:msg twin is beside it).
+func (e *env) schdOf(t testing.TB, msg int64) store.Event {
+	t.Helper()
+	for _, ev := range e.eventsOf(t, msg) {
+		if ev.Target == store.TargetSchd {
+			return ev
+		}
+	}
+	t.Fatalf("message %d has no KAFKA:schd event", msg)
+	return store.Event{}
 }
 
 // consume reads a topic from the start until it holds n records, or fails

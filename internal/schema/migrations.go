@@ -85,6 +85,21 @@ func generateMigration(ctx context.Context, db *sql.DB, dir migrate.Dir, name st
 	return f.Name(), nil
 }
 
+// RehashMigrations rewrites atlas.sum of the directory dirPath after a
+// reviewed hand edit of a migration that is not yet released (what
+// `atlas migrate hash` does).
+func RehashMigrations(dirPath string) error {
+	dir, err := migrate.NewLocalDir(dirPath)
+	if err != nil {
+		return err
+	}
+	sum, err := dir.Checksum()
+	if err != nil {
+		return err
+	}
+	return migrate.WriteSumFile(dir, sum)
+}
+
 // nextVersion is the current UTC time as an atlas version, moved past the
 // last existing migration should the clock be behind it.
 func nextVersion(files []migrate.File) string {

@@ -26,9 +26,18 @@ const defaultURL = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
 func main() {
 	name := flag.String("name", "", "migration name, e.g. add_flight_remarks (required)")
 	dir := flag.String("dir", filepath.Join("sql", "postgres", "migrations"), "migration directory")
+	rehash := flag.Bool("rehash", false, "only rewrite atlas.sum after a reviewed hand edit of an unreleased migration")
 	flag.Parse()
+	if *rehash && flag.NArg() == 0 {
+		if err := schema.RehashMigrations(*dir); err != nil {
+			fmt.Fprintf(os.Stderr, "migrate-diff: %v\n", err)
+			os.Exit(1)
+		}
+		fmt.Println("migrate-diff: rewrote atlas.sum")
+		return
+	}
 	if *name == "" || flag.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./scripts/migrate-diff --name <migration_name> [--dir sql/postgres/migrations]")
+		fmt.Fprintln(os.Stderr, "usage: go run ./scripts/migrate-diff --name <migration_name> [--dir sql/postgres/migrations]\n       go run ./scripts/migrate-diff --rehash [--dir sql/postgres/migrations]")
 		os.Exit(2)
 	}
 	url := os.Getenv("MSGX_PG_URL")

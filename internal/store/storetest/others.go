@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -58,11 +59,17 @@ func testSnapshots(t *testing.T, newStore Factory) {
 	})
 }
 
+// newEvent is an UPSERT event; only a KAFKA:msg event carries the payload
+// (a KAFKA:schd event's is its KAFKA:msg twin's).
 func newEvent(msg, flid, version int64, target string) store.NewEvent {
-	return store.NewEvent{
+	ev := store.NewEvent{
 		Target: target, EventType: store.EventUpsert, MsgID: msg, FLID: flid, StateVersion: version,
-		IdempotencyKey: store.IdempotencyKey(msg, flid, version, target), Payload: []byte(`{"flid":1}`), CreatedAt: t0,
+		IdempotencyKey: store.IdempotencyKey(msg, flid, version, target), CreatedAt: t0,
 	}
+	if target == store.TargetMsg {
+		ev.Payload = []byte(fmt.Sprintf(`{"flid":%d,"version":%d}`, flid, version))
+	}
+	return ev
 }
 
 func testOutbox(t *testing.T, newStore Factory) {
@@ -259,6 +266,30 @@ func testOutbox(t *testing.T, newStore Factory) {
 		msgs, err := s.PendingEvents(ctx(t), store.TargetMsg, 10)
 		require.NoError(t, err)
 		require.Len(t, msgs, 1, "the msg event of flight 10 is not touched")
+	})
+
+	t.Run("SchdPayloadIsItsMsgTwins", func(t *testing.T) {
+		s := newStore(t)
+		schd := newEvent(1, 10, 1, store.TargetSchd)
+		schd.Payload = []byte(`{"flid":10}`)
+		require.ErrorIs(t, s.InsertEvents(ctx(t), []store.NewEvent{schd}), store.ErrConflict, "a KAFKA:schd row stores no payload")
+		require.NoError(t, s.InsertEvents(ctx(t), []store.NewEvent{
+			newEvent(1, 10, 1, store.TargetMsg), newEvent(1, 10, 1, store.TargetSchd),
+			newEvent(2, 10, 2, store.TargetMsg), newEvent(2, 10, 2, store.TargetSchd),
+			newEvent(3, 11, 1, store.TargetSchd), // written without its twin: no payload to find
+		}))
+		latest, err := s.LatestPendingPerFlight(ctx(t), store.TargetSchd, t0, 10)
+		require.NoError(t, err)
+		require.Len(t, latest, 2)
+		require.JSONEq(t, `{"flid":10,"version":2}`, string(latest[0].Payload), "the latest version's twin's payload")
+		require.Nil(t, latest[1].Payload)
+		pending, err := s.PendingEvents(ctx(t), store.TargetSchd, 10)
+		require.NoError(t, err)
+		require.JSONEq(t, `{"flid":10,"version":1}`, string(pending[0].Payload))
+		evs, err := s.EventsOfMessage(ctx(t), 2)
+		require.NoError(t, err)
+		require.Len(t, evs, 2)
+		require.Equal(t, evs[0].Payload, evs[1].Payload, "both targets read the same payload")
 	})
 
 	t.Run("SchdDeadTakesSuperseded", func(t *testing.T) {

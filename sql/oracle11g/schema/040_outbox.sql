@@ -35,7 +35,9 @@ CREATE TABLE MSG_EVENT (
   CONSTRAINT MSG_EVENT_TYPE_CK CHECK (EVENT_TYPE IN ('UPSERT', 'TOMBSTONE')),
   CONSTRAINT MSG_EVENT_STATUS_CK CHECK (STATUS IN ('PENDING', 'SENT', 'DEAD')),
   CONSTRAINT MSG_EVENT_ATTEMPTS_CK CHECK (ATTEMPTS >= 0),
-  CONSTRAINT MSG_EVENT_PAYLOAD_CK CHECK (EVENT_TYPE = 'TOMBSTONE' OR PAYLOAD IS NOT NULL)
+  CONSTRAINT MSG_EVENT_PAYLOAD_CK CHECK (
+    (TARGET = 'KAFKA:msg' AND (EVENT_TYPE = 'TOMBSTONE' OR PAYLOAD IS NOT NULL))
+    OR (TARGET = 'KAFKA:schd' AND PAYLOAD IS NULL))
 );
 -- PostgreSQL has partial indexes here (WHERE status = 'PENDING' / 'DEAD'); 11g
 -- has none, so each key column is wrapped in CASE WHEN <condition> THEN col END:
@@ -56,6 +58,6 @@ COMMENT ON COLUMN MSG_EVENT.EVENT_TYPE IS 'UPSERT (payload = full flight state) 
 COMMENT ON COLUMN MSG_EVENT.CMINMSGS_ID IS 'Mailbox id of the message that caused the change.';
 COMMENT ON COLUMN MSG_EVENT.STATE_VERSION IS 'Flight STATE_VERSION after the change.';
 COMMENT ON COLUMN MSG_EVENT.IDEMPOTENCY_KEY IS '<CMINMSGS_ID>:<FLID>:<STATE_VERSION>:<TARGET>; consumers deduplicate by it, and UNIQUE keeps it from being enqueued twice.';
-COMMENT ON COLUMN MSG_EVENT.PAYLOAD IS 'JSON of the full next flight state (documented in docs/events.md); may be NULL for a TOMBSTONE.';
+COMMENT ON COLUMN MSG_EVENT.PAYLOAD IS 'KAFKA:msg: JSON of the full next flight state (documented in docs/events.md); may be NULL for a TOMBSTONE. KAFKA:schd: always NULL, the payload is the KAFKA:msg twin''s (same cminmsgs_id, flid, state_version), stored once.';
 COMMENT ON COLUMN MSG_EVENT.STATUS IS 'PENDING, SENT (broker acknowledged) or DEAD (attempts exhausted; kept as the DLQ record).';
 COMMENT ON COLUMN MSG_EVENT.NEXT_ATTEMPT_AT IS 'Backoff: the event (and, for KAFKA:msg, its target) waits until then.';

@@ -9,20 +9,18 @@ VALUES (
   @target, @partition_key, @event_type, @cminmsgs_id, @flid, @state_version,
   @idempotency_key, @payload, @status, @created_at);
 
--- name: EventListPending :many
--- The head of a per-row target (KAFKA:schd): the smallest PENDING EVENT_IDs,
--- in order.
-SELECT * FROM msg_event
-WHERE target = @target AND status = 'PENDING'
-ORDER BY event_id
-LIMIT @max_rows;
-
 -- name: EventListPendingAfter :many
--- The next PENDING events of a per-row target (KAFKA:schd) after a cursor, in
--- order.
-SELECT * FROM msg_event
-WHERE target = @target AND status = 'PENDING' AND event_id > @after_event_id
-ORDER BY event_id
+-- The next PENDING events of a per-row target (KAFKA:schd) after a cursor (0:
+-- the head), in order. A KAFKA:schd row's payload is its KAFKA:msg twin's
+-- (the twin join, here and below: 040_outbox.sql).
+SELECT e.event_id, e.target, e.partition_key, e.event_type, e.cminmsgs_id, e.flid,
+  e.state_version, e.idempotency_key, COALESCE(e.payload, t.payload) AS payload,
+  e.status, e.attempts, e.next_attempt_at, e.last_error, e.created_at, e.sent_at
+FROM msg_event e
+LEFT JOIN msg_event t ON e.target = 'KAFKA:schd'
+  AND t.idempotency_key = e.cminmsgs_id || ':' || e.flid || ':' || e.state_version || ':KAFKA:msg'
+WHERE e.target = @target AND e.status = 'PENDING' AND e.event_id > @after_event_id
+ORDER BY e.event_id
 LIMIT @max_rows;
 
 -- name: EventListMsgPendingAfter :many
@@ -40,20 +38,24 @@ LIMIT @max_rows;
 -- name: EventListByMessage :many
 -- Events of a message with their effective status (KAFKA:msg: by the watermark).
 SELECT e.event_id, e.target, e.partition_key, e.event_type, e.cminmsgs_id, e.flid,
-  e.state_version, e.idempotency_key, e.payload,
+  e.state_version, e.idempotency_key, COALESCE(e.payload, t.payload) AS payload,
   COALESCE(e.status, CASE WHEN e.event_id <= c.sent_through THEN 'SENT' ELSE 'PENDING' END)::varchar AS status,
   e.attempts, e.next_attempt_at, e.last_error, e.created_at, e.sent_at
 FROM msg_event e LEFT JOIN msg_event_cursor c ON c.target = e.target
+LEFT JOIN msg_event t ON e.target = 'KAFKA:schd'
+  AND t.idempotency_key = e.cminmsgs_id || ':' || e.flid || ':' || e.state_version || ':KAFKA:msg'
 WHERE e.cminmsgs_id = @cminmsgs_id
 ORDER BY e.event_id;
 
 -- name: EventListByFlight :many
 -- Events of a flight with their effective status (KAFKA:msg: by the watermark).
 SELECT e.event_id, e.target, e.partition_key, e.event_type, e.cminmsgs_id, e.flid,
-  e.state_version, e.idempotency_key, e.payload,
+  e.state_version, e.idempotency_key, COALESCE(e.payload, t.payload) AS payload,
   COALESCE(e.status, CASE WHEN e.event_id <= c.sent_through THEN 'SENT' ELSE 'PENDING' END)::varchar AS status,
   e.attempts, e.next_attempt_at, e.last_error, e.created_at, e.sent_at
 FROM msg_event e LEFT JOIN msg_event_cursor c ON c.target = e.target
+LEFT JOIN msg_event t ON e.target = 'KAFKA:schd'
+  AND t.idempotency_key = e.cminmsgs_id || ':' || e.flid || ':' || e.state_version || ':KAFKA:msg'
 WHERE e.flid = @flid
 ORDER BY e.event_id;
 
@@ -124,9 +126,14 @@ WITH latest AS (
   WHERE e.target = @target AND e.status = 'PENDING'
   ORDER BY e.partition_key, e.state_version DESC, e.event_id DESC
 )
-SELECT * FROM latest
-WHERE next_attempt_at IS NULL OR next_attempt_at <= @now::timestamptz
-ORDER BY event_id
+SELECT e.event_id, e.target, e.partition_key, e.event_type, e.cminmsgs_id, e.flid,
+  e.state_version, e.idempotency_key, COALESCE(e.payload, t.payload) AS payload,
+  e.status, e.attempts, e.next_attempt_at, e.last_error, e.created_at, e.sent_at
+FROM latest e
+LEFT JOIN msg_event t ON e.target = 'KAFKA:schd'
+  AND t.idempotency_key = e.cminmsgs_id || ':' || e.flid || ':' || e.state_version || ':KAFKA:msg'
+WHERE e.next_attempt_at IS NULL OR e.next_attempt_at <= @now::timestamptz
+ORDER BY e.event_id
 LIMIT @max_flights;
 
 -- name: EventMarkSupersededSent :execrows
@@ -161,7 +168,12 @@ GROUP BY p.target
 ORDER BY p.target;
 
 -- name: EventListDead :many
-SELECT * FROM msg_event
-WHERE status = 'DEAD' AND target = @target AND event_id > @after_event_id
-ORDER BY event_id
+SELECT e.event_id, e.target, e.partition_key, e.event_type, e.cminmsgs_id, e.flid,
+  e.state_version, e.idempotency_key, COALESCE(e.payload, t.payload) AS payload,
+  e.status, e.attempts, e.next_attempt_at, e.last_error, e.created_at, e.sent_at
+FROM msg_event e
+LEFT JOIN msg_event t ON e.target = 'KAFKA:schd'
+  AND t.idempotency_key = e.cminmsgs_id || ':' || e.flid || ':' || e.state_version || ':KAFKA:msg'
+WHERE e.status = 'DEAD' AND e.target = @target AND e.event_id > @after_event_id
+ORDER BY e.event_id
 LIMIT @page_size;

@@ -42,7 +42,12 @@ CREATE TABLE msg_event (
     (target = 'KAFKA:msg' AND (status IS NULL OR status = 'DEAD'))
     OR (target = 'KAFKA:schd' AND status IS NOT NULL)),
   CONSTRAINT msg_event_attempts_ck CHECK (attempts >= 0),
-  CONSTRAINT msg_event_payload_ck CHECK (event_type = 'TOMBSTONE' OR payload IS NOT NULL)
+  -- The payload is stored once per change, on the KAFKA:msg row: a KAFKA:schd
+  -- row's payload is its KAFKA:msg twin's (same CMINMSGS_ID, FLID and
+  -- STATE_VERSION; IDEMPOTENCY_KEY ending in ':KAFKA:msg').
+  CONSTRAINT msg_event_payload_ck CHECK (
+    (target = 'KAFKA:msg' AND (event_type = 'TOMBSTONE' OR payload IS NOT NULL))
+    OR (target = 'KAFKA:schd' AND payload IS NULL))
 );
 -- Head of KAFKA:schd (PENDING rows only).
 CREATE INDEX msg_event_head_ix ON msg_event (target, event_id) WHERE status = 'PENDING';
@@ -62,7 +67,7 @@ COMMENT ON COLUMN msg_event.cminmsgs_id IS 'Mailbox id of the message that cause
 COMMENT ON COLUMN msg_event.flid IS 'The flight (FLID) the event is about.';
 COMMENT ON COLUMN msg_event.state_version IS 'Flight STATE_VERSION after the change.';
 COMMENT ON COLUMN msg_event.idempotency_key IS '<CMINMSGS_ID>:<FLID>:<STATE_VERSION>:<TARGET>; consumers deduplicate by it, and UNIQUE keeps it from being enqueued twice.';
-COMMENT ON COLUMN msg_event.payload IS 'JSON of the full next flight state (documented in docs/events.md); may be NULL for a TOMBSTONE.';
+COMMENT ON COLUMN msg_event.payload IS 'KAFKA:msg: JSON of the full next flight state (documented in docs/events.md); may be NULL for a TOMBSTONE. KAFKA:schd: always NULL, the payload is the KAFKA:msg twin''s (same cminmsgs_id, flid, state_version), stored once.';
 COMMENT ON COLUMN msg_event.status IS 'KAFKA:schd: PENDING, SENT (broker acknowledged) or DEAD (attempts exhausted; kept as the DLQ record). KAFKA:msg: NULL (delivery state by the watermark: SENT when EVENT_ID <= msg_event_cursor.sent_through, else PENDING) or DEAD (kept as the DLQ record).';
 COMMENT ON COLUMN msg_event.attempts IS 'Failed deliveries so far (kept after a later success, as history).';
 COMMENT ON COLUMN msg_event.next_attempt_at IS 'Backoff: the event (and, for KAFKA:msg, its target) waits until then.';
