@@ -2,7 +2,6 @@ package pgstore
 
 import (
 	"context"
-	"encoding/json"
 	"reflect"
 	"time"
 
@@ -10,6 +9,8 @@ import (
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
+
+var flightRows = newRowEncoder[postgres.FlightSchd]()
 
 var flightColumns = columnsOf(reflect.TypeFor[postgres.FlightSchd](), flight.ScalarNames)
 
@@ -117,12 +118,8 @@ func (e executor) WriteFlights(ctx context.Context, writes []store.FlightWrite, 
 	}
 	if len(updates) > 0 {
 		// The generated row type's JSON keys are the column names, which
-		// jsonb_to_recordset turns back into rows.
-		js, err := json.Marshal(updates)
-		if err != nil {
-			return err
-		}
-		if err := e.q.FlightUpsert(ctx, e.db, js); err != nil {
+		// json_to_recordset turns back into rows.
+		if err := e.q.FlightUpsert(ctx, e.db, flightRows.encode(updates)); err != nil {
 			return interpret(err)
 		}
 	}

@@ -73,3 +73,30 @@ func TestParsePoolConfig(t *testing.T) {
 	_, err = pgstore.ParsePoolConfig("postgres://msgx@db:5432/msgx?pool_max_conns=x")
 	require.Error(t, err)
 }
+
+// A flight update travels as JSON without its NULL columns: a value set
+// before and absent now becomes NULL, and text of any kind comes back as
+// written.
+func TestFlightUpdateKeepsEveryValue(t *testing.T) {
+	t.Parallel()
+	s := pgstore.New(testdb.Postgres(t).Pool)
+	now := time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC)
+	st := &flight.State{FLID: 7, Lifecycle: flight.Active, StateVersion: 1, LastMessageID: 1,
+		OperationDay: time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC),
+		Scalars:      map[string]flight.Value{"STND": {Raw: "101"}, "REMC": {Raw: "first"}},
+		Structs:      map[string]flight.Struct{}, Groups: map[string][]flight.Item{}, Payloads: map[string]flight.Payload{}}
+	require.NoError(t, s.WriteFlights(t.Context(), []store.FlightWrite{{State: st, New: true}}, now))
+
+	next := *st
+	next.StateVersion, next.LastMessageID = 2, 2
+	odd := "a \"quoted\" \\ back\tslash\nline é 中文 \u2028 <&>"
+	next.Scalars = map[string]flight.Value{"REMC": {Raw: odd}} // STND no longer set
+	require.NoError(t, s.WriteFlights(t.Context(), []store.FlightWrite{{State: &next}}, now.Add(time.Minute)))
+	got, err := s.Flights(t.Context(), []int64{7})
+	require.NoError(t, err)
+	require.Equal(t, odd, got[7].Scalars["REMC"].Raw)
+	_, stand := got[7].Scalars["STND"]
+	require.False(t, stand, "a column absent from the update is NULL")
+	require.Equal(t, int64(2), got[7].StateVersion)
+	require.True(t, got[7].UpdatedAt.Equal(now.Add(time.Minute)))
+}
