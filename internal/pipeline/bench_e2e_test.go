@@ -129,13 +129,15 @@ func runService(tb testing.TB, e *env, n int) (time.Duration, uint64) {
 // backfilled over a realistic day (a DNLD of 2 000 flights with every group,
 // then the FLOP mix across them), poller, pump and backfill running as in
 // `msgx serve`, with the single-row-insert commit rate of the same
-// PostgreSQL in the same run as the baseline.
+// PostgreSQL in the same run as the baseline, and the DNLD's apply time.
 func BenchmarkEndToEnd(b *testing.B) {
 	const flights = 2000
 	n := max(b.N, 20000) // enough messages that start-up costs do not dominate
 	e := newEnv(b)
 	e.send(b, dnld(flights))
-	e.drain(b)
+	began := time.Now()
+	e.drain(b) // read, decode, apply in one transaction
+	dnldApply := time.Since(began)
 	fillMailbox(b, e, n, flights)
 
 	b.ResetTimer()
@@ -156,6 +158,7 @@ func BenchmarkEndToEnd(b *testing.B) {
 	b.ReportMetric(rate, "msgs/s")
 	b.ReportMetric(base, "baseline-commits/s")
 	b.ReportMetric(rate/base, "ratio")
+	b.ReportMetric(dnldApply.Seconds(), "dnld-apply-s")
 }
 
 // BenchmarkBacklogMemory drains backlogs of 10 000 and 100 000 messages and
