@@ -104,7 +104,9 @@ func RehashMigrations(dirPath string) error {
 // last existing migration should the clock be behind it.
 func nextVersion(files []migrate.File) string {
 	const layout = "20060102150405"
-	v := time.Now().UTC()
+	// At the version's precision: a later instant in the same second would
+	// repeat the last version, and the names would then sort by their text.
+	v := time.Now().UTC().Truncate(time.Second)
 	if n := len(files); n > 0 {
 		if last, err := time.Parse(layout, files[n-1].Version()); err == nil && !v.After(last) {
 			v = last.Add(time.Second)

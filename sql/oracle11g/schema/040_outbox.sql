@@ -1,6 +1,22 @@
 -- The outbox: events written in the business transaction, delivered to Kafka
 -- by the relay.
 --
+-- Delivery state is kept where it is cheap to write (issue #5: one UPDATE per
+-- delivered row rewrote the whole ~1.3 KB row and its index entries):
+--   KAFKA:msg  is delivered as a contiguous prefix in EVENT_ID order, so its
+--              progress is one watermark row (MSG_EVENT_CURSOR); a MSG_EVENT
+--              row is written again only when its delivery fails (attempts,
+--              backoff, last error) or it becomes DEAD. Its STATUS is NULL
+--              until then: SENT when EVENT_ID <= the watermark, else PENDING.
+--              Sound because EVENT_IDs commit in order: every writer holds
+--              the pipeline lock (LockPipeline) from its insert to its commit
+--              (and MSG_EVENT_SEQ is ORDER, see below).
+--   KAFKA:schd is aggregated per flight, out of EVENT_ID order, so its rows
+--              carry their own STATUS (PENDING, SENT, DEAD).
+-- Effective status of any event, for reports:
+--   COALESCE(e.STATUS, CASE WHEN e.EVENT_ID <= c.SENT_THROUGH THEN 'SENT' ELSE 'PENDING' END)
+--   FROM MSG_EVENT e LEFT JOIN MSG_EVENT_CURSOR c ON c.TARGET = e.TARGET
+--
 -- Oracle 11g Release 2 mirror of sql/postgres/schema/040_outbox.sql: same
 -- tables, columns, constraints and indexes; the type mapping and every
 -- difference are in sql/oracle11g/README.md.
@@ -9,7 +25,8 @@
 -- identity columns: the adapter's INSERT supplies MSG_EVENT_SEQ.NEXTVAL.
 -- EVENT_ID is the delivery order, and business transactions are serialized by
 -- PIPELINE_LOCK, so the sequence is ORDER: on RAC a NOORDER sequence hands each
--- instance its own cached range and a later transaction could get a smaller id.
+-- instance its own cached range and a later transaction could get a smaller id,
+-- which the KAFKA:msg watermark would then skip as already delivered.
 -- (On a single instance ORDER changes nothing.)
 CREATE SEQUENCE MSG_EVENT_SEQ START WITH 1 INCREMENT BY 1 NOCYCLE CACHE 20 ORDER;
 
@@ -23,7 +40,7 @@ CREATE TABLE MSG_EVENT (
   STATE_VERSION      NUMBER(19)                  NOT NULL,
   IDEMPOTENCY_KEY    VARCHAR2(200 CHAR)          NOT NULL,
   PAYLOAD            CLOB                        NULL,
-  STATUS             VARCHAR2(8 CHAR)            DEFAULT 'PENDING' NOT NULL,
+  STATUS             VARCHAR2(8 CHAR)            NULL,
   ATTEMPTS           NUMBER(10)                  DEFAULT 0 NOT NULL,
   NEXT_ATTEMPT_AT    TIMESTAMP(6) WITH TIME ZONE NULL,
   LAST_ERROR         VARCHAR2(1000 CHAR)         NULL,
@@ -34,30 +51,65 @@ CREATE TABLE MSG_EVENT (
   CONSTRAINT MSG_EVENT_TARGET_CK CHECK (TARGET IN ('KAFKA:msg', 'KAFKA:schd')),
   CONSTRAINT MSG_EVENT_TYPE_CK CHECK (EVENT_TYPE IN ('UPSERT', 'TOMBSTONE')),
   CONSTRAINT MSG_EVENT_STATUS_CK CHECK (STATUS IN ('PENDING', 'SENT', 'DEAD')),
+  -- KAFKA:msg rows: NULL (state by the watermark) or DEAD; KAFKA:schd rows: always a status.
+  CONSTRAINT MSG_EVENT_STATUS_TARGET_CK CHECK (
+    (TARGET = 'KAFKA:msg' AND (STATUS IS NULL OR STATUS = 'DEAD'))
+    OR (TARGET = 'KAFKA:schd' AND STATUS IS NOT NULL)),
   CONSTRAINT MSG_EVENT_ATTEMPTS_CK CHECK (ATTEMPTS >= 0),
+  -- The payload is stored once per change, on the KAFKA:msg row: a KAFKA:schd
+  -- row's payload is its KAFKA:msg twin's (same CMINMSGS_ID, FLID and
+  -- STATE_VERSION; IDEMPOTENCY_KEY ending in ':KAFKA:msg').
   CONSTRAINT MSG_EVENT_PAYLOAD_CK CHECK (
     (TARGET = 'KAFKA:msg' AND (EVENT_TYPE = 'TOMBSTONE' OR PAYLOAD IS NOT NULL))
     OR (TARGET = 'KAFKA:schd' AND PAYLOAD IS NULL))
 );
--- PostgreSQL has partial indexes here (WHERE status = 'PENDING' / 'DEAD'); 11g
--- has none, so each key column is wrapped in CASE WHEN <condition> THEN col END:
--- all key columns are NULL for rows outside the condition, and such rows get no
--- index entry. A query uses an index only when it repeats these expressions
--- exactly (see sql/oracle11g/queries/README.md).
--- Outbox head per target: the smallest PENDING EVENT_ID.
+-- PostgreSQL has partial indexes here (WHERE status = 'PENDING' / 'DEAD', and
+-- WHERE target = 'KAFKA:msg' AND status IS NULL); 11g has none, so each key
+-- column is wrapped in CASE WHEN <condition> THEN col END: all key columns are
+-- NULL for rows outside the condition, and such rows get no index entry. A
+-- query uses an index only when it repeats these expressions exactly (see
+-- sql/oracle11g/queries/README.md).
+-- Head of KAFKA:schd (PENDING rows only).
 CREATE INDEX MSG_EVENT_HEAD_IX ON MSG_EVENT (CASE WHEN STATUS = 'PENDING' THEN TARGET END, CASE WHEN STATUS = 'PENDING' THEN EVENT_ID END);
+-- Head of KAFKA:msg: its not-DEAD rows, read as a range above the watermark
+-- (an entry is written once, at insert; delivery never touches it). EVENT_ID
+-- is never NULL, so every such row has an entry, as in PostgreSQL.
+--   WHERE CASE WHEN TARGET = 'KAFKA:msg' AND STATUS IS NULL THEN EVENT_ID END > :through
+CREATE INDEX MSG_EVENT_MSG_HEAD_IX ON MSG_EVENT (CASE WHEN TARGET = 'KAFKA:msg' AND STATUS IS NULL THEN EVENT_ID END);
 -- schd aggregation: pending events of a target grouped by flight.
 CREATE INDEX MSG_EVENT_PENDING_KEY_IX ON MSG_EVENT (CASE WHEN STATUS = 'PENDING' THEN TARGET END, CASE WHEN STATUS = 'PENDING' THEN PARTITION_KEY END, CASE WHEN STATUS = 'PENDING' THEN STATE_VERSION END);
 CREATE INDEX MSG_EVENT_DEAD_IX ON MSG_EVENT (CASE WHEN STATUS = 'DEAD' THEN TARGET END, CASE WHEN STATUS = 'DEAD' THEN EVENT_ID END);
 
-COMMENT ON TABLE MSG_EVENT IS 'Outbox of flight change events. KAFKA:msg is delivered one by one in EVENT_ID order; KAFKA:schd is aggregated to the latest state per FLID. DEAD rows are the dead-letter record.';
+COMMENT ON TABLE MSG_EVENT IS 'Outbox of flight change events. KAFKA:msg is delivered one by one in EVENT_ID order, its progress kept in msg_event_cursor; KAFKA:schd is aggregated to the latest state per FLID, its progress kept per row in STATUS. DEAD rows are the dead-letter record.';
 COMMENT ON COLUMN MSG_EVENT.EVENT_ID IS 'Delivery order within a target.';
 COMMENT ON COLUMN MSG_EVENT.TARGET IS 'KAFKA:msg (every change) or KAFKA:schd (latest state per flight).';
 COMMENT ON COLUMN MSG_EVENT.PARTITION_KEY IS 'Kafka record key: the FLID as text.';
 COMMENT ON COLUMN MSG_EVENT.EVENT_TYPE IS 'UPSERT (payload = full flight state) or TOMBSTONE (flight deleted).';
 COMMENT ON COLUMN MSG_EVENT.CMINMSGS_ID IS 'Mailbox id of the message that caused the change.';
+COMMENT ON COLUMN MSG_EVENT.FLID IS 'The flight (FLID) the event is about.';
 COMMENT ON COLUMN MSG_EVENT.STATE_VERSION IS 'Flight STATE_VERSION after the change.';
 COMMENT ON COLUMN MSG_EVENT.IDEMPOTENCY_KEY IS '<CMINMSGS_ID>:<FLID>:<STATE_VERSION>:<TARGET>; consumers deduplicate by it, and UNIQUE keeps it from being enqueued twice.';
 COMMENT ON COLUMN MSG_EVENT.PAYLOAD IS 'KAFKA:msg: JSON of the full next flight state (documented in docs/events.md); may be NULL for a TOMBSTONE. KAFKA:schd: always NULL, the payload is the KAFKA:msg twin''s (same cminmsgs_id, flid, state_version), stored once.';
-COMMENT ON COLUMN MSG_EVENT.STATUS IS 'PENDING, SENT (broker acknowledged) or DEAD (attempts exhausted; kept as the DLQ record).';
+COMMENT ON COLUMN MSG_EVENT.STATUS IS 'KAFKA:schd: PENDING, SENT (broker acknowledged) or DEAD (attempts exhausted; kept as the DLQ record). KAFKA:msg: NULL (delivery state by the watermark: SENT when EVENT_ID <= msg_event_cursor.sent_through, else PENDING) or DEAD (kept as the DLQ record).';
+COMMENT ON COLUMN MSG_EVENT.ATTEMPTS IS 'Failed deliveries so far (kept after a later success, as history).';
 COMMENT ON COLUMN MSG_EVENT.NEXT_ATTEMPT_AT IS 'Backoff: the event (and, for KAFKA:msg, its target) waits until then.';
+COMMENT ON COLUMN MSG_EVENT.LAST_ERROR IS 'Reason of the last failed delivery; for a DEAD row the dead-letter reason. KAFKA:schd clears it when SENT; KAFKA:msg keeps it as history.';
+COMMENT ON COLUMN MSG_EVENT.CREATED_AT IS 'When the event was written (in the business transaction); outbox lag is measured from it.';
+COMMENT ON COLUMN MSG_EVENT.SENT_AT IS 'KAFKA:schd: when the row was marked SENT. Always NULL for KAFKA:msg (see msg_event_cursor.sent_at).';
+
+-- KAFKA:msg delivery progress: the watermark of the contiguous acknowledged
+-- prefix. One row per watermarked target, created by the first delivery.
+-- No sequence: the key is TARGET.
+CREATE TABLE MSG_EVENT_CURSOR (
+  TARGET             VARCHAR2(16 CHAR)           NOT NULL,
+  SENT_THROUGH       NUMBER(19)                  NOT NULL,
+  SENT_AT            TIMESTAMP(6) WITH TIME ZONE NOT NULL,
+  CONSTRAINT MSG_EVENT_CURSOR_PKEY PRIMARY KEY (TARGET),
+  CONSTRAINT MSG_EVENT_CURSOR_TARGET_CK CHECK (TARGET = 'KAFKA:msg'),
+  CONSTRAINT MSG_EVENT_CURSOR_THROUGH_CK CHECK (SENT_THROUGH >= 0)
+);
+
+COMMENT ON TABLE MSG_EVENT_CURSOR IS 'Delivery watermark of KAFKA:msg: every event of the target with EVENT_ID <= SENT_THROUGH was acknowledged by the broker (SENT) or is DEAD; the events above it (STATUS NULL) are PENDING. No row: nothing delivered yet.';
+COMMENT ON COLUMN MSG_EVENT_CURSOR.TARGET IS 'The outbox target (KAFKA:msg only; KAFKA:schd keeps its state per row).';
+COMMENT ON COLUMN MSG_EVENT_CURSOR.SENT_THROUGH IS 'EVENT_ID of the last event of the acknowledged contiguous prefix; only moves forward.';
+COMMENT ON COLUMN MSG_EVENT_CURSOR.SENT_AT IS 'When the watermark last moved (the delivery time of the events it then covered).';
