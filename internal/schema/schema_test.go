@@ -119,6 +119,29 @@ func TestPlanDetectsAndRepairsDrift(t *testing.T) {
 	require.Empty(t, plan)
 }
 
+// A CHECK whose expression changed under the same name is replaced (atlas
+// matches CHECKs by name unless told the schemas are normalized).
+func TestPlanReplacesAChangedCheck(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openDB(t, testdb.Postgres(t))
+	_, err := db.ExecContext(ctx, `ALTER TABLE msg_event DROP CONSTRAINT msg_event_payload_ck,
+		ADD CONSTRAINT msg_event_payload_ck CHECK (event_type = 'TOMBSTONE' OR payload IS NOT NULL)`)
+	require.NoError(t, err)
+
+	plan, err := schema.Plan(ctx, db, "public")
+	require.NoError(t, err)
+	require.Len(t, plan, 1, "plan: %q", plan)
+	require.Contains(t, plan[0], `DROP CONSTRAINT "msg_event_payload_ck", ADD CONSTRAINT "msg_event_payload_ck" CHECK`)
+	require.Contains(t, plan[0], `'KAFKA:schd'`)
+
+	_, err = schema.Apply(ctx, db, "public")
+	require.NoError(t, err)
+	plan, err = schema.Plan(ctx, db, "public")
+	require.NoError(t, err)
+	require.Empty(t, plan)
+}
+
 func TestPlanOtherSchema(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -243,7 +266,7 @@ func catalogNames(t *testing.T, db *sql.DB, ns string) []string {
 	t.Helper()
 	rows, err := db.QueryContext(context.Background(), `
 SELECT 'constraint ' || c.relname || '.' || con.conname || ' (' || con.contype::text || ')'
-       -- CHECK expressions too: atlas's diff does not compare them.
+       -- CHECK expressions too (a diff mode that ignores them is caught here).
        || CASE WHEN con.contype = 'c' THEN ' ' || pg_get_constraintdef(con.oid) ELSE '' END
   FROM pg_constraint con JOIN pg_class c ON c.oid = con.conrelid
  WHERE c.relnamespace = $1::regnamespace

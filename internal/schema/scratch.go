@@ -104,7 +104,11 @@ func openDriver(q atlas.ExecQuerier) (migrate.Driver, error) {
 // takes current's, so the diff covers tables only. nil means no changes.
 func planChanges(ctx context.Context, drv migrate.Driver, current, desired *atlas.Schema, name string, opts ...migrate.PlanOption) (*migrate.Plan, error) {
 	desired.Name, desired.Attrs = current.Name, current.Attrs
-	changes, err := drv.SchemaDiff(current, desired)
+	// Normalized: both sides are deparsed by the same server (desired is a
+	// fixed point of atlas's own DDL, see desiredFrom), so atlas may compare
+	// expressions too; otherwise it matches CHECKs by name only and never
+	// sees a changed CHECK expression.
+	changes, err := drv.SchemaDiff(current, desired, atlas.DiffNormalized())
 	if err != nil {
 		return nil, fmt.Errorf("atlas diff: %w", err)
 	}

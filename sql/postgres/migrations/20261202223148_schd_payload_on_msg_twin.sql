@@ -1,5 +1,5 @@
 -- KAFKA:schd rows keep no payload of their own: it is their KAFKA:msg twin's
--- (hand-written: atlas's diff does not see a changed CHECK expression).
+-- (hand-ordered: the data step runs between dropping and adding the CHECK).
 ALTER TABLE "msg_event" DROP CONSTRAINT "msg_event_payload_ck";
 -- Data: every KAFKA:schd row was written with its KAFKA:msg twin.
 UPDATE "msg_event" SET "payload" = NULL WHERE "target" = 'KAFKA:schd' AND "payload" IS NOT NULL;
