@@ -63,8 +63,9 @@ type Pump struct {
 	clock    clock.Clock
 	log      *slog.Logger
 	cfg      PumpConfig
-	cache    *stateCache // states the fast path committed this lead term
-	ahead    *readAhead  // the next run, read while the current one commits
+	cache    *stateCache     // states the fast path committed this lead term
+	ahead    *readAhead      // the next run, read while the current one commits
+	life     context.Context // Run's context: a read-ahead ends with it (nil: Step called alone)
 }
 
 // NewPump wires a pump. backfill runs the mailbox backfill right after each
@@ -82,6 +83,7 @@ func NewPump(s store.Store, raw RawReader, backfill func(context.Context, []stor
 // after ctx is done (then it is cancelled and rolls back), and no step
 // starts after that.
 func (p *Pump) Run(ctx context.Context) error {
+	p.life = ctx
 	for ctx.Err() == nil {
 		sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 		stop := context.AfterFunc(ctx, func() { time.AfterFunc(p.cfg.Grace, cancel) })

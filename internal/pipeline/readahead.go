@@ -7,7 +7,8 @@ import (
 	"github.com/msgx-aodb/msgx/internal/sis"
 )
 
-// readAheadTimeout bounds a read-ahead nobody may wait for (the pump stopped).
+// readAheadTimeout bounds a read-ahead (a slow database must not keep a
+// connection for longer; the step then reads itself).
 const readAheadTimeout = 30 * time.Second
 
 // readAhead reads and decodes the next run's messages while the current run
@@ -26,11 +27,15 @@ type readAhead struct {
 func (p *Pump) startReadAhead(ctx context.Context, after int64) {
 	ra := &readAhead{done: make(chan struct{})}
 	p.ahead = ra
+	// Not the step's context: the step ends before the next one takes the
+	// result. The pump's: at shutdown nobody waits for it.
+	parent := p.life
+	if parent == nil {
+		parent = context.WithoutCancel(ctx)
+	}
 	go func() {
 		defer close(ra.done)
-		// Not the step's context: the step ends before the next one takes
-		// the result.
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), readAheadTimeout)
+		ctx, cancel := context.WithTimeout(parent, readAheadTimeout)
 		defer cancel()
 		ids, err := p.store.PendingAfter(ctx, after, p.cfg.RunLength)
 		if err != nil || len(ids) == 0 {
