@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strconv"
 	"time"
 
@@ -53,7 +54,7 @@ func (p *Pump) processRun(ctx context.Context, heads []store.Message) error {
 // after it, taking what the read-ahead has and reading the rest in one round
 // trip.
 func (p *Pump) prepare(ctx context.Context, heads []store.Message) ([]prepared, error) {
-	ahead := p.takeAhead()
+	got := p.takeAhead()
 	ids := []int64{heads[0].ID}
 	for _, m := range heads[1:] {
 		if m.Status != store.StatusPending {
@@ -61,34 +62,49 @@ func (p *Pump) prepare(ctx context.Context, heads []store.Message) ([]prepared, 
 		}
 		ids = append(ids, m.ID)
 	}
-	var read []int64
+	var missing []int64
 	for _, id := range ids {
-		if _, ok := ahead[id]; !ok {
-			read = append(read, id)
+		if _, ok := got[id]; !ok {
+			missing = append(missing, id)
 		}
 	}
-	var raws map[int64][]byte
-	if len(read) > 0 {
-		var err error
-		if raws, err = p.raw.ReadRaws(ctx, read); err != nil {
-			return nil, fmt.Errorf("read raw messages from %d: %w", read[0], err)
+	if len(missing) > 0 {
+		read, err := p.readDecoded(ctx, missing)
+		if err != nil {
+			return nil, fmt.Errorf("read raw messages from %d: %w", missing[0], err)
+		}
+		if got == nil {
+			got = read
+		} else {
+			maps.Copy(got, read)
 		}
 	}
 	run := make([]prepared, len(ids))
 	for i, id := range ids {
+		run[i] = got[id]
 		run[i].msg = heads[i]
-		if pr, ok := ahead[id]; ok {
-			run[i].decoded, run[i].err = pr.decoded, pr.err
-			continue
-		}
-		raw, ok := raws[id]
-		if !ok {
-			run[i].err = mailbox.ErrMissing
-			continue
-		}
-		run[i].decoded, run[i].err = sis.Decode(raw, p.cfg.Decode)
 	}
 	return run, nil
+}
+
+// readDecoded reads messages' raw XML in one round trip and decodes it; a
+// row missing from the mailbox is mailbox.ErrMissing.
+func (p *Pump) readDecoded(ctx context.Context, ids []int64) (map[int64]prepared, error) {
+	raws, err := p.raw.ReadRaws(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	got := make(map[int64]prepared, len(ids))
+	for _, id := range ids {
+		raw, ok := raws[id]
+		if !ok {
+			got[id] = prepared{err: mailbox.ErrMissing}
+			continue
+		}
+		d, err := sis.Decode(raw, p.cfg.Decode)
+		got[id] = prepared{decoded: d, err: err}
+	}
+	return got, nil
 }
 
 // commitOneByOne runs messages each in its own savepoint of one transaction.

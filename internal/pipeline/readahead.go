@@ -3,8 +3,6 @@ package pipeline
 import (
 	"context"
 	"time"
-
-	"github.com/msgx-aodb/msgx/internal/sis"
 )
 
 // readAheadTimeout bounds a read-ahead (a slow database must not keep a
@@ -15,8 +13,9 @@ const readAheadTimeout = 30 * time.Second
 // commits: the raw XML comes from the mailbox database and decoding is CPU,
 // so neither has to wait for the commit. It is only a cache: the next step
 // still reads the queue head itself and takes an entry only for the same
-// message id (a mailbox row's raw XML never changes). A failed read-ahead
-// is simply empty; the step then reads as it always does.
+// message id (a mailbox row's raw XML never changes, nor does a row
+// come back once gone). A failed read-ahead is simply empty; the step then
+// reads as it always does.
 type readAhead struct {
 	done chan struct{}      // closed once got is final
 	got  map[int64]prepared // decoded messages (or their decode errors) by id
@@ -41,16 +40,7 @@ func (p *Pump) startReadAhead(ctx context.Context, after int64) {
 		if err != nil || len(ids) == 0 {
 			return
 		}
-		raws, err := p.raw.ReadRaws(ctx, ids)
-		if err != nil {
-			return
-		}
-		got := make(map[int64]prepared, len(raws))
-		for id, raw := range raws {
-			d, err := sis.Decode(raw, p.cfg.Decode)
-			got[id] = prepared{decoded: d, err: err}
-		}
-		ra.got = got
+		ra.got, _ = p.readDecoded(ctx, ids) // nil on error: the step reads itself
 	}()
 }
 
