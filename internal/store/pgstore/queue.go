@@ -59,7 +59,7 @@ func (e executor) IdentityHolders(ctx context.Context, keys []string) (map[strin
 }
 
 // bindRow is a binding as the JSON rows of ProcStateBindIdentities and
-// ProcStateFinishMany carry it (json_to_recordset keeps the NULLs).
+// ProcStateFinishMany carry it (an absent key is NULL to json_to_recordset).
 type bindRow struct {
 	IdentityKey *string    `json:"identity_key,omitempty"`
 	Kind        *string    `json:"kind,omitempty"`
@@ -80,8 +80,7 @@ func bindRowOf(b store.Binding) bindRow {
 }
 
 // BindIdentities binds every message in one statement: the rows travel as
-// one JSON array (json_to_recordset), which keeps NULLs and needs one
-// round trip for a whole run.
+// one JSON array (json_to_recordset), one round trip for a whole run.
 func (e executor) BindIdentities(ctx context.Context, binds []store.BindIdentity) error {
 	type row struct {
 		MsgID int64 `json:"msg_id"`
