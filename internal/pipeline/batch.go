@@ -41,9 +41,7 @@ var errStale = errors.New("a message of the batch is no longer unfinished")
 // and the caller retries it one message at a time, so a failure still lands
 // on exactly the message that caused it.
 func (p *Pump) commitBatch(ctx context.Context, run []prepared) error {
-	// The precision the store keeps: the states cached after the commit are
-	// then exactly those a read would return.
-	now := p.clock.Now().Truncate(time.Microsecond)
+	now := p.now()
 	ids := make([]int64, len(run))
 	keys := make([]string, len(run))
 	var flids []int64

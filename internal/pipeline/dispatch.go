@@ -87,14 +87,20 @@ func messageFLIDs(msg *sis.Message) []int64 {
 }
 
 // applyRecords applies flight records (FLOP, or SCHD ADFT/UPD with create).
-// A FLOP record for an unknown flight matches nothing.
+// A FLOP record matches neither an unknown flight nor a DELETED one: only a
+// schedule record brings a deleted flight back, so a late FLOP can neither
+// change it nor make it emit yet another TOMBSTONE.
 func applyRecords(states *overlay, recs []*sis.FlightRecord, create bool, msgID int64, now time.Time) (outcome, []flight.Result) {
 	var results []flight.Result
-	var unmatched []string
+	var unknown, deleted []string
 	for _, rec := range recs {
 		cur := states.get(rec.FLID)
-		if cur == nil && !create {
-			unmatched = append(unmatched, strconv.FormatInt(rec.FLID, 10))
+		if !create && (cur == nil || cur.Lifecycle == flight.Deleted) {
+			if cur == nil {
+				unknown = append(unknown, strconv.FormatInt(rec.FLID, 10))
+			} else {
+				deleted = append(deleted, strconv.FormatInt(rec.FLID, 10))
+			}
 			continue
 		}
 		r, err := flight.Apply(cur, rec, create, msgID, now)
@@ -105,13 +111,27 @@ func applyRecords(states *overlay, recs []*sis.FlightRecord, create bool, msgID 
 		results = append(results, r)
 	}
 	if len(results) == 0 {
-		return skipped("no-match:flight"), nil
+		if len(unknown) == 0 {
+			return skipped(reasonDeleted), nil
+		}
+		return skipped(reasonNoMatch), nil
 	}
-	if len(unmatched) > 0 {
-		return succeeded("no-match:flight:" + strings.Join(unmatched, ",")), results
+	var partial []string
+	if len(unknown) > 0 {
+		partial = append(partial, reasonNoMatch+":"+strings.Join(unknown, ","))
 	}
-	return succeeded(""), results
+	if len(deleted) > 0 {
+		partial = append(partial, reasonDeleted+":"+strings.Join(deleted, ","))
+	}
+	return succeeded(strings.Join(partial, " ")), results
 }
+
+// Reasons of records that matched no flight: none with that FLID, or one
+// that is DELETED (FLOP only).
+const (
+	reasonNoMatch = "no-match:flight"
+	reasonDeleted = "no-match:flight-deleted"
+)
 
 // deleteFlights marks the listed flights DELETED (FDEL, SCHD DEL).
 func deleteFlights(states *overlay, flids []int64, msgID int64, now time.Time) (outcome, []flight.Result) {
@@ -124,7 +144,7 @@ func deleteFlights(states *overlay, flids []int64, msgID int64, now time.Time) (
 		}
 	}
 	if len(results) == 0 {
-		return skipped("no-match:flight"), nil
+		return skipped(reasonNoMatch), nil
 	}
 	return succeeded(""), results
 }

@@ -109,7 +109,7 @@ func (p *Pump) readDecoded(ctx context.Context, ids []int64) (map[int64]prepared
 
 // commitOneByOne runs messages each in its own savepoint of one transaction.
 func (p *Pump) commitOneByOne(ctx context.Context, run []prepared, heads []store.Message, readErr error) error {
-	now := p.clock.Now()
+	now := p.now()
 	var (
 		todos   []store.Backfill
 		failed  *store.Message

@@ -127,7 +127,7 @@ func (p *Pump) step(ctx context.Context) (wait time.Duration, idle bool, err err
 	if len(heads) == 0 {
 		return p.cfg.Idle, true, nil
 	}
-	now := p.clock.Now()
+	now := p.now()
 	head := heads[0]
 	if head.Status == store.StatusFailed {
 		if reason := p.exhausted(head, now); reason != "" {
@@ -166,7 +166,7 @@ func (p *Pump) finishExhausted(ctx context.Context, m store.Message, reason stri
 // recordFailure marks the head FAILED with its backoff, in its own short
 // transaction after the run's rollback or commit.
 func (p *Pump) recordFailure(ctx context.Context, m store.Message, f *failure) error {
-	now := p.clock.Now()
+	now := p.now()
 	attempts, err := p.store.RecordFailure(ctx, store.Failure{
 		MsgID: m.ID, ErrorClass: string(f.class), Reason: truncate(f.reason),
 		NextAttemptAt: now.Add(p.backoff(m.Attempts + 1)), Now: now,
@@ -187,6 +187,11 @@ func (p *Pump) backoff(attempt int) time.Duration {
 	}
 	return min(d, p.cfg.BackoffCap)
 }
+
+// now is the clock's time at the precision the store keeps (microseconds):
+// a state computed in memory, its event payload and its cached copy are then
+// exactly what a read of the committed row returns.
+func (p *Pump) now() time.Time { return p.clock.Now().Truncate(time.Microsecond) }
 
 // afterCommit hands a commit's backfill todos to the backfiller and wakes
 // whoever waits for new outbox events (the Kafka relay).
