@@ -39,7 +39,7 @@ func Apply(cur *State, rec *sis.FlightRecord, revive bool, msgID int64, now time
 	if cur == nil {
 		next.FLID, next.Lifecycle = rec.FLID, Active
 	}
-	var ch Changes
+	var groups, payloads []string // replaced collections
 	changed := cur == nil
 	if revive && next.Lifecycle == Deleted {
 		next.Lifecycle, next.DeletedAt = Active, nil
@@ -63,14 +63,14 @@ func Apply(cur *State, rec *sis.FlightRecord, revive bool, msgID int64, now time
 		name := sis.GroupID(id).String()
 		if applyGroup(next.Groups, name, rec.Groups[id]) {
 			changed = true
-			ch.Groups = append(ch.Groups, name)
+			groups = append(groups, name)
 		}
 	}
 	for id := range sis.NumPayloads {
 		kind := sis.PayloadID(id).String()
 		if applyPayload(next.Payloads, kind, rec.Payloads[id]) {
 			changed = true
-			ch.Payloads = append(ch.Payloads, kind)
+			payloads = append(payloads, kind)
 		}
 	}
 	if err := setOperationDay(cur, next); err != nil {
@@ -78,9 +78,12 @@ func Apply(cur *State, rec *sis.FlightRecord, revive bool, msgID int64, now time
 	}
 	if cur == nil {
 		// A new flight writes every collection it carries.
-		ch = Changes{Groups: Groups, Payloads: PayloadKinds}
+		groups, payloads = Groups, PayloadKinds
 	}
-	r := finish(cur, next, changed, ch, msgID, now)
+	r := finish(cur, next, changed, msgID, now)
+	if r.Changed {
+		r.Changes = Replaced(next.StateVersion, groups, payloads)
+	}
 	r.Created = cur == nil
 	return r, nil
 }
@@ -94,7 +97,7 @@ func Delete(cur *State, msgID int64, now time.Time) Result {
 		next.Lifecycle = Deleted
 		next.DeletedAt = &now
 	}
-	return finish(cur, next, changed, Changes{}, msgID, now)
+	return finish(cur, next, changed, msgID, now)
 }
 
 // SetSnapshotDay records the snapshot day the flight now belongs to. It is
@@ -107,7 +110,7 @@ func SetSnapshotDay(r *Result, fday time.Time) {
 	}
 }
 
-func finish(cur, next *State, changed bool, ch Changes, msgID int64, now time.Time) Result {
+func finish(cur, next *State, changed bool, msgID int64, now time.Time) Result {
 	if !changed {
 		return Result{Next: next}
 	}
@@ -119,7 +122,7 @@ func finish(cur, next *State, changed bool, ch Changes, msgID int64, now time.Ti
 	}
 	next.LastMessageID = msgID
 	next.UpdatedAt = now
-	return Result{Next: next, Changed: true, Write: true, Changes: ch}
+	return Result{Next: next, Changed: true, Write: true}
 }
 
 // setOperationDay fixes the operation day from SODT: set once, never changed.

@@ -56,7 +56,7 @@ func TestNewFlight(t *testing.T) {
 	require.Equal(t, "CA-CA101-D-02DEC260030-D", s.Scalars["FFID"].Raw)
 	require.Len(t, s.Groups[GroupGates], 3, "two gates with the same code stay two")
 	require.Equal(t, int64(3), *s.Groups[GroupGates][1].SourceSeq)
-	require.ElementsMatch(t, Groups, r.Changes.Groups, "a new flight writes every collection")
+	require.Equal(t, Replaced(1, Groups, nil).Groups, r.Changes.Groups, "a new flight writes every collection, at version 1")
 }
 
 func TestNewFlightWithoutSODTIsRefused(t *testing.T) {
@@ -104,7 +104,7 @@ func TestFieldOperationsEachOnTheirOwn(t *testing.T) {
 		rec.Groups[sis.GTDT] = sis.GroupOp{Op: sis.Replace, Items: []sis.Item{gate(9, "C9")}}
 		r := apply(t, cur, rec, 2)
 		require.True(t, r.Changed)
-		require.Equal(t, []string{GroupGates}, r.Changes.Groups, "only the replaced group is written")
+		require.Equal(t, map[string]int64{GroupGates: r.Next.StateVersion}, r.Changes.Groups, "only the replaced group is written, at the new version")
 		require.Len(t, r.Next.Groups[GroupGates], 1)
 	})
 	t.Run("ReplaceWithSameListIsNoChange", func(t *testing.T) {
@@ -120,7 +120,7 @@ func TestFieldOperationsEachOnTheirOwn(t *testing.T) {
 		r := apply(t, cur, rec, 2)
 		require.True(t, r.Changed)
 		require.Empty(t, r.Next.Groups[GroupGates])
-		require.Equal(t, []string{GroupGates}, r.Changes.Groups)
+		require.Equal(t, map[string]int64{GroupGates: r.Next.StateVersion}, r.Changes.Groups)
 	})
 	t.Run("StructSetAndClear", func(t *testing.T) {
 		rec := &sis.FlightRecord{FLID: 7}
@@ -137,10 +137,10 @@ func TestFieldOperationsEachOnTheirOwn(t *testing.T) {
 		rec := &sis.FlightRecord{FLID: 7}
 		rec.Payloads[sis.SRVT] = sis.PayloadOp{Op: sis.Replace, Count: 1, XML: "<SRVT><SRTC>WCH</SRTC></SRVT>"}
 		r := apply(t, cur, rec, 2)
-		require.Equal(t, []string{"SRVT"}, r.Changes.Payloads)
+		require.Equal(t, map[string]int64{"SRVT": r.Next.StateVersion}, r.Changes.Payloads)
 		rec.Payloads[sis.SRVT] = sis.PayloadOp{Op: sis.Replace}
 		r = apply(t, r.Next, rec, 3)
-		require.Equal(t, []string{"SRVT"}, r.Changes.Payloads)
+		require.Equal(t, map[string]int64{"SRVT": r.Next.StateVersion}, r.Changes.Payloads)
 		require.NotContains(t, r.Next.Payloads, "SRVT")
 	})
 }
@@ -213,4 +213,17 @@ func TestValueJSONIsZoneIndependent(t *testing.T) {
 	require.NoError(t, err)
 	require.JSONEq(t, `{"raw":"02DEC260030","time":"2026-12-01T16:30:00Z"}`, string(a))
 	require.Equal(t, string(a), string(b))
+}
+
+// A flight changed twice in one batch is written once; each collection keeps
+// the version of the change that last replaced it.
+func TestChangesMergeKeepsEachCollectionsVersion(t *testing.T) {
+	first := Replaced(2, []string{GroupCheckins}, []string{"SRVT"})
+	second := Replaced(3, []string{GroupGates, GroupCheckins}, nil)
+	got := first.Merge(second)
+	require.Equal(t, map[string]int64{GroupCheckins: 3, GroupGates: 3}, got.Groups)
+	require.Equal(t, map[string]int64{"SRVT": 2}, got.Payloads)
+	got = second.Merge(Replaced(4, []string{GroupBelts}, nil))
+	require.Equal(t, map[string]int64{GroupCheckins: 3, GroupGates: 3, GroupBelts: 4}, got.Groups)
+	require.Equal(t, map[string]int64{GroupGates: 3, GroupCheckins: 3}, second.Groups, "Merge leaves its operands alone")
 }

@@ -189,8 +189,47 @@ type State struct {
 }
 
 // Changes says which parts of a state a write must touch: the flight row
-// always, and only the collections the message replaced.
+// always, and only the collections that were replaced, each with the state
+// version that replaced it (its rows' RECORD_VERSION). A flight changed by
+// several messages of one batch is written once, and each collection still
+// carries the version of the message that last replaced it.
 type Changes struct {
-	Groups   []string // group names whose list was replaced
-	Payloads []string // payload kinds whose content was replaced
+	Groups   map[string]int64 // group name → version that replaced the list
+	Payloads map[string]int64 // payload kind → version that replaced the content
+}
+
+// Replaced is a Changes of the named collections, all replaced at version.
+func Replaced(version int64, groups, payloads []string) Changes {
+	c := Changes{}
+	for _, g := range groups {
+		c.Groups = setVersion(c.Groups, g, version)
+	}
+	for _, p := range payloads {
+		c.Payloads = setVersion(c.Payloads, p, version)
+	}
+	return c
+}
+
+// Merge is c followed by later: a collection both replaced keeps later's version.
+func (c Changes) Merge(later Changes) Changes {
+	out := Changes{}
+	for _, m := range []map[string]int64{c.Groups, later.Groups} {
+		for g, v := range m {
+			out.Groups = setVersion(out.Groups, g, v)
+		}
+	}
+	for _, m := range []map[string]int64{c.Payloads, later.Payloads} {
+		for k, v := range m {
+			out.Payloads = setVersion(out.Payloads, k, v)
+		}
+	}
+	return out
+}
+
+func setVersion(m map[string]int64, name string, version int64) map[string]int64 {
+	if m == nil {
+		m = map[string]int64{}
+	}
+	m[name] = version
+	return m
 }

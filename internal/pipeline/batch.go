@@ -131,8 +131,8 @@ type batchWriter struct {
 	todos    []store.Backfill
 }
 
-// addResults queues a message's flight results: the row (final state, union
-// of replaced collections) and, per changed flight, one event per target
+// addResults queues a message's flight results: the row (final state, every
+// replaced collection with the version that last replaced it) and, per changed flight, one event per target
 // built from the state of that message (rule 7).
 func (w *batchWriter) addResults(msgID int64, results []flight.Result, now time.Time) error {
 	if w.byFLID == nil {
@@ -144,7 +144,7 @@ func (w *batchWriter) addResults(msgID int64, results []flight.Result, now time.
 		}
 		if i, ok := w.byFLID[r.Next.FLID]; ok {
 			w.writes[i].State = r.Next
-			w.writes[i].Changes = union(w.writes[i].Changes, r.Changes)
+			w.writes[i].Changes = w.writes[i].Changes.Merge(r.Changes)
 		} else {
 			w.byFLID[r.Next.FLID] = len(w.writes)
 			w.writes = append(w.writes, store.FlightWrite{State: r.Next, Changes: r.Changes, New: r.Created})
@@ -212,24 +212,6 @@ func (w *batchWriter) flush(ctx context.Context, ex store.Executor, now time.Tim
 		return ex.AddBackfills(ctx, w.todos)
 	}
 	return nil
-}
-
-func union(a, b flight.Changes) flight.Changes {
-	return flight.Changes{Groups: unionStrings(a.Groups, b.Groups), Payloads: unionStrings(a.Payloads, b.Payloads)}
-}
-
-func unionStrings(a, b []string) []string {
-	out := append([]string(nil), a...)
-	for _, s := range b {
-		found := false
-		for _, t := range out {
-			found = found || t == s
-		}
-		if !found {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // overlay stages one message's flight states over the batch's states, so a

@@ -29,6 +29,7 @@ var (
 // env is a pipeline on real databases: msgx's PostgreSQL and the MariaDB
 // mailbox, with a fake clock.
 type env struct {
+	pg    *testdb.PG
 	st    store.Store
 	mbdb  *sql.DB
 	mb    *mailbox.Mailbox
@@ -42,7 +43,7 @@ func newEnv(t testing.TB, mutate ...func(*PumpConfig)) *env {
 	t.Helper()
 	pg := testdb.Postgres(t)
 	mbdb, _ := testdb.Mailbox(t)
-	e := &env{st: pgstore.New(pg.Pool), mbdb: mbdb, mb: mailbox.New(mbdb, mailbox.WithZone(shanghai)), clk: clock.NewFake(start)}
+	e := &env{pg: pg, st: pgstore.New(pg.Pool), mbdb: mbdb, mb: mailbox.New(mbdb, mailbox.WithZone(shanghai)), clk: clock.NewFake(start)}
 	e.raw = e.mb
 	cfg := DefaultPumpConfig()
 	cfg.Decode.Location = shanghai

@@ -87,7 +87,8 @@ func (t *table[R, P]) replace(ctx context.Context, e executor, writes []store.Fl
 	var flids []int64 // existing flights whose old rows go first
 	var rows []P
 	for _, w := range writes {
-		if !replaces(w.Changes, t.group) {
+		version, ok := w.Changes.Groups[t.group]
+		if !ok {
 			continue
 		}
 		if !w.New {
@@ -104,7 +105,7 @@ func (t *table[R, P]) replace(ctx context.Context, e executor, writes []store.Fl
 			if t.kind != "" {
 				v.Field(t.common.routeKind).SetString(t.kind)
 			}
-			v.Field(t.common.recordVersion).SetInt(w.State.StateVersion)
+			v.Field(t.common.recordVersion).SetInt(version)
 			v.Field(t.common.createdAt).Set(reflect.ValueOf(now))
 			v.Field(t.common.updatedAt).Set(reflect.ValueOf(now))
 			t.cols.set(v, item.Fields)
@@ -121,15 +122,6 @@ func (t *table[R, P]) replace(ctx context.Context, e executor, writes []store.Fl
 	}
 	_, err := t.ins(ctx, e.db, rows)
 	return err
-}
-
-func replaces(c flight.Changes, group string) bool {
-	for _, g := range c.Groups {
-		if g == group {
-			return true
-		}
-	}
-	return false
 }
 
 // routeDelete deletes one route kind, so ROUT and ERUT are replaced independently.

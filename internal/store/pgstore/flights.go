@@ -137,7 +137,7 @@ func (e executor) writePayloads(ctx context.Context, writes []store.FlightWrite,
 	cleared := map[string][]int64{}
 	var upserts []postgres.PayloadUpsertParams
 	for _, w := range writes {
-		for _, kind := range w.Changes.Payloads {
+		for kind, version := range w.Changes.Payloads {
 			p, ok := w.State.Payloads[kind]
 			if !ok {
 				if !w.New {
@@ -147,7 +147,7 @@ func (e executor) writePayloads(ctx context.Context, writes []store.FlightWrite,
 			}
 			upserts = append(upserts, postgres.PayloadUpsertParams{
 				Flid: w.State.FLID, Kind: kind, Format: p.Format, Content: p.Content,
-				RecordVersion: w.State.StateVersion, Now: now,
+				RecordVersion: version, Now: now,
 			})
 		}
 	}

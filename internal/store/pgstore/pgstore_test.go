@@ -39,7 +39,7 @@ func TestFlightDeleteRemovesDetails(t *testing.T) {
 		}
 		return st
 	}
-	all := flight.Changes{Groups: flight.Groups, Payloads: flight.PayloadKinds}
+	all := flight.Replaced(1, flight.Groups, flight.PayloadKinds)
 	require.NoError(t, s.WriteFlights(t.Context(), []store.FlightWrite{
 		{State: state(1), Changes: all, New: true}, {State: state(2), Changes: all, New: true}}, now))
 	got, err := s.Flights(t.Context(), []int64{1})

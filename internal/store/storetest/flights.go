@@ -87,7 +87,7 @@ func richFlight(flid int64) *flight.State {
 	}
 }
 
-var allChanged = flight.Changes{Groups: flight.Groups, Payloads: flight.PayloadKinds}
+var allChanged = flight.Replaced(1, flight.Groups, flight.PayloadKinds)
 
 func write(t *testing.T, s store.Executor, now time.Time, states ...*flight.State) {
 	t.Helper()
@@ -172,7 +172,7 @@ func testFlights(t *testing.T, newStore Factory) {
 		next.Groups[flight.GroupGates] = []flight.Item{item(9, map[string]flight.Value{"GATE": raw("C01")})}
 		next.Groups[flight.GroupDelays] = nil       // changed in memory, but not in Changes:
 		next.Payloads = map[string]flight.Payload{} // neither are the payloads
-		require.NoError(t, s.WriteFlights(ctx(t), []store.FlightWrite{{State: next, Changes: flight.Changes{Groups: []string{flight.GroupGates}}}}, t0.Add(time.Minute)))
+		require.NoError(t, s.WriteFlights(ctx(t), []store.FlightWrite{{State: next, Changes: flight.Replaced(2, []string{flight.GroupGates}, nil)}}, t0.Add(time.Minute)))
 
 		got := read(t, s, 7)
 		want := richFlight(7)
@@ -186,7 +186,7 @@ func testFlights(t *testing.T, newStore Factory) {
 		next = got
 		next.Groups[flight.GroupExtraRoute] = nil
 		delete(next.Payloads, "SRVT")
-		require.NoError(t, s.WriteFlights(ctx(t), []store.FlightWrite{{State: next, Changes: flight.Changes{Groups: []string{flight.GroupExtraRoute}, Payloads: []string{"SRVT"}}}}, t0))
+		require.NoError(t, s.WriteFlights(ctx(t), []store.FlightWrite{{State: next, Changes: flight.Replaced(next.StateVersion, []string{flight.GroupExtraRoute}, []string{"SRVT"})}}, t0))
 		got = read(t, s, 7)
 		require.Empty(t, got.Groups[flight.GroupExtraRoute])
 		require.Len(t, got.Groups[flight.GroupRoute], 2)
