@@ -415,7 +415,7 @@ type ProcState struct {
 	MsgID int64 `json:"msg_id"`
 	// PENDING (waiting), FAILED (retrying with backoff; still holds the head), SUCCEEDED, SKIPPED, DEAD (terminal).
 	Status string `json:"status"`
-	// Business identity SNDR|TYPE|STYP|SEQN[|day], bound once after decode; UNIQUE so a message is processed once. NULL until decoded.
+	// Business identity SNDR|TYPE|STYP|SEQN[|day], bound once after decode; unique among holders (duplicate_of NULL) so a message is processed once; a SKIPPED duplicate shows the identity it repeats. NULL until decoded.
 	IdentityKey *string `json:"identity_key"`
 	// Decoded message kind (schedule, flight ops, flight delete, reference, ignored, unsupported).
 	Kind       *string `json:"kind"`
@@ -432,8 +432,10 @@ type ProcState struct {
 	Attempts int32 `json:"attempts"`
 	// Earliest time a FAILED head may be retried (backoff 1, 2, 4, 8, 16 s, each capped).
 	NextAttemptAt *time.Time `json:"next_attempt_at"`
-	// When msgx first enqueued the row; never changes, so the head-deadline is measured from a stable start.
+	// When msgx first enqueued the row; never changes (latency and head age are measured from it).
 	FirstSeenAt time.Time `json:"first_seen_at"`
+	// When the current series of counted failures began (the first one since enqueue or the last replay); the head-deadline runs from it. NULL while nothing failed.
+	FailingSince *time.Time `json:"failing_since"`
 	// MALFORMED, PROTOCOL, CODEC_ERROR, UNSUPPORTED, INFRA or EXHAUSTED; NULL when no error.
 	ErrorClass *string `json:"error_class"`
 	// Error reason, or the SKIPPED reason (duplicate-of:<id>, ignored:<TYPE>, no-match:flight, no-match:request).
@@ -452,7 +454,7 @@ type ProcState struct {
 	UpdatedAt  time.Time  `json:"updated_at"`
 }
 
-// Archive of terminal PROC_STATE rows. Identity keys stay UNIQUE here and are checked on bind, so an archived message still deduplicates.
+// Archive of terminal PROC_STATE rows. Identity keys of holders stay unique here and are checked on bind, so an archived message still deduplicates.
 type ProcStateHst struct {
 	MsgID          int64      `json:"msg_id"`
 	Status         string     `json:"status"`

@@ -21,7 +21,7 @@ WITH moved AS (
     ORDER BY s.msg_id
     LIMIT $3
   )
-  RETURNING p.msg_id, p.status, p.identity_key, p.kind, p.msg_type, p.msg_subtype, p.meta_sndr, p.meta_seqn, p.meta_dttm_raw, p.meta_dttm, p.attempts, p.next_attempt_at, p.first_seen_at, p.error_class, p.reason, p.duplicate_of, p.replay_count, p.prev_error_class, p.prev_reason, p.finished_at, p.created_at, p.updated_at
+  RETURNING p.msg_id, p.status, p.identity_key, p.kind, p.msg_type, p.msg_subtype, p.meta_sndr, p.meta_seqn, p.meta_dttm_raw, p.meta_dttm, p.attempts, p.next_attempt_at, p.first_seen_at, p.failing_since, p.error_class, p.reason, p.duplicate_of, p.replay_count, p.prev_error_class, p.prev_reason, p.finished_at, p.created_at, p.updated_at
 )
 INSERT INTO proc_state_hst (
   msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
@@ -155,9 +155,11 @@ func (q *Queries) ProcStateEnqueue(ctx context.Context, db DBTX, arg ProcStateEn
 }
 
 const procStateFindIdentities = `-- name: ProcStateFindIdentities :many
-SELECT p.identity_key::varchar AS identity_key, p.msg_id FROM proc_state p WHERE p.identity_key = ANY($1::varchar[])
+SELECT p.identity_key::varchar AS identity_key, p.msg_id FROM proc_state p
+WHERE p.identity_key = ANY($1::varchar[]) AND p.duplicate_of IS NULL
 UNION ALL
-SELECT h.identity_key::varchar AS identity_key, h.msg_id FROM proc_state_hst h WHERE h.identity_key = ANY($1::varchar[])
+SELECT h.identity_key::varchar AS identity_key, h.msg_id FROM proc_state_hst h
+WHERE h.identity_key = ANY($1::varchar[]) AND h.duplicate_of IS NULL
 `
 
 type ProcStateFindIdentitiesRow struct {
@@ -241,7 +243,7 @@ func (q *Queries) ProcStateFinishMany(ctx context.Context, db DBTX, arg ProcStat
 }
 
 const procStateGet = `-- name: ProcStateGet :one
-SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at FROM proc_state WHERE msg_id = $1
+SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at FROM proc_state WHERE msg_id = $1
 `
 
 func (q *Queries) ProcStateGet(ctx context.Context, db DBTX, msgID int64) (ProcState, error) {
@@ -261,6 +263,7 @@ func (q *Queries) ProcStateGet(ctx context.Context, db DBTX, msgID int64) (ProcS
 		&i.Attempts,
 		&i.NextAttemptAt,
 		&i.FirstSeenAt,
+		&i.FailingSince,
 		&i.ErrorClass,
 		&i.Reason,
 		&i.DuplicateOf,
@@ -275,7 +278,7 @@ func (q *Queries) ProcStateGet(ctx context.Context, db DBTX, msgID int64) (ProcS
 }
 
 const procStateGetHead = `-- name: ProcStateGetHead :one
-SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at FROM proc_state
+SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at FROM proc_state
 WHERE status IN ('PENDING', 'FAILED')
 ORDER BY msg_id
 LIMIT 1
@@ -299,6 +302,7 @@ func (q *Queries) ProcStateGetHead(ctx context.Context, db DBTX) (ProcState, err
 		&i.Attempts,
 		&i.NextAttemptAt,
 		&i.FirstSeenAt,
+		&i.FailingSince,
 		&i.ErrorClass,
 		&i.Reason,
 		&i.DuplicateOf,
@@ -313,7 +317,7 @@ func (q *Queries) ProcStateGetHead(ctx context.Context, db DBTX) (ProcState, err
 }
 
 const procStateGetManyForUpdate = `-- name: ProcStateGetManyForUpdate :many
-SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at FROM proc_state WHERE msg_id = ANY($1::bigint[]) ORDER BY msg_id FOR UPDATE
+SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at FROM proc_state WHERE msg_id = ANY($1::bigint[]) ORDER BY msg_id FOR UPDATE
 `
 
 // Re-checks the messages of a run inside the business transaction.
@@ -340,6 +344,7 @@ func (q *Queries) ProcStateGetManyForUpdate(ctx context.Context, db DBTX, msgIds
 			&i.Attempts,
 			&i.NextAttemptAt,
 			&i.FirstSeenAt,
+			&i.FailingSince,
 			&i.ErrorClass,
 			&i.Reason,
 			&i.DuplicateOf,
@@ -394,7 +399,7 @@ func (q *Queries) ProcStateHstGet(ctx context.Context, db DBTX, msgID int64) (Pr
 }
 
 const procStateListDead = `-- name: ProcStateListDead :many
-SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at FROM proc_state
+SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at FROM proc_state
 WHERE status = 'DEAD'
   AND msg_id > $1
   AND ($2::varchar IS NULL OR error_class = $2)
@@ -432,6 +437,7 @@ func (q *Queries) ProcStateListDead(ctx context.Context, db DBTX, arg ProcStateL
 			&i.Attempts,
 			&i.NextAttemptAt,
 			&i.FirstSeenAt,
+			&i.FailingSince,
 			&i.ErrorClass,
 			&i.Reason,
 			&i.DuplicateOf,
@@ -453,7 +459,7 @@ func (q *Queries) ProcStateListDead(ctx context.Context, db DBTX, arg ProcStateL
 }
 
 const procStateListHead = `-- name: ProcStateListHead :many
-SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at FROM proc_state
+SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at FROM proc_state
 WHERE status IN ('PENDING', 'FAILED')
 ORDER BY msg_id
 LIMIT $1
@@ -483,6 +489,7 @@ func (q *Queries) ProcStateListHead(ctx context.Context, db DBTX, maxRows int32)
 			&i.Attempts,
 			&i.NextAttemptAt,
 			&i.FirstSeenAt,
+			&i.FailingSince,
 			&i.ErrorClass,
 			&i.Reason,
 			&i.DuplicateOf,
@@ -541,29 +548,31 @@ const procStateRecordFailure = `-- name: ProcStateRecordFailure :one
 UPDATE proc_state SET
   status = 'FAILED',
   attempts = attempts + 1,
-  error_class = $1,
-  reason = $2,
-  next_attempt_at = $3,
-  updated_at = $4
+  failing_since = COALESCE(failing_since, $1),
+  error_class = $2,
+  reason = $3,
+  next_attempt_at = $4,
+  updated_at = $1
 WHERE msg_id = $5 AND status IN ('PENDING', 'FAILED')
 RETURNING attempts
 `
 
 type ProcStateRecordFailureParams struct {
+	Now           time.Time  `json:"now"`
 	ErrorClass    *string    `json:"error_class"`
 	Reason        *string    `json:"reason"`
 	NextAttemptAt *time.Time `json:"next_attempt_at"`
-	Now           time.Time  `json:"now"`
 	MsgID         int64      `json:"msg_id"`
 }
 
-// Records a failed attempt: FAILED with the backoff the caller computed.
+// Records a failed attempt: FAILED with the backoff the caller computed; the
+// first failure of a series starts the head-deadline.
 func (q *Queries) ProcStateRecordFailure(ctx context.Context, db DBTX, arg ProcStateRecordFailureParams) (int32, error) {
 	row := db.QueryRow(ctx, procStateRecordFailure,
+		arg.Now,
 		arg.ErrorClass,
 		arg.Reason,
 		arg.NextAttemptAt,
-		arg.Now,
 		arg.MsgID,
 	)
 	var attempts int32

@@ -203,7 +203,8 @@ type Querier interface {
 	// The ids of the PENDING messages after an id, in order: what the pump reads
 	// ahead while it commits the run before them.
 	ProcStateListPendingAfter(ctx context.Context, db DBTX, arg ProcStateListPendingAfterParams) ([]int64, error)
-	// Records a failed attempt: FAILED with the backoff the caller computed.
+	// Records a failed attempt: FAILED with the backoff the caller computed; the
+	// first failure of a series starts the head-deadline.
 	ProcStateRecordFailure(ctx context.Context, db DBTX, arg ProcStateRecordFailureParams) (int32, error)
 	RefDelete(ctx context.Context, db DBTX, arg RefDeleteParams) (int64, error)
 	RefGet(ctx context.Context, db DBTX, arg RefGetParams) (RefMaster, error)
@@ -212,8 +213,8 @@ type Querier interface {
 	// record changed (0 rows = already identical).
 	RefUpsert(ctx context.Context, db DBTX, arg RefUpsertParams) (int64, error)
 	// Moves those of @msg_ids that are FAILED/DEAD of a replayable class back to
-	// PENDING (attempts reset, identity kept, the
-	// old error kept as audit). One bounded batch per call.
+	// PENDING (attempts, next attempt and the head-deadline's start reset,
+	// identity kept, the old error kept as audit). One bounded batch per call.
 	ReplayByIDs(ctx context.Context, db DBTX, arg ReplayByIDsParams) ([]int64, error)
 	// Replay in bounded batches and the flights' last change, for internal/replay
 	// (msgx replay, POST /admin/replay). The replayable classes are CODEC_ERROR,

@@ -60,6 +60,7 @@ UPDATE proc_state SET
   status = 'PENDING',
   attempts = 0,
   next_attempt_at = NULL,
+  failing_since = NULL,
   prev_error_class = error_class,
   prev_reason = reason,
   error_class = NULL,
@@ -79,8 +80,8 @@ type ReplayByIDsParams struct {
 }
 
 // Moves those of @msg_ids that are FAILED/DEAD of a replayable class back to
-// PENDING (attempts reset, identity kept, the
-// old error kept as audit). One bounded batch per call.
+// PENDING (attempts, next attempt and the head-deadline's start reset,
+// identity kept, the old error kept as audit). One bounded batch per call.
 func (q *Queries) ReplayByIDs(ctx context.Context, db DBTX, arg ReplayByIDsParams) ([]int64, error) {
 	rows, err := db.Query(ctx, replayByIDs, arg.Now, arg.MsgIds)
 	if err != nil {
@@ -103,7 +104,7 @@ func (q *Queries) ReplayByIDs(ctx context.Context, db DBTX, arg ReplayByIDsParam
 
 const replayCandidates = `-- name: ReplayCandidates :many
 
-SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at FROM proc_state
+SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at FROM proc_state
 WHERE status IN ('FAILED', 'DEAD')
   AND error_class IN ('CODEC_ERROR', 'UNSUPPORTED', 'INFRA', 'EXHAUSTED')
   AND msg_id > $1
@@ -154,6 +155,7 @@ func (q *Queries) ReplayCandidates(ctx context.Context, db DBTX, arg ReplayCandi
 			&i.Attempts,
 			&i.NextAttemptAt,
 			&i.FirstSeenAt,
+			&i.FailingSince,
 			&i.ErrorClass,
 			&i.Reason,
 			&i.DuplicateOf,

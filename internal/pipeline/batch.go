@@ -86,6 +86,8 @@ func (p *Pump) commitBatch(ctx context.Context, run []prepared) error {
 		var bind *store.Binding
 		if h, ok := holders[msg.Identity]; ok && h != m.ID {
 			outs[i] = duplicateOf(h) // held before, or by an earlier message of this batch
+			b := bindingOf(msg, meta)
+			bind = &b
 		} else {
 			overlay := overlayOf(states)
 			out, results := compute(msg, overlay, m.ID, now)

@@ -176,10 +176,11 @@ func TestFailingHeadBlocksThenExhausts(t *testing.T) {
 	require.Equal(t, store.StatusSucceeded, e.msg(t, later).Status, "after the head is settled the queue moves on")
 }
 
-func TestHeadDeadlineFromFirstSeen(t *testing.T) {
+func TestHeadDeadlineFromFirstFailure(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, func(c *PumpConfig) { c.MaxAttempts = 100 })
 	schs := e.send(t, envelope("SCHS", "DNLD", "<SCHS/>"))
+	e.clk.Advance(time.Hour) // waited behind a backlog: waiting is not failing
 	e.drain(t)
 	e.clk.Advance(9 * time.Minute)
 	e.drain(t)
@@ -187,8 +188,9 @@ func TestHeadDeadlineFromFirstSeen(t *testing.T) {
 	e.clk.Advance(time.Minute)
 	e.drain(t)
 	m := e.msg(t, schs)
-	require.Equal(t, store.StatusDead, m.Status, "10 min after first_seen_at, however recent the last attempt")
+	require.Equal(t, store.StatusDead, m.Status, "10 min after the first failure, however recent the last attempt")
 	require.Equal(t, "EXHAUSTED", m.ErrorClass)
+	require.Contains(t, m.Reason, "failing for 10m0s")
 }
 
 func TestMissingRawIsMalformedButReadErrorIsInfra(t *testing.T) {
@@ -298,4 +300,43 @@ func TestDuplicateAfterArchive(t *testing.T) {
 	require.Equal(t, store.StatusSkipped, m.Status, "an archived identity still deduplicates")
 	require.Equal(t, first, *m.DuplicateOf)
 	require.Equal(t, int64(1), e.flight(t, 1).StateVersion)
+}
+
+// A duplicate shows the identity it repeats (the reason it was skipped), its
+// kind and its META, on either path; archived together with its holder, the
+// identity still deduplicates.
+func TestDuplicateShowsItsIdentity(t *testing.T) {
+	t.Parallel()
+	for _, path := range []struct {
+		name string
+		run  int
+	}{{"batch", 1000}, {"one by one", 1}} {
+		t.Run(path.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, func(c *PumpConfig) { c.RunLength = path.run })
+			msg := schd("ADFT", fltr(1))
+			first := e.send(t, msg)
+			dup := e.send(t, msg)
+			e.drain(t)
+
+			holder, d := e.msg(t, first), e.msg(t, dup)
+			require.Equal(t, store.StatusSkipped, d.Status)
+			require.Equal(t, first, *d.DuplicateOf)
+			require.NotEmpty(t, holder.IdentityKey)
+			require.Equal(t, holder.IdentityKey, d.IdentityKey)
+			require.Equal(t, holder.Kind, d.Kind)
+			require.Equal(t, holder.Meta, d.Meta)
+
+			require.NoError(t, e.st.DeleteBackfills(t.Context(), []int64{first, dup}))
+			moved, err := e.st.Archive(t.Context(), e.clk.Now().Add(time.Hour), 100, e.clk.Now())
+			require.NoError(t, err)
+			require.Equal(t, 2, moved, "holder and duplicate archive side by side")
+			again := e.send(t, msg)
+			e.drain(t)
+			m := e.msg(t, again)
+			require.Equal(t, store.StatusSkipped, m.Status)
+			require.Equal(t, first, *m.DuplicateOf, "the holder, not the archived duplicate")
+			require.Equal(t, holder.IdentityKey, m.IdentityKey)
+		})
+	}
 }

@@ -168,7 +168,7 @@ func (p *Pump) processOne(ctx context.Context, tx store.Tx, pr *prepared, now ti
 	}
 	m := locked[0]
 
-	out, meta, err := p.decide(ctx, sp, m, pr, now)
+	out, meta, bind, err := p.decide(ctx, sp, m, pr, now)
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +183,7 @@ func (p *Pump) processOne(ctx context.Context, tx store.Tx, pr *prepared, now ti
 		defer sp.Rollback(ctx)
 	}
 	w := p.newWriter()
-	w.finish(m, meta, out, nil, now)
+	w.finish(m, meta, out, bind, now)
 	if err := w.flush(ctx, sp, now); err != nil {
 		return nil, err
 	}
@@ -195,26 +195,29 @@ func (p *Pump) processOne(ctx context.Context, tx store.Tx, pr *prepared, now ti
 }
 
 // decide turns a prepared message into its outcome, writing its business
-// effect through ex. Terminal decode errors are outcomes; retryable ones are
-// returned as errors.
-func (p *Pump) decide(ctx context.Context, ex store.Executor, m store.Message, pr *prepared, now time.Time) (outcome, store.Meta, error) {
+// effect through ex, and says what the terminal write still binds (a
+// duplicate's identity, kind and META; nil when bound already or nothing to
+// bind). Terminal decode errors are outcomes; retryable ones are returned as
+// errors.
+func (p *Pump) decide(ctx context.Context, ex store.Executor, m store.Message, pr *prepared, now time.Time) (outcome, store.Meta, *store.Binding, error) {
 	meta := metaOf(pr.decoded)
 	if out, retry := decodeOutcome(pr); out.status != "" || retry != nil {
-		return out, meta, retry
+		return out, meta, nil, retry
 	}
 	msg := pr.decoded
 	holders, err := ex.IdentityHolders(ctx, []string{msg.Identity})
 	if err != nil {
-		return outcome{}, meta, err
+		return outcome{}, meta, nil, err
 	}
+	b := bindingOf(msg, meta)
 	if h, ok := holders[msg.Identity]; ok && h != m.ID {
-		return duplicateOf(h), meta, nil
+		return duplicateOf(h), meta, &b, nil
 	}
-	if err := ex.BindIdentities(ctx, []store.BindIdentity{{MsgID: m.ID, Binding: bindingOf(msg, meta), Now: now}}); err != nil {
-		return outcome{}, meta, err
+	if err := ex.BindIdentities(ctx, []store.BindIdentity{{MsgID: m.ID, Binding: b, Now: now}}); err != nil {
+		return outcome{}, meta, nil, err
 	}
 	out, err := p.dispatch(ctx, ex, m.ID, msg, now)
-	return out, meta, err
+	return out, meta, nil, err
 }
 
 // decodeOutcome: a missing raw row or a MALFORMED/PROTOCOL message is a
@@ -233,6 +236,9 @@ func decodeOutcome(pr *prepared) (outcome, error) {
 	return outcome{}, nil
 }
 
+// duplicateOf is a message whose identity another message holds. It binds
+// that identity too (the holders' uniqueness leaves duplicates out), so
+// operators see what it repeated.
 func duplicateOf(holder int64) outcome {
 	return outcome{status: store.StatusSkipped, reason: "duplicate-of:" + strconv.FormatInt(holder, 10), duplicateOf: &holder}
 }

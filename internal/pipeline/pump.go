@@ -17,7 +17,7 @@ type PumpConfig struct {
 	MaxAttempts  int           // attempts ≥ this → DEAD(EXHAUSTED); default 5
 	BackoffBase  time.Duration // first retry delay, doubled per attempt; default 1 s
 	BackoffCap   time.Duration // cap of one delay; default 60 s
-	HeadDeadline time.Duration // a FAILED head older than this (from first_seen_at) → DEAD(EXHAUSTED); default 10 min
+	HeadDeadline time.Duration // a head failing for this long (from its first counted failure) → DEAD(EXHAUSTED); default 10 min
 	RunLength    int           // most consecutive head messages committed together; default 1000
 	Idle         time.Duration // wait when the queue is empty, unless Bell rings first; default 1 s
 	Bell         *Bell         // rung after an enqueue; nil = none (the pump then looks every Idle)
@@ -145,8 +145,11 @@ func (p *Pump) exhausted(m store.Message, now time.Time) string {
 	if m.Attempts >= p.cfg.MaxAttempts {
 		return fmt.Sprintf("%d attempts; last %s: %s", m.Attempts, m.ErrorClass, m.Reason)
 	}
-	if age := now.Sub(m.FirstSeenAt); age >= p.cfg.HeadDeadline {
-		return fmt.Sprintf("head for %s (deadline %s); last %s: %s", age.Round(time.Second), p.cfg.HeadDeadline, m.ErrorClass, m.Reason)
+	if m.FailingSince == nil {
+		return ""
+	}
+	if age := now.Sub(*m.FailingSince); age >= p.cfg.HeadDeadline {
+		return fmt.Sprintf("failing for %s (deadline %s); last %s: %s", age.Round(time.Second), p.cfg.HeadDeadline, m.ErrorClass, m.Reason)
 	}
 	return ""
 }

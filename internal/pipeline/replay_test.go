@@ -49,3 +49,30 @@ func TestReplayAfterExhaustion(t *testing.T) {
 	require.Equal(t, 1, m.Attempts)
 	require.Equal(t, 1, m.ReplayCount)
 }
+
+// A message exhausted by the head-deadline and replayed later gets a whole
+// new series of attempts: the replay restarts the deadline too.
+func TestReplayAfterHeadDeadlineRestartsIt(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(c *PumpConfig) { c.MaxAttempts = 100 })
+	bad := e.send(t, envelope("SCHS", "DNLD", "<SCHS/>")) // UNSUPPORTED: fails every time
+	e.drain(t)
+	e.clk.Advance(10 * time.Minute)
+	e.drain(t)
+	require.Equal(t, "EXHAUSTED", e.msg(t, bad).ErrorClass)
+
+	e.clk.Advance(time.Hour)
+	_, err := replay.Apply(t.Context(), e.st, replay.Filter{IDs: []int64{bad}}, e.clk.Now(), nil)
+	require.NoError(t, err)
+	e.drain(t)
+	for attempt := 2; attempt <= 4; attempt++ {
+		e.clk.Advance(time.Minute)
+		e.drain(t)
+		m := e.msg(t, bad)
+		require.Equal(t, store.StatusFailed, m.Status, "attempt %d after the replay: %s", attempt, m.Reason)
+		require.Equal(t, attempt, m.Attempts)
+	}
+	e.clk.Advance(7 * time.Minute) // 10 min after the first failure since the replay
+	e.drain(t)
+	require.Equal(t, "EXHAUSTED", e.msg(t, bad).ErrorClass)
+}

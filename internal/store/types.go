@@ -38,7 +38,8 @@ type Message struct {
 	Attempts      int
 	NextAttemptAt *time.Time
 	FirstSeenAt   time.Time
-	ErrorClass    string // empty when none
+	FailingSince  *time.Time // first counted failure since enqueue or replay: the head-deadline's start
+	ErrorClass    string     // empty when none
 	Reason        string
 	DuplicateOf   *int64
 	ReplayCount   int

@@ -229,6 +229,7 @@ func message(r postgres.ProcState) store.Message {
 		Attempts:      int(r.Attempts),
 		NextAttemptAt: r.NextAttemptAt,
 		FirstSeenAt:   r.FirstSeenAt,
+		FailingSince:  r.FailingSince,
 		ErrorClass:    deref(r.ErrorClass),
 		Reason:        deref(r.Reason),
 		DuplicateOf:   r.DuplicateOf,

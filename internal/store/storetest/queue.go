@@ -33,6 +33,7 @@ func testQueue(t *testing.T, newStore Factory) {
 		require.Equal(t, "INFRA", m.ErrorClass)
 		require.True(t, m.NextAttemptAt.Equal(t0.Add(time.Second)))
 		require.True(t, m.FirstSeenAt.Equal(t0), "first_seen_at is the stable enqueue time")
+		require.True(t, m.FailingSince.Equal(t0), "the first counted failure starts the head-deadline")
 
 		attempts, err = s.RecordFailure(ctx(t), store.Failure{MsgID: 2, ErrorClass: "INFRA", Reason: "again", NextAttemptAt: t0.Add(3 * time.Second), Now: t0.Add(2 * time.Second)})
 		require.NoError(t, err)
@@ -40,6 +41,7 @@ func testQueue(t *testing.T, newStore Factory) {
 		m, err = s.Message(ctx(t), 2)
 		require.NoError(t, err)
 		require.True(t, m.FirstSeenAt.Equal(t0), "a retry does not move first_seen_at")
+		require.True(t, m.FailingSince.Equal(t0), "nor the start of the failing series")
 
 		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 2, Status: store.StatusDead, ErrorClass: "EXHAUSTED", Reason: "attempts", Now: t0}}))
 		require.Equal(t, []int64{3, 4, 5}, headIDs(t, s))

@@ -66,7 +66,12 @@ func testReplayBatches(t *testing.T, newStore Factory) {
 		require.NoError(t, err)
 		require.Equal(t, []int64{5, 7}, moved, "only the replayable ones, in MSG_ID order")
 
-		m, err := s.Message(ctx(t), 5)
+		m, err := s.Message(ctx(t), 7)
+		require.NoError(t, err)
+		require.Nil(t, m.FailingSince, "a replay restarts the head-deadline")
+		require.Nil(t, m.NextAttemptAt)
+
+		m, err = s.Message(ctx(t), 5)
 		require.NoError(t, err)
 		require.Equal(t, store.StatusPending, m.Status)
 		require.Zero(t, m.Attempts)

@@ -19,6 +19,7 @@ CREATE TABLE PROC_STATE (
   ATTEMPTS           NUMBER(10)                  DEFAULT 0 NOT NULL,
   NEXT_ATTEMPT_AT    TIMESTAMP(6) WITH TIME ZONE NULL,
   FIRST_SEEN_AT      TIMESTAMP(6) WITH TIME ZONE NOT NULL,
+  FAILING_SINCE      TIMESTAMP(6) WITH TIME ZONE NULL,
   ERROR_CLASS        VARCHAR2(16 CHAR)           NULL,
   REASON             VARCHAR2(1000 CHAR)         NULL,
   DUPLICATE_OF       NUMBER(19)                  NULL,
@@ -29,7 +30,6 @@ CREATE TABLE PROC_STATE (
   CREATED_AT         TIMESTAMP(6) WITH TIME ZONE DEFAULT SYSTIMESTAMP NOT NULL,
   UPDATED_AT         TIMESTAMP(6) WITH TIME ZONE DEFAULT SYSTIMESTAMP NOT NULL,
   CONSTRAINT PROC_STATE_PKEY PRIMARY KEY (MSG_ID),
-  CONSTRAINT PROC_STATE_IDENTITY_UQ UNIQUE (IDENTITY_KEY),
   CONSTRAINT PROC_STATE_STATUS_CK CHECK (STATUS IN ('PENDING', 'FAILED', 'SUCCEEDED', 'SKIPPED', 'DEAD')),
   CONSTRAINT PROC_STATE_CLASS_CK CHECK (ERROR_CLASS IN ('MALFORMED', 'PROTOCOL', 'CODEC_ERROR', 'UNSUPPORTED', 'INFRA', 'EXHAUSTED')),
   CONSTRAINT PROC_STATE_PREV_CLASS_CK CHECK (PREV_ERROR_CLASS IN ('MALFORMED', 'PROTOCOL', 'CODEC_ERROR', 'UNSUPPORTED', 'INFRA', 'EXHAUSTED')),
@@ -43,20 +43,25 @@ CREATE TABLE PROC_STATE (
 --   WHERE CASE WHEN STATUS IN ('PENDING', 'FAILED') THEN MSG_ID END IS NOT NULL
 --   ORDER BY CASE WHEN STATUS IN ('PENDING', 'FAILED') THEN MSG_ID END
 CREATE INDEX PROC_STATE_HEAD_IX ON PROC_STATE (CASE WHEN STATUS IN ('PENDING', 'FAILED') THEN MSG_ID END);
+-- One holder per identity (PostgreSQL: partial unique index WHERE
+-- duplicate_of IS NULL): the key is NULL for a SKIPPED duplicate, which keeps
+-- the identity it repeats, and a unique index ignores all-NULL keys.
+CREATE UNIQUE INDEX PROC_STATE_IDENTITY_UQ ON PROC_STATE (CASE WHEN DUPLICATE_OF IS NULL THEN IDENTITY_KEY END);
 -- Dead letters (PostgreSQL: partial index WHERE status = 'DEAD').
 CREATE INDEX PROC_STATE_DEAD_IX ON PROC_STATE (CASE WHEN STATUS = 'DEAD' THEN ERROR_CLASS END, CASE WHEN STATUS = 'DEAD' THEN MSG_ID END);
 
 COMMENT ON TABLE PROC_STATE IS 'One row per inbound mailbox row (cminmsgs): its processing status, bound identity, attempts and error. The queue is every row with status PENDING or FAILED, in MSG_ID order.';
 COMMENT ON COLUMN PROC_STATE.MSG_ID IS 'CMINMSGS_ID of the mailbox row. Primary key: a mailbox row is enqueued at most once, so rescans are harmless.';
 COMMENT ON COLUMN PROC_STATE.STATUS IS 'PENDING (waiting), FAILED (retrying with backoff; still holds the head), SUCCEEDED, SKIPPED, DEAD (terminal).';
-COMMENT ON COLUMN PROC_STATE.IDENTITY_KEY IS 'Business identity SNDR|TYPE|STYP|SEQN[|day], bound once after decode; UNIQUE so a message is processed once. NULL until decoded.';
+COMMENT ON COLUMN PROC_STATE.IDENTITY_KEY IS 'Business identity SNDR|TYPE|STYP|SEQN[|day], bound once after decode; unique among holders (duplicate_of NULL) so a message is processed once; a SKIPPED duplicate shows the identity it repeats. NULL until decoded.';
 COMMENT ON COLUMN PROC_STATE.KIND IS 'Decoded message kind (schedule, flight ops, flight delete, reference, ignored, unsupported).';
 COMMENT ON COLUMN PROC_STATE.META_SNDR IS 'META SNDR as decoded; with the other meta_* columns it is what the mailbox backfill writes.';
 COMMENT ON COLUMN PROC_STATE.META_DTTM_RAW IS 'META DTTM exactly as sent (yyyyMMddHHmmss, airport local time).';
 COMMENT ON COLUMN PROC_STATE.META_DTTM IS 'META DTTM parsed in the airport time zone.';
 COMMENT ON COLUMN PROC_STATE.ATTEMPTS IS 'Failed processing attempts so far; at max-attempts the row becomes DEAD(EXHAUSTED).';
 COMMENT ON COLUMN PROC_STATE.NEXT_ATTEMPT_AT IS 'Earliest time a FAILED head may be retried (backoff 1, 2, 4, 8, 16 s, each capped).';
-COMMENT ON COLUMN PROC_STATE.FIRST_SEEN_AT IS 'When msgx first enqueued the row; never changes, so the head-deadline is measured from a stable start.';
+COMMENT ON COLUMN PROC_STATE.FIRST_SEEN_AT IS 'When msgx first enqueued the row; never changes (latency and head age are measured from it).';
+COMMENT ON COLUMN PROC_STATE.FAILING_SINCE IS 'When the current series of counted failures began (the first one since enqueue or the last replay); the head-deadline runs from it. NULL while nothing failed.';
 COMMENT ON COLUMN PROC_STATE.ERROR_CLASS IS 'MALFORMED, PROTOCOL, CODEC_ERROR, UNSUPPORTED, INFRA or EXHAUSTED; NULL when no error.';
 COMMENT ON COLUMN PROC_STATE.REASON IS 'Error reason, or the SKIPPED reason (duplicate-of:<id>, ignored:<TYPE>, no-match:flight, no-match:request).';
 COMMENT ON COLUMN PROC_STATE.DUPLICATE_OF IS 'For SKIPPED duplicates: the MSG_ID that holds the identity.';
@@ -88,14 +93,14 @@ CREATE TABLE PROC_STATE_HST (
   CREATED_AT         TIMESTAMP(6) WITH TIME ZONE NOT NULL,
   ARCHIVED_AT        TIMESTAMP(6) WITH TIME ZONE DEFAULT SYSTIMESTAMP NOT NULL,
   CONSTRAINT PROC_STATE_HST_PKEY PRIMARY KEY (MSG_ID),
-  CONSTRAINT PROC_STATE_HST_IDENTITY_UQ UNIQUE (IDENTITY_KEY),
   CONSTRAINT PROC_STATE_HST_STATUS_CK CHECK (STATUS IN ('SUCCEEDED', 'SKIPPED', 'DEAD'))
 );
 -- On a TIMESTAMP WITH TIME ZONE column Oracle builds a function-based index on
 -- SYS_EXTRACT_UTC(col) by itself; compare the column with a TIMESTAMP WITH TIME
 -- ZONE value (bind) so the optimizer can use it.
 CREATE INDEX PROC_STATE_HST_ARCHIVED_IX ON PROC_STATE_HST (ARCHIVED_AT);
-COMMENT ON TABLE PROC_STATE_HST IS 'Archive of terminal PROC_STATE rows. Identity keys stay UNIQUE here and are checked on bind, so an archived message still deduplicates.';
+CREATE UNIQUE INDEX PROC_STATE_HST_IDENTITY_UQ ON PROC_STATE_HST (CASE WHEN DUPLICATE_OF IS NULL THEN IDENTITY_KEY END);
+COMMENT ON TABLE PROC_STATE_HST IS 'Archive of terminal PROC_STATE rows. Identity keys of holders stay unique here and are checked on bind, so an archived message still deduplicates.';
 COMMENT ON COLUMN PROC_STATE_HST.ARCHIVED_AT IS 'When the row was moved out of PROC_STATE.';
 
 CREATE TABLE PIPELINE_LOCK (

@@ -38,9 +38,11 @@ SELECT * FROM proc_state WHERE msg_id = ANY(@msg_ids::bigint[]) ORDER BY msg_id 
 
 -- name: ProcStateFindIdentities :many
 -- Who holds these identity keys, live or archived (archived rows still deduplicate).
-SELECT p.identity_key::varchar AS identity_key, p.msg_id FROM proc_state p WHERE p.identity_key = ANY(sqlc.arg(identity_keys)::varchar[])
+SELECT p.identity_key::varchar AS identity_key, p.msg_id FROM proc_state p
+WHERE p.identity_key = ANY(sqlc.arg(identity_keys)::varchar[]) AND p.duplicate_of IS NULL
 UNION ALL
-SELECT h.identity_key::varchar AS identity_key, h.msg_id FROM proc_state_hst h WHERE h.identity_key = ANY(sqlc.arg(identity_keys)::varchar[]);
+SELECT h.identity_key::varchar AS identity_key, h.msg_id FROM proc_state_hst h
+WHERE h.identity_key = ANY(sqlc.arg(identity_keys)::varchar[]) AND h.duplicate_of IS NULL;
 
 -- name: ProcStateBindIdentities :many
 -- Binds the decoded identity (NULL: META only) and META of unfinished
@@ -92,10 +94,12 @@ WHERE p.msg_id = v.msg_id AND p.status IN ('PENDING', 'FAILED')
 RETURNING p.msg_id;
 
 -- name: ProcStateRecordFailure :one
--- Records a failed attempt: FAILED with the backoff the caller computed.
+-- Records a failed attempt: FAILED with the backoff the caller computed; the
+-- first failure of a series starts the head-deadline.
 UPDATE proc_state SET
   status = 'FAILED',
   attempts = attempts + 1,
+  failing_since = COALESCE(failing_since, @now),
   error_class = @error_class,
   reason = @reason,
   next_attempt_at = @next_attempt_at,

@@ -17,12 +17,13 @@ LIMIT @max_rows;
 
 -- name: ReplayByIDs :many
 -- Moves those of @msg_ids that are FAILED/DEAD of a replayable class back to
--- PENDING (attempts reset, identity kept, the
--- old error kept as audit). One bounded batch per call.
+-- PENDING (attempts, next attempt and the head-deadline's start reset,
+-- identity kept, the old error kept as audit). One bounded batch per call.
 UPDATE proc_state SET
   status = 'PENDING',
   attempts = 0,
   next_attempt_at = NULL,
+  failing_since = NULL,
   prev_error_class = error_class,
   prev_reason = reason,
   error_class = NULL,

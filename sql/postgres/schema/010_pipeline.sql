@@ -15,6 +15,7 @@ CREATE TABLE proc_state (
   attempts          INTEGER       NOT NULL DEFAULT 0,
   next_attempt_at   TIMESTAMPTZ   NULL,
   first_seen_at     TIMESTAMPTZ   NOT NULL,
+  failing_since     TIMESTAMPTZ   NULL,
   error_class       VARCHAR(16)   NULL,
   reason            VARCHAR(1000) NULL,
   duplicate_of      BIGINT        NULL,
@@ -25,7 +26,6 @@ CREATE TABLE proc_state (
   created_at        TIMESTAMPTZ   NOT NULL DEFAULT now(),
   updated_at        TIMESTAMPTZ   NOT NULL DEFAULT now(),
   CONSTRAINT proc_state_pkey PRIMARY KEY (msg_id),
-  CONSTRAINT proc_state_identity_uq UNIQUE (identity_key),
   CONSTRAINT proc_state_status_ck CHECK (status IN ('PENDING', 'FAILED', 'SUCCEEDED', 'SKIPPED', 'DEAD')),
   CONSTRAINT proc_state_class_ck CHECK (error_class IN ('MALFORMED', 'PROTOCOL', 'CODEC_ERROR', 'UNSUPPORTED', 'INFRA', 'EXHAUSTED')),
   CONSTRAINT proc_state_prev_class_ck CHECK (prev_error_class IN ('MALFORMED', 'PROTOCOL', 'CODEC_ERROR', 'UNSUPPORTED', 'INFRA', 'EXHAUSTED')),
@@ -34,19 +34,24 @@ CREATE TABLE proc_state (
 -- The queue head: the smallest unfinished MSG_ID. Partial, so the index holds
 -- only the backlog, not the millions of terminal rows.
 CREATE INDEX proc_state_head_ix ON proc_state (msg_id) WHERE status IN ('PENDING', 'FAILED');
+-- One holder per identity: a message is processed once. A SKIPPED duplicate
+-- keeps the identity it repeats (operators see why it was skipped), so the
+-- uniqueness covers the holders only.
+CREATE UNIQUE INDEX proc_state_identity_uq ON proc_state (identity_key) WHERE duplicate_of IS NULL;
 CREATE INDEX proc_state_dead_ix ON proc_state (error_class, msg_id) WHERE status = 'DEAD';
 
 COMMENT ON TABLE proc_state IS 'One row per inbound mailbox row (cminmsgs): its processing status, bound identity, attempts and error. The queue is every row with status PENDING or FAILED, in MSG_ID order.';
 COMMENT ON COLUMN proc_state.msg_id IS 'CMINMSGS_ID of the mailbox row. Primary key: a mailbox row is enqueued at most once, so rescans are harmless.';
 COMMENT ON COLUMN proc_state.status IS 'PENDING (waiting), FAILED (retrying with backoff; still holds the head), SUCCEEDED, SKIPPED, DEAD (terminal).';
-COMMENT ON COLUMN proc_state.identity_key IS 'Business identity SNDR|TYPE|STYP|SEQN[|day], bound once after decode; UNIQUE so a message is processed once. NULL until decoded.';
+COMMENT ON COLUMN proc_state.identity_key IS 'Business identity SNDR|TYPE|STYP|SEQN[|day], bound once after decode; unique among holders (duplicate_of NULL) so a message is processed once; a SKIPPED duplicate shows the identity it repeats. NULL until decoded.';
 COMMENT ON COLUMN proc_state.kind IS 'Decoded message kind (schedule, flight ops, flight delete, reference, ignored, unsupported).';
 COMMENT ON COLUMN proc_state.meta_sndr IS 'META SNDR as decoded; with the other meta_* columns it is what the mailbox backfill writes.';
 COMMENT ON COLUMN proc_state.meta_dttm_raw IS 'META DTTM exactly as sent (yyyyMMddHHmmss, airport local time).';
 COMMENT ON COLUMN proc_state.meta_dttm IS 'META DTTM parsed in the airport time zone.';
 COMMENT ON COLUMN proc_state.attempts IS 'Failed processing attempts so far; at max-attempts the row becomes DEAD(EXHAUSTED).';
 COMMENT ON COLUMN proc_state.next_attempt_at IS 'Earliest time a FAILED head may be retried (backoff 1, 2, 4, 8, 16 s, each capped).';
-COMMENT ON COLUMN proc_state.first_seen_at IS 'When msgx first enqueued the row; never changes, so the head-deadline is measured from a stable start.';
+COMMENT ON COLUMN proc_state.first_seen_at IS 'When msgx first enqueued the row; never changes (latency and head age are measured from it).';
+COMMENT ON COLUMN proc_state.failing_since IS 'When the current series of counted failures began (the first one since enqueue or the last replay); the head-deadline runs from it. NULL while nothing failed.';
 COMMENT ON COLUMN proc_state.error_class IS 'MALFORMED, PROTOCOL, CODEC_ERROR, UNSUPPORTED, INFRA or EXHAUSTED; NULL when no error.';
 COMMENT ON COLUMN proc_state.reason IS 'Error reason, or the SKIPPED reason (duplicate-of:<id>, ignored:<TYPE>, no-match:flight, no-match:request).';
 COMMENT ON COLUMN proc_state.duplicate_of IS 'For SKIPPED duplicates: the MSG_ID that holds the identity.';
@@ -78,11 +83,11 @@ CREATE TABLE proc_state_hst (
   created_at        TIMESTAMPTZ   NOT NULL,
   archived_at       TIMESTAMPTZ   NOT NULL DEFAULT now(),
   CONSTRAINT proc_state_hst_pkey PRIMARY KEY (msg_id),
-  CONSTRAINT proc_state_hst_identity_uq UNIQUE (identity_key),
   CONSTRAINT proc_state_hst_status_ck CHECK (status IN ('SUCCEEDED', 'SKIPPED', 'DEAD'))
 );
 CREATE INDEX proc_state_hst_archived_ix ON proc_state_hst (archived_at);
-COMMENT ON TABLE proc_state_hst IS 'Archive of terminal PROC_STATE rows. Identity keys stay UNIQUE here and are checked on bind, so an archived message still deduplicates.';
+CREATE UNIQUE INDEX proc_state_hst_identity_uq ON proc_state_hst (identity_key) WHERE duplicate_of IS NULL;
+COMMENT ON TABLE proc_state_hst IS 'Archive of terminal PROC_STATE rows. Identity keys of holders stay unique here and are checked on bind, so an archived message still deduplicates.';
 COMMENT ON COLUMN proc_state_hst.archived_at IS 'When the row was moved out of PROC_STATE.';
 
 CREATE TABLE pipeline_lock (
