@@ -10,8 +10,9 @@ import (
 
 // Property tests for field operations (spec §5): random records whose
 // every scalar is absent / set / empty / self-closing / blank, and every
-// group absent / replaced / replaced-with-empty / cleared by sequence
-// number 0, decode to exactly the operations that were written.
+// group absent / replaced (sequence numbers 0 included: data is data) /
+// cleared by one empty element / cleared by one empty item with any
+// sequence number, decode to exactly the operations that were written.
 
 type scalarCase struct {
 	state int // 0 absent, 1 set, 2 <X></X>, 3 <X/>, 4 blank
@@ -19,7 +20,7 @@ type scalarCase struct {
 }
 
 type groupCase struct {
-	state int // 0 absent, 1 replace, 2 one empty element, 3 one item with seq 0
+	state int // 0 absent, 1 replace, 2 one empty element, 3 one empty item with a sequence number
 	items []itemCase
 }
 
@@ -99,7 +100,7 @@ func TestFieldOperationsProperty(t *testing.T) {
 			switch gc.state {
 			case 1:
 				for k := r.Intn(5); k >= 0; k-- {
-					it := itemCase{seq: fmt.Sprint(1 + r.Intn(3))} // duplicates and gaps on purpose
+					it := itemCase{seq: fmt.Sprint(r.Intn(4))} // 0, duplicates and gaps on purpose
 					for _, cs := range append(spec.children, spec.attrs...) {
 						if r.Intn(3) > 0 {
 							it.fields = append(it.fields, NamedField{cs.name, Field{Op: Set, Raw: randValue(r, cs)}})
@@ -117,7 +118,7 @@ func TestFieldOperationsProperty(t *testing.T) {
 			case 2:
 				fmt.Fprintf(&body, "<%s></%s>", spec.name, spec.name)
 			case 3:
-				fmt.Fprintf(&body, `<%s %s="0"/>`, spec.name, spec.seqAttr)
+				fmt.Fprintf(&body, `<%s %s="%d"/>`, spec.name, spec.seqAttr, r.Intn(3))
 			}
 			groups[g] = gc
 		}

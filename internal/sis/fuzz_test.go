@@ -12,7 +12,8 @@ import (
 // FuzzDecode: Decode never panics; every error is a classified *Error;
 // a success implies encoding/xml agrees the input is well-formed, and no
 // value was dropped: every non-blank leaf text and every attribute value
-// (collected independently with encoding/xml) appears in the output JSON.
+// (collected independently with encoding/xml) appears in the output JSON,
+// and no clear marker carries data (a marker's data would not be stored).
 //
 // Longer runs: go test ./internal/sis -run=^$ -fuzz=FuzzDecode -fuzztime=10m
 func FuzzDecode(f *testing.F) {
@@ -43,7 +44,37 @@ func FuzzDecode(f *testing.F) {
 			return
 		}
 		checkNoDroppedValue(t, raw, string(out))
+		checkMarkersCarryNoData(t, m)
 	})
+}
+
+// checkMarkersCarryNoData: a group or payload cleared by its marker had
+// nothing but (at most) a sequence number; data is never a clear.
+func checkMarkersCarryNoData(t *testing.T, m *Message) {
+	t.Helper()
+	var recs []*FlightRecord
+	if m.Schedule != nil {
+		recs = m.Schedule.Flights
+	}
+	if m.FlightOps != nil {
+		recs = append(recs, m.FlightOps.Records...)
+	}
+	for _, r := range recs {
+		for g, op := range r.Groups {
+			if cm := op.ClearMarker; cm != nil && (len(cm.Fields) > 0 || len(cm.Attrs) > 0 || cm.Text.Op == Set) {
+				t.Fatalf("FLID %d: the <%s> clear marker carries data: %+v", r.FLID, GroupID(g), *cm)
+			}
+		}
+		for p, op := range r.Payloads {
+			cm, seqAttrs := op.ClearMarker, 0
+			if payloadSpecs[p].seqAttr != "" {
+				seqAttrs = 1
+			}
+			if cm != "" && (strings.Count(cm, "<") != 1 || strings.Count(cm, "=") > seqAttrs) {
+				t.Fatalf("FLID %d: the <%s> clear marker carries data: %s", r.FLID, PayloadID(p), cm)
+			}
+		}
+	}
 }
 
 // checkNoDroppedValue looks every input value up in the JSON, as a JSON
@@ -137,6 +168,9 @@ func TestFixturesDropNothing(t *testing.T) {
 		var buf bytes.Buffer
 		_ = WriteJSON(&buf, m)
 		_ = out
-		t.Run(file, func(t *testing.T) { checkNoDroppedValue(t, raw, buf.String()) })
+		t.Run(file, func(t *testing.T) {
+			checkNoDroppedValue(t, raw, buf.String())
+			checkMarkersCarryNoData(t, m)
+		})
 	}
 }

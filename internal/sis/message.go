@@ -128,8 +128,9 @@ func (r *FlightRecord) Scalar(name string) Field {
 type GroupOp struct {
 	Op    Op
 	Items []Item
-	// ClearMarker is the element that cleared the group (one empty element
-	// or one item with sequence number 0), kept verbatim; nil otherwise.
+	// ClearMarker is the element that cleared the group (the group sent as
+	// one item with no content at all, whatever its sequence number), kept
+	// verbatim; nil otherwise.
 	ClearMarker *Item
 }
 
@@ -142,7 +143,7 @@ type Item struct {
 	Fields  []NamedField // child elements in input order
 	Attrs   []NamedField // attributes besides the sequence number (DELY: CODE, STRT, DURA)
 	Text    Field        // DELY: the reason text; Unchanged for other groups
-	empty   bool
+	empty   bool         // no child, no text, no attribute but the sequence number
 }
 
 // Get returns the child field with that name (Unchanged if absent).
@@ -181,8 +182,8 @@ func (s *StructOp) Attr(name string) Field {
 // PayloadOp is the operation on a payload collection (SRVT, VIPF, PSHT,
 // TIPT, PORT, MAFL): Unchanged or Replace. XML is the canonical XML of all
 // the elements of that kind in input order (validated); Count the number
-// of elements. A clear (one empty element, or PSHN="0") is Replace with
-// Count 0 and XML "", the clearing element kept in ClearMarker.
+// of elements. A clear (one element with no content at all, whatever its
+// PSHN) is Replace with Count 0 and XML "", the element kept in ClearMarker.
 type PayloadOp struct {
 	Op          Op
 	Count       int

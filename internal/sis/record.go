@@ -295,26 +295,27 @@ func findSpec(list []fieldSpec, name string) (*fieldSpec, bool) {
 	return nil, false
 }
 
-// finishGroup applies the clear rules of spec §5: one empty element or one
-// item with sequence number 0 is Replace(empty); such a marker next to
-// other items is ambiguous and refused.
+// finishGroup applies the clear marker rule (docs/decode.md): a group sent
+// as exactly one item with no content at all (no child element, no text,
+// no attribute besides the sequence number, whatever that number is) is
+// Replace(empty). An item that carries data is data, sequence number 0
+// included. An empty item next to other items is neither a clear nor data
+// (storing it would invent a blank row), so the message is refused.
 func (d *decoder) finishGroup(rec int32, g GroupID, op *GroupOp) *Error {
 	if len(op.Items) == 0 {
 		return nil
 	}
 	op.Op = Replace
-	for i := range op.Items {
-		it := &op.Items[i]
-		if !it.empty && !(it.HasSeq && it.Seq == 0) {
-			continue
-		}
-		if len(op.Items) > 1 {
-			return newErr(ClassProtocol, d.itemPath(rec, g, i), it.SeqRaw,
-				"a clearing <%s> (empty, or sequence number 0) next to other items", g)
-		}
-		marker := *it
+	if len(op.Items) == 1 && op.Items[0].empty {
+		marker := op.Items[0]
 		op.ClearMarker, op.Items = &marker, nil
 		return nil
+	}
+	for i := range op.Items {
+		if it := &op.Items[i]; it.empty {
+			return newErr(ClassProtocol, d.itemPath(rec, g, i), it.SeqRaw,
+				"an empty <%s> next to other items (only a lone empty <%s> clears the group)", g, g)
+		}
 	}
 	return nil
 }
