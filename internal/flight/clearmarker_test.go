@@ -30,7 +30,7 @@ func TestBridgeOpWithSeqZeroIsKept(t *testing.T) {
 
 	r := apply(t, cur, decodeFLOP(t, "ABTM", `<ABTM ASNO="0"><ABDG>B02</ABDG><ABOP>D</ABOP><AOTM>02DEC260100</AOTM></ABTM>`), 2)
 	require.True(t, r.Changed)
-	require.Equal(t, []string{GroupBridgeOps}, r.Changes.Groups)
+	require.Equal(t, map[string]int64{GroupBridgeOps: 2}, r.Changes.Groups)
 	items := r.Next.Groups[GroupBridgeOps]
 	require.Len(t, items, 1, "the ASNO=0 bridge operation is data, not a clear")
 	require.Equal(t, int64(0), *items[0].SourceSeq)
