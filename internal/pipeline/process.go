@@ -20,33 +20,44 @@ type prepared struct {
 	err     error        // decode error (classified), or mailbox.ErrMissing
 }
 
-// processRun processes consecutive head messages. Reading the raw rows and
+// processRun processes the head of the queue. Reading the raw rows and
 // decoding happen first, outside any transaction. Then:
 //
 //   - batch: a prefix of plain messages (flight operations, deletes, schedule
 //     updates, ignored types) is computed in memory and written with a few
 //     bulk statements in ONE transaction — the fast path; while it commits,
 //     the next run is read ahead when the queue holds more than one run;
-//   - one by one: otherwise, or when the batch fails, each message runs in its
-//     own savepoint of one transaction and the run stops at the first failure,
-//     so a bad message never takes its neighbours with it and nothing passes
-//     a failed head.
+//   - alone: a message the batch cannot take (decode failure, snapshot,
+//     reference list, unsupported kind) is settled on its own in a short
+//     transaction, and batching goes on with the next step.
+//
+// A batch that fails rolls back whole; the pump then halves its batches
+// until the failing message is alone, so it fails on its own and everything
+// before it commits. Each step commits what it did: a transaction never
+// holds more than one batch, whatever the queue holds.
 func (p *Pump) processRun(ctx context.Context, heads []store.Message) error {
-	run, readErr := p.prepare(ctx, heads)
-	if len(run) == 0 {
-		return p.recordFailure(ctx, heads[0], classify(readErr))
+	run, err := p.prepare(ctx, heads)
+	if err != nil {
+		return p.recordFailure(ctx, heads[0], classify(err))
 	}
-	if n := batchable(run); n >= 2 {
-		if n == len(heads) && n == p.cfg.RunLength {
-			p.startReadAhead(ctx, heads[n-1].ID)
-		}
-		err := p.commitBatch(ctx, run[:n])
-		if err == nil {
-			return nil
-		}
-		p.log.Warn("batch failed, retrying its messages one by one", "from_msg_id", run[0].msg.ID, "messages", n, "err", err)
+	n := min(batchable(run), p.batchLimit)
+	if n < 2 {
+		p.keep(run[1:])
+		p.batchLimit = min(2*p.batchLimit, p.cfg.RunLength)
+		return p.commitAlone(ctx, &run[0])
 	}
-	return p.commitOneByOne(ctx, run, heads, readErr)
+	if n == len(heads) && n == p.cfg.RunLength {
+		p.startReadAhead(ctx, heads[n-1].ID)
+	}
+	if err := p.commitBatch(ctx, run[:n]); err != nil {
+		p.batchLimit = n / 2
+		p.log.Warn("batch failed, retrying it in halves", "from_msg_id", run[0].msg.ID, "messages", n, "err", err)
+		p.keep(run)
+		return nil
+	}
+	p.batchLimit = min(2*p.batchLimit, p.cfg.RunLength)
+	p.keep(run[n:])
+	return nil
 }
 
 // prepare reads and decodes the runnable prefix of the heads: the first
@@ -55,6 +66,11 @@ func (p *Pump) processRun(ctx context.Context, heads []store.Message) error {
 // trip.
 func (p *Pump) prepare(ctx context.Context, heads []store.Message) ([]prepared, error) {
 	got := p.takeAhead()
+	if got == nil {
+		got = map[int64]prepared{}
+	}
+	maps.Copy(got, p.kept)
+	p.kept = nil
 	ids := []int64{heads[0].ID}
 	for _, m := range heads[1:] {
 		if m.Status != store.StatusPending {
@@ -73,11 +89,7 @@ func (p *Pump) prepare(ctx context.Context, heads []store.Message) ([]prepared, 
 		if err != nil {
 			return nil, fmt.Errorf("read raw messages from %d: %w", missing[0], err)
 		}
-		if got == nil {
-			got = read
-		} else {
-			maps.Copy(got, read)
-		}
+		maps.Copy(got, read)
 	}
 	run := make([]prepared, len(ids))
 	for i, id := range ids {
@@ -107,91 +119,106 @@ func (p *Pump) readDecoded(ctx context.Context, ids []int64) (map[int64]prepared
 	return got, nil
 }
 
-// commitOneByOne runs messages each in its own savepoint of one transaction.
-func (p *Pump) commitOneByOne(ctx context.Context, run []prepared, heads []store.Message, readErr error) error {
+// keep holds messages read and decoded but not processed by this step, so
+// the next step does not read them again (a cache by message id, like the
+// read-ahead: the next step still reads the queue head itself).
+func (p *Pump) keep(rest []prepared) {
+	if len(rest) == 0 {
+		return
+	}
+	p.kept = make(map[int64]prepared, len(rest))
+	for _, pr := range rest {
+		p.kept[pr.msg.ID] = pr
+	}
+}
+
+// commitAlone settles one message in its own transaction and reports it
+// once committed.
+func (p *Pump) commitAlone(ctx context.Context, pr *prepared) error {
 	now := p.now()
-	var (
-		todos   []store.Backfill
-		failed  *store.Message
-		failErr *failure
-	)
 	tx, err := p.store.Begin(ctx)
 	if err != nil {
-		return p.recordFailure(ctx, run[0].msg, classify(err))
+		return p.recordFailure(ctx, pr.msg, classify(err))
 	}
 	defer tx.Rollback(ctx)
-	// This path writes flights without the state cache: forget it.
-	defer p.cache.clear()
+	// This path writes flights without the state cache: forget what it touches.
+	defer p.forget(pr)
 	if err := tx.LockPipeline(ctx, now); err != nil {
-		return p.recordFailure(ctx, run[0].msg, classify(err))
+		return p.recordFailure(ctx, pr.msg, classify(err))
 	}
-	for i := range run {
-		todo, err := p.processOne(ctx, tx, &run[i], now)
-		if err != nil {
-			failed, failErr = &run[i].msg, classify(err)
-			break
-		}
-		todos = append(todos, todo...)
+	todos, out, err := p.processOne(ctx, tx, pr, now)
+	if err != nil {
+		return p.recordFailure(ctx, pr.msg, classify(err))
 	}
 	if err := tx.Commit(ctx); err != nil {
-		// Nothing of the run is committed: the head failed, the rest waits.
-		return p.recordFailure(ctx, run[0].msg, classify(err))
+		return p.recordFailure(ctx, pr.msg, classify(err))
+	}
+	if out != nil {
+		p.finished(pr, *out, now)
 	}
 	p.afterCommit(ctx, todos)
-	if failed != nil {
-		return p.recordFailure(ctx, *failed, failErr)
-	}
-	if readErr != nil && len(run) < len(heads) {
-		return p.recordFailure(ctx, heads[len(run)], classify(readErr))
-	}
 	return nil
 }
 
+// forget drops from the state cache the flights a message alone may have
+// written: those it names, or every one after a snapshot (its prune reaches
+// flights it does not name).
+func (p *Pump) forget(pr *prepared) {
+	if pr.decoded == nil {
+		return
+	}
+	if pr.decoded.Kind == sis.KindSchedule && pr.decoded.Schedule.Snapshot() {
+		p.cache.clear()
+		return
+	}
+	p.cache.forget(messageFLIDs(pr.decoded))
+}
+
 // processOne is the business transaction of one message inside a savepoint:
-// re-check, bind identity, dispatch, finish. It returns the backfill todo it
-// registered. An error means a retryable failure: the savepoint is rolled
-// back and nothing of the message is written.
-func (p *Pump) processOne(ctx context.Context, tx store.Tx, pr *prepared, now time.Time) ([]store.Backfill, error) {
+// re-check, bind identity, dispatch, finish. It returns the backfill todos it
+// registered and its outcome (nil: the message was no longer unfinished). An
+// error means a retryable failure: the savepoint is rolled back and nothing
+// of the message is written.
+func (p *Pump) processOne(ctx context.Context, tx store.Tx, pr *prepared, now time.Time) ([]store.Backfill, *outcome, error) {
 	sp, err := tx.Begin(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer sp.Rollback(ctx)
 
 	// Re-check under the lock: another instance or a replay may have moved it.
 	locked, err := sp.LockMessages(ctx, []int64{pr.msg.ID})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(locked) == 0 || !unfinished(locked[0]) {
-		return nil, sp.Commit(ctx)
+		return nil, nil, sp.Commit(ctx)
 	}
 	m := locked[0]
 
 	out, meta, bind, err := p.decide(ctx, sp, m, pr, now)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if out.status == store.StatusDead && out.class == sis.ClassProtocol {
 		// A refused message writes nothing: undo whatever dispatch began.
 		if err := sp.Rollback(ctx); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if sp, err = tx.Begin(ctx); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		defer sp.Rollback(ctx)
 	}
 	w := p.newWriter()
 	w.finish(m, meta, out, bind, now)
 	if err := w.flush(ctx, sp, now); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := sp.Commit(ctx); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	p.finished(pr, out, now)
-	return w.todos, nil
+	return w.todos, &out, nil
 }
 
 // decide turns a prepared message into its outcome, writing its business

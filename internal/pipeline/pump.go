@@ -63,15 +63,20 @@ type Pump struct {
 	clock    clock.Clock
 	log      *slog.Logger
 	cfg      PumpConfig
-	cache    *stateCache     // states the fast path committed this lead term
-	ahead    *readAhead      // the next run, read while the current one commits
-	life     context.Context // Run's context: a read-ahead ends with it (nil: Step called alone)
+	cache    *stateCache        // states the fast path committed this lead term
+	ahead    *readAhead         // the next run, read while the current one commits
+	kept     map[int64]prepared // read and decoded by the last step, not processed yet
+	// batchLimit is the longest batch the next step may commit: RunLength,
+	// halved after a batch fails (to isolate the failing message) and
+	// doubled back after each success.
+	batchLimit int
+	life       context.Context // Run's context: a read-ahead ends with it (nil: Step called alone)
 }
 
 // NewPump wires a pump. backfill runs the mailbox backfill right after each
 // commit (the sweep retries what it could not do).
 func NewPump(s store.Store, raw RawReader, backfill func(context.Context, []store.Backfill), c clock.Clock, log *slog.Logger, cfg PumpConfig) *Pump {
-	return &Pump{store: s, raw: raw, backfill: backfill, clock: c, log: log, cfg: cfg, cache: newStateCache()}
+	return &Pump{store: s, raw: raw, backfill: backfill, clock: c, log: log, cfg: cfg, cache: newStateCache(), batchLimit: cfg.RunLength}
 }
 
 // Run pumps until ctx is done. It waits only when there is nothing to do:

@@ -84,6 +84,13 @@ func (c *stateCache) committed(writes []store.FlightWrite, now time.Time) {
 // clear forgets everything; used after writes that bypass the cache.
 func (c *stateCache) clear() { clear(c.entries) }
 
+// forget drops the named flights; used after writes to them that bypass the cache.
+func (c *stateCache) forget(flids []int64) {
+	for _, id := range flids {
+		delete(c.entries, id)
+	}
+}
+
 // trim drops arbitrary entries beyond the bound (they are reloaded when needed).
 func (c *stateCache) trim() {
 	for flid := range c.entries {
