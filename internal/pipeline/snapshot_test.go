@@ -208,3 +208,49 @@ func TestReplayedSnapshotAdvancesNothing(t *testing.T) {
 	require.Len(t, e.snapLogs(t, dnld), 1, "and logs nothing")
 	require.Equal(t, []int64{1, 2}, e.members(t, dec2))
 }
+
+// planSnapshot's outcome over several days, without a database.
+func TestPlanSnapshotOutcome(t *testing.T) {
+	t.Parallel()
+	at := func(h int) *time.Time { v := time.Date(2026, 12, 2, h, 0, 0, 0, shanghai); return &v }
+	gen := func(msg int64, h int) *store.SnapshotGen {
+		return &store.SnapshotGen{Version: 4, LastMessageID: msg, Dttm: at(h)}
+	}
+	day := func(fday time.Time, g *store.SnapshotGen) *snapshotDay {
+		return &snapshotDay{fday: fday, flids: []int64{1}, results: []flight.Result{{Next: &flight.State{FLID: 1}}}, gen: g}
+	}
+	dec4 := dec3.AddDate(0, 0, 1)
+	msg := snapshotMsg{id: 50, subtype: "DNLD", dttm: *at(2), dttmRaw: "20261202020000"}
+	for _, c := range []struct {
+		name     string
+		days     []*snapshotDay
+		status   string
+		reason   string
+		advances int
+		logs     []string
+	}{
+		{"no generation yet", []*snapshotDay{day(dec2, nil)}, store.StatusSucceeded, "", 1, []string{store.SnapApplied}},
+		{"generation without DTTM", []*snapshotDay{day(dec2, &store.SnapshotGen{Version: 1, LastMessageID: 7})}, store.StatusSucceeded, "", 1, []string{store.SnapApplied}},
+		{"stale days of one newer message", []*snapshotDay{day(dec2, gen(7, 3)), day(dec3, gen(7, 3))}, store.StatusSkipped, "stale-snapshot:7", 0, []string{store.SnapStale, store.SnapStale}},
+		{"stale days of two", []*snapshotDay{day(dec2, gen(7, 3)), day(dec3, gen(9, 4))}, store.StatusSkipped, "stale-snapshot:7,9", 0, []string{store.SnapStale, store.SnapStale}},
+		{"stale and applied", []*snapshotDay{day(dec2, gen(7, 3)), day(dec3, gen(8, 2)), day(dec4, gen(9, 4))}, store.StatusSucceeded, "stale-days:2026-12-02,2026-12-04", 1, []string{store.SnapStale, store.SnapApplied, store.SnapStale}},
+		{"replay", []*snapshotDay{day(dec2, gen(50, 2))}, store.StatusSucceeded, "", 0, nil},
+		{"replay and stale", []*snapshotDay{day(dec2, gen(50, 2)), day(dec3, gen(7, 3))}, store.StatusSkipped, "stale-snapshot:7", 0, []string{store.SnapStale}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			plan := planSnapshot(c.days, msg, start)
+			require.Equal(t, c.status, plan.out.status)
+			require.Equal(t, c.reason, plan.out.reason)
+			require.Len(t, plan.advances, c.advances)
+			require.Len(t, plan.members, c.advances)
+			var outcomes []string
+			for _, l := range plan.logs {
+				outcomes = append(outcomes, l.Outcome)
+			}
+			require.Equal(t, c.logs, outcomes)
+			if c.advances == 0 {
+				require.Empty(t, plan.results, "nothing of a stale or replayed day is written")
+			}
+		})
+	}
+}
