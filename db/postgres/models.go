@@ -438,7 +438,7 @@ type ProcState struct {
 	FailingSince *time.Time `json:"failing_since"`
 	// MALFORMED, PROTOCOL, CODEC_ERROR, UNSUPPORTED, INFRA or EXHAUSTED; NULL when no error.
 	ErrorClass *string `json:"error_class"`
-	// Error reason, or the SKIPPED reason (duplicate-of:<id>, ignored:<TYPE>, no-match:flight, no-match:request).
+	// Error reason, or the SKIPPED reason (duplicate-of:<id>, ignored:<TYPE>, no-match:flight, no-match:flight-deleted, stale-snapshot:<id>, no-match:request); docs/api.md lists them all.
 	Reason *string `json:"reason"`
 	// For SKIPPED duplicates: the MSG_ID that holds the identity.
 	DuplicateOf *int64 `json:"duplicate_of"`
@@ -533,6 +533,10 @@ type SchdGen struct {
 	// SHA-256 (hex) of the snapshot records of this day, for audit and comparison.
 	ContentDigest *string   `json:"content_digest"`
 	UpdatedAt     time.Time `json:"updated_at"`
+	// META DTTM of the snapshot that produced this generation, exactly as sent (yyyyMMddHHmmss, airport local time).
+	MsgDttmRaw *string `json:"msg_dttm_raw"`
+	// That DTTM parsed in the airport time zone: a snapshot sent before it leaves this day alone (STALE in schd_snap_log). NULL (a generation older than this column) lets any snapshot apply.
+	MsgDttm *time.Time `json:"msg_dttm"`
 }
 
 // Members of the current generation of each flight day: the only flights a later snapshot of that day may prune.
@@ -541,13 +545,14 @@ type SchdGenFlid struct {
 	Flid int64     `json:"flid"`
 }
 
-// Audit of every applied snapshot, one row per message and flight day; kept 90 days.
+// Audit of every snapshot, one row per message and flight day (applied, or left alone as stale); kept 90 days.
 type SchdSnapLog struct {
 	SnapID     int64     `json:"snap_id"`
 	MsgID      int64     `json:"msg_id"`
 	MsgSubtype string    `json:"msg_subtype"`
 	Fday       time.Time `json:"fday"`
-	GenVersion int64     `json:"gen_version"`
+	// APPLIED: the generation this snapshot made. STALE: the newer generation the day kept.
+	GenVersion int64 `json:"gen_version"`
 	// Earliest SODT among the records of this day.
 	ScopeBegin *time.Time `json:"scope_begin"`
 	// Latest SODT among the records of this day.
@@ -559,6 +564,12 @@ type SchdSnapLog struct {
 	Unchanged int32 `json:"unchanged"`
 	// Previous-generation members absent from this snapshot, marked DELETED.
 	Pruned int32 `json:"pruned"`
-	// When the snapshot was applied (retention key).
+	// When the snapshot was processed (retention key).
 	RecvAt time.Time `json:"recv_at"`
+	// APPLIED: the day was upserted, pruned and advanced. STALE: the snapshot was sent (DTTM) before the day's generation, so the day was left alone (no upsert, no prune, version unchanged; changed, unchanged and pruned 0).
+	Outcome string `json:"outcome"`
+	// META DTTM of the snapshot, parsed in the airport time zone.
+	MsgDttm *time.Time `json:"msg_dttm"`
+	// STALE only: MSG_ID of the snapshot that made the newer generation the day kept.
+	StaleOf *int64 `json:"stale_of"`
 }

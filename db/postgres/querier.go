@@ -245,6 +245,7 @@ type Querier interface {
 	SchdGenFlidInsert(ctx context.Context, db DBTX, arg []SchdGenFlidInsertParams) (int64, error)
 	SchdGenFlidListByDay(ctx context.Context, db DBTX, fday time.Time) ([]int64, error)
 	SchdGenGet(ctx context.Context, db DBTX, fday time.Time) (SchdGen, error)
+	// One row per message and flight day: APPLIED, or STALE (left alone).
 	SchdSnapLogInsert(ctx context.Context, db DBTX, arg SchdSnapLogInsertParams) error
 	SchdSnapLogListByMessage(ctx context.Context, db DBTX, msgID int64) ([]SchdSnapLog, error)
 	// Retention (90 days by default).

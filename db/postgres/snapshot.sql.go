@@ -15,16 +15,20 @@ UPDATE schd_gen SET
   version = version + 1,
   last_message_id = $1,
   content_digest = $2,
-  updated_at = $3
-WHERE fday = $4 AND version = $5
+  updated_at = $3,
+  msg_dttm_raw = $4,
+  msg_dttm = $5
+WHERE fday = $6 AND version = $7
 `
 
 type SchdGenAdvanceParams struct {
-	LastMessageID   int64     `json:"last_message_id"`
-	ContentDigest   *string   `json:"content_digest"`
-	Now             time.Time `json:"now"`
-	Fday            time.Time `json:"fday"`
-	ExpectedVersion int64     `json:"expected_version"`
+	LastMessageID   int64      `json:"last_message_id"`
+	ContentDigest   *string    `json:"content_digest"`
+	Now             time.Time  `json:"now"`
+	MsgDttmRaw      *string    `json:"msg_dttm_raw"`
+	MsgDttm         *time.Time `json:"msg_dttm"`
+	Fday            time.Time  `json:"fday"`
+	ExpectedVersion int64      `json:"expected_version"`
 }
 
 // Compare-and-set: advances the day's generation by exactly one from the
@@ -34,6 +38,8 @@ func (q *Queries) SchdGenAdvance(ctx context.Context, db DBTX, arg SchdGenAdvanc
 		arg.LastMessageID,
 		arg.ContentDigest,
 		arg.Now,
+		arg.MsgDttmRaw,
+		arg.MsgDttm,
 		arg.Fday,
 		arg.ExpectedVersion,
 	)
@@ -44,16 +50,18 @@ func (q *Queries) SchdGenAdvance(ctx context.Context, db DBTX, arg SchdGenAdvanc
 }
 
 const schdGenCreate = `-- name: SchdGenCreate :execrows
-INSERT INTO schd_gen (fday, version, last_message_id, content_digest, updated_at)
-VALUES ($1, 1, $2, $3, $4)
+INSERT INTO schd_gen (fday, version, last_message_id, content_digest, updated_at, msg_dttm_raw, msg_dttm)
+VALUES ($1, 1, $2, $3, $4, $5, $6)
 ON CONFLICT (fday) DO NOTHING
 `
 
 type SchdGenCreateParams struct {
-	Fday          time.Time `json:"fday"`
-	LastMessageID int64     `json:"last_message_id"`
-	ContentDigest *string   `json:"content_digest"`
-	Now           time.Time `json:"now"`
+	Fday          time.Time  `json:"fday"`
+	LastMessageID int64      `json:"last_message_id"`
+	ContentDigest *string    `json:"content_digest"`
+	Now           time.Time  `json:"now"`
+	MsgDttmRaw    *string    `json:"msg_dttm_raw"`
+	MsgDttm       *time.Time `json:"msg_dttm"`
 }
 
 // First generation of a day; 0 rows when another snapshot created it first.
@@ -63,6 +71,8 @@ func (q *Queries) SchdGenCreate(ctx context.Context, db DBTX, arg SchdGenCreateP
 		arg.LastMessageID,
 		arg.ContentDigest,
 		arg.Now,
+		arg.MsgDttmRaw,
+		arg.MsgDttm,
 	)
 	if err != nil {
 		return 0, err
@@ -112,7 +122,7 @@ func (q *Queries) SchdGenFlidListByDay(ctx context.Context, db DBTX, fday time.T
 }
 
 const schdGenGet = `-- name: SchdGenGet :one
-SELECT fday, version, last_message_id, content_digest, updated_at FROM schd_gen WHERE fday = $1
+SELECT fday, version, last_message_id, content_digest, updated_at, msg_dttm_raw, msg_dttm FROM schd_gen WHERE fday = $1
 `
 
 func (q *Queries) SchdGenGet(ctx context.Context, db DBTX, fday time.Time) (SchdGen, error) {
@@ -124,6 +134,8 @@ func (q *Queries) SchdGenGet(ctx context.Context, db DBTX, fday time.Time) (Schd
 		&i.LastMessageID,
 		&i.ContentDigest,
 		&i.UpdatedAt,
+		&i.MsgDttmRaw,
+		&i.MsgDttm,
 	)
 	return i, err
 }
@@ -131,10 +143,10 @@ func (q *Queries) SchdGenGet(ctx context.Context, db DBTX, fday time.Time) (Schd
 const schdSnapLogInsert = `-- name: SchdSnapLogInsert :exec
 INSERT INTO schd_snap_log (
   msg_id, msg_subtype, fday, gen_version, scope_begin, scope_end,
-  record_count, changed, unchanged, pruned, recv_at)
+  record_count, changed, unchanged, pruned, recv_at, outcome, msg_dttm, stale_of)
 VALUES (
   $1, $2, $3, $4, $5, $6,
-  $7, $8, $9, $10, $11)
+  $7, $8, $9, $10, $11, $12, $13, $14)
 `
 
 type SchdSnapLogInsertParams struct {
@@ -149,8 +161,12 @@ type SchdSnapLogInsertParams struct {
 	Unchanged   int32      `json:"unchanged"`
 	Pruned      int32      `json:"pruned"`
 	RecvAt      time.Time  `json:"recv_at"`
+	Outcome     string     `json:"outcome"`
+	MsgDttm     *time.Time `json:"msg_dttm"`
+	StaleOf     *int64     `json:"stale_of"`
 }
 
+// One row per message and flight day: APPLIED, or STALE (left alone).
 func (q *Queries) SchdSnapLogInsert(ctx context.Context, db DBTX, arg SchdSnapLogInsertParams) error {
 	_, err := db.Exec(ctx, schdSnapLogInsert,
 		arg.MsgID,
@@ -164,12 +180,15 @@ func (q *Queries) SchdSnapLogInsert(ctx context.Context, db DBTX, arg SchdSnapLo
 		arg.Unchanged,
 		arg.Pruned,
 		arg.RecvAt,
+		arg.Outcome,
+		arg.MsgDttm,
+		arg.StaleOf,
 	)
 	return err
 }
 
 const schdSnapLogListByMessage = `-- name: SchdSnapLogListByMessage :many
-SELECT snap_id, msg_id, msg_subtype, fday, gen_version, scope_begin, scope_end, record_count, changed, unchanged, pruned, recv_at FROM schd_snap_log WHERE msg_id = $1 ORDER BY fday
+SELECT snap_id, msg_id, msg_subtype, fday, gen_version, scope_begin, scope_end, record_count, changed, unchanged, pruned, recv_at, outcome, msg_dttm, stale_of FROM schd_snap_log WHERE msg_id = $1 ORDER BY fday, snap_id
 `
 
 func (q *Queries) SchdSnapLogListByMessage(ctx context.Context, db DBTX, msgID int64) ([]SchdSnapLog, error) {
@@ -194,6 +213,9 @@ func (q *Queries) SchdSnapLogListByMessage(ctx context.Context, db DBTX, msgID i
 			&i.Unchanged,
 			&i.Pruned,
 			&i.RecvAt,
+			&i.Outcome,
+			&i.MsgDttm,
+			&i.StaleOf,
 		); err != nil {
 			return nil, err
 		}

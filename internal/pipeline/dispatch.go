@@ -2,11 +2,7 @@ package pipeline
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
-	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -26,7 +22,7 @@ func (p *Pump) dispatch(ctx context.Context, ex store.Executor, msgID int64, msg
 		return p.applyReference(ctx, ex, msgID, msg.Ref, now)
 	case sis.KindSchedule:
 		if msg.Schedule.Snapshot() {
-			return p.applySnapshot(ctx, ex, msgID, msg.Schedule, now)
+			return p.applySnapshot(ctx, ex, msgID, msg, now)
 		}
 	}
 	states, err := ex.Flights(ctx, messageFLIDs(msg))
@@ -149,104 +145,6 @@ func deleteFlights(states *overlay, flids []int64, msgID int64, now time.Time) (
 	return succeeded(""), results
 }
 
-// applySnapshot is rule 4: per flight day of the message, advance the
-// generation by exactly one (compare-and-set), apply the records, prune the
-// previous generation's members that are absent, record the membership and
-// the audit row.
-func (p *Pump) applySnapshot(ctx context.Context, ex store.Executor, msgID int64, s *sis.Schedule, now time.Time) (outcome, error) {
-	states, err := ex.Flights(ctx, recordFLIDs(s.Flights))
-	if err != nil {
-		return outcome{}, err
-	}
-	type day struct {
-		flids      []int64
-		begin, end *time.Time
-	}
-	days := map[time.Time]*day{}
-	var results []flight.Result
-	for _, rec := range s.Flights {
-		r, err := flight.Apply(states[rec.FLID], rec, true, msgID, now)
-		if err != nil {
-			return refused(err), nil
-		}
-		fday := r.Next.OperationDay
-		flight.SetSnapshotDay(&r, fday)
-		states[rec.FLID] = r.Next
-		results = append(results, r)
-		d := days[fday]
-		if d == nil {
-			d = &day{}
-			days[fday] = d
-		}
-		d.flids = append(d.flids, rec.FLID)
-		if t := r.Next.Scalars["SODT"].Time; t != nil {
-			if d.begin == nil || t.Before(*d.begin) {
-				d.begin = t
-			}
-			if d.end == nil || t.After(*d.end) {
-				d.end = t
-			}
-		}
-	}
-
-	var members []time.Time // days whose generation advanced
-	for _, fday := range sortedDays(days) {
-		d := days[fday]
-		gen, err := ex.SnapshotGen(ctx, fday)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return outcome{}, err
-		}
-		if gen.LastMessageID == msgID {
-			continue // this message already produced the day's generation: a replay advances nothing
-		}
-		var pruned []flight.Result
-		if p.cfg.Prune {
-			candidates, err := ex.PruneCandidates(ctx, fday, d.flids)
-			if err != nil {
-				return outcome{}, err
-			}
-			for _, c := range candidates {
-				pruned = append(pruned, flight.Delete(c, msgID, now))
-			}
-		}
-		results = append(results, pruned...)
-		if err := ex.AdvanceSnapshotGen(ctx, store.AdvanceGen{
-			FDay: fday, ExpectedVersion: gen.Version, MessageID: msgID,
-			ContentDigest: digest(d.flids, states), Now: now,
-		}); err != nil {
-			return outcome{}, err // ErrConflict: the generation moved; retry
-		}
-		changed := 0
-		for _, r := range results {
-			if r.Changed && r.Next.OperationDay.Equal(fday) && r.Next.Lifecycle == flight.Active {
-				changed++
-			}
-		}
-		if err := ex.LogSnapshot(ctx, store.SnapshotLog{
-			MsgID: msgID, Subtype: s.Subtype, FDay: fday, GenVersion: gen.Version + 1,
-			ScopeBegin: d.begin, ScopeEnd: d.end, Records: len(d.flids),
-			Changed: changed, Unchanged: len(d.flids) - changed, Pruned: len(pruned), RecvAt: now,
-		}); err != nil {
-			return outcome{}, err
-		}
-		members = append(members, fday)
-	}
-	w := p.newWriter()
-	if err := w.addResults(msgID, results, now); err != nil {
-		return outcome{}, err
-	}
-	if err := w.flush(ctx, ex, now); err != nil {
-		return outcome{}, err
-	}
-	// Membership after the flights: it references them.
-	for _, fday := range members {
-		if err := ex.ReplaceSnapshotMembers(ctx, fday, days[fday].flids); err != nil {
-			return outcome{}, err
-		}
-	}
-	return succeeded(""), nil
-}
-
 // applyReference upserts or deletes reference records by (RTYPE, RKEY).
 func (p *Pump) applyReference(ctx context.Context, ex store.Executor, msgID int64, ref *sis.RefList, now time.Time) (outcome, error) {
 	for _, r := range ref.Records {
@@ -279,24 +177,4 @@ func recordFLIDs(recs []*sis.FlightRecord) []int64 {
 		ids[i] = r.FLID
 	}
 	return ids
-}
-
-func sortedDays[T any](m map[time.Time]T) []time.Time {
-	days := make([]time.Time, 0, len(m))
-	for d := range m {
-		days = append(days, d)
-	}
-	sort.Slice(days, func(i, j int) bool { return days[i].Before(days[j]) })
-	return days
-}
-
-// digest summarises a generation: its members and their state versions.
-func digest(flids []int64, states map[int64]*flight.State) string {
-	ids := append([]int64(nil), flids...)
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	h := sha256.New()
-	for _, id := range ids {
-		fmt.Fprintf(h, "%d:%d\n", id, states[id].StateVersion)
-	}
-	return hex.EncodeToString(h.Sum(nil))
 }

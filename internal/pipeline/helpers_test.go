@@ -29,7 +29,7 @@ var (
 // env is a pipeline on real databases: msgx's PostgreSQL and the MariaDB
 // mailbox, with a fake clock.
 type env struct {
-	pg    *testdb.PG
+	pg    *testdb.PG // for what no store method does (a test resetting a finished message, a table dump)
 	st    store.Store
 	mbdb  *sql.DB
 	mb    *mailbox.Mailbox
@@ -113,12 +113,15 @@ var seq atomic.Int64
 
 func nextSeq() int { return 1000 + int(seq.Add(1)) }
 
-func envelope(typ, styp, body string) string {
+func envelope(typ, styp, body string) string { return envelopeAt("20261202080000", typ, styp, body) }
+
+// envelopeAt is a message sent at dttm (yyyyMMddHHmmss, airport time).
+func envelopeAt(dttm, typ, styp, body string) string {
 	return fmt.Sprintf(`<?xml version="1.0" encoding="UTF-8"?>
 <MSG>
- <META><SNDR>AODB</SNDR><SEQN>%d</SEQN><DTTM>20261202080000</DTTM><TYPE>%s</TYPE><STYP>%s</STYP></META>
+ <META><SNDR>AODB</SNDR><SEQN>%d</SEQN><DTTM>%s</DTTM><TYPE>%s</TYPE><STYP>%s</STYP></META>
  %s
-</MSG>`, nextSeq(), typ, styp, body)
+</MSG>`, nextSeq(), dttm, typ, styp, body)
 }
 
 // fltr is a schedule record of a flight on 2 Dec 2026 (local), plus extra elements.
@@ -127,8 +130,11 @@ func fltr(flid int64, extra ...string) string {
 		flid, flid, strings.Join(extra, ""))
 }
 
-func schd(styp string, records ...string) string {
-	return envelope("SCHD", styp, fmt.Sprintf("<SCHD><RECS>%d</RECS>%s</SCHD>", len(records), strings.Join(records, "")))
+func schd(styp string, records ...string) string { return schdAt("20261202080000", styp, records...) }
+
+// schdAt is a SCHD message sent at dttm (yyyyMMddHHmmss, airport time).
+func schdAt(dttm, styp string, records ...string) string {
+	return envelopeAt(dttm, "SCHD", styp, fmt.Sprintf("<SCHD><RECS>%d</RECS>%s</SCHD>", len(records), strings.Join(records, "")))
 }
 
 func flop(styp string, flid int64, elems ...string) string {

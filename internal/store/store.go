@@ -119,8 +119,10 @@ type Snapshots interface {
 	ReplaceSnapshotMembers(ctx context.Context, fday time.Time, flids []int64) error
 	// SnapshotMembers lists the members of a day's generation in FLID order.
 	SnapshotMembers(ctx context.Context, fday time.Time) ([]int64, error)
-	// LogSnapshot appends the audit row of an applied snapshot.
+	// LogSnapshot appends the audit row of a snapshot day, applied or stale.
 	LogSnapshot(ctx context.Context, l SnapshotLog) error
+	// SnapshotLogs lists a message's audit rows in flight-day order.
+	SnapshotLogs(ctx context.Context, msgID int64) ([]SnapshotLog, error)
 }
 
 // Outbox is the event outbox (MSG_EVENT).

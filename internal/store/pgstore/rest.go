@@ -18,6 +18,7 @@ func (e executor) SnapshotGen(ctx context.Context, fday time.Time) (store.Snapsh
 	return store.SnapshotGen{
 		FDay: g.Fday, Version: g.Version, LastMessageID: g.LastMessageID,
 		ContentDigest: deref(g.ContentDigest), UpdatedAt: g.UpdatedAt,
+		Dttm: g.MsgDttm, DttmRaw: deref(g.MsgDttmRaw),
 	}, interpret(err)
 }
 
@@ -27,10 +28,12 @@ func (e executor) AdvanceSnapshotGen(ctx context.Context, p store.AdvanceGen) er
 	if p.ExpectedVersion == 0 {
 		n, err = e.q.SchdGenCreate(ctx, e.db, postgres.SchdGenCreateParams{
 			Fday: p.FDay, LastMessageID: p.MessageID, ContentDigest: nilIfEmpty(p.ContentDigest), Now: p.Now,
+			MsgDttm: p.Dttm, MsgDttmRaw: nilIfEmpty(p.DttmRaw),
 		})
 	} else {
 		n, err = e.q.SchdGenAdvance(ctx, e.db, postgres.SchdGenAdvanceParams{
 			LastMessageID: p.MessageID, ContentDigest: nilIfEmpty(p.ContentDigest), Now: p.Now,
+			MsgDttm: p.Dttm, MsgDttmRaw: nilIfEmpty(p.DttmRaw),
 			Fday: p.FDay, ExpectedVersion: p.ExpectedVersion,
 		})
 	}
@@ -65,7 +68,25 @@ func (e executor) LogSnapshot(ctx context.Context, l store.SnapshotLog) error {
 		MsgID: l.MsgID, MsgSubtype: l.Subtype, Fday: l.FDay, GenVersion: l.GenVersion,
 		ScopeBegin: l.ScopeBegin, ScopeEnd: l.ScopeEnd, RecordCount: int32(l.Records),
 		Changed: int32(l.Changed), Unchanged: int32(l.Unchanged), Pruned: int32(l.Pruned), RecvAt: l.RecvAt,
+		Outcome: l.Outcome, MsgDttm: l.Dttm, StaleOf: l.StaleOf,
 	}))
+}
+
+func (e executor) SnapshotLogs(ctx context.Context, msgID int64) ([]store.SnapshotLog, error) {
+	rows, err := e.q.SchdSnapLogListByMessage(ctx, e.db, msgID)
+	if err != nil {
+		return nil, interpret(err)
+	}
+	logs := make([]store.SnapshotLog, len(rows))
+	for i, r := range rows {
+		logs[i] = store.SnapshotLog{
+			MsgID: r.MsgID, Subtype: r.MsgSubtype, FDay: r.Fday, Outcome: r.Outcome,
+			GenVersion: r.GenVersion, StaleOf: r.StaleOf, Dttm: r.MsgDttm,
+			ScopeBegin: r.ScopeBegin, ScopeEnd: r.ScopeEnd, Records: int(r.RecordCount),
+			Changed: int(r.Changed), Unchanged: int(r.Unchanged), Pruned: int(r.Pruned), RecvAt: r.RecvAt,
+		}
+	}
+	return logs, nil
 }
 
 // Outbox.

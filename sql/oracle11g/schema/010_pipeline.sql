@@ -63,7 +63,7 @@ COMMENT ON COLUMN PROC_STATE.NEXT_ATTEMPT_AT IS 'Earliest time a FAILED head may
 COMMENT ON COLUMN PROC_STATE.FIRST_SEEN_AT IS 'When msgx first enqueued the row; never changes (latency and head age are measured from it).';
 COMMENT ON COLUMN PROC_STATE.FAILING_SINCE IS 'When the current series of counted failures began (the first one since enqueue or the last replay); the head-deadline runs from it. NULL while nothing failed.';
 COMMENT ON COLUMN PROC_STATE.ERROR_CLASS IS 'MALFORMED, PROTOCOL, CODEC_ERROR, UNSUPPORTED, INFRA or EXHAUSTED; NULL when no error.';
-COMMENT ON COLUMN PROC_STATE.REASON IS 'Error reason, or the SKIPPED reason (duplicate-of:<id>, ignored:<TYPE>, no-match:flight, no-match:request).';
+COMMENT ON COLUMN PROC_STATE.REASON IS 'Error reason, or the SKIPPED reason (duplicate-of:<id>, ignored:<TYPE>, no-match:flight, no-match:flight-deleted, stale-snapshot:<id>, no-match:request); docs/api.md lists them all.';
 COMMENT ON COLUMN PROC_STATE.DUPLICATE_OF IS 'For SKIPPED duplicates: the MSG_ID that holds the identity.';
 COMMENT ON COLUMN PROC_STATE.REPLAY_COUNT IS 'How often an operator replayed the row back to PENDING.';
 COMMENT ON COLUMN PROC_STATE.PREV_ERROR_CLASS IS 'Audit: the error class the row had before its last replay.';

@@ -10,6 +10,8 @@ CREATE TABLE SCHD_GEN (
   LAST_MESSAGE_ID    NUMBER(19)                  NOT NULL,
   CONTENT_DIGEST     VARCHAR2(64 CHAR)           NULL,
   UPDATED_AT         TIMESTAMP(6) WITH TIME ZONE DEFAULT SYSTIMESTAMP NOT NULL,
+  MSG_DTTM_RAW       VARCHAR2(32 CHAR)           NULL,
+  MSG_DTTM           TIMESTAMP(6) WITH TIME ZONE NULL,
   CONSTRAINT SCHD_GEN_PKEY PRIMARY KEY (FDAY),
   CONSTRAINT SCHD_GEN_VERSION_CK CHECK (VERSION >= 1)
 );
@@ -17,6 +19,8 @@ COMMENT ON TABLE SCHD_GEN IS 'Current snapshot generation per flight day. VERSIO
 COMMENT ON COLUMN SCHD_GEN.VERSION IS 'Monotonic generation number; an ordering token, not a message identity.';
 COMMENT ON COLUMN SCHD_GEN.LAST_MESSAGE_ID IS 'MSG_ID of the snapshot that produced this generation; a replay of it advances nothing.';
 COMMENT ON COLUMN SCHD_GEN.CONTENT_DIGEST IS 'SHA-256 (hex) of the snapshot records of this day, for audit and comparison.';
+COMMENT ON COLUMN SCHD_GEN.MSG_DTTM_RAW IS 'META DTTM of the snapshot that produced this generation, exactly as sent (yyyyMMddHHmmss, airport local time).';
+COMMENT ON COLUMN SCHD_GEN.MSG_DTTM IS 'That DTTM parsed in the airport time zone: a snapshot sent before it leaves this day alone (STALE in schd_snap_log). NULL (a generation older than this column) lets any snapshot apply.';
 
 CREATE TABLE SCHD_GEN_FLID (
   FDAY               DATE                        NOT NULL,
@@ -45,16 +49,24 @@ CREATE TABLE SCHD_SNAP_LOG (
   UNCHANGED          NUMBER(10)                  NOT NULL,
   PRUNED             NUMBER(10)                  NOT NULL,
   RECV_AT            TIMESTAMP(6) WITH TIME ZONE NOT NULL,
+  OUTCOME            VARCHAR2(8 CHAR)            DEFAULT 'APPLIED' NOT NULL,
+  MSG_DTTM           TIMESTAMP(6) WITH TIME ZONE NULL,
+  STALE_OF           NUMBER(19)                  NULL,
   CONSTRAINT SCHD_SNAP_LOG_PKEY PRIMARY KEY (SNAP_ID),
   CONSTRAINT SCHD_SNAP_LOG_STYP_CK CHECK (MSG_SUBTYPE IN ('DNLD', 'RESP')),
-  CONSTRAINT SCHD_SNAP_LOG_COUNTS_CK CHECK (RECORD_COUNT >= 0 AND CHANGED >= 0 AND UNCHANGED >= 0 AND PRUNED >= 0)
+  CONSTRAINT SCHD_SNAP_LOG_COUNTS_CK CHECK (RECORD_COUNT >= 0 AND CHANGED >= 0 AND UNCHANGED >= 0 AND PRUNED >= 0),
+  CONSTRAINT SCHD_SNAP_LOG_OUTCOME_CK CHECK ((OUTCOME = 'APPLIED' AND STALE_OF IS NULL) OR (OUTCOME = 'STALE' AND STALE_OF IS NOT NULL))
 );
 -- TIMESTAMP WITH TIME ZONE key: Oracle builds it on SYS_EXTRACT_UTC(RECV_AT).
 CREATE INDEX SCHD_SNAP_LOG_RECV_IX ON SCHD_SNAP_LOG (RECV_AT);
-COMMENT ON TABLE SCHD_SNAP_LOG IS 'Audit of every applied snapshot, one row per message and flight day; kept 90 days.';
+COMMENT ON TABLE SCHD_SNAP_LOG IS 'Audit of every snapshot, one row per message and flight day (applied, or left alone as stale); kept 90 days.';
+COMMENT ON COLUMN SCHD_SNAP_LOG.GEN_VERSION IS 'APPLIED: the generation this snapshot made. STALE: the newer generation the day kept.';
 COMMENT ON COLUMN SCHD_SNAP_LOG.SCOPE_BEGIN IS 'Earliest SODT among the records of this day.';
 COMMENT ON COLUMN SCHD_SNAP_LOG.SCOPE_END IS 'Latest SODT among the records of this day.';
 COMMENT ON COLUMN SCHD_SNAP_LOG.CHANGED IS 'Flights created or changed by the snapshot.';
 COMMENT ON COLUMN SCHD_SNAP_LOG.UNCHANGED IS 'Flights already in exactly the sent state.';
 COMMENT ON COLUMN SCHD_SNAP_LOG.PRUNED IS 'Previous-generation members absent from this snapshot, marked DELETED.';
-COMMENT ON COLUMN SCHD_SNAP_LOG.RECV_AT IS 'When the snapshot was applied (retention key).';
+COMMENT ON COLUMN SCHD_SNAP_LOG.RECV_AT IS 'When the snapshot was processed (retention key).';
+COMMENT ON COLUMN SCHD_SNAP_LOG.OUTCOME IS 'APPLIED: the day was upserted, pruned and advanced. STALE: the snapshot was sent (DTTM) before the day''s generation, so the day was left alone (no upsert, no prune, version unchanged; changed, unchanged and pruned 0).';
+COMMENT ON COLUMN SCHD_SNAP_LOG.MSG_DTTM IS 'META DTTM of the snapshot, parsed in the airport time zone.';
+COMMENT ON COLUMN SCHD_SNAP_LOG.STALE_OF IS 'STALE only: MSG_ID of the snapshot that made the newer generation the day kept.';

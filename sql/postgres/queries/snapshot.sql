@@ -3,8 +3,8 @@ SELECT * FROM schd_gen WHERE fday = @fday;
 
 -- name: SchdGenCreate :execrows
 -- First generation of a day; 0 rows when another snapshot created it first.
-INSERT INTO schd_gen (fday, version, last_message_id, content_digest, updated_at)
-VALUES (@fday, 1, @last_message_id, @content_digest, @now)
+INSERT INTO schd_gen (fday, version, last_message_id, content_digest, updated_at, msg_dttm_raw, msg_dttm)
+VALUES (@fday, 1, @last_message_id, @content_digest, @now, @msg_dttm_raw, @msg_dttm)
 ON CONFLICT (fday) DO NOTHING;
 
 -- name: SchdGenAdvance :execrows
@@ -14,7 +14,9 @@ UPDATE schd_gen SET
   version = version + 1,
   last_message_id = @last_message_id,
   content_digest = @content_digest,
-  updated_at = @now
+  updated_at = @now,
+  msg_dttm_raw = @msg_dttm_raw,
+  msg_dttm = @msg_dttm
 WHERE fday = @fday AND version = @expected_version;
 
 -- name: SchdGenFlidDeleteByDay :execrows
@@ -27,15 +29,16 @@ INSERT INTO schd_gen_flid (fday, flid) VALUES (@fday, @flid);
 SELECT flid FROM schd_gen_flid WHERE fday = @fday ORDER BY flid;
 
 -- name: SchdSnapLogInsert :exec
+-- One row per message and flight day: APPLIED, or STALE (left alone).
 INSERT INTO schd_snap_log (
   msg_id, msg_subtype, fday, gen_version, scope_begin, scope_end,
-  record_count, changed, unchanged, pruned, recv_at)
+  record_count, changed, unchanged, pruned, recv_at, outcome, msg_dttm, stale_of)
 VALUES (
   @msg_id, @msg_subtype, @fday, @gen_version, @scope_begin, @scope_end,
-  @record_count, @changed, @unchanged, @pruned, @recv_at);
+  @record_count, @changed, @unchanged, @pruned, @recv_at, @outcome, @msg_dttm, @stale_of);
 
 -- name: SchdSnapLogListByMessage :many
-SELECT * FROM schd_snap_log WHERE msg_id = @msg_id ORDER BY fday;
+SELECT * FROM schd_snap_log WHERE msg_id = @msg_id ORDER BY fday, snap_id;
 
 -- name: SchdSnapLogPurge :execrows
 -- Retention (90 days by default).

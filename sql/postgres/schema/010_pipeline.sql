@@ -53,7 +53,7 @@ COMMENT ON COLUMN proc_state.next_attempt_at IS 'Earliest time a FAILED head may
 COMMENT ON COLUMN proc_state.first_seen_at IS 'When msgx first enqueued the row; never changes (latency and head age are measured from it).';
 COMMENT ON COLUMN proc_state.failing_since IS 'When the current series of counted failures began (the first one since enqueue or the last replay); the head-deadline runs from it. NULL while nothing failed.';
 COMMENT ON COLUMN proc_state.error_class IS 'MALFORMED, PROTOCOL, CODEC_ERROR, UNSUPPORTED, INFRA or EXHAUSTED; NULL when no error.';
-COMMENT ON COLUMN proc_state.reason IS 'Error reason, or the SKIPPED reason (duplicate-of:<id>, ignored:<TYPE>, no-match:flight, no-match:request).';
+COMMENT ON COLUMN proc_state.reason IS 'Error reason, or the SKIPPED reason (duplicate-of:<id>, ignored:<TYPE>, no-match:flight, no-match:flight-deleted, stale-snapshot:<id>, no-match:request); docs/api.md lists them all.';
 COMMENT ON COLUMN proc_state.duplicate_of IS 'For SKIPPED duplicates: the MSG_ID that holds the identity.';
 COMMENT ON COLUMN proc_state.replay_count IS 'How often an operator replayed the row back to PENDING.';
 COMMENT ON COLUMN proc_state.prev_error_class IS 'Audit: the error class the row had before its last replay.';

@@ -6,6 +6,8 @@ CREATE TABLE schd_gen (
   last_message_id  BIGINT       NOT NULL,
   content_digest   VARCHAR(64)  NULL,
   updated_at       TIMESTAMPTZ  NOT NULL DEFAULT now(),
+  msg_dttm_raw     VARCHAR(32)  NULL,
+  msg_dttm         TIMESTAMPTZ  NULL,
   CONSTRAINT schd_gen_pkey PRIMARY KEY (fday),
   CONSTRAINT schd_gen_version_ck CHECK (version >= 1)
 );
@@ -13,6 +15,8 @@ COMMENT ON TABLE schd_gen IS 'Current snapshot generation per flight day. VERSIO
 COMMENT ON COLUMN schd_gen.version IS 'Monotonic generation number; an ordering token, not a message identity.';
 COMMENT ON COLUMN schd_gen.last_message_id IS 'MSG_ID of the snapshot that produced this generation; a replay of it advances nothing.';
 COMMENT ON COLUMN schd_gen.content_digest IS 'SHA-256 (hex) of the snapshot records of this day, for audit and comparison.';
+COMMENT ON COLUMN schd_gen.msg_dttm_raw IS 'META DTTM of the snapshot that produced this generation, exactly as sent (yyyyMMddHHmmss, airport local time).';
+COMMENT ON COLUMN schd_gen.msg_dttm IS 'That DTTM parsed in the airport time zone: a snapshot sent before it leaves this day alone (STALE in schd_snap_log). NULL (a generation older than this column) lets any snapshot apply.';
 
 CREATE TABLE schd_gen_flid (
   fday  DATE    NOT NULL,
@@ -37,15 +41,23 @@ CREATE TABLE schd_snap_log (
   unchanged     INTEGER      NOT NULL,
   pruned        INTEGER      NOT NULL,
   recv_at       TIMESTAMPTZ  NOT NULL,
+  outcome       VARCHAR(8)   NOT NULL DEFAULT 'APPLIED',
+  msg_dttm      TIMESTAMPTZ  NULL,
+  stale_of      BIGINT       NULL,
   CONSTRAINT schd_snap_log_pkey PRIMARY KEY (snap_id),
   CONSTRAINT schd_snap_log_styp_ck CHECK (msg_subtype IN ('DNLD', 'RESP')),
-  CONSTRAINT schd_snap_log_counts_ck CHECK (record_count >= 0 AND changed >= 0 AND unchanged >= 0 AND pruned >= 0)
+  CONSTRAINT schd_snap_log_counts_ck CHECK (record_count >= 0 AND changed >= 0 AND unchanged >= 0 AND pruned >= 0),
+  CONSTRAINT schd_snap_log_outcome_ck CHECK ((outcome = 'APPLIED' AND stale_of IS NULL) OR (outcome = 'STALE' AND stale_of IS NOT NULL))
 );
 CREATE INDEX schd_snap_log_recv_ix ON schd_snap_log (recv_at);
-COMMENT ON TABLE schd_snap_log IS 'Audit of every applied snapshot, one row per message and flight day; kept 90 days.';
+COMMENT ON TABLE schd_snap_log IS 'Audit of every snapshot, one row per message and flight day (applied, or left alone as stale); kept 90 days.';
+COMMENT ON COLUMN schd_snap_log.gen_version IS 'APPLIED: the generation this snapshot made. STALE: the newer generation the day kept.';
 COMMENT ON COLUMN schd_snap_log.scope_begin IS 'Earliest SODT among the records of this day.';
 COMMENT ON COLUMN schd_snap_log.scope_end IS 'Latest SODT among the records of this day.';
 COMMENT ON COLUMN schd_snap_log.changed IS 'Flights created or changed by the snapshot.';
 COMMENT ON COLUMN schd_snap_log.unchanged IS 'Flights already in exactly the sent state.';
 COMMENT ON COLUMN schd_snap_log.pruned IS 'Previous-generation members absent from this snapshot, marked DELETED.';
-COMMENT ON COLUMN schd_snap_log.recv_at IS 'When the snapshot was applied (retention key).';
+COMMENT ON COLUMN schd_snap_log.recv_at IS 'When the snapshot was processed (retention key).';
+COMMENT ON COLUMN schd_snap_log.outcome IS 'APPLIED: the day was upserted, pruned and advanced. STALE: the snapshot was sent (DTTM) before the day''s generation, so the day was left alone (no upsert, no prune, version unchanged; changed, unchanged and pruned 0).';
+COMMENT ON COLUMN schd_snap_log.msg_dttm IS 'META DTTM of the snapshot, parsed in the airport time zone.';
+COMMENT ON COLUMN schd_snap_log.stale_of IS 'STALE only: MSG_ID of the snapshot that made the newer generation the day kept.';

@@ -9,6 +9,8 @@ CREATE UNIQUE INDEX "proc_state_identity_uq" ON "proc_state" ("identity_key") WH
 COMMENT ON COLUMN "proc_state"."identity_key" IS 'Business identity SNDR|TYPE|STYP|SEQN[|day], bound once after decode; unique among holders (duplicate_of NULL) so a message is processed once; a SKIPPED duplicate shows the identity it repeats. NULL until decoded.';
 -- Set comment to column: "first_seen_at" on table: "proc_state"
 COMMENT ON COLUMN "proc_state"."first_seen_at" IS 'When msgx first enqueued the row; never changes (latency and head age are measured from it).';
+-- Set comment to column: "reason" on table: "proc_state"
+COMMENT ON COLUMN "proc_state"."reason" IS 'Error reason, or the SKIPPED reason (duplicate-of:<id>, ignored:<TYPE>, no-match:flight, no-match:flight-deleted, stale-snapshot:<id>, no-match:request); docs/api.md lists them all.';
 -- Set comment to column: "failing_since" on table: "proc_state"
 COMMENT ON COLUMN "proc_state"."failing_since" IS 'When the current series of counted failures began (the first one since enqueue or the last replay); the head-deadline runs from it. NULL while nothing failed.';
 -- Modify "proc_state_hst" table

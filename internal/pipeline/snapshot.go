@@ -1,0 +1,268 @@
+package pipeline
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/msgx-aodb/msgx/internal/flight"
+	"github.com/msgx-aodb/msgx/internal/sis"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// applySnapshot is rules 4 and 12 for a DNLD/RESP: read what the message's
+// flight days depend on, plan every day (pure), write the plan.
+func (p *Pump) applySnapshot(ctx context.Context, ex store.Executor, msgID int64, msg *sis.Message, now time.Time) (outcome, error) {
+	s := msg.Schedule
+	states, err := ex.Flights(ctx, recordFLIDs(s.Flights))
+	if err != nil {
+		return outcome{}, err
+	}
+	days, err := snapshotDays(s.Flights, states, msgID, now)
+	if err != nil {
+		return refused(err), nil
+	}
+	for _, d := range days {
+		gen, err := ex.SnapshotGen(ctx, d.fday)
+		switch {
+		case err == nil:
+			d.gen = &gen
+		case !errors.Is(err, store.ErrNotFound):
+			return outcome{}, err
+		}
+		if p.cfg.Prune {
+			if d.candidates, err = ex.PruneCandidates(ctx, d.fday, d.flids); err != nil {
+				return outcome{}, err
+			}
+		}
+	}
+	plan := planSnapshot(days, snapshotMsg{id: msgID, subtype: s.Subtype, dttm: msg.Meta.Sent, dttmRaw: msg.Meta.SentRaw}, now)
+	return plan.out, p.writeSnapshot(ctx, ex, msgID, plan, now)
+}
+
+// writeSnapshot writes a plan: the compare-and-set of every applied day
+// first (a generation moved meanwhile fails the message before anything
+// else is written), the audit rows, the flights with their events, then the
+// memberships, which reference the flights.
+func (p *Pump) writeSnapshot(ctx context.Context, ex store.Executor, msgID int64, plan snapshotPlan, now time.Time) error {
+	for _, a := range plan.advances {
+		if err := ex.AdvanceSnapshotGen(ctx, a); err != nil {
+			return err // ErrConflict: the generation moved; retry
+		}
+	}
+	for _, l := range plan.logs {
+		if err := ex.LogSnapshot(ctx, l); err != nil {
+			return err
+		}
+	}
+	w := p.newWriter()
+	if err := w.addResults(msgID, plan.results, now); err != nil {
+		return err
+	}
+	if err := w.flush(ctx, ex, now); err != nil {
+		return err
+	}
+	for _, m := range plan.members {
+		if err := ex.ReplaceSnapshotMembers(ctx, m.fday, m.flids); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// snapshotDay is one flight day of a snapshot message: its records applied
+// over the current states, and what the store holds for that day.
+type snapshotDay struct {
+	fday       time.Time
+	flids      []int64         // the day's records, in message order
+	results    []flight.Result // the records applied, in message order
+	begin, end *time.Time      // SODT range of the records
+
+	gen        *store.SnapshotGen // the day's generation; nil: none yet
+	candidates []*flight.State    // previous members the snapshot lacks (prune on)
+}
+
+// snapshotMsg is what the plan needs of the message itself.
+type snapshotMsg struct {
+	id      int64
+	subtype string
+	dttm    time.Time // META DTTM, airport zone
+	dttmRaw string
+}
+
+// snapshotDays applies a snapshot's records in order over the current states
+// (a later record of a flight builds on the earlier one) and groups the
+// results by flight day, the operation day of each record, in day order.
+// Pure. A rule violation refuses the whole message.
+func snapshotDays(recs []*sis.FlightRecord, states map[int64]*flight.State, msgID int64, now time.Time) ([]*snapshotDay, error) {
+	cur := maps.Clone(states)
+	byDay := map[time.Time]*snapshotDay{}
+	for _, rec := range recs {
+		r, err := flight.Apply(cur[rec.FLID], rec, true, msgID, now)
+		if err != nil {
+			return nil, err
+		}
+		fday := r.Next.OperationDay
+		flight.SetSnapshotDay(&r, fday)
+		cur[rec.FLID] = r.Next
+		d := byDay[fday]
+		if d == nil {
+			d = &snapshotDay{fday: fday}
+			byDay[fday] = d
+		}
+		d.flids = append(d.flids, rec.FLID)
+		d.results = append(d.results, r)
+		if t := r.Next.Scalars["SODT"].Time; t != nil {
+			if d.begin == nil || t.Before(*d.begin) {
+				d.begin = t
+			}
+			if d.end == nil || t.After(*d.end) {
+				d.end = t
+			}
+		}
+	}
+	days := make([]*snapshotDay, 0, len(byDay))
+	for _, fday := range sortedDays(byDay) {
+		days = append(days, byDay[fday])
+	}
+	return days, nil
+}
+
+// dayAction is what a snapshot does to one of its flight days.
+type dayAction int
+
+const (
+	dayApply  dayAction = iota // upsert, prune, advance the generation
+	dayStale                   // sent before the day's generation: left alone (rule 12)
+	dayReplay                  // this message made the day's generation: a replay advances nothing (rule 4)
+)
+
+// decideDay is rule 12 with rule 4's replay: a generation made by this very
+// message is a replay; one made by a message sent later makes this one
+// stale; an equal or older DTTM (or none kept) lets it apply.
+func decideDay(gen *store.SnapshotGen, msg snapshotMsg) dayAction {
+	switch {
+	case gen == nil:
+		return dayApply
+	case gen.LastMessageID == msg.id:
+		return dayReplay
+	case gen.Dttm != nil && msg.dttm.Before(*gen.Dttm):
+		return dayStale
+	}
+	return dayApply
+}
+
+// snapshotPlan is everything a snapshot message writes.
+type snapshotPlan struct {
+	out      outcome
+	advances []store.AdvanceGen  // one compare-and-set per applied day
+	logs     []store.SnapshotLog // one audit row per applied or stale day
+	results  []flight.Result     // the applied days' records and prunes
+	members  []dayMembers        // the applied days' new memberships
+}
+
+type dayMembers struct {
+	fday  time.Time
+	flids []int64
+}
+
+// planSnapshot decides every flight day of a snapshot and computes what it
+// writes. Pure. The message SUCCEEDS when a day applied (or all were
+// replays), naming its stale days if any; it is SKIPPED
+// stale-snapshot:<ids of the newer generations' messages> when no day
+// applied and some were stale.
+func planSnapshot(days []*snapshotDay, msg snapshotMsg, now time.Time) snapshotPlan {
+	var (
+		plan      snapshotPlan
+		applied   int
+		staleOf   []int64
+		staleDays []string
+	)
+	dttm := msg.dttm
+	for _, d := range days {
+		switch decideDay(d.gen, msg) {
+		case dayReplay:
+			continue
+		case dayStale:
+			newer := d.gen.LastMessageID
+			plan.logs = append(plan.logs, store.SnapshotLog{
+				MsgID: msg.id, Subtype: msg.subtype, FDay: d.fday, Outcome: store.SnapStale,
+				GenVersion: d.gen.Version, StaleOf: &newer, Dttm: &dttm,
+				ScopeBegin: d.begin, ScopeEnd: d.end, Records: len(d.flids), RecvAt: now,
+			})
+			if !slices.Contains(staleOf, newer) {
+				staleOf = append(staleOf, newer)
+			}
+			staleDays = append(staleDays, d.fday.Format(time.DateOnly))
+			continue
+		}
+		applied++
+		var version int64
+		if d.gen != nil {
+			version = d.gen.Version
+		}
+		changed := 0
+		for _, r := range d.results {
+			if r.Changed {
+				changed++
+			}
+		}
+		plan.results = append(plan.results, d.results...)
+		for _, c := range d.candidates {
+			plan.results = append(plan.results, flight.Delete(c, msg.id, now))
+		}
+		plan.advances = append(plan.advances, store.AdvanceGen{
+			FDay: d.fday, ExpectedVersion: version, MessageID: msg.id,
+			ContentDigest: digest(d.results), Dttm: &dttm, DttmRaw: msg.dttmRaw, Now: now,
+		})
+		plan.logs = append(plan.logs, store.SnapshotLog{
+			MsgID: msg.id, Subtype: msg.subtype, FDay: d.fday, Outcome: store.SnapApplied,
+			GenVersion: version + 1, Dttm: &dttm, ScopeBegin: d.begin, ScopeEnd: d.end, Records: len(d.flids),
+			Changed: changed, Unchanged: len(d.flids) - changed, Pruned: len(d.candidates), RecvAt: now,
+		})
+		plan.members = append(plan.members, dayMembers{fday: d.fday, flids: d.flids})
+	}
+	switch {
+	case applied == 0 && len(staleOf) > 0:
+		ids := make([]string, len(staleOf))
+		for i, id := range staleOf {
+			ids[i] = strconv.FormatInt(id, 10)
+		}
+		plan.out = skipped("stale-snapshot:" + strings.Join(ids, ","))
+	case len(staleDays) > 0:
+		plan.out = succeeded("stale-days:" + strings.Join(staleDays, ","))
+	default:
+		plan.out = succeeded("")
+	}
+	return plan
+}
+
+func sortedDays[T any](m map[time.Time]T) []time.Time {
+	days := make([]time.Time, 0, len(m))
+	for d := range m {
+		days = append(days, d)
+	}
+	sort.Slice(days, func(i, j int) bool { return days[i].Before(days[j]) })
+	return days
+}
+
+// digest summarises a generation: its members and their state versions.
+func digest(results []flight.Result) string {
+	versions := map[int64]int64{}
+	for _, r := range results {
+		versions[r.Next.FLID] = r.Next.StateVersion // the last record of a flight wins
+	}
+	h := sha256.New()
+	for _, id := range slices.Sorted(maps.Keys(versions)) {
+		fmt.Fprintf(h, "%d:%d\n", id, versions[id])
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
