@@ -35,11 +35,8 @@ func (t Target) Fits(s string) bool {
 	return len(s) <= t.Width || utf8.RuneCountInString(s) <= t.Width
 }
 
-// check refuses s when it does not fit; path names the field.
-func (t Target) check(path, s string) *sis.Error {
-	if t.Fits(s) {
-		return nil
-	}
+// refuse is the error for s, which does not fit; path names the field.
+func (t Target) refuse(path, s string) *sis.Error {
 	return &sis.Error{Class: sis.ClassProtocol, Path: path,
 		Reason: fmt.Sprintf("%d characters, the column %s holds %d", utf8.RuneCountInString(s), t.Column, t.Width)}
 }
@@ -76,9 +73,9 @@ var record = func() (r struct {
 	scalars [sis.NumScalars]Target
 	structs [sis.NumStructs]struct {
 		text  Target
-		attrs map[string]Target
+		attrs fieldTargets
 	}
-	groups [sis.NumGroups]map[string]Target // by field name; the DELY text is REASON
+	groups [sis.NumGroups]fieldTargets // the DELY text is REASON
 }) {
 	schd := func(col string) Target { return target(Column{"flight_schd", strings.ToLower(col)}) }
 	r.ffid = schd("FFID")
@@ -89,20 +86,35 @@ var record = func() (r struct {
 		name := sis.StructID(id).String()
 		s := &r.structs[id]
 		s.text = schd(name + "_text")
-		s.attrs = map[string]Target{}
+		s.attrs = fieldTargets{byName: map[string]Target{}}
 		for _, a := range flight.StructAttrs[name] {
-			s.attrs[a] = schd(name + "_" + a)
+			s.attrs.add(a, schd(name+"_"+a))
 		}
 	}
 	for id := range sis.NumGroups {
-		g := map[string]Target{}
+		g := fieldTargets{byName: map[string]Target{}}
 		for _, f := range flight.GroupFields[sis.GroupID(id).String()] {
-			g[f] = target(Column{groupTables[id], strings.ToLower(f)})
+			g.add(f, target(Column{groupTables[id], strings.ToLower(f)}))
 		}
 		r.groups[id] = g
 	}
 	return r
 }()
+
+// fieldTargets are the targets of named fields (a group's, a structure's
+// attributes) and the narrowest of them: a value no longer than that, in
+// bytes, fits without a lookup.
+type fieldTargets struct {
+	byName    map[string]Target
+	narrowest int
+}
+
+func (ft *fieldTargets) add(name string, t Target) {
+	ft.byName[name] = t
+	if ft.narrowest == 0 || t.Width < ft.narrowest {
+		ft.narrowest = t.Width
+	}
+}
 
 var refType, refKey = target(Column{"ref_master", "rtype"}), target(Column{"ref_master", "rkey"})
 
@@ -137,8 +149,8 @@ func check(m *sis.Message) *sis.Error {
 		{Subtype, "MSG/META/STYP", m.Meta.Subtype}, {SentRaw, "MSG/META/DTTM", m.Meta.SentRaw},
 		{Identity, "identity", m.Identity},
 	} {
-		if err := v.t.check(v.path, v.value); err != nil {
-			return err
+		if !v.t.Fits(v.value) {
+			return v.t.refuse(v.path, v.value)
 		}
 	}
 	var recs []*sis.FlightRecord
@@ -158,18 +170,16 @@ func check(m *sis.Message) *sis.Error {
 	return nil
 }
 
+// checkRecord checks a flight record's values. A download holds hundreds
+// of thousands of them: paths are built only for a refusal.
 func checkRecord(rec *sis.FlightRecord) *sis.Error {
-	at := "FLID " + strconv.FormatInt(rec.FLID, 10) + "/"
-	if f := rec.FFID; f.Op == sis.Set {
-		if err := record.ffid.check(at+"FFID", f.Raw); err != nil {
-			return err
-		}
+	at := func(field string) string { return "FLID " + strconv.FormatInt(rec.FLID, 10) + "/" + field }
+	if f := rec.FFID; f.Op == sis.Set && !record.ffid.Fits(f.Raw) {
+		return record.ffid.refuse(at("FFID"), f.Raw)
 	}
 	for id, f := range rec.Scalars {
-		if f.Op == sis.Set {
-			if err := record.scalars[id].check(at+sis.ScalarID(id).String(), f.Raw); err != nil {
-				return err
-			}
+		if t := record.scalars[id]; f.Op == sis.Set && !t.Fits(f.Raw) {
+			return t.refuse(at(sis.ScalarID(id).String()), f.Raw)
 		}
 	}
 	for id, op := range rec.Structs {
@@ -177,11 +187,11 @@ func checkRecord(rec *sis.FlightRecord) *sis.Error {
 			continue
 		}
 		name, ts := sis.StructID(id).String(), &record.structs[id]
-		if err := ts.text.check(at+name, op.Text); err != nil {
-			return err
+		if !ts.text.Fits(op.Text) {
+			return ts.text.refuse(at(name), op.Text)
 		}
-		if err := checkFields(ts.attrs, at+name+"@", op.Attrs); err != nil {
-			return err
+		if f, t := tooLong(ts.attrs, op.Attrs); f != nil {
+			return t.refuse(at(name+"@"+f.Name), f.Raw)
 		}
 	}
 	for id, op := range rec.Groups {
@@ -191,45 +201,44 @@ func checkRecord(rec *sis.FlightRecord) *sis.Error {
 		cols := record.groups[id]
 		for i := range op.Items {
 			it := &op.Items[i]
-			item := at + sis.GroupID(id).String() + "[" + strconv.Itoa(it.Ordinal) + "]"
-			if err := checkFields(cols, item+"/", it.Fields); err != nil {
-				return err
+			item := func() string { return at(sis.GroupID(id).String() + "[" + strconv.Itoa(it.Ordinal) + "]") }
+			if f, t := tooLong(cols, it.Fields); f != nil {
+				return t.refuse(item()+"/"+f.Name, f.Raw)
 			}
-			if err := checkFields(cols, item+"@", it.Attrs); err != nil {
-				return err
+			if f, t := tooLong(cols, it.Attrs); f != nil {
+				return t.refuse(item()+"@"+f.Name, f.Raw)
 			}
-			if t, ok := cols["REASON"]; ok && it.Text.Op == sis.Set {
-				if err := t.check(item, it.Text.Raw); err != nil {
-					return err
-				}
+			if t, ok := cols.byName["REASON"]; ok && it.Text.Op == sis.Set && !t.Fits(it.Text.Raw) {
+				return t.refuse(item(), it.Text.Raw)
 			}
 		}
 	}
 	return nil
 }
 
-// checkFields checks the set fields that have a column (a field without
-// one is not stored; TestEveryFieldHasAColumn keeps that to none).
-func checkFields(cols map[string]Target, prefix string, fields []sis.NamedField) *sis.Error {
-	for _, f := range fields {
-		t, ok := cols[f.Name]
-		if f.Op != sis.Set || !ok {
+// tooLong is the first set field that does not fit its column, and that
+// column. A field without a column is not stored (the targets are built
+// from the names the store writes, flight.GroupFields and StructAttrs).
+func tooLong(cols fieldTargets, fields []sis.NamedField) (*sis.NamedField, Target) {
+	for i := range fields {
+		f := &fields[i]
+		if f.Op != sis.Set || len(f.Raw) <= cols.narrowest {
 			continue
 		}
-		if err := t.check(prefix+f.Name, f.Raw); err != nil {
-			return err
+		if t, ok := cols.byName[f.Name]; ok && !t.Fits(f.Raw) {
+			return f, t
 		}
 	}
-	return nil
+	return nil, Target{}
 }
 
 func checkRefs(ref *sis.RefList) *sis.Error {
-	if err := refType.check("MSG/META/TYPE", ref.Type); err != nil {
-		return err
+	if !refType.Fits(ref.Type) {
+		return refType.refuse("MSG/META/TYPE", ref.Type)
 	}
 	for _, r := range ref.Records {
-		if err := refKey.check(fmt.Sprintf("%s record %d/%s", ref.Type, r.Ordinal, r.KeyName), r.Key); err != nil {
-			return err
+		if !refKey.Fits(r.Key) {
+			return refKey.refuse(fmt.Sprintf("%s record %d/%s", ref.Type, r.Ordinal, r.KeyName), r.Key)
 		}
 	}
 	return nil
