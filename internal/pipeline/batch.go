@@ -182,14 +182,14 @@ func (w *batchWriter) addResults(msgID int64, results []flight.Result, now time.
 // before, or nothing to bind) and, when META is known, the mailbox backfill
 // todo. A refused message keeps its META for audit but binds no identity.
 func (w *batchWriter) finish(m store.Message, meta store.Meta, out outcome, bind *store.Binding, now time.Time) {
-	if bind == nil && out.status == store.StatusDead && meta.Type != "" && m.IdentityKey == "" {
+	if bind == nil && out.status == store.StatusDead && metaKnown(meta) && m.IdentityKey == "" {
 		bind = &store.Binding{Meta: meta}
 	}
 	w.finishes = append(w.finishes, store.Finish{
 		MsgID: m.ID, Status: out.status, ErrorClass: string(out.class),
 		Reason: truncate(out.reason), DuplicateOf: out.duplicateOf, Bind: bind, Now: now,
 	})
-	if meta.Type != "" && !w.shadow {
+	if metaKnown(meta) && !w.shadow {
 		w.todos = append(w.todos, store.Backfill{MsgID: m.ID, MailboxStatus: out.status, ProcessedAt: now, Meta: meta, NextAttemptAt: now})
 	}
 }

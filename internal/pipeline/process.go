@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
@@ -113,7 +114,7 @@ func (p *Pump) readDecoded(ctx context.Context, ids []int64) (map[int64]prepared
 			got[id] = prepared{err: mailbox.ErrMissing}
 			continue
 		}
-		d, err := sis.Decode(raw, p.cfg.Decode)
+		d, err := limits.Decode(raw, p.cfg.Decode)
 		got[id] = prepared{decoded: d, err: err}
 	}
 	return got, nil
@@ -305,7 +306,7 @@ func metaOf(m *sis.Message) store.Meta {
 	if m == nil || m.Meta.Type == "" {
 		return store.Meta{}
 	}
-	meta := store.Meta{Sndr: m.Meta.Sender, DttmRaw: m.Meta.SentRaw, Type: m.Meta.Type, Styp: m.Meta.Subtype}
+	meta := fitMeta(store.Meta{Sndr: m.Meta.Sender, DttmRaw: m.Meta.SentRaw, Type: m.Meta.Type, Styp: m.Meta.Subtype})
 	if m.Identity != "" { // SNDR, STYP and SEQN were valid
 		seq := m.Meta.Seq
 		meta.Seqn = &seq

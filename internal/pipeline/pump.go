@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -228,9 +229,10 @@ func (p *Pump) inTx(ctx context.Context, now time.Time, fn func(store.Tx) error)
 	return tx.Commit(ctx)
 }
 
-// Reasons are stored in VARCHAR(1000); keep the start, say it was cut.
+// Reasons quote message values and must fit their column: keep the start,
+// say it was cut.
 func truncate(s string) string {
-	const max = 1000
+	max := limits.Reason.Width
 	r := []rune(s)
 	if len(r) <= max {
 		return s

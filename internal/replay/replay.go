@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
+	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -382,7 +383,7 @@ func warn(ctx context.Context, st Store, mb RawReader, dec sis.Options, batch []
 // learn decodes a raw message for what it would change. fail says why this
 // build could not process it ("" when it could).
 func learn(raw []byte, dec sis.Options) (concern, string) {
-	m, err := sis.Decode(raw, dec)
+	m, err := limits.Decode(raw, dec)
 	if err != nil {
 		class := sis.ClassOf(err)
 		if class == "" {

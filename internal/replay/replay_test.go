@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -107,12 +108,12 @@ func (e *env) msg(t *testing.T, id int64) store.Message {
 	return m
 }
 
-var seq = 5000
+// seq numbers the messages; parallel tests share it.
+var seq atomic.Int64
 
 func envelope(typ, styp, body string) string {
-	seq++
 	return fmt.Sprintf(`<MSG><META><SNDR>AODB</SNDR><SEQN>%d</SEQN><DTTM>20261202080000</DTTM><TYPE>%s</TYPE><STYP>%s</STYP></META>%s</MSG>`,
-		seq, typ, styp, body)
+		5000+seq.Add(1), typ, styp, body)
 }
 
 func fltr(flid int64, extra ...string) string {

@@ -71,6 +71,9 @@ func (d *decoder) schedule(root int32, m *Message) *Error {
 	} else if s.Snapshot() {
 		return newErr(ClassProtocol, "MSG/SCHD", "", "no RECS in a %s snapshot", styp)
 	}
+	if err := d.uniqueFlights(body, s); err != nil {
+		return err
+	}
 	m.Kind, m.Schedule = KindSchedule, s
 	return nil
 }

@@ -1,0 +1,71 @@
+package limits_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/limits"
+	"github.com/msgx-aodb/msgx/internal/testdb"
+)
+
+// msgxOwned are the VARCHAR columns no message value reaches: msgx writes
+// them from its own vocabulary or values. A new VARCHAR column must go
+// either here or into the limits table.
+var msgxOwned = []limits.Column{
+	{"proc_state", "status"}, {"proc_state", "kind"}, {"proc_state", "error_class"}, {"proc_state", "prev_error_class"},
+	{"proc_state_hst", "status"}, {"proc_state_hst", "kind"}, {"proc_state_hst", "error_class"}, {"proc_state_hst", "prev_error_class"},
+	{"ingress_mark", "source"},
+	{"backfill_todo", "mailbox_status"}, {"backfill_todo", "last_error"},
+	{"flight_schd", "lifecycle"}, {"flight_hst", "lifecycle"},
+	{"flight_route_point", "route_kind"}, // ROUT or ERUT
+	{"flight_payload", "kind"}, {"flight_payload", "format"},
+	{"schd_gen", "content_digest"},
+	{"schd_snap_log", "msg_subtype"}, // DNLD or RESP
+	{"schd_snap_log", "outcome"},     // APPLIED or STALE
+	{"msg_event", "target"}, {"msg_event", "partition_key"}, {"msg_event", "event_type"},
+	{"msg_event", "idempotency_key"}, {"msg_event", "status"}, {"msg_event", "last_error"},
+	{"msg_event_cursor", "target"},
+	// Our own outbound requests; an inbound RQFD/RQRD is refused.
+	{"req_track", "req_type"}, {"req_track", "req_key"}, {"req_track", "list_code"},
+	{"req_track", "sender"}, {"req_track", "status"}, {"req_track", "note"},
+}
+
+// The limits table is the schema's: every column it names has that width,
+// and every character column of the schema is either in it or msgx's own.
+func TestWidthsMatchSchema(t *testing.T) {
+	t.Parallel()
+	pool := testdb.Postgres(t).Pool
+	rows, err := pool.Query(t.Context(), `
+		SELECT table_name, column_name, character_maximum_length
+		FROM information_schema.columns
+		WHERE table_schema = current_schema() AND data_type IN ('character varying', 'character')`)
+	require.NoError(t, err)
+	schema := map[limits.Column]int{}
+	for rows.Next() {
+		var c limits.Column
+		var n int
+		require.NoError(t, rows.Scan(&c.Table, &c.Name, &n))
+		schema[c] = n
+	}
+	require.NoError(t, rows.Err())
+	require.NotEmpty(t, schema)
+
+	owned := map[limits.Column]bool{}
+	for _, c := range msgxOwned {
+		_, ok := schema[c]
+		require.True(t, ok, "%s is listed as msgx's own but is not in the schema", c)
+		owned[c] = true
+	}
+	for _, c := range limits.Columns() {
+		n, ok := schema[c]
+		require.True(t, ok, "the limits table names %s, which the schema does not have", c)
+		w, _ := limits.Width(c)
+		require.Equal(t, n, w, "width of %s", c)
+		require.False(t, owned[c], "%s is both limited and msgx's own", c)
+	}
+	for c := range schema {
+		_, limited := limits.Width(c)
+		require.True(t, limited || owned[c], "%s is in the schema but neither in the limits table nor msgx's own", c)
+	}
+}
