@@ -549,16 +549,30 @@ UPDATE proc_state SET
   status = 'FAILED',
   attempts = attempts + 1,
   failing_since = COALESCE(failing_since, $1),
-  error_class = $2,
-  reason = $3,
-  next_attempt_at = $4,
+  kind = COALESCE($2, kind),
+  msg_type = COALESCE($3, msg_type),
+  msg_subtype = COALESCE($4, msg_subtype),
+  meta_sndr = COALESCE($5, meta_sndr),
+  meta_seqn = COALESCE($6, meta_seqn),
+  meta_dttm_raw = COALESCE($7, meta_dttm_raw),
+  meta_dttm = COALESCE($8, meta_dttm),
+  error_class = $9,
+  reason = $10,
+  next_attempt_at = $11,
   updated_at = $1
-WHERE msg_id = $5 AND status IN ('PENDING', 'FAILED')
+WHERE msg_id = $12 AND status IN ('PENDING', 'FAILED')
 RETURNING attempts
 `
 
 type ProcStateRecordFailureParams struct {
 	Now           time.Time  `json:"now"`
+	Kind          *string    `json:"kind"`
+	MsgType       *string    `json:"msg_type"`
+	MsgSubtype    *string    `json:"msg_subtype"`
+	MetaSndr      *string    `json:"meta_sndr"`
+	MetaSeqn      *int64     `json:"meta_seqn"`
+	MetaDttmRaw   *string    `json:"meta_dttm_raw"`
+	MetaDttm      *time.Time `json:"meta_dttm"`
 	ErrorClass    *string    `json:"error_class"`
 	Reason        *string    `json:"reason"`
 	NextAttemptAt *time.Time `json:"next_attempt_at"`
@@ -566,10 +580,19 @@ type ProcStateRecordFailureParams struct {
 }
 
 // Records a failed attempt: FAILED with the backoff the caller computed; the
-// first failure of a series starts the head-deadline.
+// first failure of a series starts the head-deadline. The kind and META the
+// message decoded to are bound when given (NULL keeps what is bound), so an
+// exhausted message is still backfilled with its META.
 func (q *Queries) ProcStateRecordFailure(ctx context.Context, db DBTX, arg ProcStateRecordFailureParams) (int32, error) {
 	row := db.QueryRow(ctx, procStateRecordFailure,
 		arg.Now,
+		arg.Kind,
+		arg.MsgType,
+		arg.MsgSubtype,
+		arg.MetaSndr,
+		arg.MetaSeqn,
+		arg.MetaDttmRaw,
+		arg.MetaDttm,
 		arg.ErrorClass,
 		arg.Reason,
 		arg.NextAttemptAt,

@@ -204,7 +204,9 @@ type Querier interface {
 	// ahead while it commits the run before them.
 	ProcStateListPendingAfter(ctx context.Context, db DBTX, arg ProcStateListPendingAfterParams) ([]int64, error)
 	// Records a failed attempt: FAILED with the backoff the caller computed; the
-	// first failure of a series starts the head-deadline.
+	// first failure of a series starts the head-deadline. The kind and META the
+	// message decoded to are bound when given (NULL keeps what is bound), so an
+	// exhausted message is still backfilled with its META.
 	ProcStateRecordFailure(ctx context.Context, db DBTX, arg ProcStateRecordFailureParams) (int32, error)
 	RefDelete(ctx context.Context, db DBTX, arg RefDeleteParams) (int64, error)
 	RefGet(ctx context.Context, db DBTX, arg RefGetParams) (RefMaster, error)

@@ -179,8 +179,8 @@ func (w *batchWriter) addResults(msgID int64, results []flight.Result, now time.
 }
 
 // finish queues the terminal status with the message's binding (nil: bound
-// before, or nothing to bind) and, when META is known, the mailbox backfill
-// todo. A refused message keeps its META for audit but binds no identity.
+// before, or nothing to bind) and the mailbox backfill todo. A refused
+// message keeps its META for audit but binds no identity.
 func (w *batchWriter) finish(m store.Message, meta store.Meta, out outcome, bind *store.Binding, now time.Time) {
 	if bind == nil && out.status == store.StatusDead && metaKnown(meta) && m.IdentityKey == "" {
 		bind = &store.Binding{Meta: meta}
@@ -189,7 +189,9 @@ func (w *batchWriter) finish(m store.Message, meta store.Meta, out outcome, bind
 		MsgID: m.ID, Status: out.status, ErrorClass: string(out.class),
 		Reason: truncate(out.reason), DuplicateOf: out.duplicateOf, Bind: bind, Now: now,
 	})
-	if metaKnown(meta) && !w.shadow {
+	// Every terminal message is backfilled: the AODB sees it read, with the
+	// META columns where META decoded (a MALFORMED row gets only its status).
+	if !w.shadow {
 		w.todos = append(w.todos, store.Backfill{MsgID: m.ID, MailboxStatus: out.status, ProcessedAt: now, Meta: meta, NextAttemptAt: now})
 	}
 }

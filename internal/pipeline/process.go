@@ -39,7 +39,7 @@ type prepared struct {
 func (p *Pump) processRun(ctx context.Context, heads []store.Message) error {
 	run, err := p.prepare(ctx, heads)
 	if err != nil {
-		return p.recordFailure(ctx, heads[0], classify(err))
+		return p.recordFailure(ctx, heads[0], classify(err), nil)
 	}
 	n := min(batchable(run), p.batchLimit)
 	if n < 2 {
@@ -134,25 +134,22 @@ func (p *Pump) keep(rest []prepared) {
 }
 
 // commitAlone settles one message in its own transaction and reports it
-// once committed.
+// once committed. A failure binds what the message decoded to (kind, META),
+// so it is kept for audit and backfilled when the message is exhausted.
 func (p *Pump) commitAlone(ctx context.Context, pr *prepared) error {
 	now := p.now()
-	tx, err := p.store.Begin(ctx)
-	if err != nil {
-		return p.recordFailure(ctx, pr.msg, classify(err))
-	}
-	defer tx.Rollback(ctx)
 	// This path writes flights without the state cache: forget what it touches.
 	defer p.forget(pr)
-	if err := tx.LockPipeline(ctx, now); err != nil {
-		return p.recordFailure(ctx, pr.msg, classify(err))
-	}
-	todos, out, err := p.processOne(ctx, tx, pr, now)
+	var (
+		todos []store.Backfill
+		out   *outcome
+	)
+	err := p.inTx(ctx, now, func(tx store.Tx) (err error) {
+		todos, out, err = p.processOne(ctx, tx, pr, now)
+		return err
+	})
 	if err != nil {
-		return p.recordFailure(ctx, pr.msg, classify(err))
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return p.recordFailure(ctx, pr.msg, classify(err))
+		return p.recordFailure(ctx, pr.msg, classify(err), failureBinding(pr.decoded))
 	}
 	if out != nil {
 		p.finished(pr, *out, now)
@@ -295,6 +292,15 @@ func (p *Pump) finished(pr *prepared, out outcome, now time.Time) {
 	if p.cfg.Observer != nil {
 		p.cfg.Observer.MessageFinished(kind, out.status, string(out.class), now.Sub(pr.msg.FirstSeenAt))
 	}
+}
+
+// failureBinding is what a failing message binds: its kind and META, not
+// its identity (nil when it did not decode).
+func failureBinding(m *sis.Message) *store.Binding {
+	if m == nil {
+		return nil
+	}
+	return &store.Binding{Kind: string(m.Kind), Meta: metaOf(m)}
 }
 
 // bindingOf is what a decoded message binds: its identity, kind and META.

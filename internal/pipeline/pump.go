@@ -173,12 +173,12 @@ func (p *Pump) finishExhausted(ctx context.Context, m store.Message, reason stri
 }
 
 // recordFailure marks the head FAILED with its backoff, in its own short
-// transaction after the run's rollback or commit.
-func (p *Pump) recordFailure(ctx context.Context, m store.Message, f *failure) error {
+// transaction after the run's rollback or commit, binding bind if not nil.
+func (p *Pump) recordFailure(ctx context.Context, m store.Message, f *failure, bind *store.Binding) error {
 	now := p.now()
 	attempts, err := p.store.RecordFailure(ctx, store.Failure{
 		MsgID: m.ID, ErrorClass: string(f.class), Reason: truncate(f.reason),
-		NextAttemptAt: now.Add(p.backoff(m.Attempts + 1)), Now: now,
+		NextAttemptAt: now.Add(p.backoff(m.Attempts + 1)), Now: now, Bind: bind,
 	})
 	if err != nil {
 		return fmt.Errorf("record failure of message %d (%s): %w", m.ID, f, err)

@@ -94,6 +94,10 @@ type Failure struct {
 	Reason        string
 	NextAttemptAt time.Time
 	Now           time.Time
+	// Bind: the kind and META the message decoded to, bound with the failure
+	// (its identity is not: only a message that gets through binds it); nil
+	// or empty values keep what is bound.
+	Bind *Binding
 }
 
 // StatusCount is a count of live messages of one status and class.

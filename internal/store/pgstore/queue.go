@@ -160,13 +160,19 @@ func allDone(what string, want, got []int64) error {
 }
 
 func (e executor) RecordFailure(ctx context.Context, p store.Failure) (int, error) {
-	attempts, err := e.q.ProcStateRecordFailure(ctx, e.db, postgres.ProcStateRecordFailureParams{
+	params := postgres.ProcStateRecordFailureParams{
 		ErrorClass:    nilIfEmpty(p.ErrorClass),
 		Reason:        nilIfEmpty(p.Reason),
 		NextAttemptAt: &p.NextAttemptAt,
 		Now:           p.Now,
 		MsgID:         p.MsgID,
-	})
+	}
+	if b := p.Bind; b != nil {
+		params.Kind, params.MsgType, params.MsgSubtype = nilIfEmpty(b.Kind), nilIfEmpty(b.Meta.Type), nilIfEmpty(b.Meta.Styp)
+		params.MetaSndr, params.MetaSeqn = nilIfEmpty(b.Meta.Sndr), b.Meta.Seqn
+		params.MetaDttmRaw, params.MetaDttm = nilIfEmpty(b.Meta.DttmRaw), b.Meta.Dttm
+	}
+	attempts, err := e.q.ProcStateRecordFailure(ctx, e.db, params)
 	return int(attempts), interpret(err)
 }
 

@@ -42,6 +42,26 @@ func testQueue(t *testing.T, newStore Factory) {
 		require.NoError(t, err)
 		require.True(t, m.FirstSeenAt.Equal(t0), "a retry does not move first_seen_at")
 		require.True(t, m.FailingSince.Equal(t0), "nor the start of the failing series")
+		require.Empty(t, m.Kind, "nothing bound without Bind")
+
+		seqn, dttm := int64(77), t0.Add(-time.Minute)
+		meta := store.Meta{Sndr: "AODB", Seqn: &seqn, DttmRaw: "20261202075900", Dttm: &dttm, Type: "SCHS", Styp: "DNLD"}
+		_, err = s.RecordFailure(ctx(t), store.Failure{MsgID: 2, ErrorClass: "UNSUPPORTED", Reason: "x", NextAttemptAt: t0, Now: t0,
+			Bind: &store.Binding{Kind: "UNSUPPORTED", Meta: meta}})
+		require.NoError(t, err)
+		m, err = s.Message(ctx(t), 2)
+		require.NoError(t, err)
+		require.Equal(t, "UNSUPPORTED", m.Kind, "a failure binds the kind and META it decoded to")
+		require.Equal(t, "AODB", m.Meta.Sndr)
+		require.Equal(t, int64(77), *m.Meta.Seqn)
+		require.True(t, m.Meta.Dttm.Equal(dttm))
+		require.Equal(t, "SCHS", m.Meta.Type)
+		require.Empty(t, m.IdentityKey, "but not an identity")
+		_, err = s.RecordFailure(ctx(t), store.Failure{MsgID: 2, ErrorClass: "INFRA", Reason: "y", NextAttemptAt: t0, Now: t0})
+		require.NoError(t, err)
+		m, err = s.Message(ctx(t), 2)
+		require.NoError(t, err)
+		require.Equal(t, "SCHS", m.Meta.Type, "a failure without Bind keeps what is bound")
 
 		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 2, Status: store.StatusDead, ErrorClass: "EXHAUSTED", Reason: "attempts", Now: t0}}))
 		require.Equal(t, []int64{3, 4, 5}, headIDs(t, s))

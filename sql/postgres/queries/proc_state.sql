@@ -95,11 +95,20 @@ RETURNING p.msg_id;
 
 -- name: ProcStateRecordFailure :one
 -- Records a failed attempt: FAILED with the backoff the caller computed; the
--- first failure of a series starts the head-deadline.
+-- first failure of a series starts the head-deadline. The kind and META the
+-- message decoded to are bound when given (NULL keeps what is bound), so an
+-- exhausted message is still backfilled with its META.
 UPDATE proc_state SET
   status = 'FAILED',
   attempts = attempts + 1,
   failing_since = COALESCE(failing_since, @now),
+  kind = COALESCE(sqlc.narg(kind), kind),
+  msg_type = COALESCE(sqlc.narg(msg_type), msg_type),
+  msg_subtype = COALESCE(sqlc.narg(msg_subtype), msg_subtype),
+  meta_sndr = COALESCE(sqlc.narg(meta_sndr), meta_sndr),
+  meta_seqn = COALESCE(sqlc.narg(meta_seqn), meta_seqn),
+  meta_dttm_raw = COALESCE(sqlc.narg(meta_dttm_raw), meta_dttm_raw),
+  meta_dttm = COALESCE(sqlc.narg(meta_dttm), meta_dttm),
   error_class = @error_class,
   reason = @reason,
   next_attempt_at = @next_attempt_at,
