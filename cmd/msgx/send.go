@@ -172,7 +172,7 @@ func sendDirect(ctx context.Context, mb *mailbox.Mailbox, body []byte) (int64, e
 	id, err := mb.Insert(ctx, body, time.Now())
 	switch {
 	case errors.Is(err, mailbox.ErrTooLarge):
-		return 0, fmt.Errorf("over the mailbox's %d bytes", mailbox.MaxBody)
+		return 0, fmt.Errorf("too large for the mailbox (its column holds %d bytes; an INSERT must fit the server's max_allowed_packet): %s", mailbox.MaxBody, errLine(err))
 	case err != nil:
 		return 0, fmt.Errorf("mailbox insert failed (check mailbox.dsn / MSGX_MAILBOX_DSN): %s", errLine(err))
 	}

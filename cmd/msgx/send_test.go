@@ -138,7 +138,7 @@ func TestSendRefusedByTheService(t *testing.T) {
 	require.Equal(t, exitFailure, code)
 	require.Empty(t, out)
 	requireOneLine(t, "send", stderr)
-	require.Contains(t, stderr, "HTTP 413: body over 64 bytes (sent 0 of 1)")
+	require.Contains(t, stderr, "HTTP 413: message over the limit of 64 bytes")
 
 	code, _, stderr = runMsgx(t, "send", "--config", e.config, "--url", "http://127.0.0.1:1", file)
 	require.Equal(t, exitFailure, code)

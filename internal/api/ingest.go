@@ -32,14 +32,14 @@ func (s *server) send(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.ContentLength > s.MaxBodyBytes {
-		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", s.MaxBodyBytes))
+		writeError(w, http.StatusRequestEntityTooLarge, s.overLimit())
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.MaxBodyBytes))
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):
-		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", s.MaxBodyBytes))
+		writeError(w, http.StatusRequestEntityTooLarge, s.overLimit())
 		return
 	case err != nil:
 		writeError(w, http.StatusBadRequest, "reading body: "+err.Error())
@@ -56,7 +56,10 @@ func (s *server) send(w http.ResponseWriter, r *http.Request) {
 	id, err := s.Mailbox.Insert(r.Context(), body, now)
 	switch {
 	case errors.Is(err, mailbox.ErrTooLarge):
-		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", mailbox.MaxBody))
+		// The server's max_allowed_packet was lowered since start (SendLimit).
+		s.Log.Warn("send: the mailbox server refused the body as too large; its max_allowed_packet is below the limit derived at start",
+			"bytes", len(body), "limit", s.MaxBodyBytes, "err", err)
+		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("message of %d bytes is more than the mailbox server accepts now", len(body)))
 		return
 	case errors.Is(err, mailbox.ErrReadOnly):
 		writeError(w, http.StatusConflict, "shadow mode: this instance never writes the shared mailbox")
@@ -74,6 +77,11 @@ func (s *server) send(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(http.StatusOK)
 	_, _ = io.WriteString(w, strconv.FormatInt(id, 10))
+}
+
+// overLimit is the 413 message of a body over the send limit.
+func (s *server) overLimit() string {
+	return fmt.Sprintf("message over the limit of %d bytes (the smaller of limits.max-message-bytes and what the mailbox server's max_allowed_packet takes)", s.MaxBodyBytes)
 }
 
 // checkXMLType accepts application/xml and text/xml, with parameters, but a

@@ -90,8 +90,9 @@ func NewRouter(deps Deps) http.Handler {
 	})
 
 	// One line per file that serves routes. Every route has a body limit:
-	// the send route the message limit, the others MaxJSONBytes.
-	r.With(limitBody(s.MaxBodyBytes)).Group(s.mountIngest)
+	// the send handler enforces the message limit itself (its 413 names
+	// where the limit comes from), the others MaxJSONBytes.
+	r.Group(s.mountIngest)
 	r.With(limitBody(s.MaxJSONBytes)).Group(func(r chi.Router) {
 		s.mountHealth(r) // /metrics bounds its own scrape
 		r.With(deadline(s.RequestTimeout)).Group(func(r chi.Router) {

@@ -94,6 +94,10 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		mbOpts = append(mbOpts, mailbox.WithShadow())
 	}
 	mb := mailbox.New(mbdb, mbOpts...)
+	sendMax, err := sendLimit(ctx, cfg, mb, log)
+	if err != nil {
+		return err
+	}
 
 	met := metrics.New(st, clk, metrics.WithLogger(log))
 	met.SetShadow(cfg.Shadow)
@@ -119,7 +123,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		}
 	}
 	srv := &http.Server{
-		Handler:           api.NewRouter(apiDeps(cfg, st, mb, clk, log, met, el, readiness(cfg, pool, mb, out, el), bell)),
+		Handler:           api.NewRouter(apiDeps(cfg, st, mb, sendMax, clk, log, met, el, readiness(cfg, pool, mb, out, el), bell)),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,

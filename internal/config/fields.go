@@ -52,7 +52,7 @@ var fields = []field{
 	dur("pipeline", "pipeline.backfill-interval", "MSGX_BACKFILL_INTERVAL", "30s", "Mailbox backfill sweep interval (failed backfills back off 30 s → 15 min).", func(c *Config) *time.Duration { return &c.BackfillInterval }),
 	list("pipeline", "pipeline.ignore-types", "MSGX_IGNORE_TYPES", "LDM,REGN,RSTA,EROR", "Message TYPEs that are SKIPPED `ignored:<TYPE>` (comma list, or a YAML list).", func(c *Config) *[]string { return &c.IgnoreTypes }),
 	boolean("pipeline", "snapshot.prune", "MSGX_SNAPSHOT_PRUNE", "true", "A DNLD/RESP deletes the previous-generation members of its day that it no longer lists.", func(c *Config) *bool { return &c.SnapshotPrune }),
-	positive("pipeline", "limits.max-message-bytes", "MSGX_MAX_MESSAGE_BYTES", "16777216", "Largest message accepted (codec and `POST /cminmsgs/send`).", func(c *Config) *int { return &c.MaxMessageBytes }),
+	positive("pipeline", "limits.max-message-bytes", "MSGX_MAX_MESSAGE_BYTES", "16777216", "Largest message accepted (codec and `POST /cminmsgs/send`). For the send route an upper bound: at start msgx lowers it to the largest body the mailbox server takes in one INSERT (its `max_allowed_packet` less 1 KiB) and logs the limit in effect.", func(c *Config) *int { return &c.MaxMessageBytes }),
 	boolean("pipeline", "identity.include-day-boundary", "MSGX_IDENTITY_INCLUDE_DAY_BOUNDARY", "false", "**Not a tuning knob**: appends DTTM's date to the identity key, which changes what counts as a duplicate. Decide once per site, before the first message.", func(c *Config) *bool { return &c.IncludeDayBoundary }),
 
 	// single active instance
