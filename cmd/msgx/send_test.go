@@ -17,11 +17,12 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
-// serveAPI runs the real API over real HTTP on the env's databases.
-func (e *opsEnv) serveAPI(t *testing.T, maxBody int64) *httptest.Server {
+// serveAPI runs the real API over real HTTP on the env's databases; a
+// sendToken makes it require that ingest token.
+func (e *opsEnv) serveAPI(t *testing.T, maxBody int64, sendToken ...string) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(api.NewRouter(api.Deps{Store: e.st, Mailbox: e.mb,
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), MaxBodyBytes: maxBody}))
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), MaxBodyBytes: maxBody, SendToken: strings.Join(sendToken, "")}))
 	t.Cleanup(srv.Close)
 	return srv
 }
@@ -127,6 +128,34 @@ func TestSendStopsAtTheFirstFailure(t *testing.T) {
 		require.NoError(t, err)
 		require.Len(t, after, len(before)+1, "3.xml was not sent")
 	}
+}
+
+// msgx send sends the configured ingest token; without it the service's 401
+// is one line that names the setting.
+func TestSendWithTheIngestToken(t *testing.T) {
+	t.Parallel()
+	const token = "ingest-token-of-the-airport-0123456789"
+	e := newOpsEnv(t, "http:\n  send-token: "+token+"\n")
+	srv := e.serveAPI(t, 0, token)
+	file := filepath.Join(messageDir(t, map[string]string{"a.xml": flopSTND(1, "1")}), "a.xml")
+	code, out, stderr := runMsgx(t, "send", "--config", e.config, "--url", srv.URL, file)
+	require.Equal(t, exitOK, code, stderr)
+	ids, _ := sent(t, out)
+	require.Len(t, ids, 1)
+
+	other := writeConfig(t, strings.Replace(mustRead(t, e.config), token, "another-token-of-the-airport-0123456789", 1))
+	code, _, stderr = runMsgx(t, "send", "--config", other, "--url", srv.URL, file)
+	require.Equal(t, exitFailure, code)
+	requireOneLine(t, "send", stderr)
+	require.Contains(t, stderr, "HTTP 401")
+	require.Contains(t, stderr, "MSGX_HTTP_SEND_TOKEN")
+}
+
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return string(b)
 }
 
 func TestSendRefusedByTheService(t *testing.T) {

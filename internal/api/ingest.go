@@ -14,10 +14,11 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/redact"
 )
 
 func (s *server) mountIngest(r chi.Router) {
-	r.Post("/cminmsgs/send", s.send)
+	r.With(s.requireToken(newBearer("msgx send", s.SendToken, nil))).Post("/cminmsgs/send", s.send)
 }
 
 // send is POST /cminmsgs/send: the raw XML body becomes a new mailbox row and
@@ -42,7 +43,7 @@ func (s *server) send(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusRequestEntityTooLarge, s.overLimit())
 		return
 	case err != nil:
-		writeError(w, http.StatusBadRequest, "reading body: "+err.Error())
+		writeError(w, http.StatusBadRequest, "reading body: "+redact.Reason(err.Error()))
 		return
 	case len(bytes.TrimSpace(body)) == 0:
 		writeError(w, http.StatusBadRequest, "empty body")
@@ -57,7 +58,7 @@ func (s *server) send(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case errors.Is(err, mailbox.ErrTooLarge):
 		// The server's max_allowed_packet was lowered since start (SendLimit).
-		s.Log.Warn("send: the mailbox server refused the body as too large; its max_allowed_packet is below the limit derived at start",
+		s.logFor(r).Warn("send: the mailbox server refused the body as too large; its max_allowed_packet is below the limit derived at start",
 			"bytes", len(body), "limit", s.MaxBodyBytes, "err", err)
 		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("message of %d bytes is more than the mailbox server accepts now", len(body)))
 		return
@@ -65,12 +66,11 @@ func (s *server) send(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusConflict, "shadow mode: this instance never writes the shared mailbox")
 		return
 	case err != nil:
-		s.Log.Error("send: mailbox insert failed", "err", err)
-		writeError(w, http.StatusServiceUnavailable, "mailbox unavailable")
+		s.serverError(w, r, http.StatusServiceUnavailable, "mailbox unavailable", "send: mailbox insert", err)
 		return
 	}
 	if _, err := s.Store.Enqueue(r.Context(), []int64{id}, now); err != nil {
-		s.Log.Warn("send: enqueue failed after the mailbox insert; the poller will enqueue the row", "id", id, "err", err)
+		s.logFor(r).Warn("send: enqueue failed after the mailbox insert; the poller will enqueue the row", "id", id, "err", err)
 	} else if s.Enqueued != nil {
 		s.Enqueued()
 	}

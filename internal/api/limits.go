@@ -134,11 +134,10 @@ func nextCursor(more bool, last int64) *string {
 }
 
 // writeValue answers 200 with v as JSON.
-func (s *server) writeValue(w http.ResponseWriter, what string, v any) {
+func (s *server) writeValue(w http.ResponseWriter, r *http.Request, what string, v any) {
 	body, err := json.Marshal(v)
 	if err != nil {
-		s.Log.Error("api: encode "+what, "err", err)
-		writeError(w, http.StatusInternalServerError, "internal error")
+		s.serverError(w, r, http.StatusInternalServerError, "internal error", "encode "+what, err)
 		return
 	}
 	writeJSON(w, body)

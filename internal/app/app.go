@@ -80,6 +80,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	if cfg.Shadow {
 		log = log.With("shadow", true)
 		log.Warn("shadow mode: processing into msgx's PostgreSQL only; the mailbox is never written and nothing is produced to Kafka")
+	} else if cfg.SendToken == "" {
+		// Only dev gets here: prod refuses to start without the token.
+		log.Warn("http.send-token (MSGX_HTTP_SEND_TOKEN) is not set: anyone who reaches " + cfg.HTTPAddr + " can send messages (POST /cminmsgs/send)")
 	}
 
 	pool, mbdb, err := connect(ctx, cfg)

@@ -62,6 +62,7 @@ func apiDeps(cfg config.Config, st store.Store, mb *mailbox.Mailbox, sendMax int
 		MaxBodyBytes: sendMax,
 		MaxJSONBytes: int64(cfg.MaxJSONBytes),
 		AdminToken:   cfg.AdminToken,
+		SendToken:    cfg.SendToken,
 		Decode:       decodeOptions(cfg),
 		Ready:        ready,
 		Mode:         modeOf(cfg, el),

@@ -24,7 +24,7 @@ func (f *field) name() string { return f.key + " (" + f.env + ")" }
 // fields is the one table of the configuration. Order is documentation order.
 var fields = []field{
 	// service
-	oneOf("service", "env", "MSGX_ENV", "dev", "`dev` or `prod`. `prod` refuses every development convenience: default database URLs, the embedded Kafka, a missing admin token, weakened Kafka settings.", []string{"dev", "prod"}, func(c *Config) *string { return &c.Env }),
+	oneOf("service", "env", "MSGX_ENV", "dev", "`dev` or `prod`. `prod` refuses every development convenience: default database URLs, the embedded Kafka, a missing admin or send token, weakened Kafka settings.", []string{"dev", "prod"}, func(c *Config) *string { return &c.Env }),
 	boolean("service", "shadow", "MSGX_SHADOW", "false", "Shadow mode, to run beside the system that owns the mailbox: msgx reads every mailbox row (processed by the other system or not) into its own PostgreSQL, but never writes the mailbox (no backfill, `POST /cminmsgs/send` answers 409), writes no outbox events and never connects to Kafka — state built in shadow mode is not announced when shadow mode ends. Shown in logs, `/readyz`, `msgx status` and the `msgx_shadow` metric.", func(c *Config) *bool { return &c.Shadow }),
 	oneOf("service", "log.level", "MSGX_LOG_LEVEL", "info", "`debug`, `info`, `warn` or `error`. Message bodies are logged at debug only.", []string{"debug", "info", "warn", "error"}, func(c *Config) *string { return &c.LogLevel }),
 	positive("service", "gc.percent", "MSGX_GC_PERCENT", "400", "Go garbage-collector target of `msgx serve` (as `GOGC`): the heap may grow this many percent above its live data before a collection. The pipeline allocates per message but keeps little live data, so 400 spends more heap for 10–15 % more messages per second (`make bench`: peak ≈ 110–130 MiB instead of ≈ 38 MiB, flat for any backlog). A `GOGC` environment variable takes precedence.", func(c *Config) *int { return &c.GCPercent }),
@@ -37,6 +37,7 @@ var fields = []field{
 	// HTTP
 	str("http", "http.addr", "MSGX_HTTP_ADDR", "127.0.0.1:8080", "HTTP listen address of the API, health and metrics.", func(c *Config) *string { return &c.HTTPAddr }),
 	str("http", "http.admin-token", "MSGX_ADMIN_TOKEN", "", "Bearer token of `/admin/*` (at least 16 characters; compared in constant time). Empty disables the admin API; required in prod.", func(c *Config) *string { return &c.AdminToken }),
+	str("http", "http.send-token", "MSGX_HTTP_SEND_TOKEN", "", "Bearer token of `POST /cminmsgs/send` (at least 32 characters; compared in constant time); `msgx send` sends it. Required in prod; empty in dev lets anyone who reaches the API send, with a warning at start.", func(c *Config) *string { return &c.SendToken }),
 	positive("http", "http.max-json-bytes", "MSGX_HTTP_MAX_JSON_BYTES", "65536", "Body limit of the JSON routes (413 above).", func(c *Config) *int { return &c.MaxJSONBytes }),
 
 	// pipeline
