@@ -80,9 +80,6 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	if cfg.Shadow {
 		log = log.With("shadow", true)
 		log.Warn("shadow mode: processing into msgx's PostgreSQL only; the mailbox is never written and nothing is produced to Kafka")
-	} else if cfg.SendToken == "" {
-		// Only dev gets here: prod refuses to start without the token.
-		log.Warn("http.send-token (MSGX_HTTP_SEND_TOKEN) is not set: anyone who reaches " + cfg.HTTPAddr + " can send messages (POST /cminmsgs/send)")
 	}
 
 	pool, mbdb, err := connect(ctx, cfg)
@@ -152,6 +149,10 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 			runWorkers(lead, cfg, st, mb, out, clk, log, met, bell, opt)
 		})
 	}()
+	if cfg.SendToken == "" && !cfg.Shadow {
+		// Only dev gets here: prod refuses to start without the token.
+		log.Warn("http.send-token (MSGX_HTTP_SEND_TOKEN) is not set: anyone who reaches " + ln.Addr().String() + " can send messages (POST /cminmsgs/send)")
+	}
 	log.Info("msgx serving", "http_addr", ln.Addr().String(), "env", cfg.Env, "shadow", cfg.Shadow,
 		"poll_interval", cfg.PollInterval.String(), "leader_lock_id", cfg.LeaderLockID)
 
