@@ -10,6 +10,9 @@ ADDR=${MSGX_HTTP_ADDR:-127.0.0.1:8080}
 LOG=${DEMO_LOG:-bin/serve.log}
 DAY=${DEMO_DAY:-testdata/sample-day}
 export MSGX_ENV=${MSGX_ENV:-dev}
+# The ingest token of POST /cminmsgs/send: serve requires it, msgx send sends
+# it (both read the variable). A fresh random one unless given.
+export MSGX_HTTP_SEND_TOKEN=${MSGX_HTTP_SEND_TOKEN:-demo-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')}
 
 mkdir -p "$(dirname "$LOG")"
 # Its own session: Ctrl-C reaches this script only, which sends serve exactly

@@ -31,7 +31,8 @@ Sends each FILE, and each DIR's *.xml files in name order, to the mailbox,
 one message per file, in the order given, and prints the mailbox id of each
 ("ID<TAB>FILE"). By default it posts to the running service's
 POST /cminmsgs/send (--url, default http://<http.addr of the configuration>),
-which also enqueues the message; --direct inserts the rows straight into the
+which also enqueues the message, with the ingest token of the configuration
+(http.send-token / MSGX_HTTP_SEND_TOKEN) when set; --direct inserts the rows straight into the
 mailbox table (mailbox.dsn), as the AODB does, and the service's poller picks
 them up. Accepted means stored, not processed: see 'msgx status'.
 
@@ -92,7 +93,9 @@ func runSend(ctx context.Context, args []string, s streams) int {
 		}
 		base = strings.TrimSuffix(base, "/")
 		client := &http.Client{Timeout: sendTimeout}
-		send = func(ctx context.Context, body []byte) (int64, error) { return sendHTTP(ctx, client, base, body) }
+		send = func(ctx context.Context, body []byte) (int64, error) {
+			return sendHTTP(ctx, client, base, cfg.SendToken, body)
+		}
 	}
 
 	bar := newBar(s.err, len(files), "sending")
@@ -172,14 +175,16 @@ func sendDirect(ctx context.Context, mb *mailbox.Mailbox, body []byte) (int64, e
 	id, err := mb.Insert(ctx, body, time.Now())
 	switch {
 	case errors.Is(err, mailbox.ErrTooLarge):
-		return 0, fmt.Errorf("over the mailbox's %d bytes", mailbox.MaxBody)
+		return 0, fmt.Errorf("too large for the mailbox (its column holds %d bytes; an INSERT must fit the server's max_allowed_packet): %s", mailbox.MaxBody, errLine(err))
 	case err != nil:
 		return 0, fmt.Errorf("mailbox insert failed (check mailbox.dsn / MSGX_MAILBOX_DSN): %s", errLine(err))
 	}
 	return id, nil
 }
 
-func sendHTTP(ctx context.Context, client *http.Client, base string, body []byte) (int64, error) {
+// sendHTTP posts body with the ingest token (http.send-token) when one is
+// configured.
+func sendHTTP(ctx context.Context, client *http.Client, base, token string, body []byte) (int64, error) {
 	endpoint := base + "/cminmsgs/send"
 	shown := endpoint // for messages: without a password
 	if u, err := neturl.Parse(endpoint); err == nil {
@@ -190,6 +195,9 @@ func sendHTTP(ctx context.Context, client *http.Client, base string, body []byte
 		return 0, fmt.Errorf("--url %q: %s", base, errLine(err))
 	}
 	req.Header.Set("Content-Type", "application/xml; charset=utf-8")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
 	res, err := client.Do(req)
 	if err != nil {
 		return 0, fmt.Errorf("cannot reach %s (is 'msgx serve' running there? pass --url, or --direct): %s", shown, errLine(err))
@@ -209,6 +217,9 @@ func sendHTTP(ctx context.Context, client *http.Client, base string, body []byte
 		}
 		if len(msg) > 200 {
 			msg = msg[:200] + "…"
+		}
+		if res.StatusCode == http.StatusUnauthorized {
+			msg += " (set http.send-token / MSGX_HTTP_SEND_TOKEN to the service's ingest token)"
 		}
 		return 0, fmt.Errorf("refused by %s: HTTP %d: %s", shown, res.StatusCode, msg)
 	}

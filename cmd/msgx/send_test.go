@@ -17,11 +17,12 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
-// serveAPI runs the real API over real HTTP on the env's databases.
-func (e *opsEnv) serveAPI(t *testing.T, maxBody int64) *httptest.Server {
+// serveAPI runs the real API over real HTTP on the env's databases; a
+// sendToken makes it require that ingest token.
+func (e *opsEnv) serveAPI(t *testing.T, maxBody int64, sendToken ...string) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(api.NewRouter(api.Deps{Store: e.st, Mailbox: e.mb,
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), MaxBodyBytes: maxBody}))
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), MaxBodyBytes: maxBody, SendToken: strings.Join(sendToken, "")}))
 	t.Cleanup(srv.Close)
 	return srv
 }
@@ -129,6 +130,34 @@ func TestSendStopsAtTheFirstFailure(t *testing.T) {
 	}
 }
 
+// msgx send sends the configured ingest token; without it the service's 401
+// is one line that names the setting.
+func TestSendWithTheIngestToken(t *testing.T) {
+	t.Parallel()
+	const token = "ingest-token-of-the-airport-0123456789"
+	e := newOpsEnv(t, "http:\n  send-token: "+token+"\n")
+	srv := e.serveAPI(t, 0, token)
+	file := filepath.Join(messageDir(t, map[string]string{"a.xml": flopSTND(1, "1")}), "a.xml")
+	code, out, stderr := runMsgx(t, "send", "--config", e.config, "--url", srv.URL, file)
+	require.Equal(t, exitOK, code, stderr)
+	ids, _ := sent(t, out)
+	require.Len(t, ids, 1)
+
+	other := writeConfig(t, strings.Replace(mustRead(t, e.config), token, "another-token-of-the-airport-0123456789", 1))
+	code, _, stderr = runMsgx(t, "send", "--config", other, "--url", srv.URL, file)
+	require.Equal(t, exitFailure, code)
+	requireOneLine(t, "send", stderr)
+	require.Contains(t, stderr, "HTTP 401")
+	require.Contains(t, stderr, "MSGX_HTTP_SEND_TOKEN")
+}
+
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return string(b)
+}
+
 func TestSendRefusedByTheService(t *testing.T) {
 	t.Parallel()
 	e := newOpsEnv(t)
@@ -138,7 +167,7 @@ func TestSendRefusedByTheService(t *testing.T) {
 	require.Equal(t, exitFailure, code)
 	require.Empty(t, out)
 	requireOneLine(t, "send", stderr)
-	require.Contains(t, stderr, "HTTP 413: body over 64 bytes (sent 0 of 1)")
+	require.Contains(t, stderr, "HTTP 413: message over the limit of 64 bytes")
 
 	code, _, stderr = runMsgx(t, "send", "--config", e.config, "--url", "http://127.0.0.1:1", file)
 	require.Equal(t, exitFailure, code)

@@ -509,6 +509,19 @@ func (q *Queries) InboundState(ctx context.Context, db DBTX, cminmsgsID int64) (
 	return i, err
 }
 
+const maxAllowedPacket = `-- name: MaxAllowedPacket :one
+SELECT CAST(@@max_allowed_packet AS SIGNED) AS max_allowed_packet
+`
+
+// The server's largest packet: an INSERT of a body must fit in it whole
+// (statement, body and protocol overhead), or the server refuses it.
+func (q *Queries) MaxAllowedPacket(ctx context.Context, db DBTX) (int64, error) {
+	row := db.QueryRowContext(ctx, maxAllowedPacket)
+	var max_allowed_packet int64
+	err := row.Scan(&max_allowed_packet)
+	return max_allowed_packet, err
+}
+
 const outboundGet = `-- name: OutboundGet :one
 SELECT coutmsgs_id, coutmsgs_clob_msg, coutmsgs_date_inserted, coutmsgs_date_sent, routingid, coutmsgs_truefals_group, coutmsgs_no_messages, coutmsgs_group_order, coutmsgs_group_id, coutmsgs_final_group_ind, coutmsgs_ack_reqd, coutmsgs_ack_resend_times, coutmsgs_ack_date_recv, coutmsgs_encrypt, coutmsgs_error FROM coutmsgs WHERE COUTMSGS_ID = ?
 `

@@ -38,6 +38,9 @@ type Querier interface {
 	// The processing columns of a row without its CLOB: whether it exists and
 	// whether (and how) it was backfilled.
 	InboundState(ctx context.Context, db DBTX, cminmsgsID int64) (InboundStateRow, error)
+	// The server's largest packet: an INSERT of a body must fit in it whole
+	// (statement, body and protocol overhead), or the server refuses it.
+	MaxAllowedPacket(ctx context.Context, db DBTX) (int64, error)
 	OutboundGet(ctx context.Context, db DBTX, coutmsgsID int64) (Coutmsg, error)
 	// An outbound request (RQFD/RQRD) for the AODB.
 	OutboundInsert(ctx context.Context, db DBTX, arg OutboundInsertParams) (int64, error)

@@ -68,6 +68,12 @@ func TestMailboxQueries(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "AODB", o.Routingid)
 	require.Nil(t, o.CoutmsgsDateSent)
+
+	var want int64
+	require.NoError(t, db.QueryRowContext(ctx, "SELECT @@max_allowed_packet").Scan(&want))
+	packet, err := q.MaxAllowedPacket(ctx, db)
+	require.NoError(t, err)
+	require.Equal(t, want, packet)
 }
 
 func ptr[T any](v T) *T { return &v }

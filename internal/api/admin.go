@@ -2,12 +2,9 @@ package api
 
 import (
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/go-chi/chi/v5"
 
@@ -21,38 +18,16 @@ const MaxReplayIDs = 1000
 
 func (s *server) mountAdmin(r chi.Router) {
 	r.Route("/admin", func(r chi.Router) {
-		r.Use(s.requireAdmin)
+		r.Use(s.requireToken(newBearer("msgx admin", s.AdminToken, func(w http.ResponseWriter) {
+			// Production refuses to start without an admin token.
+			writeError(w, http.StatusForbidden, "admin API disabled: no admin token configured")
+		})))
 		r.Post("/replay", s.replay)
 		r.Get("/queue", s.queue)
-	})
-}
-
-// requireAdmin lets a request through only with "Authorization: Bearer
-// <Deps.AdminToken>". The comparison is constant-time over SHA-256 digests,
-// so neither the content nor the length of the token leaks through timing.
-// Without a configured token the admin API is disabled (403): production
-// refuses to start without one.
-func (s *server) requireAdmin(next http.Handler) http.Handler {
-	want := sha256.Sum256([]byte(s.AdminToken))
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.AdminToken == "" {
-			writeError(w, http.StatusForbidden, "admin API disabled: no admin token configured")
-			return
-		}
-		scheme, token, found := strings.Cut(r.Header.Get("Authorization"), " ")
-		if !found || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="msgx admin"`)
-			writeError(w, http.StatusUnauthorized, "admin token required: Authorization: Bearer <token>")
-			return
-		}
-		got := sha256.Sum256([]byte(strings.TrimSpace(token)))
-		if subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
-			s.Log.Warn("api: admin request with a wrong token", "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr)
-			w.Header().Set("WWW-Authenticate", `Bearer realm="msgx admin", error="invalid_token"`)
-			writeError(w, http.StatusUnauthorized, "invalid admin token")
-			return
-		}
-		next.ServeHTTP(w, r)
+		// The public routes with the stored error texts in full.
+		r.Get("/messages/{id}", s.getMessage(fullReason))
+		r.Get("/dead-letters", s.deadLetters(fullReason))
+		r.Get("/readyz", s.readyz(fullReason))
 	})
 }
 
@@ -110,10 +85,10 @@ func (s *server) replay(w http.ResponseWriter, r *http.Request) {
 		}
 		plan, err := replay.Preview(r.Context(), s.Store, raws, f, replay.Options{Decode: s.Decode})
 		if err != nil {
-			s.storeError(w, "replay preview", err, "class", req.Class, "ids", len(req.IDs))
+			s.storeError(w, r, "replay preview", err, "class", req.Class, "ids", len(req.IDs))
 			return
 		}
-		s.writeValue(w, "replay preview", replayPreview{DryRun: true, Plan: plan})
+		s.writeValue(w, r, "replay preview", replayPreview{DryRun: true, Plan: plan})
 		return
 	}
 
@@ -123,12 +98,12 @@ func (s *server) replay(w http.ResponseWriter, r *http.Request) {
 			"class", req.Class, "ids", len(req.IDs))
 	}
 	if err != nil {
-		s.Log.Error("api: replay interrupted", "moved", len(moved), "err", err)
 		status := http.StatusInternalServerError
 		if errors.Is(err, store.ErrUnavailable) {
 			status = http.StatusServiceUnavailable
 		}
-		writeError(w, status, fmt.Sprintf("replay interrupted after %d messages moved back to PENDING; preview and retry", len(moved)))
+		s.serverError(w, r, status, fmt.Sprintf("replay interrupted after %d messages moved back to PENDING; preview and retry", len(moved)),
+			"replay", err, "moved", len(moved))
 		return
 	}
 	res := replayResult{Filter: f, Replayed: moved, Count: len(moved), NotReplayed: []int64{}}
@@ -142,7 +117,7 @@ func (s *server) replay(w http.ResponseWriter, r *http.Request) {
 			res.NotReplayed = append(res.NotReplayed, id)
 		}
 	}
-	s.writeValue(w, "replay result", res)
+	s.writeValue(w, r, "replay result", res)
 }
 
 // noMailbox stands for an unconfigured mailbox: the preview warns that it
@@ -157,11 +132,11 @@ func (noMailbox) ReadRaws(context.Context, []int64) (map[int64][]byte, error) {
 func (s *server) queue(w http.ResponseWriter, r *http.Request) {
 	rep, err := status.Collect(r.Context(), s.Store, s.Clock.Now())
 	if err != nil {
-		s.storeError(w, "status", err)
+		s.storeError(w, r, "status", err)
 		return
 	}
 	if s.Mode != nil {
 		rep.Role, rep.Shadow = s.Mode()
 	}
-	s.writeValue(w, "status", rep)
+	s.writeValue(w, r, "status", rep)
 }

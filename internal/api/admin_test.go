@@ -28,7 +28,8 @@ func withAdmin(d *api.Deps) { d.AdminToken = adminToken }
 func TestAdminNeedsTheToken(t *testing.T) {
 	t.Parallel()
 	e := newSendEnv(t)
-	base := e.serve(t, withAdmin)
+	// Every failure here is answered 401 (the failure limit: auth_test.go).
+	base := e.serve(t, withAdmin, func(d *api.Deps) { d.AuthFailures = 1000 })
 	replayBody := `{"class":"EXHAUSTED","dry_run":true}`
 
 	for _, route := range []struct{ method, path, body string }{

@@ -14,10 +14,11 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/redact"
 )
 
 func (s *server) mountIngest(r chi.Router) {
-	r.Post("/cminmsgs/send", s.send)
+	r.With(s.requireToken(newBearer("msgx send", s.SendToken, nil))).Post("/cminmsgs/send", s.send)
 }
 
 // send is POST /cminmsgs/send: the raw XML body becomes a new mailbox row and
@@ -32,17 +33,17 @@ func (s *server) send(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.ContentLength > s.MaxBodyBytes {
-		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", s.MaxBodyBytes))
+		writeError(w, http.StatusRequestEntityTooLarge, s.overLimit())
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.MaxBodyBytes))
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):
-		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", s.MaxBodyBytes))
+		writeError(w, http.StatusRequestEntityTooLarge, s.overLimit())
 		return
 	case err != nil:
-		writeError(w, http.StatusBadRequest, "reading body: "+err.Error())
+		writeError(w, http.StatusBadRequest, "reading body: "+redact.Reason(err.Error()))
 		return
 	case len(bytes.TrimSpace(body)) == 0:
 		writeError(w, http.StatusBadRequest, "empty body")
@@ -56,24 +57,31 @@ func (s *server) send(w http.ResponseWriter, r *http.Request) {
 	id, err := s.Mailbox.Insert(r.Context(), body, now)
 	switch {
 	case errors.Is(err, mailbox.ErrTooLarge):
-		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", mailbox.MaxBody))
+		// The server's max_allowed_packet was lowered since start (SendLimit).
+		s.logFor(r).Warn("send: the mailbox server refused the body as too large; its max_allowed_packet is below the limit derived at start",
+			"bytes", len(body), "limit", s.MaxBodyBytes, "err", err)
+		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("message of %d bytes is more than the mailbox server accepts now", len(body)))
 		return
 	case errors.Is(err, mailbox.ErrReadOnly):
 		writeError(w, http.StatusConflict, "shadow mode: this instance never writes the shared mailbox")
 		return
 	case err != nil:
-		s.Log.Error("send: mailbox insert failed", "err", err)
-		writeError(w, http.StatusServiceUnavailable, "mailbox unavailable")
+		s.serverError(w, r, http.StatusServiceUnavailable, "mailbox unavailable", "send: mailbox insert", err)
 		return
 	}
 	if _, err := s.Store.Enqueue(r.Context(), []int64{id}, now); err != nil {
-		s.Log.Warn("send: enqueue failed after the mailbox insert; the poller will enqueue the row", "id", id, "err", err)
+		s.logFor(r).Warn("send: enqueue failed after the mailbox insert; the poller will enqueue the row", "id", id, "err", err)
 	} else if s.Enqueued != nil {
 		s.Enqueued()
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(http.StatusOK)
 	_, _ = io.WriteString(w, strconv.FormatInt(id, 10))
+}
+
+// overLimit is the 413 message of a body over the send limit.
+func (s *server) overLimit() string {
+	return fmt.Sprintf("message over the limit of %d bytes (the smaller of limits.max-message-bytes and what the mailbox server's max_allowed_packet takes)", s.MaxBodyBytes)
 }
 
 // checkXMLType accepts application/xml and text/xml, with parameters, but a

@@ -168,6 +168,59 @@ func TestSendRefusesTooLargeBody(t *testing.T) {
 	require.Equal(t, 1, e.rows(t))
 }
 
+// msgOf is a message of exactly n bytes.
+func msgOf(n int64) string {
+	return "<MSG>" + strings.Repeat("x", int(n)-len("<MSG></MSG>")) + "</MSG>"
+}
+
+// The send limit is derived from the real mailbox server's
+// max_allowed_packet: a body of the limit is stored whole, one byte more is
+// 413 naming the limit; the configured limit stays an upper bound.
+func TestSendLimitFollowsTheMailboxServer(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t)
+	var packet int64
+	require.NoError(t, e.db.QueryRowContext(t.Context(), "SELECT @@max_allowed_packet").Scan(&packet))
+	limit, err := api.SendLimit(t.Context(), e.mb, api.DefaultMaxBodyBytes)
+	require.NoError(t, err)
+	require.Equal(t, min(api.DefaultMaxBodyBytes, mailbox.BodyLimit(packet)), limit)
+	small, err := api.SendLimit(t.Context(), e.mb, 1024)
+	require.NoError(t, err)
+	require.Equal(t, int64(1024), small, "the configured limit is an upper bound")
+
+	base := e.serve(t, func(d *api.Deps) { d.MaxBodyBytes = limit })
+	res, body := send(t, base, "application/xml", strings.NewReader(msgOf(limit+1)))
+	requireError(t, res, body, http.StatusRequestEntityTooLarge)
+	require.Contains(t, string(body), "limit of "+strconv.FormatInt(limit, 10)+" bytes")
+	require.Zero(t, e.rows(t))
+
+	res, body = send(t, base, "application/xml", strings.NewReader(msgOf(limit)))
+	require.Equal(t, http.StatusOK, res.StatusCode, "a body of the limit is stored: %s", body)
+	id, err := strconv.ParseInt(string(body), 10, 64)
+	require.NoError(t, err)
+	raw, err := e.mb.ReadRaw(t.Context(), id)
+	require.NoError(t, err)
+	require.Len(t, raw, int(limit))
+}
+
+// A body under the configured limit that the mailbox server refuses as over
+// its max_allowed_packet (the server's setting was lowered after start) is
+// the sender's 413, never 503 "unavailable".
+func TestSendOverTheServersPacketIs413(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t)
+	var packet int64
+	require.NoError(t, e.db.QueryRowContext(t.Context(), "SELECT @@max_allowed_packet").Scan(&packet))
+	n := min(packet, mailbox.MaxBody) - 8 // 16 777 208 on a 16 MiB server
+	if n <= mailbox.BodyLimit(packet) {
+		t.Skipf("max_allowed_packet %d leaves no body between the packet and the column", packet)
+	}
+	base := e.serve(t, func(d *api.Deps) { d.MaxBodyBytes = api.DefaultMaxBodyBytes })
+	res, body := send(t, base, "application/xml", strings.NewReader(msgOf(n)))
+	requireError(t, res, body, http.StatusRequestEntityTooLarge)
+	require.Zero(t, e.rows(t))
+}
+
 func TestSendRefusesEmptyOrNonUTF8Body(t *testing.T) {
 	t.Parallel()
 	e := newSendEnv(t)

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/msgx-aodb/msgx/internal/mailbox"
 )
 
 // Limits of every route but the send route (whose body is a message:
@@ -21,6 +23,19 @@ const (
 	MaxPageLimit          = 1000
 )
 
+// SendLimit is the effective body limit of POST /cminmsgs/send: the
+// configured limit, lowered to the largest body the mailbox server can store
+// in one INSERT (its max_allowed_packet less the statement:
+// Mailbox.MaxInsertBody). Above it the server would refuse the insert, which
+// is the sender's 413, not an outage's 503.
+func SendLimit(ctx context.Context, mb *mailbox.Mailbox, configured int64) (int64, error) {
+	server, err := mb.MaxInsertBody(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return min(configured, server), nil
+}
+
 // limitBody answers 413 to a body over max bytes: at once when the request
 // declares its length, and while reading otherwise (readJSON turns the
 // reader's error into 413).
@@ -28,7 +43,7 @@ func limitBody(max int64) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.ContentLength > max {
-				writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", max))
+				writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("body over the limit of %d bytes", max))
 				return
 			}
 			r.Body = http.MaxBytesReader(w, r.Body, max)
@@ -70,7 +85,7 @@ func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
 	case err == nil:
 		return true
 	case errors.As(err, &tooLarge):
-		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", tooLarge.Limit))
+		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("body over the limit of %d bytes", tooLarge.Limit))
 	case errors.Is(err, io.EOF):
 		writeError(w, http.StatusBadRequest, "empty body: a JSON object is required")
 	default:
@@ -119,11 +134,10 @@ func nextCursor(more bool, last int64) *string {
 }
 
 // writeValue answers 200 with v as JSON.
-func (s *server) writeValue(w http.ResponseWriter, what string, v any) {
+func (s *server) writeValue(w http.ResponseWriter, r *http.Request, what string, v any) {
 	body, err := json.Marshal(v)
 	if err != nil {
-		s.Log.Error("api: encode "+what, "err", err)
-		writeError(w, http.StatusInternalServerError, "internal error")
+		s.serverError(w, r, http.StatusInternalServerError, "internal error", "encode "+what, err)
 		return
 	}
 	writeJSON(w, body)

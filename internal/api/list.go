@@ -11,6 +11,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
+	"github.com/msgx-aodb/msgx/internal/redact"
 	"github.com/msgx-aodb/msgx/internal/sis"
 )
 
@@ -20,7 +21,7 @@ var errorClasses = []string{string(sis.ClassMalformed), string(sis.ClassProtocol
 
 func (s *server) mountLists(r chi.Router) {
 	r.Get("/all/flights", s.flightsByDay)
-	r.Get("/dead-letters", s.deadLetters)
+	r.Get("/dead-letters", s.deadLetters(redact.Reason))
 }
 
 // flightsPage is the JSON of GET /all/flights. next_cursor is null on the
@@ -53,7 +54,7 @@ func (s *server) flightsByDay(w http.ResponseWriter, r *http.Request) {
 	}
 	states, err := s.Store.FlightsByDay(r.Context(), day, p.after, p.limit+1)
 	if err != nil {
-		s.storeError(w, "list flights", err, "after_flid", p.after)
+		s.storeError(w, r, "list flights", err, "after_flid", p.after)
 		return
 	}
 	more := len(states) > p.limit
@@ -62,8 +63,7 @@ func (s *server) flightsByDay(w http.ResponseWriter, r *http.Request) {
 	for i, st := range states {
 		b, err := flight.EventPayload(st)
 		if err != nil {
-			s.Log.Error("api: encode flight", "flid", st.FLID, "err", err)
-			writeError(w, http.StatusInternalServerError, "internal error")
+			s.serverError(w, r, http.StatusInternalServerError, "internal error", "encode flight", err, "flid", st.FLID)
 			return
 		}
 		out.Flights[i] = b
@@ -71,7 +71,7 @@ func (s *server) flightsByDay(w http.ResponseWriter, r *http.Request) {
 	if len(states) > 0 {
 		out.NextCursor = nextCursor(more, states[len(states)-1].FLID)
 	}
-	s.writeValue(w, "flights", out)
+	s.writeValue(w, r, "flights", out)
 }
 
 // deadLettersPage is the JSON of GET /dead-letters.
@@ -82,10 +82,15 @@ type deadLettersPage struct {
 	NextCursor  *string       `json:"next_cursor"`
 }
 
-// deadLetters is GET /dead-letters?class=&cursor=&limit=: the live DEAD
-// messages in MSG_ID order, optionally of one error class, each as
-// GET /messages/{id} answers it.
-func (s *server) deadLetters(w http.ResponseWriter, r *http.Request) {
+// deadLetters is GET /dead-letters?class=&cursor=&limit= (and
+// /admin/dead-letters with the full reasons): the live DEAD messages in
+// MSG_ID order, optionally of one error class, each as GET /messages/{id}
+// answers it.
+func (s *server) deadLetters(reason reasonFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) { s.listDeadLetters(w, r, reason) }
+}
+
+func (s *server) listDeadLetters(w http.ResponseWriter, r *http.Request, reason reasonFunc) {
 	class := r.URL.Query().Get("class")
 	if class != "" && !slices.Contains(errorClasses, class) {
 		writeError(w, http.StatusBadRequest, "class must be one of "+strings.Join(errorClasses, ", ")+", got "+strconv.Quote(class))
@@ -97,17 +102,17 @@ func (s *server) deadLetters(w http.ResponseWriter, r *http.Request) {
 	}
 	msgs, err := s.Store.DeadLetters(r.Context(), class, p.after, p.limit+1)
 	if err != nil {
-		s.storeError(w, "list dead letters", err, "after_msg_id", p.after)
+		s.storeError(w, r, "list dead letters", err, "after_msg_id", p.after)
 		return
 	}
 	more := len(msgs) > p.limit
 	msgs = msgs[:min(len(msgs), p.limit)]
 	out := deadLettersPage{Class: opt(class), DeadLetters: make([]messageBody, len(msgs)), Count: len(msgs)}
 	for i, m := range msgs {
-		out.DeadLetters[i] = newMessageBody(m)
+		out.DeadLetters[i] = newMessageBody(m, reason)
 	}
 	if len(msgs) > 0 {
 		out.NextCursor = nextCursor(more, msgs[len(msgs)-1].ID)
 	}
-	s.writeValue(w, "dead letters", out)
+	s.writeValue(w, r, "dead letters", out)
 }

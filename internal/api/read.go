@@ -9,13 +9,21 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
+	"github.com/msgx-aodb/msgx/internal/redact"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 func (s *server) mountRead(r chi.Router) {
 	r.Get("/flights/{flid}", s.getFlight)
-	r.Get("/messages/{id}", s.getMessage)
+	r.Get("/messages/{id}", s.getMessage(redact.Reason))
 }
+
+// A reason shows a stored error text: redact.Reason on the public routes
+// (an INFRA reason holds the driver's words, hosts and users), the text as
+// stored on the admin routes.
+type reasonFunc func(string) string
+
+func fullReason(s string) string { return s }
 
 // getFlight is GET /flights/{flid}: the full current state, byte for byte the
 // payload an UPSERT event of that state carries (flight.EventPayload), so a
@@ -28,7 +36,7 @@ func (s *server) getFlight(w http.ResponseWriter, r *http.Request) {
 	}
 	states, err := s.Store.Flights(r.Context(), []int64{flid})
 	if err != nil {
-		s.storeError(w, "read flight", err, "flid", flid)
+		s.storeError(w, r, "read flight", err, "flid", flid)
 		return
 	}
 	st, found := states[flid]
@@ -38,8 +46,7 @@ func (s *server) getFlight(w http.ResponseWriter, r *http.Request) {
 	}
 	body, err := flight.EventPayload(st)
 	if err != nil {
-		s.Log.Error("api: encode flight", "flid", flid, "err", err)
-		writeError(w, http.StatusInternalServerError, "internal error")
+		s.serverError(w, r, http.StatusInternalServerError, "internal error", "encode flight", err, "flid", flid)
 		return
 	}
 	writeJSON(w, body)
@@ -75,34 +82,36 @@ type metaBody struct {
 	Styp    *string    `json:"styp"`
 }
 
-// getMessage is GET /messages/{id}: the processing record of a mailbox row,
-// live or archived.
-func (s *server) getMessage(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "id")
-	if !ok {
-		return
+// getMessage is GET /messages/{id} (and /admin/messages/{id} with the full
+// reasons): the processing record of a mailbox row, live or archived.
+func (s *server) getMessage(reason reasonFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, ok := pathID(w, r, "id")
+		if !ok {
+			return
+		}
+		m, err := s.Store.Message(r.Context(), id)
+		if errors.Is(err, store.ErrNotFound) {
+			writeError(w, http.StatusNotFound, "no message "+strconv.FormatInt(id, 10))
+			return
+		}
+		if err != nil {
+			s.storeError(w, r, "read message", err, "msg_id", id)
+			return
+		}
+		s.writeValue(w, r, "message", newMessageBody(m, reason))
 	}
-	m, err := s.Store.Message(r.Context(), id)
-	if errors.Is(err, store.ErrNotFound) {
-		writeError(w, http.StatusNotFound, "no message "+strconv.FormatInt(id, 10))
-		return
-	}
-	if err != nil {
-		s.storeError(w, "read message", err, "msg_id", id)
-		return
-	}
-	s.writeValue(w, "message", newMessageBody(m))
 }
 
-// newMessageBody is the JSON of a processing record.
-func newMessageBody(m store.Message) messageBody {
+// newMessageBody is the JSON of a processing record, its reasons shown by reason.
+func newMessageBody(m store.Message, reason reasonFunc) messageBody {
 	return messageBody{
-		MsgID: m.ID, Status: m.Status, ErrorClass: opt(m.ErrorClass), Reason: opt(m.Reason),
+		MsgID: m.ID, Status: m.Status, ErrorClass: opt(m.ErrorClass), Reason: opt(reason(m.Reason)),
 		Attempts: m.Attempts, NextAttemptAt: m.NextAttemptAt, FirstSeenAt: m.FirstSeenAt, FinishedAt: m.FinishedAt,
 		IdentityKey: opt(m.IdentityKey), Kind: opt(m.Kind), DuplicateOf: m.DuplicateOf, Archived: m.Archived,
 		Meta: metaBody{Sndr: opt(m.Meta.Sndr), Seqn: m.Meta.Seqn, DttmRaw: opt(m.Meta.DttmRaw), Dttm: m.Meta.Dttm,
 			Type: opt(m.Meta.Type), Styp: opt(m.Meta.Styp)},
-		ReplayCount: m.ReplayCount, PrevErrorClass: opt(m.PrevClass), PrevReason: opt(m.PrevReason),
+		ReplayCount: m.ReplayCount, PrevErrorClass: opt(m.PrevClass), PrevReason: opt(reason(m.PrevReason)),
 	}
 }
 
@@ -118,14 +127,13 @@ func pathID(w http.ResponseWriter, r *http.Request, name string) (int64, bool) {
 }
 
 // storeError answers a store failure: 503 when the database is unreachable
-// (retry later), 500 otherwise.
-func (s *server) storeError(w http.ResponseWriter, op string, err error, attrs ...any) {
-	s.Log.Error("api: "+op+" failed", append(attrs, "err", err)...)
+// (retry later), 500 otherwise; the error itself goes to the log only.
+func (s *server) storeError(w http.ResponseWriter, r *http.Request, op string, err error, attrs ...any) {
 	if errors.Is(err, store.ErrUnavailable) {
-		writeError(w, http.StatusServiceUnavailable, "database unavailable")
+		s.serverError(w, r, http.StatusServiceUnavailable, "database unavailable", op, err, attrs...)
 		return
 	}
-	writeError(w, http.StatusInternalServerError, "internal error")
+	s.serverError(w, r, http.StatusInternalServerError, "internal error", op, err, attrs...)
 }
 
 func writeJSON(w http.ResponseWriter, body []byte) {

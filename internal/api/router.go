@@ -1,9 +1,12 @@
 // Package api is msgx's HTTP interface (processing.md §5) on a chi router.
 // Each file mounts its own routes from NewRouter (ingest.go: the send
-// endpoint; read.go and list.go: flights, messages, dead letters; admin.go:
-// replay and queue behind the admin token; health.go: /healthz, /readyz,
-// /metrics), and every error is answered as JSON by errors.go. Body limits,
-// the page limit and the request deadline are in limits.go.
+// endpoint behind the send token; read.go and list.go: flights, messages,
+// dead letters; admin.go: replay, queue and the full-text twins of the
+// public routes behind the admin token; health.go: /healthz, /readyz,
+// /metrics), and every error is answered as JSON by errors.go, a 5xx with a
+// request id instead of the error's text. Tokens and the limit of failed
+// authentications are auth.go and authlimit.go; body limits, the page limit
+// and the request deadline are in limits.go.
 package api
 
 import (
@@ -41,6 +44,14 @@ type Deps struct {
 	RequestTimeout time.Duration
 	// AdminToken is the Bearer token of /admin/*; empty disables them (403).
 	AdminToken string
+	// SendToken is the Bearer token of POST /cminmsgs/send; empty lets
+	// anyone send (development only: production refuses to start without).
+	SendToken string
+	// AuthFailures failed authentications per client address per
+	// AuthInterval are answered 401; beyond them 429 until the allowance
+	// refills. 0 means DefaultAuthFailures, DefaultAuthInterval.
+	AuthFailures int
+	AuthInterval time.Duration
 	// Decode are the pump's decode options: the replay preview decodes the
 	// raw messages to learn which flights they concern.
 	Decode sis.Options
@@ -59,6 +70,9 @@ type Deps struct {
 // server carries the dependencies into the handlers of every file.
 type server struct {
 	Deps
+	authFails *authFailures
+	authLogs  *logLimiter // failed authentications, per client
+	checkLogs *logLimiter // failed readiness checks, per check
 }
 
 // NewRouter returns the HTTP handler of msgx.
@@ -78,10 +92,17 @@ func NewRouter(deps Deps) http.Handler {
 	if deps.RequestTimeout <= 0 {
 		deps.RequestTimeout = DefaultRequestTimeout
 	}
-	s := &server{Deps: deps}
+	if deps.AuthFailures <= 0 {
+		deps.AuthFailures = DefaultAuthFailures
+	}
+	if deps.AuthInterval <= 0 {
+		deps.AuthInterval = DefaultAuthInterval
+	}
+	s := &server{Deps: deps, authFails: newAuthFailures(deps.AuthFailures, deps.AuthInterval),
+		authLogs: newLogLimiter(deps.AuthInterval), checkLogs: newLogLimiter(deps.AuthInterval)}
 
 	r := chi.NewRouter()
-	r.Use(s.recoverJSON)
+	r.Use(requestID, s.recoverJSON)
 	r.NotFound(func(w http.ResponseWriter, _ *http.Request) {
 		writeError(w, http.StatusNotFound, "no such resource")
 	})
@@ -90,8 +111,9 @@ func NewRouter(deps Deps) http.Handler {
 	})
 
 	// One line per file that serves routes. Every route has a body limit:
-	// the send route the message limit, the others MaxJSONBytes.
-	r.With(limitBody(s.MaxBodyBytes)).Group(s.mountIngest)
+	// the send handler enforces the message limit itself (its 413 names
+	// where the limit comes from), the others MaxJSONBytes.
+	r.Group(s.mountIngest)
 	r.With(limitBody(s.MaxJSONBytes)).Group(func(r chi.Router) {
 		s.mountHealth(r) // /metrics bounds its own scrape
 		r.With(deadline(s.RequestTimeout)).Group(func(r chi.Router) {

@@ -94,6 +94,10 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		mbOpts = append(mbOpts, mailbox.WithShadow())
 	}
 	mb := mailbox.New(mbdb, mbOpts...)
+	sendMax, err := sendLimit(ctx, cfg, mb, log)
+	if err != nil {
+		return err
+	}
 
 	met := metrics.New(st, clk, metrics.WithLogger(log))
 	met.SetShadow(cfg.Shadow)
@@ -119,7 +123,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		}
 	}
 	srv := &http.Server{
-		Handler:           api.NewRouter(apiDeps(cfg, st, mb, clk, log, met, el, readiness(cfg, pool, mb, out, el), bell)),
+		Handler:           api.NewRouter(apiDeps(cfg, st, mb, sendMax, clk, log, met, el, readiness(cfg, pool, mb, out, el), bell)),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,
@@ -145,6 +149,10 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 			runWorkers(lead, cfg, st, mb, out, clk, log, met, bell, opt)
 		})
 	}()
+	if cfg.SendToken == "" && !cfg.Shadow {
+		// Only dev gets here: prod refuses to start without the token.
+		log.Warn("http.send-token (MSGX_HTTP_SEND_TOKEN) is not set: anyone who reaches " + ln.Addr().String() + " can send messages (POST /cminmsgs/send)")
+	}
 	log.Info("msgx serving", "http_addr", ln.Addr().String(), "env", cfg.Env, "shadow", cfg.Shadow,
 		"poll_interval", cfg.PollInterval.String(), "leader_lock_id", cfg.LeaderLockID)
 

@@ -212,7 +212,7 @@ func TestShadowModeService(t *testing.T) {
 	require.Zero(t, count(t, pg.Pool, "SELECT count(*) FROM msg_event"), "no outbox events")
 	require.Zero(t, count(t, pg.Pool, "SELECT count(*) FROM backfill_todo"))
 
-	code, body := httpDo(t, http.MethodPost, s.base+"/cminmsgs/send", "application/xml", day[0])
+	code, body := sendWith(t, s.base, testSendToken, day[0])
 	require.Equal(t, http.StatusConflict, code, "%s", body)
 	code, body = httpDo(t, http.MethodGet, s.base+"/readyz", "", "")
 	require.Equal(t, http.StatusOK, code, "%s", body)

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -39,13 +40,29 @@ func modeOf(cfg config.Config, el *leader.Elector) status.Mode {
 	return func() (string, bool) { return string(el.Role()), cfg.Shadow }
 }
 
-func apiDeps(cfg config.Config, st store.Store, mb *mailbox.Mailbox, clk clock.Clock, log *slog.Logger,
+// sendLimit is the body limit of POST /cminmsgs/send: limits.max-message-bytes,
+// lowered to what the mailbox server takes in one INSERT (api.SendLimit).
+// Logged, so an operator sees which of the two bounds.
+func sendLimit(ctx context.Context, cfg config.Config, mb *mailbox.Mailbox, log *slog.Logger) (int64, error) {
+	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
+	defer cancel()
+	limit, err := api.SendLimit(ctx, mb, int64(cfg.MaxMessageBytes))
+	if err != nil {
+		return 0, fmt.Errorf("mailbox: cannot read max_allowed_packet (check MSGX_MAILBOX_DSN): %s", oneLine(err))
+	}
+	log.Info("send body limit", "bytes", limit, "limits.max-message-bytes", cfg.MaxMessageBytes,
+		"lowered_by_mailbox_max_allowed_packet", limit < int64(cfg.MaxMessageBytes))
+	return limit, nil
+}
+
+func apiDeps(cfg config.Config, st store.Store, mb *mailbox.Mailbox, sendMax int64, clk clock.Clock, log *slog.Logger,
 	met *metrics.Metrics, el *leader.Elector, ready func(context.Context) status.Readiness, bell *pipeline.Bell) api.Deps {
 	return api.Deps{
 		Store: st, Mailbox: mb, Clock: clk, Log: log,
-		MaxBodyBytes: int64(cfg.MaxMessageBytes),
+		MaxBodyBytes: sendMax,
 		MaxJSONBytes: int64(cfg.MaxJSONBytes),
 		AdminToken:   cfg.AdminToken,
+		SendToken:    cfg.SendToken,
 		Decode:       decodeOptions(cfg),
 		Ready:        ready,
 		Mode:         modeOf(cfg, el),

@@ -59,8 +59,12 @@ func testConfig(pgURL, mailboxDSN string) config.Config {
 	cfg.AirportTZ, cfg.Location = "Asia/Shanghai", shanghai
 	cfg.PollInterval = 20 * time.Millisecond
 	cfg.BackfillInterval = 200 * time.Millisecond
+	cfg.SendToken = testSendToken
 	return cfg
 }
+
+// testSendToken is testConfig's ingest token; post sends it.
+const testSendToken = "ingest-token-of-the-test-airport-0123"
 
 // service is an in-process msgx serve.
 type service struct {
@@ -137,10 +141,28 @@ func httpDo(t testing.TB, method, url, contentType, body string) (int, []byte) {
 	return res.StatusCode, b
 }
 
-// post sends a message through POST /cminmsgs/send and returns its mailbox id.
+// sendWith posts a message to POST /cminmsgs/send with token ("" for none).
+func sendWith(t testing.TB, base, token, xml string) (int, []byte) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, base+"/cminmsgs/send", strings.NewReader(xml))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/xml")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	return res.StatusCode, b
+}
+
+// post sends a message through POST /cminmsgs/send with testConfig's token
+// and returns its mailbox id.
 func post(t testing.TB, base, xml string) int64 {
 	t.Helper()
-	code, body := httpDo(t, http.MethodPost, base+"/cminmsgs/send", "application/xml", xml)
+	code, body := sendWith(t, base, testSendToken, xml)
 	require.Equal(t, http.StatusOK, code, "%s", body)
 	id, err := strconv.ParseInt(string(body), 10, 64)
 	require.NoError(t, err)
@@ -203,6 +225,16 @@ func TestServeEndToEnd(t *testing.T) {
 	mbdb, dsn := testdb.Mailbox(t)
 	svc := startService(t, testConfig(pg.URL, dsn))
 
+	// The ingest token is required; the body limit in effect is logged.
+	code, body := sendWith(t, svc.base, "", flopSTND(9, 31, "1"))
+	require.Equal(t, http.StatusUnauthorized, code, "%s", body)
+	code, body = sendWith(t, svc.base, "not-"+testSendToken, flopSTND(9, 31, "1"))
+	require.Equal(t, http.StatusUnauthorized, code, "%s", body)
+	var packet int64
+	require.NoError(t, mbdb.QueryRowContext(t.Context(), "SELECT @@max_allowed_packet").Scan(&packet))
+	require.Contains(t, svc.logs.String(), fmt.Sprintf(`"msg":"send body limit","bytes":%d`, min(int64(config.Defaults().MaxMessageBytes), mailbox.BodyLimit(packet))))
+	require.NotContains(t, svc.logs.String(), "http.send-token (MSGX_HTTP_SEND_TOKEN) is not set")
+
 	d := post(t, svc.base, dnld(1, fltr(31, "<STND>100</STND><GTDT GTNO=\"2\"><GATE>A1</GATE></GTDT><GTDT GTNO=\"5\"><GATE>A1</GATE><GTYP>I</GTYP></GTDT>")))
 	f := post(t, svc.base, flopSTND(2, 31, "205"))
 	require.Equal(t, store.StatusSucceeded, waitTerminal(t, svc.base, d).Status)
@@ -210,6 +242,7 @@ func TestServeEndToEnd(t *testing.T) {
 	require.Equal(t, store.StatusSucceeded, m.Status, "%s %s", m.ErrorClass, m.Reason)
 
 	st, body := getFlight(t, svc.base, 31)
+	require.Equal(t, 2, len(mailboxRows(t, mbdb)), "the refused sends wrote nothing")
 	require.Equal(t, "205", st.Scalars["STND"].Raw)
 	require.Equal(t, "CA31", st.Scalars["FLNO"].Raw)
 	require.Equal(t, int64(2), st.StateVersion)
@@ -242,6 +275,21 @@ func TestServeEndToEnd(t *testing.T) {
 	require.Contains(t, svc.logs.String(), `"msg":"shutdown: complete"`)
 	_, err = http.Get(svc.base + "/messages/1")
 	require.Error(t, err, "HTTP no longer accepted after shutdown")
+}
+
+// In dev without an ingest token, sends still work, and the start says so.
+func TestServeWithoutSendTokenWarns(t *testing.T) {
+	t.Parallel()
+	pg := testdb.Postgres(t)
+	_, dsn := testdb.Mailbox(t)
+	cfg := testConfig(pg.URL, dsn)
+	cfg.SendToken = ""
+	svc := startService(t, cfg)
+	id := post(t, svc.base, flopSTND(1, 31, "1")) // its token is ignored: none is configured
+	code, body := sendWith(t, svc.base, "", flopSTND(2, 31, "2"))
+	require.Equal(t, http.StatusOK, code, "%s", body)
+	require.NotZero(t, id)
+	require.Contains(t, svc.logs.String(), `"level":"WARN","msg":"http.send-token (MSGX_HTTP_SEND_TOKEN) is not set`)
 }
 
 // A start check failure is one actionable line, never a hang.

@@ -31,6 +31,7 @@ type Config struct {
 
 	HTTPAddr     string
 	AdminToken   string // Bearer token of /admin/*; required in prod
+	SendToken    string // Bearer token of POST /cminmsgs/send; required in prod
 	MaxJSONBytes int    // body limit of the JSON routes
 
 	AirportTZ string
@@ -180,6 +181,9 @@ func validate(c *Config, explicit func(key string) bool) []error {
 	if c.AdminToken != "" && len(c.AdminToken) < minAdminToken {
 		bad("http.admin-token", "must be at least %d characters", minAdminToken)
 	}
+	if c.SendToken != "" && len(c.SendToken) < minSendToken {
+		bad("http.send-token", "must be at least %d characters", minSendToken)
+	}
 
 	if c.Env != "prod" {
 		return errs
@@ -197,14 +201,22 @@ func validate(c *Config, explicit func(key string) bool) []error {
 	if c.AdminToken == "" {
 		bad("http.admin-token", "must be set in prod (the admin API replays messages)")
 	}
+	if c.SendToken == "" {
+		bad("http.send-token", "must be set in prod (without it anyone who reaches the API can inject messages, an FDEL or a pruning DNLD)")
+	}
 	if c.Kafka.TLS.InsecureSkipVerify {
 		bad("kafka.tls.insecure-skip-verify", "is refused in prod")
 	}
 	return errs
 }
 
-// minAdminToken is the shortest admin token accepted: short tokens are guessable.
-const minAdminToken = 16
+// The shortest tokens accepted: short tokens are guessable. The ingest
+// token is longer than the admin token's minimum: it sits in the config of
+// every sending system.
+const (
+	minAdminToken = 16
+	minSendToken  = 32
+)
 
 // Keys lists every configuration key in documentation order.
 func Keys() []string {

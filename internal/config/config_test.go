@@ -116,6 +116,8 @@ func TestUnsafeKafkaRefused(t *testing.T) {
 		{"MSGX_KAFKA_SASL_MECHANISM", "PLAIN", "kafka.sasl.mechanism (MSGX_KAFKA_SASL_MECHANISM): PLAIN needs"},
 		{"MSGX_KAFKA_TLS_CA_FILE", "/nonexistent/ca.pem", "kafka.tls.ca-file (MSGX_KAFKA_TLS_CA_FILE): is set but kafka.tls.enabled is false"},
 		{"MSGX_ADMIN_TOKEN", "short", "http.admin-token (MSGX_ADMIN_TOKEN): must be at least 16"},
+		// An ingest token of the admin token's minimum is still too short.
+		{"MSGX_HTTP_SEND_TOKEN", "0123456789abcdef0123456789abcde", "http.send-token (MSGX_HTTP_SEND_TOKEN): must be at least 32 characters"},
 	} {
 		t.Run(tc.env, func(t *testing.T) {
 			_, err := Load("", env(map[string]string{tc.env: tc.value}))
@@ -129,16 +131,19 @@ func TestUnsafeKafkaRefused(t *testing.T) {
 func TestProdRefusals(t *testing.T) {
 	_, err := Load("", env(map[string]string{"MSGX_ENV": "prod", "MSGX_KAFKA_TLS_INSECURE_SKIP_VERIFY": "true"}))
 	require.Error(t, err)
-	for _, want := range []string{"MSGX_PG_URL", "MSGX_MAILBOX_DSN", "MSGX_KAFKA_BROKERS", "MSGX_ADMIN_TOKEN", "MSGX_KAFKA_TLS_INSECURE_SKIP_VERIFY"} {
+	for _, want := range []string{"MSGX_PG_URL", "MSGX_MAILBOX_DSN", "MSGX_KAFKA_BROKERS", "MSGX_ADMIN_TOKEN", "MSGX_KAFKA_TLS_INSECURE_SKIP_VERIFY",
+		"http.send-token (MSGX_HTTP_SEND_TOKEN): must be set in prod"} {
 		require.Contains(t, err.Error(), want)
 	}
 
 	c, err := Load("", env(map[string]string{
 		"MSGX_ENV": "prod", "MSGX_PG_URL": "postgres://db/msgx", "MSGX_MAILBOX_DSN": "u:p@tcp(aodb:3306)/mb",
 		"MSGX_KAFKA_BROKERS": "k:9092", "MSGX_ADMIN_TOKEN": "0123456789abcdef0123",
+		"MSGX_HTTP_SEND_TOKEN": "0123456789abcdef0123456789abcdef",
 	}))
 	require.NoError(t, err)
 	require.Equal(t, "prod", c.Env)
+	require.Equal(t, "0123456789abcdef0123456789abcdef", c.SendToken)
 }
 
 // docs/config.md and the example file are generated from the table; a key

@@ -24,7 +24,7 @@ func (f *field) name() string { return f.key + " (" + f.env + ")" }
 // fields is the one table of the configuration. Order is documentation order.
 var fields = []field{
 	// service
-	oneOf("service", "env", "MSGX_ENV", "dev", "`dev` or `prod`. `prod` refuses every development convenience: default database URLs, the embedded Kafka, a missing admin token, weakened Kafka settings.", []string{"dev", "prod"}, func(c *Config) *string { return &c.Env }),
+	oneOf("service", "env", "MSGX_ENV", "dev", "`dev` or `prod`. `prod` refuses every development convenience: default database URLs, the embedded Kafka, a missing admin or send token, weakened Kafka settings.", []string{"dev", "prod"}, func(c *Config) *string { return &c.Env }),
 	boolean("service", "shadow", "MSGX_SHADOW", "false", "Shadow mode, to run beside the system that owns the mailbox: msgx reads every mailbox row (processed by the other system or not) into its own PostgreSQL, but never writes the mailbox (no backfill, `POST /cminmsgs/send` answers 409), writes no outbox events and never connects to Kafka — state built in shadow mode is not announced when shadow mode ends. Shown in logs, `/readyz`, `msgx status` and the `msgx_shadow` metric.", func(c *Config) *bool { return &c.Shadow }),
 	oneOf("service", "log.level", "MSGX_LOG_LEVEL", "info", "`debug`, `info`, `warn` or `error`. Message bodies are logged at debug only.", []string{"debug", "info", "warn", "error"}, func(c *Config) *string { return &c.LogLevel }),
 	positive("service", "gc.percent", "MSGX_GC_PERCENT", "400", "Go garbage-collector target of `msgx serve` (as `GOGC`): the heap may grow this many percent above its live data before a collection. The pipeline allocates per message but keeps little live data, so 400 spends more heap for 10–15 % more messages per second (`make bench`: peak ≈ 110–130 MiB instead of ≈ 38 MiB, flat for any backlog). A `GOGC` environment variable takes precedence.", func(c *Config) *int { return &c.GCPercent }),
@@ -37,6 +37,7 @@ var fields = []field{
 	// HTTP
 	str("http", "http.addr", "MSGX_HTTP_ADDR", "127.0.0.1:8080", "HTTP listen address of the API, health and metrics.", func(c *Config) *string { return &c.HTTPAddr }),
 	str("http", "http.admin-token", "MSGX_ADMIN_TOKEN", "", "Bearer token of `/admin/*` (at least 16 characters; compared in constant time). Empty disables the admin API; required in prod.", func(c *Config) *string { return &c.AdminToken }),
+	str("http", "http.send-token", "MSGX_HTTP_SEND_TOKEN", "", "Bearer token of `POST /cminmsgs/send` (at least 32 characters; compared in constant time); `msgx send` sends it. Required in prod; empty in dev lets anyone who reaches the API send, with a warning at start.", func(c *Config) *string { return &c.SendToken }),
 	positive("http", "http.max-json-bytes", "MSGX_HTTP_MAX_JSON_BYTES", "65536", "Body limit of the JSON routes (413 above).", func(c *Config) *int { return &c.MaxJSONBytes }),
 
 	// pipeline
@@ -52,7 +53,7 @@ var fields = []field{
 	dur("pipeline", "pipeline.backfill-interval", "MSGX_BACKFILL_INTERVAL", "30s", "Mailbox backfill sweep interval (failed backfills back off 30 s → 15 min).", func(c *Config) *time.Duration { return &c.BackfillInterval }),
 	list("pipeline", "pipeline.ignore-types", "MSGX_IGNORE_TYPES", "LDM,REGN,RSTA,EROR", "Message TYPEs that are SKIPPED `ignored:<TYPE>` (comma list, or a YAML list).", func(c *Config) *[]string { return &c.IgnoreTypes }),
 	boolean("pipeline", "snapshot.prune", "MSGX_SNAPSHOT_PRUNE", "true", "A DNLD/RESP deletes the previous-generation members of its day that it no longer lists.", func(c *Config) *bool { return &c.SnapshotPrune }),
-	positive("pipeline", "limits.max-message-bytes", "MSGX_MAX_MESSAGE_BYTES", "16777216", "Largest message accepted (codec and `POST /cminmsgs/send`).", func(c *Config) *int { return &c.MaxMessageBytes }),
+	positive("pipeline", "limits.max-message-bytes", "MSGX_MAX_MESSAGE_BYTES", "16777216", "Largest message accepted (codec and `POST /cminmsgs/send`). For the send route an upper bound: at start msgx lowers it to the largest body the mailbox server takes in one INSERT (its `max_allowed_packet` less 1 KiB) and logs the limit in effect.", func(c *Config) *int { return &c.MaxMessageBytes }),
 	boolean("pipeline", "identity.include-day-boundary", "MSGX_IDENTITY_INCLUDE_DAY_BOUNDARY", "false", "**Not a tuning knob**: appends DTTM's date to the identity key, which changes what counts as a duplicate. Decide once per site, before the first message.", func(c *Config) *bool { return &c.IncludeDayBoundary }),
 
 	// single active instance

@@ -81,7 +81,8 @@ func (m *Mailbox) ReadRaws(ctx context.Context, ids []int64) (map[int64][]byte, 
 
 // Insert stores body as a new inbound row (status VALID) received at
 // receivedAt and returns its id. A body over MaxBody is ErrTooLarge: refused
-// here rather than truncated by a non-strict server.
+// here rather than truncated by a non-strict server; so is a body the server
+// refuses as over its max_allowed_packet (MaxInsertBody tells the limit).
 func (m *Mailbox) Insert(ctx context.Context, body []byte, receivedAt time.Time) (int64, error) {
 	if m.readOnly {
 		return 0, ErrReadOnly
@@ -89,7 +90,18 @@ func (m *Mailbox) Insert(ctx context.Context, body []byte, receivedAt time.Time)
 	if len(body) > MaxBody {
 		return 0, fmt.Errorf("mailbox: insert %d bytes: %w (max %d)", len(body), ErrTooLarge, MaxBody)
 	}
-	id, err := m.q.InboundInsert(ctx, m.db, dbmb.InboundInsertParams{Body: string(body), ReceivedAt: m.wallPtr(receivedAt)})
+	// One connection of the pool, held: the server closes a connection
+	// after refusing a packet, and that one must not go back to the pool.
+	conn, err := m.db.Conn(ctx)
+	if err != nil {
+		return 0, unavailable("insert", err)
+	}
+	defer conn.Close()
+	id, err := m.q.InboundInsert(ctx, conn, dbmb.InboundInsertParams{Body: string(body), ReceivedAt: m.wallPtr(receivedAt)})
+	if tooLarge(err) {
+		discard(conn)
+		return 0, tooLargeError(len(body), err)
+	}
 	if err != nil {
 		return 0, unavailable("insert", err)
 	}

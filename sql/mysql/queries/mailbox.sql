@@ -91,3 +91,8 @@ UPDATE cminmsgs SET
   CMINMSGS_SUBSYSTEM_TYPE = NULLIF(ELT(FIELD(CMINMSGS_ID, sqlc.slice(pos)), sqlc.slice(msg_type)), ''),
   CMINMSGS_SUBSYSTEM_SUBTYPE = NULLIF(ELT(FIELD(CMINMSGS_ID, sqlc.slice(pos)), sqlc.slice(msg_subtype)), '')
 WHERE CMINMSGS_ID IN (sqlc.slice(ids)) AND CMINMSGS_DATE_PROCESSED IS NULL;
+
+-- name: MaxAllowedPacket :one
+-- The server's largest packet: an INSERT of a body must fit in it whole
+-- (statement, body and protocol overhead), or the server refuses it.
+SELECT CAST(@@max_allowed_packet AS SIGNED) AS max_allowed_packet;

@@ -1,0 +1,153 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/api"
+	"github.com/msgx-aodb/msgx/internal/replay"
+	"github.com/msgx-aodb/msgx/internal/status"
+	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/store/pgstore"
+)
+
+// Stored INFRA reasons as the pump writes them: the driver's words.
+const (
+	pgDown      = "failed to connect to `user=postgres database=msgx`: 127.0.0.1:5432 (127.0.0.1): dial error: dial tcp 127.0.0.1:5432: connect: connection refused"
+	mailboxDown = "read raw message 2: mailbox: read raw 2: mailbox: unavailable: dial tcp 10.20.30.40:3306: connect: connection refused"
+)
+
+// leaks are what no public answer may contain.
+var leaks = []string{"127.0.0.1", "10.20.30.40", "5432", "3306", "user=postgres", "database=msgx", "dial tcp"}
+
+func requireNoLeak(t *testing.T, body []byte) {
+	t.Helper()
+	for _, l := range leaks {
+		require.NotContains(t, string(body), l)
+	}
+}
+
+// GET /messages/{id} and /dead-letters show a stored reason as its kind of
+// failure; /admin/messages/{id} and /admin/dead-letters in full.
+func TestPublicRoutesShowCleanReasons(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t)
+	base := e.serve(t, withAdmin)
+	ctx := t.Context()
+	_, err := e.st.Enqueue(ctx, []int64{1, 2}, t0)
+	require.NoError(t, err)
+	_, err = e.st.RecordFailure(ctx, store.Failure{MsgID: 1, ErrorClass: "INFRA", Reason: pgDown, NextAttemptAt: t0, Now: t0})
+	require.NoError(t, err)
+	require.NoError(t, e.st.FinishMessages(ctx, []store.Finish{{MsgID: 2, Status: store.StatusDead, ErrorClass: "EXHAUSTED",
+		Reason: "5 attempts; last INFRA: " + mailboxDown, Now: t0}}))
+
+	res, body := call(t, http.MethodGet, base+"/messages/1", nil, nil)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	requireNoLeak(t, body)
+	require.Equal(t, "connection refused", message(t, base, 1)["reason"])
+	require.Equal(t, "INFRA", message(t, base, 1)["error_class"])
+
+	res, body = call(t, http.MethodGet, base+"/dead-letters", nil, nil)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	requireNoLeak(t, body)
+	_, p := deadIDs(t, base, "")
+	require.Equal(t, "5 attempts; last INFRA: read raw message 2: mailbox: read raw 2: connection refused", p.DeadLetters[0]["reason"])
+
+	// A replayed message keeps its old error as prev_reason: cleaned too.
+	_, err = replay.Apply(ctx, e.st, replay.Filter{IDs: []int64{2}}, t0, nil)
+	require.NoError(t, err)
+	res, body = call(t, http.MethodGet, base+"/messages/2", nil, nil)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	requireNoLeak(t, body)
+	require.Contains(t, message(t, base, 2)["prev_reason"], "last INFRA: ")
+
+	// The admin routes show what was stored.
+	admin := func(path string) map[string]any {
+		res, body := call(t, http.MethodGet, base+path, bearer(adminToken), nil)
+		require.Equal(t, http.StatusOK, res.StatusCode, "%s", body)
+		var m map[string]any
+		require.NoError(t, json.Unmarshal(body, &m))
+		return m
+	}
+	require.Equal(t, pgDown, admin("/admin/messages/1")["reason"])
+	require.Equal(t, "5 attempts; last INFRA: "+mailboxDown, admin("/admin/messages/2")["prev_reason"])
+	_, err = e.st.RecordFailure(ctx, store.Failure{MsgID: 1, ErrorClass: "INFRA", Reason: pgDown, NextAttemptAt: t0, Now: t0})
+	require.NoError(t, err)
+	require.NoError(t, e.st.FinishMessages(ctx, []store.Finish{{MsgID: 1, Status: store.StatusDead, ErrorClass: "INFRA", Reason: pgDown, Now: t0}}))
+	letters := admin("/admin/dead-letters")["dead_letters"].([]any)
+	require.Len(t, letters, 1)
+	require.Equal(t, pgDown, letters[0].(map[string]any)["reason"])
+	res, body = call(t, http.MethodGet, base+"/admin/dead-letters", nil, nil)
+	requireError(t, res, body, http.StatusUnauthorized)
+}
+
+// A 5xx answer says what failed in general and the request id; the error
+// itself is logged with that id.
+func TestServerErrorsHideTheErrorText(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t)
+	closed, err := pgxpool.New(t.Context(), e.pg.URL)
+	require.NoError(t, err)
+	closed.Close()
+	var lg logs
+	base := e.serve(t, func(d *api.Deps) { d.Store = pgstore.New(closed); d.Log = lg.logger() })
+
+	for _, path := range []string{"/messages/1", "/dead-letters", "/flights/7", "/all/flights?day=2026-12-03"} {
+		res, body := call(t, http.MethodGet, base+path, nil, nil)
+		require.GreaterOrEqual(t, res.StatusCode, 500, "%s: %s", path, body)
+		requireError(t, res, body, res.StatusCode)
+		requireNoLeak(t, body)
+		require.NotContains(t, string(body), "closed")
+		var e struct {
+			RequestID string `json:"request_id"`
+		}
+		require.NoError(t, json.Unmarshal(body, &e))
+		require.NotEmpty(t, e.RequestID, path)
+		require.Equal(t, e.RequestID, res.Header.Get("X-Request-Id"))
+
+		var logged bool
+		for _, name := range []string{"api: read message failed", "api: list dead letters failed", "api: read flight failed", "api: list flights failed"} {
+			for _, r := range lg.named(name) {
+				if attr(r, "request_id") == e.RequestID {
+					logged = true
+					require.Contains(t, attr(r, "err"), "closed pool", "the log has the error itself")
+				}
+			}
+		}
+		require.True(t, logged, "%s: the error is logged with request id %s", path, e.RequestID)
+	}
+}
+
+// /readyz logs a failed check's error in full, but once per interval per
+// check: a load balancer polling through an outage is not a line per poll.
+func TestReadyzLogsFailuresOncePerInterval(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t)
+	var lg logs
+	base := e.serve(t, func(d *api.Deps) {
+		d.Log = lg.logger()
+		d.Ready = status.Prober(func() (string, bool) { return status.RoleLeader, false }, time.Second,
+			status.Check{Name: "postgres", Run: func(context.Context) error { return errors.New(pgDown) }})
+	})
+	for range 50 {
+		code, a := readyz(t, base)
+		require.Equal(t, http.StatusServiceUnavailable, code)
+		require.Equal(t, "connection refused", a.Checks[0].Error)
+	}
+	lines := lg.named("api: readiness check failed")
+	require.Equal(t, 1, len(lines))
+	require.Equal(t, pgDown, attr(lines[0], "err"), "the log has the error in full")
+
+	e.clk.Advance(api.DefaultAuthInterval)
+	readyz(t, base)
+	lines = lg.named("api: readiness check failed")
+	require.Equal(t, 2, len(lines))
+	require.Equal(t, "49", attr(lines[1], "suppressed"))
+}
