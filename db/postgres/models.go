@@ -480,6 +480,19 @@ type ProcStateHst struct {
 	ArchivedAt time.Time `json:"archived_at"`
 }
 
+// What the leader's pump publishes about itself for operators (msgx status): a single row (id = 1).
+type PumpState struct {
+	ID int16 `json:"id"`
+	// The dependency the pump is paused on (postgres, mailbox): it cannot be reached, so the pump waits and probes it without counting attempts (rule 14). NULL while the pump runs.
+	PausedDependency *string `json:"paused_dependency"`
+	// The error that paused the pump, as the driver reported it.
+	PausedReason *string `json:"paused_reason"`
+	// When the pause began.
+	PausedSince *time.Time `json:"paused_since"`
+	// When the pump last wrote the row (a pause is re-published while it lasts).
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
 // Reference data from the AODB lists (ABDG, AIRL, ARPT, GLST, ...): one row per (list, key), the record kept whole.
 type RefMaster struct {
 	// List TYPE, e.g. AIRL.

@@ -182,3 +182,61 @@ func (q *Queries) PipelineLockAcquire(ctx context.Context, db DBTX, now time.Tim
 	_, err := db.Exec(ctx, pipelineLockAcquire, now)
 	return err
 }
+
+const pumpStateGet = `-- name: PumpStateGet :one
+SELECT id, paused_dependency, paused_reason, paused_since, updated_at FROM pump_state WHERE id = 1
+`
+
+func (q *Queries) PumpStateGet(ctx context.Context, db DBTX) (PumpState, error) {
+	row := db.QueryRow(ctx, pumpStateGet)
+	var i PumpState
+	err := row.Scan(
+		&i.ID,
+		&i.PausedDependency,
+		&i.PausedReason,
+		&i.PausedSince,
+		&i.UpdatedAt,
+	)
+	return i, err
+}
+
+const pumpStatePause = `-- name: PumpStatePause :exec
+INSERT INTO pump_state (id, paused_dependency, paused_reason, paused_since, updated_at)
+VALUES (1, $1, $2, $3, $4)
+ON CONFLICT (id) DO UPDATE SET
+  paused_since = CASE WHEN pump_state.paused_dependency IS NULL THEN EXCLUDED.paused_since ELSE pump_state.paused_since END,
+  paused_dependency = EXCLUDED.paused_dependency,
+  paused_reason = EXCLUDED.paused_reason,
+  updated_at = EXCLUDED.updated_at
+`
+
+type PumpStatePauseParams struct {
+	Dependency *string    `json:"dependency"`
+	Reason     *string    `json:"reason"`
+	Since      *time.Time `json:"since"`
+	Now        time.Time  `json:"now"`
+}
+
+// Publishes that the pump is paused on a dependency; the start of a pause
+// already published is kept.
+func (q *Queries) PumpStatePause(ctx context.Context, db DBTX, arg PumpStatePauseParams) error {
+	_, err := db.Exec(ctx, pumpStatePause,
+		arg.Dependency,
+		arg.Reason,
+		arg.Since,
+		arg.Now,
+	)
+	return err
+}
+
+const pumpStateResume = `-- name: PumpStateResume :exec
+INSERT INTO pump_state (id, updated_at) VALUES (1, $1)
+ON CONFLICT (id) DO UPDATE SET
+  paused_dependency = NULL, paused_reason = NULL, paused_since = NULL, updated_at = EXCLUDED.updated_at
+`
+
+// Publishes that the pump runs.
+func (q *Queries) PumpStateResume(ctx context.Context, db DBTX, now time.Time) error {
+	_, err := db.Exec(ctx, pumpStateResume, now)
+	return err
+}

@@ -208,6 +208,12 @@ type Querier interface {
 	// message decoded to are bound when given (NULL keeps what is bound), so an
 	// exhausted message is still backfilled with its META.
 	ProcStateRecordFailure(ctx context.Context, db DBTX, arg ProcStateRecordFailureParams) (int32, error)
+	PumpStateGet(ctx context.Context, db DBTX) (PumpState, error)
+	// Publishes that the pump is paused on a dependency; the start of a pause
+	// already published is kept.
+	PumpStatePause(ctx context.Context, db DBTX, arg PumpStatePauseParams) error
+	// Publishes that the pump runs.
+	PumpStateResume(ctx context.Context, db DBTX, now time.Time) error
 	RefDelete(ctx context.Context, db DBTX, arg RefDeleteParams) (int64, error)
 	RefGet(ctx context.Context, db DBTX, arg RefGetParams) (RefMaster, error)
 	RefListByType(ctx context.Context, db DBTX, arg RefListByTypeParams) ([]RefMaster, error)

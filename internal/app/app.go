@@ -99,7 +99,13 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		return err
 	}
 
-	met := metrics.New(st, clk, metrics.WithLogger(log))
+	// The pump's pause (rule 14), shown by /readyz and /metrics; one for the
+	// instance, handed to the pump of every lead term.
+	pause := &pipeline.PauseState{}
+	met := metrics.New(st, clk, metrics.WithLogger(log), metrics.WithPause(func() (string, bool) {
+		p, ok := pause.Get()
+		return p.Dependency, ok
+	}))
 	met.SetShadow(cfg.Shadow)
 
 	var out *outbound // nil in shadow mode: nothing is produced
@@ -123,7 +129,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		}
 	}
 	srv := &http.Server{
-		Handler:           api.NewRouter(apiDeps(cfg, st, mb, sendMax, clk, log, met, el, readiness(cfg, pool, mb, out, el), bell)),
+		Handler:           api.NewRouter(apiDeps(cfg, st, mb, sendMax, clk, log, met, el, readiness(cfg, pool, mb, out, el, pause), bell)),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,
@@ -146,7 +152,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	go func() {
 		defer close(elected)
 		el.Run(run, func(lead context.Context) {
-			runWorkers(lead, cfg, st, mb, out, clk, log, met, bell, opt)
+			runWorkers(lead, cfg, st, mb, out, clk, log, met, bell, pause, opt)
 		})
 	}()
 	if cfg.SendToken == "" && !cfg.Shadow {
@@ -183,7 +189,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 // runWorkers is the leader's work: poller, pump, backfill and (unless in
 // shadow mode) the Kafka relay, until ctx ends.
 func runWorkers(ctx context.Context, cfg config.Config, st store.Store, mb *mailbox.Mailbox, out *outbound,
-	clk clock.Clock, log *slog.Logger, met *metrics.Metrics, bell *pipeline.Bell, opt Options) {
+	clk clock.Clock, log *slog.Logger, met *metrics.Metrics, bell *pipeline.Bell, pause *pipeline.PauseState, opt Options) {
 	poller := pipeline.NewPoller(st, mb, clk, log, pipeline.PollerConfig{
 		Batch: cfg.ClaimBatch, RescanDistance: cfg.RescanDistance, RescanAge: cfg.RescanAge, Bell: bell,
 	})
@@ -191,6 +197,7 @@ func runWorkers(ctx context.Context, cfg config.Config, st store.Store, mb *mail
 	pcfg.Bell = bell
 	pcfg.Grace = opt.StepTimeout
 	pcfg.Observer = met
+	pcfg.Pause = pause
 
 	var wg sync.WaitGroup
 	spawn := func(f func()) {

@@ -24,10 +24,16 @@ const checkTimeout = 2 * time.Second
 
 // readiness is /readyz: PostgreSQL, the mailbox and (unless in shadow mode)
 // Kafka really answer, plus this instance's role.
-func readiness(cfg config.Config, pool *pgxpool.Pool, mb *mailbox.Mailbox, out *outbound, el *leader.Elector) func(context.Context) status.Readiness {
+func readiness(cfg config.Config, pool *pgxpool.Pool, mb *mailbox.Mailbox, out *outbound, el *leader.Elector, pause *pipeline.PauseState) func(context.Context) status.Readiness {
 	checks := []status.Check{
 		{Name: "postgres", Run: pool.Ping},
 		{Name: "mailbox", Run: mb.Ping},
+		{Name: "pump", Run: func(context.Context) error {
+			if p, ok := pause.Get(); ok {
+				return fmt.Errorf("paused: %s: %s (since %s)", p.Dependency, p.Reason, p.Since.UTC().Format(time.RFC3339))
+			}
+			return nil
+		}},
 	}
 	if out != nil {
 		checks = append(checks, status.Check{Name: "kafka", Run: out.ping})

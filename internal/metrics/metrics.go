@@ -82,6 +82,7 @@ type Option func(*options)
 type options struct {
 	statusTimeout time.Duration
 	log           *slog.Logger
+	pause         PauseFunc
 }
 
 // WithStatusTimeout bounds the database reads of one scrape (default
@@ -152,6 +153,9 @@ func New(src status.Source, clk clock.Clock, opts ...Option) *Metrics {
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if src != nil {
 		m.reg.MustRegister(newStatusCollector(src, clk, o.statusTimeout, o.log))
+	}
+	if o.pause != nil {
+		m.reg.MustRegister(newPauseCollector(o.pause))
 	}
 	m.handler = promhttp.InstrumentMetricHandler(m.reg, promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{
 		Registry:      m.reg,

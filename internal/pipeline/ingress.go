@@ -126,15 +126,24 @@ func (p *Poller) rescan(ctx context.Context, mark int64, now time.Time) ([]int64
 // after a full batch it polls again without waiting. Errors are logged and
 // the next poll retries. It returns nil when ctx is done.
 func (p *Poller) Run(ctx context.Context, interval time.Duration) error {
+	var failing logBackoff // an outage fails every poll: the log backs off
 	for {
 		n, full, err := p.poll(ctx)
 		if ctx.Err() != nil {
 			return nil
 		}
-		if err != nil {
-			p.log.Error("ingress: poll failed", "err", err)
-		} else if n > 0 {
-			p.log.Debug("ingress: enqueued", "count", n)
+		switch {
+		case err != nil:
+			if log, held := failing.fail(p.clock.Now()); log {
+				p.log.Error("ingress: poll failed", "err", err, "failures_since_last_line", held)
+			}
+		default:
+			if lasted, was := failing.ok(p.clock.Now()); was {
+				p.log.Info("ingress: polling again", "failed_for", lasted.Round(time.Millisecond).String())
+			}
+			if n > 0 {
+				p.log.Debug("ingress: enqueued", "count", n)
+			}
 		}
 		if full && err == nil {
 			continue

@@ -165,10 +165,8 @@ func (t *failingFLIDTx) Begin(ctx context.Context) (store.Tx, error) {
 func (t *failingFLIDTx) WriteFlights(ctx context.Context, ws []store.FlightWrite, now time.Time) error {
 	for _, w := range ws {
 		if w.State.FLID == t.flid {
-			return errValueTooLong
+			return errStatement
 		}
 	}
 	return t.Tx.WriteFlights(ctx, ws, now)
 }
-
-var errValueTooLong = &failure{class: "INFRA", reason: "value too long (injected)"}

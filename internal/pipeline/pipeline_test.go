@@ -215,6 +215,9 @@ func TestMissingRawIsMalformedButReadErrorIsInfra(t *testing.T) {
 	require.Equal(t, store.StatusSucceeded, e.msg(t, id).Status)
 }
 
+// errStatement is an error a statement raises on its data.
+var errStatement = errors.New("injected: value too long for type character varying(1000)")
+
 // failingStore injects a database failure into one operation of the real store.
 type failingStore struct {
 	store.Store
@@ -244,7 +247,7 @@ func (t *failingTx) Begin(ctx context.Context) (store.Tx, error) {
 
 func (t *failingTx) InsertEvents(ctx context.Context, evs []store.NewEvent) error {
 	if t.s.failEvents {
-		return store.ErrUnavailable
+		return errStatement // the message's own failure, not an outage (that pauses)
 	}
 	return t.Tx.InsertEvents(ctx, evs)
 }

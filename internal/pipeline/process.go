@@ -39,7 +39,7 @@ type prepared struct {
 func (p *Pump) processRun(ctx context.Context, heads []store.Message) error {
 	run, err := p.prepare(ctx, heads)
 	if err != nil {
-		return p.recordFailure(ctx, heads[0], classify(err), nil)
+		return p.failHead(ctx, heads[0], err, nil)
 	}
 	n := min(batchable(run), p.batchLimit)
 	if n < 2 {
@@ -51,9 +51,12 @@ func (p *Pump) processRun(ctx context.Context, heads []store.Message) error {
 		p.startReadAhead(ctx, heads[n-1].ID)
 	}
 	if err := p.commitBatch(ctx, run[:n]); err != nil {
+		p.keep(run)
+		if _, down := dependencyDown(err); down || ctx.Err() != nil {
+			return err // not a message's fault: nothing to isolate
+		}
 		p.batchLimit = n / 2
 		p.log.Warn("batch failed, retrying it in halves", "from_msg_id", run[0].msg.ID, "messages", n, "err", err)
-		p.keep(run)
 		return nil
 	}
 	p.batchLimit = min(2*p.batchLimit, p.cfg.RunLength)
@@ -149,7 +152,7 @@ func (p *Pump) commitAlone(ctx context.Context, pr *prepared) error {
 		return err
 	})
 	if err != nil {
-		return p.recordFailure(ctx, pr.msg, classify(err), failureBinding(pr.decoded))
+		return p.failHead(ctx, pr.msg, err, failureBinding(pr.decoded))
 	}
 	if out != nil {
 		p.finished(pr, *out, now)

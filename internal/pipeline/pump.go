@@ -24,6 +24,8 @@ type PumpConfig struct {
 	Bell         *Bell         // rung after an enqueue; nil = none (the pump then looks every Idle)
 	Prune        bool          // snapshot prune of previous-generation members; default on
 	Grace        time.Duration // at shutdown, how long the step in flight may still run; default 30 s
+	Probe        time.Duration // while paused on an unreachable dependency, how often to try again; default 1 s
+	Pause        *PauseState   // where the pump shows it is paused (readiness, metrics); nil = its own
 	Decode       sis.Options
 	Shadow       bool     // shadow mode: no outbox events and no mailbox backfill todos
 	Observer     Observer // metrics; nil = none
@@ -44,7 +46,7 @@ func DefaultPumpConfig() PumpConfig {
 	return PumpConfig{
 		MaxAttempts: 5, BackoffBase: time.Second, BackoffCap: time.Minute,
 		HeadDeadline: 10 * time.Minute, RunLength: 1000, Idle: time.Second,
-		Prune: true, Grace: 30 * time.Second, Decode: sis.DefaultOptions(),
+		Prune: true, Grace: 30 * time.Second, Probe: time.Second, Decode: sis.DefaultOptions(),
 	}
 }
 
@@ -64,6 +66,7 @@ type Pump struct {
 	clock    clock.Clock
 	log      *slog.Logger
 	cfg      PumpConfig
+	paused   *pause             // the dependency outage the pump waits out; nil while it runs
 	cache    *stateCache        // states the fast path committed this lead term
 	ahead    *readAhead         // the next run, read while the current one commits
 	kept     map[int64]prepared // read and decoded by the last step, not processed yet
@@ -77,6 +80,9 @@ type Pump struct {
 // NewPump wires a pump. backfill runs the mailbox backfill right after each
 // commit (the sweep retries what it could not do).
 func NewPump(s store.Store, raw RawReader, backfill func(context.Context, []store.Backfill), c clock.Clock, log *slog.Logger, cfg PumpConfig) *Pump {
+	if cfg.Pause == nil {
+		cfg.Pause = &PauseState{}
+	}
 	return &Pump{store: s, raw: raw, backfill: backfill, clock: c, log: log, cfg: cfg, cache: newStateCache(), batchLimit: cfg.RunLength}
 }
 
@@ -90,6 +96,7 @@ func NewPump(s store.Store, raw RawReader, backfill func(context.Context, []stor
 // starts after that.
 func (p *Pump) Run(ctx context.Context) error {
 	p.life = ctx
+	p.publishResume(ctx) // a pause a previous leader published is over
 	for ctx.Err() == nil {
 		sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 		stop := context.AfterFunc(ctx, func() { time.AfterFunc(p.cfg.Grace, cancel) })
@@ -124,8 +131,23 @@ func (p *Pump) Step(ctx context.Context) (time.Duration, error) {
 	return wait, err
 }
 
-// step is Step, also telling whether the wait is for an empty queue.
+// step is Step, also telling whether the wait is for an empty queue. A
+// dependency that cannot be reached pauses the pump instead of failing the
+// step (rule 14): the next step, one probe interval later, is the probe.
 func (p *Pump) step(ctx context.Context) (wait time.Duration, idle bool, err error) {
+	wait, idle, err = p.work(ctx)
+	if dep, down := dependencyDown(err); down && ctx.Err() == nil {
+		p.pauseOn(ctx, dep, err)
+		return p.cfg.Probe, false, nil
+	}
+	if err == nil {
+		p.resume(ctx)
+	}
+	return wait, idle, err
+}
+
+// work settles or waits for a FAILED head, or processes a run.
+func (p *Pump) work(ctx context.Context) (wait time.Duration, idle bool, err error) {
 	heads, err := p.store.QueueHead(ctx, p.cfg.RunLength)
 	if err != nil {
 		return 0, false, fmt.Errorf("read queue head: %w", err)
@@ -170,6 +192,17 @@ func (p *Pump) finishExhausted(ctx context.Context, m store.Message, reason stri
 	p.log.Warn("message exhausted", "msg_id", m.ID, "attempts", m.Attempts, "reason", reason)
 	p.afterCommit(ctx, w.todos)
 	return nil
+}
+
+// failHead records a failure of the head message, unless the failure is not
+// the message's: a dependency that cannot be reached (rule 14: no attempt
+// is counted, the caller pauses) or a shutdown (the step was cut). Those are
+// returned as they are.
+func (p *Pump) failHead(ctx context.Context, m store.Message, err error, bind *store.Binding) error {
+	if _, down := dependencyDown(err); down || ctx.Err() != nil {
+		return err
+	}
+	return p.recordFailure(ctx, m, classify(err), bind)
 }
 
 // recordFailure marks the head FAILED with its backoff, in its own short

@@ -26,6 +26,7 @@ const (
 type Source interface {
 	QueueHead(ctx context.Context, max int) ([]store.Message, error)
 	QueueCounts(ctx context.Context) ([]store.StatusCount, error)
+	PumpPause(ctx context.Context) (*store.Pause, error)
 	OutboxLag(ctx context.Context) ([]store.TargetLag, error)
 	BackfillStats(ctx context.Context) (store.BackfillStats, error)
 }
@@ -39,6 +40,9 @@ type Report struct {
 	Role   string `json:"role,omitempty"`
 	Shadow bool   `json:"shadow"`
 
+	// Paused is set while the leader's pump waits for a dependency that
+	// cannot be reached (it counts no attempt meanwhile); nil while it runs.
+	Paused *Paused `json:"paused"`
 	// Head is the smallest unfinished message; nil when the queue is empty.
 	Head *Head `json:"head"`
 	// Backlog counts the unfinished messages (PENDING and FAILED).
@@ -52,6 +56,15 @@ type Report struct {
 	// Outbox has one entry per target with pending events, in target order.
 	Outbox   []TargetLag `json:"outbox"`
 	Backfill Backfill    `json:"backfill"`
+}
+
+// Paused is the pause the pump published.
+type Paused struct {
+	Dependency  string    `json:"dependency"` // postgres or mailbox
+	Reason      string    `json:"reason"`
+	Since       time.Time `json:"since"`
+	AgeSeconds  float64   `json:"age_seconds"`
+	PublishedAt time.Time `json:"published_at"` // the pump re-publishes while the pause lasts
 }
 
 // Head is the queue head: every message behind it waits for it.
@@ -87,6 +100,15 @@ type Backfill struct {
 func Collect(ctx context.Context, src Source, now time.Time) (Report, error) {
 	r := Report{At: now, ByStatus: map[string]int64{}, DeadLetters: map[string]int64{},
 		Failing: map[string]int64{}, Outbox: []TargetLag{}}
+
+	pause, err := src.PumpPause(ctx)
+	if err != nil {
+		return Report{}, fmt.Errorf("status: pump state: %w", err)
+	}
+	if pause != nil {
+		r.Paused = &Paused{Dependency: pause.Dependency, Reason: pause.Reason, Since: pause.Since,
+			AgeSeconds: age(now, pause.Since), PublishedAt: pause.Now}
+	}
 
 	heads, err := src.QueueHead(ctx, 1)
 	if err != nil {
@@ -164,6 +186,9 @@ func (r Report) WriteText(w io.Writer) error {
 		kv("mode", "SHADOW (no mailbox writes, no Kafka)")
 	}
 	b.WriteString("queue\n")
+	if p := r.Paused; p != nil {
+		kv("paused", "%s: %s (for %s)", p.Dependency, oneLine(p.Reason), seconds(p.AgeSeconds))
+	}
 	if r.Head == nil {
 		kv("head", "none (queue empty)")
 	} else {

@@ -107,7 +107,8 @@ func TestCollectKnownDatabase(t *testing.T) {
 	require.NoError(t, err)
 	var m map[string]any
 	require.NoError(t, json.Unmarshal(b, &m))
-	require.ElementsMatch(t, []string{"at", "shadow", "head", "backlog", "by_status", "dead_letters", "failing", "outbox", "backfill"}, keys(m))
+	require.ElementsMatch(t, []string{"at", "shadow", "paused", "head", "backlog", "by_status", "dead_letters", "failing", "outbox", "backfill"}, keys(m))
+	require.Nil(t, m["paused"], "the pump runs")
 	require.ElementsMatch(t, []string{"msg_id", "status", "kind", "first_seen_at", "age_seconds", "attempts", "error_class", "reason", "next_attempt_at"},
 		keys(m["head"].(map[string]any)))
 	require.ElementsMatch(t, []string{"target", "pending", "oldest_at", "oldest_age_seconds"}, keys(m["outbox"].([]any)[0].(map[string]any)))
@@ -132,6 +133,27 @@ func TestCollectKnownDatabase(t *testing.T) {
 	} {
 		require.Contains(t, out, want, "text:\n%s", out)
 	}
+}
+
+// A pause the pump published (rule 14) is in the report and its text.
+func TestCollectShowsThePause(t *testing.T) {
+	t.Parallel()
+	s := pgstore.New(testdb.Postgres(t).Pool)
+	require.NoError(t, s.PublishPause(t.Context(), store.Pause{Dependency: store.DependencyMailbox,
+		Reason: "mailbox: read raw: dial tcp 127.0.0.1:3306: connect: connection refused", Since: t0, Now: t0.Add(40 * time.Second)}))
+	r, err := status.Collect(t.Context(), s, t0.Add(time.Minute))
+	require.NoError(t, err)
+	require.NotNil(t, r.Paused)
+	require.Equal(t, store.DependencyMailbox, r.Paused.Dependency)
+	require.Equal(t, 60.0, r.Paused.AgeSeconds)
+	var text bytes.Buffer
+	require.NoError(t, r.WriteText(&text))
+	require.Contains(t, text.String(), "paused        mailbox: mailbox: read raw: dial tcp 127.0.0.1:3306: connect: connection refused (for 1m0s)")
+
+	require.NoError(t, s.PublishResume(t.Context(), t0.Add(2*time.Minute)))
+	r, err = status.Collect(t.Context(), s, t0.Add(2*time.Minute))
+	require.NoError(t, err)
+	require.Nil(t, r.Paused)
 }
 
 func TestCollectEmptyDatabase(t *testing.T) {

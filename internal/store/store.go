@@ -41,16 +41,9 @@ type Executor interface {
 	Outbox
 	Backfills
 	Reference
-	Status  // status.go
-	Replays // replay.go
-
-	// LockPipeline takes the single pipeline row lock for the rest of the
-	// transaction; every business transaction takes it first.
-	LockPipeline(ctx context.Context, now time.Time) error
-	// IngressMark returns the poll watermark of a mailbox source (0 when none).
-	IngressMark(ctx context.Context, source string) (int64, error)
-	// AdvanceIngressMark moves the watermark forward, never back.
-	AdvanceIngressMark(ctx context.Context, source string, lastID int64, now time.Time) error
+	Status   // status.go
+	Replays  // replay.go
+	Pipeline // pipeline.go
 }
 
 // Queue is the inbound message queue (PROC_STATE and its archive).

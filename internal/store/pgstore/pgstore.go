@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/puddle/v2"
 
 	"github.com/msgx-aodb/msgx/db/postgres"
 	"github.com/msgx-aodb/msgx/internal/store"
@@ -119,7 +120,8 @@ func interpret(err error) error {
 	if errors.As(err, &connErr) || errors.As(err, &netErr) || pgconn.SafeToRetry(err) {
 		return fmt.Errorf("%w: %w", store.ErrUnavailable, err)
 	}
-	if errors.Is(err, context.DeadlineExceeded) {
+	// A deadline or a closed pool: the database cannot be reached now.
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, puddle.ErrClosedPool) {
 		return fmt.Errorf("%w: %w", store.ErrUnavailable, err)
 	}
 	return err

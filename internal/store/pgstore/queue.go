@@ -199,24 +199,6 @@ func (e executor) Archive(ctx context.Context, finishedBefore time.Time, max int
 	return int(n), interpret(err)
 }
 
-func (e executor) LockPipeline(ctx context.Context, now time.Time) error {
-	return interpret(e.q.PipelineLockAcquire(ctx, e.db, now))
-}
-
-func (e executor) IngressMark(ctx context.Context, source string) (int64, error) {
-	id, err := e.q.IngressMarkGet(ctx, e.db, source)
-	if err = interpret(err); errors.Is(err, store.ErrNotFound) {
-		return 0, nil
-	}
-	return id, err
-}
-
-func (e executor) AdvanceIngressMark(ctx context.Context, source string, lastID int64, now time.Time) error {
-	return interpret(e.q.IngressMarkAdvance(ctx, e.db, postgres.IngressMarkAdvanceParams{
-		Source: source, LastID: lastID, Now: now,
-	}))
-}
-
 func messages(rows []postgres.ProcState) []store.Message {
 	out := make([]store.Message, len(rows))
 	for i, r := range rows {

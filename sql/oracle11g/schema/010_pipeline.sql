@@ -112,6 +112,23 @@ CREATE TABLE PIPELINE_LOCK (
 COMMENT ON TABLE PIPELINE_LOCK IS 'A single row (id = 1) locked by every business transaction, so flight state is only ever written by one transaction at a time.';
 COMMENT ON COLUMN PIPELINE_LOCK.LOCKED_AT IS 'Last time a business transaction took the lock (diagnostics only).';
 
+CREATE TABLE PUMP_STATE (
+  ID                 NUMBER(5)                   NOT NULL,
+  PAUSED_DEPENDENCY  VARCHAR2(16 CHAR)           NULL,
+  PAUSED_REASON      VARCHAR2(1000 CHAR)         NULL,
+  PAUSED_SINCE       TIMESTAMP(6) WITH TIME ZONE NULL,
+  UPDATED_AT         TIMESTAMP(6) WITH TIME ZONE NOT NULL,
+  CONSTRAINT PUMP_STATE_PKEY PRIMARY KEY (ID),
+  CONSTRAINT PUMP_STATE_SINGLE_CK CHECK (ID = 1),
+  CONSTRAINT PUMP_STATE_DEPENDENCY_CK CHECK (PAUSED_DEPENDENCY IN ('postgres', 'mailbox')),
+  CONSTRAINT PUMP_STATE_PAUSED_CK CHECK ((PAUSED_DEPENDENCY IS NULL AND PAUSED_SINCE IS NULL) OR (PAUSED_DEPENDENCY IS NOT NULL AND PAUSED_SINCE IS NOT NULL))
+);
+COMMENT ON TABLE PUMP_STATE IS 'What the leader''s pump publishes about itself for operators (msgx status): a single row (id = 1).';
+COMMENT ON COLUMN PUMP_STATE.PAUSED_DEPENDENCY IS 'The dependency the pump is paused on (postgres, mailbox): it cannot be reached, so the pump waits and probes it without counting attempts (rule 14). NULL while the pump runs.';
+COMMENT ON COLUMN PUMP_STATE.PAUSED_REASON IS 'The error that paused the pump, as the driver reported it.';
+COMMENT ON COLUMN PUMP_STATE.PAUSED_SINCE IS 'When the pause began.';
+COMMENT ON COLUMN PUMP_STATE.UPDATED_AT IS 'When the pump last wrote the row (a pause is re-published while it lasts).';
+
 CREATE TABLE INGRESS_MARK (
   SOURCE             VARCHAR2(32 CHAR)           NOT NULL,
   LAST_ID            NUMBER(19)                  NOT NULL,

@@ -57,3 +57,23 @@ UPDATE backfill_todo SET
   next_attempt_at = @next_attempt_at,
   last_error = @last_error
 WHERE msg_id = @msg_id;
+
+-- name: PumpStatePause :exec
+-- Publishes that the pump is paused on a dependency; the start of a pause
+-- already published is kept.
+INSERT INTO pump_state (id, paused_dependency, paused_reason, paused_since, updated_at)
+VALUES (1, @dependency, @reason, @since, @now)
+ON CONFLICT (id) DO UPDATE SET
+  paused_since = CASE WHEN pump_state.paused_dependency IS NULL THEN EXCLUDED.paused_since ELSE pump_state.paused_since END,
+  paused_dependency = EXCLUDED.paused_dependency,
+  paused_reason = EXCLUDED.paused_reason,
+  updated_at = EXCLUDED.updated_at;
+
+-- name: PumpStateResume :exec
+-- Publishes that the pump runs.
+INSERT INTO pump_state (id, updated_at) VALUES (1, @now)
+ON CONFLICT (id) DO UPDATE SET
+  paused_dependency = NULL, paused_reason = NULL, paused_since = NULL, updated_at = EXCLUDED.updated_at;
+
+-- name: PumpStateGet :one
+SELECT * FROM pump_state WHERE id = 1;

@@ -99,6 +99,23 @@ CREATE TABLE pipeline_lock (
 COMMENT ON TABLE pipeline_lock IS 'A single row (id = 1) locked by every business transaction, so flight state is only ever written by one transaction at a time.';
 COMMENT ON COLUMN pipeline_lock.locked_at IS 'Last time a business transaction took the lock (diagnostics only).';
 
+CREATE TABLE pump_state (
+  id                 SMALLINT       NOT NULL,
+  paused_dependency  VARCHAR(16)    NULL,
+  paused_reason      VARCHAR(1000)  NULL,
+  paused_since       TIMESTAMPTZ    NULL,
+  updated_at         TIMESTAMPTZ    NOT NULL,
+  CONSTRAINT pump_state_pkey PRIMARY KEY (id),
+  CONSTRAINT pump_state_single_ck CHECK (id = 1),
+  CONSTRAINT pump_state_dependency_ck CHECK (paused_dependency IN ('postgres', 'mailbox')),
+  CONSTRAINT pump_state_paused_ck CHECK ((paused_dependency IS NULL) = (paused_since IS NULL))
+);
+COMMENT ON TABLE pump_state IS 'What the leader''s pump publishes about itself for operators (msgx status): a single row (id = 1).';
+COMMENT ON COLUMN pump_state.paused_dependency IS 'The dependency the pump is paused on (postgres, mailbox): it cannot be reached, so the pump waits and probes it without counting attempts (rule 14). NULL while the pump runs.';
+COMMENT ON COLUMN pump_state.paused_reason IS 'The error that paused the pump, as the driver reported it.';
+COMMENT ON COLUMN pump_state.paused_since IS 'When the pause began.';
+COMMENT ON COLUMN pump_state.updated_at IS 'When the pump last wrote the row (a pause is re-published while it lasts).';
+
 CREATE TABLE ingress_mark (
   source      VARCHAR(32)  NOT NULL,
   last_id     BIGINT       NOT NULL,

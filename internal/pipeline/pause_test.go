@@ -1,0 +1,119 @@
+package pipeline
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// lineLog is a slog handler that keeps the messages it is given.
+type lineLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *lineLog) Enabled(context.Context, slog.Level) bool { return true }
+func (l *lineLog) Handle(_ context.Context, r slog.Record) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, r.Message)
+	return nil
+}
+func (l *lineLog) WithAttrs([]slog.Attr) slog.Handler { return l }
+func (l *lineLog) WithGroup(string) slog.Handler      { return l }
+func (l *lineLog) count(prefix string) (n int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, s := range l.lines {
+		if strings.HasPrefix(s, prefix) {
+			n++
+		}
+	}
+	return n
+}
+
+// downStore is PostgreSQL unreachable: every call the pump makes fails as
+// the adapter reports a lost server.
+type downStore struct{ store.Store }
+
+func (downStore) QueueHead(context.Context, int) ([]store.Message, error) {
+	return nil, store.ErrUnavailable
+}
+func (downStore) Begin(context.Context) (store.Tx, error)         { return nil, store.ErrUnavailable }
+func (downStore) PublishPause(context.Context, store.Pause) error { return store.ErrUnavailable }
+func (downStore) PublishResume(context.Context, time.Time) error  { return store.ErrUnavailable }
+
+// An outage of the mailbox, then of PostgreSQL, for far longer than five
+// backoffs: the pump pauses and probes every second, counts no attempt, runs
+// no deadline, logs with backoff, shows the pause, and once the dependency is
+// back processes everything as if nothing had happened.
+func TestOutagePausesThePump(t *testing.T) {
+	t.Parallel()
+	lines := &lineLog{}
+	state := &PauseState{}
+	e := newEnv(t, func(c *PumpConfig) { c.Pause = state; c.HeadDeadline = 10 * time.Second })
+	e.pump.log = slog.New(lines)
+	e.send(t, schd("ADFT", fltr(1)))
+	e.drain(t)
+	ids := []int64{
+		e.send(t, flop("STND", 1, "<STND>1</STND>")),
+		e.send(t, flop("STND", 1, "<STND>2</STND>")),
+	}
+
+	closed, err := mailbox.Open(t.Context(), "root@tcp(127.0.0.1:3306)/?parseTime=true")
+	require.NoError(t, err)
+	require.NoError(t, closed.Close())
+	e.raw = mailbox.New(closed)
+	probe := func(outage time.Duration) {
+		t.Helper()
+		for range int(outage / time.Second) {
+			wait, err := e.pump.Step(t.Context())
+			require.NoError(t, err, "a pause is not a failed step")
+			require.Equal(t, time.Second, wait, "probe every second, whatever the outage lasts")
+			e.clk.Advance(wait)
+		}
+	}
+	probe(2 * time.Minute)
+	p, ok := state.Get()
+	require.True(t, ok)
+	require.Equal(t, store.DependencyMailbox, p.Dependency)
+	require.True(t, p.Since.Equal(start), "paused since the first failed read")
+	pub, err := e.st.PumpPause(t.Context())
+	require.NoError(t, err)
+	require.Equal(t, store.DependencyMailbox, pub.Dependency, "msgx status sees the pause")
+	for _, id := range ids {
+		m := e.msg(t, id)
+		require.Equal(t, store.StatusPending, m.Status)
+		require.Zero(t, m.Attempts, "an outage counts no attempt")
+		require.Nil(t, m.FailingSince, "and starts no deadline")
+	}
+	require.LessOrEqual(t, lines.count("pump paused")+lines.count("pump still paused"), 8, "the log backs off: 1, 2, 4 ... 60 s")
+
+	e.pump.store = downStore{e.st}
+	probe(time.Minute)
+	p, _ = state.Get()
+	require.Equal(t, store.DependencyPostgres, p.Dependency)
+
+	e.pump.store, e.raw = e.st, e.mb
+	e.drain(t)
+	_, ok = state.Get()
+	require.False(t, ok, "resumed at the first probe that got through")
+	pub, err = e.st.PumpPause(t.Context())
+	require.NoError(t, err)
+	require.Nil(t, pub)
+	require.Equal(t, 1, lines.count("pump resumed"))
+	for _, id := range ids {
+		m := e.msg(t, id)
+		require.Equal(t, store.StatusSucceeded, m.Status)
+		require.Zero(t, m.Attempts)
+	}
+	require.Equal(t, "2", e.flight(t, 1).Scalars["STND"].Raw, "in order")
+}

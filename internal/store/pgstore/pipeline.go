@@ -1,0 +1,49 @@
+package pgstore
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/msgx-aodb/msgx/db/postgres"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+func (e executor) LockPipeline(ctx context.Context, now time.Time) error {
+	return interpret(e.q.PipelineLockAcquire(ctx, e.db, now))
+}
+
+func (e executor) IngressMark(ctx context.Context, source string) (int64, error) {
+	id, err := e.q.IngressMarkGet(ctx, e.db, source)
+	if err = interpret(err); errors.Is(err, store.ErrNotFound) {
+		return 0, nil
+	}
+	return id, err
+}
+
+func (e executor) AdvanceIngressMark(ctx context.Context, source string, lastID int64, now time.Time) error {
+	return interpret(e.q.IngressMarkAdvance(ctx, e.db, postgres.IngressMarkAdvanceParams{
+		Source: source, LastID: lastID, Now: now,
+	}))
+}
+
+func (e executor) PublishPause(ctx context.Context, p store.Pause) error {
+	return interpret(e.q.PumpStatePause(ctx, e.db, postgres.PumpStatePauseParams{
+		Dependency: &p.Dependency, Reason: nilIfEmpty(p.Reason), Since: &p.Since, Now: p.Now,
+	}))
+}
+
+func (e executor) PublishResume(ctx context.Context, now time.Time) error {
+	return interpret(e.q.PumpStateResume(ctx, e.db, now))
+}
+
+func (e executor) PumpPause(ctx context.Context) (*store.Pause, error) {
+	r, err := e.q.PumpStateGet(ctx, e.db)
+	if err = interpret(err); errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil || r.PausedDependency == nil || r.PausedSince == nil {
+		return nil, err
+	}
+	return &store.Pause{Dependency: *r.PausedDependency, Reason: deref(r.PausedReason), Since: *r.PausedSince, Now: r.UpdatedAt}, nil
+}

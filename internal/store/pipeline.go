@@ -1,0 +1,42 @@
+package store
+
+import (
+	"context"
+	"time"
+)
+
+// Pipeline is the pump's own bookkeeping: the lock every business
+// transaction takes, the poller's watermark, and the pause the pump
+// publishes for operators.
+type Pipeline interface {
+	// LockPipeline takes the single pipeline row lock for the rest of the
+	// transaction; every business transaction takes it first.
+	LockPipeline(ctx context.Context, now time.Time) error
+	// IngressMark returns the poll watermark of a mailbox source (0 when none).
+	IngressMark(ctx context.Context, source string) (int64, error)
+	// AdvanceIngressMark moves the watermark forward, never back.
+	AdvanceIngressMark(ctx context.Context, source string, lastID int64, now time.Time) error
+	// PublishPause records that the pump is paused on a dependency; a pause
+	// already published keeps its start.
+	PublishPause(ctx context.Context, p Pause) error
+	// PublishResume records that the pump runs.
+	PublishResume(ctx context.Context, now time.Time) error
+	// PumpPause returns the published pause; nil when the pump runs (or never
+	// published anything).
+	PumpPause(ctx context.Context) (*Pause, error)
+}
+
+// Pause is a pump paused because a dependency cannot be reached (the
+// processing contract's rule 14).
+type Pause struct {
+	Dependency string // DependencyPostgres or DependencyMailbox
+	Reason     string
+	Since      time.Time
+	Now        time.Time // when it was published
+}
+
+// The dependencies the pump can pause on.
+const (
+	DependencyPostgres = "postgres"
+	DependencyMailbox  = "mailbox"
+)

@@ -1,0 +1,43 @@
+package storetest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// testPipeline covers the Pipeline section (store/pipeline.go): the pause
+// the pump publishes for operators.
+func testPipeline(t *testing.T, newStore Factory) {
+	t.Run("PauseIsPublishedAndCleared", func(t *testing.T) {
+		s := newStore(t)
+		p, err := s.PumpPause(ctx(t))
+		require.NoError(t, err)
+		require.Nil(t, p, "nothing published yet: the pump runs")
+
+		require.NoError(t, s.PublishPause(ctx(t), store.Pause{Dependency: store.DependencyMailbox, Reason: "connection refused", Since: t0, Now: t0}))
+		later := t0.Add(5 * time.Second)
+		require.NoError(t, s.PublishPause(ctx(t), store.Pause{Dependency: store.DependencyMailbox, Reason: "i/o timeout", Since: later, Now: later}))
+		p, err = s.PumpPause(ctx(t))
+		require.NoError(t, err)
+		require.NotNil(t, p)
+		require.Equal(t, store.DependencyMailbox, p.Dependency)
+		require.Equal(t, "i/o timeout", p.Reason, "the latest reason")
+		require.True(t, p.Since.Equal(t0), "a pause published again keeps its start")
+		require.True(t, p.Now.Equal(later))
+
+		require.NoError(t, s.PublishResume(ctx(t), later.Add(time.Second)))
+		p, err = s.PumpPause(ctx(t))
+		require.NoError(t, err)
+		require.Nil(t, p)
+
+		require.NoError(t, s.PublishPause(ctx(t), store.Pause{Dependency: store.DependencyPostgres, Since: later.Add(time.Minute), Now: later.Add(time.Minute)}))
+		p, err = s.PumpPause(ctx(t))
+		require.NoError(t, err)
+		require.True(t, p.Since.Equal(later.Add(time.Minute)), "a new pause after a resume starts anew")
+		require.Equal(t, store.DependencyPostgres, p.Dependency)
+	})
+}
