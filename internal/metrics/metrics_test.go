@@ -252,7 +252,8 @@ func TestDocsMatchTheMetrics(t *testing.T) {
 	require.NotEmpty(t, documented)
 
 	s := pgstore.New(testdb.Postgres(t).Pool)
-	m := metrics.New(s, clock.NewFake(t0), metrics.WithLogger(quiet))
+	m := metrics.New(s, clock.NewFake(t0), metrics.WithLogger(quiet),
+		metrics.WithPause(func() (string, bool) { return store.DependencyMailbox, true }))
 	// Labelled families appear once they have a series.
 	m.MessageFinished("SCHEDULE", store.StatusSucceeded, "", time.Second)
 	m.EventDelivered(store.TargetMsg, time.Second)
@@ -274,4 +275,27 @@ func TestDocsMatchTheMetrics(t *testing.T) {
 	for name := range documented {
 		require.True(t, served[name], "%s is documented but not served", name)
 	}
+}
+
+// msgx_pump_paused has a series per dependency from the first scrape, 1 for
+// the one the pump is paused on.
+func TestPumpPausedGauge(t *testing.T) {
+	t.Parallel()
+	dep, paused := "", false
+	m := metrics.New(nil, nil, metrics.WithLogger(quiet), metrics.WithPause(func() (string, bool) { return dep, paused }))
+	url := serve(t, m)
+	value := func(d string) float64 {
+		for _, s := range scrape(t, url)["msgx_pump_paused"].GetMetric() {
+			if s.GetLabel()[0].GetValue() == d {
+				return s.GetGauge().GetValue()
+			}
+		}
+		t.Fatalf("no msgx_pump_paused series for %s", d)
+		return 0
+	}
+	require.Zero(t, value(store.DependencyPostgres))
+	require.Zero(t, value(store.DependencyMailbox))
+	dep, paused = store.DependencyMailbox, true
+	require.Zero(t, value(store.DependencyPostgres))
+	require.Equal(t, 1.0, value(store.DependencyMailbox))
 }
