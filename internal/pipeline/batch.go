@@ -11,14 +11,20 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
-// batchable is the length of the run's prefix the fast path can take: decoded
-// messages whose effect is computed from the flights they name alone.
-// Snapshots (they read generations and prune candidates), reference lists,
-// decode failures and unsupported kinds go one by one.
+// batchable is the length of the run's prefix the fast path can take:
+// decoded messages whose effect is computed from the flights they name
+// alone, and messages refused at decode (MALFORMED, PROTOCOL: settled DEAD,
+// nothing to compute). Snapshots (they read generations and prune
+// candidates), reference lists, retryable decode failures and unsupported
+// kinds are settled alone.
 func batchable(run []prepared) int {
-	for i, pr := range run {
+	for i := range run {
+		pr := &run[i]
 		if pr.err != nil || pr.decoded == nil {
-			return i
+			if out, retry := decodeOutcome(pr); out.status == "" || retry != nil {
+				return i
+			}
+			continue
 		}
 		switch m := pr.decoded; m.Kind {
 		case sis.KindFlightOps, sis.KindFlightDelete, sis.KindIgnored:
@@ -38,16 +44,19 @@ var errStale = errors.New("a message of the batch is no longer unfinished")
 // commitBatch is the fast path: one transaction, every message computed in
 // memory in order over the flights read once, then written with one
 // statement (or pgx batch) per table. Any error rolls the whole batch back
-// and the caller retries it one message at a time, so a failure still lands
-// on exactly the message that caused it.
+// and the caller retries it in halves, so a failure still lands on exactly
+// the message that caused it.
 func (p *Pump) commitBatch(ctx context.Context, run []prepared) error {
 	now := p.now()
 	ids := make([]int64, len(run))
-	keys := make([]string, len(run))
+	var keys []string
 	var flids []int64
 	for i, pr := range run {
-		ids[i], keys[i] = pr.msg.ID, pr.decoded.Identity
-		flids = append(flids, messageFLIDs(pr.decoded)...)
+		ids[i] = pr.msg.ID
+		if pr.decoded != nil && pr.err == nil {
+			keys = append(keys, pr.decoded.Identity)
+			flids = append(flids, messageFLIDs(pr.decoded)...)
+		}
 	}
 
 	tx, err := p.store.Begin(ctx)
@@ -81,8 +90,14 @@ func (p *Pump) commitBatch(ctx context.Context, run []prepared) error {
 
 	w := p.newWriter()
 	outs := make([]outcome, len(run))
-	for i, pr := range run {
+	for i := range run {
+		pr := &run[i]
 		m, msg, meta := locked[i], pr.decoded, metaOf(pr.decoded)
+		if out, _ := decodeOutcome(pr); out.status != "" { // refused at decode: nothing to compute
+			outs[i] = out
+			w.finish(m, meta, out, nil, now)
+			continue
+		}
 		var bind *store.Binding
 		if h, ok := holders[msg.Identity]; ok && h != m.ID {
 			outs[i] = duplicateOf(h) // held before, or by an earlier message of this batch

@@ -60,10 +60,11 @@ func (f *finishLog) count(status string) (n int) {
 	return n
 }
 
-// A message the batch path cannot take is settled alone, in a transaction
-// of its own, and the messages after it are batched again: nothing goes one
-// by one behind it. Every outcome is reported once, after its commit.
-func TestBadMessageIsSettledAloneAndBatchingGoesOn(t *testing.T) {
+// Messages refused at decode settle inside a batch, a snapshot is settled
+// alone in a transaction of its own, and the messages after it are batched
+// again: nothing goes one by one behind an odd message. Every outcome is
+// reported once, after its commit.
+func TestBatchingGoesOnAroundOddMessages(t *testing.T) {
 	t.Parallel()
 	log := &finishLog{}
 	e := newEnv(t, func(c *PumpConfig) { c.Observer = log })
@@ -73,10 +74,13 @@ func TestBadMessageIsSettledAloneAndBatchingGoesOn(t *testing.T) {
 	e.pump.store = cs
 
 	var bad []int64
+	var snapshot int64
 	for i := range 40 {
 		switch i {
 		case 10:
 			bad = append(bad, e.send(t, "<MSG><META>broken"))
+		case 20:
+			snapshot = e.send(t, schd("DNLD", fltr(1), fltr(2)))
 		case 30:
 			bad = append(bad, e.send(t, envelope("SCHD", "UPD", "<SCHD><RECS>2</RECS>"+fltr(2)+"</SCHD>"))) // RECS mismatch
 		default:
@@ -85,17 +89,14 @@ func TestBadMessageIsSettledAloneAndBatchingGoesOn(t *testing.T) {
 	}
 	e.drain(t)
 
-	for _, id := range bad {
-		require.Equal(t, store.StatusDead, e.msg(t, id).Status)
-	}
-	// The two bad messages alone: one savepoint each, and the refused one a
-	// second after undoing its dispatch (the old path took one per message
-	// after the first bad one).
-	require.Equal(t, 3, cs.savepoints, "only the two bad messages took the single-message path")
-	require.Equal(t, 5, cs.txs, "batch, bad alone, batch, bad alone, batch")
-	require.Equal(t, 1+38, log.count(store.StatusSucceeded), "each outcome reported once (the ADFT and the FLOPs)")
+	require.Equal(t, "MALFORMED", e.msg(t, bad[0]).ErrorClass)
+	require.Equal(t, "PROTOCOL", e.msg(t, bad[1]).ErrorClass)
+	require.Equal(t, store.StatusSucceeded, e.msg(t, snapshot).Status)
+	require.Equal(t, 3, cs.txs, "a batch up to the snapshot, the snapshot alone, a batch after it")
+	require.Equal(t, 1, cs.savepoints, "only the snapshot took the single-message path")
+	require.Equal(t, 1+37+1, log.count(store.StatusSucceeded), "each outcome reported once (the ADFT, the FLOPs, the DNLD)")
 	require.Equal(t, 2, log.count(store.StatusDead))
-	require.Equal(t, 1+38, int(e.flight(t, 1).StateVersion+e.flight(t, 2).StateVersion-1), "every FLOP applied once")
+	require.Equal(t, int64(37), e.flight(t, 1).StateVersion+e.flight(t, 2).StateVersion-2, "every FLOP applied once")
 }
 
 // A batch that fails is retried in halves: the failing message ends up

@@ -21,46 +21,58 @@ type prepared struct {
 	err     error        // decode error (classified), or mailbox.ErrMissing
 }
 
-// processRun processes the head of the queue. Reading the raw rows and
-// decoding happen first, outside any transaction. Then:
+// processRun processes a run of head messages. Reading the raw rows and
+// decoding happen first, outside any transaction; while the run is
+// processed, the next one is read ahead when the queue holds more. Then,
+// from the head on:
 //
 //   - batch: a prefix of plain messages (flight operations, deletes, schedule
 //     updates, ignored types) is computed in memory and written with a few
-//     bulk statements in ONE transaction — the fast path; while it commits,
-//     the next run is read ahead when the queue holds more than one run;
+//     bulk statements in ONE transaction — the fast path;
 //   - alone: a message the batch cannot take (decode failure, snapshot,
 //     reference list, unsupported kind) is settled on its own in a short
-//     transaction, and batching goes on with the next step.
+//     transaction, and batching goes on behind it.
 //
-// A batch that fails rolls back whole; the pump then halves its batches
-// until the failing message is alone, so it fails on its own and everything
-// before it commits. Each step commits what it did: a transaction never
-// holds more than one batch, whatever the queue holds.
+// Every transaction commits one batch or one message, so progress is
+// committed however long the run. A message that fails holds the head: the
+// run stops there. A batch that fails rolls back whole; the pump then halves
+// its batches until the failing message is alone, so it fails on its own and
+// everything before it commits.
 func (p *Pump) processRun(ctx context.Context, heads []store.Message) error {
 	run, err := p.prepare(ctx, heads)
 	if err != nil {
 		return p.failHead(ctx, heads[0], err, nil)
 	}
-	n := min(batchable(run), p.batchLimit)
-	if n < 2 {
-		p.keep(run[1:])
-		p.batchLimit = min(2*p.batchLimit, p.cfg.RunLength)
-		return p.commitAlone(ctx, &run[0])
+	if len(heads) == p.cfg.RunLength {
+		p.startReadAhead(ctx, heads[len(heads)-1].ID)
 	}
-	if n == len(heads) && n == p.cfg.RunLength {
-		p.startReadAhead(ctx, heads[n-1].ID)
-	}
-	if err := p.commitBatch(ctx, run[:n]); err != nil {
-		p.keep(run)
-		if _, down := dependencyDown(err); down || ctx.Err() != nil {
-			return err // not a message's fault: nothing to isolate
+	for len(run) > 0 {
+		n := min(batchable(run), p.batchLimit)
+		if n < 2 {
+			settled, err := p.commitAlone(ctx, &run[0])
+			if err != nil || !settled {
+				p.keep(run[1:])
+				return err
+			}
+			run = run[1:]
+		} else {
+			if err := p.commitBatch(ctx, run[:n]); err != nil {
+				p.keep(run)
+				if _, down := dependencyDown(err); down || ctx.Err() != nil {
+					return err // not a message's fault: nothing to isolate
+				}
+				p.batchLimit = n / 2
+				p.log.Warn("batch failed, retrying it in halves", "from_msg_id", run[0].msg.ID, "messages", n, "err", err)
+				return nil
+			}
+			run = run[n:]
 		}
-		p.batchLimit = n / 2
-		p.log.Warn("batch failed, retrying it in halves", "from_msg_id", run[0].msg.ID, "messages", n, "err", err)
-		return nil
+		p.batchLimit = min(2*p.batchLimit, p.cfg.RunLength)
+		if p.stopping(ctx) { // what is committed stays, the rest waits
+			p.keep(run)
+			return nil
+		}
 	}
-	p.batchLimit = min(2*p.batchLimit, p.cfg.RunLength)
-	p.keep(run[n:])
 	return nil
 }
 
@@ -137,9 +149,10 @@ func (p *Pump) keep(rest []prepared) {
 }
 
 // commitAlone settles one message in its own transaction and reports it
-// once committed. A failure binds what the message decoded to (kind, META),
-// so it is kept for audit and backfilled when the message is exhausted.
-func (p *Pump) commitAlone(ctx context.Context, pr *prepared) error {
+// once committed; settled is false when it failed instead (it holds the
+// head). A failure binds what the message decoded to (kind, META), so it is
+// kept for audit and backfilled when the message is exhausted.
+func (p *Pump) commitAlone(ctx context.Context, pr *prepared) (settled bool, err error) {
 	now := p.now()
 	// This path writes flights without the state cache: forget what it touches.
 	defer p.forget(pr)
@@ -147,18 +160,18 @@ func (p *Pump) commitAlone(ctx context.Context, pr *prepared) error {
 		todos []store.Backfill
 		out   *outcome
 	)
-	err := p.inTx(ctx, now, func(tx store.Tx) (err error) {
+	err = p.inTx(ctx, now, func(tx store.Tx) (err error) {
 		todos, out, err = p.processOne(ctx, tx, pr, now)
 		return err
 	})
 	if err != nil {
-		return p.failHead(ctx, pr.msg, err, failureBinding(pr.decoded))
+		return false, p.failHead(ctx, pr.msg, err, failureBinding(pr.decoded))
 	}
 	if out != nil {
 		p.finished(pr, *out, now)
 	}
 	p.afterCommit(ctx, todos)
-	return nil
+	return true, nil
 }
 
 // forget drops from the state cache the flights a message alone may have

@@ -230,6 +230,13 @@ func (p *Pump) backoff(attempt int) time.Duration {
 	return min(d, p.cfg.BackoffCap)
 }
 
+// stopping says whether a shutdown began: the step's context is cut only
+// after the grace, so between two transactions the pump also looks at the
+// context Run was given.
+func (p *Pump) stopping(ctx context.Context) bool {
+	return ctx.Err() != nil || (p.life != nil && p.life.Err() != nil)
+}
+
 // now is the clock's time at the precision the store keeps (microseconds):
 // a state computed in memory, its event payload and its cached copy are then
 // exactly what a read of the committed row returns.
