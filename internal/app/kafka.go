@@ -67,6 +67,9 @@ func (o *outbound) relays(c config.Config, st store.Store, clk clock.Clock, log 
 	rc := relay.DefaultConfig()
 	rc.BatchSize = c.Outbox.BatchSize
 	rc.MaxAttempts = c.Outbox.MaxAttempts
+	// The pump refuses a message whose event would exceed it; this catches
+	// events written before that check, or under a larger limit.
+	rc.MaxRecordBytes = int(c.Kafka.MaxRecordBytes)
 	rc.BackoffBase, rc.BackoffCap = c.Outbox.BackoffBase, c.Outbox.BackoffCap
 	rc.FlushPeriod, rc.FlushLimit = c.Schd.FlushPeriod, c.Schd.FlushLimit
 	// Above the client's record timeout, so the client reports the precise error.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
@@ -25,9 +26,13 @@ type PumpConfig struct {
 	Prune        bool          // snapshot prune of previous-generation members; default on
 	Grace        time.Duration // at shutdown, how long the step in flight may still run; default 30 s
 	Decode       sis.Options
-	Shadow       bool     // shadow mode: no outbox events and no mailbox backfill todos
-	Observer     Observer // metrics; nil = none
-	Committed    func()   // called after every commit (wakes the Kafka relay); nil = none
+	Shadow       bool // shadow mode: no outbox events and no mailbox backfill todos
+	// MaxRecordBytes is kafka.max-record-bytes: a message whose event's
+	// record would be larger is refused, DEAD(PROTOCOL) (eventsize.go);
+	// default kafka's, 0 = no limit. Not applied in shadow mode (no events).
+	MaxRecordBytes int
+	Observer       Observer // metrics; nil = none
+	Committed      func()   // called after every commit (wakes the Kafka relay); nil = none
 }
 
 // Observer receives the pipeline's outcomes (internal/metrics implements it).
@@ -45,6 +50,7 @@ func DefaultPumpConfig() PumpConfig {
 		MaxAttempts: 5, BackoffBase: time.Second, BackoffCap: time.Minute,
 		HeadDeadline: 10 * time.Minute, RunLength: 1000, Idle: time.Second,
 		Prune: true, Grace: 30 * time.Second, Decode: sis.DefaultOptions(),
+		MaxRecordBytes: int(kafka.DefaultConfig().MaxRecordBytes),
 	}
 }
 
