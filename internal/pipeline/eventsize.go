@@ -37,8 +37,10 @@ func messageEvents(msgID int64, results []flight.Result, now time.Time, maxRecor
 				StateVersion: r.Next.StateVersion, CreatedAt: now,
 				IdempotencyKey: store.IdempotencyKey(msgID, r.Next.FLID, r.Next.StateVersion, target),
 			}
-			if n := kafka.EventBytes(e, payload); maxRecord > 0 && n > maxRecord {
-				return nil, fmt.Sprintf("flight %d: its event would be %d bytes, over kafka.max-record-bytes %d", r.Next.FLID, n, maxRecord), nil
+			if maxRecord > 0 {
+				if n := kafka.EventBytes(e, payload); n > maxRecord {
+					return nil, fmt.Sprintf("flight %d: its event would be %d bytes, over kafka.max-record-bytes %d", r.Next.FLID, n, maxRecord), nil
+				}
 			}
 			// The payload is stored once, on the KAFKA:msg event; the
 			// KAFKA:schd event's is its twin's (040_outbox.sql).
