@@ -236,6 +236,7 @@ func pumpConfig(cfg config.Config) pipeline.PumpConfig {
 	p.Idle = min(p.Idle, cfg.PollInterval)
 	p.Decode = decodeOptions(cfg)
 	p.Shadow = cfg.Shadow
+	p.MaxRecordBytes = int(cfg.Kafka.MaxRecordBytes)
 	return p
 }
 

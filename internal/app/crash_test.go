@@ -45,11 +45,13 @@ var quiet = slog.New(slog.NewJSONHandler(io.Discard, nil))
 // each setting one flight's STND to a value no other message uses.
 
 type load struct {
-	flids   []int64
-	dnld    string
-	flops   []string
-	flopFor []int64 // flight of each FLOP
-	stndOf  []string
+	flids    []int64
+	dnld     string
+	flops    []string
+	flopFor  []int64 // flight of each FLOP
+	stndOf   []string
+	badEvery int     // insert a malformed message after every badEvery FLOPs (0: none)
+	bad      []int64 // mailbox ids of the malformed messages inserted
 }
 
 func newLoad(nFlights, nFlops int) *load {
@@ -72,14 +74,20 @@ func newLoad(nFlights, nFlops int) *load {
 }
 
 // insert writes the load into the mailbox as the AODB would and returns the
-// mailbox ids: ids[0] is the DNLD, ids[1+i] FLOP i.
+// mailbox ids: ids[0] is the DNLD, ids[1+i] FLOP i (malformed messages,
+// if any, in l.bad).
 func (l *load) insert(t testing.TB, mb *mailbox.Mailbox, at time.Time) []int64 {
 	t.Helper()
 	ids := make([]int64, 0, 1+len(l.flops))
-	for _, x := range append([]string{l.dnld}, l.flops...) {
+	for i, x := range append([]string{l.dnld}, l.flops...) {
 		id, err := mb.Insert(t.Context(), []byte(x), at)
 		require.NoError(t, err)
 		ids = append(ids, id)
+		if l.badEvery > 0 && i > 0 && i%l.badEvery == 0 {
+			id, err := mb.Insert(t.Context(), []byte("<MSG><META>cut off"), at)
+			require.NoError(t, err)
+			l.bad = append(l.bad, id)
+		}
 	}
 	return ids
 }
@@ -108,9 +116,12 @@ func (l *load) verifyExactlyOnce(t testing.TB, pool *pgxpool.Pool, mbdb *sql.DB,
 		}
 	}
 	require.NoError(t, rows.Err())
-	require.Len(t, statuses, len(ids))
+	require.Len(t, statuses, len(ids)+len(l.bad))
 	for _, id := range ids {
 		require.Equal(t, store.StatusSucceeded, statuses[id], "message %d", id)
+	}
+	for _, id := range l.bad {
+		require.Equal(t, store.StatusDead, statuses[id], "malformed message %d", id)
 	}
 
 	// Flights: one version per FLOP that changed it, the last FLOP's value.
@@ -174,7 +185,10 @@ func (l *load) verifyExactlyOnce(t testing.TB, pool *pgxpool.Pool, mbdb *sql.DB,
 	require.NoError(t, pool.QueryRow(ctx, "SELECT count(*) FROM backfill_todo").Scan(&todos))
 	require.Zero(t, todos)
 	mrows := mailboxRows(t, mbdb)
-	require.Len(t, mrows, len(ids))
+	require.Len(t, mrows, len(ids)+len(l.bad))
+	for _, id := range l.bad {
+		require.Equal(t, store.StatusDead, mrows[id][1], "mailbox row %d (malformed) status", id)
+	}
 	for _, id := range ids {
 		r := mrows[id]
 		require.Equal(t, store.StatusSucceeded, r[1], "mailbox row %d status", id)
@@ -746,6 +760,44 @@ func TestCrashKill9UnderLoad(t *testing.T) {
 
 	l.verifyExactlyOnce(t, pg.Pool, mbdb, ids)
 	rebackfillIsNoOp(t, pg.Pool, mbdb)
+}
+
+// Killed every 3 s, with 0.5 % malformed messages in the backlog and the
+// service's default run length, the queue makes progress in every cycle
+// (each batch and each odd message commits on its own), and the end state is
+// exact.
+func TestCrashEveryThreeSecondsMakesProgress(t *testing.T) {
+	t.Parallel()
+	pg := testdb.Postgres(t)
+	mbdb, dsn := testdb.Mailbox(t)
+	addr := freeAddr(t)
+	env := serviceEnv("MSGX_PG_URL="+pg.URL, "MSGX_MAILBOX_DSN="+dsn, "MSGX_HTTP_ADDR="+addr,
+		"MSGX_AIRPORT_TZ=Asia/Shanghai", "MSGX_BACKFILL_INTERVAL=200ms")
+	l := newLoad(100, 6000)
+	l.badEvery = 200
+	ids := l.insert(t, mailbox.New(mbdb, mailbox.WithZone(shanghai)), time.Now())
+	terminal := func() int {
+		return count(t, pg.Pool, "SELECT count(*) FROM proc_state WHERE status IN ('SUCCEEDED', 'SKIPPED', 'DEAD')")
+	}
+	total := len(ids) + len(l.bad)
+	last := 0
+	for cycle := range 4 {
+		p := startProc(t, env, addr)
+		time.Sleep(3 * time.Second) // the cycle's length: a duration, not an ordering
+		p.kill9(t)
+		got := terminal()
+		t.Logf("kill -9 #%d: %d/%d terminal", cycle+1, got, total)
+		require.Greater(t, got, last, "cycle %d made no progress", cycle+1)
+		last = got
+		if got == total {
+			break
+		}
+	}
+	p := startProc(t, env, addr)
+	waitAllDone(t, pg.Pool, mbdb, total)
+	code, _ := p.terminate(t, 10*time.Second)
+	require.Equal(t, 0, code, "graceful exit: %s", p.stderr.String())
+	l.verifyExactlyOnce(t, pg.Pool, mbdb, ids)
 }
 
 func TestServeSIGTERMUnderLoad(t *testing.T) {

@@ -64,15 +64,24 @@ func (o *outbound) ping(ctx context.Context) error { return o.client.Ping(ctx) }
 // relays builds the leader's Kafka relay: the KAFKA:msg dispatcher (woken
 // after every pump commit) and the KAFKA:schd aggregator.
 func (o *outbound) relays(c config.Config, st store.Store, clk clock.Clock, log *slog.Logger, met *metrics.Metrics) (*relay.Dispatcher, *relay.Aggregator) {
+	rc := relayConfig(c)
+	return relay.NewDispatcher(st, o.client, o.cfg.TopicMsg, clk, log, met, rc),
+		relay.NewAggregator(st, o.client, o.cfg.TopicSchd, clk, log, met, rc)
+}
+
+// relayConfig maps the service configuration onto the relay's.
+func relayConfig(c config.Config) relay.Config {
 	rc := relay.DefaultConfig()
 	rc.BatchSize = c.Outbox.BatchSize
 	rc.MaxAttempts = c.Outbox.MaxAttempts
+	// The pump refuses a message whose event would exceed it (pumpConfig);
+	// this catches events written before that check or under a larger limit.
+	rc.MaxRecordBytes = int(c.Kafka.MaxRecordBytes)
 	rc.BackoffBase, rc.BackoffCap = c.Outbox.BackoffBase, c.Outbox.BackoffCap
 	rc.FlushPeriod, rc.FlushLimit = c.Schd.FlushPeriod, c.Schd.FlushLimit
 	// Above the client's record timeout, so the client reports the precise error.
 	rc.ProduceTimeout = c.Kafka.ProduceTimeout + 5*time.Second
-	return relay.NewDispatcher(st, o.client, o.cfg.TopicMsg, clk, log, met, rc),
-		relay.NewAggregator(st, o.client, o.cfg.TopicSchd, clk, log, met, rc)
+	return rc
 }
 
 func (o *outbound) close() {

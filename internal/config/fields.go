@@ -70,7 +70,7 @@ var fields = []field{
 	positive("kafka", "kafka.max-in-flight", "MSGX_KAFKA_MAX_IN_FLIGHT", "5", "Produce requests in flight per broker, 1..5 (more breaks ordering).", func(c *Config) *int { return &c.Kafka.MaxInFlight }),
 	dur("kafka", "kafka.produce-timeout", "MSGX_KAFKA_PRODUCE_TIMEOUT", "10s", "Bound of one produce call, retries included.", func(c *Config) *time.Duration { return &c.Kafka.ProduceTimeout }),
 	dur("kafka", "kafka.dial-timeout", "MSGX_KAFKA_DIAL_TIMEOUT", "10s", "Bound of one broker connection attempt.", func(c *Config) *time.Duration { return &c.Kafka.DialTimeout }),
-	positive32("kafka", "kafka.max-record-bytes", "MSGX_KAFKA_MAX_RECORD_BYTES", "1000012", "Largest produce batch per partition; a larger record fails in the client and goes DEAD. Must not exceed the topics' `max.message.bytes`: the broker refuses a too-large batch as a whole, and records of the same flight in later batches could then overtake it.", func(c *Config) *int32 { return &c.Kafka.MaxRecordBytes }),
+	positive32("kafka", "kafka.max-record-bytes", "MSGX_KAFKA_MAX_RECORD_BYTES", "1000012", "Largest Kafka record, key and headers included (the producer's batch cap per partition). A message whose event would be larger is refused, DEAD(PROTOCOL) naming the flight and the size, nothing written (not in shadow mode: no events); an event over it already in the outbox is DEAD at once. Must not exceed the topics' `max.message.bytes`: the broker refuses a too-large batch as a whole.", func(c *Config) *int32 { return &c.Kafka.MaxRecordBytes }),
 	boolean("kafka", "kafka.tls.enabled", "MSGX_KAFKA_TLS", "false", "Connect with TLS.", func(c *Config) *bool { return &c.Kafka.TLS.Enabled }),
 	str("kafka", "kafka.tls.ca-file", "MSGX_KAFKA_TLS_CA_FILE", "", "PEM CA bundle (default: system roots).", func(c *Config) *string { return &c.Kafka.TLS.CAFile }),
 	str("kafka", "kafka.tls.cert-file", "MSGX_KAFKA_TLS_CERT_FILE", "", "PEM client certificate (mutual TLS), with the key file.", func(c *Config) *string { return &c.Kafka.TLS.CertFile }),
@@ -83,7 +83,7 @@ var fields = []field{
 
 	// outbox relay
 	positive("outbox", "outbox.batch-size", "MSGX_OUTBOX_BATCH_SIZE", "500", "`KAFKA:msg` events produced per step.", func(c *Config) *int { return &c.Outbox.BatchSize }),
-	positive("outbox", "outbox.max-attempts", "MSGX_OUTBOX_MAX_ATTEMPTS", "10", "Delivery attempts of an event before it becomes DEAD (kept as the dead letter).", func(c *Config) *int { return &c.Outbox.MaxAttempts }),
+	positive("outbox", "outbox.max-attempts", "MSGX_OUTBOX_MAX_ATTEMPTS", "10", "Failed deliveries of an event the broker refused (`CORRUPT_MESSAGE`) before it becomes DEAD (kept as the dead letter). A record refused for good (too large, invalid) is DEAD at once; broker outages never make an event DEAD.", func(c *Config) *int { return &c.Outbox.MaxAttempts }),
 	dur("outbox", "outbox.backoff-base", "MSGX_OUTBOX_BACKOFF_BASE", "1s", "First retry delay of a failed delivery; doubles per attempt.", func(c *Config) *time.Duration { return &c.Outbox.BackoffBase }),
 	dur("outbox", "outbox.backoff-cap", "MSGX_OUTBOX_BACKOFF_CAP", "1m", "Cap of each delivery retry delay.", func(c *Config) *time.Duration { return &c.Outbox.BackoffCap }),
 	dur("outbox", "schd.flush-period", "MSGX_SCHD_FLUSH_PERIOD", "3s", "`KAFKA:schd` aggregation period.", func(c *Config) *time.Duration { return &c.Schd.FlushPeriod }),

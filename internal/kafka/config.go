@@ -24,10 +24,11 @@ type Config struct {
 	ProduceTimeout time.Duration
 	DialTimeout    time.Duration
 	// MaxRecordBytes caps a produce batch per partition (franz-go's
-	// ProducerBatchMaxBytes); a record above it fails in the client, alone.
-	// It must not exceed the topics' max.message.bytes: the broker refuses a
-	// too-large batch as a whole, and records of the same partition in later
-	// batches could then overtake the refused ones.
+	// ProducerBatchMaxBytes), so it is the largest record, as RecordBytes
+	// measures it. The pump refuses a message whose event would exceed it,
+	// the relay an event over it. It must not exceed the topics'
+	// max.message.bytes: the broker refuses a too-large batch as a whole,
+	// and the client then fails every record of that partition it holds.
 	MaxRecordBytes int32
 	TLS            TLS
 	SASL           SASL

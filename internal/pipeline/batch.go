@@ -3,7 +3,6 @@ package pipeline
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
@@ -106,14 +105,20 @@ func (p *Pump) commitBatch(ctx context.Context, run []prepared) error {
 		} else {
 			overlay := overlayOf(states)
 			out, results := compute(msg, overlay, m.ID, now)
-			if !(out.status == store.StatusDead && out.class == sis.ClassProtocol) {
+			if !refusal(out) {
+				tooLarge, err := w.addResults(m.ID, results, now)
+				if err != nil {
+					return err
+				}
+				if tooLarge != "" {
+					out = dead(sis.ClassProtocol, tooLarge)
+				}
+			}
+			if !refusal(out) {
 				holders[msg.Identity] = m.ID
 				b := bindingOf(msg, meta)
 				bind = &b
 				overlay.merge()
-				if err := w.addResults(m.ID, results, now); err != nil {
-					return err
-				}
 			}
 			outs[i] = out
 		}
@@ -134,24 +139,35 @@ func (p *Pump) commitBatch(ctx context.Context, run []prepared) error {
 }
 
 // newWriter returns a writer for one transaction's messages.
-func (p *Pump) newWriter() batchWriter { return batchWriter{shadow: p.cfg.Shadow} }
+func (p *Pump) newWriter() batchWriter {
+	return batchWriter{shadow: p.cfg.Shadow, maxRecord: p.cfg.MaxRecordBytes}
+}
 
 // batchWriter collects the writes of one or more messages and sends each
 // kind in one statement or pgx batch: flight rows and collections, events,
 // terminal statuses with their bindings, backfill todos.
 type batchWriter struct {
-	shadow   bool // shadow mode: no outbox events, no mailbox backfill
-	writes   []store.FlightWrite
-	byFLID   map[int64]int // index into writes: a flight changed twice is written once, last state
-	events   []store.NewEvent
-	finishes []store.Finish
-	todos    []store.Backfill
+	shadow    bool // shadow mode: no outbox events, no mailbox backfill
+	maxRecord int  // kafka.max-record-bytes; 0: no limit
+	writes    []store.FlightWrite
+	byFLID    map[int64]int // index into writes: a flight changed twice is written once, last state
+	events    []store.NewEvent
+	finishes  []store.Finish
+	todos     []store.Backfill
 }
 
 // addResults queues a message's flight results: the row (final state, every
-// replaced collection with the version that last replaced it) and, per changed flight, one event per target
-// built from the state of that message (rule 7).
-func (w *batchWriter) addResults(msgID int64, results []flight.Result, now time.Time) error {
+// replaced collection with the version that last replaced it) and, per
+// changed flight, one event per target built from the state of that message
+// (rule 7). A message with an event over the record limit is refused: it
+// queues nothing and the refusal's reason is returned.
+func (w *batchWriter) addResults(msgID int64, results []flight.Result, now time.Time) (tooLarge string, err error) {
+	var events []store.NewEvent
+	if !w.shadow {
+		if events, tooLarge, err = messageEvents(msgID, results, now, w.maxRecord); err != nil || tooLarge != "" {
+			return tooLarge, err
+		}
+	}
 	if w.byFLID == nil {
 		w.byFLID = map[int64]int{}
 	}
@@ -166,31 +182,9 @@ func (w *batchWriter) addResults(msgID int64, results []flight.Result, now time.
 			w.byFLID[r.Next.FLID] = len(w.writes)
 			w.writes = append(w.writes, store.FlightWrite{State: r.Next, Changes: r.Changes, New: r.Created})
 		}
-		if !r.Changed || w.shadow {
-			continue
-		}
-		payload, err := flight.EventPayload(r.Next)
-		if err != nil {
-			return fmt.Errorf("event payload of flight %d: %w", r.Next.FLID, err)
-		}
-		typ := store.EventUpsert
-		if r.Next.Lifecycle == flight.Deleted {
-			typ = store.EventTombstone
-		}
-		// The payload is stored once, on the KAFKA:msg event; the KAFKA:schd
-		// event's is its twin's (040_outbox.sql).
-		for _, ev := range [...]struct {
-			target  string
-			payload []byte
-		}{{store.TargetMsg, payload}, {store.TargetSchd, nil}} {
-			w.events = append(w.events, store.NewEvent{
-				Target: ev.target, EventType: typ, MsgID: msgID, FLID: r.Next.FLID,
-				StateVersion: r.Next.StateVersion, Payload: ev.payload, CreatedAt: now,
-				IdempotencyKey: store.IdempotencyKey(msgID, r.Next.FLID, r.Next.StateVersion, ev.target),
-			})
-		}
 	}
-	return nil
+	w.events = append(w.events, events...)
+	return "", nil
 }
 
 // finish queues the terminal status with the message's binding (nil: bound

@@ -34,8 +34,10 @@ func (p *Pump) dispatch(ctx context.Context, ex store.Executor, msgID int64, msg
 		return outcome{}, &failure{class: sis.ClassUnsupported, reason: "kind " + string(msg.Kind)}
 	}
 	w := p.newWriter()
-	if err := w.addResults(msgID, results, now); err != nil {
+	if tooLarge, err := w.addResults(msgID, results, now); err != nil {
 		return outcome{}, err
+	} else if tooLarge != "" {
+		return dead(sis.ClassProtocol, tooLarge), nil
 	}
 	return out, w.flush(ctx, ex, now)
 }

@@ -214,7 +214,7 @@ func (p *Pump) processOne(ctx context.Context, tx store.Tx, pr *prepared, now ti
 	if err != nil {
 		return nil, nil, err
 	}
-	if out.status == store.StatusDead && out.class == sis.ClassProtocol {
+	if refusal(out) {
 		// A refused message writes nothing: undo whatever dispatch began.
 		if err := sp.Rollback(ctx); err != nil {
 			return nil, nil, err

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
@@ -27,9 +28,13 @@ type PumpConfig struct {
 	Probe        time.Duration // while paused on an unreachable dependency, how often to try again; default 1 s
 	Pause        *PauseState   // where the pump shows it is paused (readiness, metrics); nil = its own
 	Decode       sis.Options
-	Shadow       bool     // shadow mode: no outbox events and no mailbox backfill todos
-	Observer     Observer // metrics; nil = none
-	Committed    func()   // called after every commit (wakes the Kafka relay); nil = none
+	Shadow       bool // shadow mode: no outbox events and no mailbox backfill todos
+	// MaxRecordBytes is kafka.max-record-bytes: a message whose event's
+	// record would be larger is refused, DEAD(PROTOCOL) (eventsize.go);
+	// default kafka's, 0 = no limit. Not applied in shadow mode (no events).
+	MaxRecordBytes int
+	Observer       Observer // metrics; nil = none
+	Committed      func()   // called after every commit (wakes the Kafka relay); nil = none
 }
 
 // Observer receives the pipeline's outcomes (internal/metrics implements it).
@@ -47,6 +52,7 @@ func DefaultPumpConfig() PumpConfig {
 		MaxAttempts: 5, BackoffBase: time.Second, BackoffCap: time.Minute,
 		HeadDeadline: 10 * time.Minute, RunLength: 1000, Idle: time.Second,
 		Prune: true, Grace: 30 * time.Second, Probe: time.Second, Decode: sis.DefaultOptions(),
+		MaxRecordBytes: int(kafka.DefaultConfig().MaxRecordBytes),
 	}
 }
 

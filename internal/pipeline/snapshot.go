@@ -45,14 +45,23 @@ func (p *Pump) applySnapshot(ctx context.Context, ex store.Executor, msgID int64
 		}
 	}
 	plan := planSnapshot(days, snapshotMsg{id: msgID, subtype: s.Subtype, dttm: msg.Meta.Sent, dttmRaw: msg.Meta.SentRaw}, now)
-	return plan.out, p.writeSnapshot(ctx, ex, msgID, plan, now)
+	// The flights and events first, in memory: an event over the record
+	// limit refuses the message before anything is written.
+	w := p.newWriter()
+	if tooLarge, err := w.addResults(msgID, plan.results, now); err != nil {
+		return outcome{}, err
+	} else if tooLarge != "" {
+		return dead(sis.ClassProtocol, tooLarge), nil
+	}
+	return plan.out, p.writeSnapshot(ctx, ex, &w, plan, now)
 }
 
-// writeSnapshot writes a plan: the compare-and-set of every applied day
-// first (a generation moved meanwhile fails the message before anything
-// else is written), the audit rows, the flights with their events, then the
-// memberships, which reference the flights.
-func (p *Pump) writeSnapshot(ctx context.Context, ex store.Executor, msgID int64, plan snapshotPlan, now time.Time) error {
+// writeSnapshot writes a plan, its flights and events queued in w: the
+// compare-and-set of every applied day first (a generation moved meanwhile
+// fails the message before anything else is written), the audit rows, the
+// flights with their events, then the memberships, which reference the
+// flights.
+func (p *Pump) writeSnapshot(ctx context.Context, ex store.Executor, w *batchWriter, plan snapshotPlan, now time.Time) error {
 	for _, a := range plan.advances {
 		if err := ex.AdvanceSnapshotGen(ctx, a); err != nil {
 			return err // ErrConflict: the generation moved; retry
@@ -62,10 +71,6 @@ func (p *Pump) writeSnapshot(ctx context.Context, ex store.Executor, msgID int64
 		if err := ex.LogSnapshot(ctx, l); err != nil {
 			return err
 		}
-	}
-	w := p.newWriter()
-	if err := w.addResults(msgID, plan.results, now); err != nil {
-		return err
 	}
 	if err := w.flush(ctx, ex, now); err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -78,7 +79,7 @@ func (a *Aggregator) step(ctx context.Context) (delivered, read int, err error) 
 		return 0, 0, nil
 	}
 
-	acks := produce(context.WithoutCancel(ctx), a.cl, a.clock, a.topic, latest, a.cfg.ProduceTimeout)
+	acks := a.produce(ctx, latest)
 	var done []store.UpTo
 	for i, e := range latest {
 		if acks[i].err == nil {
@@ -109,6 +110,42 @@ func (a *Aggregator) step(ctx context.Context) (delivered, read int, err error) 
 	return len(done), len(latest), errors.Join(errs...)
 }
 
+// produce sends the flights' records and returns their acks. A record over
+// MaxRecordBytes is refused unproduced; one the broker refused for good
+// together with others is produced again alone (refusedForGood), so that
+// only a record at fault is blamed.
+func (a *Aggregator) produce(ctx context.Context, latest []store.Event) []ack {
+	acks := make([]ack, len(latest))
+	var recs []*kgo.Record
+	var at []int // index in latest of each of recs
+	for i, e := range latest {
+		r := kafka.Record(a.topic, e)
+		if err := a.cfg.fit(r); err != nil {
+			acks[i] = ack{err: err, at: a.clock.Now()}
+			continue
+		}
+		recs, at = append(recs, r), append(at, i)
+	}
+	if len(recs) == 0 {
+		return acks
+	}
+	ctx = context.WithoutCancel(ctx)
+	for j, k := range produce(ctx, a.cl, a.clock, recs, a.cfg.ProduceTimeout) {
+		acks[at[j]] = k
+	}
+	if len(recs) == 1 {
+		return acks
+	}
+	for _, i := range at {
+		if refusedForGood(acks[i].err) {
+			// A new record: a produced one keeps the context of its produce.
+			alone := []*kgo.Record{kafka.Record(a.topic, latest[i])}
+			acks[i] = produce(ctx, a.cl, a.clock, alone, a.cfg.ProduceTimeout)[0]
+		}
+	}
+	return acks
+}
+
 // fail records a failed delivery of a flight's latest event. When it becomes
 // DEAD, the older events it stood for go with it: an older state must never
 // be sent as the latest.
@@ -135,7 +172,7 @@ func (a *Aggregator) fail(ctx context.Context, e store.Event, cause error, now t
 	if err != nil {
 		return fmt.Errorf("mark events superseded by dead event %d (flight %d) DEAD: %w", e.ID, e.FLID, err)
 	}
-	a.log.Error("flight state dead after failed deliveries; kept as dead letter",
+	a.log.Error("flight state dead; kept as dead letter",
 		"event_id", e.ID, "flid", e.FLID, "attempts", attempt, "superseded", n, "err", cause)
 	return nil
 }

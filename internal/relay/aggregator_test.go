@@ -8,9 +8,12 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -50,12 +53,12 @@ func TestSchdCollapsesToLatest(t *testing.T) {
 		byKey[string(r.Key)] = r
 	}
 	require.JSONEq(t, `{"flid":1001,"state_version":5}`, string(byKey["1001"].Value), "the full latest state")
-	require.Equal(t, "5", header(byKey["1001"], HeaderStateVersion))
-	require.Equal(t, store.IdempotencyKey(5, 1001, 5, store.TargetSchd), header(byKey["1001"], HeaderIdempotencyKey))
+	require.Equal(t, "5", header(byKey["1001"], kafka.HeaderStateVersion))
+	require.Equal(t, store.IdempotencyKey(5, 1001, 5, store.TargetSchd), header(byKey["1001"], kafka.HeaderIdempotencyKey))
 	require.Nil(t, byKey["1002"].Value, "the tombstone wins, as a null value")
-	require.Equal(t, store.EventTombstone, header(byKey["1002"], HeaderEventType))
-	require.Equal(t, "3", header(byKey["1002"], HeaderStateVersion))
-	require.Equal(t, "1", header(byKey["1003"], HeaderStateVersion))
+	require.Equal(t, store.EventTombstone, header(byKey["1002"], kafka.HeaderEventType))
+	require.Equal(t, "3", header(byKey["1002"], kafka.HeaderStateVersion))
+	require.Equal(t, "1", header(byKey["1003"], kafka.HeaderStateVersion))
 	require.Zero(t, e.count(t, topicMsg))
 
 	// A later change of one flight: only that flight goes out next.
@@ -64,21 +67,21 @@ func TestSchdCollapsesToLatest(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 1, n)
 	recs := e.consume(t, topicSchd, 4)
-	require.Equal(t, "6", header(lastOf(recs, "1001"), HeaderStateVersion))
+	require.Equal(t, "6", header(lastOf(recs, "1001"), kafka.HeaderStateVersion))
 	n, err = a.Step(t.Context())
 	require.NoError(t, err)
 	require.Zero(t, n)
 }
 
 // TestSchdFailedFlightDoesNotBlockTheBatch: one flight's record is refused
-// by the broker. The others are delivered; that flight backs off alone,
-// becomes DEAD at the limit with the events it superseded, and a later
-// change of it is delivered again.
+// by the broker with an error a retry may cure (CORRUPT_MESSAGE). The others
+// are delivered; that flight backs off alone, becomes DEAD at the limit with
+// the events it superseded, and a later change of it is delivered again.
 func TestSchdFailedFlightDoesNotBlockTheBatch(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	_, err := kadm.NewClient(e.cl).AlterTopicConfigs(t.Context(), []kadm.AlterConfig{{Name: "max.message.bytes", Value: ptr("65536")}}, topicSchd)
-	require.NoError(t, err)
+	fault := e.kf.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.Produce}, Topic: topicSchd, Partitions: []int32{partitionOf(1002)},
+		Err: kerr.CorruptMessage, Count: -1})
 	// Flights on partitions of their own, apart from the failing 1002.
 	var ok []int64
 	for f := int64(2000); len(ok) < 2; f++ {
@@ -89,7 +92,7 @@ func TestSchdFailedFlightDoesNotBlockTheBatch(t *testing.T) {
 	e.insert(t,
 		event(store.TargetSchd, 1, ok[0], 1, ""),
 		event(store.TargetSchd, 2, 1002, 1, ""),
-		event(store.TargetSchd, 3, 1002, 2, bigPayload(t, 100_000)),
+		event(store.TargetSchd, 3, 1002, 2, ""),
 		event(store.TargetSchd, 4, ok[1], 1, ""),
 	)
 	a := e.aggregator()
@@ -99,7 +102,7 @@ func TestSchdFailedFlightDoesNotBlockTheBatch(t *testing.T) {
 	failing := e.schdOf(t, 3)
 	require.Equal(t, store.EventPending, failing.Status)
 	require.Equal(t, 1, failing.Attempts)
-	require.Contains(t, failing.LastError, "MESSAGE_TOO_LARGE")
+	require.Contains(t, failing.LastError, "CORRUPT_MESSAGE")
 	require.Equal(t, store.EventPending, e.schdOf(t, 2).Status, "not represented by a failed delivery")
 
 	e.insert(t, event(store.TargetSchd, 5, ok[0], 2, ""))
@@ -114,7 +117,7 @@ func TestSchdFailedFlightDoesNotBlockTheBatch(t *testing.T) {
 	}
 	dead := e.schdOf(t, 3)
 	require.Equal(t, store.EventDead, dead.Status)
-	require.Contains(t, dead.LastError, "MESSAGE_TOO_LARGE")
+	require.Contains(t, dead.LastError, "CORRUPT_MESSAGE")
 	superseded := e.schdOf(t, 2)
 	require.Equal(t, store.EventDead, superseded.Status, "an older state is never sent as the latest")
 	require.Equal(t, fmt.Sprintf("superseded by dead event %d", dead.ID), superseded.LastError)
@@ -123,6 +126,7 @@ func TestSchdFailedFlightDoesNotBlockTheBatch(t *testing.T) {
 	require.NoError(t, err)
 	require.Zero(t, n, "nothing of flight 1002 left to send")
 
+	fault.Remove()
 	e.insert(t, event(store.TargetSchd, 6, 1002, 3, ""))
 	n, err = a.Step(t.Context())
 	require.NoError(t, err)
@@ -131,13 +135,71 @@ func TestSchdFailedFlightDoesNotBlockTheBatch(t *testing.T) {
 	var versions1002 []string
 	for _, r := range recs {
 		if string(r.Key) == "1002" {
-			versions1002 = append(versions1002, header(r, HeaderStateVersion))
+			versions1002 = append(versions1002, header(r, kafka.HeaderStateVersion))
 		}
 	}
 	require.Equal(t, []string{"3"}, versions1002)
 	_, failed, deadN := e.obs.get()
 	require.Equal(t, e.cfg.MaxAttempts, failed[store.TargetSchd])
 	require.Equal(t, 1, deadN[store.TargetSchd])
+}
+
+// TestSchdRecordRefusedForGoodGoesDeadAtOnce: a flight's latest state is
+// too large, over kafka.max-record-bytes (never produced) or over the
+// topic's max.message.bytes (refused by the broker, which fails the batch
+// of a flight sharing its partition too). It is DEAD at once with the
+// events it superseded; the other flights, that one included, are
+// delivered, and so is a later change of the flight, without a backoff.
+func TestSchdRecordRefusedForGoodGoesDeadAtOnce(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name   string
+		limit  int    // relay's kafka.max-record-bytes
+		broker string // topic's max.message.bytes ("": as the client's)
+		size   int
+		reason string
+	}{
+		{"over the limit", 65536, "", 100_000, "over kafka.max-record-bytes 65536; not produced"},
+		{"refused by the broker", 0, "16384", 30_000, "MESSAGE_TOO_LARGE"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, func(cfg *Config) { cfg.MaxRecordBytes = c.limit })
+			if c.broker != "" {
+				e.lowerMaxMessageBytes(t, topicSchd, c.broker)
+			}
+			x, b := samePartition(1002), otherPartition(1002)
+			e.insert(t,
+				event(store.TargetSchd, 1, x, 1, ""),
+				event(store.TargetSchd, 2, 1002, 1, ""),
+				event(store.TargetSchd, 3, 1002, 2, bigPayload(t, c.size)),
+				event(store.TargetSchd, 4, b, 1, ""),
+			)
+			a := e.aggregator()
+			n, err := a.Step(t.Context())
+			require.NoError(t, err)
+			require.Equal(t, 2, n, "the other flights are delivered, the one sharing the partition too")
+			dead := e.schdOf(t, 3)
+			require.Equal(t, store.EventDead, dead.Status)
+			require.Equal(t, 1, dead.Attempts, "dead at the first attempt")
+			require.Contains(t, dead.LastError, c.reason)
+			require.Equal(t, store.EventDead, e.schdOf(t, 2).Status, "superseded by the dead state")
+
+			e.insert(t, event(store.TargetSchd, 5, 1002, 3, ""))
+			n, err = a.Step(t.Context())
+			require.NoError(t, err)
+			require.Equal(t, 1, n, "a later change of the flight goes at once")
+			var versions1002 []string
+			for _, r := range e.consume(t, topicSchd, 3) {
+				if string(r.Key) == "1002" {
+					versions1002 = append(versions1002, header(r, kafka.HeaderStateVersion))
+				}
+			}
+			require.Equal(t, []string{"3"}, versions1002)
+			_, _, deadN := e.obs.get()
+			require.Equal(t, 1, deadN[store.TargetSchd])
+		})
+	}
 }
 
 // TestSchdRunFlushesPeriodically: Run delivers a batch at once, then waits
@@ -162,7 +224,7 @@ func TestSchdRunFlushesPeriodically(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	recs := e.consume(t, topicSchd, 11)
-	require.Equal(t, "3", header(lastOf(recs, "3001"), HeaderStateVersion), "the period's changes collapsed to the latest")
+	require.Equal(t, "3", header(lastOf(recs, "3001"), kafka.HeaderStateVersion), "the period's changes collapsed to the latest")
 	cancel()
 	require.NoError(t, <-done)
 	require.Empty(t, e.pending(t, store.TargetSchd))
@@ -173,10 +235,8 @@ func TestSchdLogsCarryEventFields(t *testing.T) {
 	e := newEnv(t)
 	var buf syncBuffer
 	e.log = newTextLogger(&buf)
-	_, err := kadm.NewClient(e.cl).AlterTopicConfigs(t.Context(), []kadm.AlterConfig{{Name: "max.message.bytes", Value: ptr("65536")}}, topicSchd)
-	require.NoError(t, err)
 	e.insert(t, event(store.TargetSchd, 1, 1002, 1, bigPayload(t, 100_000)))
-	_, err = e.aggregator().Step(t.Context())
+	_, err := e.aggregator().Step(t.Context())
 	require.NoError(t, err)
 	line := buf.String()
 	for _, want := range []string{"event_id=", "flid=1002", "target=KAFKA:schd", "MESSAGE_TOO_LARGE"} {

@@ -62,7 +62,7 @@ func receive(ctx context.Context, tb testing.TB, kcfg kafka.Config, topic string
 			now := time.Now()
 			r.mu.Lock()
 			f.EachRecord(func(rec *kgo.Record) {
-				if id := header(rec, HeaderCminmsgsID); r.got[id].IsZero() {
+				if id := header(rec, kafka.HeaderCminmsgsID); r.got[id].IsZero() {
 					r.got[id] = now
 				}
 			})
@@ -203,7 +203,7 @@ func kafkaLatency(tb testing.TB, e *env) []time.Duration {
 		ids[i] = int64(1_000_000 + i)
 		sentAt[i] = time.Now()
 		e.cl.Produce(ctx, &kgo.Record{Topic: topic, Key: []byte(fmt.Sprint(i % e2eFlights)), Value: benchPayload(int64(i), 1),
-			Headers: []kgo.RecordHeader{{Key: HeaderCminmsgsID, Value: []byte(fmt.Sprint(ids[i]))}}}, nil)
+			Headers: []kgo.RecordHeader{{Key: kafka.HeaderCminmsgsID, Value: []byte(fmt.Sprint(ids[i]))}}}, nil)
 	})
 	waitFor(tb, recv, ids)
 	out := make([]time.Duration, n)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -101,7 +102,7 @@ func baselineProduce(tb testing.TB, e *env, n, flights, batch int) float64 {
 	for i := 0; i < n; i += batch {
 		recs := make([]*kgo.Record, 0, batch)
 		for _, ev := range events[i:min(i+batch, n)] {
-			recs = append(recs, record(topicSchd, ev))
+			recs = append(recs, kafka.Record(topicSchd, ev))
 		}
 		ctx, cancel := context.WithTimeout(tb.Context(), time.Minute)
 		require.NoError(tb, e.cl.ProduceSync(ctx, recs...).FirstErr())

@@ -10,6 +10,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -23,6 +24,11 @@ type Dispatcher struct {
 	obs   Observer
 	cfg   Config
 	wake  chan struct{}
+	// suspect is an event refused for good together with other records (see
+	// refusedForGood): the next step produces it alone, and only a refusal
+	// alone makes it DEAD. Kept in memory only: after a restart it is
+	// produced in a batch again, no harm.
+	suspect int64
 }
 
 // NewDispatcher wires a dispatcher producing to topic through cl (which the
@@ -72,7 +78,11 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 // Step delivers from the head of the target on: batch after batch of up to
 // BatchSize events while batches are full and fully acknowledged (the head
 // alone when it failed before). It returns how many events were marked
-// SENT. Nothing is produced while the head backs off.
+// SENT. Nothing is produced while the head backs off. A record over
+// MaxRecordBytes is not produced: it ends the batch before it and, once the
+// head, goes DEAD at once, as does a record the broker refuses for good
+// (too large, invalid) when produced alone; delivery then goes on without
+// waiting.
 //
 // The next batch is read while a batch is produced, and the SENT mark of a
 // batch is written while the next batch is produced; the next batch is
@@ -98,7 +108,8 @@ func (d *Dispatcher) step(ctx context.Context) (sent int, wait time.Duration, id
 	if head.NextAttemptAt != nil && head.NextAttemptAt.After(now) {
 		return 0, head.NextAttemptAt.Sub(now), false, nil
 	}
-	if head.Attempts > 0 {
+	alone := head.Attempts > 0 || head.ID == d.suspect
+	if alone {
 		events = events[:1] // retry a failing head alone, not the batch behind it
 	}
 
@@ -113,12 +124,20 @@ func (d *Dispatcher) step(ctx context.Context) (sent int, wait time.Duration, id
 		cut := untilRetried(events)
 		full := len(events) == d.cfg.BatchSize && len(cut) == len(events)
 		events = cut
-		more := full && head.Attempts == 0
+		recs, tooLarge := d.records(events)
+		if len(recs) == 0 { // the head is over the limit: never produced
+			if err := settle(); err != nil {
+				return sent, 0, false, err
+			}
+			return sent, d.fail(ctx, events[0], tooLarge), false, nil
+		}
+		events = events[:len(recs)] // an event over the limit waits to be the head
+		more := full && tooLarge == nil && !alone
 		var ahead chan readResult // the next batch, read while this one is produced
 		if more {
 			ahead = d.readAhead(ctx, events[len(events)-1].ID)
 		}
-		acks := produce(context.WithoutCancel(ctx), d.cl, d.clock, d.topic, events, d.cfg.ProduceTimeout)
+		acks := produce(context.WithoutCancel(ctx), d.cl, d.clock, recs, d.cfg.ProduceTimeout)
 		// Only the contiguous acknowledged prefix is SENT: an event acknowledged
 		// after a failed one is sent again with it (consumers dedupe).
 		ok := 0
@@ -135,6 +154,10 @@ func (d *Dispatcher) step(ctx context.Context) (sent int, wait time.Duration, id
 			if err := settle(); err != nil {
 				return sent, 0, false, err
 			}
+			if cause := acks[ok].err; refusedForGood(cause) && len(events) > 1 {
+				d.suspected(events[ok], cause)
+				return sent, 0, false, nil
+			}
 			return sent, d.fail(ctx, events[ok], acks[ok].err), false, nil
 		}
 		if !more || ctx.Err() != nil {
@@ -150,6 +173,30 @@ func (d *Dispatcher) step(ctx context.Context) (sent int, wait time.Duration, id
 		}
 		events = next
 	}
+}
+
+// records builds the events' records up to the first one over
+// MaxRecordBytes, and returns that one's refusal (nil: all fit).
+func (d *Dispatcher) records(events []store.Event) ([]*kgo.Record, error) {
+	recs := make([]*kgo.Record, 0, len(events))
+	for _, e := range events {
+		r := kafka.Record(d.topic, e)
+		if err := d.cfg.fit(r); err != nil {
+			return recs, err
+		}
+		recs = append(recs, r)
+	}
+	return recs, nil
+}
+
+// suspected notes an event refused for good in a batch of several: it may
+// be innocent (refusedForGood), so nothing is recorded and the next step
+// produces it alone, at once.
+func (d *Dispatcher) suspected(e store.Event, cause error) {
+	d.suspect = e.ID
+	d.obs.EventFailed(store.TargetMsg, false)
+	d.log.Warn("event refused with its batch; producing it alone to tell whether it is at fault",
+		"event_id", e.ID, "flid", e.FLID, "err", cause)
 }
 
 // read returns up to BatchSize pending events after the cursor (0: the head).
@@ -251,7 +298,7 @@ func (d *Dispatcher) fail(ctx context.Context, e store.Event, cause error) time.
 	dead := status == store.EventDead
 	d.obs.EventFailed(store.TargetMsg, dead)
 	if dead {
-		d.log.Error("event dead after failed deliveries; kept as dead letter, delivery goes on",
+		d.log.Error("event dead; kept as dead letter, delivery goes on",
 			"event_id", e.ID, "flid", e.FLID, "attempts", attempt, "err", cause)
 		return 0
 	}

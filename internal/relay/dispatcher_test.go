@@ -17,6 +17,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -68,17 +69,17 @@ func TestMsgPerKeyOrderAcrossPartitions(t *testing.T) {
 			require.Equal(t, p, r.Partition, "one flight, one partition")
 		}
 		keyPart[string(r.Key)] = r.Partition
-		ev := headerInt(t, r, HeaderEventID)
+		ev := headerInt(t, r, kafka.HeaderEventID)
 		require.Positive(t, ev)
-		want := store.IdempotencyKey(headerInt(t, r, HeaderCminmsgsID), mustAtoi(t, string(r.Key)), headerInt(t, r, HeaderStateVersion), store.TargetMsg)
-		require.Equal(t, want, header(r, HeaderIdempotencyKey))
-		switch header(r, HeaderEventType) {
+		want := store.IdempotencyKey(headerInt(t, r, kafka.HeaderCminmsgsID), mustAtoi(t, string(r.Key)), headerInt(t, r, kafka.HeaderStateVersion), store.TargetMsg)
+		require.Equal(t, want, header(r, kafka.HeaderIdempotencyKey))
+		switch header(r, kafka.HeaderEventType) {
 		case store.EventTombstone:
 			require.Nil(t, r.Value, "a TOMBSTONE has a null value")
 		case store.EventUpsert:
-			require.JSONEq(t, fmt.Sprintf(`{"flid":%s,"state_version":%s}`, r.Key, header(r, HeaderStateVersion)), string(r.Value))
+			require.JSONEq(t, fmt.Sprintf(`{"flid":%s,"state_version":%s}`, r.Key, header(r, kafka.HeaderStateVersion)), string(r.Value))
 		default:
-			t.Fatalf("event type %q", header(r, HeaderEventType))
+			t.Fatalf("event type %q", header(r, kafka.HeaderEventType))
 		}
 	}
 	require.Greater(t, len(parts), 3, "flights spread over the partitions")
@@ -193,7 +194,7 @@ func TestMsgFailingHeadBlocksOnlyItsTarget(t *testing.T) {
 	kept, _ := dedupe(e.consume(t, topicMsg, n))
 	require.Len(t, kept, n)
 	requirePerKeyOrder(t, kept)
-	require.Equal(t, head.ID, headerInt(t, firstOf(kept, head.PartitionKey), HeaderEventID), "the failed head is its flight's first record")
+	require.Equal(t, head.ID, headerInt(t, firstOf(kept, head.PartitionKey), kafka.HeaderEventID), "the failed head is its flight's first record")
 	_, failed, dead := e.obs.get()
 	require.Equal(t, 4, failed[store.TargetMsg])
 	require.Zero(t, dead[store.TargetMsg])
@@ -214,58 +215,6 @@ func bigPayload(t testing.TB, size int) string {
 	_, err := rand.Read(b)
 	require.NoError(t, err)
 	return `{"blob":"` + base64.StdEncoding.EncodeToString(b) + `"}`
-}
-
-// TestMsgRecordTooLargeGoesDead: the broker refuses a record larger than the
-// topic's max.message.bytes. It is retried alone up to MaxAttempts, becomes
-// DEAD with the reason kept, and the events behind it are delivered.
-func TestMsgRecordTooLargeGoesDead(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	adm := kadm.NewClient(e.cl)
-	_, err := adm.AlterTopicConfigs(t.Context(), []kadm.AlterConfig{{Name: "max.message.bytes", Value: ptr("65536")}}, topicMsg)
-	require.NoError(t, err)
-	// Flight a is on another partition than the big record of flight 1002,
-	// so no batch of the broker holds both.
-	a := int64(1001)
-	for partitionOf(a) == partitionOf(1002) {
-		a++
-	}
-	e.insert(t,
-		event(store.TargetMsg, 1, a, 1, ""),
-		event(store.TargetMsg, 2, 1002, 1, bigPayload(t, 100_000)),
-		event(store.TargetMsg, 3, 1002, 2, ""),
-		event(store.TargetMsg, 4, a, 2, ""),
-	)
-	d := e.dispatcher()
-	sent, err := d.Step(t.Context())
-	require.NoError(t, err)
-	require.Equal(t, 1, sent)
-	for msg, want := range map[int64]string{1: store.EventSent, 2: store.EventPending, 3: store.EventPending, 4: store.EventPending} {
-		require.Equal(t, want, e.eventsOf(t, msg)[0].Status, "only the acknowledged prefix is SENT (message %d)", msg)
-	}
-	e.clk.Advance(e.cfg.BackoffCap)
-	for attempt := 2; attempt <= e.cfg.MaxAttempts; attempt++ {
-		_, err := d.Step(t.Context())
-		require.NoError(t, err)
-		e.clk.Advance(e.cfg.BackoffCap)
-	}
-	big := e.eventsOf(t, 2)[0]
-	require.Equal(t, store.EventDead, big.Status)
-	require.Equal(t, e.cfg.MaxAttempts, big.Attempts)
-	require.Contains(t, big.LastError, "MESSAGE_TOO_LARGE", "the dead letter keeps the reason")
-
-	e.drain(t, d)
-	require.Empty(t, e.pending(t, store.TargetMsg))
-	kept, _ := dedupe(e.consume(t, topicMsg, e.count(t, topicMsg)))
-	var got []int64
-	for _, r := range kept {
-		got = append(got, headerInt(t, r, HeaderCminmsgsID))
-	}
-	require.ElementsMatch(t, []int64{1, 3, 4}, got, "every event but the dead one")
-	requirePerKeyOrder(t, kept)
-	_, _, dead := e.obs.get()
-	require.Equal(t, 1, dead[store.TargetMsg])
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -310,11 +259,11 @@ func TestMsgResendAfterLostMark(t *testing.T) {
 	recs := e.consume(t, topicMsg, n+min(n, e.cfg.BatchSize))
 	firstKey := map[string]string{}
 	for _, r := range recs {
-		k := header(r, HeaderIdempotencyKey)
+		k := header(r, kafka.HeaderIdempotencyKey)
 		if id, ok := firstKey[k]; ok {
-			require.Equal(t, id, header(r, HeaderEventID), "a resend is recognisable: same key, same event")
+			require.Equal(t, id, header(r, kafka.HeaderEventID), "a resend is recognisable: same key, same event")
 		}
-		firstKey[k] = header(r, HeaderEventID)
+		firstKey[k] = header(r, kafka.HeaderEventID)
 	}
 	kept, dropped := dedupe(recs)
 	require.Equal(t, min(n, e.cfg.BatchSize), dropped, "the unmarked batch came twice")
@@ -427,7 +376,7 @@ func TestMsgFailureBehindReadAhead(t *testing.T) {
 	head := e.pending(t, store.TargetMsg)[0]
 	require.Equal(t, int64(sent+1), head.MsgID, "the head is the first refused event")
 	require.LessOrEqual(t, head.MsgID, int64(bigMsg), "(the big one, or one in the broker batch it spoiled)")
-	require.Equal(t, 1, head.Attempts)
+	require.Zero(t, head.Attempts, "refused with its batch, it is not blamed before it is produced alone")
 	for msg := int64(1); msg <= n; msg++ {
 		want := store.EventPending
 		if msg <= int64(sent) {
@@ -436,7 +385,7 @@ func TestMsgFailureBehindReadAhead(t *testing.T) {
 		require.Equal(t, want, e.eventsOf(t, msg)[0].Status, "message %d: only the acknowledged prefix is SENT", msg)
 	}
 	for _, r := range e.consume(t, topicMsg, e.count(t, topicMsg)) {
-		require.LessOrEqual(t, headerInt(t, r, HeaderCminmsgsID), int64(200), "the batch read ahead is not produced")
+		require.LessOrEqual(t, headerInt(t, r, kafka.HeaderCminmsgsID), int64(200), "the batch read ahead is not produced")
 	}
 	lag, err := e.st.OutboxLag(t.Context())
 	require.NoError(t, err)

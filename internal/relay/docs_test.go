@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -182,7 +183,7 @@ func TestEventsDocMatchesRealRecords(t *testing.T) {
 		require.NotEmpty(t, recs)
 		for _, r := range recs {
 			checkRecord(t, doc, r, target, seen)
-			types[target+" "+header(r, HeaderEventType)]++
+			types[target+" "+header(r, kafka.HeaderEventType)]++
 		}
 	}
 	for _, want := range []string{"KAFKA:msg UPSERT", "KAFKA:msg TOMBSTONE", "KAFKA:schd UPSERT", "KAFKA:schd TOMBSTONE"} {
@@ -206,10 +207,10 @@ func checkRecord(t *testing.T, doc eventsDoc, r *kgo.Record, target string, seen
 	}
 	require.ElementsMatch(t, doc.headers, names, "headers are the documented ones")
 	flid := mustAtoi(t, string(r.Key))
-	msg, version := headerInt(t, r, HeaderCminmsgsID), headerInt(t, r, HeaderStateVersion)
-	headerInt(t, r, HeaderEventID)
-	require.Equal(t, store.IdempotencyKey(msg, flid, version, target), header(r, HeaderIdempotencyKey))
-	switch header(r, HeaderEventType) {
+	msg, version := headerInt(t, r, kafka.HeaderCminmsgsID), headerInt(t, r, kafka.HeaderStateVersion)
+	headerInt(t, r, kafka.HeaderEventID)
+	require.Equal(t, store.IdempotencyKey(msg, flid, version, target), header(r, kafka.HeaderIdempotencyKey))
+	switch header(r, kafka.HeaderEventType) {
 	case store.EventTombstone:
 		require.Nil(t, r.Value, "a TOMBSTONE is null")
 	case store.EventUpsert:
@@ -222,7 +223,7 @@ func checkRecord(t *testing.T, doc eventsDoc, r *kgo.Record, target string, seen
 		require.Equal(t, flid, v.FLID, "the key is the FLID")
 		require.Equal(t, version, v.StateVersion, "the header is the state's version")
 	default:
-		t.Fatalf("event type %q", header(r, HeaderEventType))
+		t.Fatalf("event type %q", header(r, kafka.HeaderEventType))
 	}
 }
 

@@ -243,7 +243,7 @@ func headerInt(t testing.TB, r *kgo.Record, key string) int64 {
 func dedupe(recs []*kgo.Record) (kept []*kgo.Record, dropped int) {
 	seen := map[string]bool{}
 	for _, r := range recs {
-		k := header(r, HeaderIdempotencyKey)
+		k := header(r, kafka.HeaderIdempotencyKey)
 		if seen[k] {
 			dropped++
 			continue
@@ -260,7 +260,7 @@ func requirePerKeyOrder(t testing.TB, recs []*kgo.Record) {
 	t.Helper()
 	last := map[string]int64{}
 	for _, r := range recs {
-		v := headerInt(t, r, HeaderStateVersion)
+		v := headerInt(t, r, kafka.HeaderStateVersion)
 		require.Greater(t, v, last[string(r.Key)], "flight %s: version %d after %d", r.Key, v, last[string(r.Key)])
 		last[string(r.Key)] = v
 	}

@@ -2,6 +2,8 @@
 //
 //   - Dispatcher: KAFKA:msg, every event one by one in EVENT_ID order. The
 //     head of the target gates it: while the head backs off, nothing passes.
+//     A record refused for good (too large, invalid) is DEAD at once and
+//     lets the rest pass.
 //   - Aggregator: KAFKA:schd, per flight only the latest state, flushed
 //     periodically; a failing flight backs off alone.
 //
@@ -17,7 +19,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 	"sync"
 	"time"
 
@@ -25,7 +26,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/msgx-aodb/msgx/internal/clock"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/kafka"
 )
 
 // Observer receives delivery figures (metrics). Optional: nil is allowed.
@@ -34,19 +35,11 @@ type Observer interface {
 	EventFailed(target string, dead bool)                // per failed delivery attempt; dead when it became DEAD
 }
 
-// Record headers (docs/events.md).
-const (
-	HeaderEventID        = "event-id"
-	HeaderIdempotencyKey = "idempotency-key"
-	HeaderStateVersion   = "state-version"
-	HeaderEventType      = "event-type"
-	HeaderCminmsgsID     = "cminmsgs-id"
-)
-
 // Config is the delivery policy. Zero fields take the defaults.
 type Config struct {
 	BatchSize      int           // KAFKA:msg events per step; default 500
-	MaxAttempts    int           // failed deliveries of a record-level error before DEAD; default 10
+	MaxAttempts    int           // failed deliveries of a record-level error before DEAD; default 10 (a refusal for good: 1)
+	MaxRecordBytes int           // kafka.max-record-bytes: a larger record goes DEAD unproduced; 0 = no check here (the client still refuses it)
 	BackoffBase    time.Duration // first retry delay, doubled per attempt; default 1 s
 	BackoffCap     time.Duration // cap of one delay; default 1 min
 	FlushPeriod    time.Duration // KAFKA:schd aggregation period; default 3 s
@@ -99,20 +92,25 @@ func (c Config) backoff(attempt int) time.Duration {
 	return min(d, c.BackoffCap)
 }
 
-// maxAttempts is the limit passed to the store for a failure: record-level
-// errors count toward DEAD; anything else (broker down, timeouts, leader
-// moves, authorization) says nothing about the event, so it only backs off —
-// killing events one after another during an outage would break the order
-// and completeness the target promises.
+// maxAttempts is the limit passed to the store for a failure: a refusal for
+// good makes the event DEAD at once (callers produce such an event alone
+// before blaming it); other record-level errors count toward DEAD; anything
+// else (broker down, timeouts, leader moves, authorization) says nothing
+// about the event, so it only backs off — killing events one after another
+// during an outage would break the order and completeness the target
+// promises.
 func (c Config) maxAttempts(err error) int {
-	if recordError(err) {
+	switch {
+	case refusedForGood(err):
+		return 1
+	case recordError(err):
 		return c.MaxAttempts
 	}
 	return math.MaxInt32
 }
 
 // recordError reports whether the broker (or the client before it) refused
-// the record itself, so that retrying it can never succeed.
+// the record itself.
 func recordError(err error) bool {
 	var ke *kerr.Error
 	if !errors.As(err, &ke) {
@@ -125,24 +123,30 @@ func recordError(err error) bool {
 	return false
 }
 
-// record builds the Kafka record of an event: key = FLID, value = payload
-// (null for a TOMBSTONE), headers as documented. The timestamp is left to
-// the client (produce time): franz-go measures the delivery timeout from it.
-func record(topic string, e store.Event) *kgo.Record {
-	value := e.Payload
-	if e.EventType == store.EventTombstone {
-		value = nil
+// refusedForGood reports a record error that no retry can cure, those kerr
+// marks not retriable: too large, invalid record, timestamp out of range.
+// CORRUPT_MESSAGE is not among them: it is also a checksum failure in
+// transit, so it counts toward MaxAttempts.
+//
+// The broker refuses a batch as a whole, and franz-go then fails every
+// record of that partition it holds: a record refused together with others
+// may be innocent. Only a record refused alone is at fault.
+func refusedForGood(err error) bool {
+	var ke *kerr.Error
+	return recordError(err) && errors.As(err, &ke) && !ke.Retriable
+}
+
+// fit refuses, before produce, a record over MaxRecordBytes by the measure
+// the pump and the client use (kafka.RecordBytes): the client would refuse
+// it alike, without the sizes.
+func (c Config) fit(r *kgo.Record) error {
+	if c.MaxRecordBytes <= 0 {
+		return nil
 	}
-	return &kgo.Record{
-		Topic: topic, Key: []byte(e.PartitionKey), Value: value,
-		Headers: []kgo.RecordHeader{
-			{Key: HeaderEventID, Value: strconv.AppendInt(nil, e.ID, 10)},
-			{Key: HeaderIdempotencyKey, Value: []byte(e.IdempotencyKey)},
-			{Key: HeaderStateVersion, Value: strconv.AppendInt(nil, e.StateVersion, 10)},
-			{Key: HeaderEventType, Value: []byte(e.EventType)},
-			{Key: HeaderCminmsgsID, Value: strconv.AppendInt(nil, e.MsgID, 10)},
-		},
+	if n := kafka.RecordBytes(r); n > c.MaxRecordBytes {
+		return fmt.Errorf("%w: record of %d bytes, over kafka.max-record-bytes %d; not produced", kerr.MessageTooLarge, n, c.MaxRecordBytes)
 	}
+	return nil
 }
 
 // ack is the outcome of one record.
@@ -151,17 +155,17 @@ type ack struct {
 	at  time.Time // when the broker answered
 }
 
-// produce sends the events' records and waits for every answer, at most
-// timeout. acks[i] belongs to events[i] (franz-go answers in completion
-// order, not input order).
-func produce(ctx context.Context, cl *kgo.Client, clk clock.Clock, topic string, events []store.Event, timeout time.Duration) []ack {
+// produce sends records and waits for every answer, at most timeout.
+// acks[i] belongs to recs[i] (franz-go answers in completion order, not
+// input order).
+func produce(ctx context.Context, cl *kgo.Client, clk clock.Clock, recs []*kgo.Record, timeout time.Duration) []ack {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	acks := make([]ack, len(events))
+	acks := make([]ack, len(recs))
 	var wg sync.WaitGroup
-	wg.Add(len(events))
-	for i, e := range events {
-		cl.Produce(ctx, record(topic, e), func(_ *kgo.Record, err error) {
+	wg.Add(len(recs))
+	for i, r := range recs {
+		cl.Produce(ctx, r, func(_ *kgo.Record, err error) {
 			acks[i] = ack{err: err, at: clk.Now()}
 			wg.Done()
 		})

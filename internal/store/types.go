@@ -177,6 +177,10 @@ type NewEvent struct {
 	CreatedAt      time.Time
 }
 
+// PartitionKey is an event's partition key, its Kafka record key: the FLID
+// as decimal text.
+func PartitionKey(flid int64) string { return itoa(flid) }
+
 // IdempotencyKey is rule 8 of processing.md §4: <CMINMSGS_ID>:<FLID>:<STATE_VERSION>:<TARGET>.
 func IdempotencyKey(msgID, flid, version int64, target string) string {
 	return itoa(msgID) + ":" + itoa(flid) + ":" + itoa(version) + ":" + target

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/msgx-aodb/msgx/db/postgres"
@@ -100,7 +99,7 @@ func (e executor) InsertEvents(ctx context.Context, events []store.NewEvent) err
 			payload = &p
 		}
 		rows[i] = postgres.EventInsertParams{
-			Target: ev.Target, PartitionKey: strconv.FormatInt(ev.FLID, 10), EventType: ev.EventType,
+			Target: ev.Target, PartitionKey: store.PartitionKey(ev.FLID), EventType: ev.EventType,
 			CminmsgsID: ev.MsgID, Flid: ev.FLID, StateVersion: ev.StateVersion,
 			IdempotencyKey: ev.IdempotencyKey, Payload: payload, Status: initialStatus(ev.Target), CreatedAt: ev.CreatedAt,
 		}

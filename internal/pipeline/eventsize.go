@@ -1,0 +1,60 @@
+package pipeline
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/msgx-aodb/msgx/internal/flight"
+	"github.com/msgx-aodb/msgx/internal/kafka"
+	"github.com/msgx-aodb/msgx/internal/sis"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// messageEvents builds a message's outbox events: per changed flight one
+// per target, from the state the message computed (rule 7). When the Kafka
+// record of one of them would exceed maxRecord (kafka.max-record-bytes;
+// 0: no limit), it returns the refusal instead: the broker could never take
+// it, so the message is DEAD(PROTOCOL) with nothing written, rather than a
+// state whose event can never be delivered. Sized as the relay builds the
+// record (kafka.EventBytes), so what passes here the relay never finds
+// too large.
+func messageEvents(msgID int64, results []flight.Result, now time.Time, maxRecord int) (events []store.NewEvent, tooLarge string, err error) {
+	for _, r := range results {
+		if !r.Write || !r.Changed {
+			continue
+		}
+		payload, err := flight.EventPayload(r.Next)
+		if err != nil {
+			return nil, "", fmt.Errorf("event payload of flight %d: %w", r.Next.FLID, err)
+		}
+		typ := store.EventUpsert
+		if r.Next.Lifecycle == flight.Deleted {
+			typ = store.EventTombstone
+		}
+		for _, target := range [...]string{store.TargetMsg, store.TargetSchd} {
+			e := store.NewEvent{
+				Target: target, EventType: typ, MsgID: msgID, FLID: r.Next.FLID,
+				StateVersion: r.Next.StateVersion, CreatedAt: now,
+				IdempotencyKey: store.IdempotencyKey(msgID, r.Next.FLID, r.Next.StateVersion, target),
+			}
+			if maxRecord > 0 {
+				if n := kafka.EventBytes(e, payload); n > maxRecord {
+					return nil, fmt.Sprintf("flight %d: its event would be %d bytes, over kafka.max-record-bytes %d", r.Next.FLID, n, maxRecord), nil
+				}
+			}
+			// The payload is stored once, on the KAFKA:msg event; the
+			// KAFKA:schd event's is its twin's (040_outbox.sql).
+			if target == store.TargetMsg {
+				e.Payload = payload
+			}
+			events = append(events, e)
+		}
+	}
+	return events, "", nil
+}
+
+// refusal: the message is refused whole (DEAD PROTOCOL), nothing of it is
+// written.
+func refusal(out outcome) bool {
+	return out.status == store.StatusDead && out.class == sis.ClassProtocol
+}
