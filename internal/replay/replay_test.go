@@ -67,6 +67,11 @@ func (e *env) ReadRaws(ctx context.Context, ids []int64) (map[int64][]byte, erro
 	return e.mb.ReadRaws(ctx, ids)
 }
 
+// RawSizes are the mailbox's (a down id fails its read, not its size).
+func (e *env) RawSizes(ctx context.Context, ids []int64) (map[int64]int, error) {
+	return e.mb.RawSizes(ctx, ids)
+}
+
 func (e *env) setDown(id int64, down bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -91,3 +91,8 @@ UPDATE cminmsgs SET
   CMINMSGS_SUBSYSTEM_TYPE = NULLIF(ELT(FIELD(CMINMSGS_ID, sqlc.slice(pos)), sqlc.slice(msg_type)), ''),
   CMINMSGS_SUBSYSTEM_SUBTYPE = NULLIF(ELT(FIELD(CMINMSGS_ID, sqlc.slice(pos)), sqlc.slice(msg_subtype)), '')
 WHERE CMINMSGS_ID IN (sqlc.slice(ids)) AND CMINMSGS_DATE_PROCESSED IS NULL;
+
+-- name: InboundRawSizes :many
+-- The byte length of the XML of the messages of a run, without the XML: the
+-- pump cuts a run at its byte budget before reading it.
+SELECT CMINMSGS_ID, LENGTH(CMINMSGS_CLOB_MSG) AS size FROM cminmsgs WHERE CMINMSGS_ID IN (sqlc.slice(ids));
