@@ -17,7 +17,7 @@ import (
 )
 
 func (s *server) mountIngest(r chi.Router) {
-	r.Post("/cminmsgs/send", s.send)
+	r.With(limitSends(s.MaxConcurrentSends)).Post("/cminmsgs/send", s.send)
 }
 
 // send is POST /cminmsgs/send: the raw XML body becomes a new mailbox row and

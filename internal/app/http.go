@@ -43,13 +43,14 @@ func apiDeps(cfg config.Config, st store.Store, mb *mailbox.Mailbox, clk clock.C
 	met *metrics.Metrics, el *leader.Elector, ready func(context.Context) status.Readiness, bell *pipeline.Bell) api.Deps {
 	return api.Deps{
 		Store: st, Mailbox: mb, Clock: clk, Log: log,
-		MaxBodyBytes: int64(cfg.MaxMessageBytes),
-		MaxJSONBytes: int64(cfg.MaxJSONBytes),
-		AdminToken:   cfg.AdminToken,
-		Decode:       decodeOptions(cfg),
-		Ready:        ready,
-		Mode:         modeOf(cfg, el),
-		Metrics:      met,
-		Enqueued:     bell.Ring,
+		MaxBodyBytes:       int64(cfg.MaxMessageBytes),
+		MaxConcurrentSends: cfg.MaxConcurrentSends,
+		MaxJSONBytes:       int64(cfg.MaxJSONBytes),
+		AdminToken:         cfg.AdminToken,
+		Decode:             decodeOptions(cfg),
+		Ready:              ready,
+		Mode:               modeOf(cfg, el),
+		Metrics:            met,
+		Enqueued:           bell.Ring,
 	}
 }
