@@ -6,9 +6,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/msgx-aodb/msgx/internal/config"
+	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -181,4 +184,38 @@ func TestReadAheadKeepsToTheBudget(t *testing.T) {
 	}
 	require.Equal(t, "5", e.flight(t, 1).Scalars["STND"].Raw)
 	require.Equal(t, "4", e.flight(t, 2).Scalars["STND"].Raw)
+}
+
+// A decoded message's values are substrings of its XML: the state cache
+// does not keep the states a large message wrote (they would keep the
+// whole message alive), and the META kept for the backfill is a copy.
+func TestLargeMessagesAreNotKeptAlive(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.send(t, dnld(2))
+	e.drain(t)
+	large := e.send(t, paddedFlop(1, "7", 2*pinBytes))
+	small := e.send(t, flop("STND", 2, "<STND>8</STND>"))
+	e.drain(t)
+	require.Equal(t, store.StatusSucceeded, e.msg(t, large).Status)
+	require.Equal(t, store.StatusSucceeded, e.msg(t, small).Status)
+	require.NotContains(t, e.pump.cache.entries, int64(1), "the large message's flight is not cached")
+	require.Contains(t, e.pump.cache.entries, int64(2), "the small message's flight is")
+	require.Equal(t, "7", e.flight(t, 1).Scalars["STND"].Raw)
+
+	m, err := limits.Decode([]byte(paddedFlop(1, "7", 2*pinBytes)), e.pump.cfg.Decode)
+	require.NoError(t, err)
+	meta := metaOf(m)
+	require.Equal(t, m.Meta.Sender, meta.Sndr)
+	for _, s := range []struct{ kept, decoded string }{
+		{meta.Sndr, m.Meta.Sender}, {meta.DttmRaw, m.Meta.SentRaw}, {meta.Type, m.Meta.Type}, {meta.Styp, m.Meta.Subtype},
+	} {
+		require.NotSame(t, unsafe.StringData(s.decoded), unsafe.StringData(s.kept), "a copy, not a substring of the XML")
+	}
+}
+
+// The pump's default budget is the service's (benchmarks run with it).
+func TestRunBytesDefaultIsTheServices(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, config.Defaults().RunBytes, DefaultPumpConfig().RunBytes)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/limits"
@@ -303,7 +304,10 @@ func metaOf(m *sis.Message) store.Meta {
 	if m == nil || m.Meta.Type == "" {
 		return store.Meta{}
 	}
-	meta := fitMeta(store.Meta{Sndr: m.Meta.Sender, DttmRaw: m.Meta.SentRaw, Type: m.Meta.Type, Styp: m.Meta.Subtype})
+	// Copies: the META outlives the message in backfill todos, and a
+	// substring would keep the message's whole XML alive.
+	meta := fitMeta(store.Meta{Sndr: strings.Clone(m.Meta.Sender), DttmRaw: strings.Clone(m.Meta.SentRaw),
+		Type: strings.Clone(m.Meta.Type), Styp: strings.Clone(m.Meta.Subtype)})
 	if m.Identity != "" { // SNDR, STYP and SEQN were valid
 		seq := m.Meta.Seq
 		meta.Seqn = &seq
