@@ -42,7 +42,7 @@ func (p *Pump) startReadAhead(ctx context.Context, after int64) {
 		if err != nil || len(ids) == 0 {
 			return
 		}
-		ids, got, read, err := p.readBudgeted(ctx, ids, nil, false)
+		_, got, read, err := p.readBudgeted(ctx, ids, nil, false)
 		if err == nil { // on error nothing: the step reads itself
 			ra.got, ra.read = got, read
 		}
