@@ -95,6 +95,10 @@ func (h *history) ReadRaws(ctx context.Context, ids []int64) (map[int64][]byte, 
 	return h.e.mb.ReadRaws(ctx, ids)
 }
 
+func (h *history) RawSizes(ctx context.Context, ids []int64) (map[int64]int, error) {
+	return h.e.mb.RawSizes(ctx, ids)
+}
+
 func (h *history) send(t *testing.T, xml string, down bool) int64 {
 	t.Helper()
 	id, err := h.e.mb.Insert(t.Context(), []byte(xml), h.clk.Now())

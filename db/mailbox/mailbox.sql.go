@@ -238,9 +238,9 @@ const inboundGetRaw = `-- name: InboundGetRaw :one
 SELECT CMINMSGS_CLOB_MSG FROM cminmsgs WHERE CMINMSGS_ID = ?
 `
 
-func (q *Queries) InboundGetRaw(ctx context.Context, db DBTX, cminmsgsID int64) (string, error) {
+func (q *Queries) InboundGetRaw(ctx context.Context, db DBTX, cminmsgsID int64) ([]byte, error) {
 	row := db.QueryRowContext(ctx, inboundGetRaw, cminmsgsID)
-	var cminmsgs_clob_msg string
+	var cminmsgs_clob_msg []byte
 	err := row.Scan(&cminmsgs_clob_msg)
 	return cminmsgs_clob_msg, err
 }
@@ -251,7 +251,7 @@ SELECT CMINMSGS_ID, CMINMSGS_CLOB_MSG FROM cminmsgs WHERE CMINMSGS_ID IN (/*SLIC
 
 type InboundGetRawManyRow struct {
 	CminmsgsID      int64  `json:"cminmsgs_id"`
-	CminmsgsClobMsg string `json:"cminmsgs_clob_msg"`
+	CminmsgsClobMsg []byte `json:"cminmsgs_clob_msg"`
 }
 
 // The XML of the messages of a run, in one round trip.
@@ -294,7 +294,7 @@ VALUES (?, ?, 'VALID')
 `
 
 type InboundInsertParams struct {
-	Body       string     `json:"body"`
+	Body       []byte     `json:"body"`
 	ReceivedAt *time.Time `json:"received_at"`
 }
 
@@ -370,6 +370,50 @@ func (q *Queries) InboundListAfterAny(ctx context.Context, db DBTX, arg InboundL
 			return nil, err
 		}
 		items = append(items, cminmsgs_id)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const inboundRawSizes = `-- name: InboundRawSizes :many
+SELECT CMINMSGS_ID, LENGTH(CMINMSGS_CLOB_MSG) AS size FROM cminmsgs WHERE CMINMSGS_ID IN (/*SLICE:ids*/?)
+`
+
+type InboundRawSizesRow struct {
+	CminmsgsID int64 `json:"cminmsgs_id"`
+	Size       int32 `json:"size"`
+}
+
+// The byte length of the XML of the messages of a run, without the XML: the
+// pump cuts a run at its byte budget before reading it.
+func (q *Queries) InboundRawSizes(ctx context.Context, db DBTX, ids []int64) ([]InboundRawSizesRow, error) {
+	query := inboundRawSizes
+	var queryParams []interface{}
+	if len(ids) > 0 {
+		for _, v := range ids {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:ids*/?", strings.Repeat(",?", len(ids))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:ids*/?", "NULL", 1)
+	}
+	rows, err := db.QueryContext(ctx, query, queryParams...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []InboundRawSizesRow{}
+	for rows.Next() {
+		var i InboundRawSizesRow
+		if err := rows.Scan(&i.CminmsgsID, &i.Size); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
 	}
 	if err := rows.Close(); err != nil {
 		return nil, err

@@ -10,7 +10,7 @@ import (
 
 type Cminmsg struct {
 	CminmsgsID                int64      `json:"cminmsgs_id"`
-	CminmsgsClobMsg           string     `json:"cminmsgs_clob_msg"`
+	CminmsgsClobMsg           []byte     `json:"cminmsgs_clob_msg"`
 	CminmsgsDateReceived      *time.Time `json:"cminmsgs_date_received"`
 	CminmsgsDateProcessed     *time.Time `json:"cminmsgs_date_processed"`
 	CminmsgsSubsystemName     *string    `json:"cminmsgs_subsystem_name"`

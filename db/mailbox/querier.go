@@ -19,7 +19,7 @@ type Querier interface {
 	// match nothing.
 	InboundBackfillMany(ctx context.Context, db DBTX, arg InboundBackfillManyParams) (int64, error)
 	InboundGet(ctx context.Context, db DBTX, cminmsgsID int64) (Cminmsg, error)
-	InboundGetRaw(ctx context.Context, db DBTX, cminmsgsID int64) (string, error)
+	InboundGetRaw(ctx context.Context, db DBTX, cminmsgsID int64) ([]byte, error)
 	// The XML of the messages of a run, in one round trip.
 	InboundGetRawMany(ctx context.Context, db DBTX, ids []int64) ([]InboundGetRawManyRow, error)
 	// HTTP /cminmsgs/send: the raw body as a new inbound row.
@@ -29,6 +29,9 @@ type Querier interface {
 	// Shadow mode: every row after the watermark, processed or not (another
 	// system may be backfilling them while msgx only watches).
 	InboundListAfterAny(ctx context.Context, db DBTX, arg InboundListAfterAnyParams) ([]int64, error)
+	// The byte length of the XML of the messages of a run, without the XML: the
+	// pump cuts a run at its byte budget before reading it.
+	InboundRawSizes(ctx context.Context, db DBTX, ids []int64) ([]InboundRawSizesRow, error)
 	// Bounded rescan behind the watermark: unprocessed rows in (from_id, to_id]
 	// received after a cut-off (or without a receive time), so a row committed late
 	// with a smaller ID is still found.

@@ -20,13 +20,13 @@ func TestMailboxQueries(t *testing.T) {
 
 	var ids []int64
 	for i := 0; i < 5; i++ {
-		id, err := q.InboundInsert(ctx, db, mailbox.InboundInsertParams{Body: "<MSG>" + string(rune('a'+i)) + "</MSG>", ReceivedAt: &t0})
+		id, err := q.InboundInsert(ctx, db, mailbox.InboundInsertParams{Body: []byte("<MSG>" + string(rune('a'+i)) + "</MSG>"), ReceivedAt: &t0})
 		require.NoError(t, err)
 		ids = append(ids, id)
 	}
 	raw, err := q.InboundGetRaw(ctx, db, ids[0])
 	require.NoError(t, err)
-	require.Equal(t, "<MSG>a</MSG>", raw)
+	require.Equal(t, "<MSG>a</MSG>", string(raw))
 	row, err := q.InboundGet(ctx, db, ids[0])
 	require.NoError(t, err)
 	require.Equal(t, "VALID", *row.CminmsgsStatus)

@@ -35,6 +35,9 @@ type Deps struct {
 	Clock        clock.Clock
 	Log          *slog.Logger
 	MaxBodyBytes int64 // limit of POST /cminmsgs/send; 0 means DefaultMaxBodyBytes
+	// MaxConcurrentSends is how many POST /cminmsgs/send are handled at
+	// once, 503 beyond (sendlimit.go); 0 means DefaultMaxConcurrentSends.
+	MaxConcurrentSends int
 
 	// MaxJSONBytes limits the body of every other route (413 over it); 0
 	// means DefaultMaxJSONBytes.
@@ -85,6 +88,9 @@ func NewRouter(deps Deps) http.Handler {
 	}
 	if deps.MaxBodyBytes <= 0 {
 		deps.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if deps.MaxConcurrentSends <= 0 {
+		deps.MaxConcurrentSends = DefaultMaxConcurrentSends
 	}
 	if deps.MaxJSONBytes <= 0 {
 		deps.MaxJSONBytes = DefaultMaxJSONBytes

@@ -21,6 +21,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/api"
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/config"
+	"github.com/msgx-aodb/msgx/internal/gctune"
 	"github.com/msgx-aodb/msgx/internal/leader"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/metrics"
@@ -75,7 +76,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	if opt.StepTimeout <= 0 {
 		opt.StepTimeout = stepTimeout
 	}
-	tuneGC(cfg.GCPercent, log)
+	gctune.Apply(cfg.GCPercent, cfg.MemoryLimit(), log)
 	clk := clock.Real{}
 	if cfg.Shadow {
 		log = log.With("shadow", true)
@@ -230,6 +231,7 @@ func pumpConfig(cfg config.Config) pipeline.PumpConfig {
 	p.BackoffCap = cfg.BackoffCap
 	p.HeadDeadline = cfg.HeadDeadline
 	p.RunLength = cfg.RunLength
+	p.RunBytes = cfg.RunBytes
 	p.Prune = cfg.SnapshotPrune
 	// An idle pump wakes when the bell rings (poller, send); it also looks
 	// for work as often as the poller brings it (e.g. a replay's rows).

@@ -65,14 +65,15 @@ func apiDeps(cfg config.Config, st store.Store, mb *mailbox.Mailbox, sendMax int
 	met *metrics.Metrics, el *leader.Elector, ready func(context.Context) status.Readiness, bell *pipeline.Bell) api.Deps {
 	return api.Deps{
 		Store: st, Mailbox: mb, Clock: clk, Log: log,
-		MaxBodyBytes: sendMax,
-		MaxJSONBytes: int64(cfg.MaxJSONBytes),
-		AdminToken:   cfg.AdminToken,
-		SendToken:    cfg.SendToken,
-		Decode:       decodeOptions(cfg),
-		Ready:        ready,
-		Mode:         modeOf(cfg, el),
-		Metrics:      met,
-		Enqueued:     bell.Ring,
+		MaxBodyBytes:       sendMax,
+		MaxConcurrentSends: cfg.MaxConcurrentSends,
+		MaxJSONBytes:       int64(cfg.MaxJSONBytes),
+		AdminToken:         cfg.AdminToken,
+		SendToken:          cfg.SendToken,
+		Decode:             decodeOptions(cfg),
+		Ready:              ready,
+		Mode:               modeOf(cfg, el),
+		Metrics:            met,
+		Enqueued:           bell.Ring,
 	}
 }

@@ -34,10 +34,15 @@ type Config struct {
 	SendToken    string // Bearer token of POST /cminmsgs/send; required in prod
 	MaxJSONBytes int    // body limit of the JSON routes
 
+	MaxConcurrentSends int // POST /cminmsgs/send handled at once; 503 beyond
+
 	AirportTZ string
 	Location  *time.Location
 	LogLevel  string
 	GCPercent int // Go GC target of serve (GOGC); a GOGC environment variable wins
+	// GCMemoryLimit is the soft memory limit of serve (GOMEMLIMIT) in
+	// bytes; 0 derives it (MemoryLimit). A GOMEMLIMIT variable wins.
+	GCMemoryLimit int64
 
 	PollInterval   time.Duration
 	ClaimBatch     int
@@ -49,6 +54,7 @@ type Config struct {
 	BackoffCap   time.Duration
 	HeadDeadline time.Duration
 	RunLength    int
+	RunBytes     int // raw XML bytes a run reads, at least its head
 
 	SnapshotPrune      bool
 	IgnoreTypes        []string
@@ -89,6 +95,17 @@ func Defaults() Config {
 	}
 	c.Location, _ = time.LoadLocation(c.AirportTZ)
 	return c
+}
+
+// MemoryLimit is the soft memory limit of serve in bytes: gc.memory-limit,
+// or when 0, room for a run and a read-ahead of large messages held while
+// the collector works (4 × pipeline.run-bytes) plus the rest of the service
+// (64 MiB).
+func (c Config) MemoryLimit() int64 {
+	if c.GCMemoryLimit > 0 {
+		return c.GCMemoryLimit
+	}
+	return 4*int64(c.RunBytes) + 64<<20
 }
 
 // Load builds the configuration from the defaults, the YAML file at path

@@ -169,3 +169,20 @@ func TestExampleLoadsAsDefaults(t *testing.T) {
 		require.Equal(t, f.get(&d), f.get(&c), f.key)
 	}
 }
+
+// gc.memory-limit 0 derives the limit from the run budget; set, it wins.
+func TestMemoryLimit(t *testing.T) {
+	c, err := Load("", env(nil))
+	require.NoError(t, err)
+	require.Equal(t, 64<<20, c.RunBytes)
+	require.Equal(t, 4, c.MaxConcurrentSends)
+	require.Equal(t, int64(320<<20), c.MemoryLimit(), "4 × run-bytes + 64 MiB")
+	c, err = Load("", env(map[string]string{"MSGX_RUN_BYTES": "16777216"}))
+	require.NoError(t, err)
+	require.Equal(t, int64(128<<20), c.MemoryLimit())
+	c, err = Load("", env(map[string]string{"MSGX_GC_MEMORY_LIMIT": "1073741824"}))
+	require.NoError(t, err)
+	require.Equal(t, int64(1<<30), c.MemoryLimit())
+	_, err = Load("", env(map[string]string{"MSGX_GC_MEMORY_LIMIT": "-1"}))
+	require.ErrorContains(t, err, "gc.memory-limit (MSGX_GC_MEMORY_LIMIT)")
+}

@@ -62,7 +62,7 @@ func (m *Mailbox) ReadRaw(ctx context.Context, id int64) ([]byte, error) {
 	case err != nil:
 		return nil, unavailable(fmt.Sprintf("read row %d", id), err)
 	}
-	return []byte(raw), nil
+	return raw, nil
 }
 
 // ReadRaws returns the XML of many rows in one round trip, by id. Rows that
@@ -74,9 +74,24 @@ func (m *Mailbox) ReadRaws(ctx context.Context, ids []int64) (map[int64][]byte, 
 	}
 	raws := make(map[int64][]byte, len(rows))
 	for _, r := range rows {
-		raws[r.CminmsgsID] = []byte(r.CminmsgsClobMsg)
+		raws[r.CminmsgsID] = r.CminmsgsClobMsg
 	}
 	return raws, nil
+}
+
+// RawSizes returns the byte length of the XML of many rows, by id, without
+// reading the XML: what a read of them would hold. Rows that do not exist
+// are absent from the map; a failure is ErrUnavailable.
+func (m *Mailbox) RawSizes(ctx context.Context, ids []int64) (map[int64]int, error) {
+	rows, err := m.q.InboundRawSizes(ctx, m.db, ids)
+	if err != nil {
+		return nil, unavailable(fmt.Sprintf("size %d rows", len(ids)), err)
+	}
+	sizes := make(map[int64]int, len(rows))
+	for _, r := range rows {
+		sizes[r.CminmsgsID] = int(r.Size)
+	}
+	return sizes, nil
 }
 
 // Insert stores body as a new inbound row (status VALID) received at
@@ -97,7 +112,7 @@ func (m *Mailbox) Insert(ctx context.Context, body []byte, receivedAt time.Time)
 		return 0, unavailable("insert", err)
 	}
 	defer conn.Close()
-	id, err := m.q.InboundInsert(ctx, conn, dbmb.InboundInsertParams{Body: string(body), ReceivedAt: m.wallPtr(receivedAt)})
+	id, err := m.q.InboundInsert(ctx, conn, dbmb.InboundInsertParams{Body: body, ReceivedAt: m.wallPtr(receivedAt)})
 	if tooLarge(err) {
 		discard(conn)
 		return 0, tooLargeError(len(body), err)

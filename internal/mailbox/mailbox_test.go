@@ -65,6 +65,31 @@ func TestMailboxInsertReadRawAndZone(t *testing.T) {
 	require.Equal(t, "2026-12-01 21:30:15", stored(t, db, "CMINMSGS_DATE_RECEIVED", id2).String)
 }
 
+// RawSizes are the bytes a read returns (not characters), without the XML;
+// a missing row is absent, an outage an error.
+func TestMailboxRawSizes(t *testing.T) {
+	t.Parallel()
+	mb, _, dsn := newMailbox(t)
+	ctx := t.Context()
+	a, err := mb.Insert(ctx, []byte("<MSG>é</MSG>"), t0)
+	require.NoError(t, err)
+	b, err := mb.Insert(ctx, bytes.Repeat([]byte("x"), 70_000), t0)
+	require.NoError(t, err)
+
+	sizes, err := mb.RawSizes(ctx, []int64{a, b, 424242})
+	require.NoError(t, err)
+	raws, err := mb.ReadRaws(ctx, []int64{a, b})
+	require.NoError(t, err)
+	require.Equal(t, map[int64]int{a: len(raws[a]), b: len(raws[b])}, sizes)
+	require.Equal(t, 13, sizes[a], "bytes, not characters")
+
+	db2, err := mailbox.Open(ctx, dsn)
+	require.NoError(t, err)
+	require.NoError(t, db2.Close())
+	_, err = mailbox.New(db2).RawSizes(ctx, []int64{a})
+	require.ErrorIs(t, err, mailbox.ErrUnavailable)
+}
+
 func TestMailboxReadRawMissingVersusUnavailable(t *testing.T) {
 	t.Parallel()
 	mb, _, dsn := newMailbox(t)

@@ -131,6 +131,7 @@ func (p *Pump) commitBatch(ctx context.Context, run []prepared) error {
 		return err
 	}
 	p.cache.committed(w.writes, now)
+	p.cache.forget(pinningFLIDs(run))
 	for i := range run {
 		p.finished(&run[i], outs[i], now)
 	}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/config"
+	"github.com/msgx-aodb/msgx/internal/gctune"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -94,9 +94,10 @@ func fillMailboxBad(tb testing.TB, e *env, n, flights, bad int) {
 // meanwhile.
 func runService(tb testing.TB, e *env, n int) (time.Duration, uint64) {
 	tb.Helper()
-	// The garbage collector's target of msgx serve (gc.percent).
-	defer debug.SetGCPercent(debug.SetGCPercent(config.Defaults().GCPercent))
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	// The garbage collector of msgx serve (gc.percent, gc.memory-limit).
+	d := config.Defaults()
+	defer gctune.Apply(d.GCPercent, d.MemoryLimit(), quiet)()
 	real := clock.Real{}
 	bf := NewBackfiller(e.st, e.mb, real, quiet, DefaultBackfillConfig())
 	bell := NewBell()

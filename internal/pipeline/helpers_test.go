@@ -35,7 +35,7 @@ type env struct {
 	mb    *mailbox.Mailbox
 	clk   *clock.Fake
 	pump  *Pump
-	raw   RawReader // what the pump reads through (tests may wrap it)
+	raw   rawReads // what the pump reads the XML through (tests may wrap it); sizes come from mb
 	todos []store.Backfill
 }
 
@@ -50,16 +50,33 @@ func newEnv(t testing.TB, mutate ...func(*PumpConfig)) *env {
 	for _, m := range mutate {
 		m(&cfg)
 	}
-	e.pump = NewPump(e.st, readerFunc(func(ctx context.Context, ids []int64) (map[int64][]byte, error) { return e.raw.ReadRaws(ctx, ids) }),
+	e.pump = NewPump(e.st, envReader{e},
 		func(_ context.Context, todos []store.Backfill) { e.todos = append(e.todos, todos...) },
 		e.clk, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg)
 	return e
+}
+
+// rawReads is the XML half of RawReader, what tests wrap.
+type rawReads interface {
+	ReadRaws(ctx context.Context, ids []int64) (map[int64][]byte, error)
 }
 
 type readerFunc func(ctx context.Context, ids []int64) (map[int64][]byte, error)
 
 func (f readerFunc) ReadRaws(ctx context.Context, ids []int64) (map[int64][]byte, error) {
 	return f(ctx, ids)
+}
+
+// envReader is the env pump's RawReader: the XML through e.raw, the sizes
+// from the mailbox.
+type envReader struct{ e *env }
+
+func (r envReader) ReadRaws(ctx context.Context, ids []int64) (map[int64][]byte, error) {
+	return r.e.raw.ReadRaws(ctx, ids)
+}
+
+func (r envReader) RawSizes(ctx context.Context, ids []int64) (map[int64]int, error) {
+	return r.e.mb.RawSizes(ctx, ids)
 }
 
 // send writes a message into the mailbox and enqueues it, as the poller would.

@@ -3,9 +3,9 @@ package pipeline
 import (
 	"context"
 	"errors"
-	"fmt"
 	"maps"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/limits"
@@ -19,6 +19,7 @@ type prepared struct {
 	msg     store.Message
 	decoded *sis.Message // nil when the raw row is missing or META unreadable
 	err     error        // decode error (classified), or mailbox.ErrMissing
+	size    int          // bytes of its raw XML: about what it holds decoded
 }
 
 // processRun processes a run of head messages. Reading the raw rows and
@@ -39,12 +40,15 @@ type prepared struct {
 // its batches until the failing message is alone, so it fails on its own and
 // everything before it commits.
 func (p *Pump) processRun(ctx context.Context, heads []store.Message) error {
-	run, err := p.prepare(ctx, heads)
+	run, read, err := p.prepare(ctx, heads)
+	defer p.releaseMemory(read)
 	if err != nil {
 		return p.failHead(ctx, heads[0], err, nil)
 	}
-	if len(heads) == p.cfg.RunLength {
-		p.startReadAhead(ctx, heads[len(heads)-1].ID)
+	// The queue holds more than this run: read the next one meanwhile, unless
+	// the byte budget cut this one (large messages: one run in memory).
+	if len(run) == p.cfg.RunLength {
+		p.startReadAhead(ctx, run[len(run)-1].msg.ID)
 	}
 	for len(run) > 0 {
 		n := min(batchable(run), p.batchLimit)
@@ -78,10 +82,11 @@ func (p *Pump) processRun(ctx context.Context, heads []store.Message) error {
 
 // prepare reads and decodes the runnable prefix of the heads: the first
 // message (PENDING, or a FAILED head that is due) and the PENDING messages
-// after it, taking what the read-ahead has and reading the rest in one round
-// trip.
-func (p *Pump) prepare(ctx context.Context, heads []store.Message) ([]prepared, error) {
-	got := p.takeAhead()
+// after it, as far as the byte budget allows (budget.go), taking what the
+// read-ahead and the last step have and reading the rest. It also returns
+// the bytes it read, and those of the read-ahead it took.
+func (p *Pump) prepare(ctx context.Context, heads []store.Message) ([]prepared, int, error) {
+	got, read := p.takeAhead()
 	if got == nil {
 		got = map[int64]prepared{}
 	}
@@ -94,29 +99,23 @@ func (p *Pump) prepare(ctx context.Context, heads []store.Message) ([]prepared, 
 		}
 		ids = append(ids, m.ID)
 	}
-	var missing []int64
-	for _, id := range ids {
-		if _, ok := got[id]; !ok {
-			missing = append(missing, id)
-		}
+	ids, fresh, n, err := p.readBudgeted(ctx, ids, got, true)
+	read += n
+	if err != nil {
+		return nil, read, err
 	}
-	if len(missing) > 0 {
-		read, err := p.readDecoded(ctx, missing)
-		if err != nil {
-			return nil, fmt.Errorf("read raw messages from %d: %w", missing[0], err)
-		}
-		maps.Copy(got, read)
-	}
+	maps.Copy(got, fresh)
 	run := make([]prepared, len(ids))
 	for i, id := range ids {
 		run[i] = got[id]
 		run[i].msg = heads[i]
 	}
-	return run, nil
+	return run, read, nil
 }
 
 // readDecoded reads messages' raw XML in one round trip and decodes it; a
-// row missing from the mailbox is mailbox.ErrMissing.
+// row missing from the mailbox is mailbox.ErrMissing. Each raw message is
+// dropped once decoded.
 func (p *Pump) readDecoded(ctx context.Context, ids []int64) (map[int64]prepared, error) {
 	raws, err := p.raw.ReadRaws(ctx, ids)
 	if err != nil {
@@ -129,8 +128,9 @@ func (p *Pump) readDecoded(ctx context.Context, ids []int64) (map[int64]prepared
 			got[id] = prepared{err: mailbox.ErrMissing}
 			continue
 		}
+		delete(raws, id)
 		d, err := limits.Decode(raw, p.cfg.Decode)
-		got[id] = prepared{decoded: d, err: err}
+		got[id] = prepared{decoded: d, err: err, size: len(raw)}
 	}
 	return got, nil
 }
@@ -328,7 +328,10 @@ func metaOf(m *sis.Message) store.Meta {
 	if m == nil || m.Meta.Type == "" {
 		return store.Meta{}
 	}
-	meta := fitMeta(store.Meta{Sndr: m.Meta.Sender, DttmRaw: m.Meta.SentRaw, Type: m.Meta.Type, Styp: m.Meta.Subtype})
+	// Copies: the META outlives the message in backfill todos, and a
+	// substring would keep the message's whole XML alive.
+	meta := fitMeta(store.Meta{Sndr: strings.Clone(m.Meta.Sender), DttmRaw: strings.Clone(m.Meta.SentRaw),
+		Type: strings.Clone(m.Meta.Type), Styp: strings.Clone(m.Meta.Subtype)})
 	if m.Identity != "" { // SNDR, STYP and SEQN were valid
 		seq := m.Meta.Seq
 		meta.Seqn = &seq

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/clock"
@@ -21,6 +22,7 @@ type PumpConfig struct {
 	BackoffCap   time.Duration // cap of one delay; default 60 s
 	HeadDeadline time.Duration // a head failing for this long (from its first counted failure) → DEAD(EXHAUSTED); default 10 min
 	RunLength    int           // most consecutive head messages committed together; default 1000
+	RunBytes     int           // most raw XML bytes a run reads (at least its head); default 64 MiB (budget.go)
 	Idle         time.Duration // wait when the queue is empty, unless Bell rings first; default 1 s
 	Bell         *Bell         // rung after an enqueue; nil = none (the pump then looks every Idle)
 	Prune        bool          // snapshot prune of previous-generation members; default on
@@ -50,17 +52,18 @@ type Observer interface {
 func DefaultPumpConfig() PumpConfig {
 	return PumpConfig{
 		MaxAttempts: 5, BackoffBase: time.Second, BackoffCap: time.Minute,
-		HeadDeadline: 10 * time.Minute, RunLength: 1000, Idle: time.Second,
+		HeadDeadline: 10 * time.Minute, RunLength: 1000, RunBytes: DefaultRunBytes, Idle: time.Second,
 		Prune: true, Grace: 30 * time.Second, Probe: time.Second, Decode: sis.DefaultOptions(),
 		MaxRecordBytes: int(kafka.DefaultConfig().MaxRecordBytes),
 	}
 }
 
-// RawReader reads messages' raw XML from the mailbox (*mailbox.Mailbox), by
-// id. A row that does not exist is absent from the map; an error is an
-// infrastructure failure, never "missing".
+// RawReader reads messages' raw XML, or only its size in bytes, from the
+// mailbox (*mailbox.Mailbox), by id. A row that does not exist is absent
+// from the map; an error is an infrastructure failure, never "missing".
 type RawReader interface {
 	ReadRaws(ctx context.Context, ids []int64) (map[int64][]byte, error)
+	RawSizes(ctx context.Context, ids []int64) (map[int64]int, error)
 }
 
 // Pump processes the queue strictly in MSG_ID order: the head is the
@@ -81,6 +84,7 @@ type Pump struct {
 	// doubled back after each success.
 	batchLimit int
 	life       context.Context // Run's context: a read-ahead ends with it (nil: Step called alone)
+	release    func()          // returns freed memory to the OS (debug.FreeOSMemory; tests count)
 }
 
 // NewPump wires a pump. backfill runs the mailbox backfill right after each
@@ -89,7 +93,11 @@ func NewPump(s store.Store, raw RawReader, backfill func(context.Context, []stor
 	if cfg.Pause == nil {
 		cfg.Pause = &PauseState{}
 	}
-	return &Pump{store: s, raw: raw, backfill: backfill, clock: c, log: log, cfg: cfg, cache: newStateCache(), batchLimit: cfg.RunLength}
+	if cfg.RunBytes <= 0 {
+		cfg.RunBytes = DefaultRunBytes
+	}
+	return &Pump{store: s, raw: raw, backfill: backfill, clock: c, log: log, cfg: cfg, cache: newStateCache(),
+		batchLimit: cfg.RunLength, release: debug.FreeOSMemory}
 }
 
 // Run pumps until ctx is done. It waits only when there is nothing to do:

@@ -19,10 +19,12 @@ const readAheadTimeout = 30 * time.Second
 type readAhead struct {
 	done chan struct{}      // closed once got is final
 	got  map[int64]prepared // decoded messages (or their decode errors) by id
+	read int                // raw bytes read
 }
 
 // startReadAhead reads ahead the PENDING messages after the given id, up
-// to one run, in the background.
+// to one run by count and by bytes (nothing when the first alone is over
+// the budget: the step reads it), in the background.
 func (p *Pump) startReadAhead(ctx context.Context, after int64) {
 	ra := &readAhead{done: make(chan struct{})}
 	p.ahead = ra
@@ -40,18 +42,21 @@ func (p *Pump) startReadAhead(ctx context.Context, after int64) {
 		if err != nil || len(ids) == 0 {
 			return
 		}
-		ra.got, _ = p.readDecoded(ctx, ids) // nil on error: the step reads itself
+		_, got, read, err := p.readBudgeted(ctx, ids, nil, false)
+		if err == nil { // on error nothing: the step reads itself
+			ra.got, ra.read = got, read
+		}
 	}()
 }
 
 // takeAhead waits for the read-ahead in flight, if any, and hands over what
-// it read; nil when there is none.
-func (p *Pump) takeAhead() map[int64]prepared {
+// it read, and its bytes; nil when there is none.
+func (p *Pump) takeAhead() (map[int64]prepared, int) {
 	ra := p.ahead
 	if ra == nil {
-		return nil
+		return nil, 0
 	}
 	p.ahead = nil
 	<-ra.done
-	return ra.got
+	return ra.got, ra.read
 }

@@ -29,6 +29,10 @@ func (c *countingReader) ReadRaws(ctx context.Context, ids []int64) (map[int64][
 	return c.r.ReadRaws(ctx, ids)
 }
 
+func (c *countingReader) RawSizes(ctx context.Context, ids []int64) (map[int64]int, error) {
+	return c.r.RawSizes(ctx, ids)
+}
+
 // aheadSpy records the ids the pump read ahead after.
 type aheadSpy struct {
 	store.Store

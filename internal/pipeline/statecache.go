@@ -81,6 +81,24 @@ func (c *stateCache) committed(writes []store.FlightWrite, now time.Time) {
 	c.trim()
 }
 
+// pinBytes: a decoded message's values are substrings of its XML, so a
+// cached state keeps alive every message it took a value from. That is
+// harmless for ordinary messages (a FLOP is about 1 KB: at most a few MB
+// for the whole cache) but not for large ones: the states a message of
+// this size or more wrote are not cached (they are read again when needed).
+const pinBytes = 16 << 10
+
+// pinningFLIDs are the flights of the run's messages of pinBytes or more.
+func pinningFLIDs(run []prepared) []int64 {
+	var flids []int64
+	for _, pr := range run {
+		if pr.size >= pinBytes && pr.decoded != nil {
+			flids = append(flids, messageFLIDs(pr.decoded)...)
+		}
+	}
+	return flids
+}
+
 // clear forgets everything; used after writes that bypass the cache.
 func (c *stateCache) clear() { clear(c.entries) }
 

@@ -30,7 +30,8 @@ var (
 )
 
 // env is the real pipeline on real databases; reads of the raw messages
-// named in down fail as an outage would (INFRA).
+// named in down fail with an error of that message (INFRA; an outage would
+// pause the pump instead).
 type env struct {
 	st   store.Store
 	mb   *mailbox.Mailbox
@@ -61,10 +62,15 @@ func (e *env) ReadRaws(ctx context.Context, ids []int64) (map[int64][]byte, erro
 	defer e.mu.Unlock()
 	for _, id := range ids {
 		if e.down[id] {
-			return nil, fmt.Errorf("read %d: %w", id, mailbox.ErrUnavailable)
+			return nil, fmt.Errorf("read %d: injected failure", id)
 		}
 	}
 	return e.mb.ReadRaws(ctx, ids)
+}
+
+// RawSizes are the mailbox's (a down id fails its read, not its size).
+func (e *env) RawSizes(ctx context.Context, ids []int64) (map[int64]int, error) {
+	return e.mb.RawSizes(ctx, ids)
 }
 
 func (e *env) setDown(id int64, down bool) {
@@ -146,7 +152,7 @@ func makeHistory(t *testing.T, e *env) history {
 	}
 	var h history
 	h.dnld1 = send(schd("DNLD", fltr(101), fltr(102)), false)
-	h.stnd1 = send(flop("STND", 101, "<STND>11</STND>"), true)                // mailbox outage: INFRA → DEAD EXHAUSTED
+	h.stnd1 = send(flop("STND", 101, "<STND>11</STND>"), true)                // its read fails: INFRA → DEAD EXHAUSTED
 	h.stnd2 = send(flop("STND", 101, "<STND>12</STND>"), false)               // changes 101 after stnd1
 	h.unsup = send(flop("STND", 102, "<STND>21</STND><XXXX>1</XXXX>"), false) // this codec refuses it: UNSUPPORTED → EXHAUSTED
 	h.stnd3 = send(flop("STND", 102, "<STND>22</STND>"), false)               // changes 102 after unsup

@@ -96,3 +96,8 @@ WHERE CMINMSGS_ID IN (sqlc.slice(ids)) AND CMINMSGS_DATE_PROCESSED IS NULL;
 -- The server's largest packet: an INSERT of a body must fit in it whole
 -- (statement, body and protocol overhead), or the server refuses it.
 SELECT CAST(@@max_allowed_packet AS SIGNED) AS max_allowed_packet;
+
+-- name: InboundRawSizes :many
+-- The byte length of the XML of the messages of a run, without the XML: the
+-- pump cuts a run at its byte budget before reading it.
+SELECT CMINMSGS_ID, LENGTH(CMINMSGS_CLOB_MSG) AS size FROM cminmsgs WHERE CMINMSGS_ID IN (sqlc.slice(ids));
