@@ -91,3 +91,18 @@ UPDATE cminmsgs SET
   CMINMSGS_SUBSYSTEM_TYPE = NULLIF(ELT(FIELD(CMINMSGS_ID, sqlc.slice(pos)), sqlc.slice(msg_type)), ''),
   CMINMSGS_SUBSYSTEM_SUBTYPE = NULLIF(ELT(FIELD(CMINMSGS_ID, sqlc.slice(pos)), sqlc.slice(msg_subtype)), '')
 WHERE CMINMSGS_ID IN (sqlc.slice(ids)) AND CMINMSGS_DATE_PROCESSED IS NULL;
+
+-- name: OutboundFind :many
+-- Our own request rows: inserted since a time and whose XML carries a
+-- pattern (SNDR and SEQN); the caller decodes them to confirm.
+SELECT COUTMSGS_ID, COUTMSGS_DATE_INSERTED, COUTMSGS_CLOB_MSG FROM coutmsgs
+WHERE COUTMSGS_DATE_INSERTED >= sqlc.arg(since) AND COUTMSGS_CLOB_MSG LIKE sqlc.arg(pattern)
+ORDER BY COUTMSGS_ID DESC
+LIMIT ?;
+
+-- name: OutboundBetween :many
+-- Request rows inserted in [from, to], newest first (the mailbox guard).
+SELECT COUTMSGS_ID, COUTMSGS_DATE_INSERTED, COUTMSGS_CLOB_MSG FROM coutmsgs
+WHERE COUTMSGS_DATE_INSERTED >= sqlc.arg(from_time) AND COUTMSGS_DATE_INSERTED <= sqlc.arg(to_time)
+ORDER BY COUTMSGS_ID DESC
+LIMIT ?;
