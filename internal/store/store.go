@@ -41,8 +41,9 @@ type Executor interface {
 	Outbox
 	Backfills
 	Reference
-	Status  // status.go
-	Replays // replay.go
+	Requests // request.go
+	Status   // status.go
+	Replays  // replay.go
 
 	// LockPipeline takes the single pipeline row lock for the rest of the
 	// transaction; every business transaction takes it first.
