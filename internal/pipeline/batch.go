@@ -14,7 +14,8 @@ import (
 // batchable is the length of the run's prefix the fast path can take: decoded
 // messages whose effect is computed from the flights they name alone.
 // Snapshots (they read generations and prune candidates), reference lists,
-// decode failures and unsupported kinds go one by one.
+// decode failures and unsupported kinds go one by one — RESPs among them,
+// since the request guard reads and completes REQ_TRACK in their transaction.
 func batchable(run []prepared) int {
 	for i, pr := range run {
 		if pr.err != nil || pr.decoded == nil {

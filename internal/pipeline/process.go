@@ -295,6 +295,7 @@ func (p *Pump) finished(pr *prepared, out outcome, now time.Time) {
 	if p.cfg.Observer != nil {
 		p.cfg.Observer.MessageFinished(kind, out.status, string(out.class), now.Sub(pr.msg.FirstSeenAt))
 	}
+	p.countResp(out)
 }
 
 // bindingOf is what a decoded message binds: its identity, kind and META.

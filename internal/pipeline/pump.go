@@ -8,6 +8,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/limits"
+	"github.com/msgx-aodb/msgx/internal/request"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -25,9 +26,10 @@ type PumpConfig struct {
 	Prune        bool          // snapshot prune of previous-generation members; default on
 	Grace        time.Duration // at shutdown, how long the step in flight may still run; default 30 s
 	Decode       sis.Options
-	Shadow       bool     // shadow mode: no outbox events and no mailbox backfill todos
-	Observer     Observer // metrics; nil = none
-	Committed    func()   // called after every commit (wakes the Kafka relay); nil = none
+	Shadow       bool           // shadow mode: no outbox events and no mailbox backfill todos
+	Guard        *request.Guard // request.guard: which RESPs apply; nil = request mode (REQ_TRACK)
+	Observer     Observer       // metrics; nil = none
+	Committed    func()         // called after every commit (wakes the Kafka relay); nil = none
 }
 
 // Observer receives the pipeline's outcomes (internal/metrics implements it).
