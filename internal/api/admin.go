@@ -24,6 +24,7 @@ func (s *server) mountAdmin(r chi.Router) {
 		r.Use(s.requireAdmin)
 		r.Post("/replay", s.replay)
 		r.Get("/queue", s.queue)
+		s.mountRequests(r) // requests.go
 	})
 }
 

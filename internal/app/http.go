@@ -51,5 +51,6 @@ func apiDeps(cfg config.Config, st store.Store, mb *mailbox.Mailbox, clk clock.C
 		Mode:         modeOf(cfg, el),
 		Metrics:      met,
 		Enqueued:     bell.Ring,
+		Requests:     requestService(cfg, st, mb, clk, log, met),
 	}
 }

@@ -208,3 +208,22 @@ func (s *Service) List(ctx context.Context, beforeID int64, limit int) ([]store.
 	}
 	return s.st.Requests(ctx, beforeID, limit)
 }
+
+// Local returns a request with its times in the airport zone (how the CLI
+// and the API show them).
+func (s *Service) Local(r store.Request) store.Request {
+	loc := s.cfg.Location
+	in := func(t *time.Time) *time.Time {
+		if t == nil {
+			return nil
+		}
+		v := t.In(loc)
+		return &v
+	}
+	r.RangeBegin, r.RangeEnd, r.SentAt, r.DoneAt = in(r.RangeBegin), in(r.RangeEnd), in(r.SentAt), in(r.DoneAt)
+	r.RegisteredAt, r.ExpiresAt = r.RegisteredAt.In(loc), r.ExpiresAt.In(loc)
+	return r
+}
+
+// Location is the airport zone request ranges are read in.
+func (s *Service) Location() *time.Location { return s.cfg.Location }
