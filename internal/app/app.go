@@ -219,10 +219,7 @@ func runWorkers(ctx context.Context, cfg config.Config, st store.Store, mb *mail
 
 // requestService is the request service of the configuration.
 func requestService(cfg config.Config, st store.Store, mb *mailbox.Mailbox, clk clock.Clock, log *slog.Logger, met *metrics.Metrics) *request.Service {
-	return request.New(st, mb, clk, log, request.Config{
-		Sender: cfg.Request.Sender, RoutingID: cfg.Request.RoutingID, Timeout: cfg.Request.Timeout, Location: cfg.Location,
-		Shadow: cfg.Shadow, OnStart: cfg.Request.OnStart, DailyAt: cfg.Request.DailyAt,
-	}, met)
+	return request.New(st, mb, clk, log, cfg.RequestConfig(), met)
 }
 
 var (

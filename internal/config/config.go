@@ -265,3 +265,11 @@ func validSender(s string) bool {
 	}
 	return true
 }
+
+// RequestConfig is the request service's configuration.
+func (c Config) RequestConfig() request.Config {
+	return request.Config{
+		Sender: c.Request.Sender, RoutingID: c.Request.RoutingID, Timeout: c.Request.Timeout, Location: c.Location,
+		Shadow: c.Shadow, OnStart: c.Request.OnStart, DailyAt: c.Request.DailyAt,
+	}
+}
