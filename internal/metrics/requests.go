@@ -14,7 +14,7 @@ func newRequestMetrics(reg *prometheus.Registry) requestMetrics {
 	r := requestMetrics{
 		sent: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: Namespace, Name: "requests_sent_total",
-			Help: "Requests written to the outbound mailbox (coutmsgs) and marked SENT, by type (RQFD, RQRD).",
+			Help: "Requests this instance wrote to the outbound mailbox (coutmsgs) and marked SENT (API and triggers; msgx request counts in its own process), by type (RQFD, RQRD).",
 		}, []string{"type"}),
 		matched: prometheus.NewCounter(prometheus.CounterOpts{
 			Namespace: Namespace, Name: "requests_matched_total",
