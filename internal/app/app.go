@@ -78,8 +78,11 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	}
 	tuneGC(cfg.GCPercent, log)
 	clk := clock.Real{}
-	if request.Mode(cfg.Request.Guard) == request.ModeOff {
+	switch mode := request.Mode(cfg.Request.Guard); {
+	case mode == request.ModeOff:
 		log.Warn("request.guard=off: every SCHD/RESP and <LIST>/RESP is applied, asked for or not (a RESP prunes like a DNLD)")
+	case mode == request.ModeRequest && cfg.Shadow:
+		log.Warn("shadow mode sends no requests, so with request.guard=request every RESP is SKIPPED no-match:request; request.guard=mailbox counts the live system's requests")
 	}
 	if cfg.Shadow {
 		log = log.With("shadow", true)
