@@ -283,3 +283,29 @@ func TestRespIsNeverBatched(t *testing.T) {
 		require.Zero(t, batchable([]prepared{{decoded: m}}))
 	}
 }
+
+// The scope prune without a database: inScope splits the candidates by the
+// requested range, and planSnapshot prunes only those inside and keeps the
+// others as members.
+func TestScopedPrunePlan(t *testing.T) {
+	t.Parallel()
+	sodt := func(flid int64, hh int) *flight.State {
+		v := time.Date(2026, 12, 2, hh, 0, 0, 0, shanghai)
+		return &flight.State{FLID: flid, Lifecycle: flight.Active, Scalars: map[string]flight.Value{"SODT": {Raw: "x", Time: &v}}}
+	}
+	begin, end := time.Date(2026, 12, 2, 10, 0, 0, 0, shanghai), time.Date(2026, 12, 2, 23, 59, 0, 0, shanghai)
+	cands := []*flight.State{sodt(1, 8), sodt(2, 10), sodt(3, 23), {FLID: 4, Scalars: map[string]flight.Value{}}}
+
+	all, none := inScope(cands, nil)
+	require.Len(t, all, 4, "a DNLD prunes every candidate")
+	require.Empty(t, none)
+	prune, kept := inScope(cands, &request.Decision{Matched: true, Begin: &begin, End: &end})
+	require.Equal(t, []int64{2, 3}, []int64{prune[0].FLID, prune[1].FLID}, "SODT inside [STDB, STDE], ends included")
+	require.Equal(t, []int64{1, 4}, kept, "outside the range, or no SODT")
+
+	d := &snapshotDay{fday: dec2, flids: []int64{9}, results: []flight.Result{{Next: &flight.State{FLID: 9}}}, candidates: prune, kept: kept}
+	plan := planSnapshot([]*snapshotDay{d}, snapshotMsg{id: 50, subtype: "RESP", dttm: begin}, start)
+	require.Equal(t, []int64{9, 1, 4}, plan.members[0].flids)
+	require.Len(t, plan.results, 3, "the record and two prunes")
+	require.Equal(t, 2, plan.logs[0].Pruned)
+}
