@@ -566,6 +566,93 @@ func (q *Queries) MaxAllowedPacket(ctx context.Context, db DBTX) (int64, error) 
 	return max_allowed_packet, err
 }
 
+const outboundBetween = `-- name: OutboundBetween :many
+SELECT COUTMSGS_ID, COUTMSGS_DATE_INSERTED, COUTMSGS_CLOB_MSG FROM coutmsgs
+WHERE COUTMSGS_DATE_INSERTED >= ? AND COUTMSGS_DATE_INSERTED <= ?
+ORDER BY COUTMSGS_ID DESC
+LIMIT ?
+`
+
+type OutboundBetweenParams struct {
+	FromTime time.Time `json:"from_time"`
+	ToTime   time.Time `json:"to_time"`
+	Limit    int32     `json:"limit"`
+}
+
+type OutboundBetweenRow struct {
+	CoutmsgsID           int64     `json:"coutmsgs_id"`
+	CoutmsgsDateInserted time.Time `json:"coutmsgs_date_inserted"`
+	CoutmsgsClobMsg      *string   `json:"coutmsgs_clob_msg"`
+}
+
+// Request rows inserted in [from, to], newest first (the mailbox guard).
+func (q *Queries) OutboundBetween(ctx context.Context, db DBTX, arg OutboundBetweenParams) ([]OutboundBetweenRow, error) {
+	rows, err := db.QueryContext(ctx, outboundBetween, arg.FromTime, arg.ToTime, arg.Limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []OutboundBetweenRow{}
+	for rows.Next() {
+		var i OutboundBetweenRow
+		if err := rows.Scan(&i.CoutmsgsID, &i.CoutmsgsDateInserted, &i.CoutmsgsClobMsg); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const outboundFind = `-- name: OutboundFind :many
+SELECT COUTMSGS_ID, COUTMSGS_DATE_INSERTED, COUTMSGS_CLOB_MSG FROM coutmsgs
+WHERE COUTMSGS_DATE_INSERTED >= ? AND COUTMSGS_CLOB_MSG LIKE ?
+ORDER BY COUTMSGS_ID DESC
+LIMIT ?
+`
+
+type OutboundFindParams struct {
+	Since   time.Time `json:"since"`
+	Pattern *string   `json:"pattern"`
+	Limit   int32     `json:"limit"`
+}
+
+type OutboundFindRow struct {
+	CoutmsgsID           int64     `json:"coutmsgs_id"`
+	CoutmsgsDateInserted time.Time `json:"coutmsgs_date_inserted"`
+	CoutmsgsClobMsg      *string   `json:"coutmsgs_clob_msg"`
+}
+
+// Our own request rows: inserted since a time and whose XML carries a
+// pattern (SNDR and SEQN); the caller decodes them to confirm.
+func (q *Queries) OutboundFind(ctx context.Context, db DBTX, arg OutboundFindParams) ([]OutboundFindRow, error) {
+	rows, err := db.QueryContext(ctx, outboundFind, arg.Since, arg.Pattern, arg.Limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []OutboundFindRow{}
+	for rows.Next() {
+		var i OutboundFindRow
+		if err := rows.Scan(&i.CoutmsgsID, &i.CoutmsgsDateInserted, &i.CoutmsgsClobMsg); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const outboundGet = `-- name: OutboundGet :one
 SELECT coutmsgs_id, coutmsgs_clob_msg, coutmsgs_date_inserted, coutmsgs_date_sent, routingid, coutmsgs_truefals_group, coutmsgs_no_messages, coutmsgs_group_order, coutmsgs_group_id, coutmsgs_final_group_ind, coutmsgs_ack_reqd, coutmsgs_ack_resend_times, coutmsgs_ack_date_recv, coutmsgs_encrypt, coutmsgs_error FROM coutmsgs WHERE COUTMSGS_ID = ?
 `

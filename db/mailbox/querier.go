@@ -44,6 +44,11 @@ type Querier interface {
 	// The server's largest packet: an INSERT of a body must fit in it whole
 	// (statement, body and protocol overhead), or the server refuses it.
 	MaxAllowedPacket(ctx context.Context, db DBTX) (int64, error)
+	// Request rows inserted in [from, to], newest first (the mailbox guard).
+	OutboundBetween(ctx context.Context, db DBTX, arg OutboundBetweenParams) ([]OutboundBetweenRow, error)
+	// Our own request rows: inserted since a time and whose XML carries a
+	// pattern (SNDR and SEQN); the caller decodes them to confirm.
+	OutboundFind(ctx context.Context, db DBTX, arg OutboundFindParams) ([]OutboundFindRow, error)
 	OutboundGet(ctx context.Context, db DBTX, coutmsgsID int64) (Coutmsg, error)
 	// An outbound request (RQFD/RQRD) for the AODB.
 	OutboundInsert(ctx context.Context, db DBTX, arg OutboundInsertParams) (int64, error)

@@ -508,6 +508,12 @@ type RefMaster struct {
 	UpdatedAt     time.Time `json:"updated_at"`
 }
 
+// The last META SEQN msgx put on a request (one row).
+type ReqSeqn struct {
+	ID   int16 `json:"id"`
+	Seqn int64 `json:"seqn"`
+}
+
 // Requests msgx sent to the AODB (RQFD flight data, RQRD reference lists) and their answers.
 type ReqTrack struct {
 	ReqID   int64  `json:"req_id"`
@@ -526,14 +532,20 @@ type ReqTrack struct {
 	// COUTMSGS_ID of the request in the outbound mailbox, once written.
 	OutboundID *int64 `json:"outbound_id"`
 	// REGISTERED, SENT (in the outbound mailbox), DONE (answer applied) or EXPIRED.
-	Status       string     `json:"status"`
-	RegisteredAt time.Time  `json:"registered_at"`
-	SentAt       *time.Time `json:"sent_at"`
-	ExpiresAt    time.Time  `json:"expires_at"`
-	DoneAt       *time.Time `json:"done_at"`
+	Status string `json:"status"`
+	// Registration time; also the META DTTM written on the request.
+	RegisteredAt time.Time `json:"registered_at"`
+	// COUTMSGS_DATE_INSERTED of the request: the insert into the outbound mailbox.
+	SentAt *time.Time `json:"sent_at"`
+	// sent_at (registered_at until sent) + request.timeout: past it the request expires.
+	ExpiresAt time.Time  `json:"expires_at"`
+	DoneAt    *time.Time `json:"done_at"`
 	// MSG_ID of the RESP that completed the request.
-	ResponseMsgID *int64  `json:"response_msg_id"`
-	Note          *string `json:"note"`
+	ResponseMsgID *int64 `json:"response_msg_id"`
+	// Why the request closed without an answer (superseded, timed out, never sent).
+	Note *string `json:"note"`
+	// How the RESP matched: exact (an echoed field) or degraded (RESP DTTM >= sent_at).
+	MatchRule *string `json:"match_rule"`
 }
 
 // Current snapshot generation per flight day. VERSION advances by exactly one per snapshot message with a compare-and-set on (FDAY, VERSION).

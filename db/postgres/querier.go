@@ -217,6 +217,9 @@ type Querier interface {
 	RefDelete(ctx context.Context, db DBTX, arg RefDeleteParams) (int64, error)
 	RefGet(ctx context.Context, db DBTX, arg RefGetParams) (RefMaster, error)
 	RefListByType(ctx context.Context, db DBTX, arg RefListByTypeParams) ([]RefMaster, error)
+	// A matched reference RESP is the whole list: every key of the list it
+	// lacks is deleted (the keys it carries are upserted one by one).
+	RefReplaceList(ctx context.Context, db DBTX, arg RefReplaceListParams) (int64, error)
 	// Inserts or replaces a reference record; the version advances only when the
 	// record changed (0 rows = already identical).
 	RefUpsert(ctx context.Context, db DBTX, arg RefUpsertParams) (int64, error)
@@ -231,13 +234,25 @@ type Querier interface {
 	// of the replayable classes, among @msg_ids when given (NULL: any id), of one
 	// class when given.
 	ReplayCandidates(ctx context.Context, db DBTX, arg ReplayCandidatesParams) ([]ProcState, error)
-	// Expires open requests of a key (before a new one) or past their deadline.
-	ReqExpire(ctx context.Context, db DBTX, arg ReqExpireParams) (int64, error)
-	ReqGetOpen(ctx context.Context, db DBTX, reqKey string) (ReqTrack, error)
+	// Expires open requests past their deadline, oldest first, bounded.
+	ReqExpireDue(ctx context.Context, db DBTX, arg ReqExpireDueParams) ([]int64, error)
+	// Expires the open request of a key (a new one of the same kind supersedes it).
+	ReqExpireKey(ctx context.Context, db DBTX, arg ReqExpireKeyParams) ([]int64, error)
+	ReqGet(ctx context.Context, db DBTX, reqID int64) (ReqTrack, error)
 	// Registers a request; the partial unique index refuses a second open one of the same key.
 	ReqInsert(ctx context.Context, db DBTX, arg ReqInsertParams) (ReqTrack, error)
+	// The newest requests first.
+	ReqList(ctx context.Context, db DBTX, arg ReqListParams) ([]ReqTrack, error)
+	ReqListOpen(ctx context.Context, db DBTX) ([]ReqTrack, error)
 	ReqMarkDone(ctx context.Context, db DBTX, arg ReqMarkDoneParams) (int64, error)
 	ReqMarkSent(ctx context.Context, db DBTX, arg ReqMarkSentParams) (int64, error)
+	// Requests to the AODB (REQ_TRACK, processing.md §7).
+	// The META SEQN of the next request: 1 first, then one more, back to 1
+	// after the MEDIUMINT maximum.
+	ReqNextSeqn(ctx context.Context, db DBTX) (int64, error)
+	// The open request of a key, locked for the transaction that answers or
+	// supersedes it.
+	ReqOpenForUpdate(ctx context.Context, db DBTX, reqKey string) (ReqTrack, error)
 	// ROUT and ERUT are replaced independently.
 	RoutePointDeleteByFlightKind(ctx context.Context, db DBTX, arg RoutePointDeleteByFlightKindParams) (int64, error)
 	RoutePointDeleteByFlightsKind(ctx context.Context, db DBTX, arg RoutePointDeleteByFlightsKindParams) (int64, error)

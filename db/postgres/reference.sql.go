@@ -89,6 +89,25 @@ func (q *Queries) RefListByType(ctx context.Context, db DBTX, arg RefListByTypeP
 	return items, nil
 }
 
+const refReplaceList = `-- name: RefReplaceList :execrows
+DELETE FROM ref_master WHERE rtype = $1 AND NOT (rkey = ANY($2::text[]))
+`
+
+type RefReplaceListParams struct {
+	Rtype string   `json:"rtype"`
+	Keep  []string `json:"keep"`
+}
+
+// A matched reference RESP is the whole list: every key of the list it
+// lacks is deleted (the keys it carries are upserted one by one).
+func (q *Queries) RefReplaceList(ctx context.Context, db DBTX, arg RefReplaceListParams) (int64, error) {
+	result, err := db.Exec(ctx, refReplaceList, arg.Rtype, arg.Keep)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const refUpsert = `-- name: RefUpsert :execrows
 INSERT INTO ref_master (rtype, rkey, record, version, last_message_id, created_at, updated_at)
 VALUES ($1, $2, $3, 1, $4, $5, $5)
@@ -118,146 +137,6 @@ func (q *Queries) RefUpsert(ctx context.Context, db DBTX, arg RefUpsertParams) (
 		arg.LastMessageID,
 		arg.Now,
 	)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
-}
-
-const reqExpire = `-- name: ReqExpire :execrows
-UPDATE req_track SET status = 'EXPIRED', done_at = $1::timestamptz, note = $2
-WHERE status IN ('REGISTERED', 'SENT')
-  AND (req_key = $3 OR expires_at <= $1)
-`
-
-type ReqExpireParams struct {
-	Now    time.Time `json:"now"`
-	Note   *string   `json:"note"`
-	ReqKey *string   `json:"req_key"`
-}
-
-// Expires open requests of a key (before a new one) or past their deadline.
-func (q *Queries) ReqExpire(ctx context.Context, db DBTX, arg ReqExpireParams) (int64, error) {
-	result, err := db.Exec(ctx, reqExpire, arg.Now, arg.Note, arg.ReqKey)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
-}
-
-const reqGetOpen = `-- name: ReqGetOpen :one
-SELECT req_id, req_type, req_key, list_code, range_begin, range_end, sender, seqn, outbound_id, status, registered_at, sent_at, expires_at, done_at, response_msg_id, note FROM req_track WHERE req_key = $1 AND status IN ('REGISTERED', 'SENT')
-`
-
-func (q *Queries) ReqGetOpen(ctx context.Context, db DBTX, reqKey string) (ReqTrack, error) {
-	row := db.QueryRow(ctx, reqGetOpen, reqKey)
-	var i ReqTrack
-	err := row.Scan(
-		&i.ReqID,
-		&i.ReqType,
-		&i.ReqKey,
-		&i.ListCode,
-		&i.RangeBegin,
-		&i.RangeEnd,
-		&i.Sender,
-		&i.Seqn,
-		&i.OutboundID,
-		&i.Status,
-		&i.RegisteredAt,
-		&i.SentAt,
-		&i.ExpiresAt,
-		&i.DoneAt,
-		&i.ResponseMsgID,
-		&i.Note,
-	)
-	return i, err
-}
-
-const reqInsert = `-- name: ReqInsert :one
-INSERT INTO req_track (req_type, req_key, list_code, range_begin, range_end, sender, seqn, status, registered_at, expires_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, 'REGISTERED', $8, $9)
-RETURNING req_id, req_type, req_key, list_code, range_begin, range_end, sender, seqn, outbound_id, status, registered_at, sent_at, expires_at, done_at, response_msg_id, note
-`
-
-type ReqInsertParams struct {
-	ReqType    string     `json:"req_type"`
-	ReqKey     string     `json:"req_key"`
-	ListCode   *string    `json:"list_code"`
-	RangeBegin *time.Time `json:"range_begin"`
-	RangeEnd   *time.Time `json:"range_end"`
-	Sender     string     `json:"sender"`
-	Seqn       int64      `json:"seqn"`
-	Now        time.Time  `json:"now"`
-	ExpiresAt  time.Time  `json:"expires_at"`
-}
-
-// Registers a request; the partial unique index refuses a second open one of the same key.
-func (q *Queries) ReqInsert(ctx context.Context, db DBTX, arg ReqInsertParams) (ReqTrack, error) {
-	row := db.QueryRow(ctx, reqInsert,
-		arg.ReqType,
-		arg.ReqKey,
-		arg.ListCode,
-		arg.RangeBegin,
-		arg.RangeEnd,
-		arg.Sender,
-		arg.Seqn,
-		arg.Now,
-		arg.ExpiresAt,
-	)
-	var i ReqTrack
-	err := row.Scan(
-		&i.ReqID,
-		&i.ReqType,
-		&i.ReqKey,
-		&i.ListCode,
-		&i.RangeBegin,
-		&i.RangeEnd,
-		&i.Sender,
-		&i.Seqn,
-		&i.OutboundID,
-		&i.Status,
-		&i.RegisteredAt,
-		&i.SentAt,
-		&i.ExpiresAt,
-		&i.DoneAt,
-		&i.ResponseMsgID,
-		&i.Note,
-	)
-	return i, err
-}
-
-const reqMarkDone = `-- name: ReqMarkDone :execrows
-UPDATE req_track SET status = 'DONE', response_msg_id = $1, done_at = $2::timestamptz
-WHERE req_id = $3 AND status = 'SENT'
-`
-
-type ReqMarkDoneParams struct {
-	ResponseMsgID *int64    `json:"response_msg_id"`
-	Now           time.Time `json:"now"`
-	ReqID         int64     `json:"req_id"`
-}
-
-func (q *Queries) ReqMarkDone(ctx context.Context, db DBTX, arg ReqMarkDoneParams) (int64, error) {
-	result, err := db.Exec(ctx, reqMarkDone, arg.ResponseMsgID, arg.Now, arg.ReqID)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
-}
-
-const reqMarkSent = `-- name: ReqMarkSent :execrows
-UPDATE req_track SET status = 'SENT', outbound_id = $1, sent_at = $2::timestamptz
-WHERE req_id = $3 AND status = 'REGISTERED'
-`
-
-type ReqMarkSentParams struct {
-	OutboundID *int64    `json:"outbound_id"`
-	Now        time.Time `json:"now"`
-	ReqID      int64     `json:"req_id"`
-}
-
-func (q *Queries) ReqMarkSent(ctx context.Context, db DBTX, arg ReqMarkSentParams) (int64, error) {
-	result, err := db.Exec(ctx, reqMarkSent, arg.OutboundID, arg.Now, arg.ReqID)
 	if err != nil {
 		return 0, err
 	}

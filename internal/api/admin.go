@@ -28,6 +28,7 @@ func (s *server) mountAdmin(r chi.Router) {
 		r.Get("/messages/{id}", s.getMessage(fullReason))
 		r.Get("/dead-letters", s.deadLetters(fullReason))
 		r.Get("/readyz", s.readyz(fullReason))
+		s.mountRequests(r) // requests.go
 	})
 }
 

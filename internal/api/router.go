@@ -20,6 +20,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/metrics"
+	"github.com/msgx-aodb/msgx/internal/request"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
@@ -68,6 +69,8 @@ type Deps struct {
 	// Enqueued, when non-nil, is called after a send enqueued its row (it
 	// rings the pump's bell, so the message waits for no idle interval).
 	Enqueued func()
+	// Requests serves /admin/requests (requests.go); nil answers 503.
+	Requests *request.Service
 }
 
 // server carries the dependencies into the handlers of every file.

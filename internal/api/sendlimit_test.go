@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -60,7 +61,13 @@ func TestSendConcurrencyLimit(t *testing.T) {
 	rec := post(over)
 	require.Equal(t, http.StatusServiceUnavailable, rec.Code, rec.Body.String())
 	require.Equal(t, "1", rec.Header().Get("Retry-After"))
-	require.JSONEq(t, `{"error":"2 sends in progress: retry later","status":503}`, rec.Body.String())
+	var answer struct {
+		Error  string `json:"error"`
+		Status int    `json:"status"`
+	}
+	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &answer))
+	require.Equal(t, "2 sends in progress: retry later", answer.Error)
+	require.Equal(t, http.StatusServiceUnavailable, answer.Status)
 	select {
 	case <-over.reading:
 		t.Fatal("the refused send's body was read")

@@ -26,6 +26,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/metrics"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
+	"github.com/msgx-aodb/msgx/internal/request"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
@@ -78,6 +79,12 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	}
 	gctune.Apply(cfg.GCPercent, cfg.MemoryLimit(), log)
 	clk := clock.Real{}
+	switch mode := request.Mode(cfg.Request.Guard); {
+	case mode == request.ModeOff:
+		log.Warn("request.guard=off: every SCHD/RESP and <LIST>/RESP is applied, asked for or not (a RESP prunes like a DNLD)")
+	case mode == request.ModeRequest && cfg.Shadow:
+		log.Warn("shadow mode sends no requests, so with request.guard=request every RESP is SKIPPED no-match:request; request.guard=mailbox counts the live system's requests")
+	}
 	if cfg.Shadow {
 		log = log.With("shadow", true)
 		log.Warn("shadow mode: processing into msgx's PostgreSQL only; the mailbox is never written and nothing is produced to Kafka")
@@ -217,11 +224,27 @@ func runWorkers(ctx context.Context, cfg config.Config, st store.Store, mb *mail
 		spawn(func() { _ = dispatcher.Run(ctx) })
 		spawn(func() { _ = aggregator.Run(ctx) })
 	}
+	// Requests to the AODB: the guard the pump applies RESPs through, the
+	// expiry job and the automatic triggers (no sends in shadow mode).
+	pcfg.Guard = request.NewGuard(request.Mode(cfg.Request.Guard), mb, cfg.Request.Timeout, pcfg.Decode)
+	reqs := requestService(cfg, st, mb, clk, log, met)
+	spawn(func() { reqs.Expiry().Run(ctx, request.ExpiryInterval) })
+	spawn(func() { reqs.RunTriggers(ctx) })
 	pump := pipeline.NewPump(st, mb, notify, clk, log, pcfg)
 	spawn(func() { _ = poller.Run(ctx, cfg.PollInterval) })
 	spawn(func() { pump.Run(ctx) })
 	wg.Wait()
 }
+
+// requestService is the request service of the configuration.
+func requestService(cfg config.Config, st store.Store, mb *mailbox.Mailbox, clk clock.Clock, log *slog.Logger, met *metrics.Metrics) *request.Service {
+	return request.New(st, mb, clk, log, cfg.RequestConfig(), met)
+}
+
+var (
+	_ request.Observer         = (*metrics.Metrics)(nil)
+	_ pipeline.RequestObserver = (*metrics.Metrics)(nil)
+)
 
 // pumpConfig maps the service configuration onto the pump's.
 func pumpConfig(cfg config.Config) pipeline.PumpConfig {

@@ -75,5 +75,6 @@ func apiDeps(cfg config.Config, st store.Store, mb *mailbox.Mailbox, sendMax int
 		Mode:               modeOf(cfg, el),
 		Metrics:            met,
 		Enqueued:           bell.Ring,
+		Requests:           requestService(cfg, st, mb, clk, log, met),
 	}
 }

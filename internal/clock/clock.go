@@ -76,3 +76,11 @@ func (f *Fake) Set(t time.Time) {
 		f.Advance(d)
 	}
 }
+
+// Waiters is how many After channels wait to fire: a test advances the
+// clock once the code under test is waiting.
+func (f *Fake) Waiters() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.waiters)
+}

@@ -19,6 +19,7 @@ import (
 	"github.com/knadh/koanf/v2"
 
 	"github.com/msgx-aodb/msgx/internal/kafka"
+	"github.com/msgx-aodb/msgx/internal/request"
 )
 
 // Config is the whole service configuration.
@@ -66,9 +67,20 @@ type Config struct {
 	LeaderLockID        int64
 	LeaderRetryInterval time.Duration
 
-	Kafka  kafka.Config // the producer; its safety rules are kafka.Config.Validate
-	Outbox Outbox
-	Schd   Schd
+	Kafka   kafka.Config // the producer; its safety rules are kafka.Config.Validate
+	Outbox  Outbox
+	Schd    Schd
+	Request Request
+}
+
+// Request is the requests to the AODB and the RESP guard (docs/requests.md).
+type Request struct {
+	Guard     string // request | mailbox | off
+	Timeout   time.Duration
+	OnStart   bool
+	DailyAt   string // HH:MM airport time, "" = off
+	RoutingID string // coutmsgs ROUTINGID
+	Sender    string // META SNDR of our requests
 }
 
 // Outbox is the KAFKA:msg dispatcher's delivery policy.
@@ -195,6 +207,15 @@ func validate(c *Config, explicit func(key string) bool) []error {
 	if err := c.Kafka.Validate(); err != nil {
 		errs = append(errs, err)
 	}
+	if _, _, _, err := request.ParseDailyAt(c.Request.DailyAt); err != nil {
+		bad("request.daily-at", "%v", err)
+	}
+	if n := len(c.Request.RoutingID); n == 0 || n > 23 {
+		bad("request.routing-id", "must be 1 to 23 characters (coutmsgs.ROUTINGID)")
+	}
+	if !validSender(c.Request.Sender) {
+		bad("request.sender", "must be 1 to 32 letters or digits (META SNDR)")
+	}
 	if c.AdminToken != "" && len(c.AdminToken) < minAdminToken {
 		bad("http.admin-token", "must be at least %d characters", minAdminToken)
 	}
@@ -258,4 +279,26 @@ func fieldByKey(key string) *field {
 		return nil
 	}
 	return &fields[i]
+}
+
+// validSender: our SNDR goes into XML and into a LIKE pattern; letters and
+// digits need no escaping in either.
+func validSender(s string) bool {
+	if s == "" || len(s) > 32 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// RequestConfig is the request service's configuration.
+func (c Config) RequestConfig() request.Config {
+	return request.Config{
+		Sender: c.Request.Sender, RoutingID: c.Request.RoutingID, Timeout: c.Request.Timeout, Location: c.Location,
+		Shadow: c.Shadow, OnStart: c.Request.OnStart, DailyAt: c.Request.DailyAt,
+	}
 }

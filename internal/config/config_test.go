@@ -186,3 +186,28 @@ func TestMemoryLimit(t *testing.T) {
 	_, err = Load("", env(map[string]string{"MSGX_GC_MEMORY_LIMIT": "-1"}))
 	require.ErrorContains(t, err, "gc.memory-limit (MSGX_GC_MEMORY_LIMIT)")
 }
+
+// The request.* keys: defaults, and each invalid value named.
+func TestRequestKeys(t *testing.T) {
+	c, err := Load("", env(nil))
+	require.NoError(t, err)
+	require.Equal(t, Request{Guard: "request", Timeout: 10 * time.Minute, OnStart: true, DailyAt: "22:00", RoutingID: "AODB", Sender: "MSGX"}, c.Request)
+	rc := c.RequestConfig()
+	require.Equal(t, c.Location, rc.Location)
+	require.Equal(t, "MSGX", rc.Sender)
+
+	for _, tc := range []struct{ env, value, want string }{
+		{"MSGX_REQUEST_GUARD", "maybe", "request.guard (MSGX_REQUEST_GUARD)"},
+		{"MSGX_REQUEST_DAILY_AT", "25:00", "request.daily-at (MSGX_REQUEST_DAILY_AT)"},
+		{"MSGX_REQUEST_ROUTING_ID", strings.Repeat("R", 24), "request.routing-id (MSGX_REQUEST_ROUTING_ID)"},
+		{"MSGX_REQUEST_SENDER", "MS%X", "request.sender (MSGX_REQUEST_SENDER)"},
+		{"MSGX_REQUEST_TIMEOUT", "0s", "request.timeout (MSGX_REQUEST_TIMEOUT)"},
+	} {
+		_, err := Load("", env(map[string]string{tc.env: tc.value}))
+		require.ErrorContains(t, err, tc.want)
+	}
+	c, err = Load("", env(map[string]string{"MSGX_REQUEST_GUARD": "mailbox", "MSGX_REQUEST_DAILY_AT": "06:30"}))
+	require.NoError(t, err)
+	require.Equal(t, "mailbox", c.Request.Guard)
+	require.Equal(t, "06:30", c.Request.DailyAt)
+}

@@ -11,6 +11,7 @@ var sectionTitles = []struct{ id, title string }{
 	{"databases", "Databases"},
 	{"http", "HTTP"},
 	{"pipeline", "Pipeline"},
+	{"requests", "Requests to the AODB"},
 	{"leader", "Single active instance"},
 	{"kafka", "Kafka"},
 	{"outbox", "Outbox relay"},

@@ -186,8 +186,19 @@ func TestEventMetrics(t *testing.T) {
 	m.EventFailed(store.TargetMsg, true)
 	m.SetLeader(true)
 	m.SetShadow(true)
+	m.RequestSent("RQFD")
+	m.RequestSent("RQRD")
+	m.RequestSent("RQFD")
+	m.RespMatched()
+	m.RespUnmatched()
+	m.RespUnmatched()
+	m.RequestsExpired(3)
 
 	fams = scrape(t, url)
+	require.Equal(t, 2.0, value(t, fams, "msgx_requests_sent_total", "type", "RQFD"))
+	require.Equal(t, 1.0, value(t, fams, "msgx_requests_matched_total"))
+	require.Equal(t, 2.0, value(t, fams, "msgx_resp_unmatched_total"))
+	require.Equal(t, 3.0, value(t, fams, "msgx_requests_expired_total"))
 	require.Equal(t, 2.0, value(t, fams, "msgx_messages_finished_total", "kind", "FLIGHT_OPS", "status", "SUCCEEDED", "class", ""))
 	require.Equal(t, 1.0, value(t, fams, "msgx_messages_finished_total", "kind", "", "status", "DEAD", "class", "MALFORMED"))
 	h := fams["msgx_processing_latency_seconds"].GetMetric()[0].GetHistogram()
@@ -235,6 +246,10 @@ func TestNilMetricsIsANoOp(t *testing.T) {
 		m.EventFailed("t", true)
 		m.SetLeader(true)
 		m.SetShadow(true)
+		m.RequestSent("RQFD")
+		m.RequestsExpired(1)
+		m.RespMatched()
+		m.RespUnmatched()
 	})
 }
 
@@ -258,6 +273,7 @@ func TestDocsMatchTheMetrics(t *testing.T) {
 	m.MessageFinished("SCHEDULE", store.StatusSucceeded, "", time.Second)
 	m.EventDelivered(store.TargetMsg, time.Second)
 	m.EventFailed(store.TargetMsg, false)
+	m.RequestSent("RQFD")
 	fams := scrape(t, serve(t, m))
 
 	served := map[string]bool{}

@@ -16,6 +16,8 @@ import (
 // nothing to compute). Snapshots (they read generations and prune
 // candidates), reference lists, retryable decode failures and unsupported
 // kinds are settled alone.
+// A RESP is a snapshot or a reference list: settled alone, since the request
+// guard reads and completes REQ_TRACK in its transaction.
 func batchable(run []prepared) int {
 	for i := range run {
 		pr := &run[i]

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
+	"github.com/msgx-aodb/msgx/internal/request"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -19,7 +20,7 @@ func (p *Pump) dispatch(ctx context.Context, ex store.Executor, msgID int64, msg
 	case sis.KindUnsupported:
 		return outcome{}, &failure{class: sis.ClassUnsupported, reason: msg.Note}
 	case sis.KindReference:
-		return p.applyReference(ctx, ex, msgID, msg.Ref, now)
+		return p.applyReference(ctx, ex, msgID, msg, now)
 	case sis.KindSchedule:
 		if msg.Schedule.Snapshot() {
 			return p.applySnapshot(ctx, ex, msgID, msg, now)
@@ -147,8 +148,15 @@ func deleteFlights(states *overlay, flids []int64, msgID int64, now time.Time) (
 	return succeeded(""), results
 }
 
-// applyReference upserts or deletes reference records by (RTYPE, RKEY).
-func (p *Pump) applyReference(ctx context.Context, ex store.Executor, msgID int64, ref *sis.RefList, now time.Time) (outcome, error) {
+// applyReference upserts or deletes reference records by (RTYPE, RKEY). A
+// RESP applies only when it answers a request, and then it is the whole
+// list: keys it lacks are deleted (guard off: upserted only, as before).
+func (p *Pump) applyReference(ctx context.Context, ex store.Executor, msgID int64, msg *sis.Message, now time.Time) (outcome, error) {
+	ref := msg.Ref
+	resp, out, ok, err := p.guardResp(ctx, ex, msg)
+	if !ok || err != nil {
+		return out, err
+	}
 	for _, r := range ref.Records {
 		var err error
 		if ref.Subtype == "DEL" {
@@ -160,7 +168,16 @@ func (p *Pump) applyReference(ctx context.Context, ex store.Executor, msgID int6
 			return outcome{}, err
 		}
 	}
-	return succeeded(""), nil
+	if resp != nil && resp.Rule != request.RuleOff {
+		keys := make([]string, len(ref.Records))
+		for i, r := range ref.Records {
+			keys[i] = r.Key
+		}
+		if _, err := ex.ReplaceRefList(ctx, ref.Type, keys); err != nil {
+			return outcome{}, err
+		}
+	}
+	return p.answered(ctx, ex, resp, msgID, succeeded(""), now)
 }
 
 // refused turns a state-rule violation into DEAD(PROTOCOL). flight.Apply

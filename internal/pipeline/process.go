@@ -308,6 +308,7 @@ func (p *Pump) finished(pr *prepared, out outcome, now time.Time) {
 	if p.cfg.Observer != nil {
 		p.cfg.Observer.MessageFinished(kind, out.status, string(out.class), now.Sub(pr.msg.FirstSeenAt))
 	}
+	p.countResp(out)
 }
 
 // failureBinding is what a failing message binds: its kind and META, not

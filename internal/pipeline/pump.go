@@ -10,6 +10,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/limits"
+	"github.com/msgx-aodb/msgx/internal/request"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -30,7 +31,8 @@ type PumpConfig struct {
 	Probe        time.Duration // while paused on an unreachable dependency, how often to try again; default 1 s
 	Pause        *PauseState   // where the pump shows it is paused (readiness, metrics); nil = its own
 	Decode       sis.Options
-	Shadow       bool // shadow mode: no outbox events and no mailbox backfill todos
+	Shadow       bool           // shadow mode: no outbox events and no mailbox backfill todos
+	Guard        *request.Guard // request.guard: which RESPs apply; nil = request mode (REQ_TRACK)
 	// MaxRecordBytes is kafka.max-record-bytes: a message whose event's
 	// record would be larger is refused, DEAD(PROTOCOL) (eventsize.go);
 	// default kafka's, 0 = no limit. Not applied in shadow mode (no events).

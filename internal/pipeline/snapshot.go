@@ -22,6 +22,10 @@ import (
 // flight days depend on, plan every day (pure), write the plan.
 func (p *Pump) applySnapshot(ctx context.Context, ex store.Executor, msgID int64, msg *sis.Message, now time.Time) (outcome, error) {
 	s := msg.Schedule
+	resp, out, ok, err := p.guardResp(ctx, ex, msg)
+	if !ok || err != nil {
+		return out, err
+	}
 	states, err := ex.Flights(ctx, recordFLIDs(s.Flights))
 	if err != nil {
 		return outcome{}, err
@@ -39,9 +43,13 @@ func (p *Pump) applySnapshot(ctx context.Context, ex store.Executor, msgID int64
 			return outcome{}, err
 		}
 		if p.cfg.Prune {
-			if d.candidates, err = ex.PruneCandidates(ctx, d.fday, d.flids); err != nil {
+			cands, err := ex.PruneCandidates(ctx, d.fday, d.flids)
+			if err != nil {
 				return outcome{}, err
 			}
+			// A RESP prunes only inside the requested range; previous members
+			// outside it stay members.
+			d.candidates, d.kept = inScope(cands, resp)
 		}
 	}
 	plan := planSnapshot(days, snapshotMsg{id: msgID, subtype: s.Subtype, dttm: msg.Meta.Sent, dttmRaw: msg.Meta.SentRaw}, now)
@@ -53,7 +61,10 @@ func (p *Pump) applySnapshot(ctx context.Context, ex store.Executor, msgID int64
 	} else if tooLarge != "" {
 		return dead(sis.ClassProtocol, tooLarge), nil
 	}
-	return plan.out, p.writeSnapshot(ctx, ex, &w, plan, now)
+	if err := p.writeSnapshot(ctx, ex, &w, plan, now); err != nil {
+		return outcome{}, err
+	}
+	return p.answered(ctx, ex, resp, msgID, plan.out, now)
 }
 
 // writeSnapshot writes a plan, its flights and events queued in w: the
@@ -93,6 +104,7 @@ type snapshotDay struct {
 
 	gen        *store.SnapshotGen // the day's generation; nil: none yet
 	candidates []*flight.State    // previous members the snapshot lacks (prune on)
+	kept       []int64            // previous members outside a RESP's requested range: stay members
 }
 
 // snapshotMsg is what the plan needs of the message itself.
@@ -233,7 +245,7 @@ func planSnapshot(days []*snapshotDay, msg snapshotMsg, now time.Time) snapshotP
 			GenVersion: version + 1, Dttm: &dttm, ScopeBegin: d.begin, ScopeEnd: d.end, Records: len(d.flids),
 			Changed: changed, Unchanged: len(d.flids) - changed, Pruned: len(d.candidates), RecvAt: now,
 		})
-		plan.members = append(plan.members, dayMembers{fday: d.fday, flids: d.flids})
+		plan.members = append(plan.members, dayMembers{fday: d.fday, flids: append(slices.Clone(d.flids), d.kept...)})
 	}
 	switch {
 	case applied == 0 && len(staleOf) > 0:

@@ -29,6 +29,7 @@ type Source interface {
 	PumpPause(ctx context.Context) (*store.Pause, error)
 	OutboxLag(ctx context.Context) ([]store.TargetLag, error)
 	BackfillStats(ctx context.Context) (store.BackfillStats, error)
+	OpenRequests(ctx context.Context) ([]store.Request, error)
 }
 
 // Report is the state of one instance's database at one instant. Its JSON
@@ -56,6 +57,20 @@ type Report struct {
 	// Outbox has one entry per target with pending events, in target order.
 	Outbox   []TargetLag `json:"outbox"`
 	Backfill Backfill    `json:"backfill"`
+	// Requests are the open requests to the AODB (REGISTERED or SENT), oldest first.
+	Requests []OpenRequest `json:"requests"`
+}
+
+// OpenRequest is a request to the AODB still waiting for its answer.
+type OpenRequest struct {
+	ID           int64      `json:"id"`
+	Kind         string     `json:"kind"` // RQFD or RQRD:<LIST>
+	Status       string     `json:"status"`
+	RegisteredAt time.Time  `json:"registered_at"`
+	SentAt       *time.Time `json:"sent_at"`
+	ExpiresAt    time.Time  `json:"expires_at"`
+	CoutmsgsID   *int64     `json:"coutmsgs_id"`
+	AgeSeconds   float64    `json:"age_seconds"` // since registered
 }
 
 // Paused is the pause the pump published.
@@ -101,15 +116,6 @@ func Collect(ctx context.Context, src Source, now time.Time) (Report, error) {
 	r := Report{At: now, ByStatus: map[string]int64{}, DeadLetters: map[string]int64{},
 		Failing: map[string]int64{}, Outbox: []TargetLag{}}
 
-	pause, err := src.PumpPause(ctx)
-	if err != nil {
-		return Report{}, fmt.Errorf("status: pump state: %w", err)
-	}
-	if pause != nil {
-		r.Paused = &Paused{Dependency: pause.Dependency, Reason: pause.Reason, Since: pause.Since,
-			AgeSeconds: age(now, pause.Since), PublishedAt: pause.Now}
-	}
-
 	heads, err := src.QueueHead(ctx, 1)
 	if err != nil {
 		return Report{}, fmt.Errorf("status: queue head: %w", err)
@@ -119,6 +125,15 @@ func Collect(ctx context.Context, src Source, now time.Time) (Report, error) {
 		r.Head = &Head{MsgID: m.ID, Status: m.Status, Kind: opt(m.Kind), FirstSeenAt: m.FirstSeenAt,
 			AgeSeconds: age(now, m.FirstSeenAt), Attempts: m.Attempts, ErrorClass: opt(m.ErrorClass),
 			Reason: opt(m.Reason), NextAttemptAt: m.NextAttemptAt}
+	}
+
+	pause, err := src.PumpPause(ctx)
+	if err != nil {
+		return Report{}, fmt.Errorf("status: pump state: %w", err)
+	}
+	if pause != nil {
+		r.Paused = &Paused{Dependency: pause.Dependency, Reason: pause.Reason, Since: pause.Since,
+			AgeSeconds: age(now, pause.Since), PublishedAt: pause.Now}
 	}
 
 	counts, err := src.QueueCounts(ctx)
@@ -154,6 +169,16 @@ func Collect(ctx context.Context, src Source, now time.Time) (Report, error) {
 	r.Backfill = Backfill{Todos: bf.Todos, Failing: bf.Failing, OldestAt: bf.Oldest}
 	if bf.Oldest != nil {
 		r.Backfill.OldestAgeSeconds = age(now, *bf.Oldest)
+	}
+
+	open, err := src.OpenRequests(ctx)
+	if err != nil {
+		return Report{}, fmt.Errorf("status: requests: %w", err)
+	}
+	r.Requests = make([]OpenRequest, len(open))
+	for i, q := range open {
+		r.Requests[i] = OpenRequest{ID: q.ID, Kind: q.Key, Status: q.Status, RegisteredAt: q.RegisteredAt, SentAt: q.SentAt,
+			ExpiresAt: q.ExpiresAt, CoutmsgsID: q.OutboundID, AgeSeconds: age(now, q.RegisteredAt)}
 	}
 	return r, nil
 }
@@ -223,6 +248,18 @@ func (r Report) WriteText(w io.Writer) error {
 		kv("todos", "none")
 	} else {
 		kv("todos", "%d (%d failing), oldest %s", r.Backfill.Todos, r.Backfill.Failing, seconds(r.Backfill.OldestAgeSeconds))
+	}
+
+	b.WriteString("requests\n")
+	if len(r.Requests) == 0 {
+		kv("open", "none")
+	}
+	for _, q := range r.Requests {
+		line := fmt.Sprintf("%s %s, age %s, expires %s", q.Kind, q.Status, seconds(q.AgeSeconds), q.ExpiresAt.Format(time.RFC3339))
+		if q.CoutmsgsID != nil {
+			line += fmt.Sprintf(", coutmsgs %d", *q.CoutmsgsID)
+		}
+		kv(fmt.Sprintf("request %d", q.ID), "%s", line)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

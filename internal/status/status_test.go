@@ -64,6 +64,15 @@ func seed(t *testing.T, s store.Store) {
 		{MsgID: 2, MailboxStatus: store.StatusDead, ProcessedAt: t0.Add(time.Minute)},
 	}))
 	require.NoError(t, s.RecordBackfillFailure(ctx, 2, t0.Add(time.Hour), "mailbox down"))
+
+	// An open request (registered 3 minutes in, SENT) and a closed one.
+	done, err := s.InsertRequest(ctx, store.NewRequest{Type: "RQRD", Key: "RQRD:AIRL", List: "AIRL", Sender: "MSGX", Seqn: 1, Now: t0, ExpiresAt: t0.Add(10 * time.Minute)})
+	require.NoError(t, err)
+	_, err = s.ExpireRequestKey(ctx, done.Key, "superseded", t0)
+	require.NoError(t, err)
+	open, err := s.InsertRequest(ctx, store.NewRequest{Type: "RQFD", Key: "RQFD", Sender: "MSGX", Seqn: 2, Now: t0.Add(3 * time.Minute), ExpiresAt: t0.Add(13 * time.Minute)})
+	require.NoError(t, err)
+	require.NoError(t, s.MarkRequestSent(ctx, store.SentRequest{ID: open.ID, OutboundID: 77, SentAt: t0.Add(3 * time.Minute), ExpiresAt: t0.Add(13 * time.Minute)}))
 }
 
 func TestCollectKnownDatabase(t *testing.T) {
@@ -107,8 +116,13 @@ func TestCollectKnownDatabase(t *testing.T) {
 	require.NoError(t, err)
 	var m map[string]any
 	require.NoError(t, json.Unmarshal(b, &m))
-	require.ElementsMatch(t, []string{"at", "shadow", "paused", "head", "backlog", "by_status", "dead_letters", "failing", "outbox", "backfill"}, keys(m))
+	require.ElementsMatch(t, []string{"at", "shadow", "paused", "head", "backlog", "by_status", "dead_letters", "failing", "outbox", "backfill", "requests"}, keys(m))
 	require.Nil(t, m["paused"], "the pump runs")
+	require.ElementsMatch(t, []string{"id", "kind", "status", "registered_at", "sent_at", "expires_at", "coutmsgs_id", "age_seconds"},
+		keys(m["requests"].([]any)[0].(map[string]any)))
+	require.Len(t, r.Requests, 1, "only the open request")
+	require.Equal(t, "RQFD", r.Requests[0].Kind)
+	require.Equal(t, 420.0, r.Requests[0].AgeSeconds)
 	require.ElementsMatch(t, []string{"msg_id", "status", "kind", "first_seen_at", "age_seconds", "attempts", "error_class", "reason", "next_attempt_at"},
 		keys(m["head"].(map[string]any)))
 	require.ElementsMatch(t, []string{"target", "pending", "oldest_at", "oldest_age_seconds"}, keys(m["outbox"].([]any)[0].(map[string]any)))
@@ -130,6 +144,7 @@ func TestCollectKnownDatabase(t *testing.T) {
 		"KAFKA:msg     2 pending, oldest 9m0s",
 		"KAFKA:schd    1 pending, oldest 7m0s",
 		"todos         2 (1 failing), oldest 9m30s",
+		"RQFD SENT, age 7m0s, expires 2026-12-02T08:13:00Z, coutmsgs 77",
 	} {
 		require.Contains(t, out, want, "text:\n%s", out)
 	}
@@ -176,6 +191,7 @@ func TestCollectEmptyDatabase(t *testing.T) {
 	var text bytes.Buffer
 	require.NoError(t, r.WriteText(&text))
 	require.Contains(t, text.String(), "none (queue empty)")
+	require.Contains(t, string(b), `"requests":[]`)
 }
 
 func TestCollectReportsStoreFailure(t *testing.T) {

@@ -41,6 +41,7 @@ type Executor interface {
 	Outbox
 	Backfills
 	Reference
+	Requests // request.go
 	Status   // status.go
 	Replays  // replay.go
 	Pipeline // pipeline.go

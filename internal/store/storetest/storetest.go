@@ -37,6 +37,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"Status", testStatus},               // status.go
 		{"ReplayBatches", testReplayBatches}, // replay.go
 		{"Pipeline", testPipeline},           // pipeline.go
+		{"Requests", testRequests},           // request.go
 	}
 	for _, s := range suites {
 		t.Run(s.name, func(t *testing.T) { s.run(t, newStore) })

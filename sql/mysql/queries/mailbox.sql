@@ -101,3 +101,18 @@ SELECT CAST(@@max_allowed_packet AS SIGNED) AS max_allowed_packet;
 -- The byte length of the XML of the messages of a run, without the XML: the
 -- pump cuts a run at its byte budget before reading it.
 SELECT CMINMSGS_ID, LENGTH(CMINMSGS_CLOB_MSG) AS size FROM cminmsgs WHERE CMINMSGS_ID IN (sqlc.slice(ids));
+
+-- name: OutboundFind :many
+-- Our own request rows: inserted since a time and whose XML carries a
+-- pattern (SNDR and SEQN); the caller decodes them to confirm.
+SELECT COUTMSGS_ID, COUTMSGS_DATE_INSERTED, COUTMSGS_CLOB_MSG FROM coutmsgs
+WHERE COUTMSGS_DATE_INSERTED >= sqlc.arg(since) AND COUTMSGS_CLOB_MSG LIKE sqlc.arg(pattern)
+ORDER BY COUTMSGS_ID DESC
+LIMIT ?;
+
+-- name: OutboundBetween :many
+-- Request rows inserted in [from, to], newest first (the mailbox guard).
+SELECT COUTMSGS_ID, COUTMSGS_DATE_INSERTED, COUTMSGS_CLOB_MSG FROM coutmsgs
+WHERE COUTMSGS_DATE_INSERTED >= sqlc.arg(from_time) AND COUTMSGS_DATE_INSERTED <= sqlc.arg(to_time)
+ORDER BY COUTMSGS_ID DESC
+LIMIT ?;

@@ -26,10 +26,12 @@ CREATE TABLE REQ_TRACK (
   DONE_AT            TIMESTAMP(6) WITH TIME ZONE NULL,
   RESPONSE_MSG_ID    NUMBER(19)                  NULL,
   NOTE               VARCHAR2(1000 CHAR)         NULL,
+  MATCH_RULE         VARCHAR2(12 CHAR)           NULL,
   CONSTRAINT REQ_TRACK_PKEY PRIMARY KEY (REQ_ID),
   CONSTRAINT REQ_TRACK_TYPE_CK CHECK (REQ_TYPE IN ('RQFD', 'RQRD')),
   CONSTRAINT REQ_TRACK_STATUS_CK CHECK (STATUS IN ('REGISTERED', 'SENT', 'DONE', 'EXPIRED')),
-  CONSTRAINT REQ_TRACK_RANGE_CK CHECK (RANGE_BEGIN IS NULL OR RANGE_END IS NULL OR RANGE_BEGIN <= RANGE_END)
+  CONSTRAINT REQ_TRACK_RANGE_CK CHECK (RANGE_BEGIN IS NULL OR RANGE_END IS NULL OR RANGE_BEGIN <= RANGE_END),
+  CONSTRAINT REQ_TRACK_MATCH_RULE_CK CHECK (MATCH_RULE IN ('exact', 'degraded'))
 );
 -- At most one open request per kind (RQFD, or RQRD per list). PostgreSQL: a
 -- partial UNIQUE index. Here a function-based UNIQUE index whose key is NULL
@@ -46,6 +48,22 @@ COMMENT ON COLUMN REQ_TRACK.SEQN IS 'META SEQN msgx put on the request.';
 COMMENT ON COLUMN REQ_TRACK.OUTBOUND_ID IS 'COUTMSGS_ID of the request in the outbound mailbox, once written.';
 COMMENT ON COLUMN REQ_TRACK.STATUS IS 'REGISTERED, SENT (in the outbound mailbox), DONE (answer applied) or EXPIRED.';
 COMMENT ON COLUMN REQ_TRACK.RESPONSE_MSG_ID IS 'MSG_ID of the RESP that completed the request.';
+COMMENT ON COLUMN REQ_TRACK.MATCH_RULE IS 'How the RESP matched: exact (an echoed field) or degraded (RESP DTTM >= sent_at).';
+COMMENT ON COLUMN REQ_TRACK.REGISTERED_AT IS 'Registration time; also the META DTTM written on the request.';
+COMMENT ON COLUMN REQ_TRACK.SENT_AT IS 'COUTMSGS_DATE_INSERTED of the request: the insert into the outbound mailbox.';
+COMMENT ON COLUMN REQ_TRACK.EXPIRES_AT IS 'sent_at (registered_at until sent) + request.timeout: past it the request expires.';
+COMMENT ON COLUMN REQ_TRACK.NOTE IS 'Why the request closed without an answer (superseded, timed out, never sent).';
+
+-- The META SEQN source of msgx's requests: one row, advanced under its row
+-- lock. Cycles inside the AODB's MEDIUMINT SEQN.
+CREATE TABLE REQ_SEQN (
+  ID    NUMBER(5)  NOT NULL,
+  SEQN  NUMBER(19) NOT NULL,
+  CONSTRAINT REQ_SEQN_PKEY PRIMARY KEY (ID),
+  CONSTRAINT REQ_SEQN_ONE_CK CHECK (ID = 1),
+  CONSTRAINT REQ_SEQN_RANGE_CK CHECK (SEQN BETWEEN 1 AND 8388607)
+);
+COMMENT ON TABLE REQ_SEQN IS 'The last META SEQN msgx put on a request (one row).';
 
 CREATE TABLE REF_MASTER (
   RTYPE              VARCHAR2(4 CHAR)            NOT NULL,

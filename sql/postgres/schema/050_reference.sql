@@ -18,10 +18,12 @@ CREATE TABLE req_track (
   done_at         TIMESTAMPTZ    NULL,
   response_msg_id BIGINT         NULL,
   note            VARCHAR(1000)  NULL,
+  match_rule      VARCHAR(12)    NULL,
   CONSTRAINT req_track_pkey PRIMARY KEY (req_id),
   CONSTRAINT req_track_type_ck CHECK (req_type IN ('RQFD', 'RQRD')),
   CONSTRAINT req_track_status_ck CHECK (status IN ('REGISTERED', 'SENT', 'DONE', 'EXPIRED')),
-  CONSTRAINT req_track_range_ck CHECK (range_begin IS NULL OR range_end IS NULL OR range_begin <= range_end)
+  CONSTRAINT req_track_range_ck CHECK (range_begin IS NULL OR range_end IS NULL OR range_begin <= range_end),
+  CONSTRAINT req_track_match_rule_ck CHECK (match_rule IN ('exact', 'degraded'))
 );
 -- At most one open request per kind (RQFD, or RQRD per list).
 CREATE UNIQUE INDEX req_track_open_uq ON req_track (req_key) WHERE status IN ('REGISTERED', 'SENT');
@@ -34,6 +36,23 @@ COMMENT ON COLUMN req_track.seqn IS 'META SEQN msgx put on the request.';
 COMMENT ON COLUMN req_track.outbound_id IS 'COUTMSGS_ID of the request in the outbound mailbox, once written.';
 COMMENT ON COLUMN req_track.status IS 'REGISTERED, SENT (in the outbound mailbox), DONE (answer applied) or EXPIRED.';
 COMMENT ON COLUMN req_track.response_msg_id IS 'MSG_ID of the RESP that completed the request.';
+COMMENT ON COLUMN req_track.match_rule IS 'How the RESP matched: exact (an echoed field) or degraded (RESP DTTM >= sent_at).';
+COMMENT ON COLUMN req_track.registered_at IS 'Registration time; also the META DTTM written on the request.';
+COMMENT ON COLUMN req_track.sent_at IS 'COUTMSGS_DATE_INSERTED of the request: the insert into the outbound mailbox.';
+COMMENT ON COLUMN req_track.expires_at IS 'sent_at (registered_at until sent) + request.timeout: past it the request expires.';
+COMMENT ON COLUMN req_track.note IS 'Why the request closed without an answer (superseded, timed out, never sent).';
+
+-- The META SEQN source of msgx's requests: one row, advanced under its row
+-- lock (a table, not a SEQUENCE: atlas's open-source driver does not inspect
+-- sequences, docs/schema.md). Cycles inside the AODB's MEDIUMINT SEQN.
+CREATE TABLE req_seqn (
+  id    SMALLINT NOT NULL,
+  seqn  BIGINT   NOT NULL,
+  CONSTRAINT req_seqn_pkey PRIMARY KEY (id),
+  CONSTRAINT req_seqn_one_ck CHECK (id = 1),
+  CONSTRAINT req_seqn_range_ck CHECK (seqn BETWEEN 1 AND 8388607)
+);
+COMMENT ON TABLE req_seqn IS 'The last META SEQN msgx put on a request (one row).';
 
 CREATE TABLE ref_master (
   rtype            VARCHAR(4)     NOT NULL,

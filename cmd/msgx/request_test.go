@@ -1,0 +1,109 @@
+package main
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// requestIDs parses "REQUEST_ID<TAB>COUTMSGS_ID".
+func requestIDs(t *testing.T, out string) (int64, int64) {
+	t.Helper()
+	a, b, ok := strings.Cut(strings.TrimSpace(out), "\t")
+	require.True(t, ok, out)
+	id, err := strconv.ParseInt(a, 10, 64)
+	require.NoError(t, err)
+	oid, err := strconv.ParseInt(b, 10, 64)
+	require.NoError(t, err)
+	return id, oid
+}
+
+func TestRequestCommands(t *testing.T) {
+	t.Parallel()
+	e := newOpsEnv(t)
+
+	code, out, stderr := runMsgx(t, "request", "flights", "--config", e.config, "--from", "2026-12-04T00:00", "--to", "2026-12-04T23:59")
+	require.Equal(t, exitOK, code, stderr)
+	id, oid := requestIDs(t, out)
+	req, err := e.st.Request(t.Context(), id)
+	require.NoError(t, err)
+	require.Equal(t, store.RequestSent, req.Status)
+	require.Equal(t, oid, *req.OutboundID)
+	require.True(t, req.RangeBegin.Equal(mustLocal(t, "2026-12-04T00:00")), "airport local time: %s", req.RangeBegin)
+	require.Contains(t, stderr, "sent as coutmsgs "+strconv.FormatInt(oid, 10))
+
+	code, out, stderr = runMsgx(t, "request", "ref", "--config", e.config, "airl")
+	require.Equal(t, exitOK, code, stderr)
+	refID, _ := requestIDs(t, out)
+
+	code, out, stderr = runMsgx(t, "request", "list", "--config", e.config)
+	require.Equal(t, exitOK, code, stderr)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, 3, out)
+	require.Contains(t, lines[0], "COUTMSGS")
+	require.Contains(t, lines[1], "RQRD:AIRL")
+	require.Contains(t, lines[2], "2026-12-04T00:00..2026-12-04T23:59")
+	require.Contains(t, lines[2], "SENT")
+
+	code, out, stderr = runMsgx(t, "request", "list", "--json", "--config", e.config)
+	require.Equal(t, exitOK, code, stderr)
+	var reqs []store.Request
+	require.NoError(t, json.Unmarshal([]byte(out), &reqs))
+	require.Equal(t, []int64{refID, id}, []int64{reqs[0].ID, reqs[1].ID})
+	require.Contains(t, out, `"from": "2026-12-04T00:00:00+08:00"`)
+
+	code, out, stderr = runMsgx(t, "status", "--config", e.config)
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, out, "RQFD SENT, age")
+	require.Contains(t, out, "RQRD:AIRL SENT, age")
+}
+
+func TestRequestBadArguments(t *testing.T) {
+	t.Parallel()
+	e := newOpsEnv(t)
+	for _, args := range [][]string{
+		{"request"},
+		{"request", "nope"},
+		{"request", "flights", "--from", "2026-12-04", "--to", "2026-12-04T23:59"},
+		{"request", "flights", "--from", "2026-12-05T00:00", "--to", "2026-12-04T23:59"},
+		{"request", "flights", "--to", "2026-12-04T23:59"},
+		{"request", "ref"},
+		{"request", "ref", "NOPE"},
+		{"request", "ref", "AIRL", "GLST"},
+		{"request", "list", "--limit", "0"},
+	} {
+		code, _, stderr := runMsgx(t, append(args, "--config", e.config)...)
+		require.Equal(t, exitUsage, code, "%v: %s", args, stderr)
+	}
+	reqs, err := e.st.Requests(t.Context(), 1<<62, 10)
+	require.NoError(t, err)
+	require.Empty(t, reqs, "nothing registered")
+}
+
+func TestRequestFailures(t *testing.T) {
+	t.Parallel()
+	shadow := newOpsEnv(t, "shadow: true\n")
+	code, _, stderr := runMsgx(t, "request", "ref", "AIRL", "--config", shadow.config)
+	require.Equal(t, exitFailure, code)
+	requireOneLine(t, "request ref", stderr)
+	require.Contains(t, stderr, "shadow mode never writes")
+
+	down := newOpsEnv(t, "")
+	cfg := writeConfig(t, "postgres:\n  url: \""+down.pgURL+"\"\nmailbox:\n  dsn: \"root@tcp(127.0.0.1:1)/nope\"\n")
+	code, _, stderr = runMsgx(t, "request", "ref", "AIRL", "--config", cfg)
+	require.Equal(t, exitFailure, code)
+	requireOneLine(t, "request ref", stderr)
+}
+
+func mustLocal(t *testing.T, s string) time.Time {
+	t.Helper()
+	v, err := time.ParseInLocation("2006-01-02T15:04", s, opsZone)
+	require.NoError(t, err)
+	return v
+}

@@ -1,0 +1,92 @@
+package pipeline
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/msgx-aodb/msgx/internal/flight"
+	"github.com/msgx-aodb/msgx/internal/request"
+	"github.com/msgx-aodb/msgx/internal/sis"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// The RESP guard (processing.md §7): a SCHD/RESP or <LIST>/RESP is applied
+// only when it answers a request; otherwise it is SKIPPED no-match:request
+// and writes nothing. Matching itself is request.Match (pure); this file
+// reads what it needs inside the message's transaction.
+
+// guardResp decides a RESP: ok false means SKIPPED (the outcome is
+// returned). A message that is no RESP is let through with a nil decision.
+func (p *Pump) guardResp(ctx context.Context, ex store.Executor, msg *sis.Message) (*request.Decision, outcome, bool, error) {
+	key, isResp := request.KeyOf(msg)
+	if !isResp {
+		return nil, outcome{}, true, nil
+	}
+	d, err := p.cfg.Guard.Decide(ctx, ex, key, msg.Meta.Sent)
+	if err != nil {
+		return nil, outcome{}, false, err
+	}
+	if !d.Matched {
+		p.log.Info("RESP matches no request", "kind", key, "dttm", msg.Meta.SentRaw, "why", d.Why)
+		return nil, skipped(request.ReasonNoMatch), false, nil
+	}
+	return &d, outcome{}, true, nil
+}
+
+// answered completes the request a RESP answered, in its transaction, and
+// records the match on the message. Only an applied RESP answers: a stale
+// one leaves the request open.
+func (p *Pump) answered(ctx context.Context, ex store.Executor, d *request.Decision, msgID int64, out outcome, now time.Time) (outcome, error) {
+	if d == nil || out.status != store.StatusSucceeded {
+		return out, nil
+	}
+	if err := p.cfg.Guard.Complete(ctx, ex, *d, msgID, now); err != nil {
+		return outcome{}, err
+	}
+	out.reason = strings.TrimSpace(d.Note() + " " + out.reason)
+	return out, nil
+}
+
+// inScope splits the prune candidates of a day: those a matched schedule
+// RESP may prune (SODT inside the requested [begin, end]) and the ids of
+// the others, which it leaves alone. A nil decision or range (a DNLD, guard
+// off) prunes them all. Pure.
+func inScope(cands []*flight.State, d *request.Decision) (prune []*flight.State, kept []int64) {
+	if d == nil || d.Begin == nil || d.End == nil {
+		return cands, nil
+	}
+	for _, c := range cands {
+		t := c.Scalars["SODT"].Time
+		if t != nil && !t.Before(*d.Begin) && !t.After(*d.End) {
+			prune = append(prune, c)
+		} else {
+			kept = append(kept, c.FLID)
+		}
+	}
+	return prune, kept
+}
+
+// matchedResp reports whether an outcome records a RESP's match.
+func matchedResp(out outcome) bool {
+	return out.status == store.StatusSucceeded && strings.HasPrefix(out.reason, "request:")
+}
+
+// RequestObserver is the optional part of an Observer that counts RESPs
+// (internal/metrics implements it).
+type RequestObserver interface {
+	RespMatched()
+	RespUnmatched()
+}
+
+// countResp counts a committed RESP outcome.
+func (p *Pump) countResp(out outcome) {
+	o, ok := p.cfg.Observer.(RequestObserver)
+	switch {
+	case !ok:
+	case out.status == store.StatusSkipped && out.reason == request.ReasonNoMatch:
+		o.RespUnmatched()
+	case matchedResp(out):
+		o.RespMatched()
+	}
+}

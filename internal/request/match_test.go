@@ -1,0 +1,81 @@
+package request_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/request"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+func TestMatchDegradedRule(t *testing.T) {
+	t.Parallel()
+	sent := time.Date(2026, 12, 2, 8, 0, 0, 700_000_000, time.UTC) // 16:00:00.7 airport time
+	open := &store.Request{ID: 7, Status: store.RequestSent, SentAt: &sent, ExpiresAt: sent.Add(10 * time.Minute)}
+	at := func(s string) time.Time {
+		v, err := time.ParseInLocation("20060102150405", s, shanghai)
+		require.NoError(t, err)
+		return v
+	}
+	for _, tc := range []struct {
+		dttm string
+		req  *store.Request
+		ok   bool
+	}{
+		{"20261202160000", open, true},  // the same second as sent_at
+		{"20261202155959", open, false}, // before sent_at
+		{"20261202080000", open, false}, // 08:00 local, not 08:00 UTC
+		{"20261202161000", open, true},  // at expires_at (cut to the second)
+		{"20261202161001", open, false}, // after expires_at
+		{"20261202160500", nil, false},
+		{"20261202160500", &store.Request{ID: 8, Status: store.RequestRegistered, ExpiresAt: sent.Add(time.Hour)}, false},
+	} {
+		d := request.Match(at(tc.dttm), tc.req)
+		require.Equal(t, tc.ok, d.Matched, "%s: %s", tc.dttm, d.Why)
+		if tc.ok {
+			require.Equal(t, "request:7 (degraded)", d.Note())
+		} else {
+			require.NotEmpty(t, d.Why)
+		}
+	}
+}
+
+func TestMatchMailboxPicksTheNewestRowOfTheKindBeforeDTTM(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2026, 12, 2, 16, 0, 0, 0, shanghai)
+	rows := []request.Outbound{
+		{ID: 1, InsertedAt: t0, Key: "RQFD"},
+		{ID: 2, InsertedAt: t0.Add(time.Minute), Key: "RQFD"},
+		{ID: 3, InsertedAt: t0.Add(time.Minute), Key: "RQRD:AIRL"},
+		{ID: 4, InsertedAt: t0.Add(5 * time.Minute), Key: "RQFD"},
+	}
+	d := request.MatchMailbox(t0.Add(2*time.Minute), "RQFD", rows)
+	require.True(t, d.Matched)
+	require.Equal(t, int64(2), d.OutboundID)
+	require.Equal(t, "request:coutmsgs:2 (mailbox)", d.Note())
+	require.False(t, request.MatchMailbox(t0.Add(-time.Second), "RQFD", rows).Matched)
+	require.False(t, request.MatchMailbox(t0.Add(time.Hour), "RQRD:GLST", rows).Matched)
+}
+
+// The daily trigger's next time is the local wall clock by the calendar:
+// across a DST change the wait is 23 or 25 hours, never a fixed 24.
+func TestNextDailyFollowsTheCalendar(t *testing.T) {
+	t.Parallel()
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	require.NoError(t, err)
+	now := time.Date(2026, 3, 28, 22, 0, 0, 0, berlin) // the night before summer time
+	next := request.NextDaily(now, 22, 0, berlin)
+	require.Equal(t, time.Date(2026, 3, 29, 22, 0, 0, 0, berlin), next)
+	require.Equal(t, 23*time.Hour, next.Sub(now))
+	require.Equal(t, time.Date(2026, 3, 28, 22, 0, 0, 0, berlin), request.NextDaily(now.Add(-time.Minute), 22, 0, berlin))
+
+	for _, bad := range []string{"24:00", "7:00", "22", "22:60", "x"} {
+		_, _, _, err := request.ParseDailyAt(bad)
+		require.Error(t, err, bad)
+	}
+	_, _, on, err := request.ParseDailyAt("")
+	require.NoError(t, err)
+	require.False(t, on)
+}

@@ -1,0 +1,225 @@
+package request_test
+
+import (
+	"context"
+	"database/sql"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/request"
+	"github.com/msgx-aodb/msgx/internal/sis"
+	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/store/pgstore"
+	"github.com/msgx-aodb/msgx/internal/testdb"
+)
+
+var shanghai, _ = time.LoadLocation("Asia/Shanghai")
+
+// 2026-12-02 16:00 airport time.
+var start = time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC)
+
+type env struct {
+	st   store.Store
+	mbdb *sql.DB
+	mb   *mailbox.Mailbox
+	clk  *clock.Fake
+	cfg  request.Config
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	pg := testdb.Postgres(t)
+	db, _ := testdb.Mailbox(t)
+	return &env{st: pgstore.New(pg.Pool), mbdb: db, mb: mailbox.New(db, mailbox.WithZone(shanghai)), clk: clock.NewFake(start),
+		cfg: request.Config{Sender: "MSGX", RoutingID: "AODB", Timeout: 10 * time.Minute, Location: shanghai}}
+}
+
+func (e *env) service(mb request.Outbox) *request.Service {
+	return request.New(e.st, mb, e.clk, slog.New(slog.NewTextHandler(io.Discard, nil)), e.cfg, nil)
+}
+
+func (e *env) get(t *testing.T, id int64) store.Request {
+	t.Helper()
+	r, err := e.st.Request(t.Context(), id)
+	require.NoError(t, err)
+	return r
+}
+
+func (e *env) outboundRows(t *testing.T) int {
+	t.Helper()
+	var n int
+	require.NoError(t, e.mbdb.QueryRowContext(t.Context(), "SELECT COUNT(*) FROM coutmsgs").Scan(&n))
+	return n
+}
+
+func day(t *testing.T, s string) (time.Time, time.Time) {
+	t.Helper()
+	d, err := time.ParseInLocation(time.DateOnly, s, shanghai)
+	require.NoError(t, err)
+	return request.DayRange(d, shanghai)
+}
+
+// A request is written to coutmsgs as the codec encodes it, then SENT with
+// that row; every transition is timestamped.
+func TestFlightsRequestIsSentThroughTheMailbox(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	from, to := day(t, "2026-12-04")
+	req, err := e.service(e.mb).Flights(t.Context(), from, to)
+	require.NoError(t, err)
+	require.Equal(t, store.RequestSent, req.Status)
+	require.Equal(t, "RQFD", req.Key)
+	require.Equal(t, int64(1), req.Seqn)
+	require.True(t, req.RegisteredAt.Equal(start))
+	require.True(t, req.SentAt.Equal(start))
+	require.True(t, req.ExpiresAt.Equal(start.Add(10*time.Minute)))
+	require.NotNil(t, req.OutboundID)
+
+	var body, routing string
+	var inserted time.Time
+	require.NoError(t, e.mbdb.QueryRowContext(t.Context(),
+		"SELECT COUTMSGS_CLOB_MSG, ROUTINGID, COUTMSGS_DATE_INSERTED FROM coutmsgs WHERE COUTMSGS_ID = ?", *req.OutboundID).Scan(&body, &routing, &inserted))
+	require.Equal(t, "AODB", routing)
+	require.Equal(t, "2026-12-02 16:00:00", inserted.Format(time.DateTime), "airport wall clock")
+	m, err := sis.Decode([]byte(body), sis.Options{Location: shanghai})
+	require.NoError(t, err)
+	require.Equal(t, "MSGX", m.Meta.Sender)
+	require.Equal(t, int64(1), m.Meta.Seq)
+	require.Equal(t, "20261202160000", m.Meta.SentRaw)
+	require.Equal(t, "04DEC260000", m.Request.Begin.Raw)
+	require.Equal(t, "04DEC262359", m.Request.End.Raw)
+
+	next, err := e.service(e.mb).Reference(t.Context(), "GLST")
+	require.NoError(t, err)
+	require.Equal(t, int64(2), next.Seqn, "our own SEQN sequence")
+	require.Equal(t, store.RequestSent, e.get(t, req.ID).Status, "another kind leaves RQFD open")
+}
+
+// Registering a new request of a kind expires the open one in the same
+// transaction; at most one is open per kind.
+func TestNewRequestExpiresTheOld(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	svc := e.service(e.mb)
+	from, to := day(t, "2026-12-04")
+	first, err := svc.Flights(t.Context(), from, to)
+	require.NoError(t, err)
+	e.clk.Advance(time.Minute)
+	second, err := svc.Flights(t.Context(), from, to)
+	require.NoError(t, err)
+
+	old := e.get(t, first.ID)
+	require.Equal(t, store.RequestExpired, old.Status)
+	require.Equal(t, "superseded by a new request", old.Note)
+	require.True(t, old.DoneAt.Equal(start.Add(time.Minute)))
+	require.Equal(t, store.RequestSent, e.get(t, second.ID).Status)
+	open, err := e.st.OpenRequests(t.Context())
+	require.NoError(t, err)
+	require.Len(t, open, 1)
+
+	_, err = e.st.InsertRequest(t.Context(), store.NewRequest{Type: "RQFD", Key: "RQFD", Sender: "MSGX", Seqn: 99, Now: start, ExpiresAt: start})
+	require.ErrorIs(t, err, store.ErrDuplicate, "the schema holds one open request per kind")
+}
+
+// failingOutbox inserts nothing and says the mailbox is down.
+type failingOutbox struct{ request.Outbox }
+
+func (failingOutbox) InsertOutbound(_ context.Context, _ []byte, _ time.Time, _ string) (int64, error) {
+	return 0, mailbox.ErrUnavailable
+}
+
+// The crash window in one process: the row is in coutmsgs but the request
+// is still REGISTERED (the mark never ran). The next send first finds our
+// own row by SNDR + SEQN and marks it SENT; nothing is sent twice. A
+// request whose insert never happened stays REGISTERED until superseded.
+// (internal/app's TestRequestCrashWindow kills the real binary there.)
+func TestInterruptedSendIsRecoveredNotResent(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	from, to := day(t, "2026-12-04")
+	// The insert of a request whose process died before the mark.
+	seqn, err := e.st.NextRequestSeqn(t.Context())
+	require.NoError(t, err)
+	crashed, err := e.st.InsertRequest(t.Context(), store.NewRequest{Type: "RQFD", Key: "RQFD", RangeBegin: &from, RangeEnd: &to,
+		Sender: "MSGX", Seqn: seqn, Now: start, ExpiresAt: start.Add(10 * time.Minute)})
+	require.NoError(t, err)
+	// Another sender's row with the same SEQN is not ours.
+	_, err = e.mb.InsertOutbound(t.Context(), sis.EncodeRQFD(sis.RequestMeta{Sender: "OTHR", Seq: seqn, Sent: start, Location: shanghai}, from, to), start, "AODB")
+	require.NoError(t, err)
+	e.clk.Advance(1500 * time.Millisecond)
+	oid, err := e.mb.InsertOutbound(t.Context(), sis.EncodeRQFD(sis.RequestMeta{Sender: "MSGX", Seq: seqn, Sent: start, Location: shanghai}, from, to), e.clk.Now(), "AODB")
+	require.NoError(t, err)
+
+	e.clk.Advance(time.Minute)
+	ref, err := e.service(e.mb).Reference(t.Context(), "AIRL")
+	require.NoError(t, err)
+
+	got := e.get(t, crashed.ID)
+	require.Equal(t, store.RequestSent, got.Status, "recovered from its own row")
+	require.Equal(t, oid, *got.OutboundID)
+	require.True(t, got.SentAt.Equal(start.Add(time.Second)), "sent_at is the row's DATE_INSERTED (whole seconds): %s", got.SentAt)
+	require.Equal(t, 3, e.outboundRows(t), "the two rows plus the new request: nothing resent")
+	require.Equal(t, store.RequestSent, e.get(t, ref.ID).Status)
+
+	// A send that fails leaves the request REGISTERED, with an error; the
+	// next request of its kind supersedes it, and recovery finds no row.
+	lost, err := e.service(failingOutbox{e.mb}).Reference(t.Context(), "GLST")
+	require.ErrorIs(t, err, mailbox.ErrUnavailable)
+	require.Equal(t, store.RequestRegistered, e.get(t, lost.ID).Status)
+	again, err := e.service(e.mb).Reference(t.Context(), "GLST")
+	require.NoError(t, err)
+	require.Equal(t, store.RequestExpired, e.get(t, lost.ID).Status)
+	require.Equal(t, store.RequestSent, e.get(t, again.ID).Status)
+	require.Equal(t, 4, e.outboundRows(t))
+}
+
+// Shadow mode never writes coutmsgs: the service refuses before
+// registering, and the shadow mailbox refuses the insert itself.
+func TestShadowNeverWritesTheOutboundMailbox(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.cfg.Shadow = true
+	from, to := day(t, "2026-12-04")
+	_, err := e.service(e.mb).Flights(t.Context(), from, to)
+	require.ErrorIs(t, err, request.ErrShadow)
+	e.cfg.Shadow = false
+	_, err = e.service(mailbox.New(e.mbdb, mailbox.WithShadow())).Flights(t.Context(), from, to)
+	require.ErrorIs(t, err, mailbox.ErrReadOnly)
+	require.Zero(t, e.outboundRows(t))
+	e.cfg.Shadow = true
+	n, err := e.service(e.mb).Expiry().RunOnce(t.Context())
+	require.NoError(t, err)
+	require.Zero(t, n)
+}
+
+// Expiry also closes a request that was never sent, with its reason.
+func TestExpiryClosesUnsentRequests(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	lost, err := e.service(failingOutbox{e.mb}).Reference(t.Context(), "AIRL")
+	require.Error(t, err)
+	e.clk.Advance(10 * time.Minute)
+	n, err := e.service(e.mb).Expiry().RunOnce(t.Context())
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	got := e.get(t, lost.ID)
+	require.Equal(t, store.RequestExpired, got.Status)
+	require.Equal(t, "never sent: no outbound row by expires_at", got.Note)
+}
+
+func TestBadRequestsAreRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	from, to := day(t, "2026-12-04")
+	_, err := e.service(e.mb).Flights(t.Context(), to, from)
+	require.ErrorIs(t, err, request.ErrInvalid)
+	_, err = e.service(e.mb).Reference(t.Context(), "NOPE")
+	require.ErrorIs(t, err, request.ErrInvalid)
+	require.Zero(t, e.outboundRows(t))
+}

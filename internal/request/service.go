@@ -1,0 +1,229 @@
+package request
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/sis"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// Config is the request.* configuration (docs/config.md).
+type Config struct {
+	Sender    string         // META SNDR of our requests
+	RoutingID string         // coutmsgs ROUTINGID
+	Timeout   time.Duration  // sent_at + Timeout = expires_at; default 10 min
+	Location  *time.Location // airport zone of DTTM, STDB and STDE
+	Shadow    bool           // shadow mode: never send
+	OnStart   bool           // at leader start, request today when it has no generation
+	DailyAt   string         // HH:MM local: request the next day daily; "" = off
+}
+
+// Outbox is the outbound mailbox as the service uses it (*mailbox.Mailbox).
+type Outbox interface {
+	InsertOutbound(ctx context.Context, body []byte, insertedAt time.Time, routingID string) (int64, error)
+	FindOutbound(ctx context.Context, sender string, seqn int64, since time.Time, limit int) ([]mailbox.Outbound, error)
+}
+
+// Observer counts what the service does (internal/metrics implements it).
+type Observer interface {
+	RequestSent(kind string)
+	RequestsExpired(n int)
+}
+
+// Service registers and sends requests, recovers interrupted sends and
+// expires requests nobody answered.
+type Service struct {
+	st  store.Store
+	mb  Outbox
+	clk clock.Clock
+	log *slog.Logger
+	cfg Config
+	obs Observer
+}
+
+// New builds the service; obs may be nil.
+func New(st store.Store, mb Outbox, clk clock.Clock, log *slog.Logger, cfg Config, obs Observer) *Service {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 10 * time.Minute
+	}
+	if cfg.Location == nil {
+		cfg.Location = sis.DefaultOptions().Location
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Service{st: st, mb: mb, clk: clk, log: log, cfg: cfg, obs: obs}
+}
+
+// Flights requests the flights whose SODT lies in [from, to] (airport
+// local time, whole minutes).
+func (s *Service) Flights(ctx context.Context, from, to time.Time) (store.Request, error) {
+	if err := CheckRange(from, to); err != nil {
+		return store.Request{}, err
+	}
+	return s.submit(ctx, store.NewRequest{Type: TypeFlights, Key: KeyFlights, RangeBegin: &from, RangeEnd: &to})
+}
+
+// Reference requests one reference list.
+func (s *Service) Reference(ctx context.Context, list string) (store.Request, error) {
+	code, err := CheckList(list)
+	if err != nil {
+		return store.Request{}, err
+	}
+	return s.submit(ctx, store.NewRequest{Type: TypeReference, Key: RefKey(code), List: code})
+}
+
+// submit registers a request (expiring the open one of its kind in the same
+// transaction) and sends it. A send that fails leaves it REGISTERED, to be
+// superseded or expired; the error says so.
+func (s *Service) submit(ctx context.Context, nr store.NewRequest) (store.Request, error) {
+	if s.cfg.Shadow {
+		return store.Request{}, ErrShadow
+	}
+	if err := s.Recover(ctx); err != nil {
+		return store.Request{}, fmt.Errorf("recovering interrupted sends first: %w", err)
+	}
+	req, err := s.register(ctx, nr)
+	if err != nil {
+		return store.Request{}, err
+	}
+	return s.send(ctx, req)
+}
+
+func (s *Service) register(ctx context.Context, nr store.NewRequest) (store.Request, error) {
+	now := s.clk.Now()
+	tx, err := s.st.Begin(ctx)
+	if err != nil {
+		return store.Request{}, err
+	}
+	defer tx.Rollback(ctx)
+	old, err := tx.ExpireRequestKey(ctx, nr.Key, "superseded by a new request", now)
+	if err != nil {
+		return store.Request{}, err
+	}
+	if nr.Seqn, err = tx.NextRequestSeqn(ctx); err != nil {
+		return store.Request{}, err
+	}
+	nr.Sender, nr.Now, nr.ExpiresAt = s.cfg.Sender, now, now.Add(s.cfg.Timeout)
+	req, err := tx.InsertRequest(ctx, nr)
+	if err != nil {
+		return store.Request{}, err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return store.Request{}, err
+	}
+	if len(old) > 0 {
+		s.log.Info("request superseded", "req_id", old[0], "by", req.ID, "kind", req.Key)
+	}
+	return req, nil
+}
+
+// send writes the request to coutmsgs and marks it SENT with that row.
+func (s *Service) send(ctx context.Context, req store.Request) (store.Request, error) {
+	body := s.encode(req)
+	insertedAt := s.clk.Now()
+	id, err := s.mb.InsertOutbound(ctx, body, insertedAt, s.cfg.RoutingID)
+	if err != nil {
+		return req, fmt.Errorf("request %d registered but not sent: %w", req.ID, err)
+	}
+	failpoint(failAfterInsert)
+	if err := s.markSent(ctx, req, id, insertedAt); err != nil {
+		return req, fmt.Errorf("request %d inserted as coutmsgs %d but not marked SENT (recovered before the next send): %w", req.ID, id, err)
+	}
+	s.log.Info("request sent", "req_id", req.ID, "kind", req.Key, "seqn", req.Seqn, "coutmsgs_id", id)
+	if s.obs != nil {
+		s.obs.RequestSent(req.Type)
+	}
+	return s.st.Request(ctx, req.ID)
+}
+
+func (s *Service) markSent(ctx context.Context, req store.Request, outboundID int64, at time.Time) error {
+	return s.st.MarkRequestSent(ctx, store.SentRequest{ID: req.ID, OutboundID: outboundID, SentAt: at, ExpiresAt: at.Add(s.cfg.Timeout)})
+}
+
+// encode is the request's XML: META DTTM is its registration time.
+func (s *Service) encode(req store.Request) []byte {
+	meta := sis.RequestMeta{Sender: req.Sender, Seq: req.Seqn, Sent: req.RegisteredAt, Location: s.cfg.Location}
+	if req.Type == TypeFlights {
+		return sis.EncodeRQFD(meta, *req.RangeBegin, *req.RangeEnd)
+	}
+	return sis.EncodeRQRD(meta, req.List)
+}
+
+// Recover finishes interrupted sends: a REGISTERED request whose row is in
+// coutmsgs (found by our SNDR and its SEQN, inserted since it was
+// registered) is marked SENT with that row. One without a row was never
+// sent; it stays REGISTERED until superseded or expired. Never resends.
+func (s *Service) Recover(ctx context.Context) error {
+	open, err := s.st.OpenRequests(ctx)
+	if err != nil {
+		return err
+	}
+	opt := sis.DefaultOptions()
+	opt.Location = s.cfg.Location
+	for _, req := range open {
+		if req.Status != store.RequestRegistered {
+			continue
+		}
+		rows, err := s.mb.FindOutbound(ctx, req.Sender, req.Seqn, req.RegisteredAt, 10)
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			if !ours(r, req, opt) {
+				continue
+			}
+			err := s.markSent(ctx, req, r.ID, r.InsertedAt)
+			if err != nil && !errors.Is(err, store.ErrNotFound) { // ErrNotFound: no longer REGISTERED
+				return err
+			}
+			s.log.Warn("request send recovered: its coutmsgs row exists, marked SENT without resending",
+				"req_id", req.ID, "kind", req.Key, "seqn", req.Seqn, "coutmsgs_id", r.ID)
+			break
+		}
+	}
+	return nil
+}
+
+// ours confirms a coutmsgs row is the request: same SNDR, SEQN and kind.
+func ours(r mailbox.Outbound, req store.Request, opt sis.Options) bool {
+	m, err := sis.Decode([]byte(r.Body), opt)
+	if err != nil || m.Kind != sis.KindRequest || m.Meta.Sender != req.Sender || m.Meta.Seq != req.Seqn {
+		return false
+	}
+	o, ok := outboundOf(r, opt)
+	return ok && o.Key == req.Key
+}
+
+// List pages the requests newest first (beforeID 0: from the newest).
+func (s *Service) List(ctx context.Context, beforeID int64, limit int) ([]store.Request, error) {
+	if beforeID <= 0 {
+		beforeID = 1<<63 - 1
+	}
+	return s.st.Requests(ctx, beforeID, limit)
+}
+
+// Local returns a request with its times in the airport zone (how the CLI
+// and the API show them).
+func (s *Service) Local(r store.Request) store.Request {
+	loc := s.cfg.Location
+	in := func(t *time.Time) *time.Time {
+		if t == nil {
+			return nil
+		}
+		v := t.In(loc)
+		return &v
+	}
+	r.RangeBegin, r.RangeEnd, r.SentAt, r.DoneAt = in(r.RangeBegin), in(r.RangeEnd), in(r.SentAt), in(r.DoneAt)
+	r.RegisteredAt, r.ExpiresAt = r.RegisteredAt.In(loc), r.ExpiresAt.In(loc)
+	return r
+}
+
+// Location is the airport zone request ranges are read in.
+func (s *Service) Location() *time.Location { return s.cfg.Location }

@@ -1,0 +1,101 @@
+package pgstore
+
+import (
+	"context"
+	"time"
+
+	"github.com/msgx-aodb/msgx/db/postgres"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// Requests (store/request.go).
+
+func (e executor) NextRequestSeqn(ctx context.Context) (int64, error) {
+	n, err := e.q.ReqNextSeqn(ctx, e.db)
+	return n, interpret(err)
+}
+
+func (e executor) InsertRequest(ctx context.Context, r store.NewRequest) (store.Request, error) {
+	row, err := e.q.ReqInsert(ctx, e.db, postgres.ReqInsertParams{
+		ReqType: r.Type, ReqKey: r.Key, ListCode: nilIfEmpty(r.List), RangeBegin: r.RangeBegin, RangeEnd: r.RangeEnd,
+		Sender: r.Sender, Seqn: r.Seqn, Now: r.Now, ExpiresAt: r.ExpiresAt,
+	})
+	return request(row), interpret(err)
+}
+
+func (e executor) Request(ctx context.Context, id int64) (store.Request, error) {
+	row, err := e.q.ReqGet(ctx, e.db, id)
+	return request(row), interpret(err)
+}
+
+func (e executor) OpenRequestForUpdate(ctx context.Context, key string) (store.Request, error) {
+	row, err := e.q.ReqOpenForUpdate(ctx, e.db, key)
+	return request(row), interpret(err)
+}
+
+func (e executor) OpenRequests(ctx context.Context) ([]store.Request, error) {
+	rows, err := e.q.ReqListOpen(ctx, e.db)
+	return requests(rows), interpret(err)
+}
+
+func (e executor) Requests(ctx context.Context, beforeID int64, limit int) ([]store.Request, error) {
+	rows, err := e.q.ReqList(ctx, e.db, postgres.ReqListParams{BeforeID: beforeID, PageSize: int32(max(limit, 0))})
+	return requests(rows), interpret(err)
+}
+
+func (e executor) MarkRequestSent(ctx context.Context, p store.SentRequest) error {
+	id := p.OutboundID
+	n, err := e.q.ReqMarkSent(ctx, e.db, postgres.ReqMarkSentParams{OutboundID: &id, SentAt: p.SentAt, ExpiresAt: p.ExpiresAt, ReqID: p.ID})
+	return affected(n, err)
+}
+
+func (e executor) MarkRequestDone(ctx context.Context, id, msgID int64, rule string, now time.Time) error {
+	n, err := e.q.ReqMarkDone(ctx, e.db, postgres.ReqMarkDoneParams{ResponseMsgID: &msgID, Now: now, MatchRule: nilIfEmpty(rule), ReqID: id})
+	return affected(n, err)
+}
+
+func (e executor) ExpireRequestKey(ctx context.Context, key, note string, now time.Time) ([]int64, error) {
+	ids, err := e.q.ReqExpireKey(ctx, e.db, postgres.ReqExpireKeyParams{Now: now, Note: nilIfEmpty(note), ReqKey: key})
+	return ids, interpret(err)
+}
+
+func (e executor) ExpireDueRequests(ctx context.Context, now time.Time, max int) ([]int64, error) {
+	ids, err := e.q.ReqExpireDue(ctx, e.db, postgres.ReqExpireDueParams{Now: now, MaxRows: int32(max)})
+	return ids, interpret(err)
+}
+
+func (e executor) ReplaceRefList(ctx context.Context, rtype string, keep []string) (int, error) {
+	if keep == nil {
+		keep = []string{}
+	}
+	n, err := e.q.RefReplaceList(ctx, e.db, postgres.RefReplaceListParams{Rtype: rtype, Keep: keep})
+	return int(n), interpret(err)
+}
+
+// affected maps "no row updated" to ErrNotFound.
+func affected(n int64, err error) error {
+	if err != nil {
+		return interpret(err)
+	}
+	if n == 0 {
+		return store.ErrNotFound
+	}
+	return nil
+}
+
+func request(r postgres.ReqTrack) store.Request {
+	return store.Request{
+		ID: r.ReqID, Type: r.ReqType, Key: r.ReqKey, List: deref(r.ListCode), RangeBegin: r.RangeBegin, RangeEnd: r.RangeEnd,
+		Sender: r.Sender, Seqn: r.Seqn, OutboundID: r.OutboundID, Status: r.Status, RegisteredAt: r.RegisteredAt,
+		SentAt: r.SentAt, ExpiresAt: r.ExpiresAt, DoneAt: r.DoneAt, ResponseMsgID: r.ResponseMsgID,
+		MatchRule: deref(r.MatchRule), Note: deref(r.Note),
+	}
+}
+
+func requests(rows []postgres.ReqTrack) []store.Request {
+	out := make([]store.Request, len(rows))
+	for i, r := range rows {
+		out[i] = request(r)
+	}
+	return out
+}

@@ -1,0 +1,87 @@
+package storetest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// testRequests: REQ_TRACK's transitions and their guards, the SEQN source,
+// and the reference list replacement.
+func testRequests(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	for want := int64(1); want <= 3; want++ {
+		n, err := s.NextRequestSeqn(ctx(t))
+		require.NoError(t, err)
+		require.Equal(t, want, n)
+	}
+
+	from, to := t0, t0.Add(24*time.Hour-time.Minute)
+	nr := store.NewRequest{Type: "RQFD", Key: "RQFD", RangeBegin: &from, RangeEnd: &to, Sender: "MSGX", Seqn: 1, Now: t0, ExpiresAt: t0.Add(10 * time.Minute)}
+	a, err := s.InsertRequest(ctx(t), nr)
+	require.NoError(t, err)
+	require.Equal(t, store.RequestRegistered, a.Status)
+	require.True(t, a.Open())
+	_, err = s.InsertRequest(ctx(t), nr)
+	require.ErrorIs(t, err, store.ErrDuplicate, "one open request per kind")
+	ref, err := s.InsertRequest(ctx(t), store.NewRequest{Type: "RQRD", Key: "RQRD:AIRL", List: "AIRL", Sender: "MSGX", Seqn: 2, Now: t0, ExpiresAt: t0.Add(time.Minute)})
+	require.NoError(t, err)
+
+	require.ErrorIs(t, s.MarkRequestDone(ctx(t), a.ID, 9, "degraded", t0), store.ErrNotFound, "not SENT yet")
+	require.NoError(t, s.MarkRequestSent(ctx(t), store.SentRequest{ID: a.ID, OutboundID: 5, SentAt: t0.Add(time.Second), ExpiresAt: t0.Add(11 * time.Minute)}))
+	require.ErrorIs(t, s.MarkRequestSent(ctx(t), store.SentRequest{ID: a.ID, OutboundID: 6, SentAt: t0, ExpiresAt: t0}), store.ErrNotFound, "sent once")
+	open, err := s.OpenRequestForUpdate(ctx(t), "RQFD")
+	require.NoError(t, err)
+	require.Equal(t, int64(5), *open.OutboundID)
+	require.True(t, open.ExpiresAt.Equal(t0.Add(11*time.Minute)))
+	require.True(t, open.RangeBegin.Equal(from))
+
+	due, err := s.ExpireDueRequests(ctx(t), t0.Add(time.Minute), 10)
+	require.NoError(t, err)
+	require.Equal(t, []int64{ref.ID}, due, "only the one past expires_at")
+	got, err := s.Request(ctx(t), ref.ID)
+	require.NoError(t, err)
+	require.Equal(t, store.RequestExpired, got.Status)
+	require.Equal(t, "never sent: no outbound row by expires_at", got.Note)
+
+	require.NoError(t, s.MarkRequestDone(ctx(t), a.ID, 9, "degraded", t0.Add(2*time.Minute)))
+	got, err = s.Request(ctx(t), a.ID)
+	require.NoError(t, err)
+	require.Equal(t, store.RequestDone, got.Status)
+	require.Equal(t, int64(9), *got.ResponseMsgID)
+	require.Equal(t, "degraded", got.MatchRule)
+	_, err = s.OpenRequestForUpdate(ctx(t), "RQFD")
+	require.ErrorIs(t, err, store.ErrNotFound)
+
+	b, err := s.InsertRequest(ctx(t), nr)
+	require.NoError(t, err, "a closed request frees its kind")
+	ids, err := s.ExpireRequestKey(ctx(t), "RQFD", "superseded", t0)
+	require.NoError(t, err)
+	require.Equal(t, []int64{b.ID}, ids)
+	all, err := s.Requests(ctx(t), 1<<62, 2)
+	require.NoError(t, err)
+	require.Equal(t, []int64{b.ID, ref.ID}, []int64{all[0].ID, all[1].ID}, "newest first")
+	openAll, err := s.OpenRequests(ctx(t))
+	require.NoError(t, err)
+	require.Empty(t, openAll)
+
+	for _, k := range []string{"CA", "MU", "CZ"} {
+		_, err := s.UpsertRef(ctx(t), store.RefRecord{RType: "AIRL", RKey: k, Record: "<AIRL/>", LastMessageID: 1, Now: t0})
+		require.NoError(t, err)
+	}
+	_, err = s.UpsertRef(ctx(t), store.RefRecord{RType: "GLST", RKey: "G1", Record: "<GLST/>", LastMessageID: 1, Now: t0})
+	require.NoError(t, err)
+	n, err := s.ReplaceRefList(ctx(t), "AIRL", []string{"CA"})
+	require.NoError(t, err)
+	require.Equal(t, 2, n)
+	_, err = s.Ref(ctx(t), "AIRL", "MU")
+	require.ErrorIs(t, err, store.ErrNotFound)
+	_, err = s.Ref(ctx(t), "GLST", "G1")
+	require.NoError(t, err, "other lists untouched")
+	n, err = s.ReplaceRefList(ctx(t), "AIRL", nil)
+	require.NoError(t, err)
+	require.Equal(t, 1, n, "an empty list empties it")
+}
