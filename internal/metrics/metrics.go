@@ -23,6 +23,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/status"
+	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 // Namespace prefixes every msgx metric.
@@ -147,6 +148,18 @@ func New(src status.Source, clk clock.Clock, opts ...Option) *Metrics {
 			Namespace: Namespace, Name: "shadow",
 			Help: "1 when this instance runs in shadow mode (no mailbox writes, no Kafka).",
 		}),
+	}
+	// The series alerts watch exist from the first scrape: a dead letter
+	// right after a restart is an increase from 0, not a new series.
+	for _, kind := range knownKinds {
+		for _, class := range knownClasses {
+			m.finished.WithLabelValues(kind, store.StatusDead, class)
+		}
+	}
+	for _, target := range knownTargets {
+		for _, dead := range []string{"false", "true"} {
+			m.eventFailures.WithLabelValues(target, dead)
+		}
 	}
 	m.reg.MustRegister(m.finished, m.procLatency, m.backfillFails, m.backfilled, m.delivered,
 		m.deliveryLatency, m.eventFailures, m.leader, m.shadow,
