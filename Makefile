@@ -8,7 +8,8 @@
 GO       ?= go
 SQLC     := $(GO) tool -modfile=tools.mod sqlc
 VERSION  ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
-LDFLAGS  := -X main.version=$(VERSION)
+COMMIT   ?= $(shell git rev-parse --short HEAD 2>/dev/null)
+LDFLAGS  := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 TIMEOUT  ?= 20m
 # Fuzz budget as an execution count: a count has no deadline to race on a
 # loaded machine (a -fuzztime duration can fail spuriously, golang/go#75804).

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -59,9 +58,7 @@ func (l *idList) Set(v string) error {
 }
 
 func runReplay(ctx context.Context, args []string, s streams) int {
-	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	fs.SetOutput(s.err)
-	fs.Usage = func() { fmt.Fprintln(s.err, replayUsage+"\n\nflags:"); fs.PrintDefaults() }
+	fs := newFlags("replay", replayUsage)
 	configPath := configFlag(fs)
 	var ids idList
 	fs.Var(&ids, "id", "mailbox id (MSG_ID) to replay; repeat the flag for more")
@@ -69,11 +66,8 @@ func runReplay(ctx context.Context, args []string, s streams) int {
 	dryRun := fs.Bool("dry-run", false, "print the plan and change nothing")
 	yes := fs.Bool("yes", false, "really replay")
 	asJSON := fs.Bool("json", false, "print the plan (and the ids moved) as JSON")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args, s); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(s.err, "msgx replay: unexpected argument %q (ids go with --id)\n", fs.Arg(0))

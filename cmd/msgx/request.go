@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -46,16 +45,15 @@ expires); 2 bad arguments or invalid configuration.`
 
 func runRequest(ctx context.Context, args []string, s streams) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprintln(s.err, requestUsage)
 		if len(args) == 0 {
+			fmt.Fprintln(s.err, requestUsage)
 			return exitUsage
 		}
+		fmt.Fprintln(s.out, requestUsage)
 		return exitOK
 	}
 	sub, args := args[0], args[1:]
-	fs := flag.NewFlagSet("request "+sub, flag.ContinueOnError)
-	fs.SetOutput(s.err)
-	fs.Usage = func() { fmt.Fprintln(s.err, requestUsage+"\n\nflags:"); fs.PrintDefaults() }
+	fs := newFlags("request "+sub, requestUsage)
 	configPath := configFlag(fs)
 	var from, to *string
 	var asJSON *bool
@@ -75,11 +73,8 @@ func runRequest(ctx context.Context, args []string, s streams) int {
 	// Flags may follow the list: msgx request ref AIRL --config FILE.
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return exitOK
-			}
-			return exitUsage
+		if code, ok := parseFlags(fs, args, s); !ok {
+			return code
 		}
 		if fs.NArg() == 0 {
 			break

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -47,17 +46,12 @@ configuration.`
 const sendTimeout = 30 * time.Second
 
 func runSend(ctx context.Context, args []string, s streams) int {
-	fs := flag.NewFlagSet("send", flag.ContinueOnError)
-	fs.SetOutput(s.err)
-	fs.Usage = func() { fmt.Fprintln(s.err, sendUsage+"\n\nflags:"); fs.PrintDefaults() }
+	fs := newFlags("send", sendUsage)
 	configPath := configFlag(fs)
 	url := fs.String("url", "", "base URL of the running service (default http://<http.addr>)")
 	direct := fs.Bool("direct", false, "insert straight into the mailbox table (mailbox.dsn) instead of over HTTP")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args, s); !ok {
+		return code
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(s.err, "msgx send: name at least one FILE or DIR (msgx send --help)")

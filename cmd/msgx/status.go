@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"strings"
 	"time"
@@ -40,16 +38,11 @@ invalid configuration.`
 var statusRole func(ctx context.Context, cfg config.Config) (string, error)
 
 func runStatus(ctx context.Context, args []string, s streams) int {
-	fs := flag.NewFlagSet("status", flag.ContinueOnError)
-	fs.SetOutput(s.err)
-	fs.Usage = func() { fmt.Fprintln(s.err, statusUsage+"\n\nflags:"); fs.PrintDefaults() }
+	fs := newFlags("status", statusUsage)
 	configPath := configFlag(fs)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args, s); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(s.err, "msgx status: unexpected argument %q\n", fs.Arg(0))

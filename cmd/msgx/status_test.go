@@ -124,19 +124,40 @@ func TestStatusFailures(t *testing.T) {
 	requireOneLine(t, "status", stderr)
 }
 
-func TestOperatorCommandsHelp(t *testing.T) {
+// Every command's --help is on stdout (msgx decode --help | less), exits 0,
+// and says what the command does, its exit codes and its flags; so is
+// msgx help. A mistake (no command) prints the usage on stderr and exits 2.
+func TestEveryCommandsHelp(t *testing.T) {
 	t.Parallel()
-	for _, cmd := range []string{"send", "replay", "status"} {
-		code, out, stderr := runMsgx(t, cmd, "--help")
-		require.Equal(t, exitOK, code, cmd)
-		require.Empty(t, out)
-		require.True(t, strings.HasPrefix(stderr, "usage: msgx "+cmd), stderr)
-		require.Contains(t, stderr, "Exit codes: 0")
-		require.Contains(t, stderr, "-config")
+	require.NotEmpty(t, commands)
+	for name := range commands {
+		args := []string{name, "--help"}
+		code, out, stderr := runMsgx(t, args...)
+		require.Equal(t, exitOK, code, name)
+		require.Empty(t, stderr, name)
+		require.True(t, strings.HasPrefix(out, "usage: msgx "+name), "%s: %s", name, out)
+		require.Contains(t, out, "Exit codes: 0", name)
 	}
-	code, _, stderr := runMsgx(t, "--help")
+	for _, name := range []string{"send", "replay", "status", "decode", "schema plan", "serve", "tail"} {
+		code, out, _ := runMsgx(t, append(strings.Fields(name), "--help")...)
+		require.Equal(t, exitOK, code, name)
+		require.Contains(t, out, "\nflags:\n", "%s lists its flags", name)
+	}
+	for _, help := range []string{"help", "--help", "-h"} {
+		code, out, stderr := runMsgx(t, help)
+		require.Equal(t, exitOK, code)
+		require.Empty(t, stderr)
+		for name := range commands {
+			require.Contains(t, out, "  "+name+" ")
+		}
+	}
+	code, out, stderr := runMsgx(t)
+	require.Equal(t, exitUsage, code)
+	require.Empty(t, out)
+	require.Contains(t, stderr, "usage: msgx")
+
+	code, out, _ = runMsgx(t, "--version")
 	require.Equal(t, exitOK, code)
-	for _, cmd := range []string{"send", "replay", "status"} {
-		require.Contains(t, stderr, "  "+cmd+" ")
-	}
+	require.True(t, strings.HasPrefix(out, "msgx "), out)
+	require.Contains(t, out, "(commit ")
 }
