@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 )
 
@@ -38,14 +40,13 @@ func openStore(ctx context.Context, cfg config.Config) (*pgstore.Store, error) {
 		pc.ConnConfig.RuntimeParams["application_name"] = "msgx-cli"
 	}
 	pc.MaxConns = 2
-	pool, err := pgxpool.NewWithConfig(ctx, pc)
-	if err != nil {
-		return nil, fmt.Errorf("PostgreSQL: %s", errLine(err))
-	}
 	pctx, cancel := context.WithTimeout(ctx, opsTimeout)
 	defer cancel()
-	if err := pool.Ping(pctx); err != nil {
-		pool.Close()
+	pool, err := pgstore.Connect(pctx, pc)
+	switch {
+	case errors.Is(err, store.ErrNoDatabase):
+		return nil, fmt.Errorf("PostgreSQL: no such database, or access denied (check postgres.url / MSGX_PG_URL): %s", errLine(err))
+	case err != nil:
 		return nil, fmt.Errorf("PostgreSQL unreachable (check postgres.url / MSGX_PG_URL): %s", errLine(err))
 	}
 	return pgstore.New(pool), nil

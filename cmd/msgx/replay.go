@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -80,7 +79,10 @@ func runReplay(ctx context.Context, args []string, s streams) int {
 	f := replay.Filter{IDs: ids, Class: strings.ToUpper(strings.TrimSpace(*class))}
 	if err := f.Validate(); err != nil {
 		msg := err.Error()
-		if errors.Is(err, replay.ErrInvalidFilter) {
+		switch {
+		case len(ids) == 0 && f.Class == "":
+			msg = "name --id N (repeatable) or --class CLASS"
+		case len(ids) > 0 && f.Class != "":
 			msg = "name --id N (repeatable) or --class CLASS, not both"
 		}
 		fmt.Fprintf(s.err, "msgx replay: %s\n", msg)

@@ -3,12 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/status"
+	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 func init() {
@@ -62,7 +63,7 @@ func runStatus(ctx context.Context, args []string, s streams) int {
 	r, err := status.Collect(ctx, st, time.Now())
 	if err != nil {
 		hint := ""
-		if strings.Contains(err.Error(), "does not exist") {
+		if errors.Is(err, store.ErrSchema) {
 			hint = " (schema not applied? see 'msgx schema plan')"
 		}
 		fmt.Fprintf(s.err, "msgx status: %s%s\n", errLine(err), hint)

@@ -13,6 +13,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/testdb"
 )
 
 // statusHistory: one dead letter (EXHAUSTED) and a FAILED head.
@@ -114,6 +115,20 @@ func TestStatusFailures(t *testing.T) {
 	requireOneLine(t, "status", stderr)
 	require.Contains(t, stderr, "MSGX_PG_URL")
 	require.NotContains(t, stderr, "secret")
+
+	// A database that does not exist, and one without msgx's schema: each
+	// said as what it is.
+	missing := strings.Replace(testdb.DefaultPostgresURL, "/postgres?", "/msgx_no_such_database?", 1)
+	code, _, stderr = runMsgx(t, "status", "--config", writeConfig(t, "postgres:\n  url: "+missing+"\n"))
+	require.Equal(t, exitFailure, code)
+	requireOneLine(t, "status", stderr)
+	require.Contains(t, stderr, "msgx status: PostgreSQL: no such database, or access denied")
+	empty := testdb.PostgresEmpty(t)
+	code, _, stderr = runMsgx(t, "status", "--config", writeConfig(t, "postgres:\n  url: "+empty.URL+"\n"))
+	require.Equal(t, exitFailure, code)
+	requireOneLine(t, "status", stderr)
+	require.True(t, strings.HasPrefix(stderr, "msgx status: queue head: "), stderr)
+	require.Contains(t, stderr, "schema not applied? see 'msgx schema plan'")
 
 	code, _, stderr = runMsgx(t, "status", "--config", writeConfig(t, "no-such-key: 1\n"))
 	require.Equal(t, exitUsage, code)

@@ -299,7 +299,7 @@ func TestReplayRefusesBadRequests(t *testing.T) {
 		`{"ids":[1],"class":"INFRA","dry_run":true}`:    "not both",
 		`{"ids":[0],"dry_run":true}`:                    "not positive",
 		`{"class":"PROTOCOL","dry_run":true}`:           "not replayable",
-		`{"class":"NOPE","dry_run":false}`:              "not replayable",
+		`{"class":"NOPE","dry_run":false}`:              "unknown class NOPE",
 		`{"class":"INFRA","dry_run":true,"force":true}`: "unknown field",
 		`{"class":"INFRA","dry_run":"yes"}`:             "dry_run",
 		`{"class":"INFRA","dry_run":true} {"again":1}`:  "after the JSON object",

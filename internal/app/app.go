@@ -15,7 +15,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/msgx-aodb/msgx/internal/api"
@@ -293,12 +292,11 @@ func connect(ctx context.Context, cfg config.Config) (*pgxpool.Pool, *sql.DB, er
 	if _, ok := pc.ConnConfig.RuntimeParams["application_name"]; !ok {
 		pc.ConnConfig.RuntimeParams["application_name"] = "msgx"
 	}
-	pool, err := pgxpool.NewWithConfig(ctx, pc)
-	if err != nil {
-		return nil, nil, fmt.Errorf("PostgreSQL: %s", oneLine(err))
-	}
-	if err := pool.Ping(ctx); err != nil {
-		pool.Close()
+	pool, err := pgstore.Connect(ctx, pc)
+	switch {
+	case errors.Is(err, store.ErrNoDatabase):
+		return nil, nil, fmt.Errorf("PostgreSQL: no such database, or access denied (check MSGX_PG_URL): %s", oneLine(err))
+	case err != nil:
 		return nil, nil, fmt.Errorf("PostgreSQL unreachable (check MSGX_PG_URL): %s", oneLine(err))
 	}
 	if err := checkSchema(ctx, pgstore.New(pool)); err != nil {
@@ -327,12 +325,11 @@ func checkSchema(ctx context.Context, st store.Store) error {
 	if err == nil {
 		_, err = st.IngressMark(ctx, pipeline.DefaultPollerConfig().Source)
 	}
-	var pgErr *pgconn.PgError
 	switch {
 	case err == nil:
 		return nil
-	case errors.As(err, &pgErr) && (pgErr.Code == "42P01" || pgErr.Code == "42703"): // undefined table / column
-		return fmt.Errorf("PostgreSQL: msgx's schema is missing or outdated (%s); run: msgx schema apply --yes", pgErr.Message)
+	case errors.Is(err, store.ErrSchema):
+		return fmt.Errorf("PostgreSQL: msgx's schema is missing or outdated (%s); run: msgx schema apply --yes", oneLine(err))
 	default:
 		return fmt.Errorf("PostgreSQL: checking the schema: %s", oneLine(err))
 	}

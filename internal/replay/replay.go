@@ -82,11 +82,18 @@ func (f Filter) Validate() error {
 			return fmt.Errorf("%w: message id %d is not positive", ErrInvalidFilter, id)
 		}
 	}
-	if f.Class != "" && !slices.Contains(Classes, f.Class) {
+	switch {
+	case f.Class == "" || slices.Contains(Classes, f.Class):
+		return nil
+	case slices.Contains(errorClasses, f.Class):
 		return fmt.Errorf("class %s is %w (replayable: %s)", f.Class, ErrNotReplayable, strings.Join(Classes, ", "))
 	}
-	return nil
+	return fmt.Errorf("%w: unknown class %s (replayable: %s)", ErrInvalidFilter, f.Class, strings.Join(Classes, ", "))
 }
+
+// errorClasses are every class a message can fail with; the two not in
+// Classes (MALFORMED, PROTOCOL) are never replayed.
+var errorClasses = append([]string{string(sis.ClassMalformed), string(sis.ClassProtocol)}, Classes...)
 
 // ids is the filter's id list for the store: sorted, unique; nil for a class.
 func (f Filter) ids() []int64 {

@@ -118,7 +118,7 @@ func Collect(ctx context.Context, src Source, now time.Time) (Report, error) {
 
 	heads, err := src.QueueHead(ctx, 1)
 	if err != nil {
-		return Report{}, fmt.Errorf("status: queue head: %w", err)
+		return Report{}, fmt.Errorf("queue head: %w", err)
 	}
 	if len(heads) > 0 {
 		m := heads[0]
@@ -129,7 +129,7 @@ func Collect(ctx context.Context, src Source, now time.Time) (Report, error) {
 
 	pause, err := src.PumpPause(ctx)
 	if err != nil {
-		return Report{}, fmt.Errorf("status: pump state: %w", err)
+		return Report{}, fmt.Errorf("pump state: %w", err)
 	}
 	if pause != nil {
 		r.Paused = &Paused{Dependency: pause.Dependency, Reason: pause.Reason, Since: pause.Since,
@@ -138,7 +138,7 @@ func Collect(ctx context.Context, src Source, now time.Time) (Report, error) {
 
 	counts, err := src.QueueCounts(ctx)
 	if err != nil {
-		return Report{}, fmt.Errorf("status: queue counts: %w", err)
+		return Report{}, fmt.Errorf("queue counts: %w", err)
 	}
 	for _, c := range counts {
 		r.ByStatus[c.Status] += c.Messages
@@ -155,7 +155,7 @@ func Collect(ctx context.Context, src Source, now time.Time) (Report, error) {
 
 	lags, err := src.OutboxLag(ctx)
 	if err != nil {
-		return Report{}, fmt.Errorf("status: outbox lag: %w", err)
+		return Report{}, fmt.Errorf("outbox lag: %w", err)
 	}
 	for _, l := range lags {
 		r.Outbox = append(r.Outbox, TargetLag{Target: l.Target, Pending: l.Pending, OldestAt: l.Oldest,
@@ -164,7 +164,7 @@ func Collect(ctx context.Context, src Source, now time.Time) (Report, error) {
 
 	bf, err := src.BackfillStats(ctx)
 	if err != nil {
-		return Report{}, fmt.Errorf("status: backfill: %w", err)
+		return Report{}, fmt.Errorf("backfill: %w", err)
 	}
 	r.Backfill = Backfill{Todos: bf.Todos, Failing: bf.Failing, OldestAt: bf.Oldest}
 	if bf.Oldest != nil {
@@ -173,7 +173,7 @@ func Collect(ctx context.Context, src Source, now time.Time) (Report, error) {
 
 	open, err := src.OpenRequests(ctx)
 	if err != nil {
-		return Report{}, fmt.Errorf("status: requests: %w", err)
+		return Report{}, fmt.Errorf("requests: %w", err)
 	}
 	r.Requests = make([]OpenRequest, len(open))
 	for i, q := range open {

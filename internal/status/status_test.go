@@ -202,7 +202,7 @@ func TestCollectReportsStoreFailure(t *testing.T) {
 	cancel()
 	_, err := status.Collect(ctx, s, t0)
 	require.Error(t, err)
-	require.ErrorContains(t, err, "status: queue head")
+	require.ErrorContains(t, err, "queue head")
 }
 
 func keys(m map[string]any) []string {
