@@ -95,6 +95,26 @@ func TestReadFlightIsTheEventPayload(t *testing.T) {
 	require.Equal(t, int32(45), *dely[0].Fields["DURA"].Minutes)
 }
 
+// A deleted flight is still the current state until the history sweep:
+// answered with its lifecycle and deletion time, and listed with its day.
+func TestReadDeletedFlight(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t)
+	base := e.serve(t)
+	sendID(t, base, sisMsg("SCHD", "DNLD", 1, dnld7))
+	sendID(t, base, sisMsg("FDEL", "NONE", 2, "<FDEL><FLID>7</FLID></FDEL>"))
+	e.process(t)
+
+	res, body := do(t, http.MethodGet, base+"/flights/7", "", nil)
+	require.Equal(t, http.StatusOK, res.StatusCode, "%s", body)
+	var got flight.State
+	require.NoError(t, json.Unmarshal(body, &got))
+	require.Equal(t, flight.Deleted, got.Lifecycle)
+	require.NotNil(t, got.DeletedAt)
+	ids, _ := pageAll(t, base, "2026-12-02", 10)
+	require.Equal(t, []int64{7}, ids, "the day's list shows it too")
+}
+
 func TestReadFlightErrors(t *testing.T) {
 	t.Parallel()
 	e := newSendEnv(t)
