@@ -229,7 +229,7 @@ type Querier interface {
 	ReplayByIDs(ctx context.Context, db DBTX, arg ReplayByIDsParams) ([]int64, error)
 	// Replay in bounded batches and the flights' last change, for internal/replay
 	// (msgx replay, POST /admin/replay). The replayable classes are CODEC_ERROR,
-	// UNSUPPORTED, INFRA and EXHAUSTED (processing.md §3).
+	// UNSUPPORTED, INFRA and EXHAUSTED (docs/design.md §3).
 	// What a replay would move back to PENDING, paged by MSG_ID: FAILED/DEAD rows
 	// of the replayable classes, among @msg_ids when given (NULL: any id), of one
 	// class when given.
@@ -246,7 +246,7 @@ type Querier interface {
 	ReqListOpen(ctx context.Context, db DBTX) ([]ReqTrack, error)
 	ReqMarkDone(ctx context.Context, db DBTX, arg ReqMarkDoneParams) (int64, error)
 	ReqMarkSent(ctx context.Context, db DBTX, arg ReqMarkSentParams) (int64, error)
-	// Requests to the AODB (REQ_TRACK, processing.md §7).
+	// Requests to the AODB (REQ_TRACK, docs/design.md §7).
 	// The META SEQN of the next request: 1 first, then one more, back to 1
 	// after the MEDIUMINT maximum.
 	ReqNextSeqn(ctx context.Context, db DBTX) (int64, error)

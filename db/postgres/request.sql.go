@@ -309,7 +309,7 @@ ON CONFLICT (id) DO UPDATE SET seqn = CASE WHEN s.seqn >= 8388607 THEN 1 ELSE s.
 RETURNING seqn
 `
 
-// Requests to the AODB (REQ_TRACK, processing.md §7).
+// Requests to the AODB (REQ_TRACK, docs/design.md §7).
 // The META SEQN of the next request: 1 first, then one more, back to 1
 // after the MEDIUMINT maximum.
 func (q *Queries) ReqNextSeqn(ctx context.Context, db DBTX) (int64, error) {

@@ -15,7 +15,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/sis"
 )
 
-// errorClasses are the classes a message can carry (processing.md §3).
+// errorClasses are the classes a message can carry (docs/design.md §3).
 var errorClasses = []string{string(sis.ClassMalformed), string(sis.ClassProtocol), string(sis.ClassCodec),
 	string(sis.ClassUnsupported), string(sis.ClassInfra), string(sis.ClassExhausted)}
 

@@ -1,6 +1,6 @@
 package app
 
-// Crash recovery (processing.md §6): a crash before the commit, between the
+// Crash recovery (docs/design.md §6): a crash before the commit, between the
 // commit and the mailbox backfill, or during the backfill must leave every
 // message with exactly one business effect and every mailbox row backfilled
 // once. The in-process tests hit each window deterministically; the

@@ -1,7 +1,7 @@
 // Package limits holds the width of every VARCHAR column a message value can
 // reach and refuses, before anything is written, a decoded message with a
 // value that would not fit: PROTOCOL naming the field, never an INFRA error
-// from the database (processing.md rule 15). TestWidthsMatchSchema holds the
+// from the database (docs/design.md rule 15). TestWidthsMatchSchema holds the
 // table to sql/postgres/schema, so the two cannot drift.
 package limits
 

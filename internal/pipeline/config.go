@@ -2,7 +2,7 @@ package pipeline
 
 import "time"
 
-// PollerConfig configures the ingress poller (design.md §3.1). Zero fields
+// PollerConfig configures the ingress poller (docs/design.md §1.1). Zero fields
 // take the defaults.
 type PollerConfig struct {
 	Batch          int           // ids read per poll after the watermark, and per rescan; default 50
@@ -34,7 +34,7 @@ func (c PollerConfig) withDefaults() PollerConfig {
 	return c
 }
 
-// BackfillConfig configures the mailbox backfill sweep (design.md §6.1).
+// BackfillConfig configures the mailbox backfill sweep (docs/design.md §1.4).
 // Zero fields take the defaults.
 type BackfillConfig struct {
 	Interval   time.Duration // between sweeps; default 30 s

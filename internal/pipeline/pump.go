@@ -15,7 +15,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
-// PumpConfig sets the head rules (design.md §3.2). Durations are from the
+// PumpConfig sets the head rules (docs/design.md §3.2). Durations are from the
 // injected clock.
 type PumpConfig struct {
 	MaxAttempts  int           // attempts ≥ this → DEAD(EXHAUSTED); default 5

@@ -15,7 +15,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
-// Aggregator delivers KAFKA:schd (design.md §5.2): every FlushPeriod, per
+// Aggregator delivers KAFKA:schd (docs/design.md §1.5): every FlushPeriod, per
 // flight only its latest pending state (UPSERT: the full state; TOMBSTONE: a
 // null value), at most FlushLimit flights per batch. The delivery stands for
 // every older pending event of that flight, which is marked SENT with it.

@@ -14,7 +14,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
-// Dispatcher delivers KAFKA:msg events in EVENT_ID order (design.md §5.1).
+// Dispatcher delivers KAFKA:msg events in EVENT_ID order (docs/design.md §1.5).
 type Dispatcher struct {
 	store store.Store
 	cl    *kgo.Client

@@ -1,4 +1,4 @@
-// Package relay delivers the outbox (MSG_EVENT) to Kafka (design.md §5):
+// Package relay delivers the outbox (MSG_EVENT) to Kafka (docs/design.md §1.5):
 //
 //   - Dispatcher: KAFKA:msg, every event one by one in EVENT_ID order. The
 //     head of the target gates it: while the head backs off, nothing passes.

@@ -1,5 +1,5 @@
 // Package replay sends FAILED and DEAD messages of the replayable classes
-// back to PENDING (processing.md §3), for `msgx replay` and POST /admin/replay.
+// back to PENDING (docs/design.md §3), for `msgx replay` and POST /admin/replay.
 //
 // A replay is not an undo: the pump processes a replayed message again in
 // MSG_ID order only among what is still unfinished, so its content is applied

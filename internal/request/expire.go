@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// ExpiryInterval is how often the leader expires requests (processing.md §8).
+// ExpiryInterval is how often the leader expires requests (docs/design.md §8).
 const ExpiryInterval = 30 * time.Second
 
 // expireBatch bounds one statement of a run.

@@ -15,7 +15,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
-// Roles of an instance (the leader lock, processing.md §4 rule 10).
+// Roles of an instance (the leader lock, docs/design.md rule 10).
 const (
 	RoleLeader   = "leader"   // holds the lock and runs the pipeline
 	RoleStandby  = "standby"  // waits for the lock (hot standby)

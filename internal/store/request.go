@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Requests are msgx's requests to the AODB (REQ_TRACK, processing.md §7):
+// Requests are msgx's requests to the AODB (REQ_TRACK, docs/design.md §7):
 // REGISTERED → SENT → DONE | EXPIRED, at most one open (REGISTERED or SENT)
 // per key.
 type Requests interface {

@@ -1,4 +1,4 @@
--- Requests to the AODB (REQ_TRACK, processing.md §7).
+-- Requests to the AODB (REQ_TRACK, docs/design.md §7).
 
 -- name: ReqNextSeqn :one
 -- The META SEQN of the next request: 1 first, then one more, back to 1
