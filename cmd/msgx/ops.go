@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 )
@@ -31,7 +31,7 @@ const opsTimeout = 10 * time.Second
 func openStore(ctx context.Context, cfg config.Config) (*pgstore.Store, error) {
 	pc, err := pgxpool.ParseConfig(cfg.PGURL)
 	if err != nil {
-		return nil, fmt.Errorf("postgres.url (MSGX_PG_URL) is not a valid URL: %s", errLine(err))
+		return nil, fmt.Errorf("postgres.url (MSGX_PG_URL) is not a valid URL: %s", oneline.Err(err))
 	}
 	if pc.ConnConfig.ConnectTimeout == 0 || pc.ConnConfig.ConnectTimeout > opsTimeout {
 		pc.ConnConfig.ConnectTimeout = opsTimeout
@@ -45,9 +45,9 @@ func openStore(ctx context.Context, cfg config.Config) (*pgstore.Store, error) {
 	pool, err := pgstore.Connect(pctx, pc)
 	switch {
 	case errors.Is(err, store.ErrNoDatabase):
-		return nil, fmt.Errorf("PostgreSQL: no such database, or access denied (check postgres.url / MSGX_PG_URL): %s", errLine(err))
+		return nil, fmt.Errorf("PostgreSQL: no such database, or access denied (check postgres.url / MSGX_PG_URL): %s", oneline.Err(err))
 	case err != nil:
-		return nil, fmt.Errorf("PostgreSQL unreachable (check postgres.url / MSGX_PG_URL): %s", errLine(err))
+		return nil, fmt.Errorf("PostgreSQL unreachable (check postgres.url / MSGX_PG_URL): %s", oneline.Err(err))
 	}
 	return pgstore.New(pool), nil
 }
@@ -58,14 +58,9 @@ func openMailbox(ctx context.Context, cfg config.Config) (*mailbox.Mailbox, *sql
 	defer cancel()
 	db, err := mailbox.Open(octx, cfg.MailboxDSN)
 	if err != nil {
-		return nil, nil, fmt.Errorf("mailbox unreachable (check mailbox.dsn / MSGX_MAILBOX_DSN): %s", errLine(err))
+		return nil, nil, fmt.Errorf("mailbox unreachable (check mailbox.dsn / MSGX_MAILBOX_DSN): %s", oneline.Err(err))
 	}
 	return mailbox.New(db, mailbox.WithZone(cfg.Location)), db, nil
-}
-
-// errLine is an error as one line, whatever the driver put in it.
-func errLine(err error) string {
-	return strings.Join(strings.Fields(err.Error()), " ")
 }
 
 // isTTY reports whether w is a terminal (a bar can redraw itself there).

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/config"
+	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/replay"
 	"github.com/msgx-aodb/msgx/internal/sis"
 )
@@ -112,7 +113,7 @@ func runReplay(ctx context.Context, args []string, s streams) int {
 
 	plan, err := replay.Preview(ctx, st, raws, f, replay.Options{Decode: decodeOptions(cfg)})
 	if err != nil {
-		fmt.Fprintf(s.err, "msgx replay: %s\n", errLine(err))
+		fmt.Fprintf(s.err, "msgx replay: %s\n", oneline.Err(err))
 		return exitFailure
 	}
 	if len(plan.Rejected) > 0 {
@@ -155,7 +156,7 @@ func runReplay(ctx context.Context, args []string, s streams) int {
 	if err != nil {
 		_ = bar.Exit()
 		printMoved(s.out, moved, *asJSON)
-		fmt.Fprintf(s.err, "msgx replay: %s (the %d ids printed were replayed)\n", errLine(err), len(moved))
+		fmt.Fprintf(s.err, "msgx replay: %s (the %d ids printed were replayed)\n", oneline.Err(err), len(moved))
 		return exitFailure
 	}
 	_ = bar.Finish()

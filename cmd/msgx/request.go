@@ -14,6 +14,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/request"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -149,14 +150,14 @@ func runRequest(ctx context.Context, args []string, s streams) int {
 	case "list":
 		reqs, err := svc.List(ctx, 0, *limit)
 		if err != nil {
-			fmt.Fprintf(s.err, "msgx request list: %s\n", errLine(err))
+			fmt.Fprintf(s.err, "msgx request list: %s\n", oneline.Err(err))
 			return exitFailure
 		}
 		for i := range reqs {
 			reqs[i] = svc.Local(reqs[i])
 		}
 		if err := printRequests(s.out, reqs, *asJSON); err != nil {
-			fmt.Fprintf(s.err, "msgx request list: %s\n", errLine(err))
+			fmt.Fprintf(s.err, "msgx request list: %s\n", oneline.Err(err))
 			return exitFailure
 		}
 		return exitOK
@@ -166,7 +167,7 @@ func runRequest(ctx context.Context, args []string, s streams) int {
 		req, err = svc.Reference(ctx, list)
 	}
 	if err != nil {
-		fmt.Fprintf(s.err, "msgx request %s: %s\n", sub, errLine(err))
+		fmt.Fprintf(s.err, "msgx request %s: %s\n", sub, oneline.Err(err))
 		return exitFailure
 	}
 	fmt.Fprintf(s.out, "%d\t%d\n", req.ID, *req.OutboundID)

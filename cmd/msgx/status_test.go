@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/config"
+	"github.com/msgx-aodb/msgx/internal/leader"
 	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/testdb"
@@ -85,7 +86,7 @@ func TestStatusRoleHook(t *testing.T) {
 	var gotCfg config.Config
 	statusRole = func(_ context.Context, cfg config.Config) (string, error) {
 		gotCfg = cfg
-		return status.RoleStandby, nil
+		return string(leader.Standby), nil
 	}
 	t.Cleanup(func() { statusRole = nil })
 
@@ -93,7 +94,7 @@ func TestStatusRoleHook(t *testing.T) {
 	require.Equal(t, exitOK, code, stderr)
 	var r status.Report
 	require.NoError(t, json.Unmarshal([]byte(out), &r))
-	require.Equal(t, status.RoleStandby, r.Role)
+	require.Equal(t, string(leader.Standby), r.Role)
 	require.Equal(t, e.pgURL, gotCfg.PGURL, "the hook gets the command's configuration")
 
 	code, out, stderr = runMsgx(t, "status", "--config", e.config)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/msgx-aodb/msgx/internal/kafka"
+	"github.com/msgx-aodb/msgx/internal/oneline"
 )
 
 func init() {
@@ -55,7 +56,7 @@ func runTail(ctx context.Context, args []string, s streams) int {
 	}
 	err := kafka.Tail(ctx, kc, name, kafka.TailOptions{FromStart: *fromStart, Max: *max}, s.out)
 	if err != nil && ctx.Err() == nil {
-		fmt.Fprintf(s.err, "msgx tail: %s\n", errLine(err))
+		fmt.Fprintf(s.err, "msgx tail: %s\n", oneline.Err(err))
 		return exitFailure
 	}
 	return exitOK

@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
@@ -24,6 +23,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/leader"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/metrics"
+	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
 	"github.com/msgx-aodb/msgx/internal/request"
 	"github.com/msgx-aodb/msgx/internal/sis"
@@ -283,7 +283,7 @@ func connect(ctx context.Context, cfg config.Config) (*pgxpool.Pool, *sql.DB, er
 
 	pc, err := pgstore.ParsePoolConfig(cfg.PGURL)
 	if err != nil {
-		return nil, nil, fmt.Errorf("PostgreSQL: MSGX_PG_URL is not a valid URL: %s", oneLine(err))
+		return nil, nil, fmt.Errorf("PostgreSQL: MSGX_PG_URL is not a valid URL: %s", oneline.Err(err))
 	}
 	if pc.ConnConfig.ConnectTimeout == 0 || pc.ConnConfig.ConnectTimeout > connectTimeout {
 		pc.ConnConfig.ConnectTimeout = connectTimeout
@@ -295,9 +295,9 @@ func connect(ctx context.Context, cfg config.Config) (*pgxpool.Pool, *sql.DB, er
 	pool, err := pgstore.Connect(ctx, pc)
 	switch {
 	case errors.Is(err, store.ErrNoDatabase):
-		return nil, nil, fmt.Errorf("PostgreSQL: no such database, or access denied (check MSGX_PG_URL): %s", oneLine(err))
+		return nil, nil, fmt.Errorf("PostgreSQL: no such database, or access denied (check MSGX_PG_URL): %s", oneline.Err(err))
 	case err != nil:
-		return nil, nil, fmt.Errorf("PostgreSQL unreachable (check MSGX_PG_URL): %s", oneLine(err))
+		return nil, nil, fmt.Errorf("PostgreSQL unreachable (check MSGX_PG_URL): %s", oneline.Err(err))
 	}
 	if err := checkSchema(ctx, pgstore.New(pool)); err != nil {
 		pool.Close()
@@ -313,7 +313,7 @@ func connect(ctx context.Context, cfg config.Config) (*pgxpool.Pool, *sql.DB, er
 	}
 	if err != nil {
 		pool.Close()
-		return nil, nil, fmt.Errorf("mailbox unreachable (check MSGX_MAILBOX_DSN): %s", oneLine(err))
+		return nil, nil, fmt.Errorf("mailbox unreachable (check MSGX_MAILBOX_DSN): %s", oneline.Err(err))
 	}
 	return pool, db, nil
 }
@@ -329,13 +329,8 @@ func checkSchema(ctx context.Context, st store.Store) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, store.ErrSchema):
-		return fmt.Errorf("PostgreSQL: msgx's schema is missing or outdated (%s); run: msgx schema apply --yes", oneLine(err))
+		return fmt.Errorf("PostgreSQL: msgx's schema is missing or outdated (%s); run: msgx schema apply --yes", oneline.Err(err))
 	default:
-		return fmt.Errorf("PostgreSQL: checking the schema: %s", oneLine(err))
+		return fmt.Errorf("PostgreSQL: checking the schema: %s", oneline.Err(err))
 	}
-}
-
-// oneLine flattens an error for a one-line message.
-func oneLine(err error) string {
-	return strings.Join(strings.Fields(err.Error()), " ")
 }

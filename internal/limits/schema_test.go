@@ -17,7 +17,7 @@ var msgxOwned = []limits.Column{
 	{"proc_state_hst", "status"}, {"proc_state_hst", "kind"}, {"proc_state_hst", "error_class"}, {"proc_state_hst", "prev_error_class"},
 	{"ingress_mark", "source"},
 	{"pump_state", "paused_dependency"}, {"pump_state", "paused_reason"}, // the pump's own state
-	{"backfill_todo", "mailbox_status"}, {"backfill_todo", "last_error"},
+	{"backfill_todo", "mailbox_status"},
 	{"flight_schd", "lifecycle"}, {"flight_hst", "lifecycle"},
 	{"flight_route_point", "route_kind"}, // ROUT or ERUT
 	{"flight_payload", "kind"}, {"flight_payload", "format"},
@@ -25,7 +25,7 @@ var msgxOwned = []limits.Column{
 	{"schd_snap_log", "msg_subtype"}, // DNLD or RESP
 	{"schd_snap_log", "outcome"},     // APPLIED or STALE
 	{"msg_event", "target"}, {"msg_event", "partition_key"}, {"msg_event", "event_type"},
-	{"msg_event", "idempotency_key"}, {"msg_event", "status"}, {"msg_event", "last_error"},
+	{"msg_event", "idempotency_key"}, {"msg_event", "status"},
 	{"msg_event_cursor", "target"},
 	// Our own outbound requests; an inbound RQFD/RQRD is refused.
 	{"req_track", "req_type"}, {"req_track", "req_key"}, {"req_track", "list_code"},

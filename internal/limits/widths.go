@@ -20,8 +20,10 @@ var widths = map[string]map[string]int{
 		"reason": 1000, "prev_reason": 1000},
 	"proc_state_hst": {"identity_key": 300, "msg_type": 8, "msg_subtype": 8, "meta_sndr": 32, "meta_dttm_raw": 32,
 		"reason": 1000, "prev_reason": 1000},
-	"backfill_todo": {"meta_sndr": 32, "meta_type": 8, "meta_styp": 8},
+	"backfill_todo": {"meta_sndr": 32, "meta_type": 8, "meta_styp": 8, "last_error": 1000},
 	"schd_gen":      {"msg_dttm_raw": 32}, // the DTTM of the snapshot that made a generation
+	// Error texts msgx writes about retried work (cut to fit, LastError.Cut).
+	"msg_event": {"last_error": 1000},
 
 	// Flight values: scalars raw, structure text and attributes.
 	"flight_schd": {

@@ -6,7 +6,9 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/backoff"
 	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -100,7 +102,7 @@ func (b *Backfiller) apply(ctx context.Context, todos []store.Backfill) (done, f
 
 func (b *Backfiller) reschedule(ctx context.Context, t store.Backfill, cause error) error {
 	next := b.clock.Now().Add(b.delay(t.Attempts + 1))
-	if err := b.store.RecordBackfillFailure(ctx, t.MsgID, next, truncate(cause.Error())); err != nil {
+	if err := b.store.RecordBackfillFailure(ctx, t.MsgID, next, limits.LastError.Cut(cause.Error())); err != nil {
 		return fmt.Errorf("backfill %d: record failure: %w", t.MsgID, err)
 	}
 	if b.cfg.Observer != nil {
@@ -113,11 +115,7 @@ func (b *Backfiller) reschedule(ctx context.Context, t store.Backfill, cause err
 // delay is the wait after the given failed attempt (1-based): BackoffMin,
 // doubled per attempt, capped at BackoffMax.
 func (b *Backfiller) delay(attempt int) time.Duration {
-	d := b.cfg.BackoffMin
-	for i := 1; i < attempt && d < b.cfg.BackoffMax; i++ {
-		d *= 2
-	}
-	return min(d, b.cfg.BackoffMax)
+	return backoff.Doubling(b.cfg.BackoffMin, b.cfg.BackoffMax, attempt)
 }
 
 // Run sweeps at once — closing the window between a commit and its backfill

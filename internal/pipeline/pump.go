@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/backoff"
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/limits"
@@ -226,7 +227,7 @@ func (p *Pump) failHead(ctx context.Context, m store.Message, err error, bind *s
 func (p *Pump) recordFailure(ctx context.Context, m store.Message, f *failure, bind *store.Binding) error {
 	now := p.now()
 	attempts, err := p.store.RecordFailure(ctx, store.Failure{
-		MsgID: m.ID, ErrorClass: string(f.class), Reason: truncate(f.reason),
+		MsgID: m.ID, ErrorClass: string(f.class), Reason: limits.Reason.Cut(f.reason),
 		NextAttemptAt: now.Add(p.backoff(m.Attempts + 1)), Now: now, Bind: bind,
 	})
 	if err != nil {
@@ -239,11 +240,7 @@ func (p *Pump) recordFailure(ctx context.Context, m store.Message, f *failure, b
 // backoff is the delay after the given attempt: 1, 2, 4, 8, 16 s..., each
 // capped.
 func (p *Pump) backoff(attempt int) time.Duration {
-	d := p.cfg.BackoffBase
-	for i := 1; i < attempt && d < p.cfg.BackoffCap; i++ {
-		d *= 2
-	}
-	return min(d, p.cfg.BackoffCap)
+	return backoff.Doubling(p.cfg.BackoffBase, p.cfg.BackoffCap, attempt)
 }
 
 // stopping says whether a shutdown began: the step's context is cut only
@@ -283,15 +280,4 @@ func (p *Pump) inTx(ctx context.Context, now time.Time, fn func(store.Tx) error)
 		return err
 	}
 	return tx.Commit(ctx)
-}
-
-// Reasons quote message values and must fit their column: keep the start,
-// say it was cut.
-func truncate(s string) string {
-	max := limits.Reason.Width
-	r := []rune(s)
-	if len(r) <= max {
-		return s
-	}
-	return string(r[:max-3]) + "..."
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/kafka"
+	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -287,7 +288,7 @@ func (d *Dispatcher) fail(ctx context.Context, e store.Event, cause error) time.
 	next := now.Add(d.cfg.backoff(attempt))
 	sctx, cancel := storeCtx(ctx, d.cfg.StoreTimeout)
 	status, err := d.store.RecordDeliveryFailure(sctx, store.DeliveryFailure{
-		EventID: e.ID, Reason: truncate(cause.Error()), NextAttemptAt: next, MaxAttempts: d.cfg.maxAttempts(cause),
+		EventID: e.ID, Reason: limits.LastError.Cut(cause.Error()), NextAttemptAt: next, MaxAttempts: d.cfg.maxAttempts(cause),
 	})
 	cancel()
 	if err != nil {

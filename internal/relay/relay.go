@@ -25,6 +25,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/msgx-aodb/msgx/internal/backoff"
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/kafka"
 )
@@ -85,11 +86,7 @@ func (c Config) withDefaults() Config {
 // backoff is the delay after the given attempt: base, 2×base, 4×base...,
 // each capped.
 func (c Config) backoff(attempt int) time.Duration {
-	d := c.BackoffBase
-	for i := 1; i < attempt && d < c.BackoffCap; i++ {
-		d *= 2
-	}
-	return min(d, c.BackoffCap)
+	return backoff.Doubling(c.BackoffBase, c.BackoffCap, attempt)
 }
 
 // maxAttempts is the limit passed to the store for a failure: a refusal for
@@ -177,16 +174,6 @@ func produce(ctx context.Context, cl *kgo.Client, clk clock.Clock, recs []*kgo.R
 		}
 	}
 	return acks
-}
-
-// truncate keeps an error reason within LAST_ERROR (VARCHAR(1000)).
-func truncate(s string) string {
-	const max = 1000
-	r := []rune(s)
-	if len(r) <= max {
-		return s
-	}
-	return string(r[:max-3]) + "..."
 }
 
 // nopObserver stands in for a nil Observer.

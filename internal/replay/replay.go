@@ -22,6 +22,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/limits"
+	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -290,7 +291,7 @@ func warn(ctx context.Context, st Store, mb RawReader, dec sis.Options, batch []
 		m := &batch[i]
 		if rerr != nil {
 			*out = append(*out, Warning{MsgID: m.ID, Kind: WarnRawUnreadable,
-				Text: fmt.Sprintf("message %d: mailbox not readable (%s): what it concerns is unknown, nothing checked", m.ID, oneLine(rerr.Error()))})
+				Text: fmt.Sprintf("message %d: mailbox not readable (%s): what it concerns is unknown, nothing checked", m.ID, oneline.Text(rerr.Error(), 200))})
 			continue
 		}
 		raw, ok := raws[m.ID]
@@ -401,7 +402,7 @@ func learn(raw []byte, dec sis.Options) (concern, string) {
 		if errors.As(err, &se) {
 			detail = se.Detail()
 		}
-		return concern{decoded: m}, fmt.Sprintf("%s: %s", class, oneLine(detail))
+		return concern{decoded: m}, fmt.Sprintf("%s: %s", class, oneline.Text(detail, 200))
 	}
 	c := concern{decoded: m}
 	switch {
@@ -413,7 +414,7 @@ func learn(raw []byte, dec sis.Options) (concern, string) {
 		c.refs, c.refType = m.Ref.Records, m.Ref.Type
 	}
 	if m.Kind == sis.KindUnsupported {
-		return c, "UNSUPPORTED: " + oneLine(m.Note)
+		return c, "UNSUPPORTED: " + oneline.Text(m.Note, 200)
 	}
 	return c, ""
 }
@@ -534,12 +535,4 @@ func Apply(ctx context.Context, st Store, f Filter, now time.Time, progress func
 		progress(from+len(batch), len(todo))
 	}
 	return moved, nil
-}
-
-func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 200 {
-		s = string(r[:200]) + "…"
-	}
-	return s
 }

@@ -20,7 +20,6 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
 
@@ -28,6 +27,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 
+	"github.com/msgx-aodb/msgx/internal/oneline"
 	sqlfiles "github.com/msgx-aodb/msgx/sql"
 )
 
@@ -67,7 +67,7 @@ func Open(ctx context.Context, rawURL string) (*sql.DB, error) {
 	defer cancel()
 	if err := db.PingContext(pingCtx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("connect to PostgreSQL at %s: %s", shown, oneLine(err))
+		return nil, fmt.Errorf("connect to PostgreSQL at %s: %s", shown, oneline.Err(err))
 	}
 	return db, nil
 }
@@ -187,18 +187,6 @@ func Apply(ctx context.Context, db *sql.DB, target string) ([]string, error) {
 		return nil, fmt.Errorf("apply: commit: %w", err)
 	}
 	return stmts, nil
-}
-
-// oneLine flattens pgx's connect error, which lists every attempt (e.g. with
-// and without TLS) on its own line, often the same one twice.
-func oneLine(err error) string {
-	var parts []string
-	for _, l := range strings.Split(err.Error(), "\n") {
-		if l = strings.TrimSpace(l); l != "" && !slices.Contains(parts, l) {
-			parts = append(parts, l)
-		}
-	}
-	return strings.Join(parts, " ")
 }
 
 // abbrev shortens a statement for an error message.

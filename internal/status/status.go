@@ -12,14 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/store"
-)
-
-// Roles of an instance (the leader lock, docs/design.md rule 10).
-const (
-	RoleLeader   = "leader"   // holds the lock and runs the pipeline
-	RoleStandby  = "standby"  // waits for the lock (hot standby)
-	RoleStarting = "starting" // not yet either
 )
 
 // Source is what Collect reads; every store.Store is one.
@@ -212,7 +206,7 @@ func (r Report) WriteText(w io.Writer) error {
 	}
 	b.WriteString("queue\n")
 	if p := r.Paused; p != nil {
-		kv("paused", "%s: %s (for %s)", p.Dependency, oneLine(p.Reason), seconds(p.AgeSeconds))
+		kv("paused", "%s: %s (for %s)", p.Dependency, oneline.Text(p.Reason, 200), seconds(p.AgeSeconds))
 	}
 	if r.Head == nil {
 		kv("head", "none (queue empty)")
@@ -227,7 +221,7 @@ func (r Report) WriteText(w io.Writer) error {
 		}
 		kv("head", "%s", line)
 		if h.Reason != nil {
-			kv("reason", "%s", oneLine(*h.Reason))
+			kv("reason", "%s", oneline.Text(*h.Reason, 200))
 		}
 	}
 	kv("backlog", "%d", r.Backlog)
@@ -289,12 +283,4 @@ func counts(m map[string]int64) string {
 
 func seconds(s float64) string {
 	return (time.Duration(s * float64(time.Second))).Round(time.Second).String()
-}
-
-func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 200 {
-		s = string(r[:200]) + "…"
-	}
-	return s
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/msgx-aodb/msgx/internal/leader"
 	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
@@ -129,7 +130,7 @@ func TestCollectKnownDatabase(t *testing.T) {
 	require.ElementsMatch(t, []string{"todos", "failing", "oldest_at", "oldest_age_seconds"}, keys(m["backfill"].(map[string]any)))
 	require.Equal(t, float64(2), m["dead_letters"].(map[string]any)["PROTOCOL"])
 
-	r.Role, r.Shadow = status.RoleStandby, true
+	r.Role, r.Shadow = string(leader.Standby), true
 	var text bytes.Buffer
 	require.NoError(t, r.WriteText(&text))
 	out := text.String()
@@ -245,19 +246,19 @@ func TestReadiness(t *testing.T) {
 	ok := status.Check{Name: "postgres", Run: func(context.Context) error { return nil }}
 	bad := status.Check{Name: "kafka", Run: func(context.Context) error { return errors.New("no brokers") }}
 
-	r := status.Prober(func() (string, bool) { return status.RoleLeader, false }, time.Second, ok)(t.Context())
+	r := status.Prober(func() (string, bool) { return string(leader.Leader), false }, time.Second, ok)(t.Context())
 	require.True(t, r.Ready())
-	require.Equal(t, status.RoleLeader, r.Role)
+	require.Equal(t, string(leader.Leader), r.Role)
 
-	r = status.Prober(func() (string, bool) { return status.RoleStandby, true }, time.Second, ok)(t.Context())
+	r = status.Prober(func() (string, bool) { return string(leader.Standby), true }, time.Second, ok)(t.Context())
 	require.True(t, r.Ready(), "a healthy standby is ready")
 	require.True(t, r.Shadow)
 
-	r = status.Prober(func() (string, bool) { return status.RoleLeader, false }, time.Second, ok, bad)(t.Context())
+	r = status.Prober(func() (string, bool) { return string(leader.Leader), false }, time.Second, ok, bad)(t.Context())
 	require.False(t, r.Ready(), "one failing check")
 	require.Equal(t, "no brokers", r.Checks[1].Error)
 
 	r = status.Prober(nil, time.Second, ok)(t.Context())
-	require.Equal(t, status.RoleStarting, r.Role)
+	require.Equal(t, string(leader.Starting), r.Role)
 	require.False(t, r.Ready(), "starting is not ready")
 }
