@@ -186,9 +186,9 @@ func TestReadMessage(t *testing.T) {
 	// Archived rows are still answered, marked as such.
 	_, err = e.pg.Pool.Exec(t.Context(), "DELETE FROM backfill_todo")
 	require.NoError(t, err)
-	n, err := e.st.Archive(t.Context(), e.clk.Now().Add(time.Hour), 100, e.clk.Now())
+	n, err := e.st.ArchiveMessages(t.Context(), store.ArchiveParams{Before: e.clk.Now().Add(time.Hour), Max: 100, Now: e.clk.Now()})
 	require.NoError(t, err)
-	require.Equal(t, 4, n)
+	require.Equal(t, 4, n.Rows)
 	m = message(t, base, ok)
 	require.Equal(t, true, m["archived"])
 	require.Equal(t, store.StatusSucceeded, m["status"])

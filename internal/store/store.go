@@ -41,8 +41,9 @@ type Executor interface {
 	Outbox
 	Backfills
 	Reference
-	Status  // status.go
-	Replays // replay.go
+	Status      // status.go
+	Replays     // replay.go
+	Maintenance // maintenance.go
 
 	// LockPipeline takes the single pipeline row lock for the rest of the
 	// transaction; every business transaction takes it first.
@@ -86,9 +87,6 @@ type Queue interface {
 	DeadLetters(ctx context.Context, class string, afterID int64, limit int) ([]Message, error)
 	// QueueCounts counts live messages by status and error class.
 	QueueCounts(ctx context.Context) ([]StatusCount, error)
-	// Archive moves up to max terminal messages finished before a cut-off (and
-	// with no backfill outstanding) to the archive. Returns how many moved.
-	Archive(ctx context.Context, finishedBefore time.Time, max int, now time.Time) (int, error)
 }
 
 // Flights is the current flight state.

@@ -186,13 +186,6 @@ func (e executor) QueueCounts(ctx context.Context) ([]store.StatusCount, error) 
 	return out, interpret(err)
 }
 
-func (e executor) Archive(ctx context.Context, finishedBefore time.Time, max int, now time.Time) (int, error) {
-	n, err := e.q.ProcStateArchive(ctx, e.db, postgres.ProcStateArchiveParams{
-		Now: now, FinishedBefore: finishedBefore, MaxRows: int32(max),
-	})
-	return int(n), interpret(err)
-}
-
 func (e executor) LockPipeline(ctx context.Context, now time.Time) error {
 	return interpret(e.q.PipelineLockAcquire(ctx, e.db, now))
 }
