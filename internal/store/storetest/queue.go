@@ -74,7 +74,7 @@ func testQueue(t *testing.T, newStore Factory) {
 		require.True(t, m.FirstSeenAt.Equal(t0), "a rescan does not reset first_seen_at")
 
 		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 10, Status: store.StatusSucceeded, Now: t0}}))
-		moved, err := s.ArchiveMessages(ctx(t), store.ArchiveParams{Before: t0.Add(time.Hour), Max: 100, Now: t0.Add(2*time.Hour)})
+		moved, err := s.ArchiveMessages(ctx(t), store.ArchiveParams{Before: t0.Add(time.Hour), Max: 100, Now: t0.Add(2 * time.Hour)})
 		require.NoError(t, err)
 		require.Equal(t, 1, moved.Rows)
 		m, err = s.Message(ctx(t), 10)

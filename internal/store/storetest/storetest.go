@@ -36,6 +36,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"Errors", testErrors},
 		{"Status", testStatus},               // status.go
 		{"ReplayBatches", testReplayBatches}, // replay.go
+		{"Maintenance", testMaintenance},     // maintenance.go
 	}
 	for _, s := range suites {
 		t.Run(s.name, func(t *testing.T) { s.run(t, newStore) })
