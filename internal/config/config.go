@@ -59,9 +59,28 @@ type Config struct {
 	LeaderLockID        int64
 	LeaderRetryInterval time.Duration
 
-	Kafka  kafka.Config // the producer; its safety rules are kafka.Config.Validate
-	Outbox Outbox
-	Schd   Schd
+	Kafka       kafka.Config // the producer; its safety rules are kafka.Config.Validate
+	Outbox      Outbox
+	Schd        Schd
+	Maintenance Maintenance
+}
+
+// Maintenance is the leader's housekeeping (internal/maintenance).
+type Maintenance struct {
+	HistoryEnabled   bool
+	HistoryAt        string // HH:MM airport time
+	HistoryHour      int    // parsed from HistoryAt
+	HistoryMinute    int
+	HistoryRetention time.Duration
+	HistoryBatch     int
+	SnapLogRetention time.Duration
+	ArchiveEvery     time.Duration
+	ArchiveAfter     time.Duration
+	OutboxEvery      time.Duration
+	OutboxRetention  time.Duration
+	Batch            int
+	Pause            time.Duration
+	StatementTimeout time.Duration
 }
 
 // Outbox is the KAFKA:msg dispatcher's delivery policy.

@@ -1,0 +1,143 @@
+package maintenance
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/msgx-aodb/msgx/internal/flight"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// History is the history sweep (processing.md §8, rule 5): DELETED flights,
+// and ACTIVE flights quiet for Retention after their operation day, move to
+// FLIGHT_HST (their last state as the event JSON, every detail list in it)
+// and their live rows are deleted — per batch in one transaction holding the
+// pipeline lock, so the pump never sees half a batch and outbox EVENT_IDs
+// still commit in order. An ACTIVE flight gets a TOMBSTONE on both targets
+// in that transaction; a DELETED one had its TOMBSTONE when it was deleted.
+type History struct {
+	Base
+	At        DailyAt
+	Retention time.Duration
+	// Enabled false: the sweep deletes nothing (and says so).
+	Enabled bool
+	// Shadow: no outbox events (shadow mode writes none).
+	Shadow bool
+	// afterHistory, when set, runs between the history write and the
+	// delete (tests: a crash there).
+	afterHistory func() error
+}
+
+// DefaultHistoryRetention is history.retention's default.
+const DefaultHistoryRetention = 7 * 24 * time.Hour
+
+func (h *History) Name() string       { return "history" }
+func (h *History) Schedule() Schedule { return h.At }
+
+// params are the candidates' bounds at now: deleted before now; operation
+// day before the local date of now − Retention, and unchanged since then.
+func (h *History) params(now time.Time, max int) store.PurgeParams {
+	quiet := now.Add(-h.Retention)
+	y, m, d := quiet.In(h.At.Location).Date()
+	return store.PurgeParams{
+		DeletedBefore: now, DayBefore: time.Date(y, m, d, 0, 0, 0, 0, time.UTC), QuietBefore: quiet, Max: max,
+	}
+}
+
+func (h *History) Run(ctx context.Context, dry bool) (Result, error) {
+	res := Result{What: "flights by operation day"}
+	if !h.Enabled {
+		res.Note = "history.enabled=false: nothing moved or deleted"
+		if !dry {
+			return res, nil
+		}
+	}
+	b := h.Base.withDefaults()
+	swept, err := b.drain(ctx, dry, func(ctx context.Context, max int, dry bool) (store.Swept, error) {
+		if dry {
+			return h.Store.PreviewPurge(ctx, h.params(b.Clock.Now(), max))
+		}
+		return h.batch(ctx, b.Clock.Now().Truncate(time.Microsecond), max)
+	})
+	res.Swept = swept
+	return res, err
+}
+
+// batch moves up to max flights in one transaction: lock, read, write the
+// history, delete, tombstones, commit. Nothing of it is visible before the
+// commit, so a crash anywhere loses nothing and doubles nothing.
+func (h *History) batch(ctx context.Context, now time.Time, max int) (store.Swept, error) {
+	tx, err := h.Store.Begin(ctx)
+	if err != nil {
+		return store.Swept{}, fmt.Errorf("history: begin: %w", err)
+	}
+	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
+	if err := tx.LockPipeline(ctx, now); err != nil {
+		return store.Swept{}, fmt.Errorf("history: pipeline lock: %w", err)
+	}
+	flights, err := tx.PurgeCandidates(ctx, h.params(now, max))
+	if err != nil {
+		return store.Swept{}, fmt.Errorf("history: candidates: %w", err)
+	}
+	if len(flights) == 0 {
+		return store.Swept{}, nil
+	}
+	rows := make([]store.FlightHistory, len(flights))
+	flids := make([]int64, len(flights))
+	var events []store.NewEvent
+	var swept store.Swept
+	for i, f := range flights {
+		state, err := flight.EventPayload(f)
+		if err != nil {
+			return store.Swept{}, fmt.Errorf("history: state of flight %d: %w", f.FLID, err)
+		}
+		rows[i] = store.FlightHistory{FLID: f.FLID, OperationDay: f.OperationDay, Lifecycle: f.Lifecycle,
+			StateVersion: f.StateVersion, LastMessageID: f.LastMessageID, State: state, CreatedAt: f.CreatedAt, PurgedAt: now}
+		flids[i] = f.FLID
+		day := f.OperationDay
+		swept.Add(store.Swept{Rows: 1, Oldest: &day, Newest: &day})
+		if f.Lifecycle == flight.Active && !h.Shadow {
+			events = append(events, tombstones(f, now)...)
+		}
+	}
+	if err := tx.WriteFlightHistory(ctx, rows); err != nil {
+		return store.Swept{}, fmt.Errorf("history: write %d flights: %w", len(rows), err)
+	}
+	if h.afterHistory != nil {
+		if err := h.afterHistory(); err != nil {
+			return store.Swept{}, err
+		}
+	}
+	n, err := tx.DeleteFlights(ctx, store.DeleteFlightsParams{FLIDs: flids, Max: len(flids)})
+	if err != nil {
+		return store.Swept{}, fmt.Errorf("history: delete %d flights: %w", len(flids), err)
+	}
+	if n != len(flids) {
+		return store.Swept{}, fmt.Errorf("history: deleted %d of %d flights", n, len(flids))
+	}
+	if err := tx.InsertEvents(ctx, events); err != nil {
+		return store.Swept{}, fmt.Errorf("history: tombstones: %w", err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return store.Swept{}, fmt.Errorf("history: commit: %w", err)
+	}
+	return swept, nil
+}
+
+// tombstones are the TOMBSTONE events of an ACTIVE flight the sweep
+// removes, one per target, as a deletion by its last message would be: the
+// state version advances by one and the idempotency key (rule 8) names the
+// last message, so consumers order and deduplicate it like any other event.
+func tombstones(f *flight.State, now time.Time) []store.NewEvent {
+	version := f.StateVersion + 1
+	out := make([]store.NewEvent, 0, 2)
+	for _, target := range [...]string{store.TargetMsg, store.TargetSchd} {
+		out = append(out, store.NewEvent{
+			Target: target, EventType: store.EventTombstone, MsgID: f.LastMessageID, FLID: f.FLID,
+			StateVersion: version, CreatedAt: now,
+			IdempotencyKey: store.IdempotencyKey(f.LastMessageID, f.FLID, version, target),
+		})
+	}
+	return out
+}
