@@ -74,6 +74,7 @@ type Metrics struct {
 	eventFailures   *prometheus.CounterVec
 	leader          prometheus.Gauge
 	shadow          prometheus.Gauge
+	jobs            *jobMetrics // maintenance.go
 }
 
 // Option adjusts New.
@@ -150,6 +151,7 @@ func New(src status.Source, clk clock.Clock, opts ...Option) *Metrics {
 		m.deliveryLatency, m.eventFailures, m.leader, m.shadow,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.jobs = newJobMetrics(m.reg, clk)
 	if src != nil {
 		m.reg.MustRegister(newStatusCollector(src, clk, o.statusTimeout, o.log))
 	}

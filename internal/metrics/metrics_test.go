@@ -235,6 +235,7 @@ func TestNilMetricsIsANoOp(t *testing.T) {
 		m.EventFailed("t", true)
 		m.SetLeader(true)
 		m.SetShadow(true)
+		m.JobRun("history", 1, time.Second, nil)
 	})
 }
 
@@ -257,6 +258,7 @@ func TestDocsMatchTheMetrics(t *testing.T) {
 	m.MessageFinished("SCHEDULE", store.StatusSucceeded, "", time.Second)
 	m.EventDelivered(store.TargetMsg, time.Second)
 	m.EventFailed(store.TargetMsg, false)
+	m.JobRun("history", 3, time.Second, nil)
 	fams := scrape(t, serve(t, m))
 
 	served := map[string]bool{}

@@ -28,6 +28,7 @@ type Source interface {
 	QueueCounts(ctx context.Context) ([]store.StatusCount, error)
 	OutboxLag(ctx context.Context) ([]store.TargetLag, error)
 	BackfillStats(ctx context.Context) (store.BackfillStats, error)
+	JobRuns(ctx context.Context) ([]store.JobRun, error)
 }
 
 // Report is the state of one instance's database at one instant. Its JSON
@@ -52,6 +53,8 @@ type Report struct {
 	// Outbox has one entry per target with pending events, in target order.
 	Outbox   []TargetLag `json:"outbox"`
 	Backfill Backfill    `json:"backfill"`
+	// Maintenance is the last run of each maintenance job, by name.
+	Maintenance []Job `json:"maintenance"`
 }
 
 // Head is the queue head: every message behind it waits for it.
@@ -133,6 +136,12 @@ func Collect(ctx context.Context, src Source, now time.Time) (Report, error) {
 	if bf.Oldest != nil {
 		r.Backfill.OldestAgeSeconds = age(now, *bf.Oldest)
 	}
+
+	runs, err := src.JobRuns(ctx)
+	if err != nil {
+		return Report{}, fmt.Errorf("status: maintenance runs: %w", err)
+	}
+	r.Maintenance = jobs(runs)
 	return r, nil
 }
 
@@ -199,6 +208,7 @@ func (r Report) WriteText(w io.Writer) error {
 	} else {
 		kv("todos", "%d (%d failing), oldest %s", r.Backfill.Todos, r.Backfill.Failing, seconds(r.Backfill.OldestAgeSeconds))
 	}
+	writeJobs(&b, kv, r.Maintenance)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

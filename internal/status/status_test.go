@@ -64,6 +64,10 @@ func seed(t *testing.T, s store.Store) {
 		{MsgID: 2, MailboxStatus: store.StatusDead, ProcessedAt: t0.Add(time.Minute)},
 	}))
 	require.NoError(t, s.RecordBackfillFailure(ctx, 2, t0.Add(time.Hour), "mailbox down"))
+
+	require.NoError(t, s.SaveJobRun(ctx, store.JobRun{Job: "history", StartedAt: t0, Duration: 1500 * time.Millisecond,
+		Swept: store.Swept{Rows: 12, Oldest: &t0, Newest: &t0}}))
+	require.NoError(t, s.SaveJobRun(ctx, store.JobRun{Job: "archive", StartedAt: t0, Duration: time.Second, Error: "statement timeout"}))
 }
 
 func TestCollectKnownDatabase(t *testing.T) {
@@ -107,7 +111,14 @@ func TestCollectKnownDatabase(t *testing.T) {
 	require.NoError(t, err)
 	var m map[string]any
 	require.NoError(t, json.Unmarshal(b, &m))
-	require.ElementsMatch(t, []string{"at", "shadow", "head", "backlog", "by_status", "dead_letters", "failing", "outbox", "backfill"}, keys(m))
+	require.ElementsMatch(t, []string{"at", "shadow", "head", "backlog", "by_status", "dead_letters", "failing", "outbox", "backfill", "maintenance"}, keys(m))
+	require.Len(t, r.Maintenance, 2)
+	require.Equal(t, "history", r.Maintenance[1].Job)
+	require.Equal(t, 12, r.Maintenance[1].Rows)
+	require.Equal(t, 1.5, r.Maintenance[1].DurationSeconds)
+	require.Nil(t, r.Maintenance[1].Error)
+	require.Equal(t, "statement timeout", *r.Maintenance[0].Error)
+	require.Nil(t, r.Maintenance[0].LastSuccessAt)
 	require.ElementsMatch(t, []string{"msg_id", "status", "kind", "first_seen_at", "age_seconds", "attempts", "error_class", "reason", "next_attempt_at"},
 		keys(m["head"].(map[string]any)))
 	require.ElementsMatch(t, []string{"target", "pending", "oldest_at", "oldest_age_seconds"}, keys(m["outbox"].([]any)[0].(map[string]any)))
@@ -129,6 +140,8 @@ func TestCollectKnownDatabase(t *testing.T) {
 		"KAFKA:msg     2 pending, oldest 9m0s",
 		"KAFKA:schd    1 pending, oldest 7m0s",
 		"todos         2 (1 failing), oldest 9m30s",
+		"history       last run 2026-12-02T08:00:00Z, took 1.5s, 12 rows",
+		"archive       last run 2026-12-02T08:00:00Z, took 1s, 0 rows, FAILED: statement timeout",
 	} {
 		require.Contains(t, out, want, "text:\n%s", out)
 	}
@@ -149,6 +162,7 @@ func TestCollectEmptyDatabase(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, string(b), `"head":null`)
 	require.Contains(t, string(b), `"outbox":[]`, "an empty list, not null")
+	require.Contains(t, string(b), `"maintenance":[]`)
 	require.Contains(t, string(b), `"dead_letters":{}`)
 
 	var text bytes.Buffer
