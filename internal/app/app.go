@@ -23,6 +23,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/leader"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/maintenance"
 	"github.com/msgx-aodb/msgx/internal/metrics"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
 	"github.com/msgx-aodb/msgx/internal/sis"
@@ -172,8 +173,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	return runErr
 }
 
-// runWorkers is the leader's work: poller, pump, backfill and (unless in
-// shadow mode) the Kafka relay, until ctx ends.
+// runWorkers is the leader's work: poller, pump, backfill, the maintenance
+// jobs and (unless in shadow mode) the Kafka relay, until ctx ends.
 func runWorkers(ctx context.Context, cfg config.Config, st store.Store, mb *mailbox.Mailbox, out *outbound,
 	clk clock.Clock, log *slog.Logger, met *metrics.Metrics, bell *pipeline.Bell, opt Options) {
 	poller := pipeline.NewPoller(st, mb, clk, log, pipeline.PollerConfig{
@@ -204,6 +205,11 @@ func runWorkers(ctx context.Context, cfg config.Config, st store.Store, mb *mail
 	pump := pipeline.NewPump(st, mb, notify, clk, log, pcfg)
 	spawn(func() { _ = poller.Run(ctx, cfg.PollInterval) })
 	spawn(func() { pump.Run(ctx) })
+	// Maintenance jobs run beside the pump, on their own goroutines, and stop
+	// with the lead term (ctx).
+	jobs := &maintenance.Runner{Registry: MaintenanceJobs(cfg, st, clk), Store: st, Clock: clk, Log: log,
+		Observer: met, Stagger: maintenance.DefaultStagger}
+	spawn(func() { jobs.Run(ctx) })
 	wg.Wait()
 }
 
