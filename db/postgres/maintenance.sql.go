@@ -64,17 +64,16 @@ func (q *Queries) EventPurgeDelivered(ctx context.Context, db DBTX, arg EventPur
 }
 
 const flightDeleteMany = `-- name: FlightDeleteMany :execrows
-WITH f AS (SELECT x.flid FROM unnest($1::bigint[]) AS x(flid) LIMIT $2),
-  gate AS (DELETE FROM flight_gate d USING f WHERE d.flid = f.flid),
-  checkin AS (DELETE FROM flight_checkin d USING f WHERE d.flid = f.flid),
-  belt AS (DELETE FROM flight_belt d USING f WHERE d.flid = f.flid),
-  stand_plan AS (DELETE FROM flight_stand_plan d USING f WHERE d.flid = f.flid),
-  chute AS (DELETE FROM flight_chute d USING f WHERE d.flid = f.flid),
-  delay AS (DELETE FROM flight_delay d USING f WHERE d.flid = f.flid),
-  bridge_op AS (DELETE FROM flight_bridge_op d USING f WHERE d.flid = f.flid),
-  chock_op AS (DELETE FROM flight_chock_op d USING f WHERE d.flid = f.flid),
-  route_point AS (DELETE FROM flight_route_point d USING f WHERE d.flid = f.flid)
-DELETE FROM flight_schd s USING f WHERE s.flid = f.flid
+WITH gate AS (DELETE FROM flight_gate d WHERE d.flid = ANY(($1::bigint[])[1:$2::int])),
+  checkin AS (DELETE FROM flight_checkin d WHERE d.flid = ANY(($1::bigint[])[1:$2::int])),
+  belt AS (DELETE FROM flight_belt d WHERE d.flid = ANY(($1::bigint[])[1:$2::int])),
+  stand_plan AS (DELETE FROM flight_stand_plan d WHERE d.flid = ANY(($1::bigint[])[1:$2::int])),
+  chute AS (DELETE FROM flight_chute d WHERE d.flid = ANY(($1::bigint[])[1:$2::int])),
+  delay AS (DELETE FROM flight_delay d WHERE d.flid = ANY(($1::bigint[])[1:$2::int])),
+  bridge_op AS (DELETE FROM flight_bridge_op d WHERE d.flid = ANY(($1::bigint[])[1:$2::int])),
+  chock_op AS (DELETE FROM flight_chock_op d WHERE d.flid = ANY(($1::bigint[])[1:$2::int])),
+  route_point AS (DELETE FROM flight_route_point d WHERE d.flid = ANY(($1::bigint[])[1:$2::int]))
+DELETE FROM flight_schd s WHERE s.flid = ANY(($1::bigint[])[1:$2::int])
 `
 
 type FlightDeleteManyParams struct {
@@ -82,9 +81,10 @@ type FlightDeleteManyParams struct {
 	MaxRows int32   `json:"max_rows"`
 }
 
-// Physical delete of up to @max_rows flights with their detail rows (the
-// detail tables have no foreign key, 020_flight.sql); payloads and snapshot
-// memberships cascade. Counts flight rows.
+// Physical delete of up to @max_rows flights (the first of @flids) with
+// their detail rows (the detail tables have no foreign key, 020_flight.sql);
+// payloads and snapshot memberships cascade. Counts flight rows. = ANY reads
+// each detail table by its primary key's FLID prefix.
 func (q *Queries) FlightDeleteMany(ctx context.Context, db DBTX, arg FlightDeleteManyParams) (int64, error) {
 	result, err := db.Exec(ctx, flightDeleteMany, arg.Flids, arg.MaxRows)
 	if err != nil {

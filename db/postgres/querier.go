@@ -105,9 +105,10 @@ type Querier interface {
 	// key (020_flight.sql), so their rows go in the same statement; payloads and
 	// memberships cascade.
 	FlightDelete(ctx context.Context, db DBTX, flid int64) (int64, error)
-	// Physical delete of up to @max_rows flights with their detail rows (the
-	// detail tables have no foreign key, 020_flight.sql); payloads and snapshot
-	// memberships cascade. Counts flight rows.
+	// Physical delete of up to @max_rows flights (the first of @flids) with
+	// their detail rows (the detail tables have no foreign key, 020_flight.sql);
+	// payloads and snapshot memberships cascade. Counts flight rows. = ANY reads
+	// each detail table by its primary key's FLID prefix.
 	FlightDeleteMany(ctx context.Context, db DBTX, arg FlightDeleteManyParams) (int64, error)
 	FlightGet(ctx context.Context, db DBTX, flid int64) (FlightSchd, error)
 	// The current rows of the given flights, for a snapshot or multi-record message.

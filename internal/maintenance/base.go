@@ -24,6 +24,10 @@ type Base struct {
 	// [Pause/2, Pause]), so the pump and the relay get the database between
 	// them.
 	Pause time.Duration
+	// Yield, when positive, makes the wait after a batch at least Yield
+	// times the batch's duration: a job whose batches hold the pipeline
+	// lock (history) leaves the pump at least 1/(1+Yield) of the time.
+	Yield float64
 }
 
 // Defaults of Base.
@@ -68,25 +72,32 @@ func (b Base) drain(ctx context.Context, dry bool, batch batchFunc) (store.Swept
 	}
 	for i := 0; i < b.MaxBatches; i++ {
 		bctx, cancel := context.WithTimeout(ctx, b.StatementTimeout)
+		began := time.Now() // the batch's own duration, on the wall clock
 		got, err := batch(bctx, b.Batch, false)
+		took := time.Since(began)
 		cancel()
 		total.Add(got)
 		if err != nil || got.Rows < b.Batch {
 			return total, err
 		}
-		if err := b.pause(ctx); err != nil {
+		if err := b.pause(ctx, time.Duration(b.Yield*float64(took))); err != nil {
 			return total, err
 		}
 	}
 	return total, nil
 }
 
-// pause waits a random time in [Pause/2, Pause] on the clock.
-func (b Base) pause(ctx context.Context) error {
-	if b.Pause <= 0 {
+// pause waits a random time in [Pause/2, Pause], and at least atLeast, on
+// the clock.
+func (b Base) pause(ctx context.Context, atLeast time.Duration) error {
+	var d time.Duration
+	if b.Pause > 0 {
+		d = b.Pause/2 + rand.N(b.Pause/2+1)
+	}
+	d = max(d, atLeast)
+	if d <= 0 {
 		return ctx.Err()
 	}
-	d := b.Pause/2 + rand.N(b.Pause/2+1)
 	select {
 	case <-ctx.Done():
 		return ctx.Err()

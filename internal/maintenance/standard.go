@@ -15,6 +15,7 @@ func Standard(cfg config.Config, st store.Store, clk clock.Clock) *Registry {
 	daily := DailyAt{Hour: m.HistoryHour, Minute: m.HistoryMinute, Location: cfg.Location}
 	hb := base
 	hb.Batch = m.HistoryBatch
+	hb.Yield = HistoryYield
 	return NewRegistry(
 		&History{Base: hb, At: daily, Retention: m.HistoryRetention, Enabled: m.HistoryEnabled, Shadow: cfg.Shadow},
 		&SnapLog{Base: base, At: daily, Retention: m.SnapLogRetention},

@@ -49,20 +49,20 @@ VALUES (@flid, @operation_day, @lifecycle, @state_version, @last_message_id, @st
 SELECT * FROM flight_hst WHERE flid = @flid ORDER BY purged_at DESC, hst_id DESC LIMIT 1;
 
 -- name: FlightDeleteMany :execrows
--- Physical delete of up to @max_rows flights with their detail rows (the
--- detail tables have no foreign key, 020_flight.sql); payloads and snapshot
--- memberships cascade. Counts flight rows.
-WITH f AS (SELECT x.flid FROM unnest(@flids::bigint[]) AS x(flid) LIMIT @max_rows),
-  gate AS (DELETE FROM flight_gate d USING f WHERE d.flid = f.flid),
-  checkin AS (DELETE FROM flight_checkin d USING f WHERE d.flid = f.flid),
-  belt AS (DELETE FROM flight_belt d USING f WHERE d.flid = f.flid),
-  stand_plan AS (DELETE FROM flight_stand_plan d USING f WHERE d.flid = f.flid),
-  chute AS (DELETE FROM flight_chute d USING f WHERE d.flid = f.flid),
-  delay AS (DELETE FROM flight_delay d USING f WHERE d.flid = f.flid),
-  bridge_op AS (DELETE FROM flight_bridge_op d USING f WHERE d.flid = f.flid),
-  chock_op AS (DELETE FROM flight_chock_op d USING f WHERE d.flid = f.flid),
-  route_point AS (DELETE FROM flight_route_point d USING f WHERE d.flid = f.flid)
-DELETE FROM flight_schd s USING f WHERE s.flid = f.flid;
+-- Physical delete of up to @max_rows flights (the first of @flids) with
+-- their detail rows (the detail tables have no foreign key, 020_flight.sql);
+-- payloads and snapshot memberships cascade. Counts flight rows. = ANY reads
+-- each detail table by its primary key's FLID prefix.
+WITH gate AS (DELETE FROM flight_gate d WHERE d.flid = ANY((@flids::bigint[])[1:@max_rows::int])),
+  checkin AS (DELETE FROM flight_checkin d WHERE d.flid = ANY((@flids::bigint[])[1:@max_rows::int])),
+  belt AS (DELETE FROM flight_belt d WHERE d.flid = ANY((@flids::bigint[])[1:@max_rows::int])),
+  stand_plan AS (DELETE FROM flight_stand_plan d WHERE d.flid = ANY((@flids::bigint[])[1:@max_rows::int])),
+  chute AS (DELETE FROM flight_chute d WHERE d.flid = ANY((@flids::bigint[])[1:@max_rows::int])),
+  delay AS (DELETE FROM flight_delay d WHERE d.flid = ANY((@flids::bigint[])[1:@max_rows::int])),
+  bridge_op AS (DELETE FROM flight_bridge_op d WHERE d.flid = ANY((@flids::bigint[])[1:@max_rows::int])),
+  chock_op AS (DELETE FROM flight_chock_op d WHERE d.flid = ANY((@flids::bigint[])[1:@max_rows::int])),
+  route_point AS (DELETE FROM flight_route_point d WHERE d.flid = ANY((@flids::bigint[])[1:@max_rows::int]))
+DELETE FROM flight_schd s WHERE s.flid = ANY((@flids::bigint[])[1:@max_rows::int]);
 
 -- name: EventPurgeDelivered :one
 -- Outbox retention: delivered events created before @created_before, oldest
