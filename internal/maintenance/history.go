@@ -24,8 +24,10 @@ type History struct {
 	Enabled bool
 	// Shadow: no outbox events (shadow mode writes none).
 	Shadow bool
-	// afterHistory, when set, runs between the history write and the
-	// delete (tests: a crash there).
+	// beforeLock, when set, runs after the candidates are read (tests: a
+	// message changing one meanwhile); afterHistory between the history
+	// write and the delete (tests: a crash there).
+	beforeLock   func()
 	afterHistory func() error
 }
 
@@ -69,19 +71,16 @@ func (h *History) Run(ctx context.Context, dry bool) (Result, error) {
 	return res, err
 }
 
-// batch moves up to max flights in one transaction: lock, read, write the
-// history, delete, tombstones, commit. Nothing of it is visible before the
-// commit, so a crash anywhere loses nothing and doubles nothing.
+// batch moves up to max flights. The candidates are read, in full, and
+// encoded before the transaction; inside it, holding the pipeline lock, only
+// those whose stamp has not moved since are written to the history and
+// deleted (a flight changed meanwhile is left for the next run), with their
+// tombstones, and committed. The lock is held for the writes only, and
+// nothing is visible before the commit: a crash anywhere loses nothing and
+// doubles nothing. (A batch that skipped a flight is short and ends the run;
+// candidates are quiet for days, so that is rare, and the rest waits a day.)
 func (h *History) batch(ctx context.Context, now time.Time, max int) (store.Swept, error) {
-	tx, err := h.Store.Begin(ctx)
-	if err != nil {
-		return store.Swept{}, fmt.Errorf("history: begin: %w", err)
-	}
-	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
-	if err := tx.LockPipeline(ctx, now); err != nil {
-		return store.Swept{}, fmt.Errorf("history: pipeline lock: %w", err)
-	}
-	flights, err := tx.PurgeCandidates(ctx, h.params(now, max))
+	flights, err := h.Store.PurgeCandidates(ctx, h.params(now, max))
 	if err != nil {
 		return store.Swept{}, fmt.Errorf("history: candidates: %w", err)
 	}
@@ -90,8 +89,6 @@ func (h *History) batch(ctx context.Context, now time.Time, max int) (store.Swep
 	}
 	rows := make([]store.FlightHistory, len(flights))
 	flids := make([]int64, len(flights))
-	var events []store.NewEvent
-	var swept store.Swept
 	for i, f := range flights {
 		state, err := flight.EventPayload(f)
 		if err != nil {
@@ -100,26 +97,52 @@ func (h *History) batch(ctx context.Context, now time.Time, max int) (store.Swep
 		rows[i] = store.FlightHistory{FLID: f.FLID, OperationDay: f.OperationDay, Lifecycle: f.Lifecycle,
 			StateVersion: f.StateVersion, LastMessageID: f.LastMessageID, State: state, CreatedAt: f.CreatedAt, PurgedAt: now}
 		flids[i] = f.FLID
+	}
+
+	if h.beforeLock != nil {
+		h.beforeLock()
+	}
+	tx, err := h.Store.Begin(ctx)
+	if err != nil {
+		return store.Swept{}, fmt.Errorf("history: begin: %w", err)
+	}
+	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
+	if err := tx.LockPipeline(ctx, now); err != nil {
+		return store.Swept{}, fmt.Errorf("history: pipeline lock: %w", err)
+	}
+	stamps, err := tx.FlightStamps(ctx, flids)
+	if err != nil {
+		return store.Swept{}, fmt.Errorf("history: stamps: %w", err)
+	}
+	var events []store.NewEvent
+	var swept store.Swept
+	kept, keptIDs := rows[:0], flids[:0]
+	for i, f := range flights {
+		st, ok := stamps[f.FLID]
+		if !ok || st.StateVersion != f.StateVersion || !st.UpdatedAt.Equal(f.UpdatedAt) {
+			continue // changed or gone since it was read: not quiet any more
+		}
+		kept, keptIDs = append(kept, rows[i]), append(keptIDs, f.FLID)
 		day := f.OperationDay
 		swept.Add(store.Swept{Rows: 1, Oldest: &day, Newest: &day})
 		if f.Lifecycle == flight.Active && !h.Shadow {
 			events = append(events, tombstones(f, now)...)
 		}
 	}
-	if err := tx.WriteFlightHistory(ctx, rows); err != nil {
-		return store.Swept{}, fmt.Errorf("history: write %d flights: %w", len(rows), err)
+	if err := tx.WriteFlightHistory(ctx, kept); err != nil {
+		return store.Swept{}, fmt.Errorf("history: write %d flights: %w", len(kept), err)
 	}
 	if h.afterHistory != nil {
 		if err := h.afterHistory(); err != nil {
 			return store.Swept{}, err
 		}
 	}
-	n, err := tx.DeleteFlights(ctx, store.DeleteFlightsParams{FLIDs: flids, Max: len(flids)})
+	n, err := tx.DeleteFlights(ctx, store.DeleteFlightsParams{FLIDs: keptIDs, Max: len(keptIDs)})
 	if err != nil {
-		return store.Swept{}, fmt.Errorf("history: delete %d flights: %w", len(flids), err)
+		return store.Swept{}, fmt.Errorf("history: delete %d flights: %w", len(keptIDs), err)
 	}
-	if n != len(flids) {
-		return store.Swept{}, fmt.Errorf("history: deleted %d of %d flights", n, len(flids))
+	if n != len(keptIDs) {
+		return store.Swept{}, fmt.Errorf("history: deleted %d of %d flights", n, len(keptIDs))
 	}
 	if err := tx.InsertEvents(ctx, events); err != nil {
 		return store.Swept{}, fmt.Errorf("history: tombstones: %w", err)

@@ -163,3 +163,25 @@ func TestHistoryCrashBetweenWriteAndDelete(t *testing.T) {
 	require.Equal(t, 3, e.count(t, "SELECT count(*) FROM flight_hst"), "nothing doubled")
 	require.Equal(t, 6, e.count(t, "SELECT count(*) FROM msg_event WHERE event_type = 'TOMBSTONE'"))
 }
+
+// A flight changed between the sweep's read and its locked write is left
+// alone: no history, no delete, no TOMBSTONE; the others move.
+func TestHistorySkipsAFlightChangedMeanwhile(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.send(t, adft(1, 2))
+	e.drain(t)
+	e.clk.Advance(10 * day)
+	h := e.history()
+	h.beforeLock = func() {
+		e.send(t, envelope("FLOP", "STND", "<FLOP><FLID>1</FLID><STND>305</STND></FLOP>"))
+		e.drain(t)
+	}
+	res, err := h.Run(t.Context(), false)
+	require.NoError(t, err)
+	require.Equal(t, 1, res.Rows)
+	require.Equal(t, 1, e.count(t, "SELECT count(*) FROM flight_schd WHERE flid = 1 AND stnd = '305'"), "the change survives")
+	require.Equal(t, 0, e.count(t, "SELECT count(*) FROM flight_hst WHERE flid = 1"))
+	require.Equal(t, 0, e.count(t, "SELECT count(*) FROM msg_event WHERE flid = 1 AND event_type = 'TOMBSTONE'"))
+	require.Equal(t, 1, e.count(t, "SELECT count(*) FROM flight_hst WHERE flid = 2"))
+}
