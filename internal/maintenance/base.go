@@ -2,6 +2,7 @@ package maintenance
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"time"
 
@@ -68,7 +69,7 @@ func (b Base) drain(ctx context.Context, dry bool, batch batchFunc) (store.Swept
 	if dry {
 		bctx, cancel := context.WithTimeout(ctx, b.StatementTimeout)
 		defer cancel()
-		return batch(bctx, b.Batch*b.MaxBatches, true)
+		return batch(bctx, min(b.Batch*b.MaxBatches, math.MaxInt32), true)
 	}
 	for i := 0; i < b.MaxBatches; i++ {
 		bctx, cancel := context.WithTimeout(ctx, b.StatementTimeout)
