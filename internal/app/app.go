@@ -4,6 +4,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -56,6 +57,9 @@ type Options struct {
 	// StepTimeout is the grace of the pump step in flight at shutdown
 	// (default 30 s); a step is never bounded before.
 	StepTimeout time.Duration
+	// MaintenanceStagger spreads the maintenance jobs' first checks after
+	// the lead is taken (default maintenance.DefaultStagger).
+	MaintenanceStagger time.Duration
 }
 
 // Serve runs the service until ctx is cancelled, then shuts down gracefully
@@ -208,7 +212,7 @@ func runWorkers(ctx context.Context, cfg config.Config, st store.Store, mb *mail
 	// Maintenance jobs run beside the pump, on their own goroutines, and stop
 	// with the lead term (ctx).
 	jobs := &maintenance.Runner{Registry: MaintenanceJobs(cfg, st, clk), Store: st, Clock: clk, Log: log,
-		Observer: met, Stagger: maintenance.DefaultStagger}
+		Observer: met, Stagger: cmp.Or(opt.MaintenanceStagger, maintenance.DefaultStagger)}
 	spawn(func() { jobs.Run(ctx) })
 	wg.Wait()
 }
