@@ -119,13 +119,7 @@ func TestPumpNeverWaitsOnASlowJob(t *testing.T) {
 	for i := range 20 {
 		e.send(t, adft(int64(i+1)))
 	}
-	finished := make(chan struct{})
-	go func() { e.drain(t); close(finished) }()
-	select {
-	case <-finished:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the pump waited for the job")
-	}
+	e.drain(t) // would hang (test timeout) if the pump waited for the job
 	require.Equal(t, 20, e.count(t, "SELECT count(*) FROM flight_schd"))
 	require.Equal(t, int32(1), slow.runs.Load(), "still in its run")
 
