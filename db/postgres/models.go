@@ -358,6 +358,26 @@ type IngressMark struct {
 	UpdatedAt time.Time `json:"updated_at"`
 }
 
+// Last run of each maintenance job (history, snaplog, archive, outbox, ...), one row per job, replaced by every run that is not a dry run.
+type MaintenanceRun struct {
+	// Job name as `msgx maintenance run` spells it.
+	Job string `json:"job"`
+	// When the last run started.
+	StartedAt time.Time `json:"started_at"`
+	// How long the last run took.
+	DurationMs int64 `json:"duration_ms"`
+	// Rows the last run moved or deleted (flights for history, messages for archive, events for outbox, log rows for snaplog).
+	Affected int64 `json:"affected"`
+	// Oldest time among the affected rows (the job's age column), NULL when none.
+	Oldest *time.Time `json:"oldest"`
+	// Newest time among the affected rows, NULL when none.
+	Newest *time.Time `json:"newest"`
+	// Why the last run failed; NULL when it succeeded. Rows it committed before failing are counted in AFFECTED.
+	LastError *string `json:"last_error"`
+	// Start of the last run that succeeded: a daily job is due again once its time of day passes after it.
+	LastOkAt *time.Time `json:"last_ok_at"`
+}
+
 // Outbox of flight change events. KAFKA:msg is delivered one by one in EVENT_ID order, its progress kept in msg_event_cursor; KAFKA:schd is aggregated to the latest state per FLID, its progress kept per row in STATUS. DEAD rows are the dead-letter record.
 type MsgEvent struct {
 	// Delivery order within a target.

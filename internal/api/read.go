@@ -28,7 +28,8 @@ func fullReason(s string) string { return s }
 // getFlight is GET /flights/{flid}: the full current state, byte for byte the
 // payload an UPSERT event of that state carries (flight.EventPayload), so a
 // reader and a Kafka consumer see the same document. A DELETED flight is
-// still answered (lifecycle says so) until the history sweep moves it.
+// still answered (lifecycle says so) until the history sweep moves it; then
+// its last state is answered from the history store, marked archived.
 func (s *server) getFlight(w http.ResponseWriter, r *http.Request) {
 	flid, ok := pathID(w, r, "flid")
 	if !ok {
@@ -41,7 +42,7 @@ func (s *server) getFlight(w http.ResponseWriter, r *http.Request) {
 	}
 	st, found := states[flid]
 	if !found || st == nil {
-		writeError(w, http.StatusNotFound, "no flight "+strconv.FormatInt(flid, 10))
+		s.getArchivedFlight(w, r, flid) // archived.go
 		return
 	}
 	body, err := flight.EventPayload(st)

@@ -4,6 +4,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -22,6 +23,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/gctune"
 	"github.com/msgx-aodb/msgx/internal/leader"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/maintenance"
 	"github.com/msgx-aodb/msgx/internal/metrics"
 	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
@@ -56,6 +58,9 @@ type Options struct {
 	// StepTimeout is the grace of the pump step in flight at shutdown
 	// (default 30 s); a step is never bounded before.
 	StepTimeout time.Duration
+	// MaintenanceStagger spreads the maintenance jobs' first checks after
+	// the lead is taken (default maintenance.DefaultStagger).
+	MaintenanceStagger time.Duration
 }
 
 // Serve runs the service until ctx is cancelled, then shuts down gracefully
@@ -193,8 +198,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	return runErr
 }
 
-// runWorkers is the leader's work: poller, pump, backfill and (unless in
-// shadow mode) the Kafka relay, until ctx ends.
+// runWorkers is the leader's work: poller, pump, backfill, the maintenance
+// jobs and (unless in shadow mode) the Kafka relay, until ctx ends.
 func runWorkers(ctx context.Context, cfg config.Config, st store.Store, mb *mailbox.Mailbox, out *outbound,
 	clk clock.Clock, log *slog.Logger, met *metrics.Metrics, bell *pipeline.Bell, pause *pipeline.PauseState, opt Options) {
 	poller := pipeline.NewPoller(st, mb, clk, log, pipeline.PollerConfig{
@@ -223,15 +228,20 @@ func runWorkers(ctx context.Context, cfg config.Config, st store.Store, mb *mail
 		spawn(func() { _ = dispatcher.Run(ctx) })
 		spawn(func() { _ = aggregator.Run(ctx) })
 	}
-	// Requests to the AODB: the guard the pump applies RESPs through, the
-	// expiry job and the automatic triggers (no sends in shadow mode).
+	// Requests to the AODB: the guard the pump applies RESPs through and the
+	// automatic triggers (no sends in shadow mode); their expiry is a
+	// maintenance job (below).
 	pcfg.Guard = request.NewGuard(request.Mode(cfg.Request.Guard), mb, cfg.Request.Timeout, pcfg.Decode)
 	reqs := requestService(cfg, st, mb, clk, log, met)
-	spawn(func() { reqs.Expiry().Run(ctx, request.ExpiryInterval) })
 	spawn(func() { reqs.RunTriggers(ctx) })
 	pump := pipeline.NewPump(st, mb, notify, clk, log, pcfg)
 	spawn(func() { _ = poller.Run(ctx, cfg.PollInterval) })
 	spawn(func() { pump.Run(ctx) })
+	// Maintenance jobs run beside the pump, on their own goroutines, and stop
+	// with the lead term (ctx).
+	jobs := &maintenance.Runner{Registry: MaintenanceJobs(cfg, st, clk, reqs.Expiry().RunOnce), Store: st, Clock: clk, Log: log,
+		Observer: met, Stagger: cmp.Or(opt.MaintenanceStagger, maintenance.DefaultStagger)}
+	spawn(func() { jobs.Run(ctx) })
 	wg.Wait()
 }
 

@@ -76,6 +76,7 @@ type Metrics struct {
 	leader          prometheus.Gauge
 	shadow          prometheus.Gauge
 	requests        requestMetrics // requests.go
+	jobs            *jobMetrics    // maintenance.go
 }
 
 // Option adjusts New.
@@ -166,6 +167,7 @@ func New(src status.Source, clk clock.Clock, opts ...Option) *Metrics {
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.requests = newRequestMetrics(m.reg)
+	m.jobs = newJobMetrics(m.reg, clk)
 	if src != nil {
 		m.reg.MustRegister(newStatusCollector(src, clk, o.statusTimeout, o.log))
 	}

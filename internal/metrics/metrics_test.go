@@ -250,6 +250,7 @@ func TestNilMetricsIsANoOp(t *testing.T) {
 		m.RequestsExpired(1)
 		m.RespMatched()
 		m.RespUnmatched()
+		m.JobRun("history", 1, time.Second, nil)
 	})
 }
 
@@ -274,6 +275,7 @@ func TestDocsMatchTheMetrics(t *testing.T) {
 	m.EventDelivered(store.TargetMsg, time.Second)
 	m.EventFailed(store.TargetMsg, false)
 	m.RequestSent("RQFD")
+	m.JobRun("history", 3, time.Second, nil)
 	fams := scrape(t, serve(t, m))
 
 	served := map[string]bool{}

@@ -47,14 +47,25 @@ func (b *Backfiller) Notify(_ context.Context, todos []store.Backfill) {
 	}
 }
 
-// Sweep backfills up to Batch due todos. done counts rows backfilled now or
-// before (and rows the AODB removed); failed counts todos rescheduled.
+// Sweep backfills the due todos in batches of Batch until a batch is short
+// (docs/design.md §8: a backlog drains in one sweep, not one batch per
+// interval). done counts rows backfilled now or before (and rows the AODB
+// removed); failed counts todos rescheduled. A batch that backfilled nothing
+// (an outage, every todo refused) ends the sweep: its todos wait for their
+// backoff.
 func (b *Backfiller) Sweep(ctx context.Context) (done, failed int, err error) {
-	todos, err := b.store.DueBackfills(ctx, b.clock.Now(), b.cfg.Batch)
-	if err != nil {
-		return 0, 0, fmt.Errorf("backfill sweep: list due todos: %w", err)
+	for ctx.Err() == nil {
+		todos, err := b.store.DueBackfills(ctx, b.clock.Now(), b.cfg.Batch)
+		if err != nil {
+			return done, failed, fmt.Errorf("backfill sweep: list due todos: %w", err)
+		}
+		d, f, err := b.apply(ctx, todos)
+		done, failed = done+d, failed+f
+		if err != nil || len(todos) < b.cfg.Batch || d == 0 {
+			return done, failed, err
+		}
 	}
-	return b.apply(ctx, todos)
+	return done, failed, nil
 }
 
 // BackfillNow backfills todos just committed by the pump. It never fails the

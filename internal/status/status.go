@@ -24,6 +24,7 @@ type Source interface {
 	OutboxLag(ctx context.Context) ([]store.TargetLag, error)
 	BackfillStats(ctx context.Context) (store.BackfillStats, error)
 	OpenRequests(ctx context.Context) ([]store.Request, error)
+	JobRuns(ctx context.Context) ([]store.JobRun, error)
 }
 
 // Report is the state of one instance's database at one instant. Its JSON
@@ -53,6 +54,8 @@ type Report struct {
 	Backfill Backfill    `json:"backfill"`
 	// Requests are the open requests to the AODB (REGISTERED or SENT), oldest first.
 	Requests []OpenRequest `json:"requests"`
+	// Maintenance is the last run of each maintenance job, by name.
+	Maintenance []Job `json:"maintenance"`
 }
 
 // OpenRequest is a request to the AODB still waiting for its answer.
@@ -174,6 +177,11 @@ func Collect(ctx context.Context, src Source, now time.Time) (Report, error) {
 		r.Requests[i] = OpenRequest{ID: q.ID, Kind: q.Key, Status: q.Status, RegisteredAt: q.RegisteredAt, SentAt: q.SentAt,
 			ExpiresAt: q.ExpiresAt, CoutmsgsID: q.OutboundID, AgeSeconds: age(now, q.RegisteredAt)}
 	}
+	runs, err := src.JobRuns(ctx)
+	if err != nil {
+		return Report{}, fmt.Errorf("maintenance runs: %w", err)
+	}
+	r.Maintenance = jobs(runs)
 	return r, nil
 }
 
@@ -255,6 +263,7 @@ func (r Report) WriteText(w io.Writer) error {
 		}
 		kv(fmt.Sprintf("request %d", q.ID), "%s", line)
 	}
+	writeJobs(&b, kv, r.Maintenance)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

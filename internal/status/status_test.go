@@ -74,6 +74,9 @@ func seed(t *testing.T, s store.Store) {
 	open, err := s.InsertRequest(ctx, store.NewRequest{Type: "RQFD", Key: "RQFD", Sender: "MSGX", Seqn: 2, Now: t0.Add(3 * time.Minute), ExpiresAt: t0.Add(13 * time.Minute)})
 	require.NoError(t, err)
 	require.NoError(t, s.MarkRequestSent(ctx, store.SentRequest{ID: open.ID, OutboundID: 77, SentAt: t0.Add(3 * time.Minute), ExpiresAt: t0.Add(13 * time.Minute)}))
+	require.NoError(t, s.SaveJobRun(ctx, store.JobRun{Job: "history", StartedAt: t0, Duration: 1500 * time.Millisecond,
+		Swept: store.Swept{Rows: 12, Oldest: &t0, Newest: &t0}}))
+	require.NoError(t, s.SaveJobRun(ctx, store.JobRun{Job: "archive", StartedAt: t0, Duration: time.Second, Error: "statement timeout"}))
 }
 
 func TestCollectKnownDatabase(t *testing.T) {
@@ -117,13 +120,20 @@ func TestCollectKnownDatabase(t *testing.T) {
 	require.NoError(t, err)
 	var m map[string]any
 	require.NoError(t, json.Unmarshal(b, &m))
-	require.ElementsMatch(t, []string{"at", "shadow", "paused", "head", "backlog", "by_status", "dead_letters", "failing", "outbox", "backfill", "requests"}, keys(m))
+	require.ElementsMatch(t, []string{"at", "shadow", "paused", "head", "backlog", "by_status", "dead_letters", "failing", "outbox", "backfill", "requests", "maintenance"}, keys(m))
 	require.Nil(t, m["paused"], "the pump runs")
 	require.ElementsMatch(t, []string{"id", "kind", "status", "registered_at", "sent_at", "expires_at", "coutmsgs_id", "age_seconds"},
 		keys(m["requests"].([]any)[0].(map[string]any)))
 	require.Len(t, r.Requests, 1, "only the open request")
 	require.Equal(t, "RQFD", r.Requests[0].Kind)
 	require.Equal(t, 420.0, r.Requests[0].AgeSeconds)
+	require.Len(t, r.Maintenance, 2)
+	require.Equal(t, "history", r.Maintenance[1].Job)
+	require.Equal(t, 12, r.Maintenance[1].Rows)
+	require.Equal(t, 1.5, r.Maintenance[1].DurationSeconds)
+	require.Nil(t, r.Maintenance[1].Error)
+	require.Equal(t, "statement timeout", *r.Maintenance[0].Error)
+	require.Nil(t, r.Maintenance[0].LastSuccessAt)
 	require.ElementsMatch(t, []string{"msg_id", "status", "kind", "first_seen_at", "age_seconds", "attempts", "error_class", "reason", "next_attempt_at"},
 		keys(m["head"].(map[string]any)))
 	require.ElementsMatch(t, []string{"target", "pending", "oldest_at", "oldest_age_seconds"}, keys(m["outbox"].([]any)[0].(map[string]any)))
@@ -146,6 +156,8 @@ func TestCollectKnownDatabase(t *testing.T) {
 		"KAFKA:schd    1 pending, oldest 7m0s",
 		"todos         2 (1 failing), oldest 9m30s",
 		"RQFD SENT, age 7m0s, expires 2026-12-02T08:13:00Z, coutmsgs 77",
+		"history       last run 2026-12-02T08:00:00Z, took 1.5s, 12 rows",
+		"archive       last run 2026-12-02T08:00:00Z, took 1s, 0 rows, FAILED: statement timeout",
 	} {
 		require.Contains(t, out, want, "text:\n%s", out)
 	}
@@ -187,6 +199,7 @@ func TestCollectEmptyDatabase(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, string(b), `"head":null`)
 	require.Contains(t, string(b), `"outbox":[]`, "an empty list, not null")
+	require.Contains(t, string(b), `"maintenance":[]`)
 	require.Contains(t, string(b), `"dead_letters":{}`)
 
 	var text bytes.Buffer

@@ -35,6 +35,9 @@ type Requests interface {
 	// ExpireDueRequests expires up to max open requests past expires_at and
 	// returns their ids.
 	ExpireDueRequests(ctx context.Context, now time.Time, max int) ([]int64, error)
+	// DueRequests counts the open requests ExpireDueRequests would expire
+	// now, with their oldest and newest deadline (a dry run).
+	DueRequests(ctx context.Context, now time.Time) (Swept, error)
 	// ReplaceRefList deletes every record of a reference list whose key is
 	// not in keep; returns how many.
 	ReplaceRefList(ctx context.Context, rtype string, keep []string) (int, error)

@@ -41,10 +41,11 @@ type Executor interface {
 	Outbox
 	Backfills
 	Reference
-	Requests // request.go
-	Status   // status.go
-	Replays  // replay.go
-	Pipeline // pipeline.go
+	Requests    // request.go
+	Status      // status.go
+	Replays     // replay.go
+	Pipeline    // pipeline.go
+	Maintenance // maintenance.go
 }
 
 // Queue is the inbound message queue (PROC_STATE and its archive).
@@ -80,9 +81,6 @@ type Queue interface {
 	DeadLetters(ctx context.Context, class string, afterID int64, limit int) ([]Message, error)
 	// QueueCounts counts live messages by status and error class.
 	QueueCounts(ctx context.Context) ([]StatusCount, error)
-	// Archive moves up to max terminal messages finished before a cut-off (and
-	// with no backfill outstanding) to the archive. Returns how many moved.
-	Archive(ctx context.Context, finishedBefore time.Time, max int, now time.Time) (int, error)
 }
 
 // Flights is the current flight state.

@@ -94,9 +94,9 @@ func testQueue(t *testing.T, newStore Factory) {
 		require.True(t, m.FirstSeenAt.Equal(t0), "a rescan does not reset first_seen_at")
 
 		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 10, Status: store.StatusSucceeded, Now: t0}}))
-		moved, err := s.Archive(ctx(t), t0.Add(time.Hour), 100, t0.Add(2*time.Hour))
+		moved, err := s.ArchiveMessages(ctx(t), store.ArchiveParams{Before: t0.Add(time.Hour), Max: 100, Now: t0.Add(2 * time.Hour)})
 		require.NoError(t, err)
-		require.Equal(t, 1, moved)
+		require.Equal(t, 1, moved.Rows)
 		m, err = s.Message(ctx(t), 10)
 		require.NoError(t, err)
 		require.True(t, m.Archived)
@@ -128,9 +128,9 @@ func testQueue(t *testing.T, newStore Factory) {
 			require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: id, Status: store.StatusSucceeded, Now: t0}}))
 		}
 		require.NoError(t, s.AddBackfills(ctx(t), []store.Backfill{store.Backfill{MsgID: 2, MailboxStatus: store.StatusSucceeded, ProcessedAt: t0}}))
-		moved, err := s.Archive(ctx(t), t0.Add(time.Hour), 100, t0.Add(time.Hour))
+		moved, err := s.ArchiveMessages(ctx(t), store.ArchiveParams{Before: t0.Add(time.Hour), Max: 100, Now: t0.Add(time.Hour)})
 		require.NoError(t, err)
-		require.Equal(t, 1, moved)
+		require.Equal(t, 1, moved.Rows)
 		m, err := s.Message(ctx(t), 2)
 		require.NoError(t, err)
 		require.False(t, m.Archived, "a message whose backfill is outstanding stays live")
@@ -210,7 +210,7 @@ func testIdentity(t *testing.T, newStore Factory) {
 
 	// Archived identities still deduplicate.
 	require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 1, Status: store.StatusSucceeded, Now: t0}}))
-	_, err = s.Archive(ctx(t), t0.Add(time.Hour), 10, t0.Add(time.Hour))
+	_, err = s.ArchiveMessages(ctx(t), store.ArchiveParams{Before: t0.Add(time.Hour), Max: 10, Now: t0.Add(time.Hour)})
 	require.NoError(t, err)
 	holders, err = s.IdentityHolders(ctx(t), []string{"AODB|FLOP|GTDT|77"})
 	require.NoError(t, err)

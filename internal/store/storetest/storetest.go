@@ -38,6 +38,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"ReplayBatches", testReplayBatches}, // replay.go
 		{"Pipeline", testPipeline},           // pipeline.go
 		{"Requests", testRequests},           // request.go
+		{"Maintenance", testMaintenance},     // maintenance.go
 	}
 	for _, s := range suites {
 		t.Run(s.name, func(t *testing.T) { s.run(t, newStore) })

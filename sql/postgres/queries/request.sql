@@ -42,6 +42,14 @@ UPDATE req_track SET status = 'EXPIRED', done_at = @now::timestamptz, note = @no
 WHERE req_key = @req_key AND status IN ('REGISTERED', 'SENT')
 RETURNING req_id;
 
+-- name: ReqCountDue :one
+-- What the expiry job would expire now (its dry run): open requests past
+-- their deadline, with the oldest and newest deadline.
+SELECT count(*) AS due, COALESCE(min(expires_at), @now::timestamptz)::timestamptz AS oldest,
+  COALESCE(max(expires_at), @now::timestamptz)::timestamptz AS newest
+FROM req_track
+WHERE status IN ('REGISTERED', 'SENT') AND expires_at <= @now::timestamptz;
+
 -- name: ReqExpireDue :many
 -- Expires open requests past their deadline, oldest first, bounded.
 UPDATE req_track SET status = 'EXPIRED', done_at = @now::timestamptz,
