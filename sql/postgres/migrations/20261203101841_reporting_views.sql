@@ -1,0 +1,117 @@
+CREATE VIEW flight_report AS
+SELECT
+  f.flid,
+  f.operation_day,
+  f.fday,
+  f.lifecycle,
+  f.alcd,
+  f.flno,
+  f.mvin,
+  f.sodt,
+  f.sodt_at,
+  f.stnd,
+  COALESCE(g.n, 0) AS gate_count,
+  g.gate_1, g.gate_1_pgot_at, g.gate_1_pgct_at,
+  g.gate_2, g.gate_2_pgot_at, g.gate_2_pgct_at,
+  COALESCE(k.n, 0) AS checkin_count,
+  k.checkin_1, k.checkin_1_pcot_at, k.checkin_1_pcct_at,
+  k.checkin_2, k.checkin_2_pcot_at, k.checkin_2_pcct_at,
+  COALESCE(b.n, 0) AS belt_count,
+  b.belt_1, b.belt_1_pcot_at, b.belt_1_pcct_at,
+  b.belt_2, b.belt_2_pcot_at, b.belt_2_pcct_at,
+  COALESCE(s.n, 0) AS stand_plan_count,
+  s.stand_plan_1, s.stand_plan_1_stst_at, s.stand_plan_1_stet_at,
+  s.stand_plan_2, s.stand_plan_2_stst_at, s.stand_plan_2_stet_at,
+  COALESCE(c.n, 0) AS chute_count,
+  c.chute_1, c.chute_1_pcbt_at, c.chute_1_pcet_at,
+  c.chute_2, c.chute_2_pcbt_at, c.chute_2_pcet_at,
+  COALESCE(d.n, 0) AS delay_count,
+  COALESCE(d.total_minutes, 0) AS delay_total_minutes,
+  dl.code AS last_delay_code,
+  dl.dura_minutes AS last_delay_minutes,
+  COALESCE(a.n, 0) AS bridge_op_count,
+  al.abdg AS bridge,
+  al.abop AS bridge_state,
+  al.aotm_at AS bridge_at,
+  COALESCE(h.n, 0) AS chock_op_count,
+  hl.chid AS chock_state,
+  hl.chtm_at AS chock_at
+FROM flight_schd f
+LEFT JOIN (
+  SELECT flid, COUNT(*) AS n,
+    MAX(CASE WHEN ordinal = 1 THEN gate END) AS gate_1,
+    MAX(CASE WHEN ordinal = 1 THEN pgot_at END) AS gate_1_pgot_at,
+    MAX(CASE WHEN ordinal = 1 THEN pgct_at END) AS gate_1_pgct_at,
+    MAX(CASE WHEN ordinal = 2 THEN gate END) AS gate_2,
+    MAX(CASE WHEN ordinal = 2 THEN pgot_at END) AS gate_2_pgot_at,
+    MAX(CASE WHEN ordinal = 2 THEN pgct_at END) AS gate_2_pgct_at
+  FROM flight_gate GROUP BY flid
+) g ON g.flid = f.flid
+LEFT JOIN (
+  SELECT flid, COUNT(*) AS n,
+    MAX(CASE WHEN ordinal = 1 THEN chkc END) AS checkin_1,
+    MAX(CASE WHEN ordinal = 1 THEN pcot_at END) AS checkin_1_pcot_at,
+    MAX(CASE WHEN ordinal = 1 THEN pcct_at END) AS checkin_1_pcct_at,
+    MAX(CASE WHEN ordinal = 2 THEN chkc END) AS checkin_2,
+    MAX(CASE WHEN ordinal = 2 THEN pcot_at END) AS checkin_2_pcot_at,
+    MAX(CASE WHEN ordinal = 2 THEN pcct_at END) AS checkin_2_pcct_at
+  FROM flight_checkin GROUP BY flid
+) k ON k.flid = f.flid
+LEFT JOIN (
+  SELECT flid, COUNT(*) AS n,
+    MAX(CASE WHEN ordinal = 1 THEN belt END) AS belt_1,
+    MAX(CASE WHEN ordinal = 1 THEN pcot_at END) AS belt_1_pcot_at,
+    MAX(CASE WHEN ordinal = 1 THEN pcct_at END) AS belt_1_pcct_at,
+    MAX(CASE WHEN ordinal = 2 THEN belt END) AS belt_2,
+    MAX(CASE WHEN ordinal = 2 THEN pcot_at END) AS belt_2_pcot_at,
+    MAX(CASE WHEN ordinal = 2 THEN pcct_at END) AS belt_2_pcct_at
+  FROM flight_belt GROUP BY flid
+) b ON b.flid = f.flid
+LEFT JOIN (
+  SELECT flid, COUNT(*) AS n,
+    MAX(CASE WHEN ordinal = 1 THEN psst END) AS stand_plan_1,
+    MAX(CASE WHEN ordinal = 1 THEN stst_at END) AS stand_plan_1_stst_at,
+    MAX(CASE WHEN ordinal = 1 THEN stet_at END) AS stand_plan_1_stet_at,
+    MAX(CASE WHEN ordinal = 2 THEN psst END) AS stand_plan_2,
+    MAX(CASE WHEN ordinal = 2 THEN stst_at END) AS stand_plan_2_stst_at,
+    MAX(CASE WHEN ordinal = 2 THEN stet_at END) AS stand_plan_2_stet_at
+  FROM flight_stand_plan GROUP BY flid
+) s ON s.flid = f.flid
+LEFT JOIN (
+  SELECT flid, COUNT(*) AS n,
+    MAX(CASE WHEN ordinal = 1 THEN chut END) AS chute_1,
+    MAX(CASE WHEN ordinal = 1 THEN pcbt_at END) AS chute_1_pcbt_at,
+    MAX(CASE WHEN ordinal = 1 THEN pcet_at END) AS chute_1_pcet_at,
+    MAX(CASE WHEN ordinal = 2 THEN chut END) AS chute_2,
+    MAX(CASE WHEN ordinal = 2 THEN pcbt_at END) AS chute_2_pcbt_at,
+    MAX(CASE WHEN ordinal = 2 THEN pcet_at END) AS chute_2_pcet_at
+  FROM flight_chute GROUP BY flid
+) c ON c.flid = f.flid
+LEFT JOIN (
+  SELECT flid, COUNT(*) AS n, SUM(dura_minutes) AS total_minutes, MAX(ordinal) AS last_ordinal
+  FROM flight_delay GROUP BY flid
+) d ON d.flid = f.flid
+LEFT JOIN flight_delay dl ON dl.flid = d.flid AND dl.ordinal = d.last_ordinal
+LEFT JOIN (
+  SELECT flid, COUNT(*) AS n, MAX(ordinal) AS last_ordinal
+  FROM flight_bridge_op GROUP BY flid
+) a ON a.flid = f.flid
+LEFT JOIN flight_bridge_op al ON al.flid = a.flid AND al.ordinal = a.last_ordinal
+LEFT JOIN (
+  SELECT flid, COUNT(*) AS n, MAX(ordinal) AS last_ordinal
+  FROM flight_chock_op GROUP BY flid
+) h ON h.flid = f.flid
+LEFT JOIN flight_chock_op hl ON hl.flid = h.flid AND hl.ordinal = h.last_ordinal;
+COMMENT ON VIEW flight_report IS 'One row per flight (DELETED ones too, see lifecycle) in the old fixed-slot shape: first and second gate, check-in counter, belt, planned stand and chute by ORDINAL with their planned times, each list''s count, the last delay and the total delay, the last bridge and chock operation. The detail tables stay the full record (docs/reporting.md).';
+COMMENT ON COLUMN flight_report.gate_count IS 'Number of GTDT items (0 when none).';
+COMMENT ON COLUMN flight_report.gate_1 IS 'GATE of the gate item with ORDINAL 1 (the first as sent), NULL when there is none.';
+COMMENT ON COLUMN flight_report.gate_2 IS 'GATE of the gate item with ORDINAL 2.';
+COMMENT ON COLUMN flight_report.checkin_1 IS 'CHKC of the check-in item with ORDINAL 1.';
+COMMENT ON COLUMN flight_report.belt_1 IS 'BELT of the belt item with ORDINAL 1.';
+COMMENT ON COLUMN flight_report.stand_plan_1 IS 'PSST of the planned stand item with ORDINAL 1 (the current stand is STND).';
+COMMENT ON COLUMN flight_report.chute_1 IS 'CHUT of the chute item with ORDINAL 1.';
+COMMENT ON COLUMN flight_report.delay_total_minutes IS 'Sum of the parsed DURA of every delay (0 when none; a DURA that did not parse counts nothing).';
+COMMENT ON COLUMN flight_report.last_delay_code IS 'CODE of the delay with the highest ORDINAL (the last sent).';
+COMMENT ON COLUMN flight_report.bridge IS 'ABDG of the last bridge operation (highest ORDINAL).';
+COMMENT ON COLUMN flight_report.bridge_state IS 'ABOP of the last bridge operation: A attached, D detached; NULL when there was none.';
+COMMENT ON COLUMN flight_report.chock_state IS 'CHID of the last chock operation: ON or OFF; NULL when there was none.';
