@@ -210,46 +210,46 @@ type FlightReport struct {
 	// Number of GTDT items (0 when none).
 	GateCount int64 `json:"gate_count"`
 	// GATE of the gate item with ORDINAL 1 (the first as sent), NULL when there is none.
-	Gate1       interface{} `json:"gate_1"`
-	Gate1PgotAt interface{} `json:"gate_1_pgot_at"`
-	Gate1PgctAt interface{} `json:"gate_1_pgct_at"`
+	Gate1       *string    `json:"gate_1"`
+	Gate1PgotAt *time.Time `json:"gate_1_pgot_at"`
+	Gate1PgctAt *time.Time `json:"gate_1_pgct_at"`
 	// GATE of the gate item with ORDINAL 2.
-	Gate2        interface{} `json:"gate_2"`
-	Gate2PgotAt  interface{} `json:"gate_2_pgot_at"`
-	Gate2PgctAt  interface{} `json:"gate_2_pgct_at"`
-	CheckinCount int64       `json:"checkin_count"`
+	Gate2        *string    `json:"gate_2"`
+	Gate2PgotAt  *time.Time `json:"gate_2_pgot_at"`
+	Gate2PgctAt  *time.Time `json:"gate_2_pgct_at"`
+	CheckinCount int64      `json:"checkin_count"`
 	// CHKC of the check-in item with ORDINAL 1.
-	Checkin1       interface{} `json:"checkin_1"`
-	Checkin1PcotAt interface{} `json:"checkin_1_pcot_at"`
-	Checkin1PcctAt interface{} `json:"checkin_1_pcct_at"`
-	Checkin2       interface{} `json:"checkin_2"`
-	Checkin2PcotAt interface{} `json:"checkin_2_pcot_at"`
-	Checkin2PcctAt interface{} `json:"checkin_2_pcct_at"`
-	BeltCount      int64       `json:"belt_count"`
+	Checkin1       *string    `json:"checkin_1"`
+	Checkin1PcotAt *time.Time `json:"checkin_1_pcot_at"`
+	Checkin1PcctAt *time.Time `json:"checkin_1_pcct_at"`
+	Checkin2       *string    `json:"checkin_2"`
+	Checkin2PcotAt *time.Time `json:"checkin_2_pcot_at"`
+	Checkin2PcctAt *time.Time `json:"checkin_2_pcct_at"`
+	BeltCount      int64      `json:"belt_count"`
 	// BELT of the belt item with ORDINAL 1.
-	Belt1          interface{} `json:"belt_1"`
-	Belt1PcotAt    interface{} `json:"belt_1_pcot_at"`
-	Belt1PcctAt    interface{} `json:"belt_1_pcct_at"`
-	Belt2          interface{} `json:"belt_2"`
-	Belt2PcotAt    interface{} `json:"belt_2_pcot_at"`
-	Belt2PcctAt    interface{} `json:"belt_2_pcct_at"`
-	StandPlanCount int64       `json:"stand_plan_count"`
+	Belt1          *string    `json:"belt_1"`
+	Belt1PcotAt    *time.Time `json:"belt_1_pcot_at"`
+	Belt1PcctAt    *time.Time `json:"belt_1_pcct_at"`
+	Belt2          *string    `json:"belt_2"`
+	Belt2PcotAt    *time.Time `json:"belt_2_pcot_at"`
+	Belt2PcctAt    *time.Time `json:"belt_2_pcct_at"`
+	StandPlanCount int64      `json:"stand_plan_count"`
 	// PSST of the planned stand item with ORDINAL 1 (the current stand is STND).
-	StandPlan1       interface{} `json:"stand_plan_1"`
-	StandPlan1StstAt interface{} `json:"stand_plan_1_stst_at"`
-	StandPlan1StetAt interface{} `json:"stand_plan_1_stet_at"`
-	StandPlan2       interface{} `json:"stand_plan_2"`
-	StandPlan2StstAt interface{} `json:"stand_plan_2_stst_at"`
-	StandPlan2StetAt interface{} `json:"stand_plan_2_stet_at"`
-	ChuteCount       int64       `json:"chute_count"`
+	StandPlan1       *string    `json:"stand_plan_1"`
+	StandPlan1StstAt *time.Time `json:"stand_plan_1_stst_at"`
+	StandPlan1StetAt *time.Time `json:"stand_plan_1_stet_at"`
+	StandPlan2       *string    `json:"stand_plan_2"`
+	StandPlan2StstAt *time.Time `json:"stand_plan_2_stst_at"`
+	StandPlan2StetAt *time.Time `json:"stand_plan_2_stet_at"`
+	ChuteCount       int64      `json:"chute_count"`
 	// CHUT of the chute item with ORDINAL 1.
-	Chute1       interface{} `json:"chute_1"`
-	Chute1PcbtAt interface{} `json:"chute_1_pcbt_at"`
-	Chute1PcetAt interface{} `json:"chute_1_pcet_at"`
-	Chute2       interface{} `json:"chute_2"`
-	Chute2PcbtAt interface{} `json:"chute_2_pcbt_at"`
-	Chute2PcetAt interface{} `json:"chute_2_pcet_at"`
-	DelayCount   int64       `json:"delay_count"`
+	Chute1       *string    `json:"chute_1"`
+	Chute1PcbtAt *time.Time `json:"chute_1_pcbt_at"`
+	Chute1PcetAt *time.Time `json:"chute_1_pcet_at"`
+	Chute2       *string    `json:"chute_2"`
+	Chute2PcbtAt *time.Time `json:"chute_2_pcbt_at"`
+	Chute2PcetAt *time.Time `json:"chute_2_pcet_at"`
+	DelayCount   int64      `json:"delay_count"`
 	// Sum of the parsed DURA of every delay (0 when none; a DURA that did not parse counts nothing).
 	DelayTotalMinutes int64 `json:"delay_total_minutes"`
 	// CODE of the delay with the highest ORDINAL (the last sent).

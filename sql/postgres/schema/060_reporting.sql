@@ -25,21 +25,21 @@ SELECT
   f.sodt,
   f.sodt_at,
   f.stnd,
-  COALESCE(g.n, 0) AS gate_count,
-  g.gate_1, g.gate_1_pgot_at, g.gate_1_pgct_at,
-  g.gate_2, g.gate_2_pgot_at, g.gate_2_pgct_at,
-  COALESCE(k.n, 0) AS checkin_count,
-  k.checkin_1, k.checkin_1_pcot_at, k.checkin_1_pcct_at,
-  k.checkin_2, k.checkin_2_pcot_at, k.checkin_2_pcct_at,
-  COALESCE(b.n, 0) AS belt_count,
-  b.belt_1, b.belt_1_pcot_at, b.belt_1_pcct_at,
-  b.belt_2, b.belt_2_pcot_at, b.belt_2_pcct_at,
-  COALESCE(s.n, 0) AS stand_plan_count,
-  s.stand_plan_1, s.stand_plan_1_stst_at, s.stand_plan_1_stet_at,
-  s.stand_plan_2, s.stand_plan_2_stst_at, s.stand_plan_2_stet_at,
-  COALESCE(c.n, 0) AS chute_count,
-  c.chute_1, c.chute_1_pcbt_at, c.chute_1_pcet_at,
-  c.chute_2, c.chute_2_pcbt_at, c.chute_2_pcet_at,
+  COALESCE(gn.n, 0) AS gate_count,
+  g1.gate AS gate_1, g1.pgot_at AS gate_1_pgot_at, g1.pgct_at AS gate_1_pgct_at,
+  g2.gate AS gate_2, g2.pgot_at AS gate_2_pgot_at, g2.pgct_at AS gate_2_pgct_at,
+  COALESCE(kn.n, 0) AS checkin_count,
+  k1.chkc AS checkin_1, k1.pcot_at AS checkin_1_pcot_at, k1.pcct_at AS checkin_1_pcct_at,
+  k2.chkc AS checkin_2, k2.pcot_at AS checkin_2_pcot_at, k2.pcct_at AS checkin_2_pcct_at,
+  COALESCE(bn.n, 0) AS belt_count,
+  b1.belt AS belt_1, b1.pcot_at AS belt_1_pcot_at, b1.pcct_at AS belt_1_pcct_at,
+  b2.belt AS belt_2, b2.pcot_at AS belt_2_pcot_at, b2.pcct_at AS belt_2_pcct_at,
+  COALESCE(sn.n, 0) AS stand_plan_count,
+  s1.psst AS stand_plan_1, s1.stst_at AS stand_plan_1_stst_at, s1.stet_at AS stand_plan_1_stet_at,
+  s2.psst AS stand_plan_2, s2.stst_at AS stand_plan_2_stst_at, s2.stet_at AS stand_plan_2_stet_at,
+  COALESCE(cn.n, 0) AS chute_count,
+  c1.chut AS chute_1, c1.pcbt_at AS chute_1_pcbt_at, c1.pcet_at AS chute_1_pcet_at,
+  c2.chut AS chute_2, c2.pcbt_at AS chute_2_pcbt_at, c2.pcet_at AS chute_2_pcet_at,
   COALESCE(d.n, 0) AS delay_count,
   COALESCE(d.total_minutes, 0) AS delay_total_minutes,
   dl.code AS last_delay_code,
@@ -52,70 +52,29 @@ SELECT
   hl.chid AS chock_state,
   hl.chtm_at AS chock_at
 FROM flight_schd f
-LEFT JOIN (
-  SELECT flid, COUNT(*) AS n,
-    MAX(CASE WHEN ordinal = 1 THEN gate END) AS gate_1,
-    MAX(CASE WHEN ordinal = 1 THEN pgot_at END) AS gate_1_pgot_at,
-    MAX(CASE WHEN ordinal = 1 THEN pgct_at END) AS gate_1_pgct_at,
-    MAX(CASE WHEN ordinal = 2 THEN gate END) AS gate_2,
-    MAX(CASE WHEN ordinal = 2 THEN pgot_at END) AS gate_2_pgot_at,
-    MAX(CASE WHEN ordinal = 2 THEN pgct_at END) AS gate_2_pgct_at
-  FROM flight_gate GROUP BY flid
-) g ON g.flid = f.flid
-LEFT JOIN (
-  SELECT flid, COUNT(*) AS n,
-    MAX(CASE WHEN ordinal = 1 THEN chkc END) AS checkin_1,
-    MAX(CASE WHEN ordinal = 1 THEN pcot_at END) AS checkin_1_pcot_at,
-    MAX(CASE WHEN ordinal = 1 THEN pcct_at END) AS checkin_1_pcct_at,
-    MAX(CASE WHEN ordinal = 2 THEN chkc END) AS checkin_2,
-    MAX(CASE WHEN ordinal = 2 THEN pcot_at END) AS checkin_2_pcot_at,
-    MAX(CASE WHEN ordinal = 2 THEN pcct_at END) AS checkin_2_pcct_at
-  FROM flight_checkin GROUP BY flid
-) k ON k.flid = f.flid
-LEFT JOIN (
-  SELECT flid, COUNT(*) AS n,
-    MAX(CASE WHEN ordinal = 1 THEN belt END) AS belt_1,
-    MAX(CASE WHEN ordinal = 1 THEN pcot_at END) AS belt_1_pcot_at,
-    MAX(CASE WHEN ordinal = 1 THEN pcct_at END) AS belt_1_pcct_at,
-    MAX(CASE WHEN ordinal = 2 THEN belt END) AS belt_2,
-    MAX(CASE WHEN ordinal = 2 THEN pcot_at END) AS belt_2_pcot_at,
-    MAX(CASE WHEN ordinal = 2 THEN pcct_at END) AS belt_2_pcct_at
-  FROM flight_belt GROUP BY flid
-) b ON b.flid = f.flid
-LEFT JOIN (
-  SELECT flid, COUNT(*) AS n,
-    MAX(CASE WHEN ordinal = 1 THEN psst END) AS stand_plan_1,
-    MAX(CASE WHEN ordinal = 1 THEN stst_at END) AS stand_plan_1_stst_at,
-    MAX(CASE WHEN ordinal = 1 THEN stet_at END) AS stand_plan_1_stet_at,
-    MAX(CASE WHEN ordinal = 2 THEN psst END) AS stand_plan_2,
-    MAX(CASE WHEN ordinal = 2 THEN stst_at END) AS stand_plan_2_stst_at,
-    MAX(CASE WHEN ordinal = 2 THEN stet_at END) AS stand_plan_2_stet_at
-  FROM flight_stand_plan GROUP BY flid
-) s ON s.flid = f.flid
-LEFT JOIN (
-  SELECT flid, COUNT(*) AS n,
-    MAX(CASE WHEN ordinal = 1 THEN chut END) AS chute_1,
-    MAX(CASE WHEN ordinal = 1 THEN pcbt_at END) AS chute_1_pcbt_at,
-    MAX(CASE WHEN ordinal = 1 THEN pcet_at END) AS chute_1_pcet_at,
-    MAX(CASE WHEN ordinal = 2 THEN chut END) AS chute_2,
-    MAX(CASE WHEN ordinal = 2 THEN pcbt_at END) AS chute_2_pcbt_at,
-    MAX(CASE WHEN ordinal = 2 THEN pcet_at END) AS chute_2_pcet_at
-  FROM flight_chute GROUP BY flid
-) c ON c.flid = f.flid
+LEFT JOIN (SELECT flid, COUNT(*) AS n FROM flight_gate GROUP BY flid) gn ON gn.flid = f.flid
+LEFT JOIN flight_gate g1 ON g1.flid = f.flid AND g1.ordinal = 1
+LEFT JOIN flight_gate g2 ON g2.flid = f.flid AND g2.ordinal = 2
+LEFT JOIN (SELECT flid, COUNT(*) AS n FROM flight_checkin GROUP BY flid) kn ON kn.flid = f.flid
+LEFT JOIN flight_checkin k1 ON k1.flid = f.flid AND k1.ordinal = 1
+LEFT JOIN flight_checkin k2 ON k2.flid = f.flid AND k2.ordinal = 2
+LEFT JOIN (SELECT flid, COUNT(*) AS n FROM flight_belt GROUP BY flid) bn ON bn.flid = f.flid
+LEFT JOIN flight_belt b1 ON b1.flid = f.flid AND b1.ordinal = 1
+LEFT JOIN flight_belt b2 ON b2.flid = f.flid AND b2.ordinal = 2
+LEFT JOIN (SELECT flid, COUNT(*) AS n FROM flight_stand_plan GROUP BY flid) sn ON sn.flid = f.flid
+LEFT JOIN flight_stand_plan s1 ON s1.flid = f.flid AND s1.ordinal = 1
+LEFT JOIN flight_stand_plan s2 ON s2.flid = f.flid AND s2.ordinal = 2
+LEFT JOIN (SELECT flid, COUNT(*) AS n FROM flight_chute GROUP BY flid) cn ON cn.flid = f.flid
+LEFT JOIN flight_chute c1 ON c1.flid = f.flid AND c1.ordinal = 1
+LEFT JOIN flight_chute c2 ON c2.flid = f.flid AND c2.ordinal = 2
 LEFT JOIN (
   SELECT flid, COUNT(*) AS n, SUM(dura_minutes) AS total_minutes, MAX(ordinal) AS last_ordinal
   FROM flight_delay GROUP BY flid
 ) d ON d.flid = f.flid
 LEFT JOIN flight_delay dl ON dl.flid = d.flid AND dl.ordinal = d.last_ordinal
-LEFT JOIN (
-  SELECT flid, COUNT(*) AS n, MAX(ordinal) AS last_ordinal
-  FROM flight_bridge_op GROUP BY flid
-) a ON a.flid = f.flid
+LEFT JOIN (SELECT flid, COUNT(*) AS n, MAX(ordinal) AS last_ordinal FROM flight_bridge_op GROUP BY flid) a ON a.flid = f.flid
 LEFT JOIN flight_bridge_op al ON al.flid = a.flid AND al.ordinal = a.last_ordinal
-LEFT JOIN (
-  SELECT flid, COUNT(*) AS n, MAX(ordinal) AS last_ordinal
-  FROM flight_chock_op GROUP BY flid
-) h ON h.flid = f.flid
+LEFT JOIN (SELECT flid, COUNT(*) AS n, MAX(ordinal) AS last_ordinal FROM flight_chock_op GROUP BY flid) h ON h.flid = f.flid
 LEFT JOIN flight_chock_op hl ON hl.flid = h.flid AND hl.ordinal = h.last_ordinal;
 
 COMMENT ON VIEW flight_report IS 'One row per flight (DELETED ones too, see lifecycle) in the old fixed-slot shape: first and second gate, check-in counter, belt, planned stand and chute by ORDINAL with their planned times, each list''s count, the last delay and the total delay, the last bridge and chock operation. The detail tables stay the full record (docs/reporting.md).';
