@@ -27,9 +27,18 @@ const opsTimeout = 10 * time.Second
 // openStore connects to msgx's PostgreSQL of the configuration. The error is
 // one line that names the setting to check.
 func openStore(ctx context.Context, cfg config.Config) (*pgstore.Store, error) {
-	pc, err := pgxpool.ParseConfig(cfg.PGURL)
+	pool, err := openPool(ctx, cfg.PGURL, "postgres.url (MSGX_PG_URL)")
 	if err != nil {
-		return nil, fmt.Errorf("postgres.url (MSGX_PG_URL) is not a valid URL: %s", errLine(err))
+		return nil, err
+	}
+	return pgstore.New(pool), nil
+}
+
+// openPool connects to a PostgreSQL URL given by setting (named in errors).
+func openPool(ctx context.Context, url, setting string) (*pgxpool.Pool, error) {
+	pc, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("%s is not a valid URL: %s", setting, errLine(err))
 	}
 	if pc.ConnConfig.ConnectTimeout == 0 || pc.ConnConfig.ConnectTimeout > opsTimeout {
 		pc.ConnConfig.ConnectTimeout = opsTimeout
@@ -46,9 +55,9 @@ func openStore(ctx context.Context, cfg config.Config) (*pgstore.Store, error) {
 	defer cancel()
 	if err := pool.Ping(pctx); err != nil {
 		pool.Close()
-		return nil, fmt.Errorf("PostgreSQL unreachable (check postgres.url / MSGX_PG_URL): %s", errLine(err))
+		return nil, fmt.Errorf("PostgreSQL unreachable (check %s): %s", setting, errLine(err))
 	}
-	return pgstore.New(pool), nil
+	return pool, nil
 }
 
 // openMailbox connects to the shared mailbox of the configuration.
