@@ -42,9 +42,10 @@ the summary prints every such rule.
                       fed databases count versions, write times and
                       message ids of their own
 
-Output: one line per difference (flight, group, item, field, kind, both
-values), then the summary; --json prints one JSON document instead. A
-progress bar is drawn on a terminal.
+Output: one line per difference on stdout (flight, group, item, field,
+kind, both values), the summary on stderr; --json prints one JSON document
+(differences and summary) on stdout instead. A progress bar is drawn on a
+terminal.
 
 Exit codes: 0 equal; 1 different; 2 bad flags, an unreadable file or a
 database failure.`
@@ -147,8 +148,8 @@ func runCompare(ctx context.Context, args []string, s streams) int {
 
 	if *asJSON {
 		err = rep.WriteJSON(s.out)
-	} else {
-		err = rep.WriteText(s.out)
+	} else if err = rep.WriteText(s.out); err == nil {
+		err = rep.WriteSummary(s.err)
 	}
 	if err != nil {
 		fmt.Fprintf(s.err, "msgx compare: %v\n", err)

@@ -47,18 +47,24 @@ func TestCompareCommand(t *testing.T) {
 		delete(m, 30002)
 	})
 
-	code, out, stderr := runMsgx(t, "compare", "--a", a, "--b", b)
+	// A password in a URL is never printed (trust authentication ignores it).
+	withPassword := strings.Replace(a, "postgres@", "postgres:secret@", 1)
+	require.NotEqual(t, a, withPassword)
+	code, out, stderr := runMsgx(t, "compare", "--a", withPassword, "--b", b)
 	require.Equal(t, exitOK, code, stderr)
-	require.Contains(t, out, "ignored: nothing\n")
-	require.Contains(t, out, "flights 12: equal 12, differing 0, only in A 0, only in B 0; differences 0\n")
+	require.Empty(t, out)
+	require.Contains(t, stderr, "ignored: nothing\n")
+	require.Contains(t, stderr, "flights 12: equal 12, differing 0, only in A 0, only in B 0; differences 0\n")
+	require.NotContains(t, stderr, "secret")
 
 	code, out, stderr = runMsgx(t, "compare", "--a", a, "--b", c, "--day", "2026-12-03")
 	require.Equal(t, exitFailure, code, stderr)
 	require.True(t, strings.HasPrefix(out,
 		`flight=30001 group=FLIGHT field=REMC kind=null a=NULL b=""`+"\n"+
 			`flight=30002 group=FLIGHT field=flight kind=only_in_a a="ACTIVE" b=NULL`+"\n"), out)
-	require.Contains(t, out, "; operation day 2026-12-03\n")
-	require.Contains(t, out, "flights 12: equal 10, differing 1, only in A 1, only in B 0; differences 2\n")
+	require.Len(t, strings.Split(strings.TrimSpace(out), "\n"), 2, out)
+	require.Contains(t, stderr, "; operation day 2026-12-03\n")
+	require.Contains(t, stderr, "flights 12: equal 10, differing 1, only in A 1, only in B 0; differences 2\n")
 
 	code, out, stderr = runMsgx(t, "compare", "--a", a, "--b", c, "--json", "--ignore", "updated_at,created_at")
 	require.Equal(t, exitFailure, code, stderr)
@@ -72,11 +78,11 @@ func TestCompareCommand(t *testing.T) {
 	require.Equal(t, "", *rep.Diffs[0].B)
 
 	// Against the file itself: equal, and the summary says what was compared.
-	code, out, stderr = runMsgx(t, "compare", "--a", a, "--dnld", sampleDNLD)
+	code, _, stderr = runMsgx(t, "compare", "--a", a, "--dnld", sampleDNLD)
 	require.Equal(t, exitOK, code, stderr)
-	require.Contains(t, out, "note: B is a DNLD/RESP file: per flight only the elements its record carries are compared")
-	require.Contains(t, out, "operation days of the file: 2026-12-03\n")
-	require.Contains(t, out, "flights 12: equal 12")
+	require.Contains(t, stderr, "note: B is a DNLD/RESP file: per flight only the elements its record carries are compared")
+	require.Contains(t, stderr, "operation days of the file: 2026-12-03\n")
+	require.Contains(t, stderr, "flights 12: equal 12")
 	code, _, _ = runMsgx(t, "compare", "--a", c, "--dnld", sampleDNLD)
 	require.Equal(t, exitFailure, code)
 }

@@ -88,7 +88,9 @@ func TestEachKindOfDifference(t *testing.T) {
 			}},
 		{"structure", func(b *flight.State) { b.Structs["FDIV"] = flight.Struct{Text: p("x")} },
 			[]Diff{{FLID: 1, Group: "FDIV", Field: "DDES", Kind: KindNull, A: p("PEK")}}},
-		{"payload", func(b *flight.State) { b.Payloads["SRVT"] = flight.Payload{Format: "xml", Content: "<SRVT><X/></SRVT>"} },
+		{"payload", func(b *flight.State) {
+			b.Payloads["SRVT"] = flight.Payload{Format: "xml", Content: "<SRVT><X/></SRVT>"}
+		},
 			[]Diff{{FLID: 1, Group: GroupPayload, Field: "SRVT.content", Kind: KindValue, A: p("<SRVT/>"), B: p("<SRVT><X/></SRVT>")}}},
 		{"lifecycle", func(b *flight.State) { b.Lifecycle = flight.Deleted },
 			[]Diff{{FLID: 1, Group: GroupFlight, Field: "lifecycle", Kind: KindValue, A: p("ACTIVE"), B: p("DELETED")}}},
@@ -133,7 +135,7 @@ func TestIgnoreBookkeeping(t *testing.T) {
 func TestMask(t *testing.T) {
 	a, b := base(1), base(1)
 	a.Scalars["STND"] = flight.Value{Raw: "S1"} // not in the DNLD
-	b.StateVersion = 1                         // the DNLD has no versions
+	b.StateVersion = 1                          // the DNLD has no versions
 	b.Scalars["FLNO"] = flight.Value{Raw: "1502"}
 	mask := &Mask{Scalars: map[string]bool{"FLNO": true}, Groups: map[string]bool{flight.GroupGates: true}}
 	diffs, _ := run(map[int64]*flight.State{1: a}, map[int64]*flight.State{1: b}, Options{Masks: map[int64]*Mask{1: mask}})

@@ -36,8 +36,8 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	return enc.Encode(r)
 }
 
-// WriteText writes one line per difference (flight, group, item, field,
-// kind and both values; NULL for no value, strings quoted), then the summary.
+// WriteText writes one line per difference: flight, group, item, field,
+// kind and both values (NULL for no value, strings quoted).
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	for _, d := range r.Diffs {
@@ -47,6 +47,14 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(&b, " field=%s kind=%s a=%s b=%s\n", d.Field, d.Kind, show(d.A), show(d.B))
 	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteSummary writes what was compared with what, every rule that left
+// something out, and the counts.
+func (r *Report) WriteSummary(w io.Writer) error {
+	var b strings.Builder
 	s := r.Summary
 	fmt.Fprintf(&b, "compare: A %s, B %s; %s\n", r.A, r.B, r.Scope)
 	ignored := "nothing"
