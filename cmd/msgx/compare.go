@@ -141,7 +141,13 @@ func runCompare(ctx context.Context, args []string, s streams) int {
 	rep.Scope = scopeText(day, snap)
 	rep.Notes = append(rep.Notes, "detail rows are compared as the flight state holds them: their RECORD_VERSION, CREATED_AT and UPDATED_AT are write bookkeeping and not part of it")
 
-	bar := newBar(s.err, len(a)+len(b), "comparing")
+	flights := len(a) // the union of the two sides: Compare's steps
+	for id := range b {
+		if _, ok := a[id]; !ok {
+			flights++
+		}
+	}
+	bar := newBar(s.err, flights, "comparing")
 	opt.Progress = func() { _ = bar.Add(1) }
 	rep.Diffs, rep.Summary = compare.Compare(a, b, opt)
 	_ = bar.Finish()
