@@ -29,9 +29,18 @@ const opsTimeout = 10 * time.Second
 // openStore connects to msgx's PostgreSQL of the configuration. The error is
 // one line that names the setting to check.
 func openStore(ctx context.Context, cfg config.Config) (*pgstore.Store, error) {
-	pc, err := pgxpool.ParseConfig(cfg.PGURL)
+	pool, err := openPool(ctx, cfg.PGURL, "postgres.url (MSGX_PG_URL)")
 	if err != nil {
-		return nil, fmt.Errorf("postgres.url (MSGX_PG_URL) is not a valid URL: %s", oneline.Err(err))
+		return nil, err
+	}
+	return pgstore.New(pool), nil
+}
+
+// openPool connects to a PostgreSQL URL given by setting (named in errors).
+func openPool(ctx context.Context, url, setting string) (*pgxpool.Pool, error) {
+	pc, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("%s is not a valid URL: %s", setting, oneline.Err(err))
 	}
 	if pc.ConnConfig.ConnectTimeout == 0 || pc.ConnConfig.ConnectTimeout > opsTimeout {
 		pc.ConnConfig.ConnectTimeout = opsTimeout
@@ -45,11 +54,11 @@ func openStore(ctx context.Context, cfg config.Config) (*pgstore.Store, error) {
 	pool, err := pgstore.Connect(pctx, pc)
 	switch {
 	case errors.Is(err, store.ErrNoDatabase):
-		return nil, fmt.Errorf("PostgreSQL: no such database, or access denied (check postgres.url / MSGX_PG_URL): %s", oneline.Err(err))
+		return nil, fmt.Errorf("PostgreSQL: no such database, or access denied (check %s): %s", setting, oneline.Err(err))
 	case err != nil:
-		return nil, fmt.Errorf("PostgreSQL unreachable (check postgres.url / MSGX_PG_URL): %s", oneline.Err(err))
+		return nil, fmt.Errorf("PostgreSQL unreachable (check %s): %s", setting, oneline.Err(err))
 	}
-	return pgstore.New(pool), nil
+	return pool, nil
 }
 
 // openMailbox connects to the shared mailbox of the configuration.
