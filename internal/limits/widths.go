@@ -23,7 +23,8 @@ var widths = map[string]map[string]int{
 	"backfill_todo": {"meta_sndr": 32, "meta_type": 8, "meta_styp": 8, "last_error": 1000},
 	"schd_gen":      {"msg_dttm_raw": 32}, // the DTTM of the snapshot that made a generation
 	// Error texts msgx writes about retried work (cut to fit, LastError.Cut).
-	"msg_event": {"last_error": 1000},
+	"msg_event":       {"last_error": 1000},
+	"maintenance_run": {"last_error": 1000},
 
 	// Flight values: scalars raw, structure text and attributes.
 	"flight_schd": {

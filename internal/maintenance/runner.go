@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -102,7 +103,7 @@ func (r *Runner) RunOnce(ctx context.Context, j Job, dry bool) (store.JobRun, er
 	res, err := j.Run(ctx, dry)
 	run := store.JobRun{Job: j.Name(), StartedAt: start, Duration: r.Clock.Now().Sub(start), Swept: res.Swept}
 	if err != nil {
-		run.Error = err.Error()
+		run.Error = limits.LastError.Cut(err.Error())
 	}
 	if !dry && !(err != nil && errors.Is(ctx.Err(), context.Canceled)) {
 		// A run cut by the end of the lead term is not recorded as failed.
