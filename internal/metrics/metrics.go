@@ -75,6 +75,7 @@ type Metrics struct {
 	leader          prometheus.Gauge
 	shadow          prometheus.Gauge
 	requests        requestMetrics // requests.go
+	history         history        // history.go: the console's last hour
 }
 
 // Option adjusts New.
@@ -178,6 +179,7 @@ func (m *Metrics) MessageFinished(kind, status, class string, latency time.Durat
 		return
 	}
 	m.finished.WithLabelValues(kind, status, class).Inc()
+	m.history.count(kind, status)
 	m.procLatency.Observe(seconds(latency))
 }
 
