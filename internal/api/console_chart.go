@@ -79,6 +79,8 @@ func newChart(kept []metrics.Sample, now time.Time) chart {
 			fmt.Fprintf(&p, "%.1f,%.1f ", x(q.t), y(q.v, top))
 		}
 		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>`, color, strings.TrimSpace(p.String()))
+		last := pts[len(pts)-1] // marked, so even one sample shows
+		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>`, x(last.t), y(last.v, top), color)
 	}
 	line(rates, c.MaxRate, "#2b6cb0")
 	line(ages, c.MaxHeadAge, "#c05621")
