@@ -206,6 +206,29 @@ func TestConsolePages(t *testing.T) {
 	})
 }
 
+// The RQFD of the requests page: the form posts to /admin/requests, which
+// answers the console a fragment; the page then lists the open request.
+func TestConsoleRequests(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t)
+	base := e.serve(t, e.withRequests(false))
+	body := page(t, base+"/console/requests", http.StatusOK)
+	require.Contains(t, body, `hx-post="/admin/requests"`)
+	require.Contains(t, body, `name="day"`)
+
+	const rqfd = `{"kind":"RQFD","from":"2026-12-04T00:00","to":"2026-12-04T23:59"}`
+	res, frag := hx(t, http.MethodPost, base+"/admin/requests", "", rqfd)
+	require.Equal(t, http.StatusUnauthorized, res.StatusCode, "no write without the token: %s", frag)
+	res, frag = hx(t, http.MethodPost, base+"/admin/requests", adminToken, rqfd)
+	require.Equal(t, http.StatusCreated, res.StatusCode, frag)
+	require.Equal(t, "text/html; charset=utf-8", res.Header.Get("Content-Type"))
+	require.Regexp(t, `<h3>Request \d+ RQFD: SENT</h3>`, frag)
+
+	body = page(t, base+"/console/requests", http.StatusOK)
+	require.Regexp(t, `<td>RQFD</td><td>SENT</td><td>0s</td>`, body, "the open request with its age")
+	require.NotContains(t, body, "no open requests")
+}
+
 // The JSON twins of the console's flight history and dead events.
 func TestFlightHistoryAndDeadEventsJSON(t *testing.T) {
 	t.Parallel()

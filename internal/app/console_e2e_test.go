@@ -36,7 +36,7 @@ func chromiumPath(t *testing.T) string {
 // The console in a real headless Chromium against a real `msgx serve` with
 // the sample day and one dead letter: find a flight by its number,
 // open the dead letter, show its raw XML and preview its replay with the
-// admin token entered in the page. MSGX_CONSOLE_SCREENSHOT=<path> also
+// admin token entered in the page, and send an RQFD for a day. MSGX_CONSOLE_SCREENSHOT=<path> also
 // writes the overview's screenshot there (docs/console.png).
 func TestConsoleInChromium(t *testing.T) {
 	browser := chromiumPath(t)
@@ -121,6 +121,16 @@ func TestConsoleInChromium(t *testing.T) {
 	require.Contains(t, preview, "flight-overwrite of flight 30001", "the overwrite warning before apply")
 	_, m := getMessage(t, p.base, bad)
 	require.Equal(t, "DEAD", m.Status, "a dry run changes nothing")
+
+	// An RQFD for a day, with the same token.
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Navigate(p.base+"/console/requests"),
+		chromedp.SetValue(chromedp.ID("rqfd-day"), "2026-12-04"),
+		chromedp.Click(chromedp.ID("rqfd-send")),
+		chromedp.WaitVisible(chromedp.ID("request-sent")),
+	), "send an RQFD")
+	require.Regexp(t, `Request \d+ RQFD: SENT`, text(t, ctx, chromedp.ID("request-sent")))
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(p.base+"/console/dead-letters")))
 
 	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	require.NoError(t, err, "screenshot")

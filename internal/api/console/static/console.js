@@ -58,8 +58,8 @@
 
   // htmx is loaded before this file (both deferred, in order).
   if (window.htmx) {
-    // The admin API's bodies: ids a list of numbers, dry_run a boolean,
-    // empty fields left out (the API refuses unknown or empty filters).
+    // The admin API's bodies: ids a list of numbers, dry_run a boolean, a
+    // day the range from..to of an RQFD, empty fields left out (the API refuses unknown or empty filters).
     window.htmx.defineExtension("msgx-json", {
       onEvent: function (name, ev) {
         if (name === "htmx:configRequest") { ev.detail.headers["Content-Type"] = "application/json"; }
@@ -72,6 +72,9 @@
           if (value === "") { return; }
           if (name === "ids") {
             body.ids = value.split(/[\s,]+/).filter(Boolean).map(Number);
+          } else if (name === "day") { // an RQFD for a whole day, airport time
+            body.from = value + "T00:00";
+            body.to = value + "T23:59";
           } else if (name === "dry_run") {
             body.dry_run = value === "true";
           } else {
