@@ -76,6 +76,7 @@ cat <<MSG
 
 msgx is serving on http://$ADDR (pid $pid, log $LOG), with an embedded Kafka broker at ${brokers:-?}.
 Look around:
+  http://$ADDR/console/                               the operator console (in a browser)
   curl http://$ADDR/flights/30001                     a flight's full current state
   curl 'http://$ADDR/all/flights?day=2026-12-03'      the day's flights, paged
   curl http://$ADDR/messages/1                        a message's processing status

@@ -129,6 +129,8 @@ func NewRouter(deps Deps) http.Handler {
 			s.mountRead(r)
 			s.mountLists(r)
 			s.mountAdmin(r)
+			s.mountHistory(r) // history.go
+			s.mountConsole(r) // console.go
 		})
 	})
 	return r

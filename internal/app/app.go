@@ -160,6 +160,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		}
 		close(httpErr)
 	}()
+	go met.RunHistory(run, st, clk, log) // the console's chart of the last hour
 	elected := make(chan struct{})
 	go func() {
 		defer close(elected)

@@ -77,6 +77,7 @@ type Metrics struct {
 	shadow          prometheus.Gauge
 	requests        requestMetrics // requests.go
 	jobs            *jobMetrics    // maintenance.go
+	history         history        // history.go: the console's last hour
 }
 
 // Option adjusts New.
@@ -193,6 +194,7 @@ func (m *Metrics) MessageFinished(kind, status, class string, latency time.Durat
 		return
 	}
 	m.finished.WithLabelValues(kind, status, class).Inc()
+	m.history.count(kind, status)
 	m.procLatency.Observe(seconds(latency))
 }
 

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -207,6 +208,10 @@ func (p *Pump) finishExhausted(ctx context.Context, m store.Message, reason stri
 		return fmt.Errorf("finish exhausted message %d: %w", m.ID, err)
 	}
 	p.log.Warn("message exhausted", "msg_id", m.ID, "attempts", m.Attempts, "reason", reason)
+	if p.cfg.Observer != nil {
+		kind := cmp.Or(m.Kind, string(sis.KindUnknown)) // bound at its failures when it decoded
+		p.cfg.Observer.MessageFinished(kind, store.StatusDead, string(sis.ClassExhausted), now.Sub(m.FirstSeenAt))
+	}
 	p.afterCommit(ctx, w.todos)
 	return nil
 }

@@ -129,6 +129,12 @@ type Outbox interface {
 	// EventsOfMessage lists the events a message produced, with their
 	// effective status.
 	EventsOfMessage(ctx context.Context, msgID int64) ([]Event, error)
+	// EventsOfFlight lists the events of a flight in EVENT_ID order, with
+	// their effective status: its history of versions.
+	EventsOfFlight(ctx context.Context, flid int64) ([]Event, error)
+	// DeadEvents returns up to limit DEAD events of a target with an EVENT_ID
+	// above afterID, in EVENT_ID order (the outbox's dead letters).
+	DeadEvents(ctx context.Context, target string, afterID int64, limit int) ([]Event, error)
 	// MarkSent marks acknowledged events of a target SENT; ids that are not
 	// PENDING (unknown, already SENT, DEAD) are ignored. For TargetMsg, which
 	// is delivered in EVENT_ID order, ids must be the contiguous acknowledged

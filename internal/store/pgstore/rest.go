@@ -140,6 +140,20 @@ func (e executor) EventsOfMessage(ctx context.Context, msgID int64) ([]store.Eve
 	return events(msgs), interpret(err)
 }
 
+func (e executor) EventsOfFlight(ctx context.Context, flid int64) ([]store.Event, error) {
+	rows, err := e.q.EventListByFlight(ctx, e.db, flid)
+	msgs := make([]postgres.MsgEvent, len(rows))
+	for i, r := range rows {
+		msgs[i] = msgEvent(r)
+	}
+	return events(msgs), interpret(err)
+}
+
+func (e executor) DeadEvents(ctx context.Context, target string, afterID int64, limit int) ([]store.Event, error) {
+	rows, err := e.q.EventListDead(ctx, e.db, postgres.EventListDeadParams{Target: target, AfterEventID: afterID, PageSize: int32(limit)})
+	return events(rows), interpret(err)
+}
+
 // msgEvent is a row with its effective status as a MsgEvent.
 func msgEvent(r postgres.EventListByFlightRow) postgres.MsgEvent {
 	return postgres.MsgEvent{

@@ -160,6 +160,44 @@ func testOutbox(t *testing.T, newStore Factory) {
 		require.Equal(t, 2, all[0].Attempts)
 	})
 
+	t.Run("EventsOfFlightAndDeadEvents", func(t *testing.T) {
+		s := newStore(t)
+		require.NoError(t, s.InsertEvents(ctx(t), []store.NewEvent{
+			newEvent(1, 10, 1, store.TargetMsg), newEvent(1, 10, 1, store.TargetSchd),
+			newEvent(2, 11, 1, store.TargetMsg), newEvent(3, 10, 2, store.TargetMsg),
+		}))
+		evs, err := s.EventsOfFlight(ctx(t), 10)
+		require.NoError(t, err)
+		require.Len(t, evs, 3, "only flight 10's events")
+		require.Equal(t, []int64{1, 1, 3}, []int64{evs[0].MsgID, evs[1].MsgID, evs[2].MsgID}, "in EVENT_ID order")
+		require.Equal(t, []int64{1, 1, 2}, []int64{evs[0].StateVersion, evs[1].StateVersion, evs[2].StateVersion})
+		require.Equal(t, evs[0].Payload, evs[1].Payload, "a schd event carries its msg twin's payload")
+		require.Equal(t, store.EventPending, evs[2].Status)
+		none, err := s.EventsOfFlight(ctx(t), 99)
+		require.NoError(t, err)
+		require.Empty(t, none)
+
+		dead, err := s.DeadEvents(ctx(t), store.TargetMsg, 0, 10)
+		require.NoError(t, err)
+		require.Empty(t, dead)
+		for _, id := range []int64{evs[0].ID, evs[2].ID} {
+			status, err := s.RecordDeliveryFailure(ctx(t), store.DeliveryFailure{EventID: id, Reason: "too large", NextAttemptAt: t0, MaxAttempts: 1})
+			require.NoError(t, err)
+			require.Equal(t, store.EventDead, status)
+		}
+		dead, err = s.DeadEvents(ctx(t), store.TargetMsg, 0, 10)
+		require.NoError(t, err)
+		require.Equal(t, []int64{evs[0].ID, evs[2].ID}, []int64{dead[0].ID, dead[1].ID})
+		require.Equal(t, "too large", dead[0].LastError)
+		page, err := s.DeadEvents(ctx(t), store.TargetMsg, evs[0].ID, 1)
+		require.NoError(t, err)
+		require.Len(t, page, 1)
+		require.Equal(t, evs[2].ID, page[0].ID, "keyset paging after a cursor")
+		schd, err := s.DeadEvents(ctx(t), store.TargetSchd, 0, 10)
+		require.NoError(t, err)
+		require.Empty(t, schd, "per target")
+	})
+
 	t.Run("MsgDeliveredPrefixOnly", func(t *testing.T) {
 		s := newStore(t)
 		require.NoError(t, s.InsertEvents(ctx(t), []store.NewEvent{
