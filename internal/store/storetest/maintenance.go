@@ -12,6 +12,7 @@ import (
 
 func testMaintenance(t *testing.T, newStore Factory) {
 	t.Run("PurgeCandidatesDeletedAndQuiet", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		day := func(d int) time.Time { return time.Date(2026, 11, d, 0, 0, 0, 0, time.UTC) }
 		mk := func(flid int64, opDay time.Time, lifecycle string, deletedAt *time.Time) *flight.State {
@@ -45,6 +46,7 @@ func testMaintenance(t *testing.T, newStore Factory) {
 	})
 
 	t.Run("HistoryThenDelete", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		write(t, s, t0, richFlight(1), richFlight(2))
 		_, err := s.LatestFlightHistory(ctx(t), 1)
@@ -76,6 +78,7 @@ func testMaintenance(t *testing.T, newStore Factory) {
 	})
 
 	t.Run("ArchiveMessagesDryRunAndBound", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		_, err := s.Enqueue(ctx(t), []int64{1, 2, 3, 4}, t0)
 		require.NoError(t, err)
@@ -105,6 +108,7 @@ func testMaintenance(t *testing.T, newStore Factory) {
 	})
 
 	t.Run("SnapshotLogRetention", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		before := t0.Add(-90 * 24 * time.Hour)
 		old, older := before.Add(-time.Hour), before.Add(-2*time.Hour)
@@ -138,6 +142,7 @@ func testMaintenance(t *testing.T, newStore Factory) {
 	})
 
 	t.Run("OutboxRetentionTwinRule", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		// Flight 10 v1: both delivered. Flight 11 v1: msg delivered, schd PENDING.
 		// Flight 12 v1: msg DEAD. Flight 13 v1: msg not yet delivered.
@@ -191,6 +196,7 @@ func testMaintenance(t *testing.T, newStore Factory) {
 	})
 
 	t.Run("JobRuns", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		runs, err := s.JobRuns(ctx(t))
 		require.NoError(t, err)

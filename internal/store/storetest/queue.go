@@ -11,6 +11,7 @@ import (
 
 func testQueue(t *testing.T, newStore Factory) {
 	t.Run("HeadIsSmallestUnfinishedAndFailedHoldsIt", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		n, err := s.Enqueue(ctx(t), []int64{5, 3, 1, 4, 2}, t0)
 		require.NoError(t, err)
@@ -68,6 +69,7 @@ func testQueue(t *testing.T, newStore Factory) {
 	})
 
 	t.Run("PendingAfterListsOnlyPendingIdsAfterTheGivenOne", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		_, err := s.Enqueue(ctx(t), []int64{1, 2, 3, 4, 5, 6}, t0)
 		require.NoError(t, err)
@@ -83,6 +85,7 @@ func testQueue(t *testing.T, newStore Factory) {
 	})
 
 	t.Run("EnqueueIsIdempotentAndSkipsArchived", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		_, err := s.Enqueue(ctx(t), []int64{10, 11}, t0)
 		require.NoError(t, err)
@@ -108,6 +111,7 @@ func testQueue(t *testing.T, newStore Factory) {
 	})
 
 	t.Run("FinishOnlyUnfinished", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		_, err := s.Enqueue(ctx(t), []int64{1}, t0)
 		require.NoError(t, err)
@@ -121,6 +125,7 @@ func testQueue(t *testing.T, newStore Factory) {
 	})
 
 	t.Run("ArchiveKeepsOutstandingBackfills", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		_, err := s.Enqueue(ctx(t), []int64{1, 2}, t0)
 		require.NoError(t, err)
@@ -137,6 +142,7 @@ func testQueue(t *testing.T, newStore Factory) {
 	})
 
 	t.Run("DeadLettersAndCounts", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		_, err := s.Enqueue(ctx(t), []int64{1, 2, 3, 4}, t0)
 		require.NoError(t, err)
@@ -157,17 +163,6 @@ func testQueue(t *testing.T, newStore Factory) {
 		require.Contains(t, counts, store.StatusCount{Status: store.StatusPending, ErrorClass: "", Messages: 1})
 	})
 
-	t.Run("IngressMarkOnlyMovesForward", func(t *testing.T) {
-		s := newStore(t)
-		mark, err := s.IngressMark(ctx(t), "cminmsgs")
-		require.NoError(t, err)
-		require.Zero(t, mark)
-		require.NoError(t, s.AdvanceIngressMark(ctx(t), "cminmsgs", 100, t0))
-		require.NoError(t, s.AdvanceIngressMark(ctx(t), "cminmsgs", 40, t0))
-		mark, err = s.IngressMark(ctx(t), "cminmsgs")
-		require.NoError(t, err)
-		require.Equal(t, int64(100), mark)
-	})
 }
 
 func headIDs(t *testing.T, s store.Store) []int64 {

@@ -2,93 +2,12 @@ package pgstore
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/msgx-aodb/msgx/db/postgres"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
-
-// Snapshots.
-
-func (e executor) SnapshotGen(ctx context.Context, fday time.Time) (store.SnapshotGen, error) {
-	g, err := e.q.SchdGenGet(ctx, e.db, fday)
-	return store.SnapshotGen{
-		FDay: g.Fday, Version: g.Version, LastMessageID: g.LastMessageID,
-		ContentDigest: deref(g.ContentDigest), UpdatedAt: g.UpdatedAt,
-		Dttm: g.MsgDttm, DttmRaw: deref(g.MsgDttmRaw),
-	}, interpret(err)
-}
-
-func (e executor) AdvanceSnapshotGen(ctx context.Context, p store.AdvanceGen) error {
-	var n int64
-	var err error
-	if p.ExpectedVersion == 0 {
-		n, err = e.q.SchdGenCreate(ctx, e.db, postgres.SchdGenCreateParams{
-			Fday: p.FDay, LastMessageID: p.MessageID, ContentDigest: nilIfEmpty(p.ContentDigest), Now: p.Now,
-			MsgDttm: p.Dttm, MsgDttmRaw: nilIfEmpty(p.DttmRaw),
-		})
-	} else {
-		n, err = e.q.SchdGenAdvance(ctx, e.db, postgres.SchdGenAdvanceParams{
-			LastMessageID: p.MessageID, ContentDigest: nilIfEmpty(p.ContentDigest), Now: p.Now,
-			MsgDttm: p.Dttm, MsgDttmRaw: nilIfEmpty(p.DttmRaw),
-			Fday: p.FDay, ExpectedVersion: p.ExpectedVersion,
-		})
-	}
-	if err != nil {
-		return interpret(err)
-	}
-	if n == 0 {
-		return fmt.Errorf("%w: snapshot generation of %s is no longer %d", store.ErrConflict, p.FDay.Format(time.DateOnly), p.ExpectedVersion)
-	}
-	return nil
-}
-
-func (e executor) ReplaceSnapshotMembers(ctx context.Context, fday time.Time, flids []int64) error {
-	if _, err := e.q.SchdGenFlidDeleteByDay(ctx, e.db, fday); err != nil {
-		return interpret(err)
-	}
-	rows := make([]postgres.SchdGenFlidInsertParams, len(flids))
-	for i, f := range flids {
-		rows[i] = postgres.SchdGenFlidInsertParams{Fday: fday, Flid: f}
-	}
-	_, err := e.q.SchdGenFlidInsert(ctx, e.db, rows)
-	return interpret(err)
-}
-
-func (e executor) SnapshotMembers(ctx context.Context, fday time.Time) ([]int64, error) {
-	ids, err := e.q.SchdGenFlidListByDay(ctx, e.db, fday)
-	return ids, interpret(err)
-}
-
-func (e executor) LogSnapshot(ctx context.Context, l store.SnapshotLog) error {
-	return interpret(e.q.SchdSnapLogInsert(ctx, e.db, postgres.SchdSnapLogInsertParams{
-		MsgID: l.MsgID, MsgSubtype: l.Subtype, Fday: l.FDay, GenVersion: l.GenVersion,
-		ScopeBegin: l.ScopeBegin, ScopeEnd: l.ScopeEnd, RecordCount: int32(l.Records),
-		Changed: int32(l.Changed), Unchanged: int32(l.Unchanged), Pruned: int32(l.Pruned), RecvAt: l.RecvAt,
-		Outcome: l.Outcome, MsgDttm: l.Dttm, StaleOf: l.StaleOf,
-	}))
-}
-
-func (e executor) SnapshotLogs(ctx context.Context, msgID int64) ([]store.SnapshotLog, error) {
-	rows, err := e.q.SchdSnapLogListByMessage(ctx, e.db, msgID)
-	if err != nil {
-		return nil, interpret(err)
-	}
-	logs := make([]store.SnapshotLog, len(rows))
-	for i, r := range rows {
-		logs[i] = store.SnapshotLog{
-			MsgID: r.MsgID, Subtype: r.MsgSubtype, FDay: r.Fday, Outcome: r.Outcome,
-			GenVersion: r.GenVersion, StaleOf: r.StaleOf, Dttm: r.MsgDttm,
-			ScopeBegin: r.ScopeBegin, ScopeEnd: r.ScopeEnd, Records: int(r.RecordCount),
-			Changed: int(r.Changed), Unchanged: int(r.Unchanged), Pruned: int(r.Pruned), RecvAt: r.RecvAt,
-		}
-	}
-	return logs, nil
-}
-
-// Outbox.
 
 func (e executor) InsertEvents(ctx context.Context, events []store.NewEvent) error {
 	rows := make([]postgres.EventInsertParams, len(events))
@@ -245,82 +164,4 @@ func events(rows []postgres.MsgEvent) []store.Event {
 		}
 	}
 	return out
-}
-
-// Backfills.
-
-// AddBackfills registers every todo in one statement (see BindIdentities).
-func (e executor) AddBackfills(ctx context.Context, todos []store.Backfill) error {
-	type row struct {
-		MsgID         int64      `json:"msg_id"`
-		MailboxStatus string     `json:"mailbox_status"`
-		ProcessedAt   time.Time  `json:"processed_at"`
-		MetaSndr      *string    `json:"meta_sndr"`
-		MetaSeqn      *int64     `json:"meta_seqn"`
-		MetaDttm      *time.Time `json:"meta_dttm"`
-		MetaType      *string    `json:"meta_type"`
-		MetaStyp      *string    `json:"meta_styp"`
-	}
-	if len(todos) == 0 {
-		return nil
-	}
-	rows := make([]row, len(todos))
-	for i, b := range todos {
-		rows[i] = row{
-			MsgID: b.MsgID, MailboxStatus: b.MailboxStatus, ProcessedAt: b.ProcessedAt,
-			MetaSndr: nilIfEmpty(b.Meta.Sndr), MetaSeqn: b.Meta.Seqn, MetaDttm: b.Meta.Dttm,
-			MetaType: nilIfEmpty(b.Meta.Type), MetaStyp: nilIfEmpty(b.Meta.Styp),
-		}
-	}
-	js, err := json.Marshal(rows)
-	if err != nil {
-		return err
-	}
-	return interpret(e.q.BackfillTodoAdd(ctx, e.db, js))
-}
-
-func (e executor) DueBackfills(ctx context.Context, now time.Time, max int) ([]store.Backfill, error) {
-	rows, err := e.q.BackfillTodoListDue(ctx, e.db, postgres.BackfillTodoListDueParams{Now: now, MaxRows: int32(max)})
-	out := make([]store.Backfill, len(rows))
-	for i, r := range rows {
-		out[i] = store.Backfill{
-			MsgID: r.MsgID, MailboxStatus: r.MailboxStatus, ProcessedAt: r.ProcessedAt,
-			Meta:     store.Meta{Sndr: deref(r.MetaSndr), Seqn: r.MetaSeqn, Dttm: r.MetaDttm, Type: deref(r.MetaType), Styp: deref(r.MetaStyp)},
-			Attempts: int(r.Attempts), NextAttemptAt: r.NextAttemptAt, LastError: deref(r.LastError),
-		}
-	}
-	return out, interpret(err)
-}
-
-func (e executor) DeleteBackfills(ctx context.Context, msgIDs []int64) error {
-	_, err := e.q.BackfillTodoDelete(ctx, e.db, msgIDs)
-	return interpret(err)
-}
-
-func (e executor) RecordBackfillFailure(ctx context.Context, msgID int64, next time.Time, reason string) error {
-	return interpret(e.q.BackfillTodoRecordFailure(ctx, e.db, postgres.BackfillTodoRecordFailureParams{
-		NextAttemptAt: next, LastError: nilIfEmpty(reason), MsgID: msgID,
-	}))
-}
-
-// Reference data.
-
-func (e executor) UpsertRef(ctx context.Context, r store.RefRecord) (bool, error) {
-	n, err := e.q.RefUpsert(ctx, e.db, postgres.RefUpsertParams{
-		Rtype: r.RType, Rkey: r.RKey, Record: r.Record, LastMessageID: r.LastMessageID, Now: r.Now,
-	})
-	return n > 0, interpret(err)
-}
-
-func (e executor) DeleteRef(ctx context.Context, rtype, rkey string) (bool, error) {
-	n, err := e.q.RefDelete(ctx, e.db, postgres.RefDeleteParams{Rtype: rtype, Rkey: rkey})
-	return n > 0, interpret(err)
-}
-
-func (e executor) Ref(ctx context.Context, rtype, rkey string) (store.RefRecord, error) {
-	r, err := e.q.RefGet(ctx, e.db, postgres.RefGetParams{Rtype: rtype, Rkey: rkey})
-	return store.RefRecord{
-		RType: r.Rtype, RKey: r.Rkey, Record: r.Record, Version: r.Version,
-		LastMessageID: r.LastMessageID, Now: r.UpdatedAt,
-	}, interpret(err)
 }
