@@ -1,6 +1,7 @@
 package maintenance
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"math/rand/v2"
@@ -40,18 +41,10 @@ const (
 )
 
 func (b Base) withDefaults() Base {
-	if b.Batch <= 0 {
-		b.Batch = DefaultBatch
-	}
-	if b.MaxBatches <= 0 {
-		b.MaxBatches = DefaultMaxBatches
-	}
-	if b.StatementTimeout <= 0 {
-		b.StatementTimeout = DefaultStatementTimeout
-	}
-	if b.Pause < 0 {
-		b.Pause = 0
-	}
+	b.Batch = cmp.Or(b.Batch, DefaultBatch)
+	b.MaxBatches = cmp.Or(b.MaxBatches, DefaultMaxBatches)
+	b.StatementTimeout = cmp.Or(b.StatementTimeout, DefaultStatementTimeout)
+	b.Pause = max(b.Pause, 0)
 	if b.Clock == nil {
 		b.Clock = clock.Real{}
 	}

@@ -1,6 +1,9 @@
 package pipeline
 
-import "time"
+import (
+	"cmp"
+	"time"
+)
 
 // PollerConfig configures the ingress poller (docs/design.md §1.1). Zero fields
 // take the defaults.
@@ -19,18 +22,10 @@ func DefaultPollerConfig() PollerConfig {
 
 func (c PollerConfig) withDefaults() PollerConfig {
 	d := DefaultPollerConfig()
-	if c.Batch <= 0 {
-		c.Batch = d.Batch
-	}
-	if c.RescanDistance <= 0 {
-		c.RescanDistance = d.RescanDistance
-	}
-	if c.RescanAge <= 0 {
-		c.RescanAge = d.RescanAge
-	}
-	if c.Source == "" {
-		c.Source = d.Source
-	}
+	c.Batch = cmp.Or(c.Batch, d.Batch)
+	c.RescanDistance = cmp.Or(c.RescanDistance, d.RescanDistance)
+	c.RescanAge = cmp.Or(c.RescanAge, d.RescanAge)
+	c.Source = cmp.Or(c.Source, d.Source)
 	return c
 }
 
@@ -51,17 +46,9 @@ func DefaultBackfillConfig() BackfillConfig {
 
 func (c BackfillConfig) withDefaults() BackfillConfig {
 	d := DefaultBackfillConfig()
-	if c.Interval <= 0 {
-		c.Interval = d.Interval
-	}
-	if c.BackoffMin <= 0 {
-		c.BackoffMin = d.BackoffMin
-	}
-	if c.BackoffMax <= 0 {
-		c.BackoffMax = d.BackoffMax
-	}
-	if c.Batch <= 0 {
-		c.Batch = d.Batch
-	}
+	c.Interval = cmp.Or(c.Interval, d.Interval)
+	c.BackoffMin = cmp.Or(c.BackoffMin, d.BackoffMin)
+	c.BackoffMax = cmp.Or(c.BackoffMax, d.BackoffMax)
+	c.Batch = cmp.Or(c.Batch, d.Batch)
 	return c
 }

@@ -62,6 +62,26 @@ func DefaultPumpConfig() PumpConfig {
 	}
 }
 
+// withDefaults gives zero counts and durations their defaults, like every
+// config of this package (flags such as Prune and Shadow are as given:
+// start from DefaultPumpConfig to get their defaults).
+func (c PumpConfig) withDefaults() PumpConfig {
+	d := DefaultPumpConfig()
+	c.MaxAttempts = cmp.Or(c.MaxAttempts, d.MaxAttempts)
+	c.BackoffBase = cmp.Or(c.BackoffBase, d.BackoffBase)
+	c.BackoffCap = cmp.Or(c.BackoffCap, d.BackoffCap)
+	c.HeadDeadline = cmp.Or(c.HeadDeadline, d.HeadDeadline)
+	c.RunLength = cmp.Or(c.RunLength, d.RunLength)
+	c.RunBytes = cmp.Or(c.RunBytes, d.RunBytes)
+	c.Idle = cmp.Or(c.Idle, d.Idle)
+	c.Grace = cmp.Or(c.Grace, d.Grace)
+	c.Probe = cmp.Or(c.Probe, d.Probe)
+	if c.Pause == nil {
+		c.Pause = &PauseState{}
+	}
+	return c
+}
+
 // RawReader reads messages' raw XML, or only its size in bytes, from the
 // mailbox (*mailbox.Mailbox), by id. A row that does not exist is absent
 // from the map; an error is an infrastructure failure, never "missing".
@@ -94,12 +114,7 @@ type Pump struct {
 // NewPump wires a pump. backfill runs the mailbox backfill right after each
 // commit (the sweep retries what it could not do).
 func NewPump(s store.Store, raw RawReader, backfill func(context.Context, []store.Backfill), c clock.Clock, log *slog.Logger, cfg PumpConfig) *Pump {
-	if cfg.Pause == nil {
-		cfg.Pause = &PauseState{}
-	}
-	if cfg.RunBytes <= 0 {
-		cfg.RunBytes = DefaultRunBytes
-	}
+	cfg = cfg.withDefaults()
 	return &Pump{store: s, raw: raw, backfill: backfill, clock: c, log: log, cfg: cfg, cache: newStateCache(),
 		batchLimit: cfg.RunLength, release: debug.FreeOSMemory}
 }

@@ -15,6 +15,7 @@
 package relay
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -61,25 +62,15 @@ func DefaultConfig() Config {
 
 func (c Config) withDefaults() Config {
 	d := DefaultConfig()
-	setInt := func(v *int, def int) {
-		if *v <= 0 {
-			*v = def
-		}
-	}
-	setDur := func(v *time.Duration, def time.Duration) {
-		if *v <= 0 {
-			*v = def
-		}
-	}
-	setInt(&c.BatchSize, d.BatchSize)
-	setInt(&c.MaxAttempts, d.MaxAttempts)
-	setInt(&c.FlushLimit, d.FlushLimit)
-	setDur(&c.BackoffBase, d.BackoffBase)
-	setDur(&c.BackoffCap, d.BackoffCap)
-	setDur(&c.FlushPeriod, d.FlushPeriod)
-	setDur(&c.Idle, d.Idle)
-	setDur(&c.ProduceTimeout, d.ProduceTimeout)
-	setDur(&c.StoreTimeout, d.StoreTimeout)
+	c.BatchSize = cmp.Or(c.BatchSize, d.BatchSize)
+	c.MaxAttempts = cmp.Or(c.MaxAttempts, d.MaxAttempts)
+	c.FlushLimit = cmp.Or(c.FlushLimit, d.FlushLimit)
+	c.BackoffBase = cmp.Or(c.BackoffBase, d.BackoffBase)
+	c.BackoffCap = cmp.Or(c.BackoffCap, d.BackoffCap)
+	c.FlushPeriod = cmp.Or(c.FlushPeriod, d.FlushPeriod)
+	c.Idle = cmp.Or(c.Idle, d.Idle)
+	c.ProduceTimeout = cmp.Or(c.ProduceTimeout, d.ProduceTimeout)
+	c.StoreTimeout = cmp.Or(c.StoreTimeout, d.StoreTimeout)
 	return c
 }
 
