@@ -59,13 +59,18 @@ done
 # stamped now, into the mailbox. It applies because it answers the request.
 echo
 echo "run: asking the AODB for the airline list: msgx request ref AIRL"
-"$BIN" request ref AIRL
+req_id=$("$BIN" request ref AIRL | cut -f1)
+echo "run: request $req_id sent"
 resp="$(dirname "$LOG")/airl-resp.xml"
-sed "s/@DTTM@/$(TZ="${MSGX_AIRPORT_TZ:-Asia/Shanghai}" date +%Y%m%d%H%M%S)/" testdata/requests/airl-resp.xml.tmpl >"$resp"
+# Stamped now, with a sequence number of its own: a second demo's answer is a
+# new message, not a duplicate of the first one's.
+sed -e "s/@DTTM@/$(TZ="${MSGX_AIRPORT_TZ:-Asia/Shanghai}" date +%Y%m%d%H%M%S)/" -e "s/@SEQN@/$(date +%s)/" \
+  testdata/requests/airl-resp.xml.tmpl >"$resp"
 echo "run: the AODB answers (AIRL/RESP inserted into the mailbox)"
 "$BIN" send --direct "$resp"
 for _ in $(seq 1 100); do
-  if "$BIN" request list --json 2>/dev/null | grep -q '"status": "DONE"'; then break; fi
+  # This request (not an earlier demo's) answered: its object says DONE.
+  if "$BIN" request list --json --limit 5 2>/dev/null | tr -d ' \n' | grep -q "\"id\":$req_id,[^}]*\"status\":\"DONE\""; then break; fi
   sleep 0.2
 done
 "$BIN" request list --limit 5
