@@ -23,6 +23,7 @@ ORDER BY msg_id
 FOR UPDATE
 
 -- name: ReplayByIDsMove :execrows
+-- step of: ReplayByIDs
 -- Step 2: back to PENDING, attempts and head-deadline reset, old error kept as audit.
 UPDATE proc_state SET
   status = 'PENDING',

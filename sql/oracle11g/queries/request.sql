@@ -58,6 +58,7 @@ ORDER BY req_id
 FOR UPDATE SKIP LOCKED
 
 -- name: ReqExpireIDs :execrows
+-- step of: ReqExpireKey, ReqExpireDue
 -- Step 2 of ReqExpireKey and ReqExpireDue: expire the locked ids, with the
 -- given note or (NULL) the reason of the deadline.
 UPDATE req_track SET status = 'EXPIRED', done_at = :now,
