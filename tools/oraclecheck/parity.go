@@ -28,11 +28,11 @@ func compareQueries(pg, ora map[string][]Statement) []string {
 			}
 		}
 		for _, o := range ora[file] {
-			if _, ok := pgByName[o.Name]; ok {
+			if _, ok := pgByName[o.Name]; ok || o.OracleOnly {
 				continue
 			}
 			if len(o.StepOf) == 0 {
-				out = append(out, fmt.Sprintf("%s: no PostgreSQL query %s in %s (a helper says `-- step of: <query>`)", o.where(), o.Name, file))
+				out = append(out, fmt.Sprintf("%s: no PostgreSQL query %s in %s (a helper says `-- step of: <query>` or `-- oracle only: <why>`)", o.where(), o.Name, file))
 			}
 			for _, p := range o.StepOf {
 				if _, ok := pgByName[p]; !ok {
@@ -42,8 +42,13 @@ func compareQueries(pg, ora map[string][]Statement) []string {
 		}
 	}
 	for _, file := range sortedKeys(ora) {
-		if _, ok := pg[file]; !ok {
-			out = append(out, fmt.Sprintf("sql/oracle11g/queries/%s: no PostgreSQL query file of that name", file))
+		if _, ok := pg[file]; ok {
+			continue
+		}
+		for _, o := range ora[file] {
+			if !o.OracleOnly {
+				out = append(out, fmt.Sprintf("%s: no PostgreSQL query file %s (an adapter-only statement says `-- oracle only: <why>`)", o.where(), file))
+			}
 		}
 	}
 	return out

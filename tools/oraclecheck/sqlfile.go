@@ -18,7 +18,9 @@ type Statement struct {
 	Name   string   // query name ("" in scripts)
 	Kind   string   // ":one", ":many", ... ("" in scripts)
 	StepOf []string // "-- step of: A, B": a helper step of those PostgreSQL queries
-	Text   string   // the statement as it is sent (queries) or run (scripts)
+	// OracleOnly: "-- oracle only: why", a statement PostgreSQL needs no twin of.
+	OracleOnly bool
+	Text       string // the statement as it is sent (queries) or run (scripts)
 }
 
 func (s Statement) where() string {
@@ -31,6 +33,7 @@ func (s Statement) where() string {
 var (
 	nameRe   = regexp.MustCompile(`^--\s*name:\s*(\w+)\s+(:\w+)\s*$`)
 	stepOfRe = regexp.MustCompile(`^--\s*step of:\s*(.+)$`)
+	onlyRe   = regexp.MustCompile(`^--\s*oracle only:`)
 )
 
 // readQueries splits a sqlc-style query file at its `-- name: X :kind` lines.
@@ -66,6 +69,9 @@ func readQueries(path string) ([]Statement, error) {
 			for _, p := range strings.Split(m[1], ",") {
 				cur.StepOf = append(cur.StepOf, strings.TrimSpace(p))
 			}
+		}
+		if onlyRe.MatchString(line) {
+			cur.OracleOnly = true
 		}
 		body = append(body, line)
 	}
