@@ -47,6 +47,7 @@ type fakeDB struct {
 	calls   []call
 	answers []answer // consumed in order; none left: an empty success
 	events  []string // BEGIN, COMMIT, ROLLBACK
+	outs    []int64  // values written to sql.Out binds, in order
 }
 
 func newFake(t *testing.T, answers ...answer) (*fakeDB, *Store) {
@@ -66,6 +67,12 @@ func (f *fakeDB) next(query string, args []driver.NamedValue) answer {
 		c.Args[a.Name] = a.Value
 	}
 	f.calls = append(f.calls, c)
+	for _, a := range args {
+		if o, ok := a.Value.(sql.Out); ok && len(f.outs) > 0 {
+			*o.Dest.(*int64) = f.outs[0]
+			f.outs = f.outs[1:]
+		}
+	}
 	if len(f.answers) == 0 {
 		return answer{}
 	}

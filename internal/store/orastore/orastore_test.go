@@ -126,7 +126,7 @@ func TestLockPipeline(t *testing.T) {
 	}
 }
 
-// TestPumpPauseNulls: '' = NULL. An empty reason is bound NULL; a NULL read
+// TestPumpPauseNulls: ” = NULL. An empty reason is bound NULL; a NULL read
 // back is ""; no row and a row without a pause are both "running".
 func TestPumpPauseNulls(t *testing.T) {
 	now := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
@@ -247,5 +247,37 @@ func TestAddBackfills(t *testing.T) {
 	}
 	if seq, ok := a["meta_seqn"].([]sql.NullInt64); !ok || seq[0].Int64 != 7 || seq[1].Valid {
 		t.Errorf("meta_seqn %#v", a["meta_seqn"])
+	}
+}
+
+// TestLeaderLock: the lock session is named, then DBMS_LOCK.REQUEST's
+// return codes are read from the out bind: 0 and 4 hold, 1 does not.
+func TestLeaderLock(t *testing.T) {
+	f, s := newFake(t)
+	dial := LeaderDialer(s.db, 42, 6*time.Second)
+	sess, err := dial(ctx, "msgx-lock host:1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.calls[0].Args["module_name"] != "msgx-lock host:1" || f.calls[1].Args["timeout"] != "6000" {
+		t.Errorf("session setup binds %v %v", f.calls[0].Args, f.calls[1].Args)
+	}
+	for _, c := range []struct {
+		rc   int64
+		held bool
+		err  bool
+	}{{0, true, false}, {4, true, false}, {1, false, false}, {2, false, true}} {
+		f.outs = append(f.outs, c.rc)
+		held, err := sess.TryLock(ctx)
+		if held != c.held || (err != nil) != c.err {
+			t.Errorf("rc %d: held %v, err %v", c.rc, held, err)
+		}
+	}
+	last := f.calls[len(f.calls)-1]
+	if last.SQL != mustQuery("LeaderTryLock").SQL || last.Args["lock_id"] != int64(42) {
+		t.Errorf("TryLock sent %q %v", last.SQL, last.Args)
+	}
+	if err := sess.Close(ctx); err != nil {
+		t.Fatal(err)
 	}
 }
