@@ -90,6 +90,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		log.Warn("shadow mode: processing into msgx's PostgreSQL only; the mailbox is never written and nothing is produced to Kafka")
 	}
 
+	if cfg.Dialect == config.DialectOracle11g {
+		return serveOracle(ctx, cfg, log)
+	}
 	pool, mbdb, err := connect(ctx, cfg)
 	if err != nil {
 		return err

@@ -11,6 +11,50 @@ import (
 // The store methods not yet carried over to Oracle (docs/oracle.md lists
 // them): each reports errNotImplemented, so a site sees which one is missing.
 
+// Pending names them, for the refusal at start.
+var Pending = []string{
+	"Flights",
+	"FlightStamps",
+	"FlightsByDay",
+	"PruneCandidates",
+	"WriteFlights",
+	"Enqueue",
+	"QueueHead",
+	"PendingAfter",
+	"Message",
+	"LockMessages",
+	"IdentityHolders",
+	"BindIdentities",
+	"FinishMessages",
+	"RecordFailure",
+	"DeadLetters",
+	"QueueCounts",
+	"Archive",
+	"ReplayCandidates",
+	"ReplayIDs",
+	"FlightMarks",
+	"NextRequestSeqn",
+	"InsertRequest",
+	"Request",
+	"OpenRequestForUpdate",
+	"OpenRequests",
+	"Requests",
+	"MarkRequestSent",
+	"MarkRequestDone",
+	"ExpireRequestKey",
+	"ExpireDueRequests",
+	"SnapshotLogs",
+	"InsertEvents",
+	"PendingEvents",
+	"PendingEventsAfter",
+	"EventsOfMessage",
+	"MarkSent",
+	"RecordDeliveryFailure",
+	"LatestPendingPerFlight",
+	"MarkSentUpTo",
+	"MarkDeadBelow",
+}
+
 func (e executor) Flights(ctx context.Context, flids []int64) (map[int64]*flight.State, error) {
 	return nil, errNotImplemented("Flights")
 }
