@@ -10,3 +10,15 @@ SAVEPOINT msgx_sp_
 -- name: RollbackToSavepoint :exec
 -- oracle only: a nested store.Tx rolled back
 ROLLBACK TO SAVEPOINT msgx_sp_
+
+-- name: TestSchemaReset :exec
+-- oracle only: the conformance suite empties its dedicated test schema
+-- (MSGX_TEST_ORACLE_DSN) before each test; never run on a site's schema.
+BEGIN
+  FOR t IN (SELECT table_name FROM user_tables) LOOP
+    EXECUTE IMMEDIATE 'DROP TABLE "' || t.table_name || '" CASCADE CONSTRAINTS PURGE';
+  END LOOP;
+  FOR s IN (SELECT sequence_name FROM user_sequences) LOOP
+    EXECUTE IMMEDIATE 'DROP SEQUENCE "' || s.sequence_name || '"';
+  END LOOP;
+END;
