@@ -18,18 +18,6 @@ var Pending = []string{
 	"FlightsByDay",
 	"PruneCandidates",
 	"WriteFlights",
-	"Enqueue",
-	"QueueHead",
-	"PendingAfter",
-	"Message",
-	"LockMessages",
-	"IdentityHolders",
-	"BindIdentities",
-	"FinishMessages",
-	"RecordFailure",
-	"DeadLetters",
-	"QueueCounts",
-	"Archive",
 	"ReplayCandidates",
 	"ReplayIDs",
 	"FlightMarks",
@@ -73,54 +61,6 @@ func (e executor) PruneCandidates(ctx context.Context, fday time.Time, keep []in
 
 func (e executor) WriteFlights(ctx context.Context, writes []store.FlightWrite, now time.Time) error {
 	return errNotImplemented("WriteFlights")
-}
-
-func (e executor) Enqueue(ctx context.Context, ids []int64, now time.Time) (int, error) {
-	return 0, errNotImplemented("Enqueue")
-}
-
-func (e executor) QueueHead(ctx context.Context, max int) ([]store.Message, error) {
-	return nil, errNotImplemented("QueueHead")
-}
-
-func (e executor) PendingAfter(ctx context.Context, after int64, max int) ([]int64, error) {
-	return nil, errNotImplemented("PendingAfter")
-}
-
-func (e executor) Message(ctx context.Context, id int64) (store.Message, error) {
-	return store.Message{}, errNotImplemented("Message")
-}
-
-func (e executor) LockMessages(ctx context.Context, ids []int64) ([]store.Message, error) {
-	return nil, errNotImplemented("LockMessages")
-}
-
-func (e executor) IdentityHolders(ctx context.Context, keys []string) (map[string]int64, error) {
-	return nil, errNotImplemented("IdentityHolders")
-}
-
-func (e executor) BindIdentities(ctx context.Context, binds []store.BindIdentity) error {
-	return errNotImplemented("BindIdentities")
-}
-
-func (e executor) FinishMessages(ctx context.Context, finishes []store.Finish) error {
-	return errNotImplemented("FinishMessages")
-}
-
-func (e executor) RecordFailure(ctx context.Context, p store.Failure) (int, error) {
-	return 0, errNotImplemented("RecordFailure")
-}
-
-func (e executor) DeadLetters(ctx context.Context, class string, afterID int64, limit int) ([]store.Message, error) {
-	return nil, errNotImplemented("DeadLetters")
-}
-
-func (e executor) QueueCounts(ctx context.Context) ([]store.StatusCount, error) {
-	return nil, errNotImplemented("QueueCounts")
-}
-
-func (e executor) Archive(ctx context.Context, finishedBefore time.Time, max int, now time.Time) (int, error) {
-	return 0, errNotImplemented("Archive")
 }
 
 func (e executor) ReplayCandidates(ctx context.Context, ids []int64, class string, afterID int64, limit int) ([]store.Message, error) {
