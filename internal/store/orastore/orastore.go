@@ -157,11 +157,17 @@ func (e executor) query(ctx context.Context, name string, binds map[string]any, 
 	defer rows.Close()
 	for rows.Next() {
 		if err := scan(rows); err != nil {
+			if errors.Is(err, errStop) {
+				return nil // the rest is not fetched (and, under SKIP LOCKED, not locked)
+			}
 			return interpret(ctx, err)
 		}
 	}
 	return interpret(ctx, rows.Err())
 }
+
+// errStop ends a query's fetch early without an error.
+var errStop = errors.New("stop fetching")
 
 // queryOne is query for a :one statement: ErrNotFound without a row.
 func (e executor) queryOne(ctx context.Context, name string, binds map[string]any, scan func(*sql.Rows) error) error {

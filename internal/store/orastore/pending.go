@@ -18,20 +18,6 @@ var Pending = []string{
 	"FlightsByDay",
 	"PruneCandidates",
 	"WriteFlights",
-	"ReplayCandidates",
-	"ReplayIDs",
-	"FlightMarks",
-	"NextRequestSeqn",
-	"InsertRequest",
-	"Request",
-	"OpenRequestForUpdate",
-	"OpenRequests",
-	"Requests",
-	"MarkRequestSent",
-	"MarkRequestDone",
-	"ExpireRequestKey",
-	"ExpireDueRequests",
-	"SnapshotLogs",
 	"InsertEvents",
 	"PendingEvents",
 	"PendingEventsAfter",
@@ -61,62 +47,6 @@ func (e executor) PruneCandidates(ctx context.Context, fday time.Time, keep []in
 
 func (e executor) WriteFlights(ctx context.Context, writes []store.FlightWrite, now time.Time) error {
 	return errNotImplemented("WriteFlights")
-}
-
-func (e executor) ReplayCandidates(ctx context.Context, ids []int64, class string, afterID int64, limit int) ([]store.Message, error) {
-	return nil, errNotImplemented("ReplayCandidates")
-}
-
-func (e executor) ReplayIDs(ctx context.Context, ids []int64, now time.Time) ([]int64, error) {
-	return nil, errNotImplemented("ReplayIDs")
-}
-
-func (e executor) FlightMarks(ctx context.Context, flids []int64) (map[int64]store.FlightMark, error) {
-	return nil, errNotImplemented("FlightMarks")
-}
-
-func (e executor) NextRequestSeqn(ctx context.Context) (int64, error) {
-	return 0, errNotImplemented("NextRequestSeqn")
-}
-
-func (e executor) InsertRequest(ctx context.Context, r store.NewRequest) (store.Request, error) {
-	return store.Request{}, errNotImplemented("InsertRequest")
-}
-
-func (e executor) Request(ctx context.Context, id int64) (store.Request, error) {
-	return store.Request{}, errNotImplemented("Request")
-}
-
-func (e executor) OpenRequestForUpdate(ctx context.Context, key string) (store.Request, error) {
-	return store.Request{}, errNotImplemented("OpenRequestForUpdate")
-}
-
-func (e executor) OpenRequests(ctx context.Context) ([]store.Request, error) {
-	return nil, errNotImplemented("OpenRequests")
-}
-
-func (e executor) Requests(ctx context.Context, beforeID int64, limit int) ([]store.Request, error) {
-	return nil, errNotImplemented("Requests")
-}
-
-func (e executor) MarkRequestSent(ctx context.Context, p store.SentRequest) error {
-	return errNotImplemented("MarkRequestSent")
-}
-
-func (e executor) MarkRequestDone(ctx context.Context, id, msgID int64, rule string, now time.Time) error {
-	return errNotImplemented("MarkRequestDone")
-}
-
-func (e executor) ExpireRequestKey(ctx context.Context, key, note string, now time.Time) ([]int64, error) {
-	return nil, errNotImplemented("ExpireRequestKey")
-}
-
-func (e executor) ExpireDueRequests(ctx context.Context, now time.Time, max int) ([]int64, error) {
-	return nil, errNotImplemented("ExpireDueRequests")
-}
-
-func (e executor) SnapshotLogs(ctx context.Context, msgID int64) ([]store.SnapshotLog, error) {
-	return nil, errNotImplemented("SnapshotLogs")
 }
 
 func (e executor) InsertEvents(ctx context.Context, events []store.NewEvent) error {

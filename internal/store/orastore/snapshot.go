@@ -96,3 +96,21 @@ func mustArgs(name string, binds map[string]any) []any {
 	}
 	return args
 }
+
+func (e executor) SnapshotLogs(ctx context.Context, msgID int64) ([]store.SnapshotLog, error) {
+	var out []store.SnapshotLog
+	err := e.query(ctx, "SchdSnapLogListByMessage", map[string]any{"msg_id": msgID}, func(r *sql.Rows) error {
+		var (
+			l                store.SnapshotLog
+			snapID           int64
+			begin, end, dttm sql.NullTime
+			staleOf          sql.NullInt64
+		)
+		err := r.Scan(&snapID, &l.MsgID, &l.Subtype, &l.FDay, &l.GenVersion, &begin, &end,
+			&l.Records, &l.Changed, &l.Unchanged, &l.Pruned, &l.RecvAt, &l.Outcome, &dttm, &staleOf)
+		l.FDay, l.ScopeBegin, l.ScopeEnd, l.Dttm, l.StaleOf = dayOf(l.FDay), timePtr(begin), timePtr(end), timePtr(dttm), int64P(staleOf)
+		out = append(out, l)
+		return err
+	})
+	return out, err
+}
