@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -47,7 +48,7 @@ type fakeDB struct {
 	calls   []call
 	answers []answer // consumed in order; none left: an empty success
 	events  []string // BEGIN, COMMIT, ROLLBACK
-	outs    []int64  // values written to sql.Out binds, in order
+	outs    []any    // values written to sql.Out binds, in order
 }
 
 func newFake(t *testing.T, answers ...answer) (*fakeDB, *Store) {
@@ -69,7 +70,7 @@ func (f *fakeDB) next(query string, args []driver.NamedValue) answer {
 	f.calls = append(f.calls, c)
 	for _, a := range args {
 		if o, ok := a.Value.(sql.Out); ok && len(f.outs) > 0 {
-			*o.Dest.(*int64) = f.outs[0]
+			reflect.ValueOf(o.Dest).Elem().Set(reflect.ValueOf(f.outs[0]))
 			f.outs = f.outs[1:]
 		}
 	}

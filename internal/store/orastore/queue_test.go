@@ -47,7 +47,7 @@ func TestMessage(t *testing.T) {
 func TestRecordFailure(t *testing.T) {
 	now := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
 	f, s := newFake(t, answer{affected: 1}, answer{affected: 0})
-	f.outs = []int64{3, 9}
+	f.outs = []any{int64(3), int64(9)}
 	n, err := s.RecordFailure(ctx, store.Failure{MsgID: 5, ErrorClass: "INFRA", Reason: "x", NextAttemptAt: now, Now: now})
 	if err != nil || n != 3 {
 		t.Fatalf("attempts %d, %v", n, err)
@@ -94,7 +94,7 @@ func TestQueueCountsAndArchive(t *testing.T) {
 	if err != nil || len(c) != 2 || c[1] != (store.StatusCount{Status: "PENDING", Messages: 7}) {
 		t.Fatalf("counts %+v, %v", c, err)
 	}
-	f.outs = []int64{4}
+	f.outs = []any{int64(4)}
 	n, err := s.Archive(ctx, now, 100, now)
 	if err != nil || n != 4 {
 		t.Fatalf("archived %d, %v", n, err)

@@ -18,7 +18,7 @@ func TestRequests(t *testing.T) {
 		rows("REQ_ID", []driver.Value{number("9")}, []driver.Value{number("4")}, []driver.Value{number("12")}),
 		answer{affected: 2},
 	)
-	f.outs = []int64{8388607, 31}
+	f.outs = []any{int64(8388607), int64(31)}
 	seqn, err := s.NextRequestSeqn(ctx)
 	if err != nil || seqn != 8388607 {
 		t.Fatalf("seqn %d, %v", seqn, err)
