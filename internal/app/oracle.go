@@ -13,8 +13,8 @@ import (
 // serveOracle is `msgx serve` with database.dialect oracle11g. It opens the
 // Oracle store first, so a missing Oracle client (DPI-1047) or an
 // unreachable database is one actionable line and exit 1, then refuses to
-// run the pipeline while the adapter still lacks store methods
-// (docs/oracle.md lists them): a half store must never take the mailbox.
+// run: the service's wiring (readiness, leader election, status, jobs)
+// still takes a PostgreSQL pool (docs/oracle.md).
 func serveOracle(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	ctx, cancel := context.WithTimeout(ctx, startupTimeout)
 	defer cancel()
@@ -27,5 +27,5 @@ func serveOracle(ctx context.Context, cfg config.Config, log *slog.Logger) error
 	}
 	defer st.Close()
 	log.Info("oracle: connected", "dialect", cfg.Dialect)
-	return fmt.Errorf("database.dialect oracle11g: connected, but msgx serve does not run on Oracle yet: %d store methods are not carried over (docs/oracle.md)", len(orastore.Pending))
+	return fmt.Errorf("database.dialect oracle11g: connected, but msgx serve does not run on Oracle yet: the service wiring still needs PostgreSQL (docs/oracle.md)")
 }
