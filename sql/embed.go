@@ -35,3 +35,10 @@ var OracleQueries embed.FS
 //
 //go:embed oracle11g/schema/*.sql
 var OracleSchema embed.FS
+
+// OracleMigrations are the versioned Oracle 11g migrations
+// (oracle11g/migrations/NNNN_name.sql, applied in order and recorded in
+// MSGX_SCHEMA_VERSION by `msgx schema apply --dialect oracle11g`).
+//
+//go:embed oracle11g/migrations/*.sql
+var OracleMigrations embed.FS

@@ -17,10 +17,16 @@ func init() {
 
 const schemaUsage = `usage: msgx schema plan  [--url URL] [--schema public]
        msgx schema apply --yes [--url URL] [--schema public]
+       msgx schema plan|apply --dialect oracle11g [--dsn DSN] [--yes]
 
 plan prints the DDL that brings the schema to sql/postgres/schema, one
 statement per line; apply executes it in one transaction. The URL defaults to
-$MSGX_PG_URL. Tables in the schema that msgx does not define are dropped.`
+$MSGX_PG_URL. Tables in the schema that msgx does not define are dropped.
+
+With --dialect oracle11g, plan prints the migrations of
+sql/oracle11g/migrations not yet recorded in MSGX_SCHEMA_VERSION and apply
+runs them in order (Oracle DDL commits itself: a failed migration stays
+half applied and unrecorded). The DSN defaults to $MSGX_ORACLE_DSN.`
 
 func runSchema(ctx context.Context, args []string, s streams) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
@@ -41,6 +47,8 @@ func runSchema(ctx context.Context, args []string, s streams) int {
 	url := fs.String("url", "", "PostgreSQL URL, postgres://... (default $MSGX_PG_URL)")
 	target := fs.String("schema", schema.DefaultSchema, "PostgreSQL schema holding msgx's tables")
 	yes := fs.Bool("yes", false, "apply: really change the database")
+	dialect := fs.String("dialect", "postgres", "postgres or oracle11g")
+	dsn := fs.String("dsn", "", "oracle11g: godror DSN (default $MSGX_ORACLE_DSN)")
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
@@ -53,6 +61,13 @@ func runSchema(ctx context.Context, args []string, s streams) int {
 	}
 	if sub == "apply" && !*yes {
 		fmt.Fprintln(s.err, "msgx schema: apply changes the database: review 'msgx schema plan', then re-run with --yes")
+		return exitUsage
+	}
+	if *dialect == "oracle11g" {
+		return schemaOracle(ctx, sub, *dsn, s)
+	}
+	if *dialect != "postgres" {
+		fmt.Fprintf(s.err, "msgx schema: unknown dialect %q (want postgres or oracle11g)\n", *dialect)
 		return exitUsage
 	}
 	if *url == "" {

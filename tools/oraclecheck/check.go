@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Options says where the repository is and which PostgreSQL server gives
@@ -31,6 +32,7 @@ func Check(ctx context.Context, opt Options) (Result, error) {
 	dir := func(p ...string) string { return filepath.Join(append([]string{opt.Root, "sql"}, p...)...) }
 
 	var scripts, queries []Statement
+	isMigration := map[string]bool{}
 	for _, d := range []string{dir("oracle11g", "schema"), dir("oracle11g", "migrations")} {
 		files, err := sqlFiles(d)
 		if err != nil {
@@ -41,6 +43,7 @@ func Check(ctx context.Context, opt Options) (Result, error) {
 			if err != nil {
 				return r, err
 			}
+			isMigration[f] = d == dir("oracle11g", "migrations")
 			scripts = append(scripts, s...)
 		}
 	}
@@ -68,12 +71,22 @@ func Check(ctx context.Context, opt Options) (Result, error) {
 		return r, err
 	}
 
-	var schema []*Parsed
+	var schema, migrations []*Parsed
 	for _, s := range scripts {
 		p := parse(s)
 		r.Parse = append(r.Parse, p.Errors...)
 		r.Lint = append(r.Lint, lint(p, false)...)
-		schema = append(schema, p)
+		if isMigration[s.File] {
+			migrations = append(migrations, p)
+		} else {
+			schema = append(schema, p)
+		}
+	}
+	// The migrations in order must build the schema the files describe.
+	if len(migrations) > 0 {
+		for _, f := range compareCatalogs(oracleCatalog(schema), oracleCatalog(migrations)) {
+			r.Parity = append(r.Parity, "migrations: "+strings.NewReplacer("in sql/postgres/schema", "in sql/oracle11g/schema", "in Oracle", "after the migrations", "in PostgreSQL", "in the schema", "PostgreSQL's type maps to", "the schema has").Replace(f))
+		}
 	}
 	for _, s := range queries {
 		p := parse(s)

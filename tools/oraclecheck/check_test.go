@@ -136,3 +136,22 @@ func containsFinding(findings []string, want string) bool {
 	}
 	return false
 }
+
+// TestMigrationsBuildTheSchema: a column added to the schema without a
+// migration is a finding.
+func TestMigrationsBuildTheSchema(t *testing.T) {
+	files := map[string]string{
+		"postgres/queries/q.sql":             goodPG,
+		"oracle11g/queries/q.sql":            goodOra,
+		"oracle11g/schema/010_t.sql":         "CREATE TABLE T (ID NUMBER(19) NOT NULL, NOTE VARCHAR2(40 CHAR) NULL);\n",
+		"oracle11g/migrations/0001_base.sql": "CREATE TABLE T (ID NUMBER(19) NOT NULL);\n",
+	}
+	r := fixture(t, files, "")
+	if !containsFinding(r.Parity, "migrations: schema: column T.NOTE (VARCHAR2(40CHAR)) is missing after the migrations") {
+		t.Fatalf("no migrations finding: %q", r.Parity)
+	}
+	files["oracle11g/migrations/0002_note.sql"] = "ALTER TABLE T ADD (NOTE VARCHAR2(40 CHAR) NULL);\n"
+	if r := fixture(t, files, ""); r.Failed() {
+		t.Fatalf("with the migration: %q %q %q", r.Parse, r.Lint, r.Parity)
+	}
+}

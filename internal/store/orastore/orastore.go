@@ -56,6 +56,9 @@ func New(db *sql.DB, b Binder) *Store {
 // Close closes the pool.
 func (s *Store) Close() { _ = s.db.Close() }
 
+// DB is the pool (schema tooling, the leader's Dial).
+func (s *Store) DB() *sql.DB { return s.db }
+
 // executor implements store.Executor on the pool or inside a transaction.
 type executor struct {
 	ex    Execer

@@ -22,3 +22,23 @@ BEGIN
     EXECUTE IMMEDIATE 'DROP SEQUENCE "' || s.sequence_name || '"';
   END LOOP;
 END;
+
+-- name: SchemaVersionCreate :exec
+-- oracle only: msgx schema apply --dialect oracle11g creates its version
+-- table once (ORA-00955, name already used, means it exists).
+BEGIN
+  EXECUTE IMMEDIATE 'CREATE TABLE MSGX_SCHEMA_VERSION (VERSION VARCHAR2(64 CHAR) NOT NULL, APPLIED_AT TIMESTAMP(6) WITH TIME ZONE NOT NULL, CONSTRAINT MSGX_SCHEMA_VERSION_PKEY PRIMARY KEY (VERSION))';
+EXCEPTION
+  WHEN OTHERS THEN
+    IF SQLCODE != -955 THEN
+      RAISE;
+    END IF;
+END;
+
+-- name: SchemaVersionList :many
+-- oracle only: the migrations applied, in order.
+SELECT version FROM msgx_schema_version ORDER BY version
+
+-- name: SchemaVersionAdd :exec
+-- oracle only: records an applied migration.
+INSERT INTO msgx_schema_version (version, applied_at) VALUES (:version, :now)

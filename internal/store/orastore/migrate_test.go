@@ -1,0 +1,34 @@
+package orastore
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestMigrations: on a schema without the version table every migration is
+// pending; apply creates the table, runs each statement without its `;`
+// and records the version.
+func TestMigrations(t *testing.T) {
+	all, err := Migrations()
+	if err != nil || len(all) == 0 || all[0].Version != "0001_baseline" {
+		t.Fatalf("migrations %v, %v", len(all), err)
+	}
+	schema, _ := SchemaStatements()
+	if !slices.Equal(all[0].Statements, schema) {
+		t.Errorf("the baseline is not the schema (%d vs %d statements)", len(all[0].Statements), len(schema))
+	}
+	now := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
+	f, s := newFake(t, answer{}, answer{err: &oraError{942, "table or view does not exist"}})
+	applied, err := ApplyMigrations(ctx, s.db, now)
+	if err != nil || len(applied) != len(all) {
+		t.Fatalf("applied %d, %v", len(applied), err)
+	}
+	n := len(f.calls)
+	if last := f.calls[n-1]; last.SQL != mustQuery("SchemaVersionAdd").SQL || last.Args["version"] != "0001_baseline" {
+		t.Errorf("last call %q %v", last.SQL, last.Args)
+	}
+	if f.calls[2].SQL != schema[0] {
+		t.Errorf("first DDL %q", f.calls[2].SQL)
+	}
+}
