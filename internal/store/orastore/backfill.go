@@ -61,7 +61,7 @@ func scanBackfill(r *sql.Rows) (store.Backfill, error) {
 	return b, err
 }
 
-func (e executor) DeleteBackfills(ctx context.Context, msgIDs []int64) error {
+func (e executor) deleteBackfillsOn(ctx context.Context, msgIDs []int64) error {
 	list, err := e.numbers(ctx, msgIDs)
 	if err != nil {
 		return err

@@ -15,7 +15,7 @@ import (
 // time), x_minutes, x_days; a structure S's text is s_text and its
 // attribute A is s_a. The column lists come from the query files.
 
-func (e executor) Flights(ctx context.Context, flids []int64) (map[int64]*flight.State, error) {
+func (e executor) flightsOn(ctx context.Context, flids []int64) (map[int64]*flight.State, error) {
 	if len(flids) == 0 {
 		return map[int64]*flight.State{}, nil
 	}
@@ -31,7 +31,7 @@ func (e executor) Flights(ctx context.Context, flids []int64) (map[int64]*flight
 	return states, err
 }
 
-func (e executor) FlightStamps(ctx context.Context, flids []int64) (map[int64]store.FlightStamp, error) {
+func (e executor) flightStampsOn(ctx context.Context, flids []int64) (map[int64]store.FlightStamp, error) {
 	stamps := map[int64]store.FlightStamp{}
 	if len(flids) == 0 {
 		return stamps, nil
@@ -50,7 +50,7 @@ func (e executor) FlightStamps(ctx context.Context, flids []int64) (map[int64]st
 	return stamps, err
 }
 
-func (e executor) FlightsByDay(ctx context.Context, d time.Time, afterFLID int64, limit int) ([]*flight.State, error) {
+func (e executor) flightsByDayOn(ctx context.Context, d time.Time, afterFLID int64, limit int) ([]*flight.State, error) {
 	rows, err := e.rowMaps(ctx, "FlightListByDay", map[string]any{"operation_day": day(d), "after_flid": afterFLID, "page_size": limit})
 	if err != nil {
 		return nil, err
@@ -60,7 +60,7 @@ func (e executor) FlightsByDay(ctx context.Context, d time.Time, afterFLID int64
 }
 
 // PruneCandidates: an empty keep is an empty collection, which keeps nothing.
-func (e executor) PruneCandidates(ctx context.Context, fday time.Time, keep []int64) ([]*flight.State, error) {
+func (e executor) pruneCandidatesOn(ctx context.Context, fday time.Time, keep []int64) ([]*flight.State, error) {
 	list, err := e.numbers(ctx, keep)
 	if err != nil {
 		return nil, err
@@ -245,7 +245,7 @@ func flightValues(s *flight.State, now time.Time) map[string]any {
 // INSERT, the others with the array-bound MERGE), then replaces the changed
 // collections: per table one delete for the existing flights and one
 // array-bound insert; payloads one CLOB upsert each.
-func (e executor) WriteFlights(ctx context.Context, writes []store.FlightWrite, now time.Time) error {
+func (e executor) writeFlightsOn(ctx context.Context, writes []store.FlightWrite, now time.Time) error {
 	if len(writes) == 0 {
 		return nil
 	}

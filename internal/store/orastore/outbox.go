@@ -52,7 +52,7 @@ func (e executor) EventsOfMessage(ctx context.Context, msgID int64) ([]store.Eve
 
 // MarkSent: KAFKA:schd rows by id; KAFKA:msg moves the watermark in one
 // PL/SQL block (tally, then the MERGE only when nothing below is missing).
-func (e executor) MarkSent(ctx context.Context, target string, ids []int64, now time.Time) error {
+func (e executor) markSentOn(ctx context.Context, target string, ids []int64, now time.Time) error {
 	if len(ids) == 0 {
 		return nil
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
-func (e executor) Enqueue(ctx context.Context, ids []int64, now time.Time) (int, error) {
+func (e executor) enqueueOn(ctx context.Context, ids []int64, now time.Time) (int, error) {
 	if len(ids) == 0 {
 		return 0, nil
 	}
@@ -58,7 +58,7 @@ func (e executor) Message(ctx context.Context, id int64) (store.Message, error) 
 	return m, err
 }
 
-func (e executor) LockMessages(ctx context.Context, ids []int64) ([]store.Message, error) {
+func (e executor) lockMessagesOn(ctx context.Context, ids []int64) ([]store.Message, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -69,7 +69,7 @@ func (e executor) LockMessages(ctx context.Context, ids []int64) ([]store.Messag
 	return e.messages(ctx, "ProcStateGetManyForUpdate", map[string]any{"msg_ids": list})
 }
 
-func (e executor) IdentityHolders(ctx context.Context, keys []string) (map[string]int64, error) {
+func (e executor) identityHoldersOn(ctx context.Context, keys []string) (map[string]int64, error) {
 	holders := map[string]int64{}
 	if len(keys) == 0 {
 		return holders, nil

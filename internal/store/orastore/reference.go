@@ -33,7 +33,7 @@ func (e executor) Ref(ctx context.Context, rtype, rkey string) (store.RefRecord,
 
 // ReplaceRefList deletes every key of the list that keep lacks; an empty
 // keep is an empty collection and deletes the whole list, as in PostgreSQL.
-func (e executor) ReplaceRefList(ctx context.Context, rtype string, keep []string) (int, error) {
+func (e executor) replaceRefListOn(ctx context.Context, rtype string, keep []string) (int, error) {
 	list, err := e.strs(ctx, keep)
 	if err != nil {
 		return 0, err

@@ -10,7 +10,7 @@ import (
 
 // Replays (store/replay.go).
 
-func (e executor) ReplayCandidates(ctx context.Context, ids []int64, class string, afterID int64, limit int) ([]store.Message, error) {
+func (e executor) replayCandidatesOn(ctx context.Context, ids []int64, class string, afterID int64, limit int) ([]store.Message, error) {
 	if ids != nil && len(ids) == 0 {
 		return []store.Message{}, nil // an empty list selects nothing (nil: every id)
 	}
@@ -28,7 +28,7 @@ func (e executor) ReplayCandidates(ctx context.Context, ids []int64, class strin
 }
 
 // ReplayIDs locks the replayable rows among ids, then moves exactly those.
-func (e executor) ReplayIDs(ctx context.Context, ids []int64, now time.Time) ([]int64, error) {
+func (e executor) replayIDsOn(ctx context.Context, ids []int64, now time.Time) ([]int64, error) {
 	if len(ids) == 0 {
 		return []int64{}, nil
 	}
@@ -47,7 +47,7 @@ func (e executor) ReplayIDs(ctx context.Context, ids []int64, now time.Time) ([]
 	return moved, err
 }
 
-func (e executor) FlightMarks(ctx context.Context, flids []int64) (map[int64]store.FlightMark, error) {
+func (e executor) flightMarksOn(ctx context.Context, flids []int64) (map[int64]store.FlightMark, error) {
 	marks := map[int64]store.FlightMark{}
 	if len(flids) == 0 {
 		return marks, nil

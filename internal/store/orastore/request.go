@@ -78,7 +78,7 @@ func (e executor) MarkRequestDone(ctx context.Context, id, msgID int64, rule str
 }
 
 // ExpireRequestKey locks the open request of the key, then expires it.
-func (e executor) ExpireRequestKey(ctx context.Context, key, note string, now time.Time) ([]int64, error) {
+func (e executor) expireRequestKeyOn(ctx context.Context, key, note string, now time.Time) ([]int64, error) {
 	ids, err := e.ids(ctx, "ReqExpireKey", map[string]any{"req_key": key}, 0)
 	if err != nil || len(ids) == 0 {
 		return ids, err
@@ -88,7 +88,7 @@ func (e executor) ExpireRequestKey(ctx context.Context, key, note string, now ti
 
 // ExpireDueRequests locks the first max due requests it can (SKIP LOCKED,
 // fetching stops at max so no more are locked), then expires them.
-func (e executor) ExpireDueRequests(ctx context.Context, now time.Time, max int) ([]int64, error) {
+func (e executor) expireDueRequestsOn(ctx context.Context, now time.Time, max int) ([]int64, error) {
 	ids, err := e.ids(ctx, "ReqExpireDue", map[string]any{"now": instant(now)}, max)
 	if err != nil || len(ids) == 0 {
 		return ids, err
