@@ -26,10 +26,7 @@ func TestConformance(t *testing.T) {
 	}
 	t.Cleanup(st.Close)
 	storetest.Run(t, func(t *testing.T) store.Store {
-		if _, err := st.exec(t.Context(), "TestSchemaReset", nil); err != nil {
-			t.Fatal(err)
-		}
-		if err := ApplySchema(t.Context(), st.db); err != nil {
+		if err := ResetTestSchema(t.Context(), st); err != nil {
 			t.Fatal(err)
 		}
 		return st

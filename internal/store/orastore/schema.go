@@ -89,3 +89,13 @@ func firstLine(s string) string {
 	}
 	return s
 }
+
+// ResetTestSchema drops every table and sequence of the connected schema
+// and creates msgx's: the tests' fresh database on MSGX_TEST_ORACLE_DSN,
+// which must name a dedicated schema (never a site's).
+func ResetTestSchema(ctx context.Context, s *Store) error {
+	if _, err := s.exec(ctx, "TestSchemaReset", nil); err != nil {
+		return err
+	}
+	return ApplySchema(ctx, s.db)
+}
