@@ -63,3 +63,20 @@ func (s *lockSession) TryLock(ctx context.Context) (bool, error) {
 func (s *lockSession) Ping(ctx context.Context) error { return interpret(ctx, s.conn.PingContext(ctx)) }
 
 func (s *lockSession) Close(context.Context) error { return s.conn.Close() }
+
+// Sessions lists the instances' lock sessions on this schema (V$SESSION by
+// module name), the leader first: `msgx status` on Oracle. It needs SELECT
+// on V_$SESSION and V_$LOCK.
+func Sessions(ctx context.Context, s *Store, lockID int64) ([]leader.Session, error) {
+	var out []leader.Session
+	err := s.query(ctx, "LeaderSessions", map[string]any{"lock_id": lockID}, func(r *sql.Rows) error {
+		var ses leader.Session
+		var client sql.NullString
+		var leading int64
+		err := r.Scan(&ses.PID, &ses.Name, &client, &ses.Since, &leading)
+		ses.Client, ses.Leading = client.String, leading == 1
+		out = append(out, ses)
+		return err
+	})
+	return out, err
+}

@@ -281,3 +281,18 @@ func TestLeaderLock(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestSessions: the lock sessions with the leader flag from V$LOCK.
+func TestSessions(t *testing.T) {
+	at := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
+	f, s := newFake(t, rows("PID APPLICATION_NAME CLIENT_ADDR BACKEND_START LEADER",
+		[]driver.Value{number("77"), "msgx-lock a:1", "hostA", at, number("1")},
+		[]driver.Value{number("78"), "msgx-lock b:2", nil, at, number("0")}))
+	got, err := Sessions(ctx, s, 42)
+	if err != nil || len(got) != 2 || !got[0].Leading || got[1].Leading || got[0].PID != 77 || got[1].Client != "" {
+		t.Fatalf("sessions %+v, %v", got, err)
+	}
+	if f.calls[0].Args["lock_id"] != int64(42) {
+		t.Errorf("lock_id %v", f.calls[0].Args)
+	}
+}
