@@ -19,7 +19,7 @@ import (
 // DBMS_LOCK. A missing Oracle client (DPI-1047) is one actionable line.
 func connectOracle(ctx context.Context, cfg config.Config) (ownDB, error) {
 	st, err := orastore.Open(ctx, cfg.OracleDSN)
-	if errors.Is(err, orastore.ErrNoClient) {
+	if errors.Is(err, orastore.ErrNoClient) || errors.Is(err, orastore.ErrNotLinked) {
 		return ownDB{}, err
 	}
 	if err != nil {
