@@ -9,7 +9,8 @@
 GO       ?= go
 SQLC     := $(GO) tool -modfile=tools.mod sqlc
 VERSION  ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
-LDFLAGS  := -X main.version=$(VERSION)
+COMMIT   ?= $(shell git rev-parse --short HEAD 2>/dev/null)
+LDFLAGS  := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 TIMEOUT  ?= 20m
 # Fuzz budget as an execution count: a count has no deadline to race on a
 # loaded machine (a -fuzztime duration can fail spuriously, golang/go#75804).
@@ -28,6 +29,8 @@ SHELL       := /bin/bash
 MSGX_PG_URL      ?= postgres://postgres@127.0.0.1:5432/msgx?sslmode=disable
 MSGX_MAILBOX_DSN ?= root@tcp(127.0.0.1:3306)/msgx_mailbox?parseTime=true
 MSGX_HTTP_ADDR   ?= 127.0.0.1:8080
+# The mailbox database MSGX_MAILBOX_DSN names (…/NAME?…).
+MAILBOX_DB        = $(lastword $(subst /, ,$(firstword $(subst ?, ,$(MSGX_MAILBOX_DSN)))))
 # Servers for the tests: each test creates and drops its own databases.
 MSGX_TEST_PG_URL      ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 MSGX_TEST_MAILBOX_DSN ?= root@tcp(127.0.0.1:3306)/?parseTime=true
@@ -112,8 +115,8 @@ lint:
 # AODB's mailbox tables created (only in dev: on site they exist), then the
 # service in the foreground (Ctrl-C stops it gracefully).
 run: services build
-	$(BIN) schema apply --yes --url '$(MSGX_PG_URL)' | tail -n 1
-	mariadb -h 127.0.0.1 -u root msgx_mailbox < sql/mysql/schema/001_mailbox.sql
+	$(BIN) schema apply --yes --url '$(MSGX_PG_URL)' >/dev/null
+	mariadb -h 127.0.0.1 -u root '$(MAILBOX_DB)' < sql/mysql/schema/001_mailbox.sql
 	BIN=$(BIN) scripts/demo.sh
 
 clean:

@@ -15,6 +15,12 @@ export MSGX_ENV=${MSGX_ENV:-dev}
 export MSGX_HTTP_SEND_TOKEN=${MSGX_HTTP_SEND_TOKEN:-demo-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')}
 
 mkdir -p "$(dirname "$LOG")"
+# The port must be free: otherwise our serve would die at once and the day
+# would go to whatever answers there (often a demo still running).
+if curl -fsS -o /dev/null --max-time 2 "http://$ADDR/healthz" 2>/dev/null; then
+  echo "run: $ADDR already answers (another msgx serve, a previous demo?): stop it, or pick another address: make run MSGX_HTTP_ADDR=127.0.0.1:8081"
+  exit 1
+fi
 # Its own session: Ctrl-C reaches this script only, which sends serve exactly
 # one SIGTERM (a second signal would make serve exit at once).
 setsid "$BIN" serve >"$LOG" 2>&1 &
@@ -28,11 +34,14 @@ stop() {
 trap 'stop; exit 0' INT TERM
 trap stop EXIT
 
+# Wait for OUR server: it must be alive when the address answers.
+died() { echo "run: msgx serve exited; the end of its log ($LOG):"; tail -n 20 "$LOG"; exit 1; }
 for _ in $(seq 1 150); do
+  kill -0 "$pid" 2>/dev/null || died
   if curl -fsS "http://$ADDR/healthz" >/dev/null 2>&1; then break; fi
-  if ! kill -0 "$pid" 2>/dev/null; then echo "run: msgx serve exited:"; tail -n 20 "$LOG"; exit 1; fi
   sleep 0.2
 done
+kill -0 "$pid" 2>/dev/null || died
 curl -fsS "http://$ADDR/healthz" >/dev/null || { echo "run: msgx serve did not answer on $ADDR; see $LOG"; exit 1; }
 brokers=$(grep -o '"brokers":\["[^"]*"' "$LOG" | head -n1 | sed 's/.*\["//; s/"$//' || true)
 
@@ -67,6 +76,7 @@ cat <<MSG
 
 msgx is serving on http://$ADDR (pid $pid, log $LOG), with an embedded Kafka broker at ${brokers:-?}.
 Look around:
+  http://$ADDR/console/                               the operator console (in a browser)
   curl http://$ADDR/flights/30001                     a flight's full current state
   curl 'http://$ADDR/all/flights?day=2026-12-03'      the day's flights, paged
   curl http://$ADDR/messages/1                        a message's processing status
@@ -74,7 +84,7 @@ Look around:
   curl http://$ADDR/metrics                           Prometheus metrics
   $BIN status                                     queue head, backlog, dead letters, outbox lag, open requests
   $BIN request list                               requests to the AODB and their answers
-  MSGX_KAFKA_BROKERS=${brokers:-<broker>} $BIN tail --topic msg   the events on Kafka
+  MSGX_KAFKA_BROKERS=${brokers:-<broker>} $BIN tail --topic msg --from-start   the events on Kafka (all of them)
 Press Ctrl-C to stop.
 MSG
 wait "$pid"

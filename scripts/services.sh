@@ -21,10 +21,18 @@ set -euo pipefail
 
 PG_HOST=127.0.0.1
 PG_PORT=${PG_PORT:-5432}
-PG_DB=msgx
+# The databases of `make run`: those MSGX_PG_URL and MSGX_MAILBOX_DSN name
+# (the Makefile's defaults: msgx and msgx_mailbox).
+pg_url=${MSGX_PG_URL:-postgres://postgres@127.0.0.1:5432/msgx}
+PG_DB=${pg_url%%\?*}
+PG_DB=${PG_DB##*/}
 MY_HOST=127.0.0.1
 MY_PORT=${MARIADB_PORT:-3306}
-MY_DB=msgx_mailbox
+my_dsn=${MSGX_MAILBOX_DSN:-root@tcp(127.0.0.1:3306)/msgx_mailbox}
+MY_DB=${my_dsn##*/}
+MY_DB=${MY_DB%%\?*}
+[[ $PG_DB =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] || { echo "services: MSGX_PG_URL names no plain database: $pg_url" >&2; exit 2; }
+[[ $MY_DB =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] || { echo "services: MSGX_MAILBOX_DSN names no plain database: $my_dsn" >&2; exit 2; }
 MY_SOCKET=${MARIADB_SOCKET:-/run/mysqld/mysqld.sock}
 WAIT=${SERVICES_WAIT:-60}
 

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,27 +16,29 @@ func init() {
 	register("decode", "decode one SIS message (file or -) and print it as JSON", runDecode)
 }
 
+const decodeUsage = `usage: msgx decode [--tz ZONE] [--max-size BYTES] [FILE|-]
+
+Decodes one SIS message from FILE (or stdin for - or no argument) exactly as
+the pump does and prints it as JSON (docs/decode.md): the kind, the META, the
+identity and every record with its field operations. A message the pump
+would refuse prints {"class","reason"} instead. Nothing is written anywhere.
+
+Exit codes: 0 decoded; 1 the input could not be read; 2 the message was
+rejected (MALFORMED, PROTOCOL, CODEC_ERROR, UNSUPPORTED) or bad flags.`
+
 // runDecode reads one message from FILE (or stdin for "-" or no argument)
 // and prints the decoded message as JSON (docs/decode.md). A rejected
 // message prints {"class","reason"} and exits 2; an I/O failure exits 1.
 func runDecode(_ context.Context, args []string, s streams) int {
-	fs := flag.NewFlagSet("decode", flag.ContinueOnError)
-	fs.SetOutput(s.err)
-	fs.Usage = func() {
-		fmt.Fprintln(s.err, "usage: msgx decode [--tz ZONE] [--max-size BYTES] [FILE|-]")
-		fs.PrintDefaults()
-	}
+	fs := newFlags("decode", decodeUsage)
 	tzDefault := os.Getenv("MSGX_AIRPORT_TZ")
 	if tzDefault == "" {
 		tzDefault = sis.DefaultZone
 	}
 	tz := fs.String("tz", tzDefault, "airport time zone of all SIS times (env MSGX_AIRPORT_TZ)")
 	maxSize := fs.Int("max-size", sis.DefaultMaxSize, "largest accepted message in bytes")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args, s); !ok {
+		return code
 	}
 	if fs.NArg() > 1 {
 		fmt.Fprintln(s.err, "msgx decode: at most one FILE")

@@ -63,12 +63,15 @@ func onSignals(parent context.Context, stderr io.Writer, exit func()) context.Co
 }
 
 func dispatch(ctx context.Context, args []string, s streams) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	switch {
+	case len(args) == 0: // a mistake: the usage goes with the error output
 		usage(s.err)
-		if len(args) == 0 {
-			return exitUsage
-		}
+		return exitUsage
+	case args[0] == "-h" || args[0] == "--help" || args[0] == "help": // asked for: msgx help | less
+		usage(s.out)
 		return exitOK
+	case args[0] == "--version" || args[0] == "-version":
+		args = append([]string{"version"}, args[1:]...)
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {

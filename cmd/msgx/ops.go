@@ -6,10 +6,10 @@ package main
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -18,6 +18,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/orastore"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
@@ -35,13 +36,22 @@ func openStore(ctx context.Context, cfg config.Config) (store.Store, error) {
 		defer cancel()
 		st, err := orastore.Open(octx, cfg.OracleDSN)
 		if err != nil {
-			return nil, fmt.Errorf("%s (check oracle.dsn / MSGX_ORACLE_DSN)", errLine(err))
+			return nil, fmt.Errorf("%s (check oracle.dsn / MSGX_ORACLE_DSN)", oneline.Err(err))
 		}
 		return st, nil
 	}
-	pc, err := pgxpool.ParseConfig(cfg.PGURL)
+	pool, err := openPool(ctx, cfg.PGURL, "postgres.url (MSGX_PG_URL)")
 	if err != nil {
-		return nil, fmt.Errorf("postgres.url (MSGX_PG_URL) is not a valid URL: %s", errLine(err))
+		return nil, err
+	}
+	return pgstore.New(pool), nil
+}
+
+// openPool connects to a PostgreSQL URL given by setting (named in errors).
+func openPool(ctx context.Context, url, setting string) (*pgxpool.Pool, error) {
+	pc, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("%s is not a valid URL: %s", setting, oneline.Err(err))
 	}
 	if pc.ConnConfig.ConnectTimeout == 0 || pc.ConnConfig.ConnectTimeout > opsTimeout {
 		pc.ConnConfig.ConnectTimeout = opsTimeout
@@ -50,17 +60,16 @@ func openStore(ctx context.Context, cfg config.Config) (store.Store, error) {
 		pc.ConnConfig.RuntimeParams["application_name"] = "msgx-cli"
 	}
 	pc.MaxConns = 2
-	pool, err := pgxpool.NewWithConfig(ctx, pc)
-	if err != nil {
-		return nil, fmt.Errorf("PostgreSQL: %s", errLine(err))
-	}
 	pctx, cancel := context.WithTimeout(ctx, opsTimeout)
 	defer cancel()
-	if err := pool.Ping(pctx); err != nil {
-		pool.Close()
-		return nil, fmt.Errorf("PostgreSQL unreachable (check postgres.url / MSGX_PG_URL): %s", errLine(err))
+	pool, err := pgstore.Connect(pctx, pc)
+	switch {
+	case errors.Is(err, store.ErrNoDatabase):
+		return nil, fmt.Errorf("PostgreSQL: no such database, or access denied (check %s): %s", setting, oneline.Err(err))
+	case err != nil:
+		return nil, fmt.Errorf("PostgreSQL unreachable (check %s): %s", setting, oneline.Err(err))
 	}
-	return pgstore.New(pool), nil
+	return pool, nil
 }
 
 // openMailbox connects to the shared mailbox of the configuration.
@@ -69,14 +78,9 @@ func openMailbox(ctx context.Context, cfg config.Config) (*mailbox.Mailbox, *sql
 	defer cancel()
 	db, err := mailbox.Open(octx, cfg.MailboxDSN)
 	if err != nil {
-		return nil, nil, fmt.Errorf("mailbox unreachable (check mailbox.dsn / MSGX_MAILBOX_DSN): %s", errLine(err))
+		return nil, nil, fmt.Errorf("mailbox unreachable (check mailbox.dsn / MSGX_MAILBOX_DSN): %s", oneline.Err(err))
 	}
 	return mailbox.New(db, mailbox.WithZone(cfg.Location)), db, nil
-}
-
-// errLine is an error as one line, whatever the driver put in it.
-func errLine(err error) string {
-	return strings.Join(strings.Fields(err.Error()), " ")
 }
 
 // isTTY reports whether w is a terminal (a bar can redraw itself there).

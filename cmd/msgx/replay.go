@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -13,6 +11,7 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/config"
+	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/replay"
 	"github.com/msgx-aodb/msgx/internal/sis"
 )
@@ -59,9 +58,7 @@ func (l *idList) Set(v string) error {
 }
 
 func runReplay(ctx context.Context, args []string, s streams) int {
-	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	fs.SetOutput(s.err)
-	fs.Usage = func() { fmt.Fprintln(s.err, replayUsage+"\n\nflags:"); fs.PrintDefaults() }
+	fs := newFlags("replay", replayUsage)
 	configPath := configFlag(fs)
 	var ids idList
 	fs.Var(&ids, "id", "mailbox id (MSG_ID) to replay; repeat the flag for more")
@@ -69,11 +66,8 @@ func runReplay(ctx context.Context, args []string, s streams) int {
 	dryRun := fs.Bool("dry-run", false, "print the plan and change nothing")
 	yes := fs.Bool("yes", false, "really replay")
 	asJSON := fs.Bool("json", false, "print the plan (and the ids moved) as JSON")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args, s); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(s.err, "msgx replay: unexpected argument %q (ids go with --id)\n", fs.Arg(0))
@@ -86,7 +80,10 @@ func runReplay(ctx context.Context, args []string, s streams) int {
 	f := replay.Filter{IDs: ids, Class: strings.ToUpper(strings.TrimSpace(*class))}
 	if err := f.Validate(); err != nil {
 		msg := err.Error()
-		if errors.Is(err, replay.ErrInvalidFilter) {
+		switch {
+		case len(ids) == 0 && f.Class == "":
+			msg = "name --id N (repeatable) or --class CLASS"
+		case len(ids) > 0 && f.Class != "":
 			msg = "name --id N (repeatable) or --class CLASS, not both"
 		}
 		fmt.Fprintf(s.err, "msgx replay: %s\n", msg)
@@ -116,7 +113,7 @@ func runReplay(ctx context.Context, args []string, s streams) int {
 
 	plan, err := replay.Preview(ctx, st, raws, f, replay.Options{Decode: decodeOptions(cfg)})
 	if err != nil {
-		fmt.Fprintf(s.err, "msgx replay: %s\n", errLine(err))
+		fmt.Fprintf(s.err, "msgx replay: %s\n", oneline.Err(err))
 		return exitFailure
 	}
 	if len(plan.Rejected) > 0 {
@@ -159,7 +156,7 @@ func runReplay(ctx context.Context, args []string, s streams) int {
 	if err != nil {
 		_ = bar.Exit()
 		printMoved(s.out, moved, *asJSON)
-		fmt.Fprintf(s.err, "msgx replay: %s (the %d ids printed were replayed)\n", errLine(err), len(moved))
+		fmt.Fprintf(s.err, "msgx replay: %s (the %d ids printed were replayed)\n", oneline.Err(err), len(moved))
 		return exitFailure
 	}
 	_ = bar.Finish()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/request"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -46,16 +46,15 @@ expires); 2 bad arguments or invalid configuration.`
 
 func runRequest(ctx context.Context, args []string, s streams) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprintln(s.err, requestUsage)
 		if len(args) == 0 {
+			fmt.Fprintln(s.err, requestUsage)
 			return exitUsage
 		}
+		fmt.Fprintln(s.out, requestUsage)
 		return exitOK
 	}
 	sub, args := args[0], args[1:]
-	fs := flag.NewFlagSet("request "+sub, flag.ContinueOnError)
-	fs.SetOutput(s.err)
-	fs.Usage = func() { fmt.Fprintln(s.err, requestUsage+"\n\nflags:"); fs.PrintDefaults() }
+	fs := newFlags("request "+sub, requestUsage)
 	configPath := configFlag(fs)
 	var from, to *string
 	var asJSON *bool
@@ -75,11 +74,8 @@ func runRequest(ctx context.Context, args []string, s streams) int {
 	// Flags may follow the list: msgx request ref AIRL --config FILE.
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return exitOK
-			}
-			return exitUsage
+		if code, ok := parseFlags(fs, args, s); !ok {
+			return code
 		}
 		if fs.NArg() == 0 {
 			break
@@ -154,14 +150,14 @@ func runRequest(ctx context.Context, args []string, s streams) int {
 	case "list":
 		reqs, err := svc.List(ctx, 0, *limit)
 		if err != nil {
-			fmt.Fprintf(s.err, "msgx request list: %s\n", errLine(err))
+			fmt.Fprintf(s.err, "msgx request list: %s\n", oneline.Err(err))
 			return exitFailure
 		}
 		for i := range reqs {
 			reqs[i] = svc.Local(reqs[i])
 		}
 		if err := printRequests(s.out, reqs, *asJSON); err != nil {
-			fmt.Fprintf(s.err, "msgx request list: %s\n", errLine(err))
+			fmt.Fprintf(s.err, "msgx request list: %s\n", oneline.Err(err))
 			return exitFailure
 		}
 		return exitOK
@@ -171,7 +167,7 @@ func runRequest(ctx context.Context, args []string, s streams) int {
 		req, err = svc.Reference(ctx, list)
 	}
 	if err != nil {
-		fmt.Fprintf(s.err, "msgx request %s: %s\n", sub, errLine(err))
+		fmt.Fprintf(s.err, "msgx request %s: %s\n", sub, oneline.Err(err))
 		return exitFailure
 	}
 	fmt.Fprintf(s.out, "%d\t%d\n", req.ID, *req.OutboundID)

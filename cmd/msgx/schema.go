@@ -1,13 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"context"
-	"errors"
-	"flag"
 	"fmt"
-	"os"
 	"strings"
 
+	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/schema"
 )
 
@@ -15,25 +14,34 @@ func init() {
 	register("schema", "show (plan) or apply the DDL that brings PostgreSQL to msgx's schema", runSchema)
 }
 
-const schemaUsage = `usage: msgx schema plan  [--url URL] [--schema public]
-       msgx schema apply --yes [--url URL] [--schema public]
+const schemaUsage = `usage: msgx schema plan  [--config FILE] [--url URL] [--schema public]
+       msgx schema apply --yes [--config FILE] [--url URL] [--schema public]
        msgx schema plan|apply --dialect oracle11g [--dsn DSN] [--yes]
 
 plan prints the DDL that brings the schema to sql/postgres/schema, one
-statement per line; apply executes it in one transaction. The URL defaults to
-$MSGX_PG_URL. Tables in the schema that msgx does not define are dropped.
+statement per line on stdout ("-- schema is up to date" on stderr when there
+is none); apply executes it in one transaction and says how many statements
+it applied on stderr. The database is --url, else postgres.url of the
+configuration (--config / $MSGX_CONFIG, MSGX_PG_URL; docs/config.md), whose
+default is the local development database. Tables in the schema that msgx
+does not define are dropped.
 
-With --dialect oracle11g, plan prints the migrations of
-sql/oracle11g/migrations not yet recorded in MSGX_SCHEMA_VERSION and apply
-runs them in order (Oracle DDL commits itself: a failed migration stays
-half applied and unrecorded). The DSN defaults to $MSGX_ORACLE_DSN.`
+With --dialect oracle11g (default: database.dialect of the configuration),
+plan prints the migrations of sql/oracle11g/migrations not yet recorded in
+MSGX_SCHEMA_VERSION and apply runs them in order (Oracle DDL commits itself:
+a failed migration stays half applied and unrecorded). The DSN is --dsn,
+else oracle.dsn of the configuration (MSGX_ORACLE_DSN).
+
+Exit codes: 0 planned / applied; 1 the database failed; 2 bad flags, invalid
+configuration, or apply without --yes.`
 
 func runSchema(ctx context.Context, args []string, s streams) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprintln(s.err, schemaUsage)
 		if len(args) == 0 {
+			fmt.Fprintln(s.err, schemaUsage)
 			return exitUsage
 		}
+		fmt.Fprintln(s.out, schemaUsage)
 		return exitOK
 	}
 	sub := args[0]
@@ -41,19 +49,15 @@ func runSchema(ctx context.Context, args []string, s streams) int {
 		fmt.Fprintf(s.err, "msgx schema: unknown subcommand %q (want plan or apply)\n", sub)
 		return exitUsage
 	}
-	fs := flag.NewFlagSet("schema "+sub, flag.ContinueOnError)
-	fs.SetOutput(s.err)
-	fs.Usage = func() { fmt.Fprintln(s.err, schemaUsage) }
-	url := fs.String("url", "", "PostgreSQL URL, postgres://... (default $MSGX_PG_URL)")
+	fs := newFlags("schema "+sub, schemaUsage)
+	configPath := configFlag(fs)
+	url := fs.String("url", "", "PostgreSQL URL, postgres://... (default postgres.url of the configuration)")
 	target := fs.String("schema", schema.DefaultSchema, "PostgreSQL schema holding msgx's tables")
 	yes := fs.Bool("yes", false, "apply: really change the database")
-	dialect := fs.String("dialect", "postgres", "postgres or oracle11g")
-	dsn := fs.String("dsn", "", "oracle11g: godror DSN (default $MSGX_ORACLE_DSN)")
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	dialect := fs.String("dialect", "", "postgres or oracle11g (default database.dialect of the configuration)")
+	dsn := fs.String("dsn", "", "oracle11g: godror DSN (default oracle.dsn of the configuration)")
+	if code, ok := parseFlags(fs, args[1:], s); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(s.err, "msgx schema: unexpected argument %q\n", fs.Arg(0))
@@ -63,20 +67,19 @@ func runSchema(ctx context.Context, args []string, s streams) int {
 		fmt.Fprintln(s.err, "msgx schema: apply changes the database: review 'msgx schema plan', then re-run with --yes")
 		return exitUsage
 	}
-	if *dialect == "oracle11g" {
-		return schemaOracle(ctx, sub, *dsn, s)
+	cfg, ok := loadConfig("schema", *configPath, s)
+	if !ok {
+		return exitUsage
 	}
-	if *dialect != "postgres" {
+	switch cmp.Or(*dialect, cfg.Dialect) {
+	case config.DialectOracle11g:
+		return schemaOracle(ctx, sub, cmp.Or(*dsn, cfg.OracleDSN), s)
+	case config.DialectPostgres:
+	default:
 		fmt.Fprintf(s.err, "msgx schema: unknown dialect %q (want postgres or oracle11g)\n", *dialect)
 		return exitUsage
 	}
-	if *url == "" {
-		*url = os.Getenv("MSGX_PG_URL")
-	}
-	if *url == "" {
-		fmt.Fprintln(s.err, "msgx schema: no database: pass --url or set MSGX_PG_URL")
-		return exitUsage
-	}
+	*url = cmp.Or(*url, cfg.PGURL)
 
 	stmts, err := schemaRun(ctx, sub, *url, *target)
 	if err != nil {

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -55,10 +57,18 @@ func TestSchemaURLFromEnv(t *testing.T) {
 	require.Empty(t, out)
 	require.Contains(t, stderr, "up to date")
 
+	// Like every command, schema reads the configuration file (and its
+	// default is the local development database).
 	t.Setenv("MSGX_PG_URL", "")
+	cfg := filepath.Join(t.TempDir(), "msgx.yaml")
+	require.NoError(t, os.WriteFile(cfg, []byte("postgres:\n  url: "+pg.URL+"\n"), 0o600))
+	code, _, stderr = runMsgx(t, "schema", "plan", "--config", cfg)
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, stderr, "up to date")
+	t.Setenv("MSGX_CONFIG", cfg)
 	code, _, stderr = runMsgx(t, "schema", "plan")
-	require.Equal(t, exitUsage, code)
-	require.Contains(t, stderr, "MSGX_PG_URL")
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, stderr, "up to date")
 }
 
 func TestSchemaBadURL(t *testing.T) {

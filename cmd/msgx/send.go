@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -19,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/oneline"
 )
 
 func init() {
@@ -47,17 +47,12 @@ configuration.`
 const sendTimeout = 30 * time.Second
 
 func runSend(ctx context.Context, args []string, s streams) int {
-	fs := flag.NewFlagSet("send", flag.ContinueOnError)
-	fs.SetOutput(s.err)
-	fs.Usage = func() { fmt.Fprintln(s.err, sendUsage+"\n\nflags:"); fs.PrintDefaults() }
+	fs := newFlags("send", sendUsage)
 	configPath := configFlag(fs)
 	url := fs.String("url", "", "base URL of the running service (default http://<http.addr>)")
 	direct := fs.Bool("direct", false, "insert straight into the mailbox table (mailbox.dsn) instead of over HTTP")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args, s); !ok {
+		return code
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(s.err, "msgx send: name at least one FILE or DIR (msgx send --help)")
@@ -110,7 +105,7 @@ func runSend(ctx context.Context, args []string, s streams) int {
 		}
 		if err != nil {
 			_ = bar.Exit()
-			fmt.Fprintf(s.err, "msgx send: %s: %s (sent %d of %d)\n", f, errLine(err), i, len(files))
+			fmt.Fprintf(s.err, "msgx send: %s: %s (sent %d of %d)\n", f, oneline.Err(err), i, len(files))
 			return exitFailure
 		}
 		if isTTY(s.err) {
@@ -140,7 +135,7 @@ func sendFiles(args []string) ([]string, error) {
 		}
 		entries, err := os.ReadDir(a)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s", a, errLine(err))
+			return nil, fmt.Errorf("%s: %s", a, oneline.Err(err))
 		}
 		var names []string
 		for _, e := range entries {
@@ -175,9 +170,9 @@ func sendDirect(ctx context.Context, mb *mailbox.Mailbox, body []byte) (int64, e
 	id, err := mb.Insert(ctx, body, time.Now())
 	switch {
 	case errors.Is(err, mailbox.ErrTooLarge):
-		return 0, fmt.Errorf("too large for the mailbox (its column holds %d bytes; an INSERT must fit the server's max_allowed_packet): %s", mailbox.MaxBody, errLine(err))
+		return 0, fmt.Errorf("too large for the mailbox (its column holds %d bytes; an INSERT must fit the server's max_allowed_packet): %s", mailbox.MaxBody, oneline.Err(err))
 	case err != nil:
-		return 0, fmt.Errorf("mailbox insert failed (check mailbox.dsn / MSGX_MAILBOX_DSN): %s", errLine(err))
+		return 0, fmt.Errorf("mailbox insert failed (check mailbox.dsn / MSGX_MAILBOX_DSN): %s", oneline.Err(err))
 	}
 	return id, nil
 }
@@ -192,7 +187,7 @@ func sendHTTP(ctx context.Context, client *http.Client, base, token string, body
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
 	if err != nil {
-		return 0, fmt.Errorf("--url %q: %s", base, errLine(err))
+		return 0, fmt.Errorf("--url %q: %s", base, oneline.Err(err))
 	}
 	req.Header.Set("Content-Type", "application/xml; charset=utf-8")
 	if token != "" {
@@ -200,12 +195,12 @@ func sendHTTP(ctx context.Context, client *http.Client, base, token string, body
 	}
 	res, err := client.Do(req)
 	if err != nil {
-		return 0, fmt.Errorf("cannot reach %s (is 'msgx serve' running there? pass --url, or --direct): %s", shown, errLine(err))
+		return 0, fmt.Errorf("cannot reach %s (is 'msgx serve' running there? pass --url, or --direct): %s", shown, oneline.Err(err))
 	}
 	defer res.Body.Close()
 	text, err := io.ReadAll(io.LimitReader(res.Body, 64<<10))
 	if err != nil {
-		return 0, fmt.Errorf("%s: reading the answer: %s", shown, errLine(err))
+		return 0, fmt.Errorf("%s: reading the answer: %s", shown, oneline.Err(err))
 	}
 	if res.StatusCode != http.StatusOK {
 		var e struct {

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"strings"
 
@@ -33,15 +31,10 @@ applied, port taken, Kafka topic missing) or interrupted; 2 invalid
 configuration.`
 
 func runServe(ctx context.Context, args []string, s streams) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(s.err)
-	fs.Usage = func() { fmt.Fprintln(s.err, serveUsage); fs.PrintDefaults() }
+	fs := newFlags("serve", serveUsage)
 	configPath := configFlag(fs)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args, s); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(s.err, "msgx serve: unexpected argument %q\n", fs.Arg(0))

@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/config"
+	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/status"
+	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 func init() {
@@ -30,8 +30,8 @@ Exit codes: 0 printed; 1 the database could not be read; 2 bad flags or
 invalid configuration.`
 
 // statusRole reports the role of the service instance that the
-// configuration names: status.RoleLeader, status.RoleStandby or
-// status.RoleStarting. It is the hook for the leader lock (issue #6 item 4):
+// configuration names: leader.Leader, leader.Standby or
+// leader.Starting. It is the hook for the leader lock (issue #6 item 4):
 // nil, or a result of "", leaves the role out of the report; an error is
 // shown as role "unknown (...)". The lead sets it from the package that owns
 // the advisory lock, e.g. in an init function:
@@ -40,16 +40,11 @@ invalid configuration.`
 var statusRole func(ctx context.Context, cfg config.Config) (string, error)
 
 func runStatus(ctx context.Context, args []string, s streams) int {
-	fs := flag.NewFlagSet("status", flag.ContinueOnError)
-	fs.SetOutput(s.err)
-	fs.Usage = func() { fmt.Fprintln(s.err, statusUsage+"\n\nflags:"); fs.PrintDefaults() }
+	fs := newFlags("status", statusUsage)
 	configPath := configFlag(fs)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args, s); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(s.err, "msgx status: unexpected argument %q\n", fs.Arg(0))
@@ -69,17 +64,17 @@ func runStatus(ctx context.Context, args []string, s streams) int {
 	r, err := status.Collect(ctx, st, time.Now())
 	if err != nil {
 		hint := ""
-		if strings.Contains(err.Error(), "does not exist") {
+		if errors.Is(err, store.ErrSchema) {
 			hint = " (schema not applied? see 'msgx schema plan')"
 		}
-		fmt.Fprintf(s.err, "msgx status: %s%s\n", errLine(err), hint)
+		fmt.Fprintf(s.err, "msgx status: %s%s\n", oneline.Err(err), hint)
 		return exitFailure
 	}
 	r.Shadow = cfg.Shadow
 	if statusRole != nil {
 		role, err := statusRole(ctx, cfg)
 		if err != nil {
-			role = "unknown (" + errLine(err) + ")"
+			role = "unknown (" + oneline.Err(err) + ")"
 		}
 		r.Role = role
 	}
@@ -92,7 +87,7 @@ func runStatus(ctx context.Context, args []string, s streams) int {
 		err = r.WriteText(s.out)
 	}
 	if err != nil {
-		fmt.Fprintf(s.err, "msgx status: %s\n", errLine(err))
+		fmt.Fprintf(s.err, "msgx status: %s\n", oneline.Err(err))
 		return exitFailure
 	}
 	return exitOK

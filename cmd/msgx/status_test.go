@@ -11,8 +11,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/config"
+	"github.com/msgx-aodb/msgx/internal/leader"
 	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/testdb"
 )
 
 // statusHistory: one dead letter (EXHAUSTED) and a FAILED head.
@@ -84,7 +86,7 @@ func TestStatusRoleHook(t *testing.T) {
 	var gotCfg config.Config
 	statusRole = func(_ context.Context, cfg config.Config) (string, error) {
 		gotCfg = cfg
-		return status.RoleStandby, nil
+		return string(leader.Standby), nil
 	}
 	t.Cleanup(func() { statusRole = nil })
 
@@ -92,7 +94,7 @@ func TestStatusRoleHook(t *testing.T) {
 	require.Equal(t, exitOK, code, stderr)
 	var r status.Report
 	require.NoError(t, json.Unmarshal([]byte(out), &r))
-	require.Equal(t, status.RoleStandby, r.Role)
+	require.Equal(t, string(leader.Standby), r.Role)
 	require.Equal(t, e.pgURL, gotCfg.PGURL, "the hook gets the command's configuration")
 
 	code, out, stderr = runMsgx(t, "status", "--config", e.config)
@@ -115,6 +117,20 @@ func TestStatusFailures(t *testing.T) {
 	require.Contains(t, stderr, "MSGX_PG_URL")
 	require.NotContains(t, stderr, "secret")
 
+	// A database that does not exist, and one without msgx's schema: each
+	// said as what it is.
+	missing := strings.Replace(testdb.DefaultPostgresURL, "/postgres?", "/msgx_no_such_database?", 1)
+	code, _, stderr = runMsgx(t, "status", "--config", writeConfig(t, "postgres:\n  url: "+missing+"\n"))
+	require.Equal(t, exitFailure, code)
+	requireOneLine(t, "status", stderr)
+	require.Contains(t, stderr, "msgx status: PostgreSQL: no such database, or access denied")
+	empty := testdb.PostgresEmpty(t)
+	code, _, stderr = runMsgx(t, "status", "--config", writeConfig(t, "postgres:\n  url: "+empty.URL+"\n"))
+	require.Equal(t, exitFailure, code)
+	requireOneLine(t, "status", stderr)
+	require.True(t, strings.HasPrefix(stderr, "msgx status: queue head: "), stderr)
+	require.Contains(t, stderr, "schema not applied? see 'msgx schema plan'")
+
 	code, _, stderr = runMsgx(t, "status", "--config", writeConfig(t, "no-such-key: 1\n"))
 	require.Equal(t, exitUsage, code)
 	require.Contains(t, stderr, "no-such-key")
@@ -124,19 +140,40 @@ func TestStatusFailures(t *testing.T) {
 	requireOneLine(t, "status", stderr)
 }
 
-func TestOperatorCommandsHelp(t *testing.T) {
+// Every command's --help is on stdout (msgx decode --help | less), exits 0,
+// and says what the command does, its exit codes and its flags; so is
+// msgx help. A mistake (no command) prints the usage on stderr and exits 2.
+func TestEveryCommandsHelp(t *testing.T) {
 	t.Parallel()
-	for _, cmd := range []string{"send", "replay", "status"} {
-		code, out, stderr := runMsgx(t, cmd, "--help")
-		require.Equal(t, exitOK, code, cmd)
-		require.Empty(t, out)
-		require.True(t, strings.HasPrefix(stderr, "usage: msgx "+cmd), stderr)
-		require.Contains(t, stderr, "Exit codes: 0")
-		require.Contains(t, stderr, "-config")
+	require.NotEmpty(t, commands)
+	for name := range commands {
+		args := []string{name, "--help"}
+		code, out, stderr := runMsgx(t, args...)
+		require.Equal(t, exitOK, code, name)
+		require.Empty(t, stderr, name)
+		require.True(t, strings.HasPrefix(out, "usage: msgx "+name), "%s: %s", name, out)
+		require.Contains(t, out, "Exit codes: 0", name)
 	}
-	code, _, stderr := runMsgx(t, "--help")
+	for _, name := range []string{"send", "replay", "status", "decode", "schema plan", "serve", "tail"} {
+		code, out, _ := runMsgx(t, append(strings.Fields(name), "--help")...)
+		require.Equal(t, exitOK, code, name)
+		require.Contains(t, out, "\nflags:\n", "%s lists its flags", name)
+	}
+	for _, help := range []string{"help", "--help", "-h"} {
+		code, out, stderr := runMsgx(t, help)
+		require.Equal(t, exitOK, code)
+		require.Empty(t, stderr)
+		for name := range commands {
+			require.Contains(t, out, "  "+name+" ")
+		}
+	}
+	code, out, stderr := runMsgx(t)
+	require.Equal(t, exitUsage, code)
+	require.Empty(t, out)
+	require.Contains(t, stderr, "usage: msgx")
+
+	code, out, _ = runMsgx(t, "--version")
 	require.Equal(t, exitOK, code)
-	for _, cmd := range []string{"send", "replay", "status"} {
-		require.Contains(t, stderr, "  "+cmd+" ")
-	}
+	require.True(t, strings.HasPrefix(out, "msgx "), out)
+	require.Contains(t, out, "(commit ")
 }

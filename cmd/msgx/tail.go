@@ -2,11 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 
 	"github.com/msgx-aodb/msgx/internal/kafka"
+	"github.com/msgx-aodb/msgx/internal/oneline"
 )
 
 func init() {
@@ -27,18 +26,13 @@ Exit codes: 0 stopped (Ctrl-C or --max reached); 1 the cluster or topic is
 unreachable; 2 bad flags or invalid configuration.`
 
 func runTail(ctx context.Context, args []string, s streams) int {
-	fs := flag.NewFlagSet("tail", flag.ContinueOnError)
-	fs.SetOutput(s.err)
-	fs.Usage = func() { fmt.Fprintln(s.err, tailUsage+"\n\nflags:"); fs.PrintDefaults() }
+	fs := newFlags("tail", tailUsage)
 	configPath := configFlag(fs)
 	topic := fs.String("topic", "msg", "msg (every change), schd (latest state per flight) or a topic name")
 	fromStart := fs.Bool("from-start", false, "print the topic from its earliest record")
 	max := fs.Int("max", 0, "stop after N records (0: until Ctrl-C)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args, s); !ok {
+		return code
 	}
 	if fs.NArg() > 0 || *max < 0 {
 		fmt.Fprintf(s.err, "msgx tail: unexpected arguments (see msgx tail --help)\n")
@@ -62,7 +56,7 @@ func runTail(ctx context.Context, args []string, s streams) int {
 	}
 	err := kafka.Tail(ctx, kc, name, kafka.TailOptions{FromStart: *fromStart, Max: *max}, s.out)
 	if err != nil && ctx.Err() == nil {
-		fmt.Fprintf(s.err, "msgx tail: %s\n", errLine(err))
+		fmt.Fprintf(s.err, "msgx tail: %s\n", oneline.Err(err))
 		return exitFailure
 	}
 	return exitOK

@@ -59,7 +59,7 @@ func TestTailNeedsBrokers(t *testing.T) {
 	require.Equal(t, exitUsage, code)
 	require.Contains(t, stderr, "MSGX_KAFKA_BROKERS")
 
-	code, _, stderr = tailCmd(t, "--help")
+	code, out, _ := tailCmd(t, "--help")
 	require.Equal(t, exitOK, code)
-	require.Contains(t, stderr, "Exit codes")
+	require.Contains(t, out, "Exit codes")
 }

@@ -2,34 +2,50 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 )
 
-// version is set at build time: -ldflags "-X main.version=...".
-var version = "dev"
+// version and commit are set at build time (Makefile):
+// -ldflags "-X main.version=... -X main.commit=...". Without them the commit
+// is the one Go stamped into the binary, if any (-buildvcs).
+var (
+	version = "dev"
+	commit  = ""
+)
 
 func init() {
-	register("version", "print the build version", runVersion)
+	register("version", "print the build version (also msgx --version)", runVersion)
 }
 
+const versionUsage = `usage: msgx version
+
+Prints the version, the commit it was built from and the Go version.
+
+Exit codes: 0 printed; 2 unexpected arguments.`
+
 func runVersion(_ context.Context, args []string, s streams) int {
-	fs := flag.NewFlagSet("version", flag.ContinueOnError)
-	fs.SetOutput(s.err)
-	if err := fs.Parse(args); err != nil {
+	fs := newFlags("version", versionUsage)
+	if code, ok := parseFlags(fs, args, s); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(s.err, "msgx version: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	rev := "unknown"
+	rev, goVersion := commit, runtime.Version()
 	if bi, ok := debug.ReadBuildInfo(); ok {
+		goVersion = bi.GoVersion
 		for _, kv := range bi.Settings {
-			if kv.Key == "vcs.revision" {
+			if kv.Key == "vcs.revision" && rev == "" {
 				rev = kv.Value
 			}
 		}
-		fmt.Fprintf(s.out, "msgx %s (commit %s, %s)\n", version, rev, bi.GoVersion)
-		return exitOK
 	}
-	fmt.Fprintf(s.out, "msgx %s\n", version)
+	if rev == "" {
+		rev = "unknown"
+	}
+	fmt.Fprintf(s.out, "msgx %s (commit %s, %s)\n", version, rev, goVersion)
 	return exitOK
 }

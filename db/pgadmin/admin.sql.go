@@ -54,3 +54,56 @@ func (q *Queries) SetLocalSearchPath(ctx context.Context, db DBTX, searchPath st
 	_, err := db.ExecContext(ctx, setLocalSearchPath, searchPath)
 	return err
 }
+
+const viewDefinitions = `-- name: ViewDefinitions :many
+SELECT c.relname::text AS name,
+       pg_catalog.pg_get_viewdef(c.oid)::text AS definition,
+       COALESCE(pg_catalog.obj_description(c.oid, 'pg_class'), '')::text AS comment,
+       COALESCE((SELECT string_agg(a.attname || ': ' || pg_catalog.col_description(c.oid, a.attnum), E'\n' ORDER BY a.attnum)
+                 FROM pg_catalog.pg_attribute a
+                 WHERE a.attrelid = c.oid AND a.attnum > 0
+                   AND pg_catalog.col_description(c.oid, a.attnum) IS NOT NULL), '')::text AS column_comments
+FROM pg_catalog.pg_class c
+JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+WHERE n.nspname = $1::text AND c.relkind = 'v'
+ORDER BY c.relname
+`
+
+type ViewDefinitionsRow struct {
+	Name           string
+	Definition     string
+	Comment        string
+	ColumnComments string
+}
+
+// The views of a schema with what makes them what they are: the definition
+// as the server deparses it (relative to the current search_path) and the
+// comments. Atlas's open-source driver does not inspect views, so
+// internal/schema compares these itself.
+func (q *Queries) ViewDefinitions(ctx context.Context, db DBTX, schemaName string) ([]ViewDefinitionsRow, error) {
+	rows, err := db.QueryContext(ctx, viewDefinitions, schemaName)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []ViewDefinitionsRow
+	for rows.Next() {
+		var i ViewDefinitionsRow
+		if err := rows.Scan(
+			&i.Name,
+			&i.Definition,
+			&i.Comment,
+			&i.ColumnComments,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}

@@ -319,6 +319,46 @@ func (q *Queries) EventInsert(ctx context.Context, db DBTX, arg []EventInsertPar
 	return db.CopyFrom(ctx, []string{"msg_event"}, []string{"target", "partition_key", "event_type", "cminmsgs_id", "flid", "state_version", "idempotency_key", "payload", "status", "created_at"}, &iteratorForEventInsert{rows: arg})
 }
 
+// iteratorForFlightHstInsert implements pgx.CopyFromSource.
+type iteratorForFlightHstInsert struct {
+	rows                 []FlightHstInsertParams
+	skippedFirstNextCall bool
+}
+
+func (r *iteratorForFlightHstInsert) Next() bool {
+	if len(r.rows) == 0 {
+		return false
+	}
+	if !r.skippedFirstNextCall {
+		r.skippedFirstNextCall = true
+		return true
+	}
+	r.rows = r.rows[1:]
+	return len(r.rows) > 0
+}
+
+func (r iteratorForFlightHstInsert) Values() ([]interface{}, error) {
+	return []interface{}{
+		r.rows[0].Flid,
+		r.rows[0].OperationDay,
+		r.rows[0].Lifecycle,
+		r.rows[0].StateVersion,
+		r.rows[0].LastMessageID,
+		r.rows[0].State,
+		r.rows[0].FlightCreatedAt,
+		r.rows[0].PurgedAt,
+	}, nil
+}
+
+func (r iteratorForFlightHstInsert) Err() error {
+	return nil
+}
+
+// The last state of purged flights, written before their live rows go.
+func (q *Queries) FlightHstInsert(ctx context.Context, db DBTX, arg []FlightHstInsertParams) (int64, error) {
+	return db.CopyFrom(ctx, []string{"flight_hst"}, []string{"flid", "operation_day", "lifecycle", "state_version", "last_message_id", "state", "flight_created_at", "purged_at"}, &iteratorForFlightHstInsert{rows: arg})
+}
+
 // iteratorForFlightInsert implements pgx.CopyFromSource.
 type iteratorForFlightInsert struct {
 	rows                 []FlightInsertParams

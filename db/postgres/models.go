@@ -195,6 +195,78 @@ type FlightPayload struct {
 	UpdatedAt     time.Time `json:"updated_at"`
 }
 
+// One row per flight (DELETED ones too, see lifecycle) in the old fixed-slot shape: first and second gate, check-in counter, belt, planned stand and chute by ORDINAL with their planned times, each list's count, the last delay and the total delay, the last bridge and chock operation. The detail tables stay the full record (docs/reporting.md).
+type FlightReport struct {
+	Flid         int64      `json:"flid"`
+	OperationDay time.Time  `json:"operation_day"`
+	Fday         *time.Time `json:"fday"`
+	Lifecycle    string     `json:"lifecycle"`
+	Alcd         *string    `json:"alcd"`
+	Flno         *string    `json:"flno"`
+	Mvin         *string    `json:"mvin"`
+	Sodt         *string    `json:"sodt"`
+	SodtAt       *time.Time `json:"sodt_at"`
+	Stnd         *string    `json:"stnd"`
+	// Number of GTDT items (0 when none).
+	GateCount int64 `json:"gate_count"`
+	// GATE of the gate item with ORDINAL 1 (the first as sent), NULL when there is none.
+	Gate1       *string    `json:"gate_1"`
+	Gate1PgotAt *time.Time `json:"gate_1_pgot_at"`
+	Gate1PgctAt *time.Time `json:"gate_1_pgct_at"`
+	// GATE of the gate item with ORDINAL 2.
+	Gate2        *string    `json:"gate_2"`
+	Gate2PgotAt  *time.Time `json:"gate_2_pgot_at"`
+	Gate2PgctAt  *time.Time `json:"gate_2_pgct_at"`
+	CheckinCount int64      `json:"checkin_count"`
+	// CHKC of the check-in item with ORDINAL 1.
+	Checkin1       *string    `json:"checkin_1"`
+	Checkin1PcotAt *time.Time `json:"checkin_1_pcot_at"`
+	Checkin1PcctAt *time.Time `json:"checkin_1_pcct_at"`
+	Checkin2       *string    `json:"checkin_2"`
+	Checkin2PcotAt *time.Time `json:"checkin_2_pcot_at"`
+	Checkin2PcctAt *time.Time `json:"checkin_2_pcct_at"`
+	BeltCount      int64      `json:"belt_count"`
+	// BELT of the belt item with ORDINAL 1.
+	Belt1          *string    `json:"belt_1"`
+	Belt1PcotAt    *time.Time `json:"belt_1_pcot_at"`
+	Belt1PcctAt    *time.Time `json:"belt_1_pcct_at"`
+	Belt2          *string    `json:"belt_2"`
+	Belt2PcotAt    *time.Time `json:"belt_2_pcot_at"`
+	Belt2PcctAt    *time.Time `json:"belt_2_pcct_at"`
+	StandPlanCount int64      `json:"stand_plan_count"`
+	// PSST of the planned stand item with ORDINAL 1 (the current stand is STND).
+	StandPlan1       *string    `json:"stand_plan_1"`
+	StandPlan1StstAt *time.Time `json:"stand_plan_1_stst_at"`
+	StandPlan1StetAt *time.Time `json:"stand_plan_1_stet_at"`
+	StandPlan2       *string    `json:"stand_plan_2"`
+	StandPlan2StstAt *time.Time `json:"stand_plan_2_stst_at"`
+	StandPlan2StetAt *time.Time `json:"stand_plan_2_stet_at"`
+	ChuteCount       int64      `json:"chute_count"`
+	// CHUT of the chute item with ORDINAL 1.
+	Chute1       *string    `json:"chute_1"`
+	Chute1PcbtAt *time.Time `json:"chute_1_pcbt_at"`
+	Chute1PcetAt *time.Time `json:"chute_1_pcet_at"`
+	Chute2       *string    `json:"chute_2"`
+	Chute2PcbtAt *time.Time `json:"chute_2_pcbt_at"`
+	Chute2PcetAt *time.Time `json:"chute_2_pcet_at"`
+	DelayCount   int64      `json:"delay_count"`
+	// Sum of the parsed DURA of every delay (0 when none; a DURA that did not parse counts nothing).
+	DelayTotalMinutes int64 `json:"delay_total_minutes"`
+	// CODE of the delay with the highest ORDINAL (the last sent).
+	LastDelayCode    *string `json:"last_delay_code"`
+	LastDelayMinutes *int32  `json:"last_delay_minutes"`
+	BridgeOpCount    int64   `json:"bridge_op_count"`
+	// ABDG of the last bridge operation (highest ORDINAL).
+	Bridge *string `json:"bridge"`
+	// ABOP of the last bridge operation: A attached, D detached; NULL when there was none.
+	BridgeState  *string    `json:"bridge_state"`
+	BridgeAt     *time.Time `json:"bridge_at"`
+	ChockOpCount int64      `json:"chock_op_count"`
+	// CHID of the last chock operation: ON or OFF; NULL when there was none.
+	ChockState *string    `json:"chock_state"`
+	ChockAt    *time.Time `json:"chock_at"`
+}
+
 // Route points: ROUT (scheduled route) and ERUT, each list in its own input order.
 type FlightRoutePoint struct {
 	Flid int64 `json:"flid"`
@@ -356,6 +428,26 @@ type IngressMark struct {
 	// Largest CMINMSGS_ID enqueued so far.
 	LastID    int64     `json:"last_id"`
 	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// Last run of each maintenance job (history, snaplog, archive, outbox, ...), one row per job, replaced by every run that is not a dry run.
+type MaintenanceRun struct {
+	// Job name as `msgx maintenance run` spells it.
+	Job string `json:"job"`
+	// When the last run started.
+	StartedAt time.Time `json:"started_at"`
+	// How long the last run took.
+	DurationMs int64 `json:"duration_ms"`
+	// Rows the last run moved or deleted (flights for history, messages for archive, events for outbox, log rows for snaplog).
+	Affected int64 `json:"affected"`
+	// Oldest time among the affected rows (the job's age column), NULL when none.
+	Oldest *time.Time `json:"oldest"`
+	// Newest time among the affected rows, NULL when none.
+	Newest *time.Time `json:"newest"`
+	// Why the last run failed; NULL when it succeeded. Rows it committed before failing are counted in AFFECTED.
+	LastError *string `json:"last_error"`
+	// Start of the last run that succeeded: a daily job is due again once its time of day passes after it.
+	LastOkAt *time.Time `json:"last_ok_at"`
 }
 
 // Outbox of flight change events. KAFKA:msg is delivered one by one in EVENT_ID order, its progress kept in msg_event_cursor; KAFKA:schd is aggregated to the latest state per FLID, its progress kept per row in STATUS. DEAD rows are the dead-letter record.

@@ -10,44 +10,68 @@ import (
 	"time"
 )
 
-const procStateArchive = `-- name: ProcStateArchive :execrows
-WITH moved AS (
-  DELETE FROM proc_state p
-  WHERE p.msg_id IN (
-    SELECT s.msg_id FROM proc_state s
-    WHERE s.status IN ('SUCCEEDED', 'SKIPPED', 'DEAD')
-      AND s.finished_at < $2::timestamptz
-      AND NOT EXISTS (SELECT 1 FROM backfill_todo b WHERE b.msg_id = s.msg_id)
-    ORDER BY s.msg_id
-    LIMIT $3
-  )
+const procStateArchive = `-- name: ProcStateArchive :one
+WITH doomed AS (
+  SELECT s.msg_id, s.finished_at FROM proc_state s
+  WHERE s.status IN ('SUCCEEDED', 'SKIPPED', 'DEAD')
+    AND s.finished_at < $1::timestamptz
+    AND NOT EXISTS (SELECT 1 FROM backfill_todo b WHERE b.msg_id = s.msg_id)
+  ORDER BY s.msg_id
+  LIMIT $2
+), moved AS (
+  DELETE FROM proc_state p USING doomed d
+  WHERE p.msg_id = d.msg_id AND p.status IN ('SUCCEEDED', 'SKIPPED', 'DEAD') AND NOT $3::boolean
   RETURNING p.msg_id, p.status, p.identity_key, p.kind, p.msg_type, p.msg_subtype, p.meta_sndr, p.meta_seqn, p.meta_dttm_raw, p.meta_dttm, p.attempts, p.next_attempt_at, p.first_seen_at, p.failing_since, p.error_class, p.reason, p.duplicate_of, p.replay_count, p.prev_error_class, p.prev_reason, p.finished_at, p.created_at, p.updated_at
+), archived AS (
+  INSERT INTO proc_state_hst (
+    msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
+    meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of,
+    replay_count, prev_error_class, prev_reason, finished_at, created_at, archived_at)
+  SELECT
+    msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
+    meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of,
+    replay_count, prev_error_class, prev_reason, finished_at, created_at, $4
+  FROM moved
+  RETURNING 1
 )
-INSERT INTO proc_state_hst (
-  msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
-  meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of,
-  replay_count, prev_error_class, prev_reason, finished_at, created_at, archived_at)
-SELECT
-  msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
-  meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of,
-  replay_count, prev_error_class, prev_reason, finished_at, created_at, $1
-FROM moved
+SELECT count(*) AS affected, min(d.finished_at) AS oldest, max(d.finished_at) AS newest,
+  (SELECT count(*) FROM archived) AS moved
+FROM doomed d
 `
 
 type ProcStateArchiveParams struct {
-	Now            time.Time `json:"now"`
 	FinishedBefore time.Time `json:"finished_before"`
 	MaxRows        int32     `json:"max_rows"`
+	DryRun         bool      `json:"dry_run"`
+	Now            time.Time `json:"now"`
+}
+
+type ProcStateArchiveRow struct {
+	Affected int64       `json:"affected"`
+	Oldest   interface{} `json:"oldest"`
+	Newest   interface{} `json:"newest"`
+	Moved    int64       `json:"moved"`
 }
 
 // Moves terminal rows finished before a cut-off, whose backfill is done, to the
-// archive in one statement (bounded batch, oldest first).
-func (q *Queries) ProcStateArchive(ctx context.Context, db DBTX, arg ProcStateArchiveParams) (int64, error) {
-	result, err := db.Exec(ctx, procStateArchive, arg.Now, arg.FinishedBefore, arg.MaxRows)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
+// archive in one statement (bounded batch, oldest first). The status is
+// checked again on the row deleted: a replay may have moved it back to
+// PENDING meanwhile. With @dry_run only counts. Oldest/newest: FINISHED_AT.
+func (q *Queries) ProcStateArchive(ctx context.Context, db DBTX, arg ProcStateArchiveParams) (ProcStateArchiveRow, error) {
+	row := db.QueryRow(ctx, procStateArchive,
+		arg.FinishedBefore,
+		arg.MaxRows,
+		arg.DryRun,
+		arg.Now,
+	)
+	var i ProcStateArchiveRow
+	err := row.Scan(
+		&i.Affected,
+		&i.Oldest,
+		&i.Newest,
+		&i.Moved,
+	)
+	return i, err
 }
 
 const procStateBindIdentities = `-- name: ProcStateBindIdentities :many

@@ -90,6 +90,12 @@ type Querier interface {
 	// flight up to it is represented by that delivery. One row per flight:
 	// partition_keys[i] up to up_to_event_ids[i].
 	EventMarkSupersededSent(ctx context.Context, db DBTX, arg EventMarkSupersededSentParams) (int64, error)
+	// Outbox retention: delivered events created before @created_before, oldest
+	// first. Delivered: KAFKA:schd SENT; KAFKA:msg at or below the watermark and
+	// not DEAD. DEAD rows are the dead letters and stay. A KAFKA:msg row stays
+	// while its KAFKA:schd twin is not SENT: that row reads its payload from it
+	// (040_outbox.sql).
+	EventPurgeDelivered(ctx context.Context, db DBTX, arg EventPurgeDeliveredParams) (EventPurgeDeliveredRow, error)
 	// A failed delivery: backoff, or DEAD (kept as the dead letter) at the limit.
 	// A KAFKA:msg event is pending while its STATUS is NULL and it lies above the
 	// watermark. Returns the effective status.
@@ -99,10 +105,19 @@ type Querier interface {
 	// key (020_flight.sql), so their rows go in the same statement; payloads and
 	// memberships cascade.
 	FlightDelete(ctx context.Context, db DBTX, flid int64) (int64, error)
+	// Physical delete of up to @max_rows flights (the first of @flids) with
+	// their detail rows (the detail tables have no foreign key, 020_flight.sql);
+	// payloads and snapshot memberships cascade. Counts flight rows. = ANY reads
+	// each detail table by its primary key's FLID prefix.
+	FlightDeleteMany(ctx context.Context, db DBTX, arg FlightDeleteManyParams) (int64, error)
 	FlightGet(ctx context.Context, db DBTX, flid int64) (FlightSchd, error)
 	// The current rows of the given flights, for a snapshot or multi-record message.
 	FlightGetMany(ctx context.Context, db DBTX, flids []int64) ([]FlightSchd, error)
-	FlightHstInsert(ctx context.Context, db DBTX, arg FlightHstInsertParams) error
+	// The last state of purged flights, written before their live rows go.
+	FlightHstInsert(ctx context.Context, db DBTX, arg []FlightHstInsertParams) (int64, error)
+	// The last purged state of a flight (a FLID purged, created again and purged
+	// again has several).
+	FlightHstLatest(ctx context.Context, db DBTX, flid int64) (FlightHst, error)
 	FlightHstListByFlight(ctx context.Context, db DBTX, flid int64) ([]FlightHst, error)
 	// New flights (a snapshot's first generation creates thousands): COPY, no
 	// conflict handling needed since the pump read that they do not exist.
@@ -113,11 +128,21 @@ type Querier interface {
 	// operation day and absent from the new snapshot: the only flights a snapshot
 	// may prune.
 	FlightListPruneCandidates(ctx context.Context, db DBTX, arg FlightListPruneCandidatesParams) ([]FlightSchd, error)
-	// DELETED flights whose soft delete is older than the retention, for the history sweep.
+	// Maintenance jobs (internal/maintenance, docs/design.md §8). Every statement
+	// is bounded by @max_rows; the purges and the archive return how many rows
+	// they touched and the oldest and newest of the job's age column, and with
+	// @dry_run only count what they would touch.
+	// Flights the history sweep moves: DELETED ones deleted before
+	// @deleted_before, and ACTIVE ones whose operation day is before @day_before
+	// and that have not changed since @quiet_before; DELETED first, then by
+	// operation day (both read by their own index).
 	FlightListPurgeCandidates(ctx context.Context, db DBTX, arg FlightListPurgeCandidatesParams) ([]FlightSchd, error)
 	// What the flight rows record about their last change (the message that last
 	// changed the state and the version it made), for the flights that exist.
 	FlightMarks(ctx context.Context, db DBTX, flids []int64) ([]FlightMarksRow, error)
+	// What FlightListPurgeCandidates would return over up to @max_rows flights:
+	// how many, and the oldest and newest operation day.
+	FlightPurgePreview(ctx context.Context, db DBTX, arg FlightPurgePreviewParams) (FlightPurgePreviewRow, error)
 	// The write stamp of the given flights: state_version, and updated_at, which
 	// every write sets, also one that bumps no version (snapshot-day
 	// bookkeeping). The pump checks its cached states against it. A join on the
@@ -162,6 +187,9 @@ type Querier interface {
 	// Takes the lock for this session if free; true when held afterwards.
 	LeaderTryLock(ctx context.Context, db DBTX, lockID int64) (bool, error)
 	LeaderUnlock(ctx context.Context, db DBTX, lockID int64) (bool, error)
+	MaintenanceRunList(ctx context.Context, db DBTX) ([]MaintenanceRun, error)
+	// Records a run; LAST_OK_AT moves only with a run that succeeded.
+	MaintenanceRunSave(ctx context.Context, db DBTX, arg MaintenanceRunSaveParams) error
 	// Payload collections of one kind replaced (or replaced with an empty list).
 	PayloadDeleteByFlightsKind(ctx context.Context, db DBTX, arg PayloadDeleteByFlightsKindParams) (int64, error)
 	PayloadListByFlight(ctx context.Context, db DBTX, flid int64) ([]FlightPayload, error)
@@ -171,8 +199,10 @@ type Querier interface {
 	// so it works on a fresh database without seeding the row.
 	PipelineLockAcquire(ctx context.Context, db DBTX, now time.Time) error
 	// Moves terminal rows finished before a cut-off, whose backfill is done, to the
-	// archive in one statement (bounded batch, oldest first).
-	ProcStateArchive(ctx context.Context, db DBTX, arg ProcStateArchiveParams) (int64, error)
+	// archive in one statement (bounded batch, oldest first). The status is
+	// checked again on the row deleted: a replay may have moved it back to
+	// PENDING meanwhile. With @dry_run only counts. Oldest/newest: FINISHED_AT.
+	ProcStateArchive(ctx context.Context, db DBTX, arg ProcStateArchiveParams) (ProcStateArchiveRow, error)
 	// Binds the decoded identity (NULL: META only) and META of unfinished
 	// messages, all rows of a run in one statement (a JSON array of objects). A
 	// retry re-binds the same values; a key held by another row fails on the
@@ -229,11 +259,14 @@ type Querier interface {
 	ReplayByIDs(ctx context.Context, db DBTX, arg ReplayByIDsParams) ([]int64, error)
 	// Replay in bounded batches and the flights' last change, for internal/replay
 	// (msgx replay, POST /admin/replay). The replayable classes are CODEC_ERROR,
-	// UNSUPPORTED, INFRA and EXHAUSTED (processing.md §3).
+	// UNSUPPORTED, INFRA and EXHAUSTED (docs/design.md §3).
 	// What a replay would move back to PENDING, paged by MSG_ID: FAILED/DEAD rows
 	// of the replayable classes, among @msg_ids when given (NULL: any id), of one
 	// class when given.
 	ReplayCandidates(ctx context.Context, db DBTX, arg ReplayCandidatesParams) ([]ProcState, error)
+	// What the expiry job would expire now (its dry run): open requests past
+	// their deadline, with the oldest and newest deadline.
+	ReqCountDue(ctx context.Context, db DBTX, now time.Time) (ReqCountDueRow, error)
 	// Expires open requests past their deadline, oldest first, bounded.
 	ReqExpireDue(ctx context.Context, db DBTX, arg ReqExpireDueParams) ([]int64, error)
 	// Expires the open request of a key (a new one of the same kind supersedes it).
@@ -246,7 +279,7 @@ type Querier interface {
 	ReqListOpen(ctx context.Context, db DBTX) ([]ReqTrack, error)
 	ReqMarkDone(ctx context.Context, db DBTX, arg ReqMarkDoneParams) (int64, error)
 	ReqMarkSent(ctx context.Context, db DBTX, arg ReqMarkSentParams) (int64, error)
-	// Requests to the AODB (REQ_TRACK, processing.md §7).
+	// Requests to the AODB (REQ_TRACK, docs/design.md §7).
 	// The META SEQN of the next request: 1 first, then one more, back to 1
 	// after the MEDIUMINT maximum.
 	ReqNextSeqn(ctx context.Context, db DBTX) (int64, error)
@@ -271,8 +304,10 @@ type Querier interface {
 	// One row per message and flight day: APPLIED, or STALE (left alone).
 	SchdSnapLogInsert(ctx context.Context, db DBTX, arg SchdSnapLogInsertParams) error
 	SchdSnapLogListByMessage(ctx context.Context, db DBTX, msgID int64) ([]SchdSnapLog, error)
-	// Retention (90 days by default).
-	SchdSnapLogPurge(ctx context.Context, db DBTX, recvBefore time.Time) (int64, error)
+	// Retention (90 days by default): rows received and whose scope ended before
+	// the cut-off, oldest first, at most @max_rows; with @dry_run only counts.
+	// Oldest/newest: RECV_AT.
+	SchdSnapLogPurge(ctx context.Context, db DBTX, arg SchdSnapLogPurgeParams) (SchdSnapLogPurgeRow, error)
 	StandPlanDeleteByFlight(ctx context.Context, db DBTX, flid int64) (int64, error)
 	StandPlanDeleteByFlights(ctx context.Context, db DBTX, flids []int64) (int64, error)
 	StandPlanInsert(ctx context.Context, db DBTX, arg []StandPlanInsertParams) (int64, error)

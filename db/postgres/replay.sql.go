@@ -123,7 +123,7 @@ type ReplayCandidatesParams struct {
 
 // Replay in bounded batches and the flights' last change, for internal/replay
 // (msgx replay, POST /admin/replay). The replayable classes are CODEC_ERROR,
-// UNSUPPORTED, INFRA and EXHAUSTED (processing.md §3).
+// UNSUPPORTED, INFRA and EXHAUSTED (docs/design.md §3).
 // What a replay would move back to PENDING, paged by MSG_ID: FAILED/DEAD rows
 // of the replayable classes, among @msg_ids when given (NULL: any id), of one
 // class when given.

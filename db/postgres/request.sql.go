@@ -10,6 +10,28 @@ import (
 	"time"
 )
 
+const reqCountDue = `-- name: ReqCountDue :one
+SELECT count(*) AS due, COALESCE(min(expires_at), $1::timestamptz)::timestamptz AS oldest,
+  COALESCE(max(expires_at), $1::timestamptz)::timestamptz AS newest
+FROM req_track
+WHERE status IN ('REGISTERED', 'SENT') AND expires_at <= $1::timestamptz
+`
+
+type ReqCountDueRow struct {
+	Due    int64     `json:"due"`
+	Oldest time.Time `json:"oldest"`
+	Newest time.Time `json:"newest"`
+}
+
+// What the expiry job would expire now (its dry run): open requests past
+// their deadline, with the oldest and newest deadline.
+func (q *Queries) ReqCountDue(ctx context.Context, db DBTX, now time.Time) (ReqCountDueRow, error) {
+	row := db.QueryRow(ctx, reqCountDue, now)
+	var i ReqCountDueRow
+	err := row.Scan(&i.Due, &i.Oldest, &i.Newest)
+	return i, err
+}
+
 const reqExpireDue = `-- name: ReqExpireDue :many
 UPDATE req_track SET status = 'EXPIRED', done_at = $1::timestamptz,
   note = CASE WHEN status = 'SENT' THEN 'timed out: no answer by expires_at' ELSE 'never sent: no outbound row by expires_at' END
@@ -309,7 +331,7 @@ ON CONFLICT (id) DO UPDATE SET seqn = CASE WHEN s.seqn >= 8388607 THEN 1 ELSE s.
 RETURNING seqn
 `
 
-// Requests to the AODB (REQ_TRACK, processing.md §7).
+// Requests to the AODB (REQ_TRACK, docs/design.md §7).
 // The META SEQN of the next request: 1 first, then one more, back to 1
 // after the MEDIUMINT maximum.
 func (q *Queries) ReqNextSeqn(ctx context.Context, db DBTX) (int64, error) {

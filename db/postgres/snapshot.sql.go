@@ -227,15 +227,46 @@ func (q *Queries) SchdSnapLogListByMessage(ctx context.Context, db DBTX, msgID i
 	return items, nil
 }
 
-const schdSnapLogPurge = `-- name: SchdSnapLogPurge :execrows
-DELETE FROM schd_snap_log WHERE recv_at < $1
+const schdSnapLogPurge = `-- name: SchdSnapLogPurge :one
+WITH doomed AS (
+  SELECT l.snap_id, l.recv_at FROM schd_snap_log l
+  WHERE l.recv_at < $1::timestamptz AND (l.scope_end IS NULL OR l.scope_end < $1::timestamptz)
+  ORDER BY l.recv_at, l.snap_id
+  LIMIT $2
+), gone AS (
+  DELETE FROM schd_snap_log l USING doomed d
+  WHERE l.snap_id = d.snap_id AND NOT $3::boolean
+  RETURNING l.snap_id
+)
+SELECT count(*) AS affected, min(d.recv_at) AS oldest, max(d.recv_at) AS newest,
+  (SELECT count(*) FROM gone) AS deleted
+FROM doomed d
 `
 
-// Retention (90 days by default).
-func (q *Queries) SchdSnapLogPurge(ctx context.Context, db DBTX, recvBefore time.Time) (int64, error) {
-	result, err := db.Exec(ctx, schdSnapLogPurge, recvBefore)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
+type SchdSnapLogPurgeParams struct {
+	Before  time.Time `json:"before"`
+	MaxRows int32     `json:"max_rows"`
+	DryRun  bool      `json:"dry_run"`
+}
+
+type SchdSnapLogPurgeRow struct {
+	Affected int64       `json:"affected"`
+	Oldest   interface{} `json:"oldest"`
+	Newest   interface{} `json:"newest"`
+	Deleted  int64       `json:"deleted"`
+}
+
+// Retention (90 days by default): rows received and whose scope ended before
+// the cut-off, oldest first, at most @max_rows; with @dry_run only counts.
+// Oldest/newest: RECV_AT.
+func (q *Queries) SchdSnapLogPurge(ctx context.Context, db DBTX, arg SchdSnapLogPurgeParams) (SchdSnapLogPurgeRow, error) {
+	row := db.QueryRow(ctx, schdSnapLogPurge, arg.Before, arg.MaxRows, arg.DryRun)
+	var i SchdSnapLogPurgeRow
+	err := row.Scan(
+		&i.Affected,
+		&i.Oldest,
+		&i.Newest,
+		&i.Deleted,
+	)
+	return i, err
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 
 	"github.com/go-chi/chi/v5"
 
@@ -26,6 +27,7 @@ func (s *server) mountAdmin(r chi.Router) {
 		r.Get("/queue", s.queue)
 		// The public routes with the stored error texts in full.
 		r.Get("/messages/{id}", s.getMessage(fullReason))
+		r.Get("/messages/{id}/raw", s.getRaw)
 		r.Get("/dead-letters", s.deadLetters(fullReason))
 		r.Get("/readyz", s.readyz(fullReason))
 		s.mountRequests(r) // requests.go
@@ -89,7 +91,7 @@ func (s *server) replay(w http.ResponseWriter, r *http.Request) {
 			s.storeError(w, r, "replay preview", err, "class", req.Class, "ids", len(req.IDs))
 			return
 		}
-		s.writeValue(w, r, "replay preview", replayPreview{DryRun: true, Plan: plan})
+		s.answer(w, r, http.StatusOK, "replay-preview", replayPreview{DryRun: true, Plan: plan})
 		return
 	}
 
@@ -118,7 +120,37 @@ func (s *server) replay(w http.ResponseWriter, r *http.Request) {
 			res.NotReplayed = append(res.NotReplayed, id)
 		}
 	}
-	s.writeValue(w, r, "replay result", res)
+	s.answer(w, r, http.StatusOK, "replay-result", res)
+}
+
+// getRaw is GET /admin/messages/{id}/raw: the message as it stands in the
+// mailbox (application/xml; the console shows it escaped in a fragment).
+func (s *server) getRaw(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "id")
+	if !ok {
+		return
+	}
+	if s.Mailbox == nil {
+		writeError(w, http.StatusServiceUnavailable, "mailbox not configured")
+		return
+	}
+	raws, err := s.Mailbox.ReadRaws(r.Context(), []int64{id})
+	if err != nil {
+		s.serverError(w, r, http.StatusServiceUnavailable, "mailbox unavailable", "read raw", err, "msg_id", id)
+		return
+	}
+	raw, found := raws[id]
+	if !found {
+		writeError(w, http.StatusNotFound, "no mailbox row "+strconv.FormatInt(id, 10))
+		return
+	}
+	if fromConsole(r) {
+		s.answer(w, r, http.StatusOK, "raw-xml", string(raw))
+		return
+	}
+	w.Header().Set("Content-Type", "application/xml")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	_, _ = w.Write(raw)
 }
 
 // noMailbox stands for an unconfigured mailbox: the preview warns that it
@@ -131,13 +163,23 @@ func (noMailbox) ReadRaws(context.Context, []int64) (map[int64][]byte, error) {
 
 // queue is GET /admin/queue: the status report (`msgx status` as JSON).
 func (s *server) queue(w http.ResponseWriter, r *http.Request) {
-	rep, err := status.Collect(r.Context(), s.Store, s.Clock.Now())
+	rep, err := s.statusReport(r.Context())
 	if err != nil {
 		s.storeError(w, r, "status", err)
 		return
 	}
+	s.writeValue(w, r, "status", rep)
+}
+
+// statusReport is the status report with this instance's role (GET
+// /admin/queue, the console's overview).
+func (s *server) statusReport(ctx context.Context) (status.Report, error) {
+	rep, err := status.Collect(ctx, s.Store, s.Clock.Now())
+	if err != nil {
+		return status.Report{}, err
+	}
 	if s.Mode != nil {
 		rep.Role, rep.Shadow = s.Mode()
 	}
-	s.writeValue(w, r, "status", rep)
+	return rep, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/api"
+	"github.com/msgx-aodb/msgx/internal/leader"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
 	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
@@ -75,7 +76,7 @@ func TestAdminQueueIsTheStatusReport(t *testing.T) {
 	t.Parallel()
 	e := newSendEnv(t)
 	base := e.serve(t, withAdmin, func(d *api.Deps) {
-		d.Mode = func() (string, bool) { return status.RoleStandby, true }
+		d.Mode = func() (string, bool) { return string(leader.Standby), true }
 	})
 	ctx := t.Context()
 	_, err := e.st.Enqueue(ctx, []int64{10, 11, 12, 13}, t0)
@@ -94,7 +95,7 @@ func TestAdminQueueIsTheStatusReport(t *testing.T) {
 	require.Equal(t, "application/json", res.Header.Get("Content-Type"))
 	var got status.Report
 	require.NoError(t, json.Unmarshal(body, &got))
-	require.Equal(t, status.RoleStandby, got.Role)
+	require.Equal(t, string(leader.Standby), got.Role)
 	require.True(t, got.Shadow)
 	require.Equal(t, int64(12), got.Head.MsgID)
 	require.Equal(t, store.StatusFailed, got.Head.Status)
@@ -106,7 +107,7 @@ func TestAdminQueueIsTheStatusReport(t *testing.T) {
 	// Exactly what status.Collect reads from the database.
 	want, err := status.Collect(ctx, e.st, e.clk.Now())
 	require.NoError(t, err)
-	want.Role, want.Shadow = status.RoleStandby, true
+	want.Role, want.Shadow = string(leader.Standby), true
 	wantJSON, err := json.Marshal(want)
 	require.NoError(t, err)
 	require.JSONEq(t, string(wantJSON), string(body))
@@ -299,7 +300,7 @@ func TestReplayRefusesBadRequests(t *testing.T) {
 		`{"ids":[1],"class":"INFRA","dry_run":true}`:    "not both",
 		`{"ids":[0],"dry_run":true}`:                    "not positive",
 		`{"class":"PROTOCOL","dry_run":true}`:           "not replayable",
-		`{"class":"NOPE","dry_run":false}`:              "not replayable",
+		`{"class":"NOPE","dry_run":false}`:              "unknown class NOPE",
 		`{"class":"INFRA","dry_run":true,"force":true}`: "unknown field",
 		`{"class":"INFRA","dry_run":"yes"}`:             "dry_run",
 		`{"class":"INFRA","dry_run":true} {"again":1}`:  "after the JSON object",

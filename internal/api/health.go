@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/msgx-aodb/msgx/internal/leader"
 	"github.com/msgx-aodb/msgx/internal/redact"
 	"github.com/msgx-aodb/msgx/internal/status"
 )
@@ -38,7 +39,7 @@ type readyBody struct {
 // per check (load balancers poll this route).
 func (s *server) readyz(reason reasonFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		rd := status.Readiness{Role: status.RoleStarting,
+		rd := status.Readiness{Role: string(leader.Starting),
 			Checks: []status.CheckResult{{Name: "readiness", Error: "no readiness hook configured"}}}
 		if s.Ready != nil {
 			rd = s.Ready(r.Context())

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/api"
+	"github.com/msgx-aodb/msgx/internal/leader"
 	"github.com/msgx-aodb/msgx/internal/metrics"
 	"github.com/msgx-aodb/msgx/internal/status"
 )
@@ -71,7 +72,7 @@ func TestReadyzChecksTheDependencies(t *testing.T) {
 
 	// The state the hook reads; the server reads it on its own goroutines.
 	var mu sync.Mutex
-	role, shadow, kafkaAddr := status.RoleLeader, false, broker.Addr().String()
+	role, shadow, kafkaAddr := string(leader.Leader), false, broker.Addr().String()
 	set := func(r string, sh bool, k string) { mu.Lock(); role, shadow, kafkaAddr = r, sh, k; mu.Unlock() }
 	mode := func() (string, bool) { mu.Lock(); defer mu.Unlock(); return role, shadow }
 	kafka := func(ctx context.Context) error {
@@ -90,18 +91,18 @@ func TestReadyzChecksTheDependencies(t *testing.T) {
 	code, a := readyz(t, base)
 	require.Equal(t, http.StatusOK, code, "%+v", a)
 	require.True(t, a.Ready)
-	require.Equal(t, status.RoleLeader, a.Role)
+	require.Equal(t, string(leader.Leader), a.Role)
 	require.Equal(t, []status.CheckResult{{Name: "postgres", OK: true}, {Name: "mailbox", OK: true}, {Name: "kafka", OK: true}}, a.Checks)
 
 	// A standby in shadow mode is ready too, and says so.
-	set(status.RoleStandby, true, broker.Addr().String())
+	set(string(leader.Standby), true, broker.Addr().String())
 	code, a = readyz(t, base)
 	require.Equal(t, http.StatusOK, code)
-	require.Equal(t, status.RoleStandby, a.Role)
+	require.Equal(t, string(leader.Standby), a.Role)
 	require.True(t, a.Shadow)
 
 	// Kafka unreachable: 503, the failing check named with its error.
-	set(status.RoleLeader, false, goneAddr)
+	set(string(leader.Leader), false, goneAddr)
 	code, a = readyz(t, base)
 	require.Equal(t, http.StatusServiceUnavailable, code)
 	require.False(t, a.Ready)
@@ -112,10 +113,10 @@ func TestReadyzChecksTheDependencies(t *testing.T) {
 	require.NotContains(t, a.Checks[2].Error, goneAddr, "no address on a public route")
 
 	// Still starting (the leader lock not decided): 503 even with every check ok.
-	set(status.RoleStarting, false, broker.Addr().String())
+	set(string(leader.Starting), false, broker.Addr().String())
 	code, a = readyz(t, base)
 	require.Equal(t, http.StatusServiceUnavailable, code)
-	require.Equal(t, status.RoleStarting, a.Role)
+	require.Equal(t, string(leader.Starting), a.Role)
 	require.True(t, a.Checks[0].OK && a.Checks[1].OK && a.Checks[2].OK)
 }
 
@@ -128,7 +129,7 @@ func TestReadyzDatabaseDownOrHung(t *testing.T) {
 	hung := make(chan struct{})
 	t.Cleanup(func() { close(hung) })
 	base := e.serve(t, withAdmin, func(d *api.Deps) {
-		d.Ready = status.Prober(func() (string, bool) { return status.RoleLeader, false }, 300*time.Millisecond,
+		d.Ready = status.Prober(func() (string, bool) { return string(leader.Leader), false }, 300*time.Millisecond,
 			status.Check{Name: "postgres", Run: closed.Ping},
 			status.Check{Name: "mailbox", Run: func(context.Context) error { <-hung; return nil }})
 	})
@@ -149,7 +150,7 @@ func TestReadyzDatabaseDownOrHung(t *testing.T) {
 	code, a = readyz(t, e.serve(t))
 	require.Equal(t, http.StatusServiceUnavailable, code)
 	require.False(t, a.Ready)
-	require.Equal(t, status.RoleStarting, a.Role)
+	require.Equal(t, string(leader.Starting), a.Role)
 }
 
 func TestMetricsRoute(t *testing.T) {

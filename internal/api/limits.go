@@ -102,25 +102,33 @@ type page struct {
 
 // pageParams parses cursor and limit, answering 400 naming the parameter.
 func pageParams(w http.ResponseWriter, r *http.Request) (page, bool) {
+	p, err := parsePage(r)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return page{}, false
+	}
+	return p, true
+}
+
+// parsePage parses cursor and limit; the error names the parameter.
+func parsePage(r *http.Request) (page, error) {
 	q := r.URL.Query()
 	p := page{limit: DefaultPageLimit}
 	if raw := q.Get("limit"); raw != "" {
 		n, err := strconv.Atoi(raw)
 		if err != nil || n < 1 || n > MaxPageLimit {
-			writeError(w, http.StatusBadRequest, fmt.Sprintf("limit must be an integer from 1 to %d, got %q", MaxPageLimit, raw))
-			return page{}, false
+			return page{}, fmt.Errorf("limit must be an integer from 1 to %d, got %q", MaxPageLimit, raw)
 		}
 		p.limit = n
 	}
 	if raw := q.Get("cursor"); raw != "" {
 		n, err := strconv.ParseInt(raw, 10, 64)
 		if err != nil || n < 0 {
-			writeError(w, http.StatusBadRequest, fmt.Sprintf("cursor must be the next_cursor of a previous page, got %q", raw))
-			return page{}, false
+			return page{}, fmt.Errorf("cursor must be the next_cursor of a previous page, got %q", raw)
 		}
 		p.after = n
 	}
-	return p, true
+	return p, nil
 }
 
 // nextCursor is the cursor of the page after one whose last key is last, or

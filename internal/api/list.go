@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"slices"
@@ -15,7 +16,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/sis"
 )
 
-// errorClasses are the classes a message can carry (processing.md §3).
+// errorClasses are the classes a message can carry (docs/design.md §3).
 var errorClasses = []string{string(sis.ClassMalformed), string(sis.ClassProtocol), string(sis.ClassCodec),
 	string(sis.ClassUnsupported), string(sis.ClassInfra), string(sis.ClassExhausted)}
 
@@ -52,14 +53,12 @@ func (s *server) flightsByDay(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	states, err := s.Store.FlightsByDay(r.Context(), day, p.after, p.limit+1)
+	states, next, err := s.flightsOfDay(r.Context(), day, p)
 	if err != nil {
 		s.storeError(w, r, "list flights", err, "after_flid", p.after)
 		return
 	}
-	more := len(states) > p.limit
-	states = states[:min(len(states), p.limit)]
-	out := flightsPage{Day: raw, Flights: make([]json.RawMessage, len(states)), Count: len(states)}
+	out := flightsPage{Day: raw, Flights: make([]json.RawMessage, len(states)), Count: len(states), NextCursor: next}
 	for i, st := range states {
 		b, err := flight.EventPayload(st)
 		if err != nil {
@@ -68,10 +67,23 @@ func (s *server) flightsByDay(w http.ResponseWriter, r *http.Request) {
 		}
 		out.Flights[i] = b
 	}
-	if len(states) > 0 {
-		out.NextCursor = nextCursor(more, states[len(states)-1].FLID)
-	}
 	s.writeValue(w, r, "flights", out)
+}
+
+// flightsOfDay is one page of an operation day's flights in FLID order
+// (GET /all/flights, the console's flight search) and the cursor of the next.
+func (s *server) flightsOfDay(ctx context.Context, day time.Time, p page) ([]*flight.State, *string, error) {
+	states, err := s.Store.FlightsByDay(ctx, day, p.after, p.limit+1)
+	if err != nil {
+		return nil, nil, err
+	}
+	more := len(states) > p.limit
+	states = states[:min(len(states), p.limit)]
+	var next *string
+	if len(states) > 0 {
+		next = nextCursor(more, states[len(states)-1].FLID)
+	}
+	return states, next, nil
 }
 
 // deadLettersPage is the JSON of GET /dead-letters.
@@ -100,10 +112,20 @@ func (s *server) listDeadLetters(w http.ResponseWriter, r *http.Request, reason 
 	if !ok {
 		return
 	}
-	msgs, err := s.Store.DeadLetters(r.Context(), class, p.after, p.limit+1)
+	out, err := s.deadLetterPage(r.Context(), class, p, reason)
 	if err != nil {
 		s.storeError(w, r, "list dead letters", err, "after_msg_id", p.after)
 		return
+	}
+	s.writeValue(w, r, "dead letters", out)
+}
+
+// deadLetterPage is one page of the live DEAD messages, of one class unless
+// class is empty (GET /dead-letters, the console's dead letters).
+func (s *server) deadLetterPage(ctx context.Context, class string, p page, reason reasonFunc) (deadLettersPage, error) {
+	msgs, err := s.Store.DeadLetters(ctx, class, p.after, p.limit+1)
+	if err != nil {
+		return deadLettersPage{}, err
 	}
 	more := len(msgs) > p.limit
 	msgs = msgs[:min(len(msgs), p.limit)]
@@ -114,5 +136,5 @@ func (s *server) listDeadLetters(w http.ResponseWriter, r *http.Request, reason 
 	if len(msgs) > 0 {
 		out.NextCursor = nextCursor(more, msgs[len(msgs)-1].ID)
 	}
-	s.writeValue(w, r, "dead letters", out)
+	return out, nil
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -28,20 +29,20 @@ func fullReason(s string) string { return s }
 // getFlight is GET /flights/{flid}: the full current state, byte for byte the
 // payload an UPSERT event of that state carries (flight.EventPayload), so a
 // reader and a Kafka consumer see the same document. A DELETED flight is
-// still answered (lifecycle says so) until the history sweep moves it.
+// still answered (lifecycle says so) until the history sweep moves it; then
+// its last state is answered from the history store, marked archived.
 func (s *server) getFlight(w http.ResponseWriter, r *http.Request) {
 	flid, ok := pathID(w, r, "flid")
 	if !ok {
 		return
 	}
-	states, err := s.Store.Flights(r.Context(), []int64{flid})
-	if err != nil {
-		s.storeError(w, r, "read flight", err, "flid", flid)
+	st, err := s.flightState(r.Context(), flid)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		s.getArchivedFlight(w, r, flid) // archived.go: its last state, or 404
 		return
-	}
-	st, found := states[flid]
-	if !found || st == nil {
-		writeError(w, http.StatusNotFound, "no flight "+strconv.FormatInt(flid, 10))
+	case err != nil:
+		s.storeError(w, r, "read flight", err, "flid", flid)
 		return
 	}
 	body, err := flight.EventPayload(st)
@@ -50,6 +51,19 @@ func (s *server) getFlight(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, body)
+}
+
+// flightState is the current state of a flight (GET /flights/{flid}, the
+// console's flight page); store.ErrNotFound when there is none.
+func (s *server) flightState(ctx context.Context, flid int64) (*flight.State, error) {
+	states, err := s.Store.Flights(ctx, []int64{flid})
+	if err != nil {
+		return nil, err
+	}
+	if st := states[flid]; st != nil {
+		return st, nil
+	}
+	return nil, store.ErrNotFound
 }
 
 // messageBody is the JSON of GET /messages/{id}. Absent values are null.
@@ -90,7 +104,7 @@ func (s *server) getMessage(reason reasonFunc) http.HandlerFunc {
 		if !ok {
 			return
 		}
-		m, err := s.Store.Message(r.Context(), id)
+		m, err := s.message(r.Context(), id, reason)
 		if errors.Is(err, store.ErrNotFound) {
 			writeError(w, http.StatusNotFound, "no message "+strconv.FormatInt(id, 10))
 			return
@@ -99,8 +113,18 @@ func (s *server) getMessage(reason reasonFunc) http.HandlerFunc {
 			s.storeError(w, r, "read message", err, "msg_id", id)
 			return
 		}
-		s.writeValue(w, r, "message", newMessageBody(m, reason))
+		s.writeValue(w, r, "message", m)
 	}
+}
+
+// message is the processing record of a mailbox row (GET /messages/{id},
+// the console's message page); store.ErrNotFound when there is none.
+func (s *server) message(ctx context.Context, id int64, reason reasonFunc) (messageBody, error) {
+	m, err := s.Store.Message(ctx, id)
+	if err != nil {
+		return messageBody{}, err
+	}
+	return newMessageBody(m, reason), nil
 }
 
 // newMessageBody is the JSON of a processing record, its reasons shown by reason.

@@ -95,6 +95,58 @@ func TestReadFlightIsTheEventPayload(t *testing.T) {
 	require.Equal(t, int32(45), *dely[0].Fields["DURA"].Minutes)
 }
 
+// A deleted flight is still the current state until the history sweep:
+// answered with its lifecycle and deletion time, and listed with its day.
+func TestReadDeletedFlight(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t)
+	base := e.serve(t)
+	sendID(t, base, sisMsg("SCHD", "DNLD", 1, dnld7))
+	sendID(t, base, sisMsg("FDEL", "NONE", 2, "<FDEL><FLID>7</FLID></FDEL>"))
+	e.process(t)
+
+	res, body := do(t, http.MethodGet, base+"/flights/7", "", nil)
+	require.Equal(t, http.StatusOK, res.StatusCode, "%s", body)
+	var got flight.State
+	require.NoError(t, json.Unmarshal(body, &got))
+	require.Equal(t, flight.Deleted, got.Lifecycle)
+	require.NotNil(t, got.DeletedAt)
+	ids, _ := pageAll(t, base, "2026-12-02", 10)
+	require.Equal(t, []int64{7}, ids, "the day's list shows it too")
+}
+
+// A flight the history sweep purged is answered from the history store,
+// marked archived.
+func TestReadArchivedFlight(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t)
+	base := e.serve(t)
+	sendID(t, base, sisMsg("SCHD", "DNLD", 1, dnld7))
+	e.process(t)
+	_, live := do(t, http.MethodGet, base+"/flights/7", "", nil)
+
+	states, err := e.st.Flights(t.Context(), []int64{7})
+	require.NoError(t, err)
+	f := states[7]
+	require.NoError(t, e.st.WriteFlightHistory(t.Context(), []store.FlightHistory{{FLID: 7, OperationDay: f.OperationDay,
+		Lifecycle: f.Lifecycle, StateVersion: f.StateVersion, LastMessageID: f.LastMessageID, State: live,
+		CreatedAt: f.CreatedAt, PurgedAt: f.UpdatedAt}}))
+	n, err := e.st.DeleteFlights(t.Context(), store.DeleteFlightsParams{FLIDs: []int64{7}, Max: 1})
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+
+	res, body := do(t, http.MethodGet, base+"/flights/7", "", nil)
+	require.Equal(t, http.StatusOK, res.StatusCode, "%s", body)
+	var got, want map[string]any
+	require.NoError(t, json.Unmarshal(body, &got))
+	require.NoError(t, json.Unmarshal(live, &want))
+	require.Equal(t, true, got["archived"])
+	delete(got, "archived")
+	require.Equal(t, want, got, "the last state, details and all")
+	_, isLive := want["archived"]
+	require.False(t, isLive, "a live flight carries no archived field")
+}
+
 func TestReadFlightErrors(t *testing.T) {
 	t.Parallel()
 	e := newSendEnv(t)
@@ -186,9 +238,9 @@ func TestReadMessage(t *testing.T) {
 	// Archived rows are still answered, marked as such.
 	_, err = e.pg.Pool.Exec(t.Context(), "DELETE FROM backfill_todo")
 	require.NoError(t, err)
-	n, err := e.st.Archive(t.Context(), e.clk.Now().Add(time.Hour), 100, e.clk.Now())
+	n, err := e.st.ArchiveMessages(t.Context(), store.ArchiveParams{Before: e.clk.Now().Add(time.Hour), Max: 100, Now: e.clk.Now()})
 	require.NoError(t, err)
-	require.Equal(t, 4, n)
+	require.Equal(t, 4, n.Rows)
 	m = message(t, base, ok)
 	require.Equal(t, true, m["archived"])
 	require.Equal(t, store.StatusSucceeded, m["status"])

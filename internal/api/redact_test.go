@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/api"
+	"github.com/msgx-aodb/msgx/internal/leader"
 	"github.com/msgx-aodb/msgx/internal/replay"
 	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
@@ -133,7 +134,7 @@ func TestReadyzLogsFailuresOncePerInterval(t *testing.T) {
 	var lg logs
 	base := e.serve(t, func(d *api.Deps) {
 		d.Log = lg.logger()
-		d.Ready = status.Prober(func() (string, bool) { return status.RoleLeader, false }, time.Second,
+		d.Ready = status.Prober(func() (string, bool) { return string(leader.Leader), false }, time.Second,
 			status.Check{Name: "postgres", Run: func(context.Context) error { return errors.New(pgDown) }})
 	})
 	for range 50 {

@@ -1,7 +1,7 @@
 package api
 
 import (
-	"encoding/json"
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -88,15 +88,8 @@ func (s *server) postRequest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.Log.Info("api: request sent", "req_id", req.ID, "kind", req.Key, "coutmsgs_id", req.OutboundID)
-	out, err := json.Marshal(s.Requests.Local(req))
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, "internal error")
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Location", "/admin/requests?before="+strconv.FormatInt(req.ID+1, 10)+"&limit=1")
-	w.WriteHeader(http.StatusCreated)
-	_, _ = w.Write(out)
+	s.answer(w, r, http.StatusCreated, "request-sent", s.Requests.Local(req))
 }
 
 // requestList is GET /admin/requests: newest first; next_before pages on.
@@ -127,10 +120,20 @@ func (s *server) listRequests(w http.ResponseWriter, r *http.Request) {
 		}
 		before = n
 	}
-	reqs, err := s.Requests.List(r.Context(), before, limit)
+	res, err := s.requestPage(r.Context(), before, limit)
 	if err != nil {
 		s.storeError(w, r, "list requests", err)
 		return
+	}
+	s.writeValue(w, r, "requests", res)
+}
+
+// requestPage is one page of the requests, newest first, before the id
+// before (0: the newest) (GET /admin/requests, the console's requests).
+func (s *server) requestPage(ctx context.Context, before int64, limit int) (requestList, error) {
+	reqs, err := s.Requests.List(ctx, before, limit)
+	if err != nil {
+		return requestList{}, err
 	}
 	res := requestList{Requests: make([]store.Request, len(reqs))}
 	for i, q := range reqs {
@@ -140,5 +143,5 @@ func (s *server) listRequests(w http.ResponseWriter, r *http.Request) {
 		last := reqs[len(reqs)-1].ID
 		res.NextBefore = &last
 	}
-	s.writeValue(w, r, "requests", res)
+	return res, nil
 }

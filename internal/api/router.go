@@ -1,4 +1,4 @@
-// Package api is msgx's HTTP interface (processing.md §5) on a chi router.
+// Package api is msgx's HTTP interface (docs/design.md §5) on a chi router.
 // Each file mounts its own routes from NewRouter (ingest.go: the send
 // endpoint behind the send token; read.go and list.go: flights, messages,
 // dead letters; admin.go: replay, queue and the full-text twins of the
@@ -129,6 +129,8 @@ func NewRouter(deps Deps) http.Handler {
 			s.mountRead(r)
 			s.mountLists(r)
 			s.mountAdmin(r)
+			s.mountHistory(r) // history.go
+			s.mountConsole(r) // console.go
 		})
 	})
 	return r

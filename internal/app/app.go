@@ -4,6 +4,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -11,12 +12,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
-
-	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/msgx-aodb/msgx/internal/api"
 	"github.com/msgx-aodb/msgx/internal/clock"
@@ -24,7 +21,9 @@ import (
 	"github.com/msgx-aodb/msgx/internal/gctune"
 	"github.com/msgx-aodb/msgx/internal/leader"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/maintenance"
 	"github.com/msgx-aodb/msgx/internal/metrics"
+	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
 	"github.com/msgx-aodb/msgx/internal/request"
 	"github.com/msgx-aodb/msgx/internal/sis"
@@ -58,6 +57,9 @@ type Options struct {
 	// StepTimeout is the grace of the pump step in flight at shutdown
 	// (default 30 s); a step is never bounded before.
 	StepTimeout time.Duration
+	// MaintenanceStagger spreads the maintenance jobs' first checks after
+	// the lead is taken (default maintenance.DefaultStagger).
+	MaintenanceStagger time.Duration
 }
 
 // Serve runs the service until ctx is cancelled, then shuts down gracefully
@@ -157,6 +159,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		}
 		close(httpErr)
 	}()
+	go met.RunHistory(run, st, clk, log) // the console's chart of the last hour
 	elected := make(chan struct{})
 	go func() {
 		defer close(elected)
@@ -195,8 +198,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	return runErr
 }
 
-// runWorkers is the leader's work: poller, pump, backfill and (unless in
-// shadow mode) the Kafka relay, until ctx ends.
+// runWorkers is the leader's work: poller, pump, backfill, the maintenance
+// jobs and (unless in shadow mode) the Kafka relay, until ctx ends.
 func runWorkers(ctx context.Context, cfg config.Config, st store.Store, mb *mailbox.Mailbox, out *outbound,
 	clk clock.Clock, log *slog.Logger, met *metrics.Metrics, bell *pipeline.Bell, pause *pipeline.PauseState, opt Options) {
 	poller := pipeline.NewPoller(st, mb, clk, log, pipeline.PollerConfig{
@@ -225,15 +228,20 @@ func runWorkers(ctx context.Context, cfg config.Config, st store.Store, mb *mail
 		spawn(func() { _ = dispatcher.Run(ctx) })
 		spawn(func() { _ = aggregator.Run(ctx) })
 	}
-	// Requests to the AODB: the guard the pump applies RESPs through, the
-	// expiry job and the automatic triggers (no sends in shadow mode).
+	// Requests to the AODB: the guard the pump applies RESPs through and the
+	// automatic triggers (no sends in shadow mode); their expiry is a
+	// maintenance job (below).
 	pcfg.Guard = request.NewGuard(request.Mode(cfg.Request.Guard), mb, cfg.Request.Timeout, pcfg.Decode)
 	reqs := requestService(cfg, st, mb, clk, log, met)
-	spawn(func() { reqs.Expiry().Run(ctx, request.ExpiryInterval) })
 	spawn(func() { reqs.RunTriggers(ctx) })
 	pump := pipeline.NewPump(st, mb, notify, clk, log, pcfg)
 	spawn(func() { _ = poller.Run(ctx, cfg.PollInterval) })
 	spawn(func() { pump.Run(ctx) })
+	// Maintenance jobs run beside the pump, on their own goroutines, and stop
+	// with the lead term (ctx).
+	jobs := &maintenance.Runner{Registry: MaintenanceJobs(cfg, st, clk, reqs.Expiry().RunOnce), Store: st, Clock: clk, Log: log,
+		Observer: met, Stagger: cmp.Or(opt.MaintenanceStagger, maintenance.DefaultStagger)}
+	spawn(func() { jobs.Run(ctx) })
 	wg.Wait()
 }
 
@@ -310,7 +318,7 @@ func connect(ctx context.Context, cfg config.Config) (ownDB, *sql.DB, error) {
 	}
 	if err != nil {
 		own.close()
-		return ownDB{}, nil, fmt.Errorf("mailbox unreachable (check MSGX_MAILBOX_DSN): %s", oneLine(err))
+		return ownDB{}, nil, fmt.Errorf("mailbox unreachable (check MSGX_MAILBOX_DSN): %s", oneline.Err(err))
 	}
 	return own, db, nil
 }
@@ -319,7 +327,7 @@ func connect(ctx context.Context, cfg config.Config) (ownDB, *sql.DB, error) {
 func connectPostgres(ctx context.Context, cfg config.Config) (ownDB, error) {
 	pc, err := pgstore.ParsePoolConfig(cfg.PGURL)
 	if err != nil {
-		return ownDB{}, fmt.Errorf("PostgreSQL: MSGX_PG_URL is not a valid URL: %s", oneLine(err))
+		return ownDB{}, fmt.Errorf("PostgreSQL: MSGX_PG_URL is not a valid URL: %s", oneline.Err(err))
 	}
 	if pc.ConnConfig.ConnectTimeout == 0 || pc.ConnConfig.ConnectTimeout > connectTimeout {
 		pc.ConnConfig.ConnectTimeout = connectTimeout
@@ -328,13 +336,12 @@ func connectPostgres(ctx context.Context, cfg config.Config) (ownDB, error) {
 	if _, ok := pc.ConnConfig.RuntimeParams["application_name"]; !ok {
 		pc.ConnConfig.RuntimeParams["application_name"] = "msgx"
 	}
-	pool, err := pgxpool.NewWithConfig(ctx, pc)
-	if err != nil {
-		return ownDB{}, fmt.Errorf("PostgreSQL: %s", oneLine(err))
-	}
-	if err := pool.Ping(ctx); err != nil {
-		pool.Close()
-		return ownDB{}, fmt.Errorf("PostgreSQL unreachable (check MSGX_PG_URL): %s", oneLine(err))
+	pool, err := pgstore.Connect(ctx, pc)
+	switch {
+	case errors.Is(err, store.ErrNoDatabase):
+		return ownDB{}, fmt.Errorf("PostgreSQL: no such database, or access denied (check MSGX_PG_URL): %s", oneline.Err(err))
+	case err != nil:
+		return ownDB{}, fmt.Errorf("PostgreSQL unreachable (check MSGX_PG_URL): %s", oneline.Err(err))
 	}
 	if err := checkSchema(ctx, pgstore.New(pool)); err != nil {
 		pool.Close()
@@ -350,18 +357,12 @@ func checkSchema(ctx context.Context, st store.Store) error {
 	if err == nil {
 		_, err = st.IngressMark(ctx, pipeline.DefaultPollerConfig().Source)
 	}
-	var pgErr *pgconn.PgError
 	switch {
 	case err == nil:
 		return nil
-	case errors.As(err, &pgErr) && (pgErr.Code == "42P01" || pgErr.Code == "42703"): // undefined table / column
-		return fmt.Errorf("PostgreSQL: msgx's schema is missing or outdated (%s); run: msgx schema apply --yes", pgErr.Message)
+	case errors.Is(err, store.ErrSchema):
+		return fmt.Errorf("PostgreSQL: msgx's schema is missing or outdated (%s); run: msgx schema apply --yes", oneline.Err(err))
 	default:
-		return fmt.Errorf("PostgreSQL: checking the schema: %s", oneLine(err))
+		return fmt.Errorf("PostgreSQL: checking the schema: %s", oneline.Err(err))
 	}
-}
-
-// oneLine flattens an error for a one-line message.
-func oneLine(err error) string {
-	return strings.Join(strings.Fields(err.Error()), " ")
 }

@@ -1,6 +1,6 @@
 package app
 
-// Crash recovery (processing.md §6): a crash before the commit, between the
+// Crash recovery (docs/design.md §6): a crash before the commit, between the
 // commit and the mailbox backfill, or during the backfill must leave every
 // message with exactly one business effect and every mailbox row backfilled
 // once. The in-process tests hit each window deterministically; the
@@ -830,8 +830,13 @@ func TestCrashEveryThreeSecondsMakesProgress(t *testing.T) {
 		got := terminal()
 		t.Logf("kill -9 #%d: %d/%d terminal", cycle+1, got, total)
 		require.Greater(t, got, last, "cycle %d made no progress", cycle+1)
-		require.Less(t, got, total, "the work ended before kill %d: the test proves nothing", cycle+1)
 		last = got
+		if got == total {
+			// A fast machine may finish in the third cycle; two kills must
+			// have landed mid-work for the test to prove anything.
+			require.Equal(t, 2, cycle, "the work ended before kill %d: the test proves nothing", cycle+1)
+			break
+		}
 	}
 	p := startProc(t, env, addr)
 	waitAllDone(t, pg.Pool, mbdb, total)

@@ -1,6 +1,6 @@
 package app
 
-// Fidelity (processing.md §6): a DNLD carrying every repeated group and one
+// Fidelity (docs/design.md §6): a DNLD carrying every repeated group and one
 // FLOP of every subtype go through the running service; GET /flights/{flid}
 // must give back every value of every message, in order, the last writer
 // winning per field and per group. The expectation is computed here from the

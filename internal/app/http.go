@@ -12,6 +12,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/leader"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/metrics"
+	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
 	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
@@ -53,7 +54,7 @@ func sendLimit(ctx context.Context, cfg config.Config, mb *mailbox.Mailbox, log 
 	defer cancel()
 	limit, err := api.SendLimit(ctx, mb, int64(cfg.MaxMessageBytes))
 	if err != nil {
-		return 0, fmt.Errorf("mailbox: cannot read max_allowed_packet (check MSGX_MAILBOX_DSN): %s", oneLine(err))
+		return 0, fmt.Errorf("mailbox: cannot read max_allowed_packet (check MSGX_MAILBOX_DSN): %s", oneline.Err(err))
 	}
 	log.Info("send body limit", "bytes", limit, "limits.max-message-bytes", cfg.MaxMessageBytes,
 		"lowered_by_mailbox_max_allowed_packet", limit < int64(cfg.MaxMessageBytes))

@@ -12,6 +12,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/metrics"
+	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/relay"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -53,7 +54,7 @@ func startKafka(ctx context.Context, c config.Config, log *slog.Logger) (*outbou
 	defer cancel()
 	if err := kafka.CheckTopics(cctx, cl, o.cfg.Topics()...); err != nil {
 		o.close()
-		return nil, fmt.Errorf("%s", oneLine(err))
+		return nil, fmt.Errorf("%s", oneline.Err(err))
 	}
 	return o, nil
 }

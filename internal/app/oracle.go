@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/config"
+	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
 	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
@@ -23,7 +24,7 @@ func connectOracle(ctx context.Context, cfg config.Config) (ownDB, error) {
 		return ownDB{}, err
 	}
 	if err != nil {
-		return ownDB{}, fmt.Errorf("Oracle unreachable (check oracle.dsn / MSGX_ORACLE_DSN): %s", oneLine(err))
+		return ownDB{}, fmt.Errorf("Oracle unreachable (check oracle.dsn / MSGX_ORACLE_DSN): %s", oneline.Err(err))
 	}
 	if err := checkOracleSchema(ctx, st); err != nil {
 		st.Close()
@@ -32,7 +33,7 @@ func connectOracle(ctx context.Context, cfg config.Config) (ownDB, error) {
 	locks, err := orastore.Open(ctx, cfg.OracleDSN)
 	if err != nil {
 		st.Close()
-		return ownDB{}, fmt.Errorf("Oracle unreachable (check oracle.dsn / MSGX_ORACLE_DSN): %s", oneLine(err))
+		return ownDB{}, fmt.Errorf("Oracle unreachable (check oracle.dsn / MSGX_ORACLE_DSN): %s", oneline.Err(err))
 	}
 	locks.DB().SetMaxIdleConns(0)
 	idle := max(3*cfg.LeaderRetryInterval, 5*time.Second)
@@ -57,8 +58,8 @@ func checkOracleSchema(ctx context.Context, st store.Store) error {
 	case err == nil:
 		return nil
 	case errors.As(err, &ora) && (ora.Code() == 942 || ora.Code() == 904):
-		return fmt.Errorf("Oracle: msgx's schema is missing or outdated (%s); run: msgx schema apply --dialect oracle11g --yes", oneLine(err))
+		return fmt.Errorf("Oracle: msgx's schema is missing or outdated (%s); run: msgx schema apply --dialect oracle11g --yes", oneline.Err(err))
 	default:
-		return fmt.Errorf("Oracle: checking the schema: %s", oneLine(err))
+		return fmt.Errorf("Oracle: checking the schema: %s", oneline.Err(err))
 	}
 }

@@ -1,6 +1,6 @@
 package app
 
-// Requests to the AODB through the real binary (processing.md §7): the
+// Requests to the AODB through the real binary (docs/design.md §7): the
 // crash window between the coutmsgs insert and the SENT mark, and a request
 // answered by a RESP that `msgx serve` applies.
 

@@ -69,10 +69,11 @@ type Config struct {
 	LeaderLockID        int64
 	LeaderRetryInterval time.Duration
 
-	Kafka   kafka.Config // the producer; its safety rules are kafka.Config.Validate
-	Outbox  Outbox
-	Schd    Schd
-	Request Request
+	Kafka       kafka.Config // the producer; its safety rules are kafka.Config.Validate
+	Outbox      Outbox
+	Schd        Schd
+	Request     Request
+	Maintenance Maintenance
 }
 
 // Request is the requests to the AODB and the RESP guard (docs/requests.md).
@@ -83,6 +84,24 @@ type Request struct {
 	DailyAt   string // HH:MM airport time, "" = off
 	RoutingID string // coutmsgs ROUTINGID
 	Sender    string // META SNDR of our requests
+}
+
+// Maintenance is the leader's housekeeping (internal/maintenance).
+type Maintenance struct {
+	HistoryEnabled   bool
+	HistoryAt        string // HH:MM airport time
+	HistoryHour      int    // parsed from HistoryAt
+	HistoryMinute    int
+	HistoryRetention time.Duration
+	HistoryBatch     int
+	SnapLogRetention time.Duration
+	ArchiveEvery     time.Duration
+	ArchiveAfter     time.Duration
+	OutboxEvery      time.Duration
+	OutboxRetention  time.Duration
+	Batch            int
+	Pause            time.Duration
+	StatementTimeout time.Duration
 }
 
 // Outbox is the KAFKA:msg dispatcher's delivery policy.

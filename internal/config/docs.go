@@ -15,6 +15,7 @@ var sectionTitles = []struct{ id, title string }{
 	{"leader", "Single active instance"},
 	{"kafka", "Kafka"},
 	{"outbox", "Outbox relay"},
+	{"maintenance", "Maintenance"},
 }
 
 // Markdown renders docs/config.md from the field table, so the document

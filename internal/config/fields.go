@@ -99,8 +99,39 @@ var fields = []field{
 	positive("outbox", "outbox.max-attempts", "MSGX_OUTBOX_MAX_ATTEMPTS", "10", "Failed deliveries of an event the broker refused (`CORRUPT_MESSAGE`) before it becomes DEAD (kept as the dead letter). A record refused for good (too large, invalid) is DEAD at once; broker outages never make an event DEAD.", func(c *Config) *int { return &c.Outbox.MaxAttempts }),
 	dur("outbox", "outbox.backoff-base", "MSGX_OUTBOX_BACKOFF_BASE", "1s", "First retry delay of a failed delivery; doubles per attempt.", func(c *Config) *time.Duration { return &c.Outbox.BackoffBase }),
 	dur("outbox", "outbox.backoff-cap", "MSGX_OUTBOX_BACKOFF_CAP", "1m", "Cap of each delivery retry delay.", func(c *Config) *time.Duration { return &c.Outbox.BackoffCap }),
+	dur("outbox", "outbox.retention-every", "MSGX_OUTBOX_RETENTION_EVERY", "1h", "How often outbox retention runs.", func(c *Config) *time.Duration { return &c.Maintenance.OutboxEvery }),
+	dur("outbox", "outbox.retention", "MSGX_OUTBOX_RETENTION", "168h", "Delivered MSG_EVENT rows older than this are deleted; DEAD rows (dead letters) never, and a `KAFKA:msg` row never while its `KAFKA:schd` twin is not yet sent.", func(c *Config) *time.Duration { return &c.Maintenance.OutboxRetention }),
 	dur("outbox", "schd.flush-period", "MSGX_SCHD_FLUSH_PERIOD", "3s", "`KAFKA:schd` aggregation period.", func(c *Config) *time.Duration { return &c.Schd.FlushPeriod }),
 	positive("outbox", "schd.flush-limit", "MSGX_SCHD_FLUSH_LIMIT", "500", "Flights per `KAFKA:schd` batch.", func(c *Config) *int { return &c.Schd.FlushLimit }),
+
+	// maintenance (leader only; `msgx maintenance run <job>` runs one by hand)
+	boolean("maintenance", "history.enabled", "MSGX_HISTORY_ENABLED", "true", "The history sweep moves flights to FLIGHT_HST and deletes their live rows. `false`: it deletes nothing (and logs so); DELETED flights stay readable as such.", func(c *Config) *bool { return &c.Maintenance.HistoryEnabled }),
+	clockTime("maintenance", "history.at", "MSGX_HISTORY_AT", "03:30", "Time of day (airport time, `HH:MM`) after which the daily history sweep and snapshot log retention run; computed from the calendar, so DST days run at the same wall-clock time.", func(c *Config) (*string, *int, *int) {
+		return &c.Maintenance.HistoryAt, &c.Maintenance.HistoryHour, &c.Maintenance.HistoryMinute
+	}),
+	dur("maintenance", "history.retention", "MSGX_HISTORY_RETENTION", "168h", "An ACTIVE flight is swept when its operation day ended this long ago and it has not changed for as long; it gets a TOMBSTONE. DELETED flights are swept at the next run.", func(c *Config) *time.Duration { return &c.Maintenance.HistoryRetention }),
+	positive("maintenance", "history.batch", "MSGX_HISTORY_BATCH", "200", "Flights per history sweep batch. A batch reads its flights first, then writes the history and deletes them in one transaction holding the pipeline lock (the pump waits for it), and then pauses four times as long as it took, so the pump keeps ≥ 80 % of its throughput (`make bench`).", func(c *Config) *int { return &c.Maintenance.HistoryBatch }),
+	dur("maintenance", "snaplog.retention", "MSGX_SNAPLOG_RETENTION", "2160h", "SCHD_SNAP_LOG rows received, and whose scope ended, longer ago than this (90 days) are deleted, daily with the history sweep.", func(c *Config) *time.Duration { return &c.Maintenance.SnapLogRetention }),
+	dur("maintenance", "archive.every", "MSGX_ARCHIVE_EVERY", "1h", "How often the queue archive runs.", func(c *Config) *time.Duration { return &c.Maintenance.ArchiveEvery }),
+	dur("maintenance", "archive.after", "MSGX_ARCHIVE_AFTER", "168h", "Terminal PROC_STATE rows (SUCCEEDED, SKIPPED, DEAD) finished longer ago than this, with their mailbox backfill done, move to PROC_STATE_HST; their identities still deduplicate, `GET /messages/{id}` still answers them.", func(c *Config) *time.Duration { return &c.Maintenance.ArchiveAfter }),
+	positive("maintenance", "maintenance.batch", "MSGX_MAINTENANCE_BATCH", "1000", "Rows per statement of the snapshot log, archive and outbox jobs; a run goes on until a batch is short.", func(c *Config) *int { return &c.Maintenance.Batch }),
+	dur("maintenance", "maintenance.pause", "MSGX_MAINTENANCE_PAUSE", "100ms", "Longest pause between two batches of a job (a random wait of half to all of it), so the pump and the relay get the database between them.", func(c *Config) *time.Duration { return &c.Maintenance.Pause }),
+	dur("maintenance", "maintenance.statement-timeout", "MSGX_MAINTENANCE_STATEMENT_TIMEOUT", "1m", "Bound of each batch of a job.", func(c *Config) *time.Duration { return &c.Maintenance.StatementTimeout }),
+}
+
+// clockTime is a time of day, HH:MM (24 h).
+func clockTime(section, key, env, def, doc string, p func(*Config) (*string, *int, *int)) field {
+	return field{key: key, env: env, def: def, doc: doc, section: section,
+		set: func(c *Config, v string) error {
+			t, err := time.Parse("15:04", v)
+			if err != nil {
+				return errors.New("must be a time of day HH:MM, such as 03:30")
+			}
+			s, h, m := p(c)
+			*s, *h, *m = t.Format("15:04"), t.Hour(), t.Minute()
+			return nil
+		},
+		get: func(c *Config) string { s, _, _ := p(c); return *s }}
 }
 
 func str(section, key, env, def, doc string, p func(*Config) *string) field {

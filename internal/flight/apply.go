@@ -7,7 +7,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/sis"
 )
 
-// RuleError is a record that breaks a state rule (processing.md §4): the
+// RuleError is a record that breaks a state rule (docs/design.md §4): the
 // whole message is refused as PROTOCOL and nothing is written.
 type RuleError struct {
 	FLID   int64

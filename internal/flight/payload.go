@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/msgx-aodb/msgx/internal/jsonstr"
 )
 
 // EventPayload is the JSON of the full state, the payload of UPSERT events
@@ -34,9 +36,9 @@ func EventPayload(s *State) ([]byte, error) {
 	b = append(b, `,"payloads":`...)
 	if b, err = appendMap(b, s.Payloads, func(b []byte, p Payload) ([]byte, error) {
 		b = append(b, `{"format":`...)
-		b = appendJSONString(b, p.Format)
+		b = jsonstr.Append(b, p.Format)
 		b = append(b, `,"content":`...)
-		return append(appendJSONString(b, p.Content), '}'), nil
+		return append(jsonstr.Append(b, p.Content), '}'), nil
 	}); err != nil {
 		return nil, err
 	}
@@ -51,7 +53,7 @@ func EventPayload(s *State) ([]byte, error) {
 		}
 	}
 	b = append(b, `,"lifecycle":`...)
-	b = appendJSONString(b, s.Lifecycle)
+	b = jsonstr.Append(b, s.Lifecycle)
 	if s.DeletedAt != nil {
 		b = append(b, `,"deleted_at":`...)
 		if b, err = appendTime(b, *s.DeletedAt); err != nil {
@@ -89,7 +91,7 @@ func appendMap[V any](b []byte, m map[string]V, value func([]byte, V) ([]byte, e
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, k)
+		b = jsonstr.Append(b, k)
 		b = append(b, ':')
 		if b, err = value(b, m[k]); err != nil {
 			return nil, err
@@ -102,14 +104,14 @@ func appendStruct(b []byte, s Struct) ([]byte, error) {
 	b = append(b, '{')
 	if s.Text != nil {
 		b = append(b, `"text":`...)
-		b = appendJSONString(b, *s.Text)
+		b = jsonstr.Append(b, *s.Text)
 	}
 	if len(s.Attrs) > 0 {
 		if s.Text != nil {
 			b = append(b, ',')
 		}
 		b = append(b, `"attrs":`...)
-		b, _ = appendMap(b, s.Attrs, func(b []byte, v string) ([]byte, error) { return appendJSONString(b, v), nil })
+		b, _ = appendMap(b, s.Attrs, func(b []byte, v string) ([]byte, error) { return jsonstr.Append(b, v), nil })
 	}
 	return append(b, '}'), nil
 }

@@ -1,5 +1,5 @@
 // Package kafka is msgx's side of the broker: the producer client with its
-// delivery-safety settings enforced (processing.md §4 rule 9), the start-up
+// delivery-safety settings enforced (docs/design.md rule 9), the start-up
 // topic check, the embedded development cluster and the record printer behind
 // `msgx tail`. The outbox relay (internal/relay) produces through it.
 package kafka

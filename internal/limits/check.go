@@ -35,6 +35,15 @@ func (t Target) Fits(s string) bool {
 	return len(s) <= t.Width || utf8.RuneCountInString(s) <= t.Width
 }
 
+// Cut is s kept within the target's width: an error text msgx writes (a
+// reason, a last error) keeps its start, and "..." says it was cut.
+func (t Target) Cut(s string) string {
+	if t.Fits(s) {
+		return s
+	}
+	return string([]rune(s)[:t.Width-3]) + "..."
+}
+
 // refuse is the error for s, which does not fit; path names the field.
 func (t Target) refuse(path, s string) *sis.Error {
 	return &sis.Error{Class: sis.ClassProtocol, Path: path,
@@ -57,6 +66,8 @@ var (
 	// Reason is what an error or skip reason is cut to.
 	Reason = target(Column{"proc_state", "reason"}, Column{"proc_state", "prev_reason"},
 		Column{"proc_state_hst", "reason"}, Column{"proc_state_hst", "prev_reason"})
+	// LastError: the error texts of retried deliveries and backfills.
+	LastError = target(Column{"msg_event", "last_error"}, Column{"backfill_todo", "last_error"}, Column{"maintenance_run", "last_error"})
 )
 
 // groupTables: the detail table of each repeated group.

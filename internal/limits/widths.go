@@ -1,7 +1,7 @@
 // Package limits holds the width of every VARCHAR column a message value can
 // reach and refuses, before anything is written, a decoded message with a
 // value that would not fit: PROTOCOL naming the field, never an INFRA error
-// from the database (processing.md rule 15). TestWidthsMatchSchema holds the
+// from the database (docs/design.md rule 15). TestWidthsMatchSchema holds the
 // table to sql/postgres/schema, so the two cannot drift.
 package limits
 
@@ -20,8 +20,11 @@ var widths = map[string]map[string]int{
 		"reason": 1000, "prev_reason": 1000},
 	"proc_state_hst": {"identity_key": 300, "msg_type": 8, "msg_subtype": 8, "meta_sndr": 32, "meta_dttm_raw": 32,
 		"reason": 1000, "prev_reason": 1000},
-	"backfill_todo": {"meta_sndr": 32, "meta_type": 8, "meta_styp": 8},
+	"backfill_todo": {"meta_sndr": 32, "meta_type": 8, "meta_styp": 8, "last_error": 1000},
 	"schd_gen":      {"msg_dttm_raw": 32}, // the DTTM of the snapshot that made a generation
+	// Error texts msgx writes about retried work (cut to fit, LastError.Cut).
+	"msg_event":       {"last_error": 1000},
+	"maintenance_run": {"last_error": 1000},
 
 	// Flight values: scalars raw, structure text and attributes.
 	"flight_schd": {

@@ -21,6 +21,9 @@ var (
 		string(sis.ClassUnsupported), string(sis.ClassInfra), string(sis.ClassExhausted)}
 	knownStatuses = []string{store.StatusPending, store.StatusFailed, store.StatusSucceeded, store.StatusSkipped, store.StatusDead}
 	knownTargets  = []string{store.TargetMsg, store.TargetSchd}
+	knownKinds    = []string{string(sis.KindSchedule), string(sis.KindFlightOps), string(sis.KindFlightDelete),
+		string(sis.KindReference), string(sis.KindRequest), string(sis.KindIgnored), string(sis.KindUnsupported),
+		string(sis.KindUnknown)}
 )
 
 // statusCollector reads status.Collect at every scrape. A failing read does

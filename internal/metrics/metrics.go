@@ -23,6 +23,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/status"
+	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 // Namespace prefixes every msgx metric.
@@ -75,6 +76,8 @@ type Metrics struct {
 	leader          prometheus.Gauge
 	shadow          prometheus.Gauge
 	requests        requestMetrics // requests.go
+	jobs            *jobMetrics    // maintenance.go
+	history         history        // history.go: the console's last hour
 }
 
 // Option adjusts New.
@@ -148,11 +151,24 @@ func New(src status.Source, clk clock.Clock, opts ...Option) *Metrics {
 			Help: "1 when this instance runs in shadow mode (no mailbox writes, no Kafka).",
 		}),
 	}
+	// The series alerts watch exist from the first scrape: a dead letter
+	// right after a restart is an increase from 0, not a new series.
+	for _, kind := range knownKinds {
+		for _, class := range knownClasses {
+			m.finished.WithLabelValues(kind, store.StatusDead, class)
+		}
+	}
+	for _, target := range knownTargets {
+		for _, dead := range []string{"false", "true"} {
+			m.eventFailures.WithLabelValues(target, dead)
+		}
+	}
 	m.reg.MustRegister(m.finished, m.procLatency, m.backfillFails, m.backfilled, m.delivered,
 		m.deliveryLatency, m.eventFailures, m.leader, m.shadow,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.requests = newRequestMetrics(m.reg)
+	m.jobs = newJobMetrics(m.reg, clk)
 	if src != nil {
 		m.reg.MustRegister(newStatusCollector(src, clk, o.statusTimeout, o.log))
 	}
@@ -178,6 +194,7 @@ func (m *Metrics) MessageFinished(kind, status, class string, latency time.Durat
 		return
 	}
 	m.finished.WithLabelValues(kind, status, class).Inc()
+	m.history.count(kind, status)
 	m.procLatency.Observe(seconds(latency))
 }
 

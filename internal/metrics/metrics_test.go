@@ -250,6 +250,7 @@ func TestNilMetricsIsANoOp(t *testing.T) {
 		m.RequestsExpired(1)
 		m.RespMatched()
 		m.RespUnmatched()
+		m.JobRun("history", 1, time.Second, nil)
 	})
 }
 
@@ -274,6 +275,7 @@ func TestDocsMatchTheMetrics(t *testing.T) {
 	m.EventDelivered(store.TargetMsg, time.Second)
 	m.EventFailed(store.TargetMsg, false)
 	m.RequestSent("RQFD")
+	m.JobRun("history", 3, time.Second, nil)
 	fams := scrape(t, serve(t, m))
 
 	served := map[string]bool{}
@@ -314,4 +316,23 @@ func TestPumpPausedGauge(t *testing.T) {
 	dep, paused = store.DependencyMailbox, true
 	require.Zero(t, value(store.DependencyPostgres))
 	require.Equal(t, 1.0, value(store.DependencyMailbox))
+}
+
+// The series an alert on dead letters watches exist before the first one:
+// increase() then sees the first dead letter after a restart.
+func TestDeadLetterSeriesStartAtZero(t *testing.T) {
+	t.Parallel()
+	m := metrics.New(nil, nil, metrics.WithLogger(quiet))
+	fams := scrape(t, serve(t, m))
+	dead := 0
+	for _, s := range fams["msgx_messages_finished_total"].GetMetric() {
+		for _, l := range s.GetLabel() {
+			if l.GetName() == "status" && l.GetValue() == store.StatusDead {
+				dead++
+				require.Zero(t, s.GetCounter().GetValue())
+			}
+		}
+	}
+	require.Equal(t, 8*6, dead, "every kind (UNKNOWN included) × every class")
+	require.Len(t, fams["msgx_event_failures_total"].GetMetric(), 4, "both targets, dead true and false")
 }

@@ -6,7 +6,9 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/backoff"
 	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -45,14 +47,25 @@ func (b *Backfiller) Notify(_ context.Context, todos []store.Backfill) {
 	}
 }
 
-// Sweep backfills up to Batch due todos. done counts rows backfilled now or
-// before (and rows the AODB removed); failed counts todos rescheduled.
+// Sweep backfills the due todos in batches of Batch until a batch is short
+// (docs/design.md §8: a backlog drains in one sweep, not one batch per
+// interval). done counts rows backfilled now or before (and rows the AODB
+// removed); failed counts todos rescheduled. A batch that backfilled nothing
+// (an outage, every todo refused) ends the sweep: its todos wait for their
+// backoff.
 func (b *Backfiller) Sweep(ctx context.Context) (done, failed int, err error) {
-	todos, err := b.store.DueBackfills(ctx, b.clock.Now(), b.cfg.Batch)
-	if err != nil {
-		return 0, 0, fmt.Errorf("backfill sweep: list due todos: %w", err)
+	for ctx.Err() == nil {
+		todos, err := b.store.DueBackfills(ctx, b.clock.Now(), b.cfg.Batch)
+		if err != nil {
+			return done, failed, fmt.Errorf("backfill sweep: list due todos: %w", err)
+		}
+		d, f, err := b.apply(ctx, todos)
+		done, failed = done+d, failed+f
+		if err != nil || len(todos) < b.cfg.Batch || d == 0 {
+			return done, failed, err
+		}
 	}
-	return b.apply(ctx, todos)
+	return done, failed, nil
 }
 
 // BackfillNow backfills todos just committed by the pump. It never fails the
@@ -100,7 +113,7 @@ func (b *Backfiller) apply(ctx context.Context, todos []store.Backfill) (done, f
 
 func (b *Backfiller) reschedule(ctx context.Context, t store.Backfill, cause error) error {
 	next := b.clock.Now().Add(b.delay(t.Attempts + 1))
-	if err := b.store.RecordBackfillFailure(ctx, t.MsgID, next, truncate(cause.Error())); err != nil {
+	if err := b.store.RecordBackfillFailure(ctx, t.MsgID, next, limits.LastError.Cut(cause.Error())); err != nil {
 		return fmt.Errorf("backfill %d: record failure: %w", t.MsgID, err)
 	}
 	if b.cfg.Observer != nil {
@@ -113,11 +126,7 @@ func (b *Backfiller) reschedule(ctx context.Context, t store.Backfill, cause err
 // delay is the wait after the given failed attempt (1-based): BackoffMin,
 // doubled per attempt, capped at BackoffMax.
 func (b *Backfiller) delay(attempt int) time.Duration {
-	d := b.cfg.BackoffMin
-	for i := 1; i < attempt && d < b.cfg.BackoffMax; i++ {
-		d *= 2
-	}
-	return min(d, b.cfg.BackoffMax)
+	return backoff.Doubling(b.cfg.BackoffMin, b.cfg.BackoffMax, attempt)
 }
 
 // Run sweeps at once — closing the window between a commit and its backfill

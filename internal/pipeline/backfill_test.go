@@ -232,3 +232,19 @@ func TestBackfillRunTakesNotifiedTodos(t *testing.T) {
 	cancel()
 	require.NoError(t, <-stopped)
 }
+
+// A backlog drains in one sweep, batch after batch, until a short batch.
+func TestBackfillSweepDrainsInBatches(t *testing.T) {
+	t.Parallel()
+	e := newIngressEnv(t)
+	for range 11 {
+		e.committed(t, store.StatusSucceeded)
+	}
+	b := pipeline.NewBackfiller(e.st, e.mb, e.clk, quiet, pipeline.BackfillConfig{Batch: 10})
+	done, failed := sweep(t, b)
+	require.Equal(t, 11, done, "10, then a short batch of 1")
+	require.Zero(t, failed)
+	all, err := e.st.DueBackfills(t.Context(), farFuture, 100)
+	require.NoError(t, err)
+	require.Empty(t, all)
+}

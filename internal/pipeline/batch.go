@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
+	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -199,7 +200,7 @@ func (w *batchWriter) finish(m store.Message, meta store.Meta, out outcome, bind
 	}
 	w.finishes = append(w.finishes, store.Finish{
 		MsgID: m.ID, Status: out.status, ErrorClass: string(out.class),
-		Reason: truncate(out.reason), DuplicateOf: out.duplicateOf, Bind: bind, Now: now,
+		Reason: limits.Reason.Cut(out.reason), DuplicateOf: out.duplicateOf, Bind: bind, Now: now,
 	})
 	// Every terminal message is backfilled: the AODB sees it read, with the
 	// META columns where META decoded (a MALFORMED row gets only its status).

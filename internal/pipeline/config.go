@@ -1,8 +1,11 @@
 package pipeline
 
-import "time"
+import (
+	"cmp"
+	"time"
+)
 
-// PollerConfig configures the ingress poller (design.md §3.1). Zero fields
+// PollerConfig configures the ingress poller (docs/design.md §1.1). Zero fields
 // take the defaults.
 type PollerConfig struct {
 	Batch          int           // ids read per poll after the watermark, and per rescan; default 50
@@ -19,22 +22,14 @@ func DefaultPollerConfig() PollerConfig {
 
 func (c PollerConfig) withDefaults() PollerConfig {
 	d := DefaultPollerConfig()
-	if c.Batch <= 0 {
-		c.Batch = d.Batch
-	}
-	if c.RescanDistance <= 0 {
-		c.RescanDistance = d.RescanDistance
-	}
-	if c.RescanAge <= 0 {
-		c.RescanAge = d.RescanAge
-	}
-	if c.Source == "" {
-		c.Source = d.Source
-	}
+	c.Batch = cmp.Or(c.Batch, d.Batch)
+	c.RescanDistance = cmp.Or(c.RescanDistance, d.RescanDistance)
+	c.RescanAge = cmp.Or(c.RescanAge, d.RescanAge)
+	c.Source = cmp.Or(c.Source, d.Source)
 	return c
 }
 
-// BackfillConfig configures the mailbox backfill sweep (design.md §6.1).
+// BackfillConfig configures the mailbox backfill sweep (docs/design.md §1.4).
 // Zero fields take the defaults.
 type BackfillConfig struct {
 	Interval   time.Duration // between sweeps; default 30 s
@@ -51,17 +46,9 @@ func DefaultBackfillConfig() BackfillConfig {
 
 func (c BackfillConfig) withDefaults() BackfillConfig {
 	d := DefaultBackfillConfig()
-	if c.Interval <= 0 {
-		c.Interval = d.Interval
-	}
-	if c.BackoffMin <= 0 {
-		c.BackoffMin = d.BackoffMin
-	}
-	if c.BackoffMax <= 0 {
-		c.BackoffMax = d.BackoffMax
-	}
-	if c.Batch <= 0 {
-		c.Batch = d.Batch
-	}
+	c.Interval = cmp.Or(c.Interval, d.Interval)
+	c.BackoffMin = cmp.Or(c.BackoffMin, d.BackoffMin)
+	c.BackoffMax = cmp.Or(c.BackoffMax, d.BackoffMax)
+	c.Batch = cmp.Or(c.Batch, d.Batch)
 	return c
 }

@@ -15,7 +15,8 @@ import (
 // backfilled with them.
 func TestDeadLettersAreBackfilled(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, func(c *PumpConfig) { c.MaxAttempts = 2 })
+	log := &finishLog{}
+	e := newEnv(t, func(c *PumpConfig) { c.MaxAttempts = 2; c.Observer = log })
 	malformed := e.send(t, "<MSG><META>broken")
 	unsupported := e.send(t, envelope("SCHS", "DNLD", "<SCHS/>"))
 	e.drain(t)
@@ -28,6 +29,7 @@ func TestDeadLettersAreBackfilled(t *testing.T) {
 	e.clk.Advance(time.Second)
 	e.drain(t)
 	require.Equal(t, "EXHAUSTED", e.msg(t, unsupported).ErrorClass)
+	require.Equal(t, 2, log.count(store.StatusDead), "the malformed and the exhausted message, each counted once")
 
 	byID := map[int64]store.Backfill{}
 	for _, b := range e.todos {

@@ -12,7 +12,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
-// Poller moves new mailbox rows into the PROC_STATE queue (design.md §3.1).
+// Poller moves new mailbox rows into the PROC_STATE queue (docs/design.md §1.1).
 // It never parses payloads and never marks mailbox rows: it only enqueues ids,
 // which is idempotent, so re-reading a row is always harmless.
 //

@@ -222,15 +222,16 @@ func TestPollerRunPollsOnTheClock(t *testing.T) {
 	stopped := make(chan error)
 	go func() { stopped <- e.poller(pipeline.PollerConfig{}).Run(ctx, time.Second) }()
 
-	require.Eventually(t, func() bool { return e.mark(t) == 1 }, 10*time.Second, 5*time.Millisecond,
-		"the first poll runs at start, without the clock")
+	// The first poll runs at start, without the clock; then the poller
+	// waits on the clock (a waiter), and only the clock moves it on.
+	require.Eventually(t, func() bool { return e.clk.Waiters() == 1 }, 10*time.Second, time.Millisecond)
+	require.Equal(t, int64(1), e.mark(t), "the first poll ran at start")
 	e.insertRow(t, 2, t0)
-	require.Never(t, func() bool { return e.mark(t) == 2 }, 100*time.Millisecond, 10*time.Millisecond,
-		"no poll before the interval passes")
-	require.Eventually(t, func() bool {
-		e.clk.Advance(time.Second)
-		return e.mark(t) == 2
-	}, 10*time.Second, 5*time.Millisecond)
+	require.Equal(t, 1, e.clk.Waiters(), "still waiting: no poll before the interval passes")
+	require.Equal(t, int64(1), e.mark(t))
+	e.clk.Advance(time.Second)
+	require.Eventually(t, func() bool { return e.clk.Waiters() == 1 && e.mark(t) == 2 }, 10*time.Second, time.Millisecond,
+		"the interval passed: one poll, then a wait again")
 	cancel()
 	require.NoError(t, <-stopped)
 }

@@ -293,9 +293,9 @@ func TestDuplicateAfterArchive(t *testing.T) {
 	first := e.send(t, msg)
 	e.drain(t)
 	require.NoError(t, e.st.DeleteBackfills(t.Context(), []int64{first}))
-	moved, err := e.st.Archive(t.Context(), e.clk.Now().Add(time.Hour), 100, e.clk.Now())
+	moved, err := e.st.ArchiveMessages(t.Context(), store.ArchiveParams{Before: e.clk.Now().Add(time.Hour), Max: 100, Now: e.clk.Now()})
 	require.NoError(t, err)
-	require.Equal(t, 1, moved)
+	require.Equal(t, 1, moved.Rows)
 
 	again := e.send(t, msg)
 	e.drain(t)
@@ -331,9 +331,9 @@ func TestDuplicateShowsItsIdentity(t *testing.T) {
 			require.Equal(t, holder.Meta, d.Meta)
 
 			require.NoError(t, e.st.DeleteBackfills(t.Context(), []int64{first, dup}))
-			moved, err := e.st.Archive(t.Context(), e.clk.Now().Add(time.Hour), 100, e.clk.Now())
+			moved, err := e.st.ArchiveMessages(t.Context(), store.ArchiveParams{Before: e.clk.Now().Add(time.Hour), Max: 100, Now: e.clk.Now()})
 			require.NoError(t, err)
-			require.Equal(t, 2, moved, "holder and duplicate archive side by side")
+			require.Equal(t, 2, moved.Rows, "holder and duplicate archive side by side")
 			again := e.send(t, msg)
 			e.drain(t)
 			m := e.msg(t, again)

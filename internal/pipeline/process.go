@@ -290,7 +290,7 @@ func unfinished(m store.Message) bool {
 
 // finished reports a committed terminal outcome to the log and the observer.
 func (p *Pump) finished(pr *prepared, out outcome, now time.Time) {
-	kind, identity := "UNKNOWN", ""
+	kind, identity := string(sis.KindUnknown), ""
 	if pr.decoded != nil {
 		kind, identity = string(pr.decoded.Kind), pr.decoded.Identity
 	}

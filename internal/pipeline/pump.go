@@ -1,12 +1,14 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/backoff"
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/limits"
@@ -15,7 +17,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
-// PumpConfig sets the head rules (design.md §3.2). Durations are from the
+// PumpConfig sets the head rules (docs/design.md §3.2). Durations are from the
 // injected clock.
 type PumpConfig struct {
 	MaxAttempts  int           // attempts ≥ this → DEAD(EXHAUSTED); default 5
@@ -60,6 +62,26 @@ func DefaultPumpConfig() PumpConfig {
 	}
 }
 
+// withDefaults gives zero counts and durations their defaults, like every
+// config of this package (flags such as Prune and Shadow are as given:
+// start from DefaultPumpConfig to get their defaults).
+func (c PumpConfig) withDefaults() PumpConfig {
+	d := DefaultPumpConfig()
+	c.MaxAttempts = cmp.Or(c.MaxAttempts, d.MaxAttempts)
+	c.BackoffBase = cmp.Or(c.BackoffBase, d.BackoffBase)
+	c.BackoffCap = cmp.Or(c.BackoffCap, d.BackoffCap)
+	c.HeadDeadline = cmp.Or(c.HeadDeadline, d.HeadDeadline)
+	c.RunLength = cmp.Or(c.RunLength, d.RunLength)
+	c.RunBytes = cmp.Or(c.RunBytes, d.RunBytes)
+	c.Idle = cmp.Or(c.Idle, d.Idle)
+	c.Grace = cmp.Or(c.Grace, d.Grace)
+	c.Probe = cmp.Or(c.Probe, d.Probe)
+	if c.Pause == nil {
+		c.Pause = &PauseState{}
+	}
+	return c
+}
+
 // RawReader reads messages' raw XML, or only its size in bytes, from the
 // mailbox (*mailbox.Mailbox), by id. A row that does not exist is absent
 // from the map; an error is an infrastructure failure, never "missing".
@@ -92,12 +114,7 @@ type Pump struct {
 // NewPump wires a pump. backfill runs the mailbox backfill right after each
 // commit (the sweep retries what it could not do).
 func NewPump(s store.Store, raw RawReader, backfill func(context.Context, []store.Backfill), c clock.Clock, log *slog.Logger, cfg PumpConfig) *Pump {
-	if cfg.Pause == nil {
-		cfg.Pause = &PauseState{}
-	}
-	if cfg.RunBytes <= 0 {
-		cfg.RunBytes = DefaultRunBytes
-	}
+	cfg = cfg.withDefaults()
 	return &Pump{store: s, raw: raw, backfill: backfill, clock: c, log: log, cfg: cfg, cache: newStateCache(),
 		batchLimit: cfg.RunLength, release: debug.FreeOSMemory}
 }
@@ -206,6 +223,10 @@ func (p *Pump) finishExhausted(ctx context.Context, m store.Message, reason stri
 		return fmt.Errorf("finish exhausted message %d: %w", m.ID, err)
 	}
 	p.log.Warn("message exhausted", "msg_id", m.ID, "attempts", m.Attempts, "reason", reason)
+	if p.cfg.Observer != nil {
+		kind := cmp.Or(m.Kind, string(sis.KindUnknown)) // bound at its failures when it decoded
+		p.cfg.Observer.MessageFinished(kind, store.StatusDead, string(sis.ClassExhausted), now.Sub(m.FirstSeenAt))
+	}
 	p.afterCommit(ctx, w.todos)
 	return nil
 }
@@ -226,7 +247,7 @@ func (p *Pump) failHead(ctx context.Context, m store.Message, err error, bind *s
 func (p *Pump) recordFailure(ctx context.Context, m store.Message, f *failure, bind *store.Binding) error {
 	now := p.now()
 	attempts, err := p.store.RecordFailure(ctx, store.Failure{
-		MsgID: m.ID, ErrorClass: string(f.class), Reason: truncate(f.reason),
+		MsgID: m.ID, ErrorClass: string(f.class), Reason: limits.Reason.Cut(f.reason),
 		NextAttemptAt: now.Add(p.backoff(m.Attempts + 1)), Now: now, Bind: bind,
 	})
 	if err != nil {
@@ -239,11 +260,7 @@ func (p *Pump) recordFailure(ctx context.Context, m store.Message, f *failure, b
 // backoff is the delay after the given attempt: 1, 2, 4, 8, 16 s..., each
 // capped.
 func (p *Pump) backoff(attempt int) time.Duration {
-	d := p.cfg.BackoffBase
-	for i := 1; i < attempt && d < p.cfg.BackoffCap; i++ {
-		d *= 2
-	}
-	return min(d, p.cfg.BackoffCap)
+	return backoff.Doubling(p.cfg.BackoffBase, p.cfg.BackoffCap, attempt)
 }
 
 // stopping says whether a shutdown began: the step's context is cut only
@@ -283,15 +300,4 @@ func (p *Pump) inTx(ctx context.Context, now time.Time, fn func(store.Tx) error)
 		return err
 	}
 	return tx.Commit(ctx)
-}
-
-// Reasons quote message values and must fit their column: keep the start,
-// say it was cut.
-func truncate(s string) string {
-	max := limits.Reason.Width
-	r := []rune(s)
-	if len(r) <= max {
-		return s
-	}
-	return string(r[:max-3]) + "..."
 }

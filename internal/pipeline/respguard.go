@@ -11,7 +11,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
-// The RESP guard (processing.md §7): a SCHD/RESP or <LIST>/RESP is applied
+// The RESP guard (docs/design.md §7): a SCHD/RESP or <LIST>/RESP is applied
 // only when it answers a request; otherwise it is SKIPPED no-match:request
 // and writes nothing. Matching itself is request.Match (pure); this file
 // reads what it needs inside the message's transaction.

@@ -16,7 +16,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
-// The RESP guard (processing.md §7) on the real databases: requests are
+// The RESP guard (docs/design.md §7) on the real databases: requests are
 // registered and sent by internal/request, RESPs processed by the pump.
 
 // requests is the request service of an env, on its clock and mailbox.

@@ -5,7 +5,8 @@ package redact
 
 import (
 	"regexp"
-	"strings"
+
+	"github.com/msgx-aodb/msgx/internal/oneline"
 )
 
 // MaxLen bounds a public reason, in runes.
@@ -74,7 +75,7 @@ func Reason(raw string) string {
 	if infra != "" {
 		out += kind(infra)
 	}
-	return truncate(strings.TrimSpace(out))
+	return oneline.Text(out, MaxLen)
 }
 
 // kind names the failure an infrastructure error text describes.
@@ -99,12 +100,4 @@ func mask(s string) string {
 		s = re.ReplaceAllString(s, "…")
 	}
 	return s
-}
-
-func truncate(s string) string {
-	r := []rune(s)
-	if len(r) <= MaxLen {
-		return s
-	}
-	return string(r[:MaxLen-1]) + "…"
 }

@@ -12,10 +12,11 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/kafka"
+	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
-// Aggregator delivers KAFKA:schd (design.md §5.2): every FlushPeriod, per
+// Aggregator delivers KAFKA:schd (docs/design.md §1.5): every FlushPeriod, per
 // flight only its latest pending state (UPSERT: the full state; TOMBSTONE: a
 // null value), at most FlushLimit flights per batch. The delivery stands for
 // every older pending event of that flight, which is marked SENT with it.
@@ -155,7 +156,7 @@ func (a *Aggregator) fail(ctx context.Context, e store.Event, cause error, now t
 	sctx, cancel := storeCtx(ctx, a.cfg.StoreTimeout)
 	defer cancel()
 	status, err := a.store.RecordDeliveryFailure(sctx, store.DeliveryFailure{
-		EventID: e.ID, Reason: truncate(cause.Error()), NextAttemptAt: next, MaxAttempts: a.cfg.maxAttempts(cause),
+		EventID: e.ID, Reason: limits.LastError.Cut(cause.Error()), NextAttemptAt: next, MaxAttempts: a.cfg.maxAttempts(cause),
 	})
 	if err != nil {
 		return fmt.Errorf("record failed delivery of event %d (flight %d, %v): %w", e.ID, e.FLID, cause, err)

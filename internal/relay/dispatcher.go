@@ -11,10 +11,11 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/kafka"
+	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
-// Dispatcher delivers KAFKA:msg events in EVENT_ID order (design.md §5.1).
+// Dispatcher delivers KAFKA:msg events in EVENT_ID order (docs/design.md §1.5).
 type Dispatcher struct {
 	store store.Store
 	cl    *kgo.Client
@@ -287,7 +288,7 @@ func (d *Dispatcher) fail(ctx context.Context, e store.Event, cause error) time.
 	next := now.Add(d.cfg.backoff(attempt))
 	sctx, cancel := storeCtx(ctx, d.cfg.StoreTimeout)
 	status, err := d.store.RecordDeliveryFailure(sctx, store.DeliveryFailure{
-		EventID: e.ID, Reason: truncate(cause.Error()), NextAttemptAt: next, MaxAttempts: d.cfg.maxAttempts(cause),
+		EventID: e.ID, Reason: limits.LastError.Cut(cause.Error()), NextAttemptAt: next, MaxAttempts: d.cfg.maxAttempts(cause),
 	})
 	cancel()
 	if err != nil {

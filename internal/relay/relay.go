@@ -1,4 +1,4 @@
-// Package relay delivers the outbox (MSG_EVENT) to Kafka (design.md §5):
+// Package relay delivers the outbox (MSG_EVENT) to Kafka (docs/design.md §1.5):
 //
 //   - Dispatcher: KAFKA:msg, every event one by one in EVENT_ID order. The
 //     head of the target gates it: while the head backs off, nothing passes.
@@ -15,6 +15,7 @@
 package relay
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -25,6 +26,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/msgx-aodb/msgx/internal/backoff"
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/kafka"
 )
@@ -60,36 +62,22 @@ func DefaultConfig() Config {
 
 func (c Config) withDefaults() Config {
 	d := DefaultConfig()
-	setInt := func(v *int, def int) {
-		if *v <= 0 {
-			*v = def
-		}
-	}
-	setDur := func(v *time.Duration, def time.Duration) {
-		if *v <= 0 {
-			*v = def
-		}
-	}
-	setInt(&c.BatchSize, d.BatchSize)
-	setInt(&c.MaxAttempts, d.MaxAttempts)
-	setInt(&c.FlushLimit, d.FlushLimit)
-	setDur(&c.BackoffBase, d.BackoffBase)
-	setDur(&c.BackoffCap, d.BackoffCap)
-	setDur(&c.FlushPeriod, d.FlushPeriod)
-	setDur(&c.Idle, d.Idle)
-	setDur(&c.ProduceTimeout, d.ProduceTimeout)
-	setDur(&c.StoreTimeout, d.StoreTimeout)
+	c.BatchSize = cmp.Or(c.BatchSize, d.BatchSize)
+	c.MaxAttempts = cmp.Or(c.MaxAttempts, d.MaxAttempts)
+	c.FlushLimit = cmp.Or(c.FlushLimit, d.FlushLimit)
+	c.BackoffBase = cmp.Or(c.BackoffBase, d.BackoffBase)
+	c.BackoffCap = cmp.Or(c.BackoffCap, d.BackoffCap)
+	c.FlushPeriod = cmp.Or(c.FlushPeriod, d.FlushPeriod)
+	c.Idle = cmp.Or(c.Idle, d.Idle)
+	c.ProduceTimeout = cmp.Or(c.ProduceTimeout, d.ProduceTimeout)
+	c.StoreTimeout = cmp.Or(c.StoreTimeout, d.StoreTimeout)
 	return c
 }
 
 // backoff is the delay after the given attempt: base, 2×base, 4×base...,
 // each capped.
 func (c Config) backoff(attempt int) time.Duration {
-	d := c.BackoffBase
-	for i := 1; i < attempt && d < c.BackoffCap; i++ {
-		d *= 2
-	}
-	return min(d, c.BackoffCap)
+	return backoff.Doubling(c.BackoffBase, c.BackoffCap, attempt)
 }
 
 // maxAttempts is the limit passed to the store for a failure: a refusal for
@@ -177,16 +165,6 @@ func produce(ctx context.Context, cl *kgo.Client, clk clock.Clock, recs []*kgo.R
 		}
 	}
 	return acks
-}
-
-// truncate keeps an error reason within LAST_ERROR (VARCHAR(1000)).
-func truncate(s string) string {
-	const max = 1000
-	r := []rune(s)
-	if len(r) <= max {
-		return s
-	}
-	return string(r[:max-3]) + "..."
 }
 
 // nopObserver stands in for a nil Observer.

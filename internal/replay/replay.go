@@ -1,5 +1,5 @@
 // Package replay sends FAILED and DEAD messages of the replayable classes
-// back to PENDING (processing.md §3), for `msgx replay` and POST /admin/replay.
+// back to PENDING (docs/design.md §3), for `msgx replay` and POST /admin/replay.
 //
 // A replay is not an undo: the pump processes a replayed message again in
 // MSG_ID order only among what is still unfinished, so its content is applied
@@ -22,6 +22,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/limits"
+	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -82,11 +83,18 @@ func (f Filter) Validate() error {
 			return fmt.Errorf("%w: message id %d is not positive", ErrInvalidFilter, id)
 		}
 	}
-	if f.Class != "" && !slices.Contains(Classes, f.Class) {
+	switch {
+	case f.Class == "" || slices.Contains(Classes, f.Class):
+		return nil
+	case slices.Contains(errorClasses, f.Class):
 		return fmt.Errorf("class %s is %w (replayable: %s)", f.Class, ErrNotReplayable, strings.Join(Classes, ", "))
 	}
-	return nil
+	return fmt.Errorf("%w: unknown class %s (replayable: %s)", ErrInvalidFilter, f.Class, strings.Join(Classes, ", "))
 }
+
+// errorClasses are every class a message can fail with; the two not in
+// Classes (MALFORMED, PROTOCOL) are never replayed.
+var errorClasses = append([]string{string(sis.ClassMalformed), string(sis.ClassProtocol)}, Classes...)
 
 // ids is the filter's id list for the store: sorted, unique; nil for a class.
 func (f Filter) ids() []int64 {
@@ -283,7 +291,7 @@ func warn(ctx context.Context, st Store, mb RawReader, dec sis.Options, batch []
 		m := &batch[i]
 		if rerr != nil {
 			*out = append(*out, Warning{MsgID: m.ID, Kind: WarnRawUnreadable,
-				Text: fmt.Sprintf("message %d: mailbox not readable (%s): what it concerns is unknown, nothing checked", m.ID, oneLine(rerr.Error()))})
+				Text: fmt.Sprintf("message %d: mailbox not readable (%s): what it concerns is unknown, nothing checked", m.ID, oneline.Text(rerr.Error(), 200))})
 			continue
 		}
 		raw, ok := raws[m.ID]
@@ -394,7 +402,7 @@ func learn(raw []byte, dec sis.Options) (concern, string) {
 		if errors.As(err, &se) {
 			detail = se.Detail()
 		}
-		return concern{decoded: m}, fmt.Sprintf("%s: %s", class, oneLine(detail))
+		return concern{decoded: m}, fmt.Sprintf("%s: %s", class, oneline.Text(detail, 200))
 	}
 	c := concern{decoded: m}
 	switch {
@@ -406,7 +414,7 @@ func learn(raw []byte, dec sis.Options) (concern, string) {
 		c.refs, c.refType = m.Ref.Records, m.Ref.Type
 	}
 	if m.Kind == sis.KindUnsupported {
-		return c, "UNSUPPORTED: " + oneLine(m.Note)
+		return c, "UNSUPPORTED: " + oneline.Text(m.Note, 200)
 	}
 	return c, ""
 }
@@ -527,12 +535,4 @@ func Apply(ctx context.Context, st Store, f Filter, now time.Time, progress func
 		progress(from+len(batch), len(todo))
 	}
 	return moved, nil
-}
-
-func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 200 {
-		s = string(r[:200]) + "…"
-	}
-	return s
 }

@@ -2,17 +2,14 @@ package request
 
 import (
 	"context"
-	"time"
 )
-
-// ExpiryInterval is how often the leader expires requests (processing.md §8).
-const ExpiryInterval = 30 * time.Second
 
 // expireBatch bounds one statement of a run.
 const expireBatch = 100
 
-// Expiry is the request-expiry job: open requests past expires_at become
-// EXPIRED; a RESP that comes later is SKIPPED no-match:request.
+// Expiry is the request expiry: open requests past expires_at become
+// EXPIRED; a RESP that comes later is SKIPPED no-match:request. The leader
+// runs it as the maintenance job "requests" (internal/maintenance).
 type Expiry struct{ s *Service }
 
 // Expiry returns the service's expiry job.
@@ -43,21 +40,6 @@ func (e *Expiry) RunOnce(ctx context.Context) (int, error) {
 		}
 		if len(ids) < expireBatch {
 			return total, nil
-		}
-	}
-}
-
-// Run runs the job every interval until ctx ends (leader only; the
-// maintenance framework may take it over through RunOnce).
-func (e *Expiry) Run(ctx context.Context, interval time.Duration) {
-	for {
-		if _, err := e.RunOnce(ctx); err != nil && ctx.Err() == nil {
-			e.s.log.Warn("request expiry failed; retrying next interval", "err", err)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-e.s.clk.After(interval):
 		}
 	}
 }

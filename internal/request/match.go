@@ -44,7 +44,7 @@ func (d Decision) Note() string {
 	return ""
 }
 
-// Match is the degraded rule (processing.md §7): a RESP answers the open
+// Match is the degraded rule (docs/design.md §7): a RESP answers the open
 // request of its kind when that request is SENT, not past expires_at, and
 // the RESP's DTTM is not before sent_at — both instants compared to the
 // second (DTTM is airport-local yyyyMMddHHmmss; sent_at is cut to the same

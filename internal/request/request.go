@@ -1,4 +1,4 @@
-// Package request is msgx's side of the requests to the AODB (processing.md
+// Package request is msgx's side of the requests to the AODB (docs/design.md
 // §7, docs/requests.md): RQFD (flight data of an SODT range) and RQRD (one
 // reference list) are registered in REQ_TRACK, written to the shared
 // outbound mailbox coutmsgs, and answered by an inbound SCHD/RESP or

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 
 	"ariga.io/atlas/sql/migrate"
+	"ariga.io/atlas/sql/postgres"
 
 	sqlfiles "github.com/msgx-aodb/msgx/sql"
 )
@@ -15,20 +16,20 @@ import (
 
 // PlanFrom is Plan with the desired schema read from src.
 func PlanFrom(ctx context.Context, db *sql.DB, target string, src fs.FS) ([]string, error) {
-	desired, err := desiredFrom(ctx, db, src)
+	desired, views, err := desiredWithViews(ctx, db, src)
 	if err != nil {
 		return nil, err
 	}
-	return planTo(ctx, db, target, desired)
+	return planTo(ctx, db, target, desired, views)
 }
 
 // GenerateMigrationFrom is GenerateMigration with the desired schema read from src.
 func GenerateMigrationFrom(ctx context.Context, db *sql.DB, dir migrate.Dir, name string, src fs.FS) (string, error) {
-	desired, err := desiredFrom(ctx, db, src)
+	desired, views, err := desiredWithViews(ctx, db, src)
 	if err != nil {
 		return "", err
 	}
-	return generateMigration(ctx, db, dir, name, desired)
+	return generateMigration(ctx, db, dir, name, desired, views)
 }
 
 // DesiredFrom is Desired with the desired schema read from src.
@@ -64,4 +65,25 @@ func SchemaFiles() ([]migrate.File, error) {
 		return nil, err
 	}
 	return sqlFiles(src)
+}
+
+// ExecPlan runs planned statements in one transaction, as Apply does.
+func ExecPlan(ctx context.Context, db *sql.DB, stmts []string) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, s := range stmts {
+		if _, err := tx.ExecContext(ctx, s); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// ViewStatements is viewStatements with a PostgreSQL driver that needs no
+// connection (statement splitting only).
+func ViewStatements(files []migrate.File) ([]string, error) {
+	return viewStatements(&postgres.Driver{}, files)
 }

@@ -11,6 +11,7 @@ import (
 	"ariga.io/atlas/sql/migrate"
 	atlas "ariga.io/atlas/sql/schema"
 
+	"github.com/msgx-aodb/msgx/db/pgadmin"
 	sqlfiles "github.com/msgx-aodb/msgx/sql"
 )
 
@@ -29,14 +30,18 @@ func GenerateMigration(ctx context.Context, db *sql.DB, dirPath, name string) (s
 	if err != nil {
 		return "", err
 	}
-	desired, err := Desired(ctx, db)
+	src, err := fs.Sub(sqlfiles.PostgresSchema, "postgres/schema")
 	if err != nil {
 		return "", err
 	}
-	return generateMigration(ctx, db, dir, name, desired)
+	desired, views, err := desiredWithViews(ctx, db, src)
+	if err != nil {
+		return "", err
+	}
+	return generateMigration(ctx, db, dir, name, desired, views)
 }
 
-func generateMigration(ctx context.Context, db *sql.DB, dir migrate.Dir, name string, desired *atlas.Schema) (string, error) {
+func generateMigration(ctx context.Context, db *sql.DB, dir migrate.Dir, name string, desired *atlas.Schema, views *viewSet) (string, error) {
 	if !validName.MatchString(name) {
 		return "", fmt.Errorf("invalid migration name %q: use lower-case letters, digits and _", name)
 	}
@@ -48,13 +53,15 @@ func generateMigration(ctx context.Context, db *sql.DB, dir migrate.Dir, name st
 	if err != nil {
 		return "", err
 	}
+	var currentViews []pgadmin.ViewDefinitionsRow
 	current, err := inScratch(ctx, db, func(sc *scratch) error {
 		for _, f := range files {
 			if err := sc.execFile(ctx, f); err != nil {
 				return fmt.Errorf("replay migrations: %w", err)
 			}
 		}
-		return nil
+		currentViews, err = viewDefinitions(ctx, sc.tx, sc.name)
+		return err
 	})
 	if err != nil {
 		return "", err
@@ -64,9 +71,27 @@ func generateMigration(ctx context.Context, db *sql.DB, dir migrate.Dir, name st
 		return "", err
 	}
 	plan, err := planChanges(ctx, drv, current, desired, name, unqualified, func(o *migrate.PlanOptions) { o.Indent = "  " })
-	if err != nil || plan == nil {
+	if err != nil {
 		return "", err
 	}
+	// Views, which atlas does not plan: dropped before the table changes,
+	// created after them (views.go).
+	drop, create := viewChanges(currentViews, views, plan != nil, "")
+	if plan == nil && len(drop)+len(create) == 0 {
+		return "", nil
+	}
+	if plan == nil {
+		plan = &migrate.Plan{Name: name}
+	}
+	var changes []*migrate.Change
+	for _, d := range drop {
+		changes = append(changes, &migrate.Change{Cmd: d, Comment: "drop the views before the tables change"})
+	}
+	changes = append(changes, plan.Changes...)
+	for _, c := range create {
+		changes = append(changes, &migrate.Change{Cmd: c})
+	}
+	plan.Changes = changes
 	plan.Version = nextVersion(files)
 	f, err := migrate.DefaultFormatter.FormatFile(plan)
 	if err != nil {

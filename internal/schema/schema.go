@@ -20,7 +20,6 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
 
@@ -28,6 +27,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 
+	"github.com/msgx-aodb/msgx/internal/oneline"
 	sqlfiles "github.com/msgx-aodb/msgx/sql"
 )
 
@@ -67,7 +67,7 @@ func Open(ctx context.Context, rawURL string) (*sql.DB, error) {
 	defer cancel()
 	if err := db.PingContext(pingCtx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("connect to PostgreSQL at %s: %s", shown, oneLine(err))
+		return nil, fmt.Errorf("connect to PostgreSQL at %s: %s", shown, oneline.Err(err))
 	}
 	return db, nil
 }
@@ -97,22 +97,34 @@ func Desired(ctx context.Context, db *sql.DB) (*atlas.Schema, error) {
 // rebuild those indexes for ever. The second pass is that fixed point, the
 // same normalisation atlas does with a dev database.
 func desiredFrom(ctx context.Context, db *sql.DB, src fs.FS) (*atlas.Schema, error) {
+	tables, _, err := desiredWithViews(ctx, db, src)
+	return tables, err
+}
+
+// desiredWithViews is desiredFrom plus the desired views, which atlas does
+// not see (views.go): their statements and the server's deparse of them.
+func desiredWithViews(ctx context.Context, db *sql.DB, src fs.FS) (*atlas.Schema, *viewSet, error) {
 	files, err := sqlFiles(src)
 	if err != nil {
-		return nil, fmt.Errorf("read desired schema: %w", err)
+		return nil, nil, fmt.Errorf("read desired schema: %w", err)
 	}
+	views := &viewSet{}
 	written, err := inScratch(ctx, db, func(sc *scratch) error {
 		for _, f := range files {
 			if err := sc.execFile(ctx, f); err != nil {
 				return fmt.Errorf("desired schema: %w", err)
 			}
 		}
-		return nil
+		if views.stmts, err = viewStatements(sc.drv, files); err != nil {
+			return err
+		}
+		views.defs, err = viewDefinitions(ctx, sc.tx, sc.name)
+		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return inScratch(ctx, db, func(sc *scratch) error {
+	tables, err := inScratch(ctx, db, func(sc *scratch) error {
 		empty, err := sc.drv.InspectSchema(ctx, sc.name, nil)
 		if err != nil {
 			return err
@@ -128,21 +140,33 @@ func desiredFrom(ctx context.Context, db *sql.DB, src fs.FS) (*atlas.Schema, err
 		}
 		return nil
 	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return tables, views, nil
 }
 
 // Plan returns the DDL statements that bring the schema target (DefaultSchema
 // when empty) of db to the desired state, in execution order and without a
 // trailing semicolon. It is empty when the schema is up to date. Tables that
 // are not in the desired state are dropped: target belongs to msgx alone.
+//
+// Views (which atlas does not see) are compared by their definitions: when
+// they differ, or any table changes, the plan drops every view of target
+// first and creates the desired ones last (views.go).
 func Plan(ctx context.Context, db *sql.DB, target string) ([]string, error) {
-	desired, err := Desired(ctx, db)
+	src, err := fs.Sub(sqlfiles.PostgresSchema, "postgres/schema")
 	if err != nil {
 		return nil, err
 	}
-	return planTo(ctx, db, target, desired)
+	desired, views, err := desiredWithViews(ctx, db, src)
+	if err != nil {
+		return nil, err
+	}
+	return planTo(ctx, db, target, desired, views)
 }
 
-func planTo(ctx context.Context, db *sql.DB, target string, desired *atlas.Schema) ([]string, error) {
+func planTo(ctx context.Context, db *sql.DB, target string, desired *atlas.Schema, views *viewSet) ([]string, error) {
 	if target == "" {
 		target = DefaultSchema
 	}
@@ -159,8 +183,24 @@ func planTo(ctx context.Context, db *sql.DB, target string, desired *atlas.Schem
 		if err != nil {
 			return fmt.Errorf("inspect schema %q: %w", target, err)
 		}
-		stmts, err = planStatements(ctx, drv, current, desired, target)
-		return err
+		tables, err := planStatements(ctx, drv, current, desired, target)
+		if err != nil {
+			return err
+		}
+		currentViews, err := viewDefinitions(ctx, tx, target)
+		if err != nil {
+			return err
+		}
+		drop, create := viewChanges(currentViews, views, len(tables) > 0, target)
+		stmts = append(drop, tables...)
+		if len(create) > 0 {
+			// The view statements are unqualified, like the files.
+			stmts = append(stmts, "SET LOCAL search_path TO "+quoteIdent(target))
+			for _, c := range create {
+				stmts = append(stmts, oneLineSQL(c))
+			}
+		}
+		return nil
 	})
 	return stmts, err
 }
@@ -187,18 +227,6 @@ func Apply(ctx context.Context, db *sql.DB, target string) ([]string, error) {
 		return nil, fmt.Errorf("apply: commit: %w", err)
 	}
 	return stmts, nil
-}
-
-// oneLine flattens pgx's connect error, which lists every attempt (e.g. with
-// and without TLS) on its own line, often the same one twice.
-func oneLine(err error) string {
-	var parts []string
-	for _, l := range strings.Split(err.Error(), "\n") {
-		if l = strings.TrimSpace(l); l != "" && !slices.Contains(parts, l) {
-			parts = append(parts, l)
-		}
-	}
-	return strings.Join(parts, " ")
 }
 
 // abbrev shortens a statement for an error message.

@@ -131,6 +131,7 @@ func TestPlanReplacesAChangedCheck(t *testing.T) {
 
 	plan, err := schema.Plan(ctx, db, "public")
 	require.NoError(t, err)
+	plan = withoutViews(plan) // re-created around any table change
 	require.Len(t, plan, 1, "plan: %q", plan)
 	require.Contains(t, plan[0], `DROP CONSTRAINT "msg_event_payload_ck", ADD CONSTRAINT "msg_event_payload_ck" CHECK`)
 	require.Contains(t, plan[0], `'KAFKA:schd'`)

@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Class is an error class of the processing contract (processing.md §3).
+// Class is an error class of the processing contract (docs/design.md §3).
 // The codec returns only MALFORMED, PROTOCOL, CODEC_ERROR and UNSUPPORTED;
 // INFRA and EXHAUSTED are defined here so the pipeline can use one type.
 type Class string

@@ -13,6 +13,9 @@ const (
 	KindRequest      Kind = "REQUEST"       // RQFD / RQRD (our own outbound format): Message.Request
 	KindIgnored      Kind = "IGNORED"       // TYPE in Options.IgnoreTypes: body not interpreted
 	KindUnsupported  Kind = "UNSUPPORTED"   // SCHS, unknown TYPE or subtype: Message.Note says why
+	// KindUnknown is never decoded: logs and metrics name a message that did
+	// not decode (malformed, missing raw row) with it.
+	KindUnknown Kind = "UNKNOWN"
 )
 
 // Message is one decoded SIS message.

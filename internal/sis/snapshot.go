@@ -1,7 +1,7 @@
 package sis
 
 // uniqueFlights refuses a snapshot (DNLD/RESP) that names a flight twice
-// (processing.md rule 15): a snapshot is the set of a day's flights, so a
+// (docs/design.md rule 15): a snapshot is the set of a day's flights, so a
 // second record of one FLID has no meaning there (and its generation's
 // membership could not hold it). Other schedule subtypes and FLOP apply
 // repeated records in order.

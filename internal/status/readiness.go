@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/msgx-aodb/msgx/internal/leader"
 )
 
 // DefaultCheckTimeout bounds one readiness check when none is given.
@@ -14,7 +16,7 @@ const DefaultCheckTimeout = 2 * time.Second
 // Readiness is the answer of /readyz: whether each dependency is really
 // reachable, and which role this instance has.
 type Readiness struct {
-	Role   string        `json:"role"` // RoleLeader, RoleStandby or RoleStarting
+	Role   string        `json:"role"` // a leader.Role: leader, standby or starting
 	Shadow bool          `json:"shadow"`
 	Checks []CheckResult `json:"checks"`
 }
@@ -30,7 +32,7 @@ type CheckResult struct {
 // and it is the leader or a standby (a standby is ready: it is healthy and
 // waiting, which is what a load balancer in front of the read API wants).
 func (r Readiness) Ready() bool {
-	if r.Role != RoleLeader && r.Role != RoleStandby {
+	if r.Role != string(leader.Leader) && r.Role != string(leader.Standby) {
 		return false
 	}
 	for _, c := range r.Checks {
@@ -104,10 +106,10 @@ type Mode func() (role string, shadow bool)
 
 // Prober returns a readiness hook for api.Deps.Ready: it asks mode for the
 // role and shadow flag and runs the checks (RunChecks). mode nil means
-// RoleStarting.
+// leader.Starting.
 func Prober(mode Mode, timeout time.Duration, checks ...Check) func(ctx context.Context) Readiness {
 	return func(ctx context.Context) Readiness {
-		r := Readiness{Role: RoleStarting}
+		r := Readiness{Role: string(leader.Starting)}
 		if mode != nil {
 			r.Role, r.Shadow = mode()
 		}

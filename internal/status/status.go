@@ -12,14 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/store"
-)
-
-// Roles of an instance (the leader lock, processing.md §4 rule 10).
-const (
-	RoleLeader   = "leader"   // holds the lock and runs the pipeline
-	RoleStandby  = "standby"  // waits for the lock (hot standby)
-	RoleStarting = "starting" // not yet either
 )
 
 // Source is what Collect reads; every store.Store is one.
@@ -30,6 +24,7 @@ type Source interface {
 	OutboxLag(ctx context.Context) ([]store.TargetLag, error)
 	BackfillStats(ctx context.Context) (store.BackfillStats, error)
 	OpenRequests(ctx context.Context) ([]store.Request, error)
+	JobRuns(ctx context.Context) ([]store.JobRun, error)
 }
 
 // Report is the state of one instance's database at one instant. Its JSON
@@ -59,6 +54,8 @@ type Report struct {
 	Backfill Backfill    `json:"backfill"`
 	// Requests are the open requests to the AODB (REGISTERED or SENT), oldest first.
 	Requests []OpenRequest `json:"requests"`
+	// Maintenance is the last run of each maintenance job, by name.
+	Maintenance []Job `json:"maintenance"`
 }
 
 // OpenRequest is a request to the AODB still waiting for its answer.
@@ -118,7 +115,7 @@ func Collect(ctx context.Context, src Source, now time.Time) (Report, error) {
 
 	heads, err := src.QueueHead(ctx, 1)
 	if err != nil {
-		return Report{}, fmt.Errorf("status: queue head: %w", err)
+		return Report{}, fmt.Errorf("queue head: %w", err)
 	}
 	if len(heads) > 0 {
 		m := heads[0]
@@ -129,7 +126,7 @@ func Collect(ctx context.Context, src Source, now time.Time) (Report, error) {
 
 	pause, err := src.PumpPause(ctx)
 	if err != nil {
-		return Report{}, fmt.Errorf("status: pump state: %w", err)
+		return Report{}, fmt.Errorf("pump state: %w", err)
 	}
 	if pause != nil {
 		r.Paused = &Paused{Dependency: pause.Dependency, Reason: pause.Reason, Since: pause.Since,
@@ -138,7 +135,7 @@ func Collect(ctx context.Context, src Source, now time.Time) (Report, error) {
 
 	counts, err := src.QueueCounts(ctx)
 	if err != nil {
-		return Report{}, fmt.Errorf("status: queue counts: %w", err)
+		return Report{}, fmt.Errorf("queue counts: %w", err)
 	}
 	for _, c := range counts {
 		r.ByStatus[c.Status] += c.Messages
@@ -155,7 +152,7 @@ func Collect(ctx context.Context, src Source, now time.Time) (Report, error) {
 
 	lags, err := src.OutboxLag(ctx)
 	if err != nil {
-		return Report{}, fmt.Errorf("status: outbox lag: %w", err)
+		return Report{}, fmt.Errorf("outbox lag: %w", err)
 	}
 	for _, l := range lags {
 		r.Outbox = append(r.Outbox, TargetLag{Target: l.Target, Pending: l.Pending, OldestAt: l.Oldest,
@@ -164,7 +161,7 @@ func Collect(ctx context.Context, src Source, now time.Time) (Report, error) {
 
 	bf, err := src.BackfillStats(ctx)
 	if err != nil {
-		return Report{}, fmt.Errorf("status: backfill: %w", err)
+		return Report{}, fmt.Errorf("backfill: %w", err)
 	}
 	r.Backfill = Backfill{Todos: bf.Todos, Failing: bf.Failing, OldestAt: bf.Oldest}
 	if bf.Oldest != nil {
@@ -173,13 +170,18 @@ func Collect(ctx context.Context, src Source, now time.Time) (Report, error) {
 
 	open, err := src.OpenRequests(ctx)
 	if err != nil {
-		return Report{}, fmt.Errorf("status: requests: %w", err)
+		return Report{}, fmt.Errorf("requests: %w", err)
 	}
 	r.Requests = make([]OpenRequest, len(open))
 	for i, q := range open {
 		r.Requests[i] = OpenRequest{ID: q.ID, Kind: q.Key, Status: q.Status, RegisteredAt: q.RegisteredAt, SentAt: q.SentAt,
 			ExpiresAt: q.ExpiresAt, CoutmsgsID: q.OutboundID, AgeSeconds: age(now, q.RegisteredAt)}
 	}
+	runs, err := src.JobRuns(ctx)
+	if err != nil {
+		return Report{}, fmt.Errorf("maintenance runs: %w", err)
+	}
+	r.Maintenance = jobs(runs)
 	return r, nil
 }
 
@@ -212,7 +214,7 @@ func (r Report) WriteText(w io.Writer) error {
 	}
 	b.WriteString("queue\n")
 	if p := r.Paused; p != nil {
-		kv("paused", "%s: %s (for %s)", p.Dependency, oneLine(p.Reason), seconds(p.AgeSeconds))
+		kv("paused", "%s: %s (for %s)", p.Dependency, oneline.Text(p.Reason, 200), seconds(p.AgeSeconds))
 	}
 	if r.Head == nil {
 		kv("head", "none (queue empty)")
@@ -227,7 +229,7 @@ func (r Report) WriteText(w io.Writer) error {
 		}
 		kv("head", "%s", line)
 		if h.Reason != nil {
-			kv("reason", "%s", oneLine(*h.Reason))
+			kv("reason", "%s", oneline.Text(*h.Reason, 200))
 		}
 	}
 	kv("backlog", "%d", r.Backlog)
@@ -261,6 +263,7 @@ func (r Report) WriteText(w io.Writer) error {
 		}
 		kv(fmt.Sprintf("request %d", q.ID), "%s", line)
 	}
+	writeJobs(&b, kv, r.Maintenance)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -289,12 +292,4 @@ func counts(m map[string]int64) string {
 
 func seconds(s float64) string {
 	return (time.Duration(s * float64(time.Second))).Round(time.Second).String()
-}
-
-func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 200 {
-		s = string(r[:200]) + "…"
-	}
-	return s
 }

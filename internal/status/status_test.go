@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/msgx-aodb/msgx/internal/leader"
 	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
@@ -73,6 +74,9 @@ func seed(t *testing.T, s store.Store) {
 	open, err := s.InsertRequest(ctx, store.NewRequest{Type: "RQFD", Key: "RQFD", Sender: "MSGX", Seqn: 2, Now: t0.Add(3 * time.Minute), ExpiresAt: t0.Add(13 * time.Minute)})
 	require.NoError(t, err)
 	require.NoError(t, s.MarkRequestSent(ctx, store.SentRequest{ID: open.ID, OutboundID: 77, SentAt: t0.Add(3 * time.Minute), ExpiresAt: t0.Add(13 * time.Minute)}))
+	require.NoError(t, s.SaveJobRun(ctx, store.JobRun{Job: "history", StartedAt: t0, Duration: 1500 * time.Millisecond,
+		Swept: store.Swept{Rows: 12, Oldest: &t0, Newest: &t0}}))
+	require.NoError(t, s.SaveJobRun(ctx, store.JobRun{Job: "archive", StartedAt: t0, Duration: time.Second, Error: "statement timeout"}))
 }
 
 func TestCollectKnownDatabase(t *testing.T) {
@@ -116,20 +120,27 @@ func TestCollectKnownDatabase(t *testing.T) {
 	require.NoError(t, err)
 	var m map[string]any
 	require.NoError(t, json.Unmarshal(b, &m))
-	require.ElementsMatch(t, []string{"at", "shadow", "paused", "head", "backlog", "by_status", "dead_letters", "failing", "outbox", "backfill", "requests"}, keys(m))
+	require.ElementsMatch(t, []string{"at", "shadow", "paused", "head", "backlog", "by_status", "dead_letters", "failing", "outbox", "backfill", "requests", "maintenance"}, keys(m))
 	require.Nil(t, m["paused"], "the pump runs")
 	require.ElementsMatch(t, []string{"id", "kind", "status", "registered_at", "sent_at", "expires_at", "coutmsgs_id", "age_seconds"},
 		keys(m["requests"].([]any)[0].(map[string]any)))
 	require.Len(t, r.Requests, 1, "only the open request")
 	require.Equal(t, "RQFD", r.Requests[0].Kind)
 	require.Equal(t, 420.0, r.Requests[0].AgeSeconds)
+	require.Len(t, r.Maintenance, 2)
+	require.Equal(t, "history", r.Maintenance[1].Job)
+	require.Equal(t, 12, r.Maintenance[1].Rows)
+	require.Equal(t, 1.5, r.Maintenance[1].DurationSeconds)
+	require.Nil(t, r.Maintenance[1].Error)
+	require.Equal(t, "statement timeout", *r.Maintenance[0].Error)
+	require.Nil(t, r.Maintenance[0].LastSuccessAt)
 	require.ElementsMatch(t, []string{"msg_id", "status", "kind", "first_seen_at", "age_seconds", "attempts", "error_class", "reason", "next_attempt_at"},
 		keys(m["head"].(map[string]any)))
 	require.ElementsMatch(t, []string{"target", "pending", "oldest_at", "oldest_age_seconds"}, keys(m["outbox"].([]any)[0].(map[string]any)))
 	require.ElementsMatch(t, []string{"todos", "failing", "oldest_at", "oldest_age_seconds"}, keys(m["backfill"].(map[string]any)))
 	require.Equal(t, float64(2), m["dead_letters"].(map[string]any)["PROTOCOL"])
 
-	r.Role, r.Shadow = status.RoleStandby, true
+	r.Role, r.Shadow = string(leader.Standby), true
 	var text bytes.Buffer
 	require.NoError(t, r.WriteText(&text))
 	out := text.String()
@@ -145,6 +156,8 @@ func TestCollectKnownDatabase(t *testing.T) {
 		"KAFKA:schd    1 pending, oldest 7m0s",
 		"todos         2 (1 failing), oldest 9m30s",
 		"RQFD SENT, age 7m0s, expires 2026-12-02T08:13:00Z, coutmsgs 77",
+		"history       last run 2026-12-02T08:00:00Z, took 1.5s, 12 rows",
+		"archive       last run 2026-12-02T08:00:00Z, took 1s, 0 rows, FAILED: statement timeout",
 	} {
 		require.Contains(t, out, want, "text:\n%s", out)
 	}
@@ -186,6 +199,7 @@ func TestCollectEmptyDatabase(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, string(b), `"head":null`)
 	require.Contains(t, string(b), `"outbox":[]`, "an empty list, not null")
+	require.Contains(t, string(b), `"maintenance":[]`)
 	require.Contains(t, string(b), `"dead_letters":{}`)
 
 	var text bytes.Buffer
@@ -202,7 +216,7 @@ func TestCollectReportsStoreFailure(t *testing.T) {
 	cancel()
 	_, err := status.Collect(ctx, s, t0)
 	require.Error(t, err)
-	require.ErrorContains(t, err, "status: queue head")
+	require.ErrorContains(t, err, "queue head")
 }
 
 func keys(m map[string]any) []string {
@@ -245,19 +259,19 @@ func TestReadiness(t *testing.T) {
 	ok := status.Check{Name: "postgres", Run: func(context.Context) error { return nil }}
 	bad := status.Check{Name: "kafka", Run: func(context.Context) error { return errors.New("no brokers") }}
 
-	r := status.Prober(func() (string, bool) { return status.RoleLeader, false }, time.Second, ok)(t.Context())
+	r := status.Prober(func() (string, bool) { return string(leader.Leader), false }, time.Second, ok)(t.Context())
 	require.True(t, r.Ready())
-	require.Equal(t, status.RoleLeader, r.Role)
+	require.Equal(t, string(leader.Leader), r.Role)
 
-	r = status.Prober(func() (string, bool) { return status.RoleStandby, true }, time.Second, ok)(t.Context())
+	r = status.Prober(func() (string, bool) { return string(leader.Standby), true }, time.Second, ok)(t.Context())
 	require.True(t, r.Ready(), "a healthy standby is ready")
 	require.True(t, r.Shadow)
 
-	r = status.Prober(func() (string, bool) { return status.RoleLeader, false }, time.Second, ok, bad)(t.Context())
+	r = status.Prober(func() (string, bool) { return string(leader.Leader), false }, time.Second, ok, bad)(t.Context())
 	require.False(t, r.Ready(), "one failing check")
 	require.Equal(t, "no brokers", r.Checks[1].Error)
 
 	r = status.Prober(nil, time.Second, ok)(t.Context())
-	require.Equal(t, status.RoleStarting, r.Role)
+	require.Equal(t, string(leader.Starting), r.Role)
 	require.False(t, r.Ready(), "starting is not ready")
 }

@@ -16,4 +16,9 @@ var (
 	// ErrUnavailable: the database could not be reached or the connection broke;
 	// the operation may be retried.
 	ErrUnavailable = errors.New("store: unavailable")
+	// ErrNoDatabase: the server answers, but the database does not exist or
+	// refuses the user: a configuration to fix, not an outage.
+	ErrNoDatabase = errors.New("store: no such database or access denied")
+	// ErrSchema: msgx's tables are missing or older than this build.
+	ErrSchema = errors.New("store: schema missing or outdated")
 )

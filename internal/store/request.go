@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Requests are msgx's requests to the AODB (REQ_TRACK, processing.md §7):
+// Requests are msgx's requests to the AODB (REQ_TRACK, docs/design.md §7):
 // REGISTERED → SENT → DONE | EXPIRED, at most one open (REGISTERED or SENT)
 // per key.
 type Requests interface {
@@ -35,6 +35,9 @@ type Requests interface {
 	// ExpireDueRequests expires up to max open requests past expires_at and
 	// returns their ids.
 	ExpireDueRequests(ctx context.Context, now time.Time, max int) ([]int64, error)
+	// DueRequests counts the open requests ExpireDueRequests would expire
+	// now, with their oldest and newest deadline (a dry run).
+	DueRequests(ctx context.Context, now time.Time) (Swept, error)
 	// ReplaceRefList deletes every record of a reference list whose key is
 	// not in keep; returns how many.
 	ReplaceRefList(ctx context.Context, rtype string, keep []string) (int, error)

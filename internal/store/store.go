@@ -41,10 +41,11 @@ type Executor interface {
 	Outbox
 	Backfills
 	Reference
-	Requests // request.go
-	Status   // status.go
-	Replays  // replay.go
-	Pipeline // pipeline.go
+	Requests    // request.go
+	Status      // status.go
+	Replays     // replay.go
+	Pipeline    // pipeline.go
+	Maintenance // maintenance.go
 }
 
 // Queue is the inbound message queue (PROC_STATE and its archive).
@@ -80,9 +81,6 @@ type Queue interface {
 	DeadLetters(ctx context.Context, class string, afterID int64, limit int) ([]Message, error)
 	// QueueCounts counts live messages by status and error class.
 	QueueCounts(ctx context.Context) ([]StatusCount, error)
-	// Archive moves up to max terminal messages finished before a cut-off (and
-	// with no backfill outstanding) to the archive. Returns how many moved.
-	Archive(ctx context.Context, finishedBefore time.Time, max int, now time.Time) (int, error)
 }
 
 // Flights is the current flight state.
@@ -131,6 +129,12 @@ type Outbox interface {
 	// EventsOfMessage lists the events a message produced, with their
 	// effective status.
 	EventsOfMessage(ctx context.Context, msgID int64) ([]Event, error)
+	// EventsOfFlight lists the events of a flight in EVENT_ID order, with
+	// their effective status: its history of versions.
+	EventsOfFlight(ctx context.Context, flid int64) ([]Event, error)
+	// DeadEvents returns up to limit DEAD events of a target with an EVENT_ID
+	// above afterID, in EVENT_ID order (the outbox's dead letters).
+	DeadEvents(ctx context.Context, target string, afterID int64, limit int) ([]Event, error)
 	// MarkSent marks acknowledged events of a target SENT; ids that are not
 	// PENDING (unknown, already SENT, DEAD) are ignored. For TargetMsg, which
 	// is delivered in EVENT_ID order, ids must be the contiguous acknowledged

@@ -6,7 +6,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/flight"
 )
 
-// Processing statuses (processing.md §3).
+// Processing statuses (docs/design.md §3).
 const (
 	StatusPending   = "PENDING"
 	StatusFailed    = "FAILED"
@@ -181,7 +181,7 @@ type NewEvent struct {
 // as decimal text.
 func PartitionKey(flid int64) string { return itoa(flid) }
 
-// IdempotencyKey is rule 8 of processing.md §4: <CMINMSGS_ID>:<FLID>:<STATE_VERSION>:<TARGET>.
+// IdempotencyKey is rule 8 of docs/design.md: <CMINMSGS_ID>:<FLID>:<STATE_VERSION>:<TARGET>.
 func IdempotencyKey(msgID, flid, version int64, target string) string {
 	return itoa(msgID) + ":" + itoa(flid) + ":" + itoa(version) + ":" + target
 }

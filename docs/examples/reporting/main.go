@@ -1,13 +1,18 @@
 // Command reporting is a minimal reporting tool over msgx's PostgreSQL: it
-// lists the flights of one operation day with the generated, typed accessors of
-// github.com/msgx-aodb/msgx/db/postgres and prints each FLID with its SODT as
-// the AODB sent it (raw text).
+// lists the flights of one operation day in the old fixed-slot shape (the
+// flight_report view: first and second gate, counts, last delay; see
+// docs/reporting.md) with the read-only, generated accessors of
+// github.com/msgx-aodb/msgx/db/report, and prints each FLID with its SODT as
+// the AODB sent it (raw text), its first gate and its number of gates.
+//
+// After `make run` has played the demo's day (testdata/sample-day):
 //
 //	MSGX_PG_URL=postgres://postgres@127.0.0.1:5432/msgx?sslmode=disable \
-//	  go run ./docs/examples/reporting 2026-11-01
+//	  go run ./docs/examples/reporting 2026-12-03
 //
 // Without an argument it lists today's flights in the airport time zone
-// (MSGX_AIRPORT_TZ, default Asia/Shanghai). It only reads.
+// (MSGX_AIRPORT_TZ, default Asia/Shanghai). It only reads: db/report has
+// nothing else.
 package main
 
 import (
@@ -18,7 +23,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/msgx-aodb/msgx/db/postgres"
+	"github.com/msgx-aodb/msgx/db/report"
 )
 
 func main() {
@@ -45,12 +50,12 @@ func run(ctx context.Context, args []string) error {
 	defer pool.Close()
 
 	// Queries holds no connection: every call takes the pool (or a pgx.Tx).
-	q := postgres.New()
+	q := report.New()
 	const pageSize = 500
 	var after int64 // keyset paging: FLIDs greater than the last one seen
 	n := 0
 	for {
-		page, err := q.FlightListByDay(ctx, pool, postgres.FlightListByDayParams{
+		page, err := q.FlightReportsByDay(ctx, pool, report.FlightReportsByDayParams{
 			OperationDay: day,
 			AfterFlid:    after,
 			PageSize:     pageSize,
@@ -59,7 +64,7 @@ func run(ctx context.Context, args []string) error {
 			return fmt.Errorf("list flights of %s: %w", day.Format(time.DateOnly), err)
 		}
 		for _, f := range page {
-			fmt.Printf("%d\t%s\n", f.Flid, deref(f.Sodt))
+			fmt.Printf("%d\t%s\t%s\tgate %s of %d\n", f.Flid, deref(f.Sodt), f.Lifecycle, deref(f.Gate1), f.GateCount)
 			after = f.Flid
 		}
 		n += len(page)

@@ -46,6 +46,9 @@ func TestInterpret(t *testing.T) {
 		{"check violation", &pgconn.PgError{Code: "23514"}, store.ErrConflict},
 		{"deadlock", &pgconn.PgError{Code: "40P01"}, store.ErrConflict},
 		{"no rows", pgx.ErrNoRows, store.ErrNotFound},
+		{"no such database", &pgconn.PgError{Code: "3D000"}, store.ErrNoDatabase},
+		{"password", &pgconn.PgError{Code: "28P01"}, store.ErrNoDatabase},
+		{"no such table", &pgconn.PgError{Code: "42P01"}, store.ErrSchema},
 	} {
 		got := interpret(c.err)
 		require.ErrorIs(t, got, c.kind, c.name)

@@ -104,6 +104,10 @@ func interpret(err error) error {
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
 		switch pgErr.Code {
+		case "3D000", "28000", "28P01": // invalid catalog name, authorization, password
+			return fmt.Errorf("%w: %w", store.ErrNoDatabase, err)
+		case "42P01", "42703": // undefined table, column
+			return fmt.Errorf("%w: %w", store.ErrSchema, err)
 		case "23505": // unique_violation
 			return fmt.Errorf("%w: %w", store.ErrDuplicate, err)
 		case "23503", "23514", "40001", "40P01": // foreign key, check, serialization, deadlock
@@ -125,4 +129,18 @@ func interpret(err error) error {
 		return fmt.Errorf("%w: %w", store.ErrUnavailable, err)
 	}
 	return err
+}
+
+// Connect opens a pool with pc and checks that the server answers; its
+// errors are the store's kinds (ErrUnavailable, ErrNoDatabase).
+func Connect(ctx context.Context, pc *pgxpool.Config) (*pgxpool.Pool, error) {
+	pool, err := pgxpool.NewWithConfig(ctx, pc)
+	if err != nil {
+		return nil, err
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, interpret(err)
+	}
+	return pool, nil
 }

@@ -100,3 +100,17 @@ func TestFlightUpdateKeepsEveryValue(t *testing.T) {
 	require.Equal(t, int64(2), got[7].StateVersion)
 	require.True(t, got[7].UpdatedAt.Equal(now.Add(time.Minute)))
 }
+
+// Connect tells a database that does not exist from a server that cannot
+// be reached.
+func TestConnectErrors(t *testing.T) {
+	pc, err := pgstore.ParsePoolConfig(testdb.DefaultPostgresURL)
+	require.NoError(t, err)
+	pc.ConnConfig.Database = "msgx_no_such_database"
+	_, err = pgstore.Connect(t.Context(), pc)
+	require.ErrorIs(t, err, store.ErrNoDatabase)
+
+	pc.ConnConfig.Host, pc.ConnConfig.Port, pc.ConnConfig.ConnectTimeout = "127.0.0.1", 1, time.Second
+	_, err = pgstore.Connect(t.Context(), pc)
+	require.ErrorIs(t, err, store.ErrUnavailable)
+}

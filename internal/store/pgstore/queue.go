@@ -192,13 +192,6 @@ func (e executor) QueueCounts(ctx context.Context) ([]store.StatusCount, error) 
 	return out, interpret(err)
 }
 
-func (e executor) Archive(ctx context.Context, finishedBefore time.Time, max int, now time.Time) (int, error) {
-	n, err := e.q.ProcStateArchive(ctx, e.db, postgres.ProcStateArchiveParams{
-		Now: now, FinishedBefore: finishedBefore, MaxRows: int32(max),
-	})
-	return int(n), interpret(err)
-}
-
 func messages(rows []postgres.ProcState) []store.Message {
 	out := make([]store.Message, len(rows))
 	for i, r := range rows {

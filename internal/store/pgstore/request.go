@@ -64,6 +64,18 @@ func (e executor) ExpireDueRequests(ctx context.Context, now time.Time, max int)
 	return ids, interpret(err)
 }
 
+func (e executor) DueRequests(ctx context.Context, now time.Time) (store.Swept, error) {
+	r, err := e.q.ReqCountDue(ctx, e.db, now)
+	if err != nil {
+		return store.Swept{}, interpret(err)
+	}
+	sw := store.Swept{Rows: int(r.Due)}
+	if sw.Rows > 0 {
+		sw.Oldest, sw.Newest = &r.Oldest, &r.Newest
+	}
+	return sw, nil
+}
+
 func (e executor) ReplaceRefList(ctx context.Context, rtype string, keep []string) (int, error) {
 	if keep == nil {
 		keep = []string{}

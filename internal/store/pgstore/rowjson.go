@@ -6,7 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/msgx-aodb/msgx/internal/jsonstr"
 )
 
 // rowEncoder encodes generated row structs as the JSON array of objects
@@ -67,7 +68,7 @@ func (e *rowEncoder[T]) appendRow(buf []byte, row reflect.Value) []byte {
 		buf = append(buf, f.key...)
 		switch {
 		case v.Kind() == reflect.String:
-			buf = appendJSONString(buf, v.String())
+			buf = jsonstr.Append(buf, v.String())
 		case v.CanInt():
 			buf = strconv.AppendInt(buf, v.Int(), 10)
 		case v.Type() == timeType:
@@ -83,23 +84,4 @@ func (e *rowEncoder[T]) appendRow(buf []byte, row reflect.Value) []byte {
 		}
 	}
 	return append(buf, '}')
-}
-
-// appendJSONString writes s as a JSON string: printable ASCII as is (quote
-// and backslash escaped), anything else through encoding/json.
-func appendJSONString(buf []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf {
-			js, _ := json.Marshal(s) // a string always marshals
-			return append(buf, js...)
-		}
-	}
-	buf = append(buf, '"')
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c == '"' || c == '\\' {
-			buf = append(buf, '\\')
-		}
-		buf = append(buf, s[i])
-	}
-	return append(buf, '"')
 }

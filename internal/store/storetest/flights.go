@@ -143,6 +143,7 @@ func normalizeTimes(v any) {
 
 func testFlights(t *testing.T, newStore Factory) {
 	t.Run("EverythingReadsBackIdenticalAndInOrder", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		want := richFlight(1001)
 		for _, isNew := range []bool{true, false} { // created, then rewritten in place
@@ -164,6 +165,7 @@ func testFlights(t *testing.T, newStore Factory) {
 	})
 
 	t.Run("ReplacingOneCollectionLeavesOthersUntouched", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		write(t, s, t0, richFlight(7))
 
@@ -195,6 +197,7 @@ func testFlights(t *testing.T, newStore Factory) {
 	})
 
 	t.Run("ClearedScalarsAndStructsBecomeAbsent", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		write(t, s, t0, richFlight(8))
 		next := richFlight(8)
@@ -208,6 +211,7 @@ func testFlights(t *testing.T, newStore Factory) {
 	})
 
 	t.Run("StampsFollowEveryWrite", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		write(t, s, t0, richFlight(11), richFlight(12))
 		stamps, err := s.FlightStamps(ctx(t), []int64{11, 12, 999})
@@ -229,6 +233,7 @@ func testFlights(t *testing.T, newStore Factory) {
 	})
 
 	t.Run("ManyFlightsByDayAndUnknown", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		var states []*flight.State
 		for i := int64(1); i <= 5; i++ {

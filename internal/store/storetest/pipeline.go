@@ -9,10 +9,23 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
-// testPipeline covers the Pipeline section (store/pipeline.go): the pause
-// the pump publishes for operators.
+// testPipeline covers the Pipeline section (store/pipeline.go): the ingress
+// watermark and the pause the pump publishes for operators.
 func testPipeline(t *testing.T, newStore Factory) {
+	t.Run("IngressMarkOnlyMovesForward", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
+		s := newStore(t)
+		mark, err := s.IngressMark(ctx(t), "cminmsgs")
+		require.NoError(t, err)
+		require.Zero(t, mark)
+		require.NoError(t, s.AdvanceIngressMark(ctx(t), "cminmsgs", 100, t0))
+		require.NoError(t, s.AdvanceIngressMark(ctx(t), "cminmsgs", 40, t0))
+		mark, err = s.IngressMark(ctx(t), "cminmsgs")
+		require.NoError(t, err)
+		require.Equal(t, int64(100), mark)
+	})
 	t.Run("PauseIsPublishedAndCleared", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		p, err := s.PumpPause(ctx(t))
 		require.NoError(t, err)

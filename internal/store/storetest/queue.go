@@ -11,6 +11,7 @@ import (
 
 func testQueue(t *testing.T, newStore Factory) {
 	t.Run("HeadIsSmallestUnfinishedAndFailedHoldsIt", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		n, err := s.Enqueue(ctx(t), []int64{5, 3, 1, 4, 2}, t0)
 		require.NoError(t, err)
@@ -68,6 +69,7 @@ func testQueue(t *testing.T, newStore Factory) {
 	})
 
 	t.Run("PendingAfterListsOnlyPendingIdsAfterTheGivenOne", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		_, err := s.Enqueue(ctx(t), []int64{1, 2, 3, 4, 5, 6}, t0)
 		require.NoError(t, err)
@@ -83,6 +85,7 @@ func testQueue(t *testing.T, newStore Factory) {
 	})
 
 	t.Run("EnqueueIsIdempotentAndSkipsArchived", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		_, err := s.Enqueue(ctx(t), []int64{10, 11}, t0)
 		require.NoError(t, err)
@@ -94,9 +97,9 @@ func testQueue(t *testing.T, newStore Factory) {
 		require.True(t, m.FirstSeenAt.Equal(t0), "a rescan does not reset first_seen_at")
 
 		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 10, Status: store.StatusSucceeded, Now: t0}}))
-		moved, err := s.Archive(ctx(t), t0.Add(time.Hour), 100, t0.Add(2*time.Hour))
+		moved, err := s.ArchiveMessages(ctx(t), store.ArchiveParams{Before: t0.Add(time.Hour), Max: 100, Now: t0.Add(2 * time.Hour)})
 		require.NoError(t, err)
-		require.Equal(t, 1, moved)
+		require.Equal(t, 1, moved.Rows)
 		m, err = s.Message(ctx(t), 10)
 		require.NoError(t, err)
 		require.True(t, m.Archived)
@@ -108,6 +111,7 @@ func testQueue(t *testing.T, newStore Factory) {
 	})
 
 	t.Run("FinishOnlyUnfinished", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		_, err := s.Enqueue(ctx(t), []int64{1}, t0)
 		require.NoError(t, err)
@@ -121,6 +125,7 @@ func testQueue(t *testing.T, newStore Factory) {
 	})
 
 	t.Run("ArchiveKeepsOutstandingBackfills", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		_, err := s.Enqueue(ctx(t), []int64{1, 2}, t0)
 		require.NoError(t, err)
@@ -128,15 +133,16 @@ func testQueue(t *testing.T, newStore Factory) {
 			require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: id, Status: store.StatusSucceeded, Now: t0}}))
 		}
 		require.NoError(t, s.AddBackfills(ctx(t), []store.Backfill{store.Backfill{MsgID: 2, MailboxStatus: store.StatusSucceeded, ProcessedAt: t0}}))
-		moved, err := s.Archive(ctx(t), t0.Add(time.Hour), 100, t0.Add(time.Hour))
+		moved, err := s.ArchiveMessages(ctx(t), store.ArchiveParams{Before: t0.Add(time.Hour), Max: 100, Now: t0.Add(time.Hour)})
 		require.NoError(t, err)
-		require.Equal(t, 1, moved)
+		require.Equal(t, 1, moved.Rows)
 		m, err := s.Message(ctx(t), 2)
 		require.NoError(t, err)
 		require.False(t, m.Archived, "a message whose backfill is outstanding stays live")
 	})
 
 	t.Run("DeadLettersAndCounts", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		_, err := s.Enqueue(ctx(t), []int64{1, 2, 3, 4}, t0)
 		require.NoError(t, err)
@@ -157,17 +163,6 @@ func testQueue(t *testing.T, newStore Factory) {
 		require.Contains(t, counts, store.StatusCount{Status: store.StatusPending, ErrorClass: "", Messages: 1})
 	})
 
-	t.Run("IngressMarkOnlyMovesForward", func(t *testing.T) {
-		s := newStore(t)
-		mark, err := s.IngressMark(ctx(t), "cminmsgs")
-		require.NoError(t, err)
-		require.Zero(t, mark)
-		require.NoError(t, s.AdvanceIngressMark(ctx(t), "cminmsgs", 100, t0))
-		require.NoError(t, s.AdvanceIngressMark(ctx(t), "cminmsgs", 40, t0))
-		mark, err = s.IngressMark(ctx(t), "cminmsgs")
-		require.NoError(t, err)
-		require.Equal(t, int64(100), mark)
-	})
 }
 
 func headIDs(t *testing.T, s store.Store) []int64 {
@@ -210,7 +205,7 @@ func testIdentity(t *testing.T, newStore Factory) {
 
 	// Archived identities still deduplicate.
 	require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 1, Status: store.StatusSucceeded, Now: t0}}))
-	_, err = s.Archive(ctx(t), t0.Add(time.Hour), 10, t0.Add(time.Hour))
+	_, err = s.ArchiveMessages(ctx(t), store.ArchiveParams{Before: t0.Add(time.Hour), Max: 10, Now: t0.Add(time.Hour)})
 	require.NoError(t, err)
 	holders, err = s.IdentityHolders(ctx(t), []string{"AODB|FLOP|GTDT|77"})
 	require.NoError(t, err)

@@ -31,6 +31,7 @@ func testReplayBatches(t *testing.T, newStore Factory) {
 	}
 
 	t.Run("CandidatesPaged", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := seed(t)
 		all, err := s.ReplayCandidates(ctx(t), nil, "", 0, 10)
 		require.NoError(t, err)
@@ -60,6 +61,7 @@ func testReplayBatches(t *testing.T, newStore Factory) {
 	})
 
 	t.Run("ReplayIDs", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := seed(t)
 		now := t0.Add(time.Hour)
 		moved, err := s.ReplayIDs(ctx(t), []int64{7, 2, 5, 4, 99}, now)
@@ -96,6 +98,7 @@ func testReplayBatches(t *testing.T, newStore Factory) {
 	})
 
 	t.Run("FlightMarks", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		marks, err := s.FlightMarks(ctx(t), []int64{10})
 		require.NoError(t, err)

@@ -12,6 +12,7 @@ import (
 // testStatus covers the Status section (store/status.go).
 func testStatus(t *testing.T, newStore Factory) {
 	t.Run("OutboxLagPerTarget", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		lag, err := s.OutboxLag(ctx(t))
 		require.NoError(t, err)
@@ -45,6 +46,7 @@ func testStatus(t *testing.T, newStore Factory) {
 	})
 
 	t.Run("BackfillStats", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		st, err := s.BackfillStats(ctx(t))
 		require.NoError(t, err)

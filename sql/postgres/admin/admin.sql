@@ -17,3 +17,20 @@ SELECT pg_advisory_unlock(sqlc.arg(lock_key)::bigint);
 -- Whether a database exists and is marked as a template (the test harness
 -- marks its template last, so false means an interrupted build).
 SELECT datistemplate FROM pg_catalog.pg_database WHERE datname = sqlc.arg(name)::text;
+
+-- name: ViewDefinitions :many
+-- The views of a schema with what makes them what they are: the definition
+-- as the server deparses it (relative to the current search_path) and the
+-- comments. Atlas's open-source driver does not inspect views, so
+-- internal/schema compares these itself.
+SELECT c.relname::text AS name,
+       pg_catalog.pg_get_viewdef(c.oid)::text AS definition,
+       COALESCE(pg_catalog.obj_description(c.oid, 'pg_class'), '')::text AS comment,
+       COALESCE((SELECT string_agg(a.attname || ': ' || pg_catalog.col_description(c.oid, a.attnum), E'\n' ORDER BY a.attnum)
+                 FROM pg_catalog.pg_attribute a
+                 WHERE a.attrelid = c.oid AND a.attnum > 0
+                   AND pg_catalog.col_description(c.oid, a.attnum) IS NOT NULL), '')::text AS column_comments
+FROM pg_catalog.pg_class c
+JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+WHERE n.nspname = sqlc.arg(schema_name)::text AND c.relkind = 'v'
+ORDER BY c.relname;

@@ -258,13 +258,6 @@ WHERE g.fday = @fday
   AND NOT (f.flid = ANY(@keep_flids::bigint[]))
 ORDER BY f.flid;
 
--- name: FlightListPurgeCandidates :many
--- DELETED flights whose soft delete is older than the retention, for the history sweep.
-SELECT * FROM flight_schd
-WHERE lifecycle = 'DELETED' AND deleted_at < @deleted_before
-ORDER BY flid
-LIMIT @max_rows;
-
 -- name: FlightDelete :execrows
 -- Physical delete (history sweep only). The detail tables have no foreign
 -- key (020_flight.sql), so their rows go in the same statement; payloads and
@@ -282,10 +275,6 @@ DELETE FROM flight_schd f WHERE f.flid = @flid;
 
 -- name: FlightCountByLifecycle :many
 SELECT lifecycle, count(*) AS flights FROM flight_schd GROUP BY lifecycle ORDER BY lifecycle;
-
--- name: FlightHstInsert :exec
-INSERT INTO flight_hst (flid, operation_day, lifecycle, state_version, last_message_id, state, flight_created_at, purged_at)
-VALUES (@flid, @operation_day, @lifecycle, @state_version, @last_message_id, @state, @flight_created_at, @purged_at);
 
 -- name: FlightHstListByFlight :many
 SELECT * FROM flight_hst WHERE flid = @flid ORDER BY state_version, hst_id;

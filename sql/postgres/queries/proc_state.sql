@@ -132,30 +132,37 @@ WHERE status = 'DEAD'
 ORDER BY msg_id
 LIMIT @page_size;
 
--- name: ProcStateArchive :execrows
+-- name: ProcStateArchive :one
 -- Moves terminal rows finished before a cut-off, whose backfill is done, to the
--- archive in one statement (bounded batch, oldest first).
-WITH moved AS (
-  DELETE FROM proc_state p
-  WHERE p.msg_id IN (
-    SELECT s.msg_id FROM proc_state s
-    WHERE s.status IN ('SUCCEEDED', 'SKIPPED', 'DEAD')
-      AND s.finished_at < @finished_before::timestamptz
-      AND NOT EXISTS (SELECT 1 FROM backfill_todo b WHERE b.msg_id = s.msg_id)
-    ORDER BY s.msg_id
-    LIMIT @max_rows
-  )
+-- archive in one statement (bounded batch, oldest first). The status is
+-- checked again on the row deleted: a replay may have moved it back to
+-- PENDING meanwhile. With @dry_run only counts. Oldest/newest: FINISHED_AT.
+WITH doomed AS (
+  SELECT s.msg_id, s.finished_at FROM proc_state s
+  WHERE s.status IN ('SUCCEEDED', 'SKIPPED', 'DEAD')
+    AND s.finished_at < @finished_before::timestamptz
+    AND NOT EXISTS (SELECT 1 FROM backfill_todo b WHERE b.msg_id = s.msg_id)
+  ORDER BY s.msg_id
+  LIMIT @max_rows
+), moved AS (
+  DELETE FROM proc_state p USING doomed d
+  WHERE p.msg_id = d.msg_id AND p.status IN ('SUCCEEDED', 'SKIPPED', 'DEAD') AND NOT @dry_run::boolean
   RETURNING p.*
+), archived AS (
+  INSERT INTO proc_state_hst (
+    msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
+    meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of,
+    replay_count, prev_error_class, prev_reason, finished_at, created_at, archived_at)
+  SELECT
+    msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
+    meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of,
+    replay_count, prev_error_class, prev_reason, finished_at, created_at, @now
+  FROM moved
+  RETURNING 1
 )
-INSERT INTO proc_state_hst (
-  msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
-  meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of,
-  replay_count, prev_error_class, prev_reason, finished_at, created_at, archived_at)
-SELECT
-  msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
-  meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of,
-  replay_count, prev_error_class, prev_reason, finished_at, created_at, @now
-FROM moved;
+SELECT count(*) AS affected, min(d.finished_at) AS oldest, max(d.finished_at) AS newest,
+  (SELECT count(*) FROM archived) AS moved
+FROM doomed d;
 
 -- name: ProcStateHstGet :one
 SELECT * FROM proc_state_hst WHERE msg_id = @msg_id;

@@ -1,6 +1,6 @@
 -- Replay in bounded batches and the flights' last change, for internal/replay
 -- (msgx replay, POST /admin/replay). The replayable classes are CODEC_ERROR,
--- UNSUPPORTED, INFRA and EXHAUSTED (processing.md §3).
+-- UNSUPPORTED, INFRA and EXHAUSTED (docs/design.md §3).
 
 -- name: ReplayCandidates :many
 -- What a replay would move back to PENDING, paged by MSG_ID: FAILED/DEAD rows

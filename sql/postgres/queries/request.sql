@@ -1,4 +1,4 @@
--- Requests to the AODB (REQ_TRACK, processing.md §7).
+-- Requests to the AODB (REQ_TRACK, docs/design.md §7).
 
 -- name: ReqNextSeqn :one
 -- The META SEQN of the next request: 1 first, then one more, back to 1
@@ -41,6 +41,14 @@ WHERE req_id = @req_id AND status = 'SENT';
 UPDATE req_track SET status = 'EXPIRED', done_at = @now::timestamptz, note = @note
 WHERE req_key = @req_key AND status IN ('REGISTERED', 'SENT')
 RETURNING req_id;
+
+-- name: ReqCountDue :one
+-- What the expiry job would expire now (its dry run): open requests past
+-- their deadline, with the oldest and newest deadline.
+SELECT count(*) AS due, COALESCE(min(expires_at), @now::timestamptz)::timestamptz AS oldest,
+  COALESCE(max(expires_at), @now::timestamptz)::timestamptz AS newest
+FROM req_track
+WHERE status IN ('REGISTERED', 'SENT') AND expires_at <= @now::timestamptz;
 
 -- name: ReqExpireDue :many
 -- Expires open requests past their deadline, oldest first, bounded.

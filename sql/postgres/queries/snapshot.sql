@@ -40,6 +40,20 @@ VALUES (
 -- name: SchdSnapLogListByMessage :many
 SELECT * FROM schd_snap_log WHERE msg_id = @msg_id ORDER BY fday, snap_id;
 
--- name: SchdSnapLogPurge :execrows
--- Retention (90 days by default).
-DELETE FROM schd_snap_log WHERE recv_at < @recv_before;
+-- name: SchdSnapLogPurge :one
+-- Retention (90 days by default): rows received and whose scope ended before
+-- the cut-off, oldest first, at most @max_rows; with @dry_run only counts.
+-- Oldest/newest: RECV_AT.
+WITH doomed AS (
+  SELECT l.snap_id, l.recv_at FROM schd_snap_log l
+  WHERE l.recv_at < @before::timestamptz AND (l.scope_end IS NULL OR l.scope_end < @before::timestamptz)
+  ORDER BY l.recv_at, l.snap_id
+  LIMIT @max_rows
+), gone AS (
+  DELETE FROM schd_snap_log l USING doomed d
+  WHERE l.snap_id = d.snap_id AND NOT @dry_run::boolean
+  RETURNING l.snap_id
+)
+SELECT count(*) AS affected, min(d.recv_at) AS oldest, max(d.recv_at) AS newest,
+  (SELECT count(*) FROM gone) AS deleted
+FROM doomed d;

@@ -57,6 +57,8 @@ CREATE INDEX msg_event_msg_head_ix ON msg_event (event_id) WHERE target = 'KAFKA
 -- schd aggregation: pending events of a target grouped by flight.
 CREATE INDEX msg_event_pending_key_ix ON msg_event (target, partition_key, state_version) WHERE status = 'PENDING';
 CREATE INDEX msg_event_dead_ix ON msg_event (target, event_id) WHERE status = 'DEAD';
+-- A flight's history of versions (the console, GET /flights/{flid}/history).
+CREATE INDEX msg_event_flid_ix ON msg_event (flid, event_id);
 
 COMMENT ON TABLE msg_event IS 'Outbox of flight change events. KAFKA:msg is delivered one by one in EVENT_ID order, its progress kept in msg_event_cursor; KAFKA:schd is aggregated to the latest state per FLID, its progress kept per row in STATUS. DEAD rows are the dead-letter record.';
 COMMENT ON COLUMN msg_event.event_id IS 'Delivery order within a target.';

@@ -7,94 +7,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
-
-var day2 = time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
-
-func testSnapshots(t *testing.T, newStore Factory) {
-	t.Run("GenerationIsACompareAndSet", func(t *testing.T) {
-		s := newStore(t)
-		_, err := s.SnapshotGen(ctx(t), day2)
-		require.ErrorIs(t, err, store.ErrNotFound)
-
-		sent := func(msg int64) time.Time { return t0.Add(time.Duration(msg) * time.Minute) }
-		adv := func(expected, msg int64) error {
-			dttm := sent(msg)
-			return s.AdvanceSnapshotGen(ctx(t), store.AdvanceGen{FDay: day2, ExpectedVersion: expected, MessageID: msg, ContentDigest: "d",
-				Dttm: &dttm, DttmRaw: fmt.Sprintf("raw%d", msg), Now: t0})
-		}
-		require.NoError(t, adv(0, 10))
-		g, err := s.SnapshotGen(ctx(t), day2)
-		require.NoError(t, err)
-		require.True(t, sent(10).Equal(*g.Dttm), "the first generation keeps its message's DTTM")
-		require.Equal(t, "raw10", g.DttmRaw)
-		require.ErrorIs(t, adv(0, 11), store.ErrConflict, "a second first generation loses")
-		require.NoError(t, adv(1, 12))
-		require.ErrorIs(t, adv(1, 13), store.ErrConflict, "a stale version loses")
-		g, err = s.SnapshotGen(ctx(t), day2)
-		require.NoError(t, err)
-		require.Equal(t, int64(2), g.Version)
-		require.Equal(t, int64(12), g.LastMessageID)
-		require.True(t, sent(12).Equal(*g.Dttm), "an advance replaces the DTTM with its message's")
-		require.Equal(t, "raw12", g.DttmRaw)
-	})
-
-	t.Run("LogAppliedAndStale", func(t *testing.T) {
-		s := newStore(t)
-		dttm, newer := t0.Add(-time.Hour), int64(7)
-		applied := store.SnapshotLog{MsgID: 9, Subtype: "DNLD", FDay: day2, Outcome: store.SnapApplied, GenVersion: 3, Dttm: &dttm,
-			ScopeBegin: &t0, ScopeEnd: &t0, Records: 2, Changed: 1, Unchanged: 1, Pruned: 1, RecvAt: t0}
-		stale := store.SnapshotLog{MsgID: 9, Subtype: "DNLD", FDay: day2.AddDate(0, 0, 1), Outcome: store.SnapStale, GenVersion: 4, StaleOf: &newer,
-			Dttm: &dttm, Records: 1, RecvAt: t0}
-		require.NoError(t, s.LogSnapshot(ctx(t), stale))
-		require.NoError(t, s.LogSnapshot(ctx(t), applied))
-		bad := stale
-		bad.StaleOf = nil
-		require.Error(t, s.LogSnapshot(ctx(t), bad), "a STALE row names the generation it kept")
-
-		logs, err := s.SnapshotLogs(ctx(t), 9)
-		require.NoError(t, err)
-		require.Len(t, logs, 2)
-		for i, want := range []store.SnapshotLog{applied, stale} {
-			got := logs[i]
-			require.True(t, want.Dttm.Equal(*got.Dttm))
-			require.True(t, want.RecvAt.Equal(got.RecvAt))
-			got.Dttm, got.RecvAt, got.ScopeBegin, got.ScopeEnd = want.Dttm, want.RecvAt, want.ScopeBegin, want.ScopeEnd
-			require.Equal(t, want, got, "in flight-day order")
-		}
-		none, err := s.SnapshotLogs(ctx(t), 10)
-		require.NoError(t, err)
-		require.Empty(t, none)
-	})
-
-	t.Run("MembersAndPruneCandidates", func(t *testing.T) {
-		s := newStore(t)
-		a, b, c := richFlight(1), richFlight(2), richFlight(3)
-		other := richFlight(4)
-		other.OperationDay = day2.AddDate(0, 0, 1) // moved to another day: never pruned from this one
-		deleted := richFlight(5)
-		deleted.Lifecycle = flight.Deleted
-		write(t, s, t0, a, b, c, other, deleted, richFlight(6))
-		require.NoError(t, s.AdvanceSnapshotGen(ctx(t), store.AdvanceGen{FDay: day2, MessageID: 1, Now: t0}))
-		require.NoError(t, s.ReplaceSnapshotMembers(ctx(t), day2, []int64{1, 2, 3, 4, 5}))
-		members, err := s.SnapshotMembers(ctx(t), day2)
-		require.NoError(t, err)
-		require.Equal(t, []int64{1, 2, 3, 4, 5}, members)
-
-		prune, err := s.PruneCandidates(ctx(t), day2, []int64{1, 3})
-		require.NoError(t, err)
-		require.Equal(t, []int64{2}, flids(prune), "only ACTIVE previous members of that day absent from the snapshot; flight 6 never was a member")
-		require.Len(t, prune[0].Groups[flight.GroupGates], 3, "candidates come with their full state")
-
-		require.NoError(t, s.ReplaceSnapshotMembers(ctx(t), day2, []int64{1, 3}))
-		members, err = s.SnapshotMembers(ctx(t), day2)
-		require.NoError(t, err)
-		require.Equal(t, []int64{1, 3}, members)
-		require.NoError(t, s.LogSnapshot(ctx(t), store.SnapshotLog{MsgID: 1, Subtype: "DNLD", FDay: day2, Outcome: store.SnapApplied, GenVersion: 1, Records: 2, Changed: 2, Pruned: 1, RecvAt: t0}))
-	})
-}
 
 // newEvent is an UPSERT event; only a KAFKA:msg event carries the payload
 // (a KAFKA:schd event's is its KAFKA:msg twin's).
@@ -111,6 +25,7 @@ func newEvent(msg, flid, version int64, target string) store.NewEvent {
 
 func testOutbox(t *testing.T, newStore Factory) {
 	t.Run("IdempotencyKeyIsUnique", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		require.NoError(t, s.InsertEvents(ctx(t), []store.NewEvent{newEvent(1, 10, 1, store.TargetMsg), newEvent(1, 10, 1, store.TargetSchd)}))
 		err := s.InsertEvents(ctx(t), []store.NewEvent{newEvent(1, 10, 1, store.TargetMsg)})
@@ -119,6 +34,7 @@ func testOutbox(t *testing.T, newStore Factory) {
 	})
 
 	t.Run("HeadOrderSentAndDead", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		tomb := newEvent(3, 11, 2, store.TargetMsg)
 		tomb.EventType, tomb.Payload = store.EventTombstone, nil
@@ -160,7 +76,47 @@ func testOutbox(t *testing.T, newStore Factory) {
 		require.Equal(t, 2, all[0].Attempts)
 	})
 
+	t.Run("EventsOfFlightAndDeadEvents", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
+		s := newStore(t)
+		require.NoError(t, s.InsertEvents(ctx(t), []store.NewEvent{
+			newEvent(1, 10, 1, store.TargetMsg), newEvent(1, 10, 1, store.TargetSchd),
+			newEvent(2, 11, 1, store.TargetMsg), newEvent(3, 10, 2, store.TargetMsg),
+		}))
+		evs, err := s.EventsOfFlight(ctx(t), 10)
+		require.NoError(t, err)
+		require.Len(t, evs, 3, "only flight 10's events")
+		require.Equal(t, []int64{1, 1, 3}, []int64{evs[0].MsgID, evs[1].MsgID, evs[2].MsgID}, "in EVENT_ID order")
+		require.Equal(t, []int64{1, 1, 2}, []int64{evs[0].StateVersion, evs[1].StateVersion, evs[2].StateVersion})
+		require.Equal(t, evs[0].Payload, evs[1].Payload, "a schd event carries its msg twin's payload")
+		require.Equal(t, store.EventPending, evs[2].Status)
+		none, err := s.EventsOfFlight(ctx(t), 99)
+		require.NoError(t, err)
+		require.Empty(t, none)
+
+		dead, err := s.DeadEvents(ctx(t), store.TargetMsg, 0, 10)
+		require.NoError(t, err)
+		require.Empty(t, dead)
+		for _, id := range []int64{evs[0].ID, evs[2].ID} {
+			status, err := s.RecordDeliveryFailure(ctx(t), store.DeliveryFailure{EventID: id, Reason: "too large", NextAttemptAt: t0, MaxAttempts: 1})
+			require.NoError(t, err)
+			require.Equal(t, store.EventDead, status)
+		}
+		dead, err = s.DeadEvents(ctx(t), store.TargetMsg, 0, 10)
+		require.NoError(t, err)
+		require.Equal(t, []int64{evs[0].ID, evs[2].ID}, []int64{dead[0].ID, dead[1].ID})
+		require.Equal(t, "too large", dead[0].LastError)
+		page, err := s.DeadEvents(ctx(t), store.TargetMsg, evs[0].ID, 1)
+		require.NoError(t, err)
+		require.Len(t, page, 1)
+		require.Equal(t, evs[2].ID, page[0].ID, "keyset paging after a cursor")
+		schd, err := s.DeadEvents(ctx(t), store.TargetSchd, 0, 10)
+		require.NoError(t, err)
+		require.Empty(t, schd, "per target")
+	})
+
 	t.Run("MsgDeliveredPrefixOnly", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		require.NoError(t, s.InsertEvents(ctx(t), []store.NewEvent{
 			newEvent(1, 10, 1, store.TargetMsg), newEvent(2, 11, 1, store.TargetMsg), newEvent(2, 11, 1, store.TargetSchd),
@@ -241,6 +197,7 @@ func testOutbox(t *testing.T, newStore Factory) {
 	})
 
 	t.Run("SchdMarkSentPerEvent", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		require.NoError(t, s.InsertEvents(ctx(t), []store.NewEvent{
 			newEvent(1, 10, 1, store.TargetSchd), newEvent(2, 11, 1, store.TargetSchd), newEvent(3, 12, 1, store.TargetMsg),
@@ -262,6 +219,7 @@ func testOutbox(t *testing.T, newStore Factory) {
 	})
 
 	t.Run("SchdLatestPerFlight", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		tomb := newEvent(4, 10, 3, store.TargetSchd)
 		tomb.EventType, tomb.Payload = store.EventTombstone, nil
@@ -306,6 +264,7 @@ func testOutbox(t *testing.T, newStore Factory) {
 	})
 
 	t.Run("SchdPayloadIsItsMsgTwins", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		schd := newEvent(1, 10, 1, store.TargetSchd)
 		schd.Payload = []byte(`{"flid":10}`)
@@ -330,6 +289,7 @@ func testOutbox(t *testing.T, newStore Factory) {
 	})
 
 	t.Run("SchdDeadTakesSuperseded", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		require.NoError(t, s.InsertEvents(ctx(t), []store.NewEvent{
 			newEvent(1, 10, 1, store.TargetSchd), newEvent(2, 10, 2, store.TargetSchd), newEvent(3, 10, 3, store.TargetSchd),
@@ -349,104 +309,4 @@ func testOutbox(t *testing.T, newStore Factory) {
 			}
 		}
 	})
-}
-
-func testBackfill(t *testing.T, newStore Factory) {
-	s := newStore(t)
-	b := store.Backfill{MsgID: 5, MailboxStatus: store.StatusSucceeded, ProcessedAt: t0,
-		Meta: store.Meta{Sndr: "AODB", Seqn: ptr(int64(9)), Dttm: ptr(t0), Type: "FLOP", Styp: "STND"}}
-	require.NoError(t, s.AddBackfills(ctx(t), []store.Backfill{b}))
-	due, err := s.DueBackfills(ctx(t), t0, 10)
-	require.NoError(t, err)
-	require.Len(t, due, 1)
-	require.Equal(t, "STND", due[0].Meta.Styp)
-	require.Equal(t, int64(9), *due[0].Meta.Seqn)
-
-	require.NoError(t, s.RecordBackfillFailure(ctx(t), 5, t0.Add(30*time.Second), "mailbox down"))
-	due, err = s.DueBackfills(ctx(t), t0.Add(29*time.Second), 10)
-	require.NoError(t, err)
-	require.Empty(t, due, "not due during its backoff")
-	due, err = s.DueBackfills(ctx(t), t0.Add(30*time.Second), 10)
-	require.NoError(t, err)
-	require.Equal(t, 1, due[0].Attempts)
-	require.Equal(t, "mailbox down", due[0].LastError)
-
-	require.NoError(t, s.DeleteBackfills(ctx(t), []int64{5}))
-	due, err = s.DueBackfills(ctx(t), t0.Add(time.Hour), 10)
-	require.NoError(t, err)
-	require.Empty(t, due)
-}
-
-func testReference(t *testing.T, newStore Factory) {
-	s := newStore(t)
-	rec := store.RefRecord{RType: "AIRL", RKey: "CA", Record: "<AIRL><ALCD>CA</ALCD></AIRL>", LastMessageID: 1, Now: t0}
-	changed, err := s.UpsertRef(ctx(t), rec)
-	require.NoError(t, err)
-	require.True(t, changed)
-	changed, err = s.UpsertRef(ctx(t), rec)
-	require.NoError(t, err)
-	require.False(t, changed, "an identical record changes nothing")
-	rec.Record = "<AIRL><ALCD>CA</ALCD><ALNM>Air China</ALNM></AIRL>"
-	changed, err = s.UpsertRef(ctx(t), rec)
-	require.NoError(t, err)
-	require.True(t, changed)
-	got, err := s.Ref(ctx(t), "AIRL", "CA")
-	require.NoError(t, err)
-	require.Equal(t, int64(2), got.Version)
-	require.Equal(t, rec.Record, got.Record)
-
-	existed, err := s.DeleteRef(ctx(t), "AIRL", "CA")
-	require.NoError(t, err)
-	require.True(t, existed)
-	_, err = s.Ref(ctx(t), "AIRL", "CA")
-	require.ErrorIs(t, err, store.ErrNotFound)
-}
-
-func testTransactions(t *testing.T, newStore Factory) {
-	s := newStore(t)
-	tx, err := s.Begin(ctx(t))
-	require.NoError(t, err)
-	require.NoError(t, tx.LockPipeline(ctx(t), t0))
-	write(t, tx, t0, richFlight(1))
-
-	// A savepoint keeps one message all-or-nothing inside a larger commit.
-	sp, err := tx.Begin(ctx(t))
-	require.NoError(t, err)
-	write(t, sp, t0, richFlight(2))
-	require.NoError(t, sp.Rollback(ctx(t)))
-
-	sp, err = tx.Begin(ctx(t))
-	require.NoError(t, err)
-	write(t, sp, t0, richFlight(3))
-	require.NoError(t, sp.Commit(ctx(t)))
-	require.NoError(t, tx.Commit(ctx(t)))
-	require.NoError(t, tx.Rollback(ctx(t)), "rollback after commit is a no-op, so it can be deferred")
-
-	got, err := s.Flights(ctx(t), []int64{1, 2, 3})
-	require.NoError(t, err)
-	require.Len(t, got, 2)
-	require.Contains(t, got, int64(1))
-	require.Contains(t, got, int64(3))
-
-	tx, err = s.Begin(ctx(t))
-	require.NoError(t, err)
-	write(t, tx, t0, richFlight(4))
-	require.NoError(t, tx.Rollback(ctx(t)))
-	got, err = s.Flights(ctx(t), []int64{4})
-	require.NoError(t, err)
-	require.Empty(t, got, "a rolled-back transaction leaves nothing")
-}
-
-func testErrors(t *testing.T, newStore Factory) {
-	s := newStore(t)
-	_, err := s.Message(ctx(t), 404)
-	require.ErrorIs(t, err, store.ErrNotFound)
-
-	bad := richFlight(1)
-	bad.Lifecycle = "GONE"
-	err = s.WriteFlights(ctx(t), []store.FlightWrite{{State: bad}}, t0)
-	require.ErrorIs(t, err, store.ErrConflict, "a CHECK violation is a conflict")
-
-	err = s.ReplaceSnapshotMembers(ctx(t), day2, []int64{1})
-	require.ErrorIs(t, err, store.ErrConflict, "a foreign key violation is a conflict")
 }

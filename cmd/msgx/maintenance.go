@@ -1,0 +1,136 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/msgx-aodb/msgx/internal/app"
+	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/maintenance"
+	"github.com/msgx-aodb/msgx/internal/oneline"
+	"github.com/msgx-aodb/msgx/internal/request"
+)
+
+func init() {
+	register("maintenance", "run one maintenance job now (history, snaplog, archive, outbox), or preview it", runMaintenance)
+}
+
+const maintenanceUsage = `usage: msgx maintenance run <job> [--dry-run] [--config FILE]
+
+Runs one maintenance job once, now, and prints what it did: how many rows it
+moved or deleted and the oldest and newest of them. --dry-run prints what it
+would do and changes nothing. The leader runs the same jobs on their own
+schedule (docs/config.md, section Maintenance); a run by hand is recorded as
+their last run (msgx status), a dry run is not.
+
+jobs:
+  history   DELETED flights, and ACTIVE flights quiet for history.retention
+            after their operation day → FLIGHT_HST; live rows deleted; an
+            ACTIVE flight gets a TOMBSTONE (daily after history.at)
+  snaplog   SCHD_SNAP_LOG rows older than snaplog.retention (daily)
+  archive   terminal PROC_STATE rows older than archive.after → PROC_STATE_HST
+  outbox    delivered MSG_EVENT rows older than outbox.retention
+  requests  SENT requests past their deadline → EXPIRED (every 30 s)
+
+Exit codes: 0 done; 1 the job failed (what it committed before is printed);
+2 bad flags, unknown job or invalid configuration.`
+
+func runMaintenance(ctx context.Context, args []string, s streams) int {
+	fs := newFlags("maintenance", maintenanceUsage)
+	configPath := configFlag(fs)
+	dry := fs.Bool("dry-run", false, "print what the job would do; change nothing")
+	// Flags may come before or after "run <job>".
+	var pos []string
+	for rest := args; ; {
+		if code, ok := parseFlags(fs, rest, s); !ok {
+			return code
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos, rest = append(pos, fs.Arg(0)), fs.Args()[1:]
+	}
+	if len(pos) != 2 || pos[0] != "run" {
+		fmt.Fprintln(s.err, "msgx maintenance: usage: msgx maintenance run <job> [--dry-run] (run 'msgx maintenance --help')")
+		return exitUsage
+	}
+	cfg, ok := loadConfig("maintenance", *configPath, s)
+	if !ok {
+		return exitUsage
+	}
+	clk := clock.Real{}
+	if _, err := app.MaintenanceJobs(cfg, nil, clk, nil).Job(pos[1]); err != nil {
+		fmt.Fprintf(s.err, "msgx maintenance: %s\n", err)
+		return exitUsage
+	}
+	st, err := openStore(ctx, cfg)
+	if err != nil {
+		fmt.Fprintf(s.err, "msgx maintenance: %s\n", err)
+		return exitFailure
+	}
+	defer st.Close()
+	// The request expiry first finds a send a crash interrupted, in the mailbox.
+	expire := func(ctx context.Context) (int, error) {
+		mb, db, err := openMailbox(ctx, cfg)
+		if err != nil {
+			return 0, err
+		}
+		defer db.Close()
+		return request.New(st, mb, clk, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg.RequestConfig(), nil).Expiry().RunOnce(ctx)
+	}
+	job, _ := app.MaintenanceJobs(cfg, st, clk, expire).Job(pos[1])
+	runner := &maintenance.Runner{Store: st, Clock: clk, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	var res maintenance.Result
+	run, err := runner.RunOnce(ctx, resultOf(job, &res), *dry)
+	fmt.Fprintln(s.out, summary(job.Name(), res, run.Duration, *dry))
+	if err != nil {
+		fmt.Fprintf(s.err, "msgx maintenance: %s failed: %s\n", job.Name(), oneline.Err(err))
+		return exitFailure
+	}
+	return exitOK
+}
+
+// resultOf wraps a job to keep its Result (RunOnce records only the counts).
+func resultOf(j maintenance.Job, into *maintenance.Result) maintenance.Job {
+	return resultJob{Job: j, into: into}
+}
+
+type resultJob struct {
+	maintenance.Job
+	into *maintenance.Result
+}
+
+func (r resultJob) Run(ctx context.Context, dry bool) (maintenance.Result, error) {
+	res, err := r.Job.Run(ctx, dry)
+	*r.into = res
+	return res, err
+}
+
+// summary is the one line a run prints, e.g.
+// "history: moved 12 flights by operation day, oldest 2026-11-20, newest 2026-11-25 (took 1.2s)".
+func summary(job string, r maintenance.Result, took time.Duration, dry bool) string {
+	var b strings.Builder
+	verb := "done:"
+	if dry {
+		verb = "dry run, would do:"
+	}
+	what, _, _ := strings.Cut(r.What, " by ")
+	fmt.Fprintf(&b, "%s: %s %d %s", job, verb, r.Rows, what)
+	if r.Oldest != nil {
+		layout := time.RFC3339
+		if strings.HasSuffix(r.What, "operation day") {
+			layout = time.DateOnly
+		}
+		_, by, _ := strings.Cut(r.What, " by ")
+		fmt.Fprintf(&b, ", %s from %s to %s", by, r.Oldest.Format(layout), r.Newest.Format(layout))
+	}
+	if r.Note != "" {
+		fmt.Fprintf(&b, " (%s)", r.Note)
+	}
+	fmt.Fprintf(&b, " in %s", took.Round(time.Millisecond))
+	return b.String()
+}

@@ -1,0 +1,50 @@
+package report_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/db/report"
+	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/store/pgstore"
+	"github.com/msgx-aodb/msgx/internal/testdb"
+)
+
+// FlightChanges lists a flight's KAFKA:msg events in order with their
+// effective status (SENT up to the watermark), not the schd twins and not
+// other flights' events.
+func TestFlightChanges(t *testing.T) {
+	t.Parallel()
+	pool := testdb.Postgres(t).Pool
+	ctx := t.Context()
+	s := pgstore.New(pool)
+	now := time.Date(2026, 11, 1, 8, 0, 0, 0, time.UTC)
+	ev := func(target string, msg, flid, version int64) store.NewEvent {
+		e := store.NewEvent{Target: target, EventType: "UPSERT", MsgID: msg, FLID: flid, StateVersion: version, CreatedAt: now,
+			IdempotencyKey: fmt.Sprintf("%d:%d:%d:%s", msg, flid, version, target)}
+		if target == store.TargetMsg {
+			e.Payload = []byte(`{"v":1}`)
+		}
+		return e
+	}
+	require.NoError(t, s.InsertEvents(ctx, []store.NewEvent{
+		ev(store.TargetMsg, 1, 7, 1), ev(store.TargetSchd, 1, 7, 1),
+		ev(store.TargetMsg, 2, 8, 1),
+		ev(store.TargetMsg, 3, 7, 2), ev(store.TargetSchd, 3, 7, 2),
+	}))
+	head, err := s.PendingEvents(ctx, store.TargetMsg, 1)
+	require.NoError(t, err)
+	require.NoError(t, s.MarkSent(ctx, store.TargetMsg, []int64{head[0].ID}, now))
+
+	got, err := report.New().FlightChanges(ctx, pool, 7)
+	require.NoError(t, err)
+	require.Len(t, got, 2)
+	require.EqualValues(t, 1, got[0].CminmsgsID)
+	require.Equal(t, "SENT", got[0].Status)
+	require.Equal(t, `{"v":1}`, *got[0].Payload)
+	require.EqualValues(t, 2, got[1].StateVersion)
+	require.Equal(t, "PENDING", got[1].Status)
+}

@@ -1,0 +1,164 @@
+package maintenance
+
+import (
+	"context"
+	"fmt"
+
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/flight"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+const (
+	benchFlights  = 100_000
+	benchMessages = 20000 // per pump measurement
+)
+
+// benchFlight is a flight of an old operation day with 15 detail rows.
+func benchFlight(flid int64, day time.Time) *flight.State {
+	v := func(s string) flight.Value { return flight.Value{Raw: s} }
+	items := func(n int, field, prefix string) []flight.Item {
+		out := make([]flight.Item, n)
+		for i := range out {
+			seq := int64(i + 1)
+			out[i] = flight.Item{SourceSeq: &seq, Fields: map[string]flight.Value{field: v(fmt.Sprintf("%s%d", prefix, i+1))}}
+		}
+		return out
+	}
+	return &flight.State{
+		FLID:    flid,
+		Scalars: map[string]flight.Value{"ALCD": v("CA"), "FLNO": v(fmt.Sprintf("CA%d", flid)), "MVIN": v("D"), "STND": v("101")},
+		Structs: map[string]flight.Struct{},
+		Groups: map[string][]flight.Item{
+			flight.GroupGates: items(3, "GATE", "G"), flight.GroupCheckins: items(4, "CHKC", "C"),
+			flight.GroupBelts: items(2, "BELT", "B"), flight.GroupStandPlans: items(2, "PSST", "S"),
+			flight.GroupChutes: items(2, "CHUT", "U"), flight.GroupRoute: items(2, "APCD", "A"),
+		},
+		Payloads:     map[string]flight.Payload{},
+		OperationDay: day, Lifecycle: flight.Active, StateVersion: 1, LastMessageID: flid,
+	}
+}
+
+// seedFlights writes n old flights through the store (COPY), in chunks.
+func seedFlights(b *testing.B, st store.Store, n int, at time.Time) {
+	b.Helper()
+	day := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	changed := flight.Replaced(1, flight.Groups, flight.PayloadKinds)
+	const chunk = 5000
+	for lo := 0; lo < n; lo += chunk {
+		ws := make([]store.FlightWrite, 0, chunk)
+		for i := lo; i < min(lo+chunk, n); i++ {
+			ws = append(ws, store.FlightWrite{State: benchFlight(int64(1_000_000+i), day), Changes: changed, New: true})
+		}
+		require.NoError(b, st.WriteFlights(b.Context(), ws, at))
+	}
+}
+
+// flopSTND moves the stand of a flight of today.
+func flopSTND(flid int64, i int) string {
+	return envelope("FLOP", "STND", fmt.Sprintf("<FLOP><FLID>%d</FLID><STND>%d</STND></FLOP>", flid, 100+i%500))
+}
+
+// queueFLOPs writes n FLOPs on live flights into the mailbox and enqueues them.
+func queueFLOPs(b *testing.B, e *env, n int) {
+	b.Helper()
+	ids := make([]int64, n)
+	for i := range ids {
+		id, err := e.mb.Insert(b.Context(), []byte(flopSTND(int64(1+i%200), i)), e.clk.Now())
+		require.NoError(b, err)
+		ids[i] = id
+	}
+	_, err := e.st.Enqueue(b.Context(), ids, e.clk.Now())
+	require.NoError(b, err)
+}
+
+// BenchmarkHistorySweep sweeps 100 000 flights with 15 detail rows each
+// (rows/s), and measures the pump's throughput while the sweep runs against
+// the pump alone in the same run (pump_ratio; goal ≥ 0.8).
+func BenchmarkHistorySweep(b *testing.B) {
+	e := newEnv(b)
+	e.send(b, adft(benchLive()...))
+	e.drain(b)
+	seedStart := time.Now()
+	seedFlights(b, e.st, benchFlights, e.clk.Now().Add(-30*day))
+	b.Logf("seeded %d flights in %s", benchFlights, time.Since(seedStart).Round(time.Millisecond))
+
+	queueFLOPs(b, e, benchMessages/5) // warm up after the bulk load
+	pumpFor(b, e)
+	queueFLOPs(b, e, benchMessages)
+	alone := pumpFor(b, e)
+	b.Logf("pump alone: %.0f msg/s", alone)
+
+	h := e.history()
+	h.Batch = 200
+	h.Pause = DefaultPause
+	h.Yield = HistoryYield
+	h.Clock = fixedNow{Clock: clock.Real{}, now: e.clk.Now()} // pauses on the wall clock; candidates as of the fake now
+
+	queueFLOPs(b, e, benchMessages)
+	var wg sync.WaitGroup
+	var res Result
+	var sweepErr error
+	var took time.Duration
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t0 := time.Now()
+		res, sweepErr = h.Run(context.Background(), false)
+		took = time.Since(t0)
+	}()
+	during := pumpFor(b, e)
+	wg.Wait()
+	require.NoError(b, sweepErr)
+	require.Equal(b, benchFlights, res.Rows)
+	b.ReportMetric(float64(res.Rows)/took.Seconds(), "flights/s")
+	b.ReportMetric(float64(res.Rows*16)/took.Seconds(), "rows/s") // flight + 15 details
+	b.ReportMetric(alone, "pump_alone_msg/s")
+	b.ReportMetric(during, "pump_during_msg/s")
+	b.ReportMetric(during/alone, "pump_ratio")
+	b.Logf("swept %d flights in %s; pump %.0f msg/s alone, %.0f msg/s during the sweep (ratio %.2f)",
+		res.Rows, took.Round(time.Millisecond), alone, during, during/alone)
+}
+
+// pumpFor drains the queue: messages per second.
+func pumpFor(b *testing.B, e *env) float64 {
+	b.Helper()
+	counts := func() int64 {
+		cs, err := e.st.QueueCounts(b.Context())
+		require.NoError(b, err)
+		var n int64
+		for _, c := range cs {
+			if c.Status == store.StatusPending || c.Status == store.StatusFailed {
+				n += c.Messages
+			}
+		}
+		return n
+	}
+	n := counts()
+	t0 := time.Now()
+	e.drain(b)
+	return float64(n) / time.Since(t0).Seconds()
+}
+
+// benchLive are the flights the pump's messages change (today's, not swept).
+func benchLive() []int64 {
+	out := make([]int64, 200)
+	for i := range out {
+		out[i] = int64(i + 1)
+	}
+	return out
+}
+
+// fixedNow is a wall clock for waits whose Now is fixed.
+type fixedNow struct {
+	clock.Clock
+	now time.Time
+}
+
+func (f fixedNow) Now() time.Time { return f.now }

@@ -1,0 +1,187 @@
+package maintenance
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+const day = 24 * time.Hour
+
+// Flights of 2 Dec (local) are quiet for the retention (7 days) from 10 Dec
+// 00:00 local on; the tests start on 2 Dec 16:00 local.
+func TestHistoryBatchOf10Over11(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	flids := make([]int64, 11)
+	for i := range flids {
+		flids[i] = int64(100 + i)
+	}
+	e.send(t, adft(flids...))
+	e.drain(t)
+
+	h := e.history()
+	h.Batch, h.MaxBatches = 10, 1
+	e.clk.Advance(7 * day) // 9 Dec 16:00: 2 Dec ended 6 days 16 hours ago
+	res, err := h.Run(t.Context(), false)
+	require.NoError(t, err)
+	require.Zero(t, res.Rows, "the operation day is not yet quiet for 7 days")
+
+	e.clk.Advance(day)
+	res, err = h.Run(t.Context(), false)
+	require.NoError(t, err)
+	require.Equal(t, 10, res.Rows, "one batch of 10 per run when capped at one batch")
+	require.Equal(t, 1, e.count(t, "SELECT count(*) FROM flight_schd"))
+
+	h.MaxBatches = 0
+	e.send(t, adft(200))
+	e.drain(t) // 200 changed now: not quiet
+	res, err = h.Run(t.Context(), false)
+	require.NoError(t, err)
+	require.Equal(t, 1, res.Rows, "the 11th; a short batch ends the run")
+	require.Equal(t, "2026-12-02", res.Oldest.Format(time.DateOnly))
+	require.Equal(t, 11, e.count(t, "SELECT count(*) FROM flight_hst"))
+	require.Equal(t, 0, e.count(t, "SELECT count(*) FROM flight_gate WHERE flid < 200"), "details went with their flights")
+	require.Equal(t, 2, e.count(t, "SELECT count(*) FROM flight_gate WHERE flid = 200"))
+
+	// All 11 in one run when batches are not capped: 10, then a short 1.
+	e2 := newEnv(t)
+	e2.send(t, adft(flids...))
+	e2.drain(t)
+	e2.clk.Advance(10 * day)
+	h2 := e2.history()
+	h2.Batch = 10
+	res, err = h2.Run(t.Context(), false)
+	require.NoError(t, err)
+	require.Equal(t, 11, res.Rows)
+	require.Equal(t, 0, e2.count(t, "SELECT count(*) FROM flight_schd"))
+}
+
+func TestHistoryDisabledDeletesNothing(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.send(t, adft(1, 2))
+	e.send(t, fdel(2))
+	e.drain(t)
+	e.clk.Advance(10 * day)
+	h := e.history()
+	h.Enabled = false
+	res, err := h.Run(t.Context(), false)
+	require.NoError(t, err)
+	require.Zero(t, res.Rows)
+	require.Contains(t, res.Note, "history.enabled=false")
+	require.Equal(t, 2, e.count(t, "SELECT count(*) FROM flight_schd"))
+	require.Equal(t, 0, e.count(t, "SELECT count(*) FROM flight_hst"))
+
+	dry, err := h.Run(t.Context(), true)
+	require.NoError(t, err)
+	require.Equal(t, 2, dry.Rows, "a dry run still says what an enabled sweep would move")
+	require.Equal(t, 2, e.count(t, "SELECT count(*) FROM flight_schd"))
+}
+
+// TOMBSTONE for an ACTIVE flight (both targets, rule 8 keys, version + 1);
+// none for a flight already DELETED (it had its TOMBSTONE when deleted).
+func TestHistoryTombstoneForActive(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	created := e.send(t, adft(1, 2))
+	deleted := e.send(t, fdel(2))
+	e.drain(t)
+	e.clk.Advance(10 * day)
+	res, err := e.history().Run(t.Context(), false)
+	require.NoError(t, err)
+	require.Equal(t, 2, res.Rows)
+
+	evs, err := e.st.EventsOfMessage(t.Context(), created)
+	require.NoError(t, err)
+	var tombs []store.Event
+	for _, ev := range evs {
+		if ev.EventType == store.EventTombstone {
+			tombs = append(tombs, ev)
+		}
+	}
+	require.Len(t, tombs, 2, "flight 1: one TOMBSTONE per target")
+	for i, target := range []string{store.TargetMsg, store.TargetSchd} {
+		require.Equal(t, target, tombs[i].Target)
+		require.Equal(t, int64(1), tombs[i].FLID)
+		require.Equal(t, int64(2), tombs[i].StateVersion, "one past the last state")
+		require.Equal(t, store.IdempotencyKey(created, 1, 2, target), tombs[i].IdempotencyKey)
+		require.Equal(t, store.EventPending, tombs[i].Status)
+	}
+	require.Greater(t, tombs[0].ID, evs[len(evs)-3].ID, "after every earlier event")
+	del, err := e.st.EventsOfMessage(t.Context(), deleted)
+	require.NoError(t, err)
+	require.Len(t, del, 2, "flight 2 keeps only the TOMBSTONE of its FDEL")
+
+	// History stays readable, every detail in it.
+	h1, err := e.st.LatestFlightHistory(t.Context(), 1)
+	require.NoError(t, err)
+	require.Equal(t, "ACTIVE", h1.Lifecycle)
+	require.Contains(t, string(h1.State), `"GTDT":[`)
+	h2, err := e.st.LatestFlightHistory(t.Context(), 2)
+	require.NoError(t, err)
+	require.Equal(t, "DELETED", h2.Lifecycle)
+}
+
+var errCrash = errors.New("crash between the history write and the delete")
+
+// A crash after the history write and before the delete commits nothing: the
+// rerun moves every flight exactly once, with one TOMBSTONE pair each.
+func TestHistoryCrashBetweenWriteAndDelete(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.send(t, adft(1, 2, 3))
+	e.drain(t)
+	e.clk.Advance(10 * day)
+	h := e.history()
+	h.Batch = 2
+	crashes := 0
+	h.afterHistory = func() error {
+		crashes++
+		if crashes == 2 {
+			return errCrash // the second batch: the first one committed
+		}
+		return nil
+	}
+	res, err := h.Run(t.Context(), false)
+	require.ErrorIs(t, err, errCrash)
+	require.Equal(t, 2, res.Rows, "the first batch committed")
+	require.Equal(t, 2, e.count(t, "SELECT count(*) FROM flight_hst"), "the crashed batch wrote no history")
+	require.Equal(t, 1, e.count(t, "SELECT count(*) FROM flight_schd"), "… and deleted nothing")
+
+	h.afterHistory = nil
+	res, err = h.Run(t.Context(), false)
+	require.NoError(t, err)
+	require.Equal(t, 1, res.Rows)
+	require.Equal(t, 0, e.count(t, "SELECT count(*) FROM flight_schd"))
+	require.Equal(t, 0, e.count(t, "SELECT count(*) FROM flight_gate"))
+	require.Equal(t, 3, e.count(t, "SELECT count(DISTINCT flid) FROM flight_hst"))
+	require.Equal(t, 3, e.count(t, "SELECT count(*) FROM flight_hst"), "nothing doubled")
+	require.Equal(t, 6, e.count(t, "SELECT count(*) FROM msg_event WHERE event_type = 'TOMBSTONE'"))
+}
+
+// A flight changed between the sweep's read and its locked write is left
+// alone: no history, no delete, no TOMBSTONE; the others move.
+func TestHistorySkipsAFlightChangedMeanwhile(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.send(t, adft(1, 2))
+	e.drain(t)
+	e.clk.Advance(10 * day)
+	h := e.history()
+	h.beforeLock = func() {
+		e.send(t, envelope("FLOP", "STND", "<FLOP><FLID>1</FLID><STND>305</STND></FLOP>"))
+		e.drain(t)
+	}
+	res, err := h.Run(t.Context(), false)
+	require.NoError(t, err)
+	require.Equal(t, 1, res.Rows)
+	require.Equal(t, 1, e.count(t, "SELECT count(*) FROM flight_schd WHERE flid = 1 AND stnd = '305'"), "the change survives")
+	require.Equal(t, 0, e.count(t, "SELECT count(*) FROM flight_hst WHERE flid = 1"))
+	require.Equal(t, 0, e.count(t, "SELECT count(*) FROM msg_event WHERE flid = 1 AND event_type = 'TOMBSTONE'"))
+	require.Equal(t, 1, e.count(t, "SELECT count(*) FROM flight_hst WHERE flid = 2"))
+}

@@ -1,0 +1,167 @@
+package pgstore
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/msgx-aodb/msgx/db/postgres"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+func (e executor) InsertEvents(ctx context.Context, events []store.NewEvent) error {
+	rows := make([]postgres.EventInsertParams, len(events))
+	for i, ev := range events {
+		var payload *string
+		if ev.Payload != nil {
+			p := string(ev.Payload)
+			payload = &p
+		}
+		rows[i] = postgres.EventInsertParams{
+			Target: ev.Target, PartitionKey: store.PartitionKey(ev.FLID), EventType: ev.EventType,
+			CminmsgsID: ev.MsgID, Flid: ev.FLID, StateVersion: ev.StateVersion,
+			IdempotencyKey: ev.IdempotencyKey, Payload: payload, Status: initialStatus(ev.Target), CreatedAt: ev.CreatedAt,
+		}
+	}
+	_, err := e.q.EventInsert(ctx, e.db, rows)
+	return interpret(err)
+}
+
+// The delivery state of KAFKA:msg is a watermark (msg_event_cursor), not a
+// per-row STATUS: its rows start with a NULL status (040_outbox.sql).
+func initialStatus(target string) *string {
+	if target == store.TargetMsg {
+		return nil
+	}
+	pending := store.EventPending
+	return &pending
+}
+
+func (e executor) PendingEvents(ctx context.Context, target string, max int) ([]store.Event, error) {
+	return e.PendingEventsAfter(ctx, target, 0, max)
+}
+
+func (e executor) PendingEventsAfter(ctx context.Context, target string, afterID int64, max int) ([]store.Event, error) {
+	if target == store.TargetMsg {
+		rows, err := e.q.EventListMsgPendingAfter(ctx, e.db, postgres.EventListMsgPendingAfterParams{AfterEventID: afterID, MaxRows: int32(max)})
+		return events(rows), interpret(err)
+	}
+	rows, err := e.q.EventListPendingAfter(ctx, e.db, postgres.EventListPendingAfterParams{Target: target, AfterEventID: afterID, MaxRows: int32(max)})
+	return events(rows), interpret(err)
+}
+
+func (e executor) EventsOfMessage(ctx context.Context, msgID int64) ([]store.Event, error) {
+	rows, err := e.q.EventListByMessage(ctx, e.db, msgID)
+	msgs := make([]postgres.MsgEvent, len(rows))
+	for i, r := range rows {
+		msgs[i] = msgEvent(postgres.EventListByFlightRow(r))
+	}
+	return events(msgs), interpret(err)
+}
+
+func (e executor) EventsOfFlight(ctx context.Context, flid int64) ([]store.Event, error) {
+	rows, err := e.q.EventListByFlight(ctx, e.db, flid)
+	msgs := make([]postgres.MsgEvent, len(rows))
+	for i, r := range rows {
+		msgs[i] = msgEvent(r)
+	}
+	return events(msgs), interpret(err)
+}
+
+func (e executor) DeadEvents(ctx context.Context, target string, afterID int64, limit int) ([]store.Event, error) {
+	rows, err := e.q.EventListDead(ctx, e.db, postgres.EventListDeadParams{Target: target, AfterEventID: afterID, PageSize: int32(limit)})
+	return events(rows), interpret(err)
+}
+
+// msgEvent is a row with its effective status as a MsgEvent.
+func msgEvent(r postgres.EventListByFlightRow) postgres.MsgEvent {
+	return postgres.MsgEvent{
+		EventID: r.EventID, Target: r.Target, PartitionKey: r.PartitionKey, EventType: r.EventType,
+		CminmsgsID: r.CminmsgsID, Flid: r.Flid, StateVersion: r.StateVersion, IdempotencyKey: r.IdempotencyKey,
+		Payload: r.Payload, Status: &r.Status, Attempts: r.Attempts, NextAttemptAt: r.NextAttemptAt,
+		LastError: r.LastError, CreatedAt: r.CreatedAt, SentAt: r.SentAt,
+	}
+}
+
+func (e executor) MarkSent(ctx context.Context, target string, ids []int64, now time.Time) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	if target != store.TargetMsg {
+		_, err := e.q.EventMarkSent(ctx, e.db, postgres.EventMarkSentParams{Now: now, EventIds: ids, Target: target})
+		return interpret(err)
+	}
+	r, err := e.q.EventAdvanceMsgCursor(ctx, e.db, postgres.EventAdvanceMsgCursorParams{EventIds: ids, Now: now})
+	if err != nil {
+		return interpret(err)
+	}
+	if r.Acked != r.PendingThrough {
+		return fmt.Errorf("%w: %d of the %d pending %s events up to the last acknowledged one were not acknowledged; the watermark stays",
+			store.ErrConflict, r.PendingThrough-r.Acked, r.PendingThrough, target)
+	}
+	return nil
+}
+
+func (e executor) RecordDeliveryFailure(ctx context.Context, p store.DeliveryFailure) (string, error) {
+	r, err := e.q.EventRecordFailure(ctx, e.db, postgres.EventRecordFailureParams{
+		MaxAttempts: int32(p.MaxAttempts), NextAttemptAt: &p.NextAttemptAt,
+		LastError: nilIfEmpty(p.Reason), EventID: p.EventID,
+	})
+	return r.Status, interpret(err)
+}
+
+func (e executor) LatestPendingPerFlight(ctx context.Context, target string, now time.Time, max int) ([]store.Event, error) {
+	rows, err := e.q.EventListSchdLatest(ctx, e.db, postgres.EventListSchdLatestParams{Target: target, Now: now, MaxFlights: int32(max)})
+	msgs := make([]postgres.MsgEvent, len(rows))
+	for i, r := range rows {
+		msgs[i] = postgres.MsgEvent(r)
+	}
+	return events(msgs), interpret(err)
+}
+
+func (e executor) MarkSentUpTo(ctx context.Context, target string, delivered []store.UpTo, now time.Time) (int, error) {
+	keys := make([]string, len(delivered))
+	ids := make([]int64, len(delivered))
+	for i, d := range delivered {
+		keys[i], ids[i] = d.PartitionKey, d.EventID
+	}
+	n, err := e.q.EventMarkSupersededSent(ctx, e.db, postgres.EventMarkSupersededSentParams{
+		Now: now, Target: target, PartitionKeys: keys, UpToEventIds: ids,
+	})
+	return int(n), interpret(err)
+}
+
+func (e executor) MarkDeadBelow(ctx context.Context, target string, below store.UpTo, reason string) (int, error) {
+	n, err := e.q.EventMarkSupersededDead(ctx, e.db, postgres.EventMarkSupersededDeadParams{
+		LastError: nilIfEmpty(reason), Target: target, PartitionKey: below.PartitionKey, BelowEventID: below.EventID,
+	})
+	return int(n), interpret(err)
+}
+
+// effectiveStatus of a row read as pending or with its effective status: a
+// NULL status (KAFKA:msg above the watermark) is PENDING.
+func effectiveStatus(s *string) string {
+	if s == nil {
+		return store.EventPending
+	}
+	return *s
+}
+
+func events(rows []postgres.MsgEvent) []store.Event {
+	out := make([]store.Event, len(rows))
+	for i, r := range rows {
+		var payload []byte
+		if r.Payload != nil {
+			payload = []byte(*r.Payload)
+		}
+		out[i] = store.Event{
+			NewEvent: store.NewEvent{
+				Target: r.Target, EventType: r.EventType, MsgID: r.CminmsgsID, FLID: r.Flid,
+				StateVersion: r.StateVersion, IdempotencyKey: r.IdempotencyKey, Payload: payload, CreatedAt: r.CreatedAt,
+			},
+			ID: r.EventID, PartitionKey: r.PartitionKey, Status: effectiveStatus(r.Status), Attempts: int(r.Attempts),
+			NextAttemptAt: r.NextAttemptAt, LastError: deref(r.LastError), SentAt: r.SentAt,
+		}
+	}
+	return out
+}

@@ -1,0 +1,28 @@
+package pgstore
+
+import (
+	"context"
+
+	"github.com/msgx-aodb/msgx/db/postgres"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+func (e executor) UpsertRef(ctx context.Context, r store.RefRecord) (bool, error) {
+	n, err := e.q.RefUpsert(ctx, e.db, postgres.RefUpsertParams{
+		Rtype: r.RType, Rkey: r.RKey, Record: r.Record, LastMessageID: r.LastMessageID, Now: r.Now,
+	})
+	return n > 0, interpret(err)
+}
+
+func (e executor) DeleteRef(ctx context.Context, rtype, rkey string) (bool, error) {
+	n, err := e.q.RefDelete(ctx, e.db, postgres.RefDeleteParams{Rtype: rtype, Rkey: rkey})
+	return n > 0, interpret(err)
+}
+
+func (e executor) Ref(ctx context.Context, rtype, rkey string) (store.RefRecord, error) {
+	r, err := e.q.RefGet(ctx, e.db, postgres.RefGetParams{Rtype: rtype, Rkey: rkey})
+	return store.RefRecord{
+		RType: r.Rtype, RKey: r.Rkey, Record: r.Record, Version: r.Version,
+		LastMessageID: r.LastMessageID, Now: r.UpdatedAt,
+	}, interpret(err)
+}

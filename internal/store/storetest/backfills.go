@@ -1,0 +1,36 @@
+package storetest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+func testBackfill(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	b := store.Backfill{MsgID: 5, MailboxStatus: store.StatusSucceeded, ProcessedAt: t0,
+		Meta: store.Meta{Sndr: "AODB", Seqn: ptr(int64(9)), Dttm: ptr(t0), Type: "FLOP", Styp: "STND"}}
+	require.NoError(t, s.AddBackfills(ctx(t), []store.Backfill{b}))
+	due, err := s.DueBackfills(ctx(t), t0, 10)
+	require.NoError(t, err)
+	require.Len(t, due, 1)
+	require.Equal(t, "STND", due[0].Meta.Styp)
+	require.Equal(t, int64(9), *due[0].Meta.Seqn)
+
+	require.NoError(t, s.RecordBackfillFailure(ctx(t), 5, t0.Add(30*time.Second), "mailbox down"))
+	due, err = s.DueBackfills(ctx(t), t0.Add(29*time.Second), 10)
+	require.NoError(t, err)
+	require.Empty(t, due, "not due during its backoff")
+	due, err = s.DueBackfills(ctx(t), t0.Add(30*time.Second), 10)
+	require.NoError(t, err)
+	require.Equal(t, 1, due[0].Attempts)
+	require.Equal(t, "mailbox down", due[0].LastError)
+
+	require.NoError(t, s.DeleteBackfills(ctx(t), []int64{5}))
+	due, err = s.DueBackfills(ctx(t), t0.Add(time.Hour), 10)
+	require.NoError(t, err)
+	require.Empty(t, due)
+}

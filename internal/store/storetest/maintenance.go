@@ -1,0 +1,222 @@
+package storetest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/flight"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+func testMaintenance(t *testing.T, newStore Factory) {
+	t.Run("PurgeCandidatesDeletedAndQuiet", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
+		s := newStore(t)
+		day := func(d int) time.Time { return time.Date(2026, 11, d, 0, 0, 0, 0, time.UTC) }
+		mk := func(flid int64, opDay time.Time, lifecycle string, deletedAt *time.Time) *flight.State {
+			f := richFlight(flid)
+			f.OperationDay, f.Lifecycle, f.DeletedAt = opDay, lifecycle, deletedAt
+			return f
+		}
+		old, recent := t0.Add(-30*24*time.Hour), t0.Add(-time.Hour)
+		write(t, s, old, mk(1, day(1), flight.Active, nil), mk(2, day(2), flight.Deleted, &old), mk(3, day(20), flight.Active, nil))
+		write(t, s, recent, mk(4, day(3), flight.Active, nil), mk(5, day(4), flight.Deleted, &recent))
+		p := store.PurgeParams{DeletedBefore: t0, DayBefore: day(10), QuietBefore: t0.Add(-7 * 24 * time.Hour), Max: 10}
+		got, err := s.PurgeCandidates(ctx(t), p)
+		require.NoError(t, err)
+		// 1: quiet, old day; 2, 5: deleted; 3: day too recent; 4: changed lately.
+		require.Equal(t, []int64{2, 5, 1}, flids(got), "DELETED first, then ACTIVE by operation day")
+		require.Equal(t, business(t, mk(1, day(1), flight.Active, nil)), business(t, got[2]), "returned in full, details included")
+
+		p.Max = 2
+		got, err = s.PurgeCandidates(ctx(t), p)
+		require.NoError(t, err)
+		require.Len(t, got, 2, "bounded by Max")
+		pre, err := s.PreviewPurge(ctx(t), p)
+		require.NoError(t, err)
+		require.Equal(t, 2, pre.Rows)
+		p.Max = 10
+		pre, err = s.PreviewPurge(ctx(t), p)
+		require.NoError(t, err)
+		require.Equal(t, 3, pre.Rows)
+		require.True(t, day(1).Equal(*pre.Oldest), "oldest operation day")
+		require.True(t, day(4).Equal(*pre.Newest), "newest operation day")
+	})
+
+	t.Run("HistoryThenDelete", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
+		s := newStore(t)
+		write(t, s, t0, richFlight(1), richFlight(2))
+		_, err := s.LatestFlightHistory(ctx(t), 1)
+		require.ErrorIs(t, err, store.ErrNotFound)
+
+		f := read(t, s, 1)
+		state, err := flight.EventPayload(f)
+		require.NoError(t, err)
+		h := store.FlightHistory{FLID: 1, OperationDay: f.OperationDay, Lifecycle: f.Lifecycle, StateVersion: f.StateVersion,
+			LastMessageID: f.LastMessageID, State: state, CreatedAt: f.CreatedAt, PurgedAt: t0.Add(time.Hour)}
+		require.NoError(t, s.WriteFlightHistory(ctx(t), []store.FlightHistory{h}))
+		n, err := s.DeleteFlights(ctx(t), store.DeleteFlightsParams{FLIDs: []int64{1, 2, 99}, Max: 1})
+		require.NoError(t, err)
+		require.Equal(t, 1, n, "bounded by Max")
+		got, err := s.Flights(ctx(t), []int64{1, 2})
+		require.NoError(t, err)
+		require.NotContains(t, got, int64(1))
+		require.Contains(t, got, int64(2), "beyond Max: kept")
+
+		back, err := s.LatestFlightHistory(ctx(t), 1)
+		require.NoError(t, err)
+		require.JSONEq(t, string(state), string(back.State), "details and all")
+		require.Equal(t, f.StateVersion, back.StateVersion)
+		require.True(t, h.PurgedAt.Equal(back.PurgedAt))
+
+		// The details went with the flight: writing it again as new works.
+		write(t, s, t0, richFlight(1))
+		require.Equal(t, business(t, richFlight(1)), business(t, read(t, s, 1)))
+	})
+
+	t.Run("ArchiveMessagesDryRunAndBound", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
+		s := newStore(t)
+		_, err := s.Enqueue(ctx(t), []int64{1, 2, 3, 4}, t0)
+		require.NoError(t, err)
+		for i, id := range []int64{1, 2, 3} {
+			require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: id, Status: store.StatusSucceeded, Now: t0.Add(time.Duration(i) * time.Minute)}}))
+		}
+		p := store.ArchiveParams{Before: t0.Add(time.Hour), Max: 2, Now: t0.Add(2 * time.Hour), DryRun: true}
+		dry, err := s.ArchiveMessages(ctx(t), p)
+		require.NoError(t, err)
+		require.Equal(t, 2, dry.Rows)
+		require.True(t, t0.Equal(*dry.Oldest))
+		require.True(t, t0.Add(time.Minute).Equal(*dry.Newest))
+		m, err := s.Message(ctx(t), 1)
+		require.NoError(t, err)
+		require.False(t, m.Archived, "a dry run moves nothing")
+
+		p.DryRun = false
+		moved, err := s.ArchiveMessages(ctx(t), p)
+		require.NoError(t, err)
+		require.Equal(t, dry, moved)
+		moved, err = s.ArchiveMessages(ctx(t), p)
+		require.NoError(t, err)
+		require.Equal(t, 1, moved.Rows, "PENDING 4 never")
+		moved, err = s.ArchiveMessages(ctx(t), p)
+		require.NoError(t, err)
+		require.Equal(t, store.Swept{}, moved)
+	})
+
+	t.Run("SnapshotLogRetention", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
+		s := newStore(t)
+		before := t0.Add(-90 * 24 * time.Hour)
+		old, older := before.Add(-time.Hour), before.Add(-2*time.Hour)
+		late := before.Add(time.Hour) // a scope reaching past the cut-off keeps an old row
+		for i, l := range []struct{ recv, end time.Time }{{older, older}, {old, old}, {old, late}, {t0, t0}} {
+			require.NoError(t, s.LogSnapshot(ctx(t), store.SnapshotLog{MsgID: int64(i + 1), Subtype: "DNLD", FDay: day2,
+				Outcome: store.SnapApplied, GenVersion: 1, ScopeEnd: &l.end, RecvAt: l.recv}))
+		}
+		p := store.RetentionParams{Before: before, Max: 10, DryRun: true}
+		dry, err := s.PurgeSnapshotLogs(ctx(t), p)
+		require.NoError(t, err)
+		require.Equal(t, 2, dry.Rows)
+		require.True(t, older.Equal(*dry.Oldest))
+		require.True(t, old.Equal(*dry.Newest))
+		p.DryRun, p.Max = false, 1
+		gone, err := s.PurgeSnapshotLogs(ctx(t), p)
+		require.NoError(t, err)
+		require.Equal(t, 1, gone.Rows, "bounded by Max, oldest first")
+		require.True(t, older.Equal(*gone.Oldest))
+		gone, err = s.PurgeSnapshotLogs(ctx(t), p)
+		require.NoError(t, err)
+		require.Equal(t, 1, gone.Rows)
+		gone, err = s.PurgeSnapshotLogs(ctx(t), p)
+		require.NoError(t, err)
+		require.Zero(t, gone.Rows)
+		for id, kept := range map[int64]bool{1: false, 2: false, 3: true, 4: true} {
+			logs, err := s.SnapshotLogs(ctx(t), id)
+			require.NoError(t, err)
+			require.Equal(t, kept, len(logs) == 1, "log of message %d", id)
+		}
+	})
+
+	t.Run("OutboxRetentionTwinRule", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
+		s := newStore(t)
+		// Flight 10 v1: both delivered. Flight 11 v1: msg delivered, schd PENDING.
+		// Flight 12 v1: msg DEAD. Flight 13 v1: msg not yet delivered.
+		evs := []store.NewEvent{
+			newEvent(1, 10, 1, store.TargetMsg), newEvent(1, 10, 1, store.TargetSchd),
+			newEvent(2, 11, 1, store.TargetMsg), newEvent(2, 11, 1, store.TargetSchd),
+			newEvent(3, 12, 1, store.TargetMsg),
+			newEvent(4, 13, 1, store.TargetMsg),
+		}
+		require.NoError(t, s.InsertEvents(ctx(t), evs))
+		msgs, err := s.PendingEvents(ctx(t), store.TargetMsg, 10)
+		require.NoError(t, err)
+		require.Len(t, msgs, 4)
+		_, err = s.RecordDeliveryFailure(ctx(t), store.DeliveryFailure{EventID: msgs[2].ID, Reason: "too large", NextAttemptAt: t0, MaxAttempts: 1})
+		require.NoError(t, err)
+		require.NoError(t, s.MarkSent(ctx(t), store.TargetMsg, []int64{msgs[0].ID, msgs[1].ID}, t0))
+		schd, err := s.PendingEvents(ctx(t), store.TargetSchd, 10)
+		require.NoError(t, err)
+		require.NoError(t, s.MarkSent(ctx(t), store.TargetSchd, []int64{schd[0].ID}, t0))
+
+		p := store.RetentionParams{Before: t0.Add(time.Second), Max: 100}
+		notYet, err := s.PurgeEvents(ctx(t), store.RetentionParams{Before: t0, Max: 100})
+		require.NoError(t, err)
+		require.Zero(t, notYet.Rows, "younger than the cut-off")
+		gone, err := s.PurgeEvents(ctx(t), p)
+		require.NoError(t, err)
+		require.Equal(t, 2, gone.Rows, "flight 10's msg and schd rows only")
+		left := map[string]bool{}
+		for msg := int64(1); msg <= 4; msg++ {
+			evs, err := s.EventsOfMessage(ctx(t), msg)
+			require.NoError(t, err)
+			for _, e := range evs {
+				left[e.IdempotencyKey] = true
+			}
+		}
+		require.Equal(t, map[string]bool{
+			"2:11:1:KAFKA:msg": true, "2:11:1:KAFKA:schd": true, // the schd twin still needs the payload
+			"3:12:1:KAFKA:msg": true, // DEAD: the dead letter
+			"4:13:1:KAFKA:msg": true, // not delivered
+		}, left)
+		pending, err := s.PendingEvents(ctx(t), store.TargetSchd, 10)
+		require.NoError(t, err)
+		require.Len(t, pending, 1)
+		require.NotEmpty(t, pending[0].Payload, "the pending schd row still reads its twin's payload")
+
+		// Once the schd twin is delivered, both go.
+		require.NoError(t, s.MarkSent(ctx(t), store.TargetSchd, []int64{pending[0].ID}, t0))
+		gone, err = s.PurgeEvents(ctx(t), p)
+		require.NoError(t, err)
+		require.Equal(t, 2, gone.Rows)
+	})
+
+	t.Run("JobRuns", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
+		s := newStore(t)
+		runs, err := s.JobRuns(ctx(t))
+		require.NoError(t, err)
+		require.Empty(t, runs)
+		ok := store.JobRun{Job: "history", StartedAt: t0, Duration: 1500 * time.Millisecond,
+			Swept: store.Swept{Rows: 3, Oldest: &t0, Newest: &t0}}
+		require.NoError(t, s.SaveJobRun(ctx(t), ok))
+		failed := store.JobRun{Job: "history", StartedAt: t0.Add(24 * time.Hour), Duration: time.Second, Error: "boom"}
+		require.NoError(t, s.SaveJobRun(ctx(t), failed))
+		require.NoError(t, s.SaveJobRun(ctx(t), store.JobRun{Job: "archive", StartedAt: t0}))
+		runs, err = s.JobRuns(ctx(t))
+		require.NoError(t, err)
+		require.Len(t, runs, 2)
+		require.Equal(t, "archive", runs[0].Job)
+		h := runs[1]
+		require.Equal(t, "boom", h.Error)
+		require.True(t, failed.StartedAt.Equal(h.StartedAt))
+		require.Equal(t, time.Second, h.Duration)
+		require.Zero(t, h.Rows)
+		require.NotNil(t, h.LastOKAt)
+		require.True(t, t0.Equal(*h.LastOKAt), "a failed run keeps the last success")
+	})
+}

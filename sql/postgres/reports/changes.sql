@@ -1,0 +1,17 @@
+-- A flight's changes from the outbox.
+
+-- name: FlightChanges :many
+-- Every change of a flight still in the outbox (KAFKA:msg: one event per
+-- change, payload = full state after it), in order, with its delivery status
+-- (msg_event's effective status rule, sql/postgres/schema/040_outbox.sql).
+SELECT e.event_id,
+       e.event_type,
+       e.cminmsgs_id,
+       e.state_version,
+       e.created_at,
+       e.payload,
+       COALESCE(e.status, CASE WHEN e.event_id <= c.sent_through THEN 'SENT' ELSE 'PENDING' END)::text AS status
+FROM msg_event e
+LEFT JOIN msg_event_cursor c ON c.target = e.target
+WHERE e.target = 'KAFKA:msg' AND e.flid = @flid
+ORDER BY e.event_id;
