@@ -12,10 +12,10 @@ import (
 // unusedInPostgres are twins of PostgreSQL queries that no store method
 // calls on PostgreSQL either (the CLI or tests use them through db/postgres).
 var unusedInPostgres = []string{
-	"BackfillTodoGet", "EventListByFlight", "EventListDead", "ProcStateGetHead", "RefListByType", "SchdSnapLogPurge",
+	"BackfillTodoGet", "ProcStateGetHead", "RefListByType",
 	"LeaderSessions", "LeaderTerminate", "LeaderUnlock",
-	"FlightCountByLifecycle", "FlightDelete", "FlightGet", "FlightHstInsert", "FlightHstListByFlight",
-	"FlightListPurgeCandidates", "PayloadListByFlight", "RoutePointDeleteByFlightKind",
+	"FlightCountByLifecycle", "FlightDelete", "FlightGet", "FlightHstListByFlight",
+	"PayloadListByFlight", "RoutePointDeleteByFlightKind",
 }
 
 // TestEveryQueryCalled: every query of the Oracle files is called by the

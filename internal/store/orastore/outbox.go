@@ -50,6 +50,16 @@ func (e executor) EventsOfMessage(ctx context.Context, msgID int64) ([]store.Eve
 	return e.events(ctx, "EventListByMessage", map[string]any{"cminmsgs_id": msgID})
 }
 
+// EventsOfFlight: a flight's events in EVENT_ID order with their effective
+// status (MSG_EVENT_FLID_IX).
+func (e executor) EventsOfFlight(ctx context.Context, flid int64) ([]store.Event, error) {
+	return e.events(ctx, "EventListByFlight", map[string]any{"flid": flid})
+}
+
+func (e executor) DeadEvents(ctx context.Context, target string, afterID int64, limit int) ([]store.Event, error) {
+	return e.events(ctx, "EventListDead", map[string]any{"target": target, "after_event_id": afterID, "page_size": limit})
+}
+
 // MarkSent: KAFKA:schd rows by id; KAFKA:msg moves the watermark in one
 // PL/SQL block (tally, then the MERGE only when nothing below is missing).
 func (e executor) markSentOn(ctx context.Context, target string, ids []int64, now time.Time) error {

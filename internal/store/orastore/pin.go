@@ -101,3 +101,11 @@ func (e executor) ExpireRequestKey(ctx context.Context, key, note string, now ti
 func (e executor) ExpireDueRequests(ctx context.Context, now time.Time, max int) ([]int64, error) {
 	return pinned(ctx, e, func(p executor) ([]int64, error) { return p.expireDueRequestsOn(ctx, now, max) })
 }
+
+func (e executor) PurgeCandidates(ctx context.Context, p store.PurgeParams) ([]*flight.State, error) {
+	return pinned(ctx, e, func(x executor) ([]*flight.State, error) { return x.purgeCandidatesOn(ctx, p) })
+}
+
+func (e executor) DeleteFlights(ctx context.Context, p store.DeleteFlightsParams) (int, error) {
+	return pinned(ctx, e, func(x executor) (int, error) { return x.deleteFlightsOn(ctx, p) })
+}

@@ -239,17 +239,6 @@ func (e executor) QueueCounts(ctx context.Context) ([]store.StatusCount, error) 
 	return out, err
 }
 
-// Archive runs the PL/SQL block that selects, locks, copies and deletes one
-// batch; :moved is the count.
-func (e executor) Archive(ctx context.Context, finishedBefore time.Time, max int, now time.Time) (int, error) {
-	var moved int64
-	_, err := e.exec(ctx, "ProcStateArchive", map[string]any{
-		"finished_before": instant(finishedBefore), "max_rows": max, "now": instant(now),
-		"moved": sql.Out{Dest: &moved},
-	})
-	return int(moved), err
-}
-
 func (e executor) messages(ctx context.Context, name string, binds map[string]any) ([]store.Message, error) {
 	var out []store.Message
 	err := e.query(ctx, name, binds, func(r *sql.Rows) error {

@@ -84,22 +84,12 @@ func TestFinishMessages(t *testing.T) {
 	}
 }
 
-// TestQueueCountsAndArchive: a NULL class reads as ""; Archive's count is
-// the PL/SQL block's out bind.
-func TestQueueCountsAndArchive(t *testing.T) {
-	now := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
-	f, s := newFake(t, rows("STATUS ERROR_CLASS MESSAGES",
+// TestQueueCounts: a NULL class reads as "".
+func TestQueueCounts(t *testing.T) {
+	_, s := newFake(t, rows("STATUS ERROR_CLASS MESSAGES",
 		[]driver.Value{"DEAD", "MALFORMED", number("2")}, []driver.Value{"PENDING", nil, number("7")}))
 	c, err := s.QueueCounts(ctx)
 	if err != nil || len(c) != 2 || c[1] != (store.StatusCount{Status: "PENDING", Messages: 7}) {
 		t.Fatalf("counts %+v, %v", c, err)
-	}
-	f.outs = []any{int64(4)}
-	n, err := s.Archive(ctx, now, 100, now)
-	if err != nil || n != 4 {
-		t.Fatalf("archived %d, %v", n, err)
-	}
-	if got := f.calls[1].Args["max_rows"]; got != 100 {
-		t.Errorf("max_rows %#v", got)
 	}
 }

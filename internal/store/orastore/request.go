@@ -96,6 +96,22 @@ func (e executor) expireDueRequestsOn(ctx context.Context, now time.Time, max in
 	return ids, e.expire(ctx, ids, sql.NullString{}, now)
 }
 
+// DueRequests counts what ExpireDueRequests would expire now; the bounds
+// are :now when none is due, and then left nil.
+func (e executor) DueRequests(ctx context.Context, now time.Time) (store.Swept, error) {
+	var sw store.Swept
+	err := e.queryOne(ctx, "ReqCountDue", map[string]any{"now": instant(now)}, func(r *sql.Rows) error {
+		var n int64
+		var oldest, newest time.Time
+		err := r.Scan(&n, &oldest, &newest)
+		if sw.Rows = int(n); n > 0 {
+			sw.Oldest, sw.Newest = &oldest, &newest
+		}
+		return err
+	})
+	return sw, err
+}
+
 func (e executor) expire(ctx context.Context, ids []int64, note sql.NullString, now time.Time) error {
 	list, err := e.numbers(ctx, ids)
 	if err != nil {

@@ -189,14 +189,6 @@ WHERE g.fday = TO_DATE(:fday, 'YYYY-MM-DD')
   AND f.flid NOT IN (SELECT COLUMN_VALUE FROM TABLE(:keep_flids))
 ORDER BY f.flid
 
--- name: FlightListPurgeCandidates :many
--- FLIGHT_SCHD_DELETED_IX's expression.
-SELECT * FROM (
-  SELECT * FROM flight_schd
-  WHERE CASE WHEN lifecycle = 'DELETED' THEN SYS_EXTRACT_UTC(deleted_at) END < SYS_EXTRACT_UTC(:deleted_before)
-  ORDER BY flid
-) WHERE ROWNUM <= :max_rows
-
 -- name: FlightDelete :execrows
 -- Physical delete (history sweep only). No DML in a WITH: one block deletes
 -- the detail rows (no foreign key) and then the flight; payloads and
@@ -217,10 +209,6 @@ END;
 
 -- name: FlightCountByLifecycle :many
 SELECT lifecycle, COUNT(*) AS flights FROM flight_schd GROUP BY lifecycle ORDER BY lifecycle
-
--- name: FlightHstInsert :exec
-INSERT INTO flight_hst (hst_id, flid, operation_day, lifecycle, state_version, last_message_id, state, flight_created_at, purged_at)
-VALUES (flight_hst_seq.NEXTVAL, :flid, TO_DATE(:operation_day, 'YYYY-MM-DD'), :lifecycle, :state_version, :last_message_id, :state, :flight_created_at, :purged_at)
 
 -- name: FlightHstListByFlight :many
 SELECT * FROM flight_hst WHERE flid = :flid ORDER BY state_version, hst_id

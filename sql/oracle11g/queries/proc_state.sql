@@ -126,10 +126,12 @@ SELECT * FROM (
   ORDER BY CASE WHEN status = 'DEAD' THEN msg_id END
 ) WHERE ROWNUM <= :page_size
 
--- name: ProcStateArchive :execrows
+-- name: ProcStateArchive :one
 -- Oracle allows no DML in a WITH, so one PL/SQL block does the steps in one
--- round trip: the batch of ids (oldest first), locked while still terminal (a
--- replay may have moved a row meanwhile), copied, deleted; :moved is the count.
+-- round trip: the batch of ids (oldest first) with its count and oldest and
+-- newest FINISHED_AT into the OUT binds; unless :dry_run is 1, those rows
+-- locked while still terminal (a replay may have moved a row meanwhile),
+-- copied and deleted.
 DECLARE
   batch SYS.ODCINUMBERLIST;
   locked SYS.ODCINUMBERLIST;
@@ -141,22 +143,25 @@ BEGIN
       AND NOT EXISTS (SELECT 1 FROM backfill_todo b WHERE b.msg_id = s.msg_id)
     ORDER BY s.msg_id
   ) WHERE ROWNUM <= :max_rows;
-  SELECT msg_id BULK COLLECT INTO locked FROM proc_state
-  WHERE msg_id IN (SELECT COLUMN_VALUE FROM TABLE(batch))
-    AND status IN ('SUCCEEDED', 'SKIPPED', 'DEAD')
-  FOR UPDATE;
-  INSERT INTO proc_state_hst (
-    msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
-    meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of,
-    replay_count, prev_error_class, prev_reason, finished_at, created_at, archived_at)
-  SELECT
-    msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
-    meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of,
-    replay_count, prev_error_class, prev_reason, finished_at, created_at, :now
-  FROM proc_state
-  WHERE msg_id IN (SELECT COLUMN_VALUE FROM TABLE(locked));
-  DELETE FROM proc_state WHERE msg_id IN (SELECT COLUMN_VALUE FROM TABLE(locked));
-  :moved := SQL%ROWCOUNT;
+  SELECT COUNT(*), MIN(finished_at), MAX(finished_at) INTO :affected, :oldest, :newest
+  FROM proc_state WHERE msg_id IN (SELECT COLUMN_VALUE FROM TABLE(batch));
+  IF :dry_run = 0 THEN
+    SELECT msg_id BULK COLLECT INTO locked FROM proc_state
+    WHERE msg_id IN (SELECT COLUMN_VALUE FROM TABLE(batch))
+      AND status IN ('SUCCEEDED', 'SKIPPED', 'DEAD')
+    FOR UPDATE;
+    INSERT INTO proc_state_hst (
+      msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
+      meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of,
+      replay_count, prev_error_class, prev_reason, finished_at, created_at, archived_at)
+    SELECT
+      msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
+      meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of,
+      replay_count, prev_error_class, prev_reason, finished_at, created_at, :now
+    FROM proc_state
+    WHERE msg_id IN (SELECT COLUMN_VALUE FROM TABLE(locked));
+    DELETE FROM proc_state WHERE msg_id IN (SELECT COLUMN_VALUE FROM TABLE(locked));
+  END IF;
 END;
 
 -- name: ProcStateHstGet :one

@@ -48,6 +48,13 @@ SELECT req_id FROM req_track
 WHERE CASE WHEN status IN ('REGISTERED', 'SENT') THEN req_key END = :req_key
 FOR UPDATE
 
+-- name: ReqCountDue :one
+-- What the expiry job would expire now (its dry run): open requests past
+-- their deadline, with the oldest and newest deadline.
+SELECT COUNT(*) AS due, NVL(MIN(expires_at), :now) AS oldest, NVL(MAX(expires_at), :now) AS newest
+FROM req_track
+WHERE status IN ('REGISTERED', 'SENT') AND expires_at <= :now
+
 -- name: ReqExpireDue :many
 -- Step 1 of 2: open requests past their deadline, oldest first; the adapter
 -- keeps the first max_rows it could lock (SKIP LOCKED cannot be combined

@@ -44,5 +44,21 @@ VALUES (
 -- name: SchdSnapLogListByMessage :many
 SELECT * FROM schd_snap_log WHERE msg_id = :msg_id ORDER BY fday, snap_id
 
--- name: SchdSnapLogPurge :execrows
-DELETE FROM schd_snap_log WHERE recv_at < :recv_before
+-- name: SchdSnapLogPurge :one
+-- Retention (90 days by default): rows received and whose scope ended before
+-- :before, oldest first, at most :max_rows; count and oldest/newest RECV_AT
+-- into the OUT binds; with :dry_run 1 nothing is deleted.
+DECLARE
+  batch SYS.ODCINUMBERLIST;
+BEGIN
+  SELECT snap_id BULK COLLECT INTO batch FROM (
+    SELECT l.snap_id FROM schd_snap_log l
+    WHERE l.recv_at < :before AND (l.scope_end IS NULL OR l.scope_end < :before)
+    ORDER BY l.recv_at, l.snap_id
+  ) WHERE ROWNUM <= :max_rows;
+  SELECT COUNT(*), MIN(recv_at), MAX(recv_at) INTO :affected, :oldest, :newest
+  FROM schd_snap_log WHERE snap_id IN (SELECT COLUMN_VALUE FROM TABLE(batch));
+  IF :dry_run = 0 THEN
+    DELETE FROM schd_snap_log WHERE snap_id IN (SELECT COLUMN_VALUE FROM TABLE(batch));
+  END IF;
+END;
