@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
+	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -111,11 +112,11 @@ func (e executor) sweep(ctx context.Context, name string, binds map[string]any) 
 }
 
 // SaveJobRun: an empty Error is NULL (a success, which moves LAST_OK_AT);
-// a longer one is cut to the column's 1000 characters.
+// a longer one is cut to the column's width (limits.LastError).
 func (e executor) SaveJobRun(ctx context.Context, r store.JobRun) error {
 	_, err := e.exec(ctx, "MaintenanceRunSave", map[string]any{
 		"job": r.Job, "started_at": instant(r.StartedAt), "duration_ms": r.Duration.Milliseconds(), "affected": int64(r.Rows),
-		"oldest": instantPtr(r.Oldest), "newest": instantPtr(r.Newest), "last_error": text(truncateRunes(r.Error, 1000)),
+		"oldest": instantPtr(r.Oldest), "newest": instantPtr(r.Newest), "last_error": text(limits.LastError.Cut(r.Error)),
 	})
 	return err
 }
@@ -153,13 +154,4 @@ func dayPtr(t sql.NullTime) *time.Time {
 	}
 	d := dayOf(t.Time)
 	return &d
-}
-
-// truncateRunes keeps at most n characters (a VARCHAR2(n CHAR) column).
-func truncateRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n])
 }

@@ -16,7 +16,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"strconv"
 	"time"
 
@@ -245,10 +244,4 @@ func int64P(v sql.NullInt64) *int64 {
 	}
 	n := v.Int64
 	return &n
-}
-
-// errNotImplemented marks the store methods this adapter does not have yet
-// (docs/oracle.md lists them); wiring refuses to serve until they exist.
-func errNotImplemented(method string) error {
-	return fmt.Errorf("orastore: %s is not implemented yet for Oracle 11g (issue #15)", method)
 }
