@@ -84,14 +84,14 @@ END;
 -- (040_outbox.sql). The DELETE repeats the status test on the rows it takes.
 DECLARE
   batch SYS.ODCINUMBERLIST;
-  through NUMBER(19);
+  watermark NUMBER(19);
 BEGIN
-  SELECT NVL(MAX(c.sent_through), 0) INTO through FROM msg_event_cursor c WHERE c.target = 'KAFKA:msg';
+  SELECT NVL(MAX(c.sent_through), 0) INTO watermark FROM msg_event_cursor c WHERE c.target = 'KAFKA:msg';
   SELECT event_id BULK COLLECT INTO batch FROM (
     SELECT e.event_id FROM msg_event e
     WHERE e.created_at < :created_before
       AND ((e.target = 'KAFKA:schd' AND e.status = 'SENT')
-        OR (e.target = 'KAFKA:msg' AND e.status IS NULL AND e.event_id <= through
+        OR (e.target = 'KAFKA:msg' AND e.status IS NULL AND e.event_id <= watermark
           AND NOT EXISTS (SELECT 1 FROM msg_event t
             WHERE t.idempotency_key = e.cminmsgs_id || ':' || e.flid || ':' || e.state_version || ':KAFKA:schd'
               AND t.status <> 'SENT')))
