@@ -1,7 +1,8 @@
 # msgx — developer entry points. `make help` lists them.
 #
 #   make run    databases up, build, apply the schema, run the service
-#   make test   databases up, vet, race tests on the real databases, a fuzz run
+#   make test   databases up, vet, race tests on the real databases, the Oracle
+#               checks (tools/oraclecheck), a fuzz run
 #
 # sqlc is a Go tool pinned in tools.mod (no global install needed).
 
@@ -76,6 +77,8 @@ test: services
 	@mkdir -p bin; rm -f $(TESTLOG) $(TESTSUM); rc=0; \
 	echo "$(GO) test -race -count=1 -timeout=$(TIMEOUT) -v ./..."; \
 	$(GO) test -race -count=1 -timeout=$(TIMEOUT) -v ./... 2>&1 | tee $(TESTLOG) | sed -u $(QUIET) || rc=$$?; \
+	echo "oraclecheck: sql/oracle11g through the PL/SQL grammar, the 11g lint and parity (nested module tools/oraclecheck)"; \
+	(cd tools/oraclecheck && $(GO) test -count=1 -timeout=$(TIMEOUT) -v .) 2>&1 | tee -a $(TESTLOG) | sed -u $(QUIET) || rc=$$?; \
 	if [ $$rc -eq 0 ]; then \
 		echo "fuzz: FuzzDecode in internal/sis for $(FUZZTIME)"; \
 		$(GO) test ./internal/sis -run='^$$' -fuzz=FuzzDecode -fuzztime=$(FUZZTIME) -v 2>&1 | tee -a $(TESTLOG) | sed -u $(QUIET) || rc=$$?; \

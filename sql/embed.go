@@ -22,3 +22,23 @@ var PostgresMigrations embed.FS
 //
 //go:embed mysql/schema/*.sql
 var MailboxSchema embed.FS
+
+// OracleQueries are the Oracle 11g twins of postgres/queries (same names and
+// kinds), loaded by name by internal/store/orastore.
+//
+//go:embed oracle11g/queries/*.sql
+var OracleQueries embed.FS
+
+// OracleSchema is the desired state of msgx's schema on Oracle 11g
+// (oracle11g/schema/*.sql, applied in file-name order by DBAs; see
+// docs/schema.md).
+//
+//go:embed oracle11g/schema/*.sql
+var OracleSchema embed.FS
+
+// OracleMigrations are the versioned Oracle 11g migrations
+// (oracle11g/migrations/NNNN_name.sql, applied in order and recorded in
+// MSGX_SCHEMA_VERSION by `msgx schema apply --dialect oracle11g`).
+//
+//go:embed oracle11g/migrations/*.sql
+var OracleMigrations embed.FS

@@ -20,15 +20,26 @@ import (
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/store/orastore"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 )
 
 // opsTimeout bounds connecting to a database from an operator command.
 const opsTimeout = 10 * time.Second
 
-// openStore connects to msgx's PostgreSQL of the configuration. The error is
-// one line that names the setting to check.
-func openStore(ctx context.Context, cfg config.Config) (*pgstore.Store, error) {
+// openStore connects to msgx's database of the configuration (PostgreSQL,
+// or Oracle with database.dialect oracle11g). The error is one line that
+// names the setting to check.
+func openStore(ctx context.Context, cfg config.Config) (store.Store, error) {
+	if cfg.Dialect == config.DialectOracle11g {
+		octx, cancel := context.WithTimeout(ctx, opsTimeout)
+		defer cancel()
+		st, err := orastore.Open(octx, cfg.OracleDSN)
+		if err != nil {
+			return nil, fmt.Errorf("%s (check oracle.dsn / MSGX_ORACLE_DSN)", oneline.Err(err))
+		}
+		return st, nil
+	}
 	pool, err := openPool(ctx, cfg.PGURL, "postgres.url (MSGX_PG_URL)")
 	if err != nil {
 		return nil, err

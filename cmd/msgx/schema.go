@@ -1,10 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
 
+	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/schema"
 )
 
@@ -14,6 +16,7 @@ func init() {
 
 const schemaUsage = `usage: msgx schema plan  [--config FILE] [--url URL] [--schema public]
        msgx schema apply --yes [--config FILE] [--url URL] [--schema public]
+       msgx schema plan|apply --dialect oracle11g [--dsn DSN] [--yes]
 
 plan prints the DDL that brings the schema to sql/postgres/schema, one
 statement per line on stdout ("-- schema is up to date" on stderr when there
@@ -22,6 +25,12 @@ it applied on stderr. The database is --url, else postgres.url of the
 configuration (--config / $MSGX_CONFIG, MSGX_PG_URL; docs/config.md), whose
 default is the local development database. Tables in the schema that msgx
 does not define are dropped.
+
+With --dialect oracle11g (default: database.dialect of the configuration),
+plan prints the migrations of sql/oracle11g/migrations not yet recorded in
+MSGX_SCHEMA_VERSION and apply runs them in order (Oracle DDL commits itself:
+a failed migration stays half applied and unrecorded). The DSN is --dsn,
+else oracle.dsn of the configuration (MSGX_ORACLE_DSN).
 
 Exit codes: 0 planned / applied; 1 the database failed; 2 bad flags, invalid
 configuration, or apply without --yes.`
@@ -45,6 +54,8 @@ func runSchema(ctx context.Context, args []string, s streams) int {
 	url := fs.String("url", "", "PostgreSQL URL, postgres://... (default postgres.url of the configuration)")
 	target := fs.String("schema", schema.DefaultSchema, "PostgreSQL schema holding msgx's tables")
 	yes := fs.Bool("yes", false, "apply: really change the database")
+	dialect := fs.String("dialect", "", "postgres or oracle11g (default database.dialect of the configuration)")
+	dsn := fs.String("dsn", "", "oracle11g: godror DSN (default oracle.dsn of the configuration)")
 	if code, ok := parseFlags(fs, args[1:], s); !ok {
 		return code
 	}
@@ -56,13 +67,19 @@ func runSchema(ctx context.Context, args []string, s streams) int {
 		fmt.Fprintln(s.err, "msgx schema: apply changes the database: review 'msgx schema plan', then re-run with --yes")
 		return exitUsage
 	}
-	if *url == "" {
-		cfg, ok := loadConfig("schema", *configPath, s)
-		if !ok {
-			return exitUsage
-		}
-		*url = cfg.PGURL
+	cfg, ok := loadConfig("schema", *configPath, s)
+	if !ok {
+		return exitUsage
 	}
+	switch cmp.Or(*dialect, cfg.Dialect) {
+	case config.DialectOracle11g:
+		return schemaOracle(ctx, sub, cmp.Or(*dsn, cfg.OracleDSN), s)
+	case config.DialectPostgres:
+	default:
+		fmt.Fprintf(s.err, "msgx schema: unknown dialect %q (want postgres or oracle11g)\n", *dialect)
+		return exitUsage
+	}
+	*url = cmp.Or(*url, cfg.PGURL)
 
 	stmts, err := schemaRun(ctx, sub, *url, *target)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/leader"
+	"github.com/msgx-aodb/msgx/internal/store/orastore"
 )
 
 // The role line of `msgx status`: which instance leads (from the advisory
@@ -19,12 +20,7 @@ func init() { statusRole = instancesLine }
 func instancesLine(ctx context.Context, cfg config.Config) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	conn, err := pgx.Connect(ctx, cfg.PGURL)
-	if err != nil {
-		return "", err
-	}
-	defer conn.Close(context.WithoutCancel(ctx))
-	sessions, err := leader.Sessions(ctx, conn, cfg.LeaderLockID)
+	sessions, err := lockSessions(ctx, cfg)
 	if err != nil {
 		return "", err
 	}
@@ -45,4 +41,23 @@ func instancesLine(ctx context.Context, cfg config.Config) (string, error) {
 		}
 	}
 	return fmt.Sprintf("%s, %d %s", lead, standby, leader.Standby), nil
+}
+
+// lockSessions reads the instances' lock sessions: advisory locks in
+// PostgreSQL, DBMS_LOCK sessions (V$SESSION) in Oracle.
+func lockSessions(ctx context.Context, cfg config.Config) ([]leader.Session, error) {
+	if cfg.Dialect == config.DialectOracle11g {
+		st, err := orastore.Open(ctx, cfg.OracleDSN)
+		if err != nil {
+			return nil, err
+		}
+		defer st.Close()
+		return orastore.Sessions(ctx, st, cfg.LeaderLockID)
+	}
+	conn, err := pgx.Connect(ctx, cfg.PGURL)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	return leader.Sessions(ctx, conn, cfg.LeaderLockID)
 }

@@ -15,8 +15,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
 	"github.com/msgx-aodb/msgx/internal/api"
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/config"
@@ -29,6 +27,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/pipeline"
 	"github.com/msgx-aodb/msgx/internal/request"
 	"github.com/msgx-aodb/msgx/internal/sis"
+	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 )
@@ -94,13 +93,13 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		log.Warn("shadow mode: processing into msgx's PostgreSQL only; the mailbox is never written and nothing is produced to Kafka")
 	}
 
-	pool, mbdb, err := connect(ctx, cfg)
+	own, mbdb, err := connect(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	defer pool.Close()
+	defer own.close()
 	defer mbdb.Close()
-	st := pgstore.New(pool)
+	st := own.st
 	mbOpts := []mailbox.Option{mailbox.WithZone(cfg.Location), mailbox.WithLogger(log)}
 	if cfg.Shadow {
 		mbOpts = append(mbOpts, mailbox.WithShadow())
@@ -128,7 +127,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		defer out.close()
 	}
 
-	el := leader.New(leader.Config{URL: cfg.PGURL, LockID: cfg.LeaderLockID, Retry: cfg.LeaderRetryInterval}, clk, log)
+	el := leader.New(leader.Config{URL: cfg.PGURL, LockID: cfg.LeaderLockID, Retry: cfg.LeaderRetryInterval, Dial: own.dial}, clk, log)
 	el.OnChange(func(r leader.Role) { met.SetLeader(r == leader.Leader) })
 
 	// Rung by sends and polls that enqueued, heard by the pump of every term.
@@ -141,7 +140,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		}
 	}
 	srv := &http.Server{
-		Handler:           api.NewRouter(apiDeps(cfg, st, mb, sendMax, clk, log, met, el, readiness(cfg, pool, mb, out, el, pause), bell)),
+		Handler:           api.NewRouter(apiDeps(cfg, st, mb, sendMax, clk, log, met, el, readiness(cfg, own.check, mb, out, el, pause), bell)),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,
@@ -286,15 +285,49 @@ func decodeOptions(cfg config.Config) sis.Options {
 	return d
 }
 
+// ownDB is msgx's own database, PostgreSQL or Oracle (database.dialect).
+type ownDB struct {
+	st    store.Store
+	check status.Check // the readiness check of the database
+	// dial opens the leader's lock session; nil: PostgreSQL's advisory lock.
+	dial  func(ctx context.Context, name string) (leader.LockSession, error)
+	close func()
+}
+
 // connect opens and checks both databases. Every error is one line that
 // says what to do.
-func connect(ctx context.Context, cfg config.Config) (*pgxpool.Pool, *sql.DB, error) {
+func connect(ctx context.Context, cfg config.Config) (ownDB, *sql.DB, error) {
 	ctx, cancel := context.WithTimeout(ctx, startupTimeout)
 	defer cancel()
+	var own ownDB
+	var err error
+	if cfg.Dialect == config.DialectOracle11g {
+		own, err = connectOracle(ctx, cfg)
+	} else {
+		own, err = connectPostgres(ctx, cfg)
+	}
+	if err != nil {
+		return ownDB{}, nil, err
+	}
+	db, err := mailbox.Open(ctx, cfg.MailboxDSN)
+	if err == nil {
+		err = mailbox.New(db).Ping(ctx)
+		if err != nil {
+			db.Close()
+		}
+	}
+	if err != nil {
+		own.close()
+		return ownDB{}, nil, fmt.Errorf("mailbox unreachable (check MSGX_MAILBOX_DSN): %s", oneline.Err(err))
+	}
+	return own, db, nil
+}
 
+// connectPostgres opens and checks msgx's PostgreSQL.
+func connectPostgres(ctx context.Context, cfg config.Config) (ownDB, error) {
 	pc, err := pgstore.ParsePoolConfig(cfg.PGURL)
 	if err != nil {
-		return nil, nil, fmt.Errorf("PostgreSQL: MSGX_PG_URL is not a valid URL: %s", oneline.Err(err))
+		return ownDB{}, fmt.Errorf("PostgreSQL: MSGX_PG_URL is not a valid URL: %s", oneline.Err(err))
 	}
 	if pc.ConnConfig.ConnectTimeout == 0 || pc.ConnConfig.ConnectTimeout > connectTimeout {
 		pc.ConnConfig.ConnectTimeout = connectTimeout
@@ -306,27 +339,15 @@ func connect(ctx context.Context, cfg config.Config) (*pgxpool.Pool, *sql.DB, er
 	pool, err := pgstore.Connect(ctx, pc)
 	switch {
 	case errors.Is(err, store.ErrNoDatabase):
-		return nil, nil, fmt.Errorf("PostgreSQL: no such database, or access denied (check MSGX_PG_URL): %s", oneline.Err(err))
+		return ownDB{}, fmt.Errorf("PostgreSQL: no such database, or access denied (check MSGX_PG_URL): %s", oneline.Err(err))
 	case err != nil:
-		return nil, nil, fmt.Errorf("PostgreSQL unreachable (check MSGX_PG_URL): %s", oneline.Err(err))
+		return ownDB{}, fmt.Errorf("PostgreSQL unreachable (check MSGX_PG_URL): %s", oneline.Err(err))
 	}
 	if err := checkSchema(ctx, pgstore.New(pool)); err != nil {
 		pool.Close()
-		return nil, nil, err
+		return ownDB{}, err
 	}
-
-	db, err := mailbox.Open(ctx, cfg.MailboxDSN)
-	if err == nil {
-		err = mailbox.New(db).Ping(ctx)
-		if err != nil {
-			db.Close()
-		}
-	}
-	if err != nil {
-		pool.Close()
-		return nil, nil, fmt.Errorf("mailbox unreachable (check MSGX_MAILBOX_DSN): %s", oneline.Err(err))
-	}
-	return pool, db, nil
+	return ownDB{st: pgstore.New(pool), check: status.Check{Name: "postgres", Run: pool.Ping}, close: pool.Close}, nil
 }
 
 // checkSchema reads the queue head and the watermark: cheap, and it fails

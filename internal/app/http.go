@@ -6,8 +6,6 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
 	"github.com/msgx-aodb/msgx/internal/api"
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/config"
@@ -23,11 +21,12 @@ import (
 // checkTimeout bounds each readiness check.
 const checkTimeout = 2 * time.Second
 
-// readiness is /readyz: PostgreSQL, the mailbox and (unless in shadow mode)
-// Kafka really answer, plus this instance's role.
-func readiness(cfg config.Config, pool *pgxpool.Pool, mb *mailbox.Mailbox, out *outbound, el *leader.Elector, pause *pipeline.PauseState) func(context.Context) status.Readiness {
+// readiness is /readyz: msgx's database (own: "postgres" or "oracle"), the
+// mailbox and (unless in shadow mode) Kafka really answer, plus this
+// instance's role.
+func readiness(cfg config.Config, own status.Check, mb *mailbox.Mailbox, out *outbound, el *leader.Elector, pause *pipeline.PauseState) func(context.Context) status.Readiness {
 	checks := []status.Check{
-		{Name: "postgres", Run: pool.Ping},
+		own,
 		{Name: "mailbox", Run: mb.Ping},
 		{Name: "pump", Run: func(context.Context) error {
 			if p, ok := pause.Get(); ok {

@@ -27,6 +27,8 @@ type Config struct {
 	Env    string // dev | prod
 	Shadow bool   // process into our own PostgreSQL only: no backfill, no Kafka
 
+	Dialect    string // DialectPostgres or DialectOracle11g: msgx's own database
+	OracleDSN  string // msgx's own Oracle schema (godror DSN) when Dialect is oracle11g
 	PGURL      string // msgx's own PostgreSQL
 	MailboxDSN string // shared mailbox, go-sql-driver/mysql DSN
 
@@ -235,6 +237,9 @@ func validate(c *Config, explicit func(key string) bool) []error {
 	if !validSender(c.Request.Sender) {
 		bad("request.sender", "must be 1 to 32 letters or digits (META SNDR)")
 	}
+	if c.Dialect == DialectOracle11g && c.OracleDSN == "" {
+		bad("oracle.dsn", "must be set when database.dialect is oracle11g")
+	}
 	if c.AdminToken != "" && len(c.AdminToken) < minAdminToken {
 		bad("http.admin-token", "must be at least %d characters", minAdminToken)
 	}
@@ -266,6 +271,12 @@ func validate(c *Config, explicit func(key string) bool) []error {
 	}
 	return errs
 }
+
+// The dialects of msgx's own database (database.dialect).
+const (
+	DialectPostgres  = "postgres"
+	DialectOracle11g = "oracle11g"
+)
 
 // The shortest tokens accepted: short tokens are guessable. The ingest
 // token is longer than the admin token's minimum: it sits in the config of

@@ -32,6 +32,8 @@ var fields = []field{
 	str("service", "airport.timezone", "MSGX_AIRPORT_TZ", "Asia/Shanghai", "Airport time zone (IANA) of every SIS time and of operation days.", func(c *Config) *string { return &c.AirportTZ }),
 
 	// databases
+	oneOf("databases", "database.dialect", "MSGX_DATABASE_DIALECT", "postgres", "msgx's own database: `postgres` (`postgres.url`) or `oracle11g` (`oracle.dsn`, Oracle 11g Release 2 or later through godror; needs the Oracle client libraries at run time, see docs/oracle.md).", []string{DialectPostgres, DialectOracle11g}, func(c *Config) *string { return &c.Dialect }),
+	str("databases", "oracle.dsn", "MSGX_ORACLE_DSN", "", "msgx's own Oracle schema when `database.dialect` is `oracle11g` (godror DSN, e.g. `user/password@dbhost:1521/service`). Required then.", func(c *Config) *string { return &c.OracleDSN }),
 	str("databases", "postgres.url", "MSGX_PG_URL", "postgres://postgres@127.0.0.1:5432/msgx?sslmode=disable", "msgx's own PostgreSQL (pgx URL; the pool holds 10 connections unless `pool_max_conns` says otherwise). Must be set explicitly in prod.", func(c *Config) *string { return &c.PGURL }),
 	str("databases", "mailbox.dsn", "MSGX_MAILBOX_DSN", "root@tcp(127.0.0.1:3306)/msgx_mailbox?parseTime=true", "The shared AODB mailbox (go-sql-driver/mysql DSN); msgx forces `parseTime=true` and `loc=UTC` and converts DATETIME columns in the airport zone itself. Must be set explicitly in prod.", func(c *Config) *string { return &c.MailboxDSN }),
 

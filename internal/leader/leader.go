@@ -45,6 +45,20 @@ type Config struct {
 	URL    string        // msgx's PostgreSQL
 	LockID int64         // advisory lock key shared by the instances of one database
 	Retry  time.Duration // standby retry and leader ping interval
+	// Dial opens the dedicated lock session named name; nil: a PostgreSQL
+	// connection to URL with a session-level advisory lock. Oracle's is
+	// orastore.LeaderDialer (DBMS_LOCK).
+	Dial func(ctx context.Context, name string) (LockSession, error)
+}
+
+// LockSession is one dedicated database session that can hold the lock; the
+// lock goes with the session (closing it releases the lock).
+type LockSession interface {
+	// TryLock takes the lock for this session if free; true when held afterwards.
+	TryLock(ctx context.Context) (bool, error)
+	// Ping checks the session (and so the lock) is still there.
+	Ping(ctx context.Context) error
+	Close(ctx context.Context) error
 }
 
 // Elector campaigns for the lock and runs the leader's work while it holds it.
@@ -67,6 +81,9 @@ func New(cfg Config, clk clock.Clock, log *slog.Logger) *Elector {
 	}
 	host, _ := os.Hostname()
 	e := &Elector{cfg: cfg, clk: clk, log: log, name: AppNamePrefix + host + ":" + strconv.Itoa(os.Getpid())}
+	if e.cfg.Dial == nil {
+		e.cfg.Dial = e.connect
+	}
 	e.role.Store(Starting)
 	return e
 }
@@ -101,7 +118,7 @@ func (e *Elector) setRole(r Role) {
 func (e *Elector) Run(ctx context.Context, lead func(context.Context)) {
 	defer e.setRole(Stopped)
 	for ctx.Err() == nil {
-		conn, err := e.connect(ctx)
+		conn, err := e.cfg.Dial(ctx, e.name)
 		if err != nil {
 			if ctx.Err() == nil {
 				e.log.Warn("leader: lock connection failed, retrying", "err", err, "retry", e.cfg.Retry.String())
@@ -127,11 +144,10 @@ func (e *Elector) Run(ctx context.Context, lead func(context.Context)) {
 
 // campaign tries the lock on one connection until it is taken (then leads)
 // or the connection fails. It reports whether this instance led.
-func (e *Elector) campaign(ctx context.Context, conn *pgx.Conn, lead func(context.Context)) bool {
-	q := postgres.New()
+func (e *Elector) campaign(ctx context.Context, conn LockSession, lead func(context.Context)) bool {
 	for ctx.Err() == nil {
 		qctx, cancel := context.WithTimeout(ctx, e.cfg.Retry)
-		acquired, err := q.LeaderTryLock(qctx, conn, e.cfg.LockID)
+		acquired, err := conn.TryLock(qctx)
 		cancel()
 		if err != nil {
 			if ctx.Err() == nil {
@@ -155,7 +171,7 @@ func (e *Elector) campaign(ctx context.Context, conn *pgx.Conn, lead func(contex
 // ping means the lock may be gone, so the work is stopped. While the work
 // winds down (the step in flight may take a while) the pings go on, so the
 // server keeps the session — and the lock — until the work has returned.
-func (e *Elector) lead(ctx context.Context, conn *pgx.Conn, lead func(context.Context)) {
+func (e *Elector) lead(ctx context.Context, conn LockSession, lead func(context.Context)) {
 	e.setRole(Leader)
 	lctx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -188,12 +204,12 @@ func (e *Elector) lead(ctx context.Context, conn *pgx.Conn, lead func(context.Co
 // keeps it when this process vanishes: TCP keepalives and, on PostgreSQL 14+,
 // an idle-session timeout of a few retry intervals (the leader pings every
 // interval, a standby retries every interval).
-func (e *Elector) connect(ctx context.Context) (*pgx.Conn, error) {
+func (e *Elector) connect(ctx context.Context, name string) (LockSession, error) {
 	cc, err := pgx.ParseConfig(e.cfg.URL)
 	if err != nil {
 		return nil, fmt.Errorf("postgres.url: %w", err)
 	}
-	cc.RuntimeParams["application_name"] = e.name
+	cc.RuntimeParams["application_name"] = name
 	if cc.ConnectTimeout == 0 || cc.ConnectTimeout > 10*time.Second {
 		cc.ConnectTimeout = 10 * time.Second
 	}
@@ -218,8 +234,20 @@ func (e *Elector) connect(ctx context.Context) (*pgx.Conn, error) {
 			return nil, err
 		}
 	}
-	return conn, nil
+	return pgSession{conn: conn, lockID: e.cfg.LockID}, nil
 }
+
+// pgSession holds a session-level advisory lock on a PostgreSQL connection.
+type pgSession struct {
+	conn   *pgx.Conn
+	lockID int64
+}
+
+func (s pgSession) TryLock(ctx context.Context) (bool, error) {
+	return postgres.New().LeaderTryLock(ctx, s.conn, s.lockID)
+}
+func (s pgSession) Ping(ctx context.Context) error  { return s.conn.Ping(ctx) }
+func (s pgSession) Close(ctx context.Context) error { return s.conn.Close(ctx) }
 
 // wait sleeps one retry interval; false when ctx ended.
 func (e *Elector) wait(ctx context.Context) bool {

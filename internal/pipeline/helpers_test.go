@@ -41,9 +41,20 @@ type env struct {
 
 func newEnv(t testing.TB, mutate ...func(*PumpConfig)) *env {
 	t.Helper()
-	pg := testdb.Postgres(t)
+	return newEnvOn(t, nil, mutate...)
+}
+
+// newEnvOn is newEnv on the given store (nil: a fresh PostgreSQL), so a
+// scenario can run on another dialect's adapter (oracle_test.go).
+func newEnvOn(t testing.TB, st store.Store, mutate ...func(*PumpConfig)) *env {
+	t.Helper()
+	var pg *testdb.PG
+	if st == nil {
+		pg = testdb.Postgres(t)
+		st = pgstore.New(pg.Pool)
+	}
 	mbdb, _ := testdb.Mailbox(t)
-	e := &env{pg: pg, st: pgstore.New(pg.Pool), mbdb: mbdb, mb: mailbox.New(mbdb, mailbox.WithZone(shanghai)), clk: clock.NewFake(start)}
+	e := &env{pg: pg, st: st, mbdb: mbdb, mb: mailbox.New(mbdb, mailbox.WithZone(shanghai)), clk: clock.NewFake(start)}
 	e.raw = e.mb
 	cfg := DefaultPumpConfig()
 	cfg.Decode.Location = shanghai

@@ -1,0 +1,78 @@
+package orastore
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// AddBackfills registers the todos of a run with one array-bound MERGE (a
+// slice per bind; PostgreSQL sends them as one JSON array).
+func (e executor) AddBackfills(ctx context.Context, todos []store.Backfill) error {
+	if len(todos) == 0 {
+		return nil
+	}
+	n := len(todos)
+	var (
+		ids, statuses = make([]int64, n), make([]string, n)
+		processed     = make([]time.Time, n)
+		sndr, typ     = make([]sql.NullString, n), make([]sql.NullString, n)
+		styp          = make([]sql.NullString, n)
+		seqn          = make([]sql.NullInt64, n)
+		dttm          = make([]sql.NullTime, n)
+	)
+	for i, b := range todos {
+		ids[i], statuses[i], processed[i] = b.MsgID, b.MailboxStatus, instant(b.ProcessedAt)
+		sndr[i], typ[i], styp[i] = text(b.Meta.Sndr), text(b.Meta.Type), text(b.Meta.Styp)
+		seqn[i], dttm[i] = int64Ptr(b.Meta.Seqn), instantPtr(b.Meta.Dttm)
+	}
+	_, err := e.exec(ctx, "BackfillTodoAdd", map[string]any{
+		"msg_id": ids, "mailbox_status": statuses, "processed_at": processed,
+		"meta_sndr": sndr, "meta_seqn": seqn, "meta_dttm": dttm, "meta_type": typ, "meta_styp": styp,
+	})
+	return err
+}
+
+func (e executor) DueBackfills(ctx context.Context, now time.Time, max int) ([]store.Backfill, error) {
+	var out []store.Backfill
+	err := e.query(ctx, "BackfillTodoListDue", map[string]any{"now": instant(now), "max_rows": max}, func(r *sql.Rows) error {
+		b, err := scanBackfill(r)
+		out = append(out, b)
+		return err
+	})
+	return out, err
+}
+
+// scanBackfill reads a BACKFILL_TODO row (SELECT *, table order); NULL text is "".
+func scanBackfill(r *sql.Rows) (store.Backfill, error) {
+	var (
+		b                          store.Backfill
+		sndr, typ, styp, lastError sql.NullString
+		seqn                       sql.NullInt64
+		dttm                       sql.NullTime
+		created                    time.Time
+	)
+	err := r.Scan(&b.MsgID, &b.MailboxStatus, &b.ProcessedAt, &sndr, &seqn, &dttm, &typ, &styp,
+		&b.Attempts, &b.NextAttemptAt, &lastError, &created)
+	b.Meta = store.Meta{Sndr: sndr.String, Seqn: int64P(seqn), Dttm: timePtr(dttm), Type: typ.String, Styp: styp.String}
+	b.LastError = lastError.String
+	return b, err
+}
+
+func (e executor) deleteBackfillsOn(ctx context.Context, msgIDs []int64) error {
+	list, err := e.numbers(ctx, msgIDs)
+	if err != nil {
+		return err
+	}
+	_, err = e.exec(ctx, "BackfillTodoDelete", map[string]any{"msg_ids": list})
+	return err
+}
+
+func (e executor) RecordBackfillFailure(ctx context.Context, msgID int64, next time.Time, reason string) error {
+	_, err := e.exec(ctx, "BackfillTodoRecordFailure", map[string]any{
+		"next_attempt_at": instant(next), "last_error": text(reason), "msg_id": msgID,
+	})
+	return err
+}

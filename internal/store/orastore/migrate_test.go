@@ -1,0 +1,43 @@
+package orastore
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestMigrations: the migrations build the schema; on a schema without the
+// version table every migration is pending; apply creates the table, runs
+// each statement without its `;` and records each version.
+func TestMigrations(t *testing.T) {
+	all, err := Migrations()
+	if err != nil || len(all) == 0 || all[0].Version != "0001_baseline" {
+		t.Fatalf("migrations %v, %v", len(all), err)
+	}
+	// The migrations together are the schema's statements (a later
+	// migration adds objects of files the baseline already had).
+	schema, _ := SchemaStatements()
+	var stmts []string
+	for _, m := range all {
+		stmts = append(stmts, m.Statements...)
+	}
+	slices.Sort(stmts)
+	slices.Sort(schema)
+	if !slices.Equal(stmts, schema) {
+		t.Errorf("the migrations are not the schema (%d vs %d statements)", len(stmts), len(schema))
+	}
+	schema, _ = SchemaStatements()
+	now := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
+	f, s := newFake(t, answer{}, answer{err: &oraError{942, "table or view does not exist"}})
+	applied, err := ApplyMigrations(ctx, s.db, now)
+	if err != nil || len(applied) != len(all) {
+		t.Fatalf("applied %d, %v", len(applied), err)
+	}
+	n := len(f.calls)
+	if last := f.calls[n-1]; last.SQL != mustQuery("SchemaVersionAdd").SQL || last.Args["version"] != all[len(all)-1].Version {
+		t.Errorf("last call %q %v", last.SQL, last.Args)
+	}
+	if f.calls[2].SQL != schema[0] {
+		t.Errorf("first DDL %q", f.calls[2].SQL)
+	}
+}

@@ -1,0 +1,159 @@
+package orastore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// Outbox (MSG_EVENT). The caller holds PIPELINE_LOCK in the business
+// transaction before InsertEvents takes MSG_EVENT_SEQ.NEXTVAL: event ids then
+// commit in order, which the KAFKA:msg watermark relies on.
+
+// InsertEvents inserts one event per execution: the payload is a CLOB
+// (states exceed 4000 bytes), and CLOBs in array DML are left unproven
+// until a real 11g tried them (docs/oracle.md).
+func (e executor) InsertEvents(ctx context.Context, events []store.NewEvent) error {
+	for _, ev := range events {
+		var payload any = sql.NullString{}
+		if ev.Payload != nil {
+			payload = e.bind.Clob(string(ev.Payload))
+		}
+		status := sql.NullString{String: store.EventPending, Valid: ev.Target != store.TargetMsg}
+		if _, err := e.exec(ctx, "EventInsert", map[string]any{
+			"target": ev.Target, "partition_key": store.PartitionKey(ev.FLID), "event_type": ev.EventType,
+			"cminmsgs_id": ev.MsgID, "flid": ev.FLID, "state_version": ev.StateVersion,
+			"idempotency_key": ev.IdempotencyKey, "payload": payload, "status": status,
+			"created_at": instant(ev.CreatedAt),
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e executor) PendingEvents(ctx context.Context, target string, max int) ([]store.Event, error) {
+	return e.PendingEventsAfter(ctx, target, 0, max)
+}
+
+func (e executor) PendingEventsAfter(ctx context.Context, target string, afterID int64, max int) ([]store.Event, error) {
+	if target == store.TargetMsg {
+		return e.events(ctx, "EventListMsgPendingAfter", map[string]any{"after_event_id": afterID, "max_rows": max})
+	}
+	return e.events(ctx, "EventListPendingAfter", map[string]any{"target": target, "after_event_id": afterID, "max_rows": max})
+}
+
+func (e executor) EventsOfMessage(ctx context.Context, msgID int64) ([]store.Event, error) {
+	return e.events(ctx, "EventListByMessage", map[string]any{"cminmsgs_id": msgID})
+}
+
+// EventsOfFlight: a flight's events in EVENT_ID order with their effective
+// status (MSG_EVENT_FLID_IX).
+func (e executor) EventsOfFlight(ctx context.Context, flid int64) ([]store.Event, error) {
+	return e.events(ctx, "EventListByFlight", map[string]any{"flid": flid})
+}
+
+func (e executor) DeadEvents(ctx context.Context, target string, afterID int64, limit int) ([]store.Event, error) {
+	return e.events(ctx, "EventListDead", map[string]any{"target": target, "after_event_id": afterID, "page_size": limit})
+}
+
+// MarkSent: KAFKA:schd rows by id; KAFKA:msg moves the watermark in one
+// PL/SQL block (tally, then the MERGE only when nothing below is missing).
+func (e executor) markSentOn(ctx context.Context, target string, ids []int64, now time.Time) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	list, err := e.numbers(ctx, ids)
+	if err != nil {
+		return err
+	}
+	if target != store.TargetMsg {
+		_, err := e.exec(ctx, "EventMarkSent", map[string]any{"now": instant(now), "event_ids": list, "target": target})
+		return err
+	}
+	var acked, through, moved int64
+	if _, err := e.exec(ctx, "EventAdvanceMsgCursor", map[string]any{
+		"event_ids": list, "now": instant(now),
+		"acked": sql.Out{Dest: &acked}, "pending_through": sql.Out{Dest: &through}, "moved": sql.Out{Dest: &moved},
+	}); err != nil {
+		return err
+	}
+	if acked != through {
+		return fmt.Errorf("%w: %d of the %d pending %s events up to the last acknowledged one were not acknowledged; the watermark stays",
+			store.ErrConflict, through-acked, through, target)
+	}
+	return nil
+}
+
+// RecordDeliveryFailure returns the effective status: a NULL STATUS is a
+// KAFKA:msg event still pending.
+func (e executor) RecordDeliveryFailure(ctx context.Context, p store.DeliveryFailure) (string, error) {
+	var status sql.NullString
+	var attempts int64
+	n, err := e.execRows(ctx, "EventRecordFailure", map[string]any{
+		"max_attempts": p.MaxAttempts, "next_attempt_at": instant(p.NextAttemptAt), "last_error": text(p.Reason),
+		"event_id": p.EventID, "status_out": sql.Out{Dest: &status}, "attempts_out": sql.Out{Dest: &attempts},
+	})
+	if err == nil && n == 0 {
+		err = fmt.Errorf("%w: event %d is not pending", store.ErrNotFound, p.EventID)
+	}
+	if err != nil {
+		return "", err
+	}
+	if !status.Valid {
+		return store.EventPending, nil
+	}
+	return status.String, nil
+}
+
+func (e executor) LatestPendingPerFlight(ctx context.Context, target string, now time.Time, max int) ([]store.Event, error) {
+	return e.events(ctx, "EventListSchdLatest", map[string]any{"target": target, "now": instant(now), "max_flights": max})
+}
+
+// MarkSentUpTo runs the per-flight UPDATE array-bound, one element per
+// flight; the row count is the sum.
+func (e executor) MarkSentUpTo(ctx context.Context, target string, delivered []store.UpTo, now time.Time) (int, error) {
+	if len(delivered) == 0 {
+		return 0, nil
+	}
+	rows := make([]map[string]any, len(delivered))
+	for i, d := range delivered {
+		rows[i] = map[string]any{"now": instant(now), "target": target, "partition_key": d.PartitionKey, "up_to": d.EventID}
+	}
+	n, err := e.execRows(ctx, "EventMarkSupersededSent", columns(rows))
+	return int(n), err
+}
+
+func (e executor) MarkDeadBelow(ctx context.Context, target string, below store.UpTo, reason string) (int, error) {
+	n, err := e.execRows(ctx, "EventMarkSupersededDead", map[string]any{
+		"last_error": text(reason), "target": target, "partition_key": below.PartitionKey, "below_event_id": below.EventID,
+	})
+	return int(n), err
+}
+
+func (e executor) events(ctx context.Context, name string, binds map[string]any) ([]store.Event, error) {
+	var out []store.Event
+	err := e.query(ctx, name, binds, func(r *sql.Rows) error {
+		var (
+			ev                       store.Event
+			payload, status, lastErr sql.NullString
+			next, sent               sql.NullTime
+		)
+		err := r.Scan(&ev.ID, &ev.Target, &ev.PartitionKey, &ev.EventType, &ev.MsgID, &ev.FLID, &ev.StateVersion,
+			&ev.IdempotencyKey, &payload, &status, &ev.Attempts, &next, &lastErr, &ev.CreatedAt, &sent)
+		if payload.Valid {
+			ev.Payload = []byte(payload.String)
+		}
+		ev.Status = store.EventPending // NULL: KAFKA:msg above the watermark
+		if status.Valid {
+			ev.Status = status.String
+		}
+		ev.NextAttemptAt, ev.LastError, ev.SentAt = timePtr(next), lastErr.String, timePtr(sent)
+		out = append(out, ev)
+		return err
+	})
+	return out, err
+}

@@ -1,0 +1,111 @@
+package orastore
+
+import (
+	"context"
+	"time"
+
+	"github.com/msgx-aodb/msgx/internal/flight"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// pin runs f on one connection. A collection bind (SYS.ODCINUMBERLIST)
+// belongs to the connection that made it, so a method called on the pool
+// makes its collections and runs its statements on one pinned connection;
+// in a transaction it is the transaction's own.
+func (e executor) pin(ctx context.Context, f func(executor) error) error {
+	if e.tx != nil || e.db == nil {
+		return f(e)
+	}
+	conn, err := e.db.Conn(ctx)
+	if err != nil {
+		return interpret(ctx, err)
+	}
+	defer conn.Close()
+	return f(executor{ex: conn, bind: e.bind})
+}
+
+func pinned[T any](ctx context.Context, e executor, f func(executor) (T, error)) (T, error) {
+	var out T
+	err := e.pin(ctx, func(p executor) error {
+		var err error
+		out, err = f(p)
+		return err
+	})
+	return out, err
+}
+
+// The methods that bind collections, pinned.
+
+func (e executor) Flights(ctx context.Context, flids []int64) (map[int64]*flight.State, error) {
+	return pinned(ctx, e, func(p executor) (map[int64]*flight.State, error) { return p.flightsOn(ctx, flids) })
+}
+
+func (e executor) FlightStamps(ctx context.Context, flids []int64) (map[int64]store.FlightStamp, error) {
+	return pinned(ctx, e, func(p executor) (map[int64]store.FlightStamp, error) { return p.flightStampsOn(ctx, flids) })
+}
+
+func (e executor) PruneCandidates(ctx context.Context, fday time.Time, keep []int64) ([]*flight.State, error) {
+	return pinned(ctx, e, func(p executor) ([]*flight.State, error) { return p.pruneCandidatesOn(ctx, fday, keep) })
+}
+
+func (e executor) FlightsByDay(ctx context.Context, d time.Time, afterFLID int64, limit int) ([]*flight.State, error) {
+	return pinned(ctx, e, func(p executor) ([]*flight.State, error) { return p.flightsByDayOn(ctx, d, afterFLID, limit) })
+}
+
+func (e executor) WriteFlights(ctx context.Context, writes []store.FlightWrite, now time.Time) error {
+	return e.pin(ctx, func(p executor) error { return p.writeFlightsOn(ctx, writes, now) })
+}
+
+func (e executor) DeleteBackfills(ctx context.Context, msgIDs []int64) error {
+	return e.pin(ctx, func(p executor) error { return p.deleteBackfillsOn(ctx, msgIDs) })
+}
+
+func (e executor) MarkSent(ctx context.Context, target string, ids []int64, now time.Time) error {
+	return e.pin(ctx, func(p executor) error { return p.markSentOn(ctx, target, ids, now) })
+}
+
+func (e executor) ReplayCandidates(ctx context.Context, ids []int64, class string, afterID int64, limit int) ([]store.Message, error) {
+	return pinned(ctx, e, func(p executor) ([]store.Message, error) {
+		return p.replayCandidatesOn(ctx, ids, class, afterID, limit)
+	})
+}
+
+func (e executor) ReplayIDs(ctx context.Context, ids []int64, now time.Time) ([]int64, error) {
+	return pinned(ctx, e, func(p executor) ([]int64, error) { return p.replayIDsOn(ctx, ids, now) })
+}
+
+func (e executor) FlightMarks(ctx context.Context, flids []int64) (map[int64]store.FlightMark, error) {
+	return pinned(ctx, e, func(p executor) (map[int64]store.FlightMark, error) { return p.flightMarksOn(ctx, flids) })
+}
+
+func (e executor) Enqueue(ctx context.Context, ids []int64, now time.Time) (int, error) {
+	return pinned(ctx, e, func(p executor) (int, error) { return p.enqueueOn(ctx, ids, now) })
+}
+
+func (e executor) LockMessages(ctx context.Context, ids []int64) ([]store.Message, error) {
+	return pinned(ctx, e, func(p executor) ([]store.Message, error) { return p.lockMessagesOn(ctx, ids) })
+}
+
+func (e executor) IdentityHolders(ctx context.Context, keys []string) (map[string]int64, error) {
+	return pinned(ctx, e, func(p executor) (map[string]int64, error) { return p.identityHoldersOn(ctx, keys) })
+}
+
+func (e executor) ReplaceRefList(ctx context.Context, rtype string, keep []string) (int, error) {
+	return pinned(ctx, e, func(p executor) (int, error) { return p.replaceRefListOn(ctx, rtype, keep) })
+}
+
+func (e executor) ExpireRequestKey(ctx context.Context, key, note string, now time.Time) ([]int64, error) {
+	return pinned(ctx, e, func(p executor) ([]int64, error) { return p.expireRequestKeyOn(ctx, key, note, now) })
+}
+
+func (e executor) ExpireDueRequests(ctx context.Context, now time.Time, max int) ([]int64, error) {
+	return pinned(ctx, e, func(p executor) ([]int64, error) { return p.expireDueRequestsOn(ctx, now, max) })
+}
+
+func (e executor) PurgeCandidates(ctx context.Context, p store.PurgeParams) ([]*flight.State, error) {
+	return pinned(ctx, e, func(x executor) ([]*flight.State, error) { return x.purgeCandidatesOn(ctx, p) })
+}
+
+func (e executor) DeleteFlights(ctx context.Context, p store.DeleteFlightsParams) (int, error) {
+	return pinned(ctx, e, func(x executor) (int, error) { return x.deleteFlightsOn(ctx, p) })
+}

@@ -1,0 +1,288 @@
+package orastore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+func (e executor) enqueueOn(ctx context.Context, ids []int64, now time.Time) (int, error) {
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	list, err := e.numbers(ctx, ids)
+	if err != nil {
+		return 0, err
+	}
+	n, err := e.execRows(ctx, "ProcStateEnqueue", map[string]any{"msg_ids": list, "now": instant(now)})
+	if errors.Is(err, store.ErrDuplicate) {
+		return 0, nil // a concurrent enqueue of the same ids: DO NOTHING
+	}
+	return int(n), err
+}
+
+func (e executor) QueueHead(ctx context.Context, max int) ([]store.Message, error) {
+	return e.messages(ctx, "ProcStateListHead", map[string]any{"max_rows": max})
+}
+
+func (e executor) PendingAfter(ctx context.Context, after int64, max int) ([]int64, error) {
+	var ids []int64
+	err := e.query(ctx, "ProcStateListPendingAfter", map[string]any{"after_msg_id": after, "max_rows": max}, func(r *sql.Rows) error {
+		var id int64
+		err := r.Scan(&id)
+		ids = append(ids, id)
+		return err
+	})
+	return ids, err
+}
+
+func (e executor) Message(ctx context.Context, id int64) (store.Message, error) {
+	var m store.Message
+	err := e.queryOne(ctx, "ProcStateGet", map[string]any{"msg_id": id}, func(r *sql.Rows) error {
+		var err error
+		m, err = scanMessage(r)
+		return err
+	})
+	if !errors.Is(err, store.ErrNotFound) {
+		return m, err
+	}
+	err = e.queryOne(ctx, "ProcStateHstGet", map[string]any{"msg_id": id}, func(r *sql.Rows) error {
+		var err error
+		m, err = scanArchived(r)
+		return err
+	})
+	return m, err
+}
+
+func (e executor) lockMessagesOn(ctx context.Context, ids []int64) ([]store.Message, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	list, err := e.numbers(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	return e.messages(ctx, "ProcStateGetManyForUpdate", map[string]any{"msg_ids": list})
+}
+
+func (e executor) identityHoldersOn(ctx context.Context, keys []string) (map[string]int64, error) {
+	holders := map[string]int64{}
+	if len(keys) == 0 {
+		return holders, nil
+	}
+	list, err := e.strs(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	err = e.query(ctx, "ProcStateFindIdentities", map[string]any{"identity_keys": list}, func(r *sql.Rows) error {
+		var key string
+		var id int64
+		err := r.Scan(&key, &id)
+		holders[key] = id
+		return err
+	})
+	return holders, err
+}
+
+// bindValues are the binds of a store.Binding ("" as NULL).
+func bindValues(b store.Binding) map[string]any {
+	return map[string]any{
+		"identity_key": text(b.IdentityKey), "kind": text(b.Kind),
+		"msg_type": text(b.Meta.Type), "msg_subtype": text(b.Meta.Styp), "meta_sndr": text(b.Meta.Sndr),
+		"meta_seqn": int64Ptr(b.Meta.Seqn), "meta_dttm_raw": text(b.Meta.DttmRaw), "meta_dttm": instantPtr(b.Meta.Dttm),
+	}
+}
+
+// columns turns per-row bind maps into one slice per bind: the array bind
+// that runs a single-row statement once per element in one round trip.
+func columns(rows []map[string]any) map[string]any {
+	out := map[string]any{}
+	for k := range rows[0] {
+		switch rows[0][k].(type) {
+		case int64:
+			col := make([]int64, len(rows))
+			for i, r := range rows {
+				col[i] = r[k].(int64)
+			}
+			out[k] = col
+		case time.Time:
+			col := make([]time.Time, len(rows))
+			for i, r := range rows {
+				col[i] = r[k].(time.Time)
+			}
+			out[k] = col
+		case string:
+			col := make([]string, len(rows))
+			for i, r := range rows {
+				col[i] = r[k].(string)
+			}
+			out[k] = col
+		case sql.NullString:
+			col := make([]sql.NullString, len(rows))
+			for i, r := range rows {
+				col[i] = r[k].(sql.NullString)
+			}
+			out[k] = col
+		case sql.NullInt64:
+			col := make([]sql.NullInt64, len(rows))
+			for i, r := range rows {
+				col[i] = r[k].(sql.NullInt64)
+			}
+			out[k] = col
+		case sql.NullTime:
+			col := make([]sql.NullTime, len(rows))
+			for i, r := range rows {
+				col[i] = r[k].(sql.NullTime)
+			}
+			out[k] = col
+		default:
+			panic(fmt.Sprintf("orastore: no array bind for %T", rows[0][k]))
+		}
+	}
+	return out
+}
+
+// BindIdentities binds every message with one array-bound UPDATE. Array DML
+// reports the total of rows: fewer than messages means some were not
+// unfinished (the caller rolls back the run, as with PostgreSQL's list).
+func (e executor) BindIdentities(ctx context.Context, binds []store.BindIdentity) error {
+	if len(binds) == 0 {
+		return nil
+	}
+	rows := make([]map[string]any, len(binds))
+	ids := make([]int64, len(binds))
+	for i, p := range binds {
+		ids[i] = p.MsgID
+		rows[i] = bindValues(p.Binding)
+		rows[i]["msg_id"], rows[i]["now"] = p.MsgID, instant(binds[0].Now)
+	}
+	n, err := e.execRows(ctx, "ProcStateBindIdentities", columns(rows))
+	if err != nil {
+		return err
+	}
+	return allDone("bind identity", ids, n)
+}
+
+// FinishMessages finishes every message with one array-bound UPDATE (see
+// BindIdentities); bind_meta 1 binds a message's identity in the same write.
+func (e executor) FinishMessages(ctx context.Context, finishes []store.Finish) error {
+	if len(finishes) == 0 {
+		return nil
+	}
+	rows := make([]map[string]any, len(finishes))
+	ids := make([]int64, len(finishes))
+	for i, p := range finishes {
+		ids[i] = p.MsgID
+		b, bind := store.Binding{}, int64(0)
+		if p.Bind != nil {
+			b, bind = *p.Bind, 1
+		}
+		rows[i] = bindValues(b)
+		rows[i]["msg_id"], rows[i]["now"], rows[i]["bind_meta"] = p.MsgID, instant(finishes[0].Now), bind
+		rows[i]["status"], rows[i]["error_class"], rows[i]["reason"] = p.Status, text(p.ErrorClass), text(p.Reason)
+		rows[i]["duplicate_of"] = int64Ptr(p.DuplicateOf)
+	}
+	n, err := e.execRows(ctx, "ProcStateFinishMany", columns(rows))
+	if err != nil {
+		return err
+	}
+	return allDone("finish", ids, n)
+}
+
+func allDone(what string, ids []int64, n int64) error {
+	if n == int64(len(ids)) {
+		return nil
+	}
+	return fmt.Errorf("%w: %s: %d of messages %v are not unfinished", store.ErrNotFound, what, int64(len(ids))-n, ids)
+}
+
+// RecordFailure returns the new attempts through RETURNING ... INTO; no row
+// updated leaves the out bind alone, so rows affected decides.
+func (e executor) RecordFailure(ctx context.Context, p store.Failure) (int, error) {
+	binds := bindValues(store.Binding{})
+	if p.Bind != nil {
+		binds = bindValues(*p.Bind)
+	}
+	delete(binds, "identity_key") // only a message that gets through binds its identity
+	var attempts int64
+	binds["error_class"], binds["reason"] = text(p.ErrorClass), text(p.Reason)
+	binds["next_attempt_at"], binds["now"], binds["msg_id"] = instant(p.NextAttemptAt), instant(p.Now), p.MsgID
+	binds["attempts"] = sql.Out{Dest: &attempts}
+	n, err := e.execRows(ctx, "ProcStateRecordFailure", binds)
+	if err == nil && n == 0 {
+		err = fmt.Errorf("%w: message %d is not unfinished", store.ErrNotFound, p.MsgID)
+	}
+	return int(attempts), err
+}
+
+func (e executor) DeadLetters(ctx context.Context, class string, afterID int64, limit int) ([]store.Message, error) {
+	return e.messages(ctx, "ProcStateListDead", map[string]any{
+		"after_msg_id": afterID, "error_class": text(class), "page_size": limit,
+	})
+}
+
+// QueueCounts: a NULL class (” is NULL) reads as "".
+func (e executor) QueueCounts(ctx context.Context) ([]store.StatusCount, error) {
+	var out []store.StatusCount
+	err := e.query(ctx, "ProcStateCountByStatus", nil, func(r *sql.Rows) error {
+		var c store.StatusCount
+		var class sql.NullString
+		err := r.Scan(&c.Status, &class, &c.Messages)
+		c.ErrorClass = class.String
+		out = append(out, c)
+		return err
+	})
+	return out, err
+}
+
+func (e executor) messages(ctx context.Context, name string, binds map[string]any) ([]store.Message, error) {
+	var out []store.Message
+	err := e.query(ctx, name, binds, func(r *sql.Rows) error {
+		m, err := scanMessage(r)
+		out = append(out, m)
+		return err
+	})
+	return out, err
+}
+
+// scanMessage reads a PROC_STATE row (SELECT *, table order).
+func scanMessage(r *sql.Rows) (store.Message, error) {
+	var (
+		m                                                            store.Message
+		key, kind, typ, styp, sndr, raw, class, reason, prevC, prevR sql.NullString
+		seqn, dup                                                    sql.NullInt64
+		dttm, next, failing, finished                                sql.NullTime
+		created, updated                                             time.Time
+	)
+	err := r.Scan(&m.ID, &m.Status, &key, &kind, &typ, &styp, &sndr, &seqn, &raw, &dttm,
+		&m.Attempts, &next, &m.FirstSeenAt, &failing, &class, &reason, &dup, &m.ReplayCount,
+		&prevC, &prevR, &finished, &created, &updated)
+	m.IdentityKey, m.Kind, m.ErrorClass, m.Reason = key.String, kind.String, class.String, reason.String
+	m.Meta = store.Meta{Sndr: sndr.String, Seqn: int64P(seqn), DttmRaw: raw.String, Dttm: timePtr(dttm), Type: typ.String, Styp: styp.String}
+	m.NextAttemptAt, m.FailingSince, m.FinishedAt = timePtr(next), timePtr(failing), timePtr(finished)
+	m.DuplicateOf, m.PrevClass, m.PrevReason = int64P(dup), prevC.String, prevR.String
+	return m, err
+}
+
+// scanArchived reads a PROC_STATE_HST row (SELECT *, table order).
+func scanArchived(r *sql.Rows) (store.Message, error) {
+	var (
+		m                                                            store.Message
+		key, kind, typ, styp, sndr, raw, class, reason, prevC, prevR sql.NullString
+		seqn, dup                                                    sql.NullInt64
+		dttm, finished                                               sql.NullTime
+		created, archivedAt                                          time.Time
+	)
+	err := r.Scan(&m.ID, &m.Status, &key, &kind, &typ, &styp, &sndr, &seqn, &raw, &dttm,
+		&m.Attempts, &m.FirstSeenAt, &class, &reason, &dup, &m.ReplayCount,
+		&prevC, &prevR, &finished, &created, &archivedAt)
+	m.IdentityKey, m.Kind, m.ErrorClass, m.Reason = key.String, kind.String, class.String, reason.String
+	m.Meta = store.Meta{Sndr: sndr.String, Seqn: int64P(seqn), DttmRaw: raw.String, Dttm: timePtr(dttm), Type: typ.String, Styp: styp.String}
+	m.FinishedAt, m.DuplicateOf, m.PrevClass, m.PrevReason = timePtr(finished), int64P(dup), prevC.String, prevR.String
+	m.Archived = true
+	return m, err
+}

@@ -1,0 +1,96 @@
+-- Oracle 11g twin of sql/postgres/queries/pipeline.sql (README.md here).
+
+-- name: PipelineLockAcquire :exec
+-- Takes the PIPELINE_LOCK row lock for the rest of the transaction. A
+-- concurrent first insert fails with ORA-00001; the adapter retries once.
+MERGE INTO pipeline_lock t
+USING (SELECT 1 AS id, :now AS locked_at FROM DUAL) s
+ON (t.id = s.id)
+WHEN MATCHED THEN UPDATE SET t.locked_at = s.locked_at
+WHEN NOT MATCHED THEN INSERT (id, locked_at) VALUES (s.id, s.locked_at)
+
+-- name: IngressMarkGet :one
+SELECT last_id FROM ingress_mark WHERE source = :source
+
+-- name: IngressMarkAdvance :exec
+-- Moves the watermark forward, never back.
+MERGE INTO ingress_mark t
+USING (SELECT :source AS source, :last_id AS last_id, :now AS updated_at FROM DUAL) s
+ON (t.source = s.source)
+WHEN MATCHED THEN UPDATE SET t.last_id = GREATEST(t.last_id, s.last_id), t.updated_at = s.updated_at
+WHEN NOT MATCHED THEN INSERT (source, last_id, updated_at) VALUES (s.source, s.last_id, s.updated_at)
+
+-- name: BackfillTodoAdd :exec
+-- One todo of the run (11g has no JSON): executed array-bound, one element
+-- per message. A message terminal again after a replay overwrites its todo.
+MERGE INTO backfill_todo t
+USING (
+  SELECT :msg_id AS msg_id, :mailbox_status AS mailbox_status, :processed_at AS processed_at,
+    :meta_sndr AS meta_sndr, :meta_seqn AS meta_seqn, :meta_dttm AS meta_dttm,
+    :meta_type AS meta_type, :meta_styp AS meta_styp
+  FROM DUAL
+) s
+ON (t.msg_id = s.msg_id)
+WHEN MATCHED THEN UPDATE SET
+  t.mailbox_status = s.mailbox_status,
+  t.processed_at = s.processed_at,
+  t.meta_sndr = s.meta_sndr,
+  t.meta_seqn = s.meta_seqn,
+  t.meta_dttm = s.meta_dttm,
+  t.meta_type = s.meta_type,
+  t.meta_styp = s.meta_styp,
+  t.attempts = 0,
+  t.next_attempt_at = s.processed_at,
+  t.last_error = NULL
+WHEN NOT MATCHED THEN INSERT (
+  msg_id, mailbox_status, processed_at, meta_sndr, meta_seqn, meta_dttm, meta_type, meta_styp,
+  attempts, next_attempt_at, last_error, created_at)
+VALUES (
+  s.msg_id, s.mailbox_status, s.processed_at, s.meta_sndr, s.meta_seqn, s.meta_dttm, s.meta_type, s.meta_styp,
+  0, s.processed_at, NULL, s.processed_at)
+
+-- name: BackfillTodoListDue :many
+SELECT * FROM (
+  SELECT * FROM backfill_todo
+  WHERE next_attempt_at <= :now
+  ORDER BY msg_id
+) WHERE ROWNUM <= :max_rows
+
+-- name: BackfillTodoGet :one
+SELECT * FROM backfill_todo WHERE msg_id = :msg_id
+
+-- name: BackfillTodoDelete :execrows
+DELETE FROM backfill_todo WHERE msg_id IN (SELECT COLUMN_VALUE FROM TABLE(:msg_ids))
+
+-- name: BackfillTodoRecordFailure :exec
+UPDATE backfill_todo SET
+  attempts = attempts + 1,
+  next_attempt_at = :next_attempt_at,
+  last_error = :last_error
+WHERE msg_id = :msg_id
+
+-- name: PumpStatePause :exec
+-- Publishes that the pump is paused on a dependency; the start of a pause
+-- already published is kept.
+MERGE INTO pump_state t
+USING (SELECT 1 AS id, :dependency AS paused_dependency, :reason AS paused_reason,
+    :since AS paused_since, :now AS updated_at FROM DUAL) s
+ON (t.id = s.id)
+WHEN MATCHED THEN UPDATE SET
+  t.paused_since = CASE WHEN t.paused_dependency IS NULL THEN s.paused_since ELSE t.paused_since END,
+  t.paused_dependency = s.paused_dependency,
+  t.paused_reason = s.paused_reason,
+  t.updated_at = s.updated_at
+WHEN NOT MATCHED THEN INSERT (id, paused_dependency, paused_reason, paused_since, updated_at)
+  VALUES (s.id, s.paused_dependency, s.paused_reason, s.paused_since, s.updated_at)
+
+-- name: PumpStateResume :exec
+MERGE INTO pump_state t
+USING (SELECT 1 AS id, :now AS updated_at FROM DUAL) s
+ON (t.id = s.id)
+WHEN MATCHED THEN UPDATE SET
+  t.paused_dependency = NULL, t.paused_reason = NULL, t.paused_since = NULL, t.updated_at = s.updated_at
+WHEN NOT MATCHED THEN INSERT (id, updated_at) VALUES (s.id, s.updated_at)
+
+-- name: PumpStateGet :one
+SELECT * FROM pump_state WHERE id = 1

@@ -1,0 +1,168 @@
+-- Oracle 11g twin of sql/postgres/queries/proc_state.sql: same names, kinds,
+-- rows, order and effects (dialect notes: README.md here). One statement per
+-- query, no trailing semicolon; id lists are SYS.ODCINUMBERLIST / ODCIVARCHAR2LIST
+-- collections bound as one parameter and read through TABLE().
+
+-- name: ProcStateEnqueue :execrows
+-- Enqueues mailbox ids as PENDING. MERGE with only the NOT MATCHED branch is
+-- ON CONFLICT DO NOTHING; an id already archived is never enqueued again.
+MERGE INTO proc_state t
+USING (
+  SELECT DISTINCT i.COLUMN_VALUE AS msg_id FROM TABLE(:msg_ids) i
+  WHERE NOT EXISTS (SELECT 1 FROM proc_state_hst h WHERE h.msg_id = i.COLUMN_VALUE)
+) s
+ON (t.msg_id = s.msg_id)
+WHEN NOT MATCHED THEN INSERT (msg_id, status, first_seen_at, created_at, updated_at)
+  VALUES (s.msg_id, 'PENDING', :now, :now, :now)
+
+-- name: ProcStateGetHead :one
+-- The queue head: the smallest unfinished MSG_ID (PROC_STATE_HEAD_IX expression).
+SELECT * FROM (
+  SELECT * FROM proc_state
+  WHERE CASE WHEN status IN ('PENDING', 'FAILED') THEN msg_id END IS NOT NULL
+  ORDER BY CASE WHEN status IN ('PENDING', 'FAILED') THEN msg_id END
+) WHERE ROWNUM = 1
+
+-- name: ProcStateListHead :many
+SELECT * FROM (
+  SELECT * FROM proc_state
+  WHERE CASE WHEN status IN ('PENDING', 'FAILED') THEN msg_id END IS NOT NULL
+  ORDER BY CASE WHEN status IN ('PENDING', 'FAILED') THEN msg_id END
+) WHERE ROWNUM <= :max_rows
+
+-- name: ProcStateListPendingAfter :many
+SELECT msg_id FROM (
+  SELECT msg_id FROM proc_state
+  WHERE CASE WHEN status IN ('PENDING', 'FAILED') THEN msg_id END > :after_msg_id
+    AND status = 'PENDING'
+  ORDER BY CASE WHEN status IN ('PENDING', 'FAILED') THEN msg_id END
+) WHERE ROWNUM <= :max_rows
+
+-- name: ProcStateGet :one
+SELECT * FROM proc_state WHERE msg_id = :msg_id
+
+-- name: ProcStateGetManyForUpdate :many
+SELECT * FROM proc_state
+WHERE msg_id IN (SELECT COLUMN_VALUE FROM TABLE(:msg_ids))
+ORDER BY msg_id
+FOR UPDATE
+
+-- name: ProcStateFindIdentities :many
+-- Who holds these identity keys, live or archived.
+SELECT p.identity_key, p.msg_id FROM proc_state p
+WHERE CASE WHEN p.duplicate_of IS NULL THEN p.identity_key END IN (SELECT COLUMN_VALUE FROM TABLE(:identity_keys))
+UNION ALL
+SELECT h.identity_key, h.msg_id FROM proc_state_hst h
+WHERE CASE WHEN h.duplicate_of IS NULL THEN h.identity_key END IN (SELECT COLUMN_VALUE FROM TABLE(:identity_keys))
+
+-- name: ProcStateBindIdentities :many
+-- One row of the run (11g has no JSON): the adapter executes it array-bound,
+-- one element per message, and returns the ids whose row was updated.
+UPDATE proc_state SET
+  identity_key = :identity_key,
+  kind = :kind,
+  msg_type = :msg_type,
+  msg_subtype = :msg_subtype,
+  meta_sndr = :meta_sndr,
+  meta_seqn = :meta_seqn,
+  meta_dttm_raw = :meta_dttm_raw,
+  meta_dttm = :meta_dttm,
+  updated_at = :now
+WHERE msg_id = :msg_id AND status IN ('PENDING', 'FAILED')
+
+-- name: ProcStateFinishMany :many
+-- One row of the run, executed as ProcStateBindIdentities is; bind_meta is
+-- 1 to bind identity and META in the same row write, 0 to keep them.
+UPDATE proc_state SET
+  identity_key = CASE WHEN :bind_meta = 1 THEN :identity_key ELSE identity_key END,
+  kind = CASE WHEN :bind_meta = 1 THEN :kind ELSE kind END,
+  msg_type = CASE WHEN :bind_meta = 1 THEN :msg_type ELSE msg_type END,
+  msg_subtype = CASE WHEN :bind_meta = 1 THEN :msg_subtype ELSE msg_subtype END,
+  meta_sndr = CASE WHEN :bind_meta = 1 THEN :meta_sndr ELSE meta_sndr END,
+  meta_seqn = CASE WHEN :bind_meta = 1 THEN :meta_seqn ELSE meta_seqn END,
+  meta_dttm_raw = CASE WHEN :bind_meta = 1 THEN :meta_dttm_raw ELSE meta_dttm_raw END,
+  meta_dttm = CASE WHEN :bind_meta = 1 THEN :meta_dttm ELSE meta_dttm END,
+  status = :status,
+  error_class = :error_class,
+  reason = :reason,
+  duplicate_of = :duplicate_of,
+  next_attempt_at = NULL,
+  finished_at = :now,
+  updated_at = :now
+WHERE msg_id = :msg_id AND status IN ('PENDING', 'FAILED')
+
+-- name: ProcStateRecordFailure :one
+-- No row updated leaves the out bind untouched: the adapter checks rows affected.
+UPDATE proc_state SET
+  status = 'FAILED',
+  attempts = attempts + 1,
+  failing_since = COALESCE(failing_since, :now),
+  kind = COALESCE(:kind, kind),
+  msg_type = COALESCE(:msg_type, msg_type),
+  msg_subtype = COALESCE(:msg_subtype, msg_subtype),
+  meta_sndr = COALESCE(:meta_sndr, meta_sndr),
+  meta_seqn = COALESCE(:meta_seqn, meta_seqn),
+  meta_dttm_raw = COALESCE(:meta_dttm_raw, meta_dttm_raw),
+  meta_dttm = COALESCE(:meta_dttm, meta_dttm),
+  error_class = :error_class,
+  reason = :reason,
+  next_attempt_at = :next_attempt_at,
+  updated_at = :now
+WHERE msg_id = :msg_id AND status IN ('PENDING', 'FAILED')
+RETURNING attempts INTO :attempts
+
+-- name: ProcStateCountByStatus :many
+-- A NULL class stays NULL ('' is NULL here); the adapter maps it to "".
+SELECT status, error_class, COUNT(*) AS messages
+FROM proc_state
+GROUP BY status, error_class
+ORDER BY status, error_class
+
+-- name: ProcStateListDead :many
+SELECT * FROM (
+  SELECT * FROM proc_state
+  WHERE CASE WHEN status = 'DEAD' THEN msg_id END > :after_msg_id
+    AND (:error_class IS NULL OR CASE WHEN status = 'DEAD' THEN error_class END = :error_class)
+  ORDER BY CASE WHEN status = 'DEAD' THEN msg_id END
+) WHERE ROWNUM <= :page_size
+
+-- name: ProcStateArchive :one
+-- Oracle allows no DML in a WITH, so one PL/SQL block does the steps in one
+-- round trip: the batch of ids (oldest first) with its count and oldest and
+-- newest FINISHED_AT into the OUT binds; unless :dry_run is 1, those rows
+-- locked while still terminal (a replay may have moved a row meanwhile),
+-- copied and deleted.
+DECLARE
+  batch SYS.ODCINUMBERLIST;
+  locked SYS.ODCINUMBERLIST;
+BEGIN
+  SELECT msg_id BULK COLLECT INTO batch FROM (
+    SELECT s.msg_id FROM proc_state s
+    WHERE s.status IN ('SUCCEEDED', 'SKIPPED', 'DEAD')
+      AND s.finished_at < :finished_before
+      AND NOT EXISTS (SELECT 1 FROM backfill_todo b WHERE b.msg_id = s.msg_id)
+    ORDER BY s.msg_id
+  ) WHERE ROWNUM <= :max_rows;
+  SELECT COUNT(*), MIN(finished_at), MAX(finished_at) INTO :affected, :oldest, :newest
+  FROM proc_state WHERE msg_id IN (SELECT COLUMN_VALUE FROM TABLE(batch));
+  IF :dry_run = 0 THEN
+    SELECT msg_id BULK COLLECT INTO locked FROM proc_state
+    WHERE msg_id IN (SELECT COLUMN_VALUE FROM TABLE(batch))
+      AND status IN ('SUCCEEDED', 'SKIPPED', 'DEAD')
+    FOR UPDATE;
+    INSERT INTO proc_state_hst (
+      msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
+      meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of,
+      replay_count, prev_error_class, prev_reason, finished_at, created_at, archived_at)
+    SELECT
+      msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
+      meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of,
+      replay_count, prev_error_class, prev_reason, finished_at, created_at, :now
+    FROM proc_state
+    WHERE msg_id IN (SELECT COLUMN_VALUE FROM TABLE(locked));
+    DELETE FROM proc_state WHERE msg_id IN (SELECT COLUMN_VALUE FROM TABLE(locked));
+  END IF;
+END;
+
+-- name: ProcStateHstGet :one
+SELECT * FROM proc_state_hst WHERE msg_id = :msg_id
