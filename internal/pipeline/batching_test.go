@@ -45,6 +45,7 @@ func TestRunLengthDoesNotChangeWhatIsStored(t *testing.T) {
 // of the same input compare column for column.
 func dumpTables(t *testing.T, e *env) map[string]string {
 	t.Helper()
+	e.needPostgres(t)
 	ctx := t.Context()
 	rows, err := e.pg.Pool.Query(ctx, `SELECT table_name FROM information_schema.tables
 		WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY 1`)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -39,9 +40,25 @@ type env struct {
 	todos []store.Backfill
 }
 
+// newEnv is a pipeline on a fresh PostgreSQL database — or, with
+// MSGX_TEST_DIALECT=oracle11g and MSGX_TEST_ORACLE_DSN, on the Oracle
+// adapter (oracle_test.go): then every scenario of this package runs there,
+// one at a time on the dedicated schema, reset before each.
 func newEnv(t testing.TB, mutate ...func(*PumpConfig)) *env {
 	t.Helper()
+	if os.Getenv("MSGX_TEST_DIALECT") == "oracle11g" {
+		return newEnvOn(t, oracleStore(t), mutate...)
+	}
 	return newEnvOn(t, nil, mutate...)
+}
+
+// needPostgres skips a scenario that reads PostgreSQL itself (a table dump,
+// a state no store method makes) when the suite runs on another dialect.
+func (e *env) needPostgres(t testing.TB) {
+	t.Helper()
+	if e.pg == nil {
+		t.Skip("reads PostgreSQL directly: runs on the PostgreSQL suite only")
+	}
 }
 
 // newEnvOn is newEnv on the given store (nil: a fresh PostgreSQL), so a

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,6 +14,28 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store/orastore"
 )
 
+// oracleSchema serialises the scenarios on the one dedicated Oracle schema.
+var oracleSchema sync.Mutex
+
+// oracleStore is the Oracle adapter on the dedicated test schema
+// (MSGX_TEST_ORACLE_DSN), reset, held by this test until it ends.
+func oracleStore(t testing.TB) store.Store {
+	t.Helper()
+	dsn := os.Getenv("MSGX_TEST_ORACLE_DSN")
+	if dsn == "" {
+		t.Fatal("MSGX_TEST_DIALECT=oracle11g needs MSGX_TEST_ORACLE_DSN (a dedicated, empty Oracle 11g schema)")
+	}
+	oracleSchema.Lock()
+	t.Cleanup(oracleSchema.Unlock)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	st, err := orastore.Open(ctx, dsn)
+	require.NoError(t, err)
+	t.Cleanup(st.Close)
+	require.NoError(t, orastore.ResetTestSchema(ctx, st))
+	return st
+}
+
 // TestScheduleThenFlightOpsOnOracle is TestScheduleThenFlightOps on the
 // Oracle adapter: a snapshot, a gate change and a stand change through the
 // real pump, on a dedicated Oracle schema (reset first).
@@ -21,14 +44,7 @@ func TestScheduleThenFlightOpsOnOracle(t *testing.T) {
 	if dsn == "" {
 		t.Skip("pipeline on Oracle not run: set MSGX_TEST_ORACLE_DSN to a dedicated, empty Oracle 11g schema")
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
-	defer cancel()
-	st, err := orastore.Open(ctx, dsn)
-	require.NoError(t, err)
-	t.Cleanup(st.Close)
-	require.NoError(t, orastore.ResetTestSchema(ctx, st))
-
-	e := newEnvOn(t, st)
+	e := newEnvOn(t, oracleStore(t))
 	dnld := e.send(t, schd("DNLD", fltr(1, gates("A1", "A1", "B2")), fltr(2)))
 	gt := e.send(t, flop("GTDT", 1, gates("C3")))
 	stnd := e.send(t, flop("STND", 2, "<STND>201</STND>"))

@@ -192,6 +192,7 @@ func TestReplayedSnapshotAdvancesNothing(t *testing.T) {
 	events := len(e.events(t, dnld))
 	require.Equal(t, 4, events)
 
+	e.needPostgres(t) // no store method moves a SUCCEEDED message back
 	_, err := e.pg.Pool.Exec(t.Context(),
 		`UPDATE proc_state SET status = 'PENDING', finished_at = NULL, replay_count = replay_count + 1 WHERE msg_id = $1`, dnld)
 	require.NoError(t, err)
