@@ -3,6 +3,7 @@ package orastore
 import (
 	"context"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -25,7 +26,13 @@ func TestConformance(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(st.Close)
+	// One schema for the whole suite: its subtests (parallel on PostgreSQL,
+	// where each gets a database of its own) take it one at a time, each
+	// until it ends.
+	var schema sync.Mutex
 	storetest.Run(t, func(t *testing.T) store.Store {
+		schema.Lock()
+		t.Cleanup(schema.Unlock)
 		if err := ResetTestSchema(t.Context(), st); err != nil {
 			t.Fatal(err)
 		}

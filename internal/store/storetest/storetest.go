@@ -6,6 +6,9 @@
 //	}
 //
 // Each subtest gets a fresh, empty store, so no test depends on another's rows.
+// Independent subtests run in parallel, each calling the factory once; an
+// adapter whose stores share one database (Oracle's test schema) makes the
+// factory hold it until the subtest ends.
 package storetest
 
 import (
