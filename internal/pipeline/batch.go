@@ -16,9 +16,8 @@ import (
 // alone, and messages refused at decode (MALFORMED, PROTOCOL: settled DEAD,
 // nothing to compute). Snapshots (they read generations and prune
 // candidates), reference lists, retryable decode failures and unsupported
-// kinds are settled alone.
-// A RESP is a snapshot or a reference list: settled alone, since the request
-// guard reads and completes REQ_TRACK in its transaction.
+// kinds are settled alone — RESPs among them, since the request guard reads
+// and completes REQ_TRACK in their transaction.
 func batchable(run []prepared) int {
 	for i := range run {
 		pr := &run[i]
