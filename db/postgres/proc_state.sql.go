@@ -626,3 +626,26 @@ func (q *Queries) ProcStateRecordFailure(ctx context.Context, db DBTX, arg ProcS
 	err := row.Scan(&attempts)
 	return attempts, err
 }
+
+const procStateShiftDeadlines = `-- name: ProcStateShiftDeadlines :execrows
+UPDATE proc_state
+SET failing_since = failing_since + ($1::timestamptz - $2::timestamptz),
+    updated_at = $1::timestamptz
+WHERE status = 'FAILED' AND failing_since < $2::timestamptz
+`
+
+type ProcStateShiftDeadlinesParams struct {
+	ResumedAt   time.Time `json:"resumed_at"`
+	PausedSince time.Time `json:"paused_since"`
+}
+
+// Moves the head-deadline's start of FAILED messages forward by a pause of
+// the pump (rule 14: an outage runs no deadline): a failure series that
+// began before the pause keeps the time it had left.
+func (q *Queries) ProcStateShiftDeadlines(ctx context.Context, db DBTX, arg ProcStateShiftDeadlinesParams) (int64, error) {
+	result, err := db.Exec(ctx, procStateShiftDeadlines, arg.ResumedAt, arg.PausedSince)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}

@@ -238,6 +238,10 @@ type Querier interface {
 	// message decoded to are bound when given (NULL keeps what is bound), so an
 	// exhausted message is still backfilled with its META.
 	ProcStateRecordFailure(ctx context.Context, db DBTX, arg ProcStateRecordFailureParams) (int32, error)
+	// Moves the head-deadline's start of FAILED messages forward by a pause of
+	// the pump (rule 14: an outage runs no deadline): a failure series that
+	// began before the pause keeps the time it had left.
+	ProcStateShiftDeadlines(ctx context.Context, db DBTX, arg ProcStateShiftDeadlinesParams) (int64, error)
 	PumpStateGet(ctx context.Context, db DBTX) (PumpState, error)
 	// Publishes that the pump is paused on a dependency; the start of a pause
 	// already published is kept.

@@ -13,7 +13,7 @@ import (
 
 // A dependency outage is not a message's fault (rule 14): while PostgreSQL
 // or the mailbox cannot be reached the pump pauses. It counts no attempt and
-// starts no head-deadline, and tries again every probe interval, so it
+// runs no head-deadline (one already running is moved past the pause), and tries again every probe interval, so it
 // resumes within that interval of the dependency's return. Only the log
 // backs off (logBackoff). The pause is shown where
 // operators look: PauseState (readiness, metrics) and, when PostgreSQL can
@@ -69,8 +69,14 @@ func (p *Pump) resume(ctx context.Context) {
 	if p.paused == nil {
 		return
 	}
-	lasted, _ := p.paused.log.ok(p.clock.Now())
+	now := p.clock.Now()
+	lasted, _ := p.paused.log.ok(now)
 	p.log.Info("pump resumed", "dependency", p.paused.Dependency, "paused_for", lasted.Round(time.Millisecond).String())
+	// The outage ran no deadline: a head that was failing before it keeps
+	// the time it had left.
+	if _, err := p.store.ShiftDeadlines(ctx, p.paused.Since, now); err != nil {
+		p.log.Warn("pump: the failing heads' deadlines were not moved past the pause", "err", err)
+	}
 	p.paused = nil
 	p.cfg.Pause.set(nil)
 	p.publishResume(ctx)

@@ -117,3 +117,38 @@ func TestOutagePausesThePump(t *testing.T) {
 	}
 	require.Equal(t, "2", e.flight(t, 1).Scalars["STND"].Raw, "in order")
 }
+
+// A head already failing when an outage begins keeps the deadline time it
+// had left: the outage runs no deadline, during the pause or after it.
+func TestOutageRunsNoDeadline(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(c *PumpConfig) { c.MaxAttempts = 100; c.HeadDeadline = time.Minute })
+	bad := e.send(t, envelope("SCHS", "DNLD", "<SCHS/>")) // UNSUPPORTED: fails every time
+	e.drain(t)
+	require.Equal(t, store.StatusFailed, e.msg(t, bad).Status)
+	e.clk.Advance(30 * time.Second) // half its deadline used
+
+	closed, err := mailbox.Open(t.Context(), "root@tcp(127.0.0.1:3306)/?parseTime=true")
+	require.NoError(t, err)
+	require.NoError(t, closed.Close())
+	e.raw = mailbox.New(closed)
+	for range 300 { // a 5-minute outage, probed every second
+		_, err := e.pump.Step(t.Context())
+		require.NoError(t, err)
+		e.clk.Advance(time.Second)
+	}
+	require.Equal(t, store.StatusFailed, e.msg(t, bad).Status, "not exhausted during the outage")
+
+	e.raw = e.mb
+	_, err = e.pump.Step(t.Context()) // the outage ends
+	require.NoError(t, err)
+	m := e.msg(t, bad)
+	require.Equal(t, store.StatusFailed, m.Status, "not exhausted when it ends either")
+	require.True(t, m.FailingSince.Equal(start.Add(5*time.Minute)), "its start moved by the pause (5 min): %v", m.FailingSince)
+	for range 40 {
+		e.clk.Advance(time.Second)
+		_, err = e.pump.Step(t.Context())
+		require.NoError(t, err)
+	}
+	require.Equal(t, "EXHAUSTED", e.msg(t, bad).ErrorClass, "the 30 s it had left ran out after the outage")
+}

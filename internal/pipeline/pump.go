@@ -206,8 +206,8 @@ func (p *Pump) exhausted(m store.Message, now time.Time) string {
 	if m.Attempts >= p.cfg.MaxAttempts {
 		return fmt.Sprintf("%d attempts; last %s: %s", m.Attempts, m.ErrorClass, m.Reason)
 	}
-	if m.FailingSince == nil {
-		return ""
+	if m.FailingSince == nil || p.paused != nil {
+		return "" // nothing failed yet, or an outage: it runs no deadline (rule 14)
 	}
 	if age := now.Sub(*m.FailingSince); age >= p.cfg.HeadDeadline {
 		return fmt.Sprintf("failing for %s (deadline %s); last %s: %s", age.Round(time.Second), p.cfg.HeadDeadline, m.ErrorClass, m.Reason)

@@ -24,6 +24,10 @@ type Pipeline interface {
 	// PumpPause returns the published pause; nil when the pump runs (or never
 	// published anything).
 	PumpPause(ctx context.Context) (*Pause, error)
+	// ShiftDeadlines moves the head-deadline's start (FailingSince) of the
+	// FAILED messages whose failures began before pausedSince forward by
+	// the pause, resumedAt − pausedSince; it returns how many moved.
+	ShiftDeadlines(ctx context.Context, pausedSince, resumedAt time.Time) (int, error)
 }
 
 // Pause is a pump paused because a dependency cannot be reached (the

@@ -72,3 +72,12 @@ func (e executor) PumpPause(ctx context.Context) (*store.Pause, error) {
 	}
 	return &store.Pause{Dependency: dependency.String, Reason: reason.String, Since: since.Time, Now: updatedAt}, nil
 }
+
+func (e executor) ShiftDeadlines(ctx context.Context, pausedSince, resumedAt time.Time) (int, error) {
+	res, err := e.exec(ctx, "ProcStateShiftDeadlines", map[string]any{"paused_since": instant(pausedSince), "resumed_at": instant(resumedAt)})
+	if err != nil {
+		return 0, err
+	}
+	n, err := res.RowsAffected()
+	return int(n), interpret(ctx, err)
+}

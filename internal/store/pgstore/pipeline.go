@@ -47,3 +47,10 @@ func (e executor) PumpPause(ctx context.Context) (*store.Pause, error) {
 	}
 	return &store.Pause{Dependency: *r.PausedDependency, Reason: deref(r.PausedReason), Since: *r.PausedSince, Now: r.UpdatedAt}, nil
 }
+
+func (e executor) ShiftDeadlines(ctx context.Context, pausedSince, resumedAt time.Time) (int, error) {
+	n, err := e.q.ProcStateShiftDeadlines(ctx, e.db, postgres.ProcStateShiftDeadlinesParams{
+		PausedSince: pausedSince, ResumedAt: resumedAt,
+	})
+	return int(n), interpret(err)
+}

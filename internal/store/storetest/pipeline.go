@@ -53,4 +53,30 @@ func testPipeline(t *testing.T, newStore Factory) {
 		require.True(t, p.Since.Equal(later.Add(time.Minute)), "a new pause after a resume starts anew")
 		require.Equal(t, store.DependencyPostgres, p.Dependency)
 	})
+
+	t.Run("ShiftDeadlinesMovesFailuresBeforeThePause", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
+		s := newStore(t)
+		_, err := s.Enqueue(ctx(t), []int64{1, 2, 3}, t0)
+		require.NoError(t, err)
+		fail := func(id int64, at time.Time) {
+			_, err := s.RecordFailure(ctx(t), store.Failure{MsgID: id, ErrorClass: "INFRA", Reason: "x", NextAttemptAt: at, Now: at})
+			require.NoError(t, err)
+		}
+		fail(1, t0)                     // failing before the pause
+		fail(2, t0.Add(10*time.Minute)) // began during it: not moved
+		pausedSince, resumedAt := t0.Add(time.Minute), t0.Add(21*time.Minute)
+		n, err := s.ShiftDeadlines(ctx(t), pausedSince, resumedAt)
+		require.NoError(t, err)
+		require.Equal(t, 1, n)
+		m, err := s.Message(ctx(t), 1)
+		require.NoError(t, err)
+		require.True(t, m.FailingSince.Equal(t0.Add(20*time.Minute)), "moved by the pause: %v", m.FailingSince)
+		m, err = s.Message(ctx(t), 2)
+		require.NoError(t, err)
+		require.True(t, m.FailingSince.Equal(t0.Add(10*time.Minute)))
+		m, err = s.Message(ctx(t), 3)
+		require.NoError(t, err)
+		require.Nil(t, m.FailingSince, "PENDING: nothing to move")
+	})
 }

@@ -166,3 +166,11 @@ END;
 
 -- name: ProcStateHstGet :one
 SELECT * FROM proc_state_hst WHERE msg_id = :msg_id
+
+-- name: ProcStateShiftDeadlines :execrows
+-- TIMESTAMP WITH TIME ZONE minus TIMESTAMP WITH TIME ZONE is an INTERVAL DAY
+-- TO SECOND, which adds to a TIMESTAMP WITH TIME ZONE.
+UPDATE proc_state
+SET failing_since = failing_since + (:resumed_at - :paused_since),
+    updated_at = :resumed_at
+WHERE status = 'FAILED' AND failing_since < :paused_since

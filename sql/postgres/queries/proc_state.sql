@@ -166,3 +166,12 @@ FROM doomed d;
 
 -- name: ProcStateHstGet :one
 SELECT * FROM proc_state_hst WHERE msg_id = @msg_id;
+
+-- name: ProcStateShiftDeadlines :execrows
+-- Moves the head-deadline's start of FAILED messages forward by a pause of
+-- the pump (rule 14: an outage runs no deadline): a failure series that
+-- began before the pause keeps the time it had left.
+UPDATE proc_state
+SET failing_since = failing_since + (sqlc.arg(resumed_at)::timestamptz - sqlc.arg(paused_since)::timestamptz),
+    updated_at = sqlc.arg(resumed_at)::timestamptz
+WHERE status = 'FAILED' AND failing_since < sqlc.arg(paused_since)::timestamptz;
