@@ -132,6 +132,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 
 	// Rung by sends and polls that enqueued, heard by the pump of every term.
 	bell := pipeline.NewBell()
+	// Requests to the AODB: one service for the admin API and the leader's triggers.
+	reqs := requestService(cfg, st, mb, clk, log, met)
 
 	ln := opt.Listener
 	if ln == nil {
@@ -140,7 +142,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		}
 	}
 	srv := &http.Server{
-		Handler:           api.NewRouter(apiDeps(cfg, st, mb, sendMax, clk, log, met, el, readiness(cfg, own.check, mb, out, el, pause), bell)),
+		Handler:           api.NewRouter(apiDeps(cfg, st, mb, sendMax, clk, log, met, el, readiness(cfg, own.check, mb, out, el, pause), bell, reqs)),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,
@@ -164,7 +166,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	go func() {
 		defer close(elected)
 		el.Run(run, func(lead context.Context) {
-			runWorkers(lead, cfg, st, mb, out, clk, log, met, bell, pause, opt)
+			runWorkers(lead, cfg, st, mb, out, clk, log, met, bell, pause, reqs, opt)
 		})
 	}()
 	if cfg.SendToken == "" && !cfg.Shadow {
@@ -201,7 +203,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 // runWorkers is the leader's work: poller, pump, backfill, the maintenance
 // jobs and (unless in shadow mode) the Kafka relay, until ctx ends.
 func runWorkers(ctx context.Context, cfg config.Config, st store.Store, mb *mailbox.Mailbox, out *outbound,
-	clk clock.Clock, log *slog.Logger, met *metrics.Metrics, bell *pipeline.Bell, pause *pipeline.PauseState, opt Options) {
+	clk clock.Clock, log *slog.Logger, met *metrics.Metrics, bell *pipeline.Bell, pause *pipeline.PauseState, reqs *request.Service, opt Options) {
 	poller := pipeline.NewPoller(st, mb, clk, log, pipeline.PollerConfig{
 		Batch: cfg.ClaimBatch, RescanDistance: cfg.RescanDistance, RescanAge: cfg.RescanAge, Bell: bell,
 	})
@@ -232,7 +234,6 @@ func runWorkers(ctx context.Context, cfg config.Config, st store.Store, mb *mail
 	// automatic triggers (no sends in shadow mode); their expiry is a
 	// maintenance job (below).
 	pcfg.Guard = request.NewGuard(request.Mode(cfg.Request.Guard), mb, cfg.Request.Timeout, pcfg.Decode)
-	reqs := requestService(cfg, st, mb, clk, log, met)
 	spawn(func() { reqs.RunTriggers(ctx) })
 	pump := pipeline.NewPump(st, mb, notify, clk, log, pcfg)
 	spawn(func() { _ = poller.Run(ctx, cfg.PollInterval) })

@@ -14,6 +14,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/metrics"
 	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
+	"github.com/msgx-aodb/msgx/internal/request"
 	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -62,7 +63,7 @@ func sendLimit(ctx context.Context, cfg config.Config, mb *mailbox.Mailbox, log 
 }
 
 func apiDeps(cfg config.Config, st store.Store, mb *mailbox.Mailbox, sendMax int64, clk clock.Clock, log *slog.Logger,
-	met *metrics.Metrics, el *leader.Elector, ready func(context.Context) status.Readiness, bell *pipeline.Bell) api.Deps {
+	met *metrics.Metrics, el *leader.Elector, ready func(context.Context) status.Readiness, bell *pipeline.Bell, reqs *request.Service) api.Deps {
 	return api.Deps{
 		Store: st, Mailbox: mb, Clock: clk, Log: log,
 		MaxBodyBytes:       sendMax,
@@ -75,6 +76,6 @@ func apiDeps(cfg config.Config, st store.Store, mb *mailbox.Mailbox, sendMax int
 		Mode:               modeOf(cfg, el),
 		Metrics:            met,
 		Enqueued:           bell.Ring,
-		Requests:           requestService(cfg, st, mb, clk, log, met),
+		Requests:           reqs,
 	}
 }

@@ -36,6 +36,13 @@ func dependencyDown(err error) (dependency string, down bool) {
 	return "", false
 }
 
+// notTheMessages says an error is no failure of the message: a dependency
+// that cannot be reached (rule 14) or a shutdown cutting the step.
+func notTheMessages(ctx context.Context, err error) bool {
+	_, down := dependencyDown(err)
+	return down || ctx.Err() != nil
+}
+
 // pause is the outage one pump waits out.
 type pause struct {
 	store.Pause

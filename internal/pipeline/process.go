@@ -62,8 +62,8 @@ func (p *Pump) processRun(ctx context.Context, heads []store.Message) error {
 		} else {
 			if err := p.commitBatch(ctx, run[:n]); err != nil {
 				p.keep(run)
-				if _, down := dependencyDown(err); down || ctx.Err() != nil {
-					return err // not a message's fault: nothing to isolate
+				if notTheMessages(ctx, err) {
+					return err // nothing to isolate
 				}
 				p.batchLimit = n / 2
 				p.log.Warn("batch failed, retrying it in halves", "from_msg_id", run[0].msg.ID, "messages", n, "err", err)

@@ -236,7 +236,7 @@ func (p *Pump) finishExhausted(ctx context.Context, m store.Message, reason stri
 // is counted, the caller pauses) or a shutdown (the step was cut). Those are
 // returned as they are.
 func (p *Pump) failHead(ctx context.Context, m store.Message, err error, bind *store.Binding) error {
-	if _, down := dependencyDown(err); down || ctx.Err() != nil {
+	if notTheMessages(ctx, err) {
 		return err
 	}
 	return p.recordFailure(ctx, m, classify(err), bind)
