@@ -62,7 +62,7 @@ func (p *Pump) processRun(ctx context.Context, heads []store.Message) error {
 		} else {
 			if err := p.commitBatch(ctx, run[:n]); err != nil {
 				p.keep(run)
-				if notTheMessages(ctx, err) {
+				if err, not := p.notTheMessages(ctx, err); not {
 					return err // nothing to isolate
 				}
 				p.batchLimit = n / 2
