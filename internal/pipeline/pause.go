@@ -66,7 +66,7 @@ func (p *Pump) outageOf(ctx context.Context, err error) *outage {
 		return nil
 	}
 	if perr := p.probe(ctx, dep); perr == nil {
-		p.log.Info("pump: the dependency answers its probe, so the failure counts against the message", "dependency", dep, "err", err)
+		p.log.Info("pump: the dependency answers its probe: the failure is no outage", "dependency", dep, "err", err)
 		return nil
 	}
 	return &outage{dependency: dep, err: err}
@@ -86,17 +86,18 @@ func (p *Pump) probe(ctx context.Context, dep string) error {
 	return err
 }
 
-// notTheMessages says whether a failure is none of the message's: an outage
-// (rule 14) or a shutdown cutting the step. It returns the error to hand up:
-// an outage as such, so the step pauses without probing again.
-func (p *Pump) notTheMessages(ctx context.Context, err error) (error, bool) {
+// notTheMessages returns the error to hand up when a failure is none of the
+// message's — an outage (rule 14; as such, so the step pauses without
+// probing again) or a shutdown cutting the step — and nil when it is the
+// message's own.
+func (p *Pump) notTheMessages(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
-		return err, true
+		return err
 	}
 	if o := p.outageOf(ctx, err); o != nil {
-		return o, true
+		return o
 	}
-	return nil, false
+	return nil
 }
 
 // pause is the outage one pump waits out.

@@ -2,7 +2,9 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -239,4 +241,30 @@ func TestPauseStateFollowsTheRunningPump(t *testing.T) {
 	require.NoError(t, next.Run(ctx))
 	_, ok = state.Get()
 	require.False(t, ok, "the next term starts clean")
+}
+
+// The mailbox side of the probe: a read of the message's row that the
+// mailbox refuses (as a MariaDB max_statement_time would) while the mailbox
+// answers its probe is the message's failure: counted, never a pause.
+func TestOwnMailboxReadFailureIsCounted(t *testing.T) {
+	t.Parallel()
+	state := &PauseState{}
+	e := newEnv(t, func(c *PumpConfig) { c.Pause = state; c.MaxAttempts = 2 })
+	bad := e.send(t, schd("ADFT", fltr(1)))
+	e.raw = readerFunc(func(ctx context.Context, ids []int64) (map[int64][]byte, error) {
+		if slices.Contains(ids, bad) {
+			return nil, fmt.Errorf("mailbox: read: %w: Query execution was interrupted (max_statement_time exceeded)", mailbox.ErrUnavailable)
+		}
+		return e.mb.ReadRaws(ctx, ids)
+	})
+	for range 5 {
+		wait, err := e.pump.Step(t.Context())
+		require.NoError(t, err)
+		_, paused := state.Get()
+		require.False(t, paused, "the mailbox answers: no pause")
+		e.clk.Advance(wait)
+	}
+	m := e.msg(t, bad)
+	require.Equal(t, store.StatusDead, m.Status)
+	require.Equal(t, "EXHAUSTED", m.ErrorClass)
 }

@@ -62,8 +62,8 @@ func (p *Pump) processRun(ctx context.Context, heads []store.Message) error {
 		} else {
 			if err := p.commitBatch(ctx, run[:n]); err != nil {
 				p.keep(run)
-				if err, not := p.notTheMessages(ctx, err); not {
-					return err // nothing to isolate
+				if up := p.notTheMessages(ctx, err); up != nil {
+					return up // nothing to isolate
 				}
 				p.batchLimit = n / 2
 				p.log.Warn("batch failed, retrying it in halves", "from_msg_id", run[0].msg.ID, "messages", n, "err", err)

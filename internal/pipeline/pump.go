@@ -244,8 +244,8 @@ func (p *Pump) finishExhausted(ctx context.Context, m store.Message, reason stri
 // counted, the caller pauses) or a shutdown (the step was cut). Those are
 // returned.
 func (p *Pump) failHead(ctx context.Context, m store.Message, err error, bind *store.Binding) error {
-	if err, not := p.notTheMessages(ctx, err); not {
-		return err
+	if up := p.notTheMessages(ctx, err); up != nil {
+		return up
 	}
 	return p.recordFailure(ctx, m, classify(err), bind)
 }
