@@ -18,7 +18,7 @@ import (
 )
 
 func (s *server) mountIngest(r chi.Router) {
-	r.With(s.requireToken(newBearer("msgx send", s.SendToken, nil)), limitSends(s.MaxConcurrentSends)).Post("/cminmsgs/send", s.send)
+	r.With(s.requireToken(newBearer("send", s.SendToken, nil)), limitSends(s.MaxConcurrentSends)).Post("/cminmsgs/send", s.send)
 }
 
 // send is POST /cminmsgs/send: the raw XML body becomes a new mailbox row and

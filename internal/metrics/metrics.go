@@ -75,9 +75,10 @@ type Metrics struct {
 	eventFailures   *prometheus.CounterVec
 	leader          prometheus.Gauge
 	shadow          prometheus.Gauge
-	requests        requestMetrics // requests.go
-	jobs            *jobMetrics    // maintenance.go
-	history         history        // history.go: the console's last hour
+	requests        requestMetrics         // requests.go
+	jobs            *jobMetrics            // maintenance.go
+	authFailures    *prometheus.CounterVec // auth.go
+	history         history                // history.go: the console's last hour
 }
 
 // Option adjusts New.
@@ -169,6 +170,7 @@ func New(src status.Source, clk clock.Clock, opts ...Option) *Metrics {
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.requests = newRequestMetrics(m.reg)
 	m.jobs = newJobMetrics(m.reg, clk)
+	m.authFailures = newAuthFailures(m.reg)
 	if src != nil {
 		m.reg.MustRegister(newStatusCollector(src, clk, o.statusTimeout, o.log))
 	}

@@ -251,6 +251,7 @@ func TestNilMetricsIsANoOp(t *testing.T) {
 		m.RespMatched()
 		m.RespUnmatched()
 		m.JobRun("history", 1, time.Second, nil)
+		m.AuthFailed("admin", true)
 	})
 }
 
