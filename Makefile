@@ -67,10 +67,11 @@ build:
 	@mkdir -p $(dir $(BIN))
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/msgx
 
-# The Debian package of $(BIN) (nfpm as a library, nested module tools/package;
-# docs/deploy.md).
+# The Debian package of $(BIN) into PKGDIR (nfpm as a library, nested module
+# tools/package; docs/deploy.md).
+PKGDIR ?= bin
 package: build
-	$(GO) -C tools/package run . -root $(CURDIR) -binary $(CURDIR)/$(BIN) -version '$(VERSION)' -out $(CURDIR)/bin
+	$(GO) -C tools/package run . -root $(CURDIR) -binary $(abspath $(BIN)) -version '$(VERSION)' -out $(abspath $(PKGDIR))
 
 services:
 	@bash scripts/services.sh
