@@ -26,6 +26,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
 	"github.com/msgx-aodb/msgx/internal/request"
+	"github.com/msgx-aodb/msgx/internal/sdnotify"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
@@ -60,6 +61,9 @@ type Options struct {
 	// MaintenanceStagger spreads the maintenance jobs' first checks after
 	// the lead is taken (default maintenance.DefaultStagger).
 	MaintenanceStagger time.Duration
+	// Notifier tells systemd READY, STOPPING and the watchdog (Type=notify);
+	// nil: the one systemd configured ($NOTIFY_SOCKET), if any.
+	Notifier *sdnotify.Notifier
 }
 
 // Serve runs the service until ctx is cancelled, then shuts down gracefully
@@ -141,8 +145,10 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 			return fmt.Errorf("HTTP: listen on %s (http.addr / MSGX_HTTP_ADDR): %w", cfg.HTTPAddr, err)
 		}
 	}
+	ready := readiness(cfg, own.check, mb, out, el, pause)
+	met.ExportReadiness(ready)
 	srv := &http.Server{
-		Handler:           api.NewRouter(apiDeps(cfg, st, mb, sendMax, clk, log, met, el, readiness(cfg, own.check, mb, out, el, pause), bell, reqs)),
+		Handler:           api.NewRouter(apiDeps(cfg, st, mb, sendMax, clk, log, met, el, ready, bell, reqs)),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,
@@ -175,8 +181,15 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	}
 	log.Info("msgx serving", "http_addr", ln.Addr().String(), "env", cfg.Env, "shadow", cfg.Shadow,
 		"poll_interval", cfg.PollInterval.String(), "leader_lock_id", cfg.LeaderLockID)
+	sd := opt.Notifier
+	if sd == nil {
+		sd = sdnotify.FromEnv()
+	}
+	notify(sd, log, sdnotify.Ready, "STATUS=serving on "+ln.Addr().String())
+	go sd.RunWatchdog(run, clk, func(err error) { log.Warn("systemd watchdog: notify failed", "err", err) })
 
 	<-run.Done()
+	notify(sd, log, sdnotify.Stopping)
 	var runErr error
 	select {
 	case err, ok := <-httpErr:
@@ -198,6 +211,14 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	<-elected // the pump has committed or rolled back its step; the lock is released
 	log.Info("shutdown: complete")
 	return runErr
+}
+
+// notify tells systemd a state; a failure is logged, never fatal (systemd
+// judges a missing READY by its own timeout).
+func notify(sd *sdnotify.Notifier, log *slog.Logger, states ...string) {
+	if err := sd.Notify(states...); err != nil {
+		log.Warn("systemd notify failed", "state", states[0], "err", err)
+	}
 }
 
 // runWorkers is the leader's work: poller, pump, backfill, the maintenance
