@@ -35,7 +35,7 @@ func newBearer(kind, token string, open func(w http.ResponseWriter)) bearer {
 // and credential kind (authFailures): beyond the allowance a wrong or
 // missing token is answered 429 with Retry-After until the allowance
 // refills; and the warning of a failure is logged once per interval per
-// client and kind, with the count of failures not logged since.
+// client, kind and limited or not, with the count of those not logged since.
 func (s *server) requireToken(b bearer) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -58,7 +58,7 @@ func (s *server) requireToken(b bearer) func(http.Handler) http.Handler {
 			}
 			client, now := clientAddr(r), s.Clock.Now()
 			wait, limited := s.authFails.fail(authKey{client: client, kind: b.kind}, now)
-			s.authFailed(r, b, client, now, why, wait)
+			s.authFailed(r, b, client, now, why, limited)
 			if limited {
 				secs := int64(max(1, (wait+time.Second-1)/time.Second))
 				w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
@@ -75,15 +75,15 @@ func (s *server) requireToken(b bearer) func(http.Handler) http.Handler {
 	}
 }
 
-// authFailed counts a failed authentication (limited: wait > 0, the answer
-// is 429) and logs it, at most once per interval per client, kind and
-// limited or not: the first refusal of a client by the limit is always
-// logged, naming who is being limited.
-func (s *server) authFailed(r *http.Request, b bearer, client string, now time.Time, why string, wait time.Duration) {
-	s.Metrics.AuthFailed(b.kind, wait > 0)
-	if ok, suppressed := s.authLogs.allow(client+" "+b.kind+" "+strconv.FormatBool(wait > 0), now); ok {
+// authFailed counts a failed authentication (limited: answered 429) and
+// logs it, at most once per interval per client, kind and limited or not:
+// the first refusal of a client by the limit in an interval is logged
+// whatever came before it, naming who is being limited.
+func (s *server) authFailed(r *http.Request, b bearer, client string, now time.Time, why string, limited bool) {
+	s.Metrics.AuthFailed(b.kind, limited)
+	if ok, suppressed := s.authLogs.allow(client+" "+b.kind+" "+strconv.FormatBool(limited), now); ok {
 		s.logFor(r).Warn("api: authentication failed", "realm", b.realm, "kind", b.kind, "client", client, "why", why,
-			"suppressed", suppressed, "limited", wait > 0)
+			"suppressed", suppressed, "limited", limited)
 	}
 }
 

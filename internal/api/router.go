@@ -77,7 +77,7 @@ type Deps struct {
 type server struct {
 	Deps
 	authFails *authFailures
-	authLogs  *logLimiter // failed authentications, per client
+	authLogs  *logLimiter // failed authentications, per client, kind and limited or not
 	checkLogs *logLimiter // failed readiness checks, per check
 }
 
