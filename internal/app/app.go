@@ -287,6 +287,7 @@ func pumpConfig(cfg config.Config) pipeline.PumpConfig {
 	p.RunLength = cfg.RunLength
 	p.RunBytes = cfg.RunBytes
 	p.Prune = cfg.SnapshotPrune
+	p.CheckTimeout = checkTimeout // its outage probe is bounded as a readiness check is
 	// An idle pump wakes when the bell rings (poller, send); it also looks
 	// for work as often as the poller brings it (e.g. a replay's rows).
 	p.Idle = min(p.Idle, cfg.PollInterval)
