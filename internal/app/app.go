@@ -156,6 +156,14 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 
+	// systemd (Type=notify): the role as the unit's status line, READY below.
+	sd := opt.Notifier
+	if sd == nil {
+		sd = sdnotify.FromEnv()
+	}
+	sdStatus := func(r leader.Role) string { return "STATUS=" + string(r) + ", serving on " + ln.Addr().String() }
+	el.OnChange(func(r leader.Role) { notify(sd, log, sdStatus(r)) })
+
 	// run ends on the signal or when HTTP fails; it stops the election.
 	run, stop := context.WithCancel(ctx)
 	defer stop()
@@ -181,11 +189,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	}
 	log.Info("msgx serving", "http_addr", ln.Addr().String(), "env", cfg.Env, "shadow", cfg.Shadow,
 		"poll_interval", cfg.PollInterval.String(), "leader_lock_id", cfg.LeaderLockID)
-	sd := opt.Notifier
-	if sd == nil {
-		sd = sdnotify.FromEnv()
-	}
-	notify(sd, log, sdnotify.Ready, "STATUS=serving on "+ln.Addr().String())
+	notify(sd, log, sdnotify.Ready, sdStatus(el.Role()))
 	go sd.RunWatchdog(run, clk, func(err error) { log.Warn("systemd watchdog: notify failed", "err", err) })
 
 	<-run.Done()

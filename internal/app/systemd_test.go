@@ -17,8 +17,8 @@ import (
 )
 
 // msgx serve under systemd (Type=notify, WatchdogSec=): READY=1 once it
-// serves, WATCHDOG=1 while it runs, STOPPING=1 when shutdown begins — on a
-// real unix datagram socket, as systemd's.
+// serves, WATCHDOG=1 while it runs, its role as STATUS=, STOPPING=1 when
+// shutdown begins — on a real unix datagram socket, as systemd's.
 func TestServeNotifiesSystemd(t *testing.T) {
 	t.Parallel()
 	pg := testdb.Postgres(t)
@@ -46,21 +46,36 @@ func TestServeNotifiesSystemd(t *testing.T) {
 			Listener: ln, Notifier: &sdnotify.Notifier{Socket: sock, WatchdogInterval: 100 * time.Millisecond}})
 	}()
 
+	// READY=1 comes first, with the role as the status line; then the
+	// watchdog's pings, and the role's changes as they happen.
 	first := next()
-	require.True(t, strings.HasPrefix(first, sdnotify.Ready+"\nSTATUS=serving on "), "%q", first)
+	require.True(t, strings.HasPrefix(first, sdnotify.Ready+"\nSTATUS="), "%q", first)
+	require.Contains(t, first, ", serving on "+ln.Addr().String())
 	res, err := http.Get("http://" + ln.Addr().String() + "/healthz")
 	require.NoError(t, err, "READY=1 means HTTP answers")
 	res.Body.Close()
 	require.Equal(t, http.StatusOK, res.StatusCode)
-	require.Equal(t, sdnotify.Watchdog, next())
-	require.Equal(t, sdnotify.Watchdog, next())
+	pings, leader := 0, strings.Contains(first, "STATUS=leader,")
+	for pings < 2 || !leader {
+		switch msg := next(); {
+		case msg == sdnotify.Watchdog:
+			pings++
+		case strings.HasPrefix(msg, "STATUS=leader, serving on "):
+			leader = true
+		case strings.HasPrefix(msg, "STATUS="):
+		default:
+			t.Fatalf("unexpected notification %q while serving", msg)
+		}
+	}
 
 	cancel()
 	for {
-		if msg := next(); msg != sdnotify.Watchdog {
-			require.Equal(t, sdnotify.Stopping, msg)
-			break
+		msg := next()
+		if msg == sdnotify.Watchdog || strings.HasPrefix(msg, "STATUS=") {
+			continue
 		}
+		require.Equal(t, sdnotify.Stopping, msg)
+		break
 	}
 	select {
 	case err := <-done:

@@ -30,6 +30,7 @@ func TestReadinessGauges(t *testing.T) {
 		for _, s := range fams["msgx_ready_check"].GetMetric() {
 			checks[s.GetLabel()[0].GetValue()] = s.GetGauge().GetValue()
 		}
+		require.Len(t, fams["msgx_ready"].GetMetric(), 1, "msgx_ready is exported")
 		return fams["msgx_ready"].GetMetric()[0].GetGauge().GetValue(), checks
 	}
 	ready, checks := values()
