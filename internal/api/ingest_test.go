@@ -107,8 +107,8 @@ func requireError(t *testing.T, res *http.Response, body []byte, status int) {
 func TestSendAcceptsXML(t *testing.T) {
 	t.Parallel()
 	e := newSendEnv(t)
-	var rings atomic.Int32 // Enqueued rings the pump's bell
-	base := e.serve(t, func(d *api.Deps) { d.Enqueued = func() { rings.Add(1) } })
+	var rings atomic.Int32 // Inserted wakes the poller
+	base := e.serve(t, func(d *api.Deps) { d.Inserted = func() { rings.Add(1) } })
 	for _, ct := range []string{"application/xml", "text/xml", "application/xml; charset=UTF-8", "text/xml;charset=utf-8"} {
 		res, body := send(t, base, ct, strings.NewReader(xmlBody))
 		require.Equal(t, http.StatusOK, res.StatusCode, "%s: %s", ct, body)
@@ -124,17 +124,15 @@ func TestSendAcceptsXML(t *testing.T) {
 		require.True(t, row.ReceivedAt.Equal(t0), "received at the clock's time")
 		require.Nil(t, row.ProcessedAt)
 
-		m, err := e.st.Message(t.Context(), id)
-		require.NoError(t, err)
-		require.Equal(t, store.StatusPending, m.Status)
-		require.True(t, m.FirstSeenAt.Equal(t0))
+		_, err = e.st.Message(t.Context(), id)
+		require.ErrorIs(t, err, store.ErrNotFound, "the poller enqueues it, in id order")
 	}
 	require.Equal(t, 4, e.rows(t))
-	require.Equal(t, int32(4), rings.Load(), "every enqueued send wakes the pump")
+	require.Equal(t, int32(4), rings.Load(), "every send wakes the poller")
 
 	res, body := send(t, base, "application/json", strings.NewReader(xmlBody))
 	requireError(t, res, body, http.StatusUnsupportedMediaType)
-	require.Equal(t, int32(4), rings.Load(), "a refused send enqueues nothing and rings nothing")
+	require.Equal(t, int32(4), rings.Load(), "a refused send inserts nothing and rings nothing")
 }
 
 func TestSendRefusesOtherMediaTypes(t *testing.T) {
@@ -232,9 +230,9 @@ func TestSendRefusesEmptyOrNonUTF8Body(t *testing.T) {
 	require.Zero(t, e.rows(t))
 }
 
-// The mailbox insert is the acceptance: if the enqueue then fails, the answer
-// is still 200 with the id, and the poller enqueues the row.
-func TestSendEnqueueFailureStillAccepted(t *testing.T) {
+// The mailbox insert is the acceptance: the send does not touch msgx's own
+// database (it answers with PostgreSQL down), and the poller enqueues the row.
+func TestSendLeavesTheEnqueueToThePoller(t *testing.T) {
 	t.Parallel()
 	e := newSendEnv(t)
 	closed, err := pgxpool.New(t.Context(), e.pg.URL)
@@ -255,6 +253,7 @@ func TestSendEnqueueFailureStillAccepted(t *testing.T) {
 	m, err := e.st.Message(t.Context(), id)
 	require.NoError(t, err)
 	require.Equal(t, store.StatusPending, m.Status)
+	require.True(t, m.FirstSeenAt.Equal(t0))
 }
 
 func TestSendMailboxDownIs503(t *testing.T) {

@@ -76,6 +76,7 @@ type Metrics struct {
 	leader          prometheus.Gauge
 	shadow          prometheus.Gauge
 	requests        requestMetrics // requests.go
+	ingress         ingressMetrics // ingress.go
 	jobs            *jobMetrics    // maintenance.go
 	history         history        // history.go: the console's last hour
 }
@@ -168,6 +169,7 @@ func New(src status.Source, clk clock.Clock, opts ...Option) *Metrics {
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.requests = newRequestMetrics(m.reg)
+	m.ingress = newIngressMetrics(m.reg)
 	m.jobs = newJobMetrics(m.reg, clk)
 	if src != nil {
 		m.reg.MustRegister(newStatusCollector(src, clk, o.statusTimeout, o.log))
