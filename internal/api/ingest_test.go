@@ -279,3 +279,74 @@ func TestSendRoutesAnswerJSON(t *testing.T) {
 	res, body = do(t, http.MethodPost, base+"/nowhere", "application/xml", bytes.NewReader([]byte(xmlBody)))
 	requireError(t, res, body, http.StatusNotFound)
 }
+
+// sisUpd is a SIS schedule update of flight 1 setting STND.
+func sisUpd(seqn int, stand string) string {
+	return `<?xml version="1.0" encoding="UTF-8"?><MSG><META><SNDR>AODB</SNDR><SEQN>` + strconv.Itoa(seqn) +
+		`</SEQN><DTTM>20261202080000</DTTM><TYPE>SCHD</TYPE><STYP>UPD</STYP></META><SCHD><RECS>1</RECS><FLTR><FLID>1</FLID>` +
+		`<ALCD>CA</ALCD><FLNO>CA1</FLNO><MVIN>D</MVIN><SODT>02DEC261030</SODT><STND>` + stand + `</STND></FLTR></SCHD></MSG>`
+}
+
+// A message sent over HTTP while an older AODB row is still uncommitted
+// (BEGIN; INSERT held) does not overtake it: the send only inserts, the
+// poller holds the hole, and once the older row commits both are processed
+// in id order — the newer value wins (rules 1, 16).
+func TestSendDoesNotOvertakeAnOlderMailboxRow(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t)
+	base := e.serve(t)
+	poller := pipeline.NewPoller(e.st, e.mb, e.clk, quiet, pipeline.PollerConfig{})
+	pump := pipeline.NewPump(e.st, e.mb, nil, e.clk, quiet, pipeline.DefaultPumpConfig())
+	drain := func() {
+		for range 100 {
+			wait, err := pump.Step(t.Context())
+			require.NoError(t, err)
+			if wait > 0 {
+				return
+			}
+		}
+	}
+	first, err := e.mb.Insert(t.Context(), []byte(sisUpd(1, "FIRST")), t0)
+	require.NoError(t, err)
+	n, err := poller.PollOnce(t.Context())
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+
+	tx, err := e.db.BeginTx(t.Context(), nil)
+	require.NoError(t, err)
+	defer func() { _ = tx.Rollback() }()
+	res, err := tx.ExecContext(t.Context(), "INSERT INTO cminmsgs (CMINMSGS_CLOB_MSG, CMINMSGS_DATE_RECEIVED, CMINMSGS_STATUS) VALUES (?, NOW(), 'VALID')",
+		sisUpd(2, "OLDER"))
+	require.NoError(t, err)
+	older, err := res.LastInsertId()
+	require.NoError(t, err)
+
+	resp, body := send(t, base, "application/xml", strings.NewReader(sisUpd(3, "NEWER")))
+	require.Equal(t, http.StatusOK, resp.StatusCode, "body: %s", body)
+	sent, err := strconv.ParseInt(string(body), 10, 64)
+	require.NoError(t, err)
+	require.Equal(t, older+1, sent)
+	_, err = e.st.Message(t.Context(), sent)
+	require.ErrorIs(t, err, store.ErrNotFound, "the send does not enqueue ahead of the older row")
+
+	_, err = poller.PollOnce(t.Context())
+	require.NoError(t, err)
+	drain()
+	require.NoError(t, tx.Commit())
+	_, err = poller.PollOnce(t.Context())
+	require.NoError(t, err)
+	drain()
+
+	f, err := e.st.Flights(t.Context(), []int64{1})
+	require.NoError(t, err)
+	require.Equal(t, "NEWER", f[1].Scalars["STND"].Raw, "the newer value wins")
+	evs, err := e.st.EventsOfFlight(t.Context(), 1)
+	require.NoError(t, err)
+	var order []int64
+	for _, ev := range evs {
+		if ev.Target == store.TargetMsg {
+			order = append(order, ev.MsgID)
+		}
+	}
+	require.Equal(t, []int64{first, older, sent}, order, "Kafka order is id order")
+}
