@@ -240,3 +240,20 @@ func TestPollerRunPollsOnTheClock(t *testing.T) {
 	cancel()
 	require.NoError(t, <-stopped)
 }
+
+// A send rings Wake: the poller polls at once, not at its next interval.
+func TestPollerRunPollsWhenWoken(t *testing.T) {
+	t.Parallel()
+	e := newIngressEnv(t)
+	e.insertRow(t, 1, t0)
+	wake := pipeline.NewBell()
+	ctx, cancel := context.WithCancel(t.Context())
+	stopped := make(chan error)
+	go func() { stopped <- e.poller(pipeline.PollerConfig{Wake: wake}).Run(ctx, time.Hour) }()
+	require.Eventually(t, func() bool { return e.clk.Waiters() == 1 && e.mark(t) == 1 }, 10*time.Second, time.Millisecond)
+	e.insertRow(t, 2, t0)
+	wake.Ring()
+	require.Eventually(t, func() bool { return e.mark(t) == 2 }, 10*time.Second, time.Millisecond, "polled without the clock moving")
+	cancel()
+	require.NoError(t, <-stopped)
+}
