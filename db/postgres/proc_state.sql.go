@@ -182,8 +182,9 @@ type ProcStateEnqueueRow struct {
 // makes a rescan harmless, and an id already archived is never enqueued
 // again. A new id smaller than a finished one (live or archived) is a late
 // row (rule 17): late_after keeps the largest such id. The caller holds
-// PIPELINE_LOCK, so no business transaction commits between this check and
-// the insert.
+// PIPELINE_LOCK unless ProcStateEnqueueCheck found every new id above every
+// known one, so no business transaction commits between this check and the
+// insert.
 func (q *Queries) ProcStateEnqueue(ctx context.Context, db DBTX, arg ProcStateEnqueueParams) ([]ProcStateEnqueueRow, error) {
 	rows, err := db.Query(ctx, procStateEnqueue, arg.Now, arg.MsgIds)
 	if err != nil {
@@ -202,6 +203,34 @@ func (q *Queries) ProcStateEnqueue(ctx context.Context, db DBTX, arg ProcStateEn
 		return nil, err
 	}
 	return items, nil
+}
+
+const procStateEnqueueCheck = `-- name: ProcStateEnqueueCheck :one
+SELECT count(*) AS new_ids, COALESCE(min(id), 0)::bigint AS min_new,
+  GREATEST(
+    COALESCE((SELECT max(p.msg_id) FROM proc_state p), 0),
+    COALESCE((SELECT max(h.msg_id) FROM proc_state_hst h), 0))::bigint AS max_known
+FROM unnest($1::bigint[]) AS id
+WHERE NOT EXISTS (SELECT 1 FROM proc_state_hst h WHERE h.msg_id = id)
+  AND NOT EXISTS (SELECT 1 FROM proc_state l WHERE l.msg_id = id)
+`
+
+type ProcStateEnqueueCheckRow struct {
+	NewIds   int64 `json:"new_ids"`
+	MinNew   int64 `json:"min_new"`
+	MaxKnown int64 `json:"max_known"`
+}
+
+// Before an enqueue, without a lock: how many of the ids are new (neither
+// live nor archived), the smallest of them and the largest id known. New
+// ids all above every known id cannot be late nor overtake a run, so they
+// need no PIPELINE_LOCK (the poll's usual case); a rescan of ids already
+// queued needs nothing at all.
+func (q *Queries) ProcStateEnqueueCheck(ctx context.Context, db DBTX, msgIds []int64) (ProcStateEnqueueCheckRow, error) {
+	row := db.QueryRow(ctx, procStateEnqueueCheck, msgIds)
+	var i ProcStateEnqueueCheckRow
+	err := row.Scan(&i.NewIds, &i.MinNew, &i.MaxKnown)
+	return i, err
 }
 
 const procStateFindIdentities = `-- name: ProcStateFindIdentities :many

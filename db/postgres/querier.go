@@ -223,9 +223,16 @@ type Querier interface {
 	// makes a rescan harmless, and an id already archived is never enqueued
 	// again. A new id smaller than a finished one (live or archived) is a late
 	// row (rule 17): late_after keeps the largest such id. The caller holds
-	// PIPELINE_LOCK, so no business transaction commits between this check and
-	// the insert.
+	// PIPELINE_LOCK unless ProcStateEnqueueCheck found every new id above every
+	// known one, so no business transaction commits between this check and the
+	// insert.
 	ProcStateEnqueue(ctx context.Context, db DBTX, arg ProcStateEnqueueParams) ([]ProcStateEnqueueRow, error)
+	// Before an enqueue, without a lock: how many of the ids are new (neither
+	// live nor archived), the smallest of them and the largest id known. New
+	// ids all above every known id cannot be late nor overtake a run, so they
+	// need no PIPELINE_LOCK (the poll's usual case); a rescan of ids already
+	// queued needs nothing at all.
+	ProcStateEnqueueCheck(ctx context.Context, db DBTX, msgIds []int64) (ProcStateEnqueueCheckRow, error)
 	// Who holds these identity keys, live or archived (archived rows still deduplicate).
 	ProcStateFindIdentities(ctx context.Context, db DBTX, identityKeys []string) ([]ProcStateFindIdentitiesRow, error)
 	// Moves unfinished messages to their terminal status (SUCCEEDED, SKIPPED,

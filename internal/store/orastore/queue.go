@@ -18,7 +18,8 @@ func (e executor) Enqueue(ctx context.Context, ids []int64, now time.Time) (int,
 // EnqueueNew runs under PIPELINE_LOCK in a transaction of its own (or a
 // savepoint of the caller's): the late check and the insert see the same
 // finished messages, and the rows step 1 lists are exactly those step 2
-// inserts (every enqueue takes the lock).
+// inserts — unless no id is new (a rescan of queued ids) or every new id is
+// above every known one (as pgstore: nothing can be late or overtake a run).
 func (e executor) EnqueueNew(ctx context.Context, ids []int64, now time.Time) ([]store.Enqueued, error) {
 	if len(ids) == 0 {
 		return nil, nil
@@ -29,12 +30,20 @@ func (e executor) EnqueueNew(ctx context.Context, ids []int64, now time.Time) ([
 	}
 	defer t.Rollback(ctx)
 	x := t.(*tx).executor
-	if err := x.LockPipeline(ctx, now); err != nil {
-		return nil, err
-	}
 	list, err := x.numbers(ctx, ids)
 	if err != nil {
 		return nil, err
+	}
+	var newIDs, minNew, maxKnown int64
+	if err := x.queryOne(ctx, "ProcStateEnqueueCheck", map[string]any{"msg_ids": list}, func(r *sql.Rows) error {
+		return r.Scan(&newIDs, &minNew, &maxKnown)
+	}); err != nil || newIDs == 0 {
+		return nil, err
+	}
+	if minNew <= maxKnown {
+		if err := x.LockPipeline(ctx, now); err != nil {
+			return nil, err
+		}
 	}
 	var got []store.Enqueued
 	err = x.query(ctx, "ProcStateEnqueue", map[string]any{"msg_ids": list}, func(r *sql.Rows) error {
@@ -52,7 +61,11 @@ func (e executor) EnqueueNew(ctx context.Context, ids []int64, now time.Time) ([
 	if err != nil || len(got) == 0 {
 		return nil, err
 	}
-	if _, err := x.execRows(ctx, "ProcStateEnqueueInsert", map[string]any{"msg_ids": list, "now": instant(now)}); err != nil {
+	_, err = x.execRows(ctx, "ProcStateEnqueueInsert", map[string]any{"msg_ids": list, "now": instant(now)})
+	if errors.Is(err, store.ErrDuplicate) {
+		return nil, nil // a concurrent enqueue of the same ids: DO NOTHING
+	}
+	if err != nil {
 		return nil, err
 	}
 	return got, t.Commit(ctx)

@@ -18,10 +18,16 @@ func (e executor) Enqueue(ctx context.Context, ids []int64, now time.Time) (int,
 
 // EnqueueNew inserts under PIPELINE_LOCK (in a transaction of its own, or a
 // savepoint of the caller's), so the late check and the insert see the same
-// finished messages.
+// finished messages — unless no id is new (a rescan of queued ids) or every
+// new id is above every known one (the poll's usual case: nothing can be
+// late, no run can be overtaken). Then it waits for no business transaction.
 func (e executor) EnqueueNew(ctx context.Context, ids []int64, now time.Time) ([]store.Enqueued, error) {
 	if len(ids) == 0 {
 		return nil, nil
+	}
+	c, err := e.q.ProcStateEnqueueCheck(ctx, e.db, ids)
+	if err != nil || c.NewIds == 0 {
+		return nil, interpret(err)
 	}
 	t, err := e.Begin(ctx)
 	if err != nil {
@@ -29,8 +35,10 @@ func (e executor) EnqueueNew(ctx context.Context, ids []int64, now time.Time) ([
 	}
 	defer t.Rollback(ctx)
 	x := t.(*tx).executor
-	if err := x.LockPipeline(ctx, now); err != nil {
-		return nil, err
+	if c.MinNew <= c.MaxKnown {
+		if err := x.LockPipeline(ctx, now); err != nil {
+			return nil, err
+		}
 	}
 	rows, err := x.q.ProcStateEnqueue(ctx, x.db, postgres.ProcStateEnqueueParams{Now: now, MsgIds: ids})
 	if err != nil {

@@ -6,8 +6,9 @@
 -- name: ProcStateEnqueue :many
 -- Oracle returns no rows from a MERGE: step 1 lists the ids new to the queue
 -- (neither live nor archived) with their late_after, the largest finished id
--- above each (rule 17); the caller holds PIPELINE_LOCK, so step 2
--- (ProcStateEnqueueInsert) inserts exactly these rows.
+-- above each (rule 17); the caller holds PIPELINE_LOCK (or, as
+-- ProcStateEnqueueCheck found, every new id is above every known one), so
+-- step 2 (ProcStateEnqueueInsert) inserts exactly these rows.
 SELECT s.msg_id, GREATEST(
     NVL((SELECT MAX(p.msg_id) FROM proc_state p WHERE p.msg_id > s.msg_id AND p.status IN ('SUCCEEDED', 'SKIPPED', 'DEAD')), 0),
     NVL((SELECT MAX(h.msg_id) FROM proc_state_hst h WHERE h.msg_id > s.msg_id), 0)) AS late_after
@@ -30,6 +31,17 @@ WHEN NOT MATCHED THEN INSERT (msg_id, status, first_seen_at, created_at, updated
   VALUES (s.msg_id, 'PENDING', :now, :now, :now, NULLIF(GREATEST(
     NVL((SELECT MAX(p.msg_id) FROM proc_state p WHERE p.msg_id > s.msg_id AND p.status IN ('SUCCEEDED', 'SKIPPED', 'DEAD')), 0),
     NVL((SELECT MAX(h.msg_id) FROM proc_state_hst h WHERE h.msg_id > s.msg_id), 0)), 0))
+
+-- name: ProcStateEnqueueCheck :one
+-- Before an enqueue, without a lock: how many of the ids are new (neither
+-- live nor archived), the smallest of them and the largest id known.
+SELECT COUNT(*) AS new_ids, NVL(MIN(s.msg_id), 0) AS min_new,
+  GREATEST(
+    NVL((SELECT MAX(p.msg_id) FROM proc_state p), 0),
+    NVL((SELECT MAX(h.msg_id) FROM proc_state_hst h), 0)) AS max_known
+FROM (SELECT DISTINCT i.COLUMN_VALUE AS msg_id FROM TABLE(:msg_ids) i) s
+WHERE NOT EXISTS (SELECT 1 FROM proc_state_hst h WHERE h.msg_id = s.msg_id)
+  AND NOT EXISTS (SELECT 1 FROM proc_state l WHERE l.msg_id = s.msg_id)
 
 -- name: ProcStateGetHead :one
 -- The queue head: the smallest unfinished MSG_ID (PROC_STATE_HEAD_IX expression).
