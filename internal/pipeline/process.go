@@ -301,9 +301,10 @@ func duplicateOf(holder int64) outcome {
 var errOvertaken = errors.New("a smaller id entered the queue ahead of the run")
 
 // stillHead re-checks, under PIPELINE_LOCK, that a run starting at id still
-// starts at the smallest unfinished id. Every enqueue takes that lock too
-// (store.EnqueueNew), so a row enqueued before this check is seen here, and
-// one enqueued after the commit finds this run finished: a late row.
+// starts at the smallest unfinished id. An enqueue of a smaller id takes
+// that lock too (store.EnqueueNew), so a row enqueued before this check is
+// seen here, and one enqueued after the commit finds this run finished: a
+// late row.
 func stillHead(ctx context.Context, ex store.Executor, id int64) error {
 	heads, err := ex.QueueHead(ctx, 1)
 	if err != nil {
