@@ -12,11 +12,12 @@ import (
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/maintenance"
 	"github.com/msgx-aodb/msgx/internal/oneline"
+	"github.com/msgx-aodb/msgx/internal/pipeline"
 	"github.com/msgx-aodb/msgx/internal/request"
 )
 
 func init() {
-	register("maintenance", "run one maintenance job now (history, snaplog, archive, outbox), or preview it", runMaintenance)
+	register("maintenance", "run one maintenance job now (history, snaplog, archive, outbox, requests, reconcile), or preview it", runMaintenance)
 }
 
 const maintenanceUsage = `usage: msgx maintenance run <job> [--dry-run] [--config FILE]
@@ -35,6 +36,9 @@ jobs:
   archive   terminal PROC_STATE rows older than archive.after → PROC_STATE_HST
   outbox    delivered MSG_EVENT rows older than outbox.retention
   requests  SENT requests past their deadline → EXPIRED (every 30 s)
+  reconcile unprocessed mailbox rows up to the watermark, at any age, that
+            the queue does not hold → enqueued (late rows when a larger id
+            finished; every pipeline.reconcile-interval; nothing in shadow mode)
 
 Exit codes: 0 done; 1 the job failed (what it committed before is printed);
 2 bad flags, unknown job or invalid configuration.`
@@ -63,7 +67,7 @@ func runMaintenance(ctx context.Context, args []string, s streams) int {
 		return exitUsage
 	}
 	clk := clock.Real{}
-	if _, err := app.MaintenanceJobs(cfg, nil, clk, nil).Job(pos[1]); err != nil {
+	if _, err := app.MaintenanceJobs(cfg, nil, clk, nil, app.ReconcileJob(cfg, nil)).Job(pos[1]); err != nil {
 		fmt.Fprintf(s.err, "msgx maintenance: %s\n", err)
 		return exitUsage
 	}
@@ -82,7 +86,18 @@ func runMaintenance(ctx context.Context, args []string, s streams) int {
 		defer db.Close()
 		return request.New(st, mb, clk, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg.RequestConfig(), nil).Expiry().RunOnce(ctx)
 	}
-	job, _ := app.MaintenanceJobs(cfg, st, clk, expire).Job(pos[1])
+	var poller *pipeline.Poller // the reconciliation pass reads the mailbox
+	if pos[1] == "reconcile" {
+		mb, db, err := openMailbox(ctx, cfg)
+		if err != nil {
+			fmt.Fprintf(s.err, "msgx maintenance: %s\n", err)
+			return exitFailure
+		}
+		defer db.Close()
+		quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+		poller = pipeline.NewPoller(st, mb, clk, quiet, pipeline.PollerConfig{Shadow: cfg.Shadow})
+	}
+	job, _ := app.MaintenanceJobs(cfg, st, clk, expire, app.ReconcileJob(cfg, poller)).Job(pos[1])
 	runner := &maintenance.Runner{Store: st, Clock: clk, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	var res maintenance.Result
 	run, err := runner.RunOnce(ctx, resultOf(job, &res), *dry)

@@ -134,8 +134,10 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	el := leader.New(leader.Config{URL: cfg.PGURL, LockID: cfg.LeaderLockID, Retry: cfg.LeaderRetryInterval, Dial: own.dial}, clk, log)
 	el.OnChange(func(r leader.Role) { met.SetLeader(r == leader.Leader) })
 
-	// Rung by sends and polls that enqueued, heard by the pump of every term.
-	bell := pipeline.NewBell()
+	// Rung by polls that enqueued, heard by the pump of every term; polls is
+	// rung by sends (their rows enter the queue through the poller, in id
+	// order), heard by the poller of every term.
+	bell, polls := pipeline.NewBell(), pipeline.NewBell()
 	// Requests to the AODB: one service for the admin API and the leader's triggers.
 	reqs := requestService(cfg, st, mb, clk, log, met)
 
@@ -148,7 +150,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	ready := readiness(cfg, own.check, mb, out, el, pause)
 	met.ExportReadiness(ready)
 	srv := &http.Server{
-		Handler:           api.NewRouter(apiDeps(cfg, st, mb, sendMax, clk, log, met, el, ready, bell, reqs)),
+		Handler:           api.NewRouter(apiDeps(cfg, st, mb, sendMax, clk, log, met, el, ready, polls, reqs)),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,
@@ -180,7 +182,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	go func() {
 		defer close(elected)
 		el.Run(run, func(lead context.Context) {
-			runWorkers(lead, cfg, st, mb, out, clk, log, met, bell, pause, reqs, opt)
+			runWorkers(lead, cfg, st, mb, out, clk, log, met, bell, polls, pause, reqs, opt)
 		})
 	}()
 	if cfg.SendToken == "" && !cfg.Shadow {
@@ -228,10 +230,8 @@ func notify(sd *sdnotify.Notifier, log *slog.Logger, states ...string) {
 // runWorkers is the leader's work: poller, pump, backfill, the maintenance
 // jobs and (unless in shadow mode) the Kafka relay, until ctx ends.
 func runWorkers(ctx context.Context, cfg config.Config, st store.Store, mb *mailbox.Mailbox, out *outbound,
-	clk clock.Clock, log *slog.Logger, met *metrics.Metrics, bell *pipeline.Bell, pause *pipeline.PauseState, reqs *request.Service, opt Options) {
-	poller := pipeline.NewPoller(st, mb, clk, log, pipeline.PollerConfig{
-		Batch: cfg.ClaimBatch, RescanDistance: cfg.RescanDistance, RescanAge: cfg.RescanAge, Bell: bell,
-	})
+	clk clock.Clock, log *slog.Logger, met *metrics.Metrics, bell, polls *pipeline.Bell, pause *pipeline.PauseState, reqs *request.Service, opt Options) {
+	poller := pipeline.NewPoller(st, mb, clk, log, pollerConfig(cfg, bell, polls, met))
 	pcfg := pumpConfig(cfg)
 	pcfg.Bell = bell
 	pcfg.Grace = opt.StepTimeout
@@ -265,7 +265,7 @@ func runWorkers(ctx context.Context, cfg config.Config, st store.Store, mb *mail
 	spawn(func() { pump.Run(ctx) })
 	// Maintenance jobs run beside the pump, on their own goroutines, and stop
 	// with the lead term (ctx).
-	jobs := &maintenance.Runner{Registry: MaintenanceJobs(cfg, st, clk, reqs.Expiry().RunOnce), Store: st, Clock: clk, Log: log,
+	jobs := &maintenance.Runner{Registry: MaintenanceJobs(cfg, st, clk, reqs.Expiry().RunOnce, ReconcileJob(cfg, poller)), Store: st, Clock: clk, Log: log,
 		Observer: met, Stagger: cmp.Or(opt.MaintenanceStagger, maintenance.DefaultStagger)}
 	spawn(func() { jobs.Run(ctx) })
 	wg.Wait()
@@ -280,6 +280,16 @@ var (
 	_ request.Observer         = (*metrics.Metrics)(nil)
 	_ pipeline.RequestObserver = (*metrics.Metrics)(nil)
 )
+
+// pollerConfig maps the service configuration onto the poller's.
+func pollerConfig(cfg config.Config, bell, polls *pipeline.Bell, met *metrics.Metrics) pipeline.PollerConfig {
+	return pipeline.PollerConfig{
+		Batch: cfg.ClaimBatch, RescanDistance: cfg.RescanDistance, RescanAge: cfg.RescanAge, GapWait: cfg.GapWait,
+		Bell: bell, Wake: polls, Shadow: cfg.Shadow, Observer: met,
+	}
+}
+
+var _ pipeline.IngressObserver = (*metrics.Metrics)(nil)
 
 // pumpConfig maps the service configuration onto the pump's.
 func pumpConfig(cfg config.Config) pipeline.PumpConfig {

@@ -75,9 +75,8 @@ type Metrics struct {
 	eventFailures   *prometheus.CounterVec
 	leader          prometheus.Gauge
 	shadow          prometheus.Gauge
-	ingressGaps     prometheus.Counter // issue #21 counts them (ingress branch)
-	ingressLate     prometheus.Counter
 	requests        requestMetrics         // requests.go
+	ingress         ingressMetrics         // ingress.go
 	jobs            *jobMetrics            // maintenance.go
 	authFailures    *prometheus.CounterVec // auth.go
 	history         history                // history.go: the console's last hour
@@ -153,14 +152,6 @@ func New(src status.Source, clk clock.Clock, opts ...Option) *Metrics {
 			Namespace: Namespace, Name: "shadow",
 			Help: "1 when this instance runs in shadow mode (no mailbox writes, no Kafka).",
 		}),
-		ingressGaps: prometheus.NewCounter(prometheus.CounterOpts{
-			Namespace: Namespace, Name: "ingress_gaps_total",
-			Help: "mailbox ids given up as gaps after pipeline.gap-wait",
-		}),
-		ingressLate: prometheus.NewCounter(prometheus.CounterOpts{
-			Namespace: Namespace, Name: "ingress_late_rows_total",
-			Help: "mailbox rows enqueued after a larger id had finished",
-		}),
 	}
 	// The series alerts watch exist from the first scrape: a dead letter
 	// right after a restart is an increase from 0, not a new series.
@@ -175,10 +166,11 @@ func New(src status.Source, clk clock.Clock, opts ...Option) *Metrics {
 		}
 	}
 	m.reg.MustRegister(m.finished, m.procLatency, m.backfillFails, m.backfilled, m.delivered,
-		m.deliveryLatency, m.eventFailures, m.leader, m.shadow, m.ingressGaps, m.ingressLate,
+		m.deliveryLatency, m.eventFailures, m.leader, m.shadow,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.requests = newRequestMetrics(m.reg)
+	m.ingress = newIngressMetrics(m.reg)
 	m.jobs = newJobMetrics(m.reg, clk)
 	m.authFailures = newAuthFailures(m.reg)
 	if src != nil {
