@@ -127,7 +127,7 @@ func (s *Service) register(ctx context.Context, nr store.NewRequest) (store.Requ
 	}
 	nr.Sender, nr.Now, nr.ExpiresAt = s.cfg.Sender, now, now.Add(s.cfg.Timeout)
 	req, err := tx.InsertRequest(ctx, nr)
-	if errors.Is(err, store.ErrDuplicate) && nr.Origin != store.OriginOperator {
+	if errors.Is(err, store.ErrDuplicate) && store.RequestOrigin(nr.Origin) != store.OriginOperator {
 		return store.Request{}, fmt.Errorf("%w: a request of kind %s was registered meanwhile", ErrHeld, nr.Key)
 	}
 	if err != nil {
