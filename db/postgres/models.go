@@ -655,6 +655,8 @@ type ReqTrack struct {
 	Note *string `json:"note"`
 	// How the RESP matched: exact (an echoed field) or degraded (RESP DTTM >= sent_at).
 	MatchRule *string `json:"match_rule"`
+	// Who registered the request: operator (CLI, admin API) or an automatic trigger (on-start, daily), which never supersedes an open request.
+	Origin string `json:"origin"`
 }
 
 // Current snapshot generation per flight day. VERSION advances by exactly one per snapshot message with a compare-and-set on (FDAY, VERSION).

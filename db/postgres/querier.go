@@ -298,6 +298,9 @@ type Querier interface {
 	ReqGet(ctx context.Context, db DBTX, reqID int64) (ReqTrack, error)
 	// Registers a request; the partial unique index refuses a second open one of the same key.
 	ReqInsert(ctx context.Context, db DBTX, arg ReqInsertParams) (ReqTrack, error)
+	// The request of a key answered last: an automatic trigger registers
+	// nothing within request.timeout of an answer.
+	ReqLastDone(ctx context.Context, db DBTX, reqKey string) (ReqTrack, error)
 	// The newest requests first.
 	ReqList(ctx context.Context, db DBTX, arg ReqListParams) ([]ReqTrack, error)
 	ReqListOpen(ctx context.Context, db DBTX) ([]ReqTrack, error)
