@@ -26,7 +26,7 @@ func newRequestMetrics(reg *prometheus.Registry) requestMetrics {
 		}),
 		unmatched: prometheus.NewCounter(prometheus.CounterOpts{
 			Namespace: Namespace, Name: "resp_unmatched_total",
-			Help: "RESPs SKIPPED no-match:request: no open request, an expired one, or DTTM before sent_at.",
+			Help: "RESPs SKIPPED no-match:request: no open request, an expired one, DTTM before sent_at, or a schedule RESP with no record in the request's range.",
 		}),
 	}
 	reg.MustRegister(r.sent, r.matched, r.expired, r.unmatched)

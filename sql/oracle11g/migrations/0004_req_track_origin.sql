@@ -1,4 +1,4 @@
--- msgx Oracle 11g migration 0003: who registered a request (twin of the
+-- msgx Oracle 11g migration 0004: who registered a request (twin of the
 -- PostgreSQL migration req_track_origin). Applied by 'msgx schema apply
 -- --dialect oracle11g' or by a DBA with SQL*Plus (docs/schema.md); msgx
 -- records it in MSGX_SCHEMA_VERSION.

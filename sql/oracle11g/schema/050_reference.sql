@@ -27,11 +27,13 @@ CREATE TABLE REQ_TRACK (
   RESPONSE_MSG_ID    NUMBER(19)                  NULL,
   NOTE               VARCHAR2(1000 CHAR)         NULL,
   MATCH_RULE         VARCHAR2(12 CHAR)           NULL,
+  ORIGIN             VARCHAR2(12 CHAR)           DEFAULT 'operator' NOT NULL,
   CONSTRAINT REQ_TRACK_PKEY PRIMARY KEY (REQ_ID),
   CONSTRAINT REQ_TRACK_TYPE_CK CHECK (REQ_TYPE IN ('RQFD', 'RQRD')),
   CONSTRAINT REQ_TRACK_STATUS_CK CHECK (STATUS IN ('REGISTERED', 'SENT', 'DONE', 'EXPIRED')),
   CONSTRAINT REQ_TRACK_RANGE_CK CHECK (RANGE_BEGIN IS NULL OR RANGE_END IS NULL OR RANGE_BEGIN <= RANGE_END),
-  CONSTRAINT REQ_TRACK_MATCH_RULE_CK CHECK (MATCH_RULE IN ('exact', 'degraded'))
+  CONSTRAINT REQ_TRACK_MATCH_RULE_CK CHECK (MATCH_RULE IN ('exact', 'degraded')),
+  CONSTRAINT REQ_TRACK_ORIGIN_CK CHECK (ORIGIN IN ('operator', 'on-start', 'daily'))
 );
 -- At most one open request per kind (RQFD, or RQRD per list). PostgreSQL: a
 -- partial UNIQUE index. Here a function-based UNIQUE index whose key is NULL
@@ -53,9 +55,6 @@ COMMENT ON COLUMN REQ_TRACK.REGISTERED_AT IS 'Registration time; also the META D
 COMMENT ON COLUMN REQ_TRACK.SENT_AT IS 'COUTMSGS_DATE_INSERTED of the request: the insert into the outbound mailbox.';
 COMMENT ON COLUMN REQ_TRACK.EXPIRES_AT IS 'sent_at (registered_at until sent) + request.timeout: past it the request expires.';
 COMMENT ON COLUMN REQ_TRACK.NOTE IS 'Why the request closed without an answer (superseded, timed out, never sent).';
--- Added by migration 0004 (the baseline's CREATE TABLE stays as released).
-ALTER TABLE REQ_TRACK ADD (ORIGIN VARCHAR2(12 CHAR) DEFAULT 'operator' NOT NULL);
-ALTER TABLE REQ_TRACK ADD CONSTRAINT REQ_TRACK_ORIGIN_CK CHECK (ORIGIN IN ('operator', 'on-start', 'daily'));
 COMMENT ON COLUMN REQ_TRACK.ORIGIN IS 'Who registered the request: operator (CLI, admin API) or an automatic trigger (on-start, daily), which never supersedes an open request.';
 
 -- The META SEQN source of msgx's requests: one row, advanced under its row
