@@ -14,6 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/api"
+	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/pipeline"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -25,6 +27,13 @@ func (e *opsEnv) serveAPI(t *testing.T, maxBody int64, sendToken ...string) *htt
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), MaxBodyBytes: maxBody, SendToken: strings.Join(sendToken, "")}))
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// poll runs the service's poller once: it enqueues what was sent.
+func (e *opsEnv) poll(t *testing.T) {
+	t.Helper()
+	_, err := pipeline.NewPoller(e.st, e.mb, clock.Real{}, slog.New(slog.NewTextHandler(io.Discard, nil)), pipeline.PollerConfig{}).PollOnce(t.Context())
+	require.NoError(t, err)
 }
 
 // messageDir writes files into a fresh folder.
@@ -68,11 +77,12 @@ func TestSendFolderOverHTTP(t *testing.T) {
 	require.Len(t, ids, 3)
 	require.Less(t, ids[0], ids[1])
 	require.Less(t, ids[1], ids[2])
+	e.poll(t)
 	for i, body := range []string{a, b, c} {
 		raw, err := e.mb.ReadRaw(t.Context(), ids[i])
 		require.NoError(t, err)
 		require.Equal(t, body, string(raw), "the file's bytes are the mailbox row")
-		require.Equal(t, store.StatusPending, e.message(t, ids[i]).Status, "the service enqueued it")
+		require.Equal(t, store.StatusPending, e.message(t, ids[i]).Status, "the service's poller enqueued it")
 	}
 	require.Equal(t, "msgx send: sent 3 messages\n", stderr, "no bar drawn when stderr is not a terminal")
 }
@@ -86,6 +96,7 @@ func TestSendDefaultsToTheConfiguredAddress(t *testing.T) {
 	code, out, stderr := runMsgx(t, "send", "--config", config, file)
 	require.Equal(t, exitOK, code, stderr)
 	ids, _ := sent(t, out)
+	e.poll(t)
 	require.Equal(t, store.StatusPending, e.message(t, ids[0]).Status)
 }
 

@@ -32,11 +32,11 @@ func TestServeRunsMaintenanceJobs(t *testing.T) {
 	eventually(t, 20*time.Second, "every job ran once", func() bool {
 		runs, err := st.JobRuns(t.Context())
 		require.NoError(t, err)
-		return len(runs) == 5
+		return len(runs) == 6
 	})
 	runs, err := st.JobRuns(t.Context())
 	require.NoError(t, err)
-	for i, name := range []string{"archive", "history", "outbox", "requests", "snaplog"} {
+	for i, name := range []string{"archive", "history", "outbox", "reconcile", "requests", "snaplog"} {
 		require.Equal(t, name, runs[i].Job)
 		require.Empty(t, runs[i].Error)
 	}

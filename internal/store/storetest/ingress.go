@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -56,9 +57,10 @@ func testIngress(t *testing.T, newStore Factory) {
 		require.Zero(t, irr.Gaps+irr.LateRows, "nothing since")
 	})
 
-	// The enqueue waits for a business transaction holding PIPELINE_LOCK:
-	// the message that transaction finishes makes the row late, so a row is
-	// never enqueued unmarked behind a larger id committing at that moment.
+	// An enqueue below a known id waits for a business transaction holding
+	// PIPELINE_LOCK: the message that transaction finishes makes the row
+	// late, so a row is never enqueued unmarked behind a larger id
+	// committing at that moment.
 	t.Run("EnqueueWaitsForThePipelineLock", func(t *testing.T) {
 		t.Parallel()
 		s := newStore(t)
@@ -68,16 +70,24 @@ func testIngress(t *testing.T, newStore Factory) {
 		require.NoError(t, err)
 		defer tx.Rollback(ctx(t))
 		require.NoError(t, tx.LockPipeline(ctx(t), t0))
-		done := make(chan []store.Enqueued, 1)
-		go func() {
-			got, err := s.EnqueueNew(ctx(t), []int64{19}, t0)
-			if err != nil {
-				t.Error(err)
-			}
-			done <- got
-		}()
 		require.NoError(t, tx.FinishMessages(ctx(t), []store.Finish{{MsgID: 20, Status: store.StatusSucceeded, Now: t0}}))
+		short, cancel := context.WithTimeout(ctx(t), 300*time.Millisecond)
+		defer cancel()
+		_, err = s.EnqueueNew(short, []int64{19}, t0)
+		require.Error(t, err, "blocked by the lock until the deadline")
 		require.NoError(t, tx.Commit(ctx(t)))
-		require.Equal(t, []store.Enqueued{{ID: 19, LateAfter: ptr(int64(20))}}, <-done)
+		got, err := s.EnqueueNew(ctx(t), []int64{19}, t0)
+		require.NoError(t, err)
+		require.Equal(t, []store.Enqueued{{ID: 19, LateAfter: ptr(int64(20))}}, got)
+		// Above every known id: no lock needed, nothing late.
+		tx, err = s.Begin(ctx(t))
+		require.NoError(t, err)
+		defer tx.Rollback(ctx(t))
+		require.NoError(t, tx.LockPipeline(ctx(t), t0))
+		bounded, stop := context.WithTimeout(ctx(t), 10*time.Second)
+		defer stop()
+		got, err = s.EnqueueNew(bounded, []int64{21}, t0)
+		require.NoError(t, err)
+		require.Equal(t, []store.Enqueued{{ID: 21}}, got, "does not wait for the lock")
 	})
 }
