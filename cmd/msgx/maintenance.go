@@ -28,9 +28,10 @@ schedule (docs/config.md, section Maintenance); a run by hand is recorded as
 their last run (msgx status), a dry run is not.
 
 jobs:
-  history   DELETED flights, and ACTIVE flights quiet for history.retention
-            after their operation day → FLIGHT_HST; live rows deleted; an
-            ACTIVE flight gets a TOMBSTONE (daily after history.at)
+  history   flights DELETED, or ACTIVE and quiet, for history.retention
+            after their operation day ended → FLIGHT_HST; live rows
+            deleted; an ACTIVE flight gets a TOMBSTONE; nothing while the
+            queue holds a message (daily after history.at)
   snaplog   SCHD_SNAP_LOG rows older than snaplog.retention (daily)
   archive   terminal PROC_STATE rows older than archive.after → PROC_STATE_HST
   outbox    delivered MSG_EVENT rows older than outbox.retention
@@ -83,6 +84,9 @@ func runMaintenance(ctx context.Context, args []string, s streams) int {
 		return request.New(st, mb, clk, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg.RequestConfig(), nil).Expiry().RunOnce(ctx)
 	}
 	job, _ := app.MaintenanceJobs(cfg, st, clk, expire).Job(pos[1])
+	if h, ok := job.(*maintenance.History); ok {
+		h.QueueWait = 0 // by hand: say at once that the queue is busy
+	}
 	runner := &maintenance.Runner{Store: st, Clock: clk, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	var res maintenance.Result
 	run, err := runner.RunOnce(ctx, resultOf(job, &res), *dry)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strconv"
 	"testing"
 	"time"
 
@@ -86,4 +87,32 @@ func TestMaintenanceRunRequests(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, open, "expired")
 	require.Empty(t, stderr, "one line on stdout, no log lines")
+}
+
+// A sweep by hand never outruns the queue: while a message naming a flight
+// is queued, nothing is swept and the line says why; once it is processed
+// (on the live flight) the sweep moves the flights.
+func TestMaintenanceRunHistoryWaitsForTheQueue(t *testing.T) {
+	t.Parallel()
+	e := newOpsEnv(t, "history:\n  retention: 1h\n")
+	h := newHistory(e)
+	h.send(t, schdDNLD(101, 102), false)
+	flop, err := e.mb.Insert(t.Context(), []byte(flopSTND(101, "305")), h.clk.Now())
+	require.NoError(t, err)
+	_, err = e.st.Enqueue(t.Context(), []int64{flop}, h.clk.Now())
+	require.NoError(t, err)
+
+	code, out, stderr := runMsgx(t, "maintenance", "run", "history", "--config", e.config)
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, out, "history: done: 0 flights (the queue is not empty (message "+strconv.FormatInt(flop, 10)+" is PENDING)")
+	states, err := e.st.Flights(t.Context(), []int64{101, 102})
+	require.NoError(t, err)
+	require.Len(t, states, 2, "nothing swept")
+
+	_, err = h.pump.Step(t.Context())
+	require.NoError(t, err)
+	require.Equal(t, store.StatusSucceeded, e.message(t, flop).Status, "applied to the live flight")
+	code, out, stderr = runMsgx(t, "maintenance", "run", "history", "--config", e.config)
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, out, "history: done: 2 flights")
 }
