@@ -12,11 +12,12 @@ import (
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/maintenance"
 	"github.com/msgx-aodb/msgx/internal/oneline"
+	"github.com/msgx-aodb/msgx/internal/pipeline"
 	"github.com/msgx-aodb/msgx/internal/request"
 )
 
 func init() {
-	register("maintenance", "run one maintenance job now (history, snaplog, archive, outbox), or preview it", runMaintenance)
+	register("maintenance", "run one maintenance job now (history, snaplog, archive, outbox, requests, backfill), or preview it", runMaintenance)
 }
 
 const maintenanceUsage = `usage: msgx maintenance run <job> [--dry-run] [--config FILE]
@@ -36,6 +37,8 @@ jobs:
   archive   terminal PROC_STATE rows older than archive.after → PROC_STATE_HST
   outbox    delivered MSG_EVENT rows older than outbox.retention
   requests  SENT requests past their deadline → EXPIRED (every 30 s)
+  backfill  due BACKFILL_TODO rows → the mailbox (DATE_PROCESSED, STATUS,
+            META); a failed one waits for its backoff (every 30 s)
 
 Exit codes: 0 done; 1 the job failed (what it committed before is printed);
 2 bad flags, unknown job or invalid configuration.`
@@ -64,7 +67,7 @@ func runMaintenance(ctx context.Context, args []string, s streams) int {
 		return exitUsage
 	}
 	clk := clock.Real{}
-	if _, err := app.MaintenanceJobs(cfg, nil, clk, nil).Job(pos[1]); err != nil {
+	if _, err := app.MaintenanceJobs(cfg, nil, clk, nil, nil).Job(pos[1]); err != nil {
 		fmt.Fprintf(s.err, "msgx maintenance: %s\n", err)
 		return exitUsage
 	}
@@ -83,7 +86,17 @@ func runMaintenance(ctx context.Context, args []string, s streams) int {
 		defer db.Close()
 		return request.New(st, mb, clk, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg.RequestConfig(), nil).Expiry().RunOnce(ctx)
 	}
-	job, _ := app.MaintenanceJobs(cfg, st, clk, expire).Job(pos[1])
+	// The backfill sweep writes the due todos to the mailbox.
+	sweep := func(ctx context.Context) (int, int, error) {
+		mb, db, err := openMailbox(ctx, cfg)
+		if err != nil {
+			return 0, 0, err
+		}
+		defer db.Close()
+		return pipeline.NewBackfiller(st, mb, clk, slog.New(slog.NewTextHandler(io.Discard, nil)),
+			pipeline.BackfillConfig{Interval: cfg.BackfillInterval}).Sweep(ctx)
+	}
+	job, _ := app.MaintenanceJobs(cfg, st, clk, expire, sweep).Job(pos[1])
 	if h, ok := job.(*maintenance.History); ok {
 		h.QueueWait = 0 // by hand: say at once that the queue is busy
 	}

@@ -47,7 +47,7 @@ func TestMaintenanceRunUnknownJob(t *testing.T) {
 	code, _, stderr := runMsgx(t, "maintenance", "run", "reqs", "--config", e.config)
 	require.Equal(t, exitUsage, code)
 	requireOneLine(t, "maintenance", stderr)
-	require.Contains(t, stderr, `unknown maintenance job "reqs" (available: archive, history, outbox, requests, snaplog)`)
+	require.Contains(t, stderr, `unknown maintenance job "reqs" (available: archive, backfill, history, outbox, requests, snaplog)`)
 
 	code, _, stderr = runMsgx(t, "maintenance", "purge", "--config", e.config)
 	require.Equal(t, exitUsage, code)
@@ -115,4 +115,37 @@ func TestMaintenanceRunHistoryWaitsForTheQueue(t *testing.T) {
 	code, out, stderr = runMsgx(t, "maintenance", "run", "history", "--config", e.config)
 	require.Equal(t, exitOK, code, stderr)
 	require.Contains(t, out, "history: done: 2 flights")
+}
+
+// The backfill sweep is a job like the others (it was "unknown job"): the
+// dry run counts the due todos and changes nothing, the run writes them to
+// the mailbox and is recorded as the job's last run.
+func TestMaintenanceRunBackfill(t *testing.T) {
+	t.Parallel()
+	e := newOpsEnv(t)
+	h := newHistory(e) // its pump hands no todo to a backfiller: they wait for the sweep
+	id := h.send(t, schdDNLD(101), false)
+	row, err := e.mb.Get(t.Context(), id)
+	require.NoError(t, err)
+	require.Nil(t, row.ProcessedAt)
+
+	code, out, stderr := runMsgx(t, "maintenance", "run", "backfill", "--dry-run", "--config", e.config)
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, out, "backfill: dry run, would do: 1 mailbox rows, processing time from 2026-12-02T08:00:00Z to 2026-12-02T08:00:00Z")
+	row, err = e.mb.Get(t.Context(), id)
+	require.NoError(t, err)
+	require.Nil(t, row.ProcessedAt, "a dry run changes nothing")
+
+	code, out, stderr = runMsgx(t, "maintenance", "run", "backfill", "--config", e.config)
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, out, "backfill: done: 1 mailbox rows")
+	require.Empty(t, stderr)
+	row, err = e.mb.Get(t.Context(), id)
+	require.NoError(t, err)
+	require.NotNil(t, row.ProcessedAt)
+	require.Equal(t, "SUCCEEDED", row.Status)
+
+	code, out, stderr = runMsgx(t, "status", "--config", e.config)
+	require.Equal(t, exitOK, code, stderr)
+	require.Regexp(t, `backfill +last run \S+, took \S+, 1 rows`, out)
 }

@@ -11,11 +11,16 @@ import (
 
 // MaintenanceJobs is the registry of the leader's maintenance jobs, the one
 // `msgx serve` runs and `msgx maintenance run` picks from: the standard
-// jobs and the request expiry, whose run is expire (the request service's
-// Expiry().RunOnce).
-func MaintenanceJobs(cfg config.Config, st store.Store, clk clock.Clock, expire func(context.Context) (int, error)) *maintenance.Registry {
+// jobs, the request expiry, whose run is expire (the request service's
+// Expiry().RunOnce), and the backfill sweep, whose run is sweep (a
+// Backfiller's Sweep; none in shadow mode, which never writes the mailbox).
+func MaintenanceJobs(cfg config.Config, st store.Store, clk clock.Clock, expire func(context.Context) (int, error),
+	sweep func(context.Context) (int, int, error)) *maintenance.Registry {
 	reg := maintenance.Standard(cfg, st, clk)
 	reg.Register(&maintenance.Requests{Base: maintenance.Base{Store: st, Clock: clk},
 		Every: maintenance.DefaultRequestsEvery, Expire: expire})
+	if !cfg.Shadow {
+		reg.Register(&maintenance.Backfill{Base: maintenance.Base{Store: st, Clock: clk}, Every: cfg.BackfillInterval, Sweep: sweep})
+	}
 	return reg
 }

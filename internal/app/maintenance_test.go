@@ -14,7 +14,8 @@ import (
 )
 
 // The leader runs every maintenance job (each never ran, so each is due at
-// once) and they stop with the service.
+// once; the backfill sweep started by the backfiller's loop) and they stop
+// with the service.
 func TestServeRunsMaintenanceJobs(t *testing.T) {
 	t.Parallel()
 	pg := testdb.Postgres(t)
@@ -32,11 +33,11 @@ func TestServeRunsMaintenanceJobs(t *testing.T) {
 	eventually(t, 20*time.Second, "every job ran once", func() bool {
 		runs, err := st.JobRuns(t.Context())
 		require.NoError(t, err)
-		return len(runs) == 5
+		return len(runs) == 6
 	})
 	runs, err := st.JobRuns(t.Context())
 	require.NoError(t, err)
-	for i, name := range []string{"archive", "history", "outbox", "requests", "snaplog"} {
+	for i, name := range []string{"archive", "backfill", "history", "outbox", "requests", "snaplog"} {
 		require.Equal(t, name, runs[i].Job)
 		require.Empty(t, runs[i].Error)
 	}
