@@ -16,7 +16,11 @@ type Querier interface {
 	BackfillTodoAdd(ctx context.Context, db DBTX, todos []byte) error
 	BackfillTodoDelete(ctx context.Context, db DBTX, msgIds []int64) (int64, error)
 	BackfillTodoGet(ctx context.Context, db DBTX, msgID int64) (BackfillTodo, error)
-	BackfillTodoListDue(ctx context.Context, db DBTX, arg BackfillTodoListDueParams) ([]BackfillTodo, error)
+	// The due todos, each with the status of msgx's own earlier backfill it may
+	// overwrite (rule 18): DEAD when its message was replayed (a replayed
+	// message may have been backfilled DEAD before), else empty. A message is
+	// never archived while its todo waits, so PROC_STATE has it.
+	BackfillTodoListDue(ctx context.Context, db DBTX, arg BackfillTodoListDueParams) ([]BackfillTodoListDueRow, error)
 	BackfillTodoRecordFailure(ctx context.Context, db DBTX, arg BackfillTodoRecordFailureParams) error
 	BeltDeleteByFlight(ctx context.Context, db DBTX, flid int64) (int64, error)
 	BeltDeleteByFlights(ctx context.Context, db DBTX, flids []int64) (int64, error)
