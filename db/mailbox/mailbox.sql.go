@@ -23,10 +23,12 @@ UPDATE cminmsgs SET
 WHERE CMINMSGS_ID = ?
   AND (CMINMSGS_DATE_PROCESSED IS NULL
     OR (CMINMSGS_STATUS = ?
-      AND CMINMSGS_SUBSYSTEM_NAME <=> ?
-      AND CMINMSGS_SUBSYSTEM_SEQUENCE <=> ?
-      AND CMINMSGS_SUBSYSTEM_TYPE <=> ?
-      AND CMINMSGS_SUBSYSTEM_SUBTYPE <=> ?))
+      AND ((CMINMSGS_SUBSYSTEM_NAME <=> ?
+          AND CMINMSGS_SUBSYSTEM_SEQUENCE <=> ?
+          AND CMINMSGS_SUBSYSTEM_TYPE <=> ?
+          AND CMINMSGS_SUBSYSTEM_SUBTYPE <=> ?)
+        OR (CMINMSGS_SUBSYSTEM_NAME IS NULL AND CMINMSGS_SUBSYSTEM_SEQUENCE IS NULL
+          AND CMINMSGS_SUBSYSTEM_TYPE IS NULL AND CMINMSGS_SUBSYSTEM_SUBTYPE IS NULL))))
 `
 
 type InboundBackfillParams struct {
@@ -49,7 +51,8 @@ type InboundBackfillParams struct {
 // DATE_PROCESSED is NULL. Rule 18's one exception: with overwrites_status
 // (DEAD, a replayed message) a row that still holds msgx's own earlier
 // backfill — that STATUS and the same META (the was_* values, = the new
-// ones) — is written again with the new outcome.
+// ones), or no META at all (the message died before its META decoded) — is
+// written again with the new outcome.
 func (q *Queries) InboundBackfill(ctx context.Context, db DBTX, arg InboundBackfillParams) (int64, error) {
 	result, err := db.ExecContext(ctx, inboundBackfill,
 		arg.ProcessedAt,

@@ -25,7 +25,8 @@ const (
 // the META columns, only while DATE_PROCESSED is NULL (a row is backfilled
 // once) — or, for a todo with OverwritesStatus (rule 18: a replayed
 // message), while the row still holds msgx's own earlier backfill: that
-// STATUS and the todo's META, exactly as msgx wrote them. It reports whether
+// STATUS and the todo's META exactly as msgx wrote them, or no META at all
+// (the message died before it decoded). It reports whether
 // the row changed; false with a nil error means it was backfilled before
 // (by someone else, for an overwrite). A row that does not exist is
 // ErrMissing.

@@ -60,7 +60,8 @@ VALUES (sqlc.arg(body), sqlc.arg(received_at), 'VALID');
 -- DATE_PROCESSED is NULL. Rule 18's one exception: with overwrites_status
 -- (DEAD, a replayed message) a row that still holds msgx's own earlier
 -- backfill — that STATUS and the same META (the was_* values, = the new
--- ones) — is written again with the new outcome.
+-- ones), or no META at all (the message died before its META decoded) — is
+-- written again with the new outcome.
 UPDATE cminmsgs SET
   CMINMSGS_DATE_PROCESSED = sqlc.arg(processed_at),
   CMINMSGS_STATUS = sqlc.arg(status),
@@ -72,10 +73,12 @@ UPDATE cminmsgs SET
 WHERE CMINMSGS_ID = sqlc.arg(id)
   AND (CMINMSGS_DATE_PROCESSED IS NULL
     OR (CMINMSGS_STATUS = sqlc.narg(overwrites_status)
-      AND CMINMSGS_SUBSYSTEM_NAME <=> sqlc.arg(was_sndr)
-      AND CMINMSGS_SUBSYSTEM_SEQUENCE <=> sqlc.arg(was_seqn)
-      AND CMINMSGS_SUBSYSTEM_TYPE <=> sqlc.arg(was_msg_type)
-      AND CMINMSGS_SUBSYSTEM_SUBTYPE <=> sqlc.arg(was_msg_subtype)));
+      AND ((CMINMSGS_SUBSYSTEM_NAME <=> sqlc.arg(was_sndr)
+          AND CMINMSGS_SUBSYSTEM_SEQUENCE <=> sqlc.arg(was_seqn)
+          AND CMINMSGS_SUBSYSTEM_TYPE <=> sqlc.arg(was_msg_type)
+          AND CMINMSGS_SUBSYSTEM_SUBTYPE <=> sqlc.arg(was_msg_subtype))
+        OR (CMINMSGS_SUBSYSTEM_NAME IS NULL AND CMINMSGS_SUBSYSTEM_SEQUENCE IS NULL
+          AND CMINMSGS_SUBSYSTEM_TYPE IS NULL AND CMINMSGS_SUBSYSTEM_SUBTYPE IS NULL))));
 
 -- name: OutboundInsert :execlastid
 -- An outbound request (RQFD/RQRD) for the AODB.
