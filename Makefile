@@ -39,7 +39,7 @@ export MSGX_PG_URL MSGX_MAILBOX_DSN MSGX_HTTP_ADDR MSGX_TEST_PG_URL MSGX_TEST_MA
 # Go files for gofmt: tracked plus untracked-but-not-ignored, that still exist.
 GOFILES = $(wildcard $(shell git ls-files -co --exclude-standard -- '*.go' 2>/dev/null || find . -name '*.go' -not -path './.cache/*'))
 
-.PHONY: help generate sqlc-diff build services test fuzz bench lint run clean
+.PHONY: help generate sqlc-diff build package services test fuzz bench lint run clean
 
 help:
 	@echo "targets:"
@@ -51,6 +51,7 @@ help:
 	@echo "  generate   sqlc generate (db/) + gofmt + docs/config.md"
 	@echo "  sqlc-diff  fail if db/ differs from what sqlc would generate"
 	@echo "  build      $(BIN) (version $(VERSION))"
+	@echo "  package    bin/msgx_<version>_amd64.deb: build + the systemd unit, /etc/msgx, docs, alerts (docs/deploy.md)"
 	@echo "  services   install/start PostgreSQL and MariaDB, create the databases"
 	@echo "  clean      remove bin/"
 
@@ -65,6 +66,12 @@ sqlc-diff:
 build:
 	@mkdir -p $(dir $(BIN))
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/msgx
+
+# The Debian package of $(BIN) into PKGDIR (nfpm as a library, nested module
+# tools/package; docs/deploy.md).
+PKGDIR ?= bin
+package: build
+	$(GO) -C tools/package run . -root $(CURDIR) -binary $(abspath $(BIN)) -version '$(VERSION)' -out $(abspath $(PKGDIR))
 
 services:
 	@bash scripts/services.sh

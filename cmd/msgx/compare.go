@@ -19,15 +19,17 @@ func init() {
 	register("compare", "compare two flight states field by field: two databases, or a database and a DNLD/RESP file", runCompare)
 }
 
-const compareUsage = `usage: msgx compare --a URL (--b URL | --dnld FILE) [--day YYYY-MM-DD] [--ignore COLUMNS] [--json] [--tz ZONE]
+const compareUsage = `usage: msgx compare --a URL (--b URL | --dnld FILE) [--day YYYY-MM-DD] [--strict [--ignore COLUMNS]] [--payloads] [--json] [--tz ZONE]
 
 Compares the flight states of A with B field by field and prints every
 difference: per flight every scalar (raw and parsed), every structure, every
 detail list (count, order, ORDINAL, SOURCE_SEQ, each attribute), the
-payloads, lifecycle, operation day, FDAY and the bookkeeping columns
-(state_version, last_message_id, created_at, updated_at, deleted_at). NULL
-and an empty value differ. Nothing is left out unless a flag says so, and
-the summary prints every such rule.
+payload collections, lifecycle, operation day and FDAY. NULL and an empty
+value differ. Each side is read in one snapshot (a read-only REPEATABLE
+READ transaction), so a live database is never read half old, half new.
+The bookkeeping columns (state_version, last_message_id, created_at,
+updated_at, deleted_at) are each site's own and are left out unless
+--strict; the summary prints every rule that left something out.
 
   --a URL --b URL     two msgx databases (e.g. a shadow instance and the
                       live one); --day limits both to one operation day
@@ -36,18 +38,22 @@ the summary prints every such rule.
                       carries is compared, plus lifecycle (ACTIVE) and the
                       operation day; A is limited to the flights the file
                       lists and the ACTIVE flights of its days
-  --ignore COLUMNS    bookkeeping columns not to compare, comma separated,
-                      or "bookkeeping" for all of them: two independently
-                      fed databases count versions, write times and
-                      message ids of their own
+  --strict            compare the bookkeeping columns too (a database and
+                      its copy; two independently fed sites differ there)
+  --ignore COLUMNS    with --strict, bookkeeping columns still not to
+                      compare, comma separated
+  --payloads          with --b, compare each flight's latest KAFKA:msg
+                      event too (its type, and its payload field by field;
+                      the payload's bookkeeping fields follow --strict)
 
 Output: one line per difference on stdout (flight, group, item, field,
 kind, both values), the summary on stderr; --json prints one JSON document
 (differences and summary) on stdout instead. A progress bar is drawn on a
 terminal.
 
-Exit codes: 0 equal; 1 different; 2 bad flags, an unreadable file or a
-database failure.`
+Exit codes: 0 equal; 1 different; 2 nothing compared (no flight on either
+side: an empty day, a DNLD without records), bad flags, an unreadable file
+or a database failure.`
 
 func runCompare(ctx context.Context, args []string, s streams) int {
 	fs := newFlags("compare", compareUsage)
@@ -55,7 +61,9 @@ func runCompare(ctx context.Context, args []string, s streams) int {
 	bURL := fs.String("b", "", "PostgreSQL URL of msgx database B")
 	dnld := fs.String("dnld", "", "DNLD/RESP file to compare A with")
 	dayFlag := fs.String("day", "", "operation day YYYY-MM-DD (default: every day; with --dnld the file's days)")
-	ignoreFlag := fs.String("ignore", "", `bookkeeping columns not to compare (comma list, or "bookkeeping")`)
+	ignoreFlag := fs.String("ignore", "", `with --strict: bookkeeping columns not to compare (comma list, or "bookkeeping")`)
+	strict := fs.Bool("strict", false, "compare the bookkeeping columns too")
+	payloads := fs.Bool("payloads", false, "compare each flight's latest KAFKA:msg event too (with --b)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	tzDefault := os.Getenv("MSGX_AIRPORT_TZ")
 	if tzDefault == "" {
@@ -76,6 +84,8 @@ func runCompare(ctx context.Context, args []string, s streams) int {
 		return usageErr("--a is required")
 	case (*bURL == "") == (*dnld == ""):
 		return usageErr("give exactly one of --b and --dnld")
+	case *payloads && *dnld != "":
+		return usageErr("--payloads needs --b: a DNLD file has no KAFKA:msg events")
 	}
 	var day *time.Time
 	if *dayFlag != "" {
@@ -89,12 +99,15 @@ func runCompare(ctx context.Context, args []string, s streams) int {
 	if err != nil {
 		return usageErr("%v", err)
 	}
+	if !*strict {
+		ignore, _ = parseIgnore("bookkeeping")
+	}
 	loc, err := time.LoadLocation(*tz)
 	if err != nil {
 		return usageErr("--tz %q: %v", *tz, err)
 	}
 
-	rep := &compare.Report{A: redactURL(*aURL), Ignored: ignore}
+	rep := &compare.Report{A: redactURL(*aURL), Strict: *strict, Ignored: ignore}
 	opt := compare.Options{Ignore: ignore}
 	var b map[int64]*flight.State
 	var snap *compare.Snapshot
@@ -115,11 +128,13 @@ func runCompare(ctx context.Context, args []string, s streams) int {
 			"A is limited to the flights the file lists and the ACTIVE flights of its operation days")
 	}
 
-	a, err := loadSide(ctx, s, *aURL, "--a", "reading A", day)
+	load := compare.LoadOptions{Day: day, Payloads: *payloads}
+	sideA, err := loadSide(ctx, s, *aURL, "--a", "reading A", load)
 	if err != nil {
 		fmt.Fprintf(s.err, "msgx compare: %v\n", err)
 		return exitUsage
 	}
+	a := sideA.States
 	if snap != nil {
 		a = compare.ScopeToSnapshot(a, snap)
 		if day != nil {
@@ -127,9 +142,15 @@ func runCompare(ctx context.Context, args []string, s streams) int {
 		}
 	} else {
 		rep.B = redactURL(*bURL)
-		if b, err = loadSide(ctx, s, *bURL, "--b", "reading B", day); err != nil {
+		sideB, err := loadSide(ctx, s, *bURL, "--b", "reading B", load)
+		if err != nil {
 			fmt.Fprintf(s.err, "msgx compare: %v\n", err)
 			return exitUsage
+		}
+		b = sideB.States
+		if *payloads {
+			opt.OutboundA, opt.OutboundB = sideA.Outbound, sideB.Outbound
+			rep.Notes = append(rep.Notes, "each flight's latest KAFKA:msg event is compared too (group KAFKA:msg): its type, and its payload field by field but for the ignored bookkeeping fields")
 		}
 	}
 	rep.Scope = scopeText(day, snap)
@@ -155,14 +176,21 @@ func runCompare(ctx context.Context, args []string, s streams) int {
 		fmt.Fprintf(s.err, "msgx compare: %v\n", err)
 		return exitUsage
 	}
+	if rep.Empty() {
+		if *asJSON { // the text summary says it already
+			fmt.Fprintf(s.err, "msgx compare: nothing was compared: neither side has a flight in %s\n", rep.Scope)
+		}
+		return exitUsage
+	}
 	if !rep.Equal() {
 		return exitFailure
 	}
 	return exitOK
 }
 
-// loadSide reads the flights of one database, with a progress bar.
-func loadSide(ctx context.Context, s streams, rawURL, flagName, what string, day *time.Time) (map[int64]*flight.State, error) {
+// loadSide reads the flights of one database in one snapshot, with a
+// progress bar.
+func loadSide(ctx context.Context, s streams, rawURL, flagName, what string, opt compare.LoadOptions) (*compare.Side, error) {
 	pool, err := openPool(ctx, rawURL, flagName)
 	if err != nil {
 		return nil, err
@@ -170,11 +198,12 @@ func loadSide(ctx context.Context, s streams, rawURL, flagName, what string, day
 	defer pool.Close()
 	bar := newBar(s.err, -1, what)
 	defer bar.Finish() //nolint:errcheck // drawing only
-	states, err := compare.Load(ctx, pool, day, func(n int) { _ = bar.Set(n) })
+	opt.Progress = func(n int) { _ = bar.Set(n) }
+	side, err := compare.Load(ctx, pool, opt)
 	if err != nil {
 		return nil, fmt.Errorf("%s: read flights: %s", flagName, oneline.Err(err))
 	}
-	return states, nil
+	return side, nil
 }
 
 // parseIgnore checks --ignore against the bookkeeping columns.

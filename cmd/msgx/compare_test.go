@@ -3,10 +3,12 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/compare"
@@ -53,7 +55,7 @@ func TestCompareCommand(t *testing.T) {
 	code, out, stderr := runMsgx(t, "compare", "--a", withPassword, "--b", b)
 	require.Equal(t, exitOK, code, stderr)
 	require.Empty(t, out)
-	require.Contains(t, stderr, "ignored: nothing\n")
+	require.Contains(t, stderr, "ignored: created_at, deleted_at, last_message_id, state_version, updated_at (bookkeeping: each site's own versions, message ids and write times; --strict compares them)\n")
 	require.Contains(t, stderr, "flights 12: equal 12, differing 0, only in A 0, only in B 0; differences 0\n")
 	require.NotContains(t, stderr, "secret")
 
@@ -66,11 +68,12 @@ func TestCompareCommand(t *testing.T) {
 	require.Contains(t, stderr, "; operation day 2026-12-03\n")
 	require.Contains(t, stderr, "flights 12: equal 10, differing 1, only in A 1, only in B 0; differences 2\n")
 
-	code, out, stderr = runMsgx(t, "compare", "--a", a, "--b", c, "--json", "--ignore", "updated_at,created_at")
+	code, out, stderr = runMsgx(t, "compare", "--a", a, "--b", c, "--json", "--strict", "--ignore", "updated_at,created_at")
 	require.Equal(t, exitFailure, code, stderr)
 	var rep compare.Report
 	require.NoError(t, json.Unmarshal([]byte(out), &rep), out)
 	require.Equal(t, []string{"created_at", "updated_at"}, rep.Ignored)
+	require.True(t, rep.Strict)
 	require.Equal(t, 2, rep.Summary.Differences)
 	require.Len(t, rep.Diffs, 2)
 	require.Equal(t, compare.KindNull, rep.Diffs[0].Kind)
@@ -97,6 +100,7 @@ func TestCompareUsage(t *testing.T) {
 		{"compare", "--a", "postgres://x/y", "--b", "postgres://x/z", "--ignore", "GATE"},
 		{"compare", "--a", "postgres://x/y", "--dnld", "../../testdata/sample-day/002-estt-ca1501.xml"},
 		{"compare", "--a", "postgres://x/y", "--b", "postgres://x/z", "extra"},
+		{"compare", "--a", "postgres://x/y", "--dnld", sampleDNLD, "--payloads"},
 	} {
 		code, _, stderr := runMsgx(t, args...)
 		require.Equal(t, exitUsage, code, "%q: %s", args, stderr)
@@ -105,4 +109,82 @@ func TestCompareUsage(t *testing.T) {
 	code, _, stderr := runMsgx(t, "compare", "--a", "postgres://postgres@127.0.0.1:1/none?sslmode=disable", "--b", "postgres://x/z")
 	require.Equal(t, exitUsage, code)
 	require.Contains(t, stderr, "PostgreSQL unreachable (check --a)")
+}
+
+// Issue #21 item 7: two sites fed the same input at different times agree
+// on every flight and on what they published; only --strict reports their
+// own write times.
+func TestCompareSitesFedAtDifferentTimes(t *testing.T) {
+	t.Parallel()
+	ea, eb := newOpsEnv(t), newOpsEnv(t)
+	ha, hb := newHistory(ea), newHistory(eb)
+	hb.clk.Advance(3 * time.Hour)
+	for _, xml := range []string{schdDNLD(51, 52, 53), flopSTND(52, "207"),
+		sisMessage("FDEL", "NONE", "<FLOP><FLID>53</FLID></FLOP>")} {
+		ha.send(t, xml, false)
+		hb.send(t, xml, false)
+		ha.clk.Advance(time.Minute)
+		hb.clk.Advance(2 * time.Minute)
+	}
+
+	code, out, stderr := runMsgx(t, "compare", "--a", ea.pgURL, "--b", eb.pgURL, "--payloads")
+	require.Equal(t, exitOK, code, "%s%s", out, stderr)
+	require.Empty(t, out)
+	require.Contains(t, stderr, "ignored: created_at, deleted_at, last_message_id, state_version, updated_at (bookkeeping")
+	require.Contains(t, stderr, "note: each flight's latest KAFKA:msg event is compared too")
+	require.Contains(t, stderr, "flights 3: equal 3, differing 0, only in A 0, only in B 0; differences 0\n")
+
+	code, out, stderr = runMsgx(t, "compare", "--a", ea.pgURL, "--b", eb.pgURL, "--strict", "--payloads")
+	require.Equal(t, exitFailure, code, stderr)
+	require.Contains(t, stderr, "ignored: nothing (--strict)\n")
+	require.Contains(t, out, "flight=51 group=FLIGHT field=created_at kind=value")
+	require.Contains(t, out, "flight=52 group=FLIGHT field=updated_at kind=value")
+	require.Contains(t, out, "flight=53 group=FLIGHT field=deleted_at kind=value")
+	require.Contains(t, out, "flight=52 group=KAFKA:msg field=updated_at kind=value")
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		require.Regexp(t, `field=(created_at|updated_at|deleted_at) `, line, "only write times differ")
+	}
+
+	// What B published differs from its state: found with --payloads only.
+	pool, err := pgxpool.New(t.Context(), eb.pgURL)
+	require.NoError(t, err)
+	defer pool.Close()
+	side, err := compare.Load(t.Context(), pool, compare.LoadOptions{Payloads: true})
+	require.NoError(t, err)
+	payload := strings.Replace(*side.Outbound[52].Payload, `"raw":"207"`, `"raw":"999"`, 1)
+	require.Contains(t, payload, `"raw":"999"`)
+	require.NoError(t, eb.st.InsertEvents(t.Context(), []store.NewEvent{{
+		Target: store.TargetMsg, EventType: "UPSERT", MsgID: 2, FLID: 52, StateVersion: 9,
+		IdempotencyKey: store.IdempotencyKey(2, 52, 9, store.TargetMsg), Payload: []byte(payload), CreatedAt: hb.clk.Now(),
+	}}))
+	code, _, stderr = runMsgx(t, "compare", "--a", ea.pgURL, "--b", eb.pgURL)
+	require.Equal(t, exitOK, code, "the states agree: %s", stderr)
+	code, out, _ = runMsgx(t, "compare", "--a", ea.pgURL, "--b", eb.pgURL, "--payloads")
+	require.Equal(t, exitFailure, code)
+	require.Equal(t, `flight=52 group=KAFKA:msg field=scalars.STND.raw kind=value a="\"207\"" b="\"999\""`+"\n", out)
+}
+
+// A comparison of no flight is no verdict: exit 2, and it says so.
+func TestCompareNothingCompared(t *testing.T) {
+	t.Parallel()
+	empty := testdb.Postgres(t).URL
+	code, _, stderr := runMsgx(t, "compare", "--a", empty, "--b", testdb.Postgres(t).URL)
+	require.Equal(t, exitUsage, code, stderr)
+	require.Contains(t, stderr, "flights 0: equal 0")
+	require.Contains(t, stderr, "nothing was compared: neither side has a flight in scope, so no verdict\n")
+
+	full := dbOfSnapshot(t, nil)
+	code, _, stderr = runMsgx(t, "compare", "--a", full, "--b", full, "--day", "2026-12-04")
+	require.Equal(t, exitUsage, code, "an empty day: %s", stderr)
+	require.Contains(t, stderr, "nothing was compared")
+	code, out, stderr := runMsgx(t, "compare", "--a", full, "--b", full, "--day", "2026-12-04", "--json")
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, out, `"flights": 0`)
+	require.Equal(t, "msgx compare: nothing was compared: neither side has a flight in operation day 2026-12-04\n", stderr)
+
+	noRecords := filepath.Join(t.TempDir(), "dnld.xml")
+	require.NoError(t, os.WriteFile(noRecords, []byte(schdDNLD()), 0o600))
+	code, _, stderr = runMsgx(t, "compare", "--a", full, "--dnld", noRecords)
+	require.Equal(t, exitUsage, code, "a DNLD without records: %s", stderr)
+	require.Contains(t, stderr, "nothing was compared")
 }

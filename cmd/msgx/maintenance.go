@@ -17,7 +17,7 @@ import (
 )
 
 func init() {
-	register("maintenance", "run one maintenance job now (history, snaplog, archive, outbox, requests, backfill), or preview it", runMaintenance)
+	register("maintenance", "run one maintenance job now (history, snaplog, archive, outbox, requests, reconcile, backfill), or preview it", runMaintenance)
 }
 
 const maintenanceUsage = `usage: msgx maintenance run <job> [--dry-run] [--config FILE]
@@ -37,6 +37,9 @@ jobs:
   archive   terminal PROC_STATE rows older than archive.after → PROC_STATE_HST
   outbox    delivered MSG_EVENT rows older than outbox.retention
   requests  SENT requests past their deadline → EXPIRED (every 30 s)
+  reconcile unprocessed mailbox rows up to the watermark, at any age, that
+            the queue does not hold → enqueued (late rows when a larger id
+            finished; every pipeline.reconcile-interval; nothing in shadow mode)
   backfill  due BACKFILL_TODO rows → the mailbox (DATE_PROCESSED, STATUS,
             META); a failed one waits for its backoff (every 30 s)
 
@@ -67,7 +70,7 @@ func runMaintenance(ctx context.Context, args []string, s streams) int {
 		return exitUsage
 	}
 	clk := clock.Real{}
-	if _, err := app.MaintenanceJobs(cfg, nil, clk, nil, nil).Job(pos[1]); err != nil {
+	if _, err := app.MaintenanceJobs(cfg, nil, clk, nil, app.ReconcileJob(cfg, nil), app.BackfillJob(cfg, nil, clk, nil)).Job(pos[1]); err != nil {
 		fmt.Fprintf(s.err, "msgx maintenance: %s\n", err)
 		return exitUsage
 	}
@@ -86,6 +89,17 @@ func runMaintenance(ctx context.Context, args []string, s streams) int {
 		defer db.Close()
 		return request.New(st, mb, clk, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg.RequestConfig(), nil).Expiry().RunOnce(ctx)
 	}
+	var poller *pipeline.Poller // the reconciliation pass reads the mailbox
+	if pos[1] == "reconcile" {
+		mb, db, err := openMailbox(ctx, cfg)
+		if err != nil {
+			fmt.Fprintf(s.err, "msgx maintenance: %s\n", err)
+			return exitFailure
+		}
+		defer db.Close()
+		quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+		poller = pipeline.NewPoller(st, mb, clk, quiet, pipeline.PollerConfig{Shadow: cfg.Shadow})
+	}
 	// The backfill sweep writes the due todos to the mailbox.
 	sweep := func(ctx context.Context) (int, int, error) {
 		mb, db, err := openMailbox(ctx, cfg)
@@ -96,7 +110,7 @@ func runMaintenance(ctx context.Context, args []string, s streams) int {
 		return pipeline.NewBackfiller(st, mb, clk, slog.New(slog.NewTextHandler(io.Discard, nil)),
 			pipeline.BackfillConfig{Interval: cfg.BackfillInterval}).Sweep(ctx)
 	}
-	job, _ := app.MaintenanceJobs(cfg, st, clk, expire, sweep).Job(pos[1])
+	job, _ := app.MaintenanceJobs(cfg, st, clk, expire, app.ReconcileJob(cfg, poller), app.BackfillJob(cfg, st, clk, sweep)).Job(pos[1])
 	if h, ok := job.(*maintenance.History); ok {
 		h.QueueWait = 0 // by hand: say at once that the queue is busy
 	}

@@ -195,7 +195,7 @@ func printRequests(w io.Writer, reqs []store.Request, asJSON bool) error {
 		return enc.Encode(reqs)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tKIND\tSTATUS\tRANGE\tREGISTERED\tSENT\tEXPIRES\tDONE\tCOUTMSGS\tANSWER\tNOTE")
+	fmt.Fprintln(tw, "ID\tKIND\tORIGIN\tSTATUS\tRANGE\tREGISTERED\tSENT\tEXPIRES\tDONE\tCOUTMSGS\tANSWER\tNOTE")
 	for _, r := range reqs {
 		rng := "-"
 		if r.RangeBegin != nil && r.RangeEnd != nil {
@@ -205,7 +205,7 @@ func printRequests(w io.Writer, reqs []store.Request, asJSON bool) error {
 		if r.ResponseMsgID != nil {
 			answer = strconv.FormatInt(*r.ResponseMsgID, 10) + " (" + r.MatchRule + ")"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Key, r.Status, rng,
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Key, dash(r.Origin), r.Status, rng,
 			r.RegisteredAt.Format(time.DateTime), stamp(r.SentAt), r.ExpiresAt.Format(time.DateTime), stamp(r.DoneAt),
 			optInt(r.OutboundID), answer, dash(r.Note))
 	}

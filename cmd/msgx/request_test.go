@@ -50,6 +50,7 @@ func TestRequestCommands(t *testing.T) {
 	require.Contains(t, lines[1], "RQRD:AIRL")
 	require.Contains(t, lines[2], "2026-12-04T00:00..2026-12-04T23:59")
 	require.Contains(t, lines[2], "SENT")
+	require.Contains(t, lines[2], "operator", "who registered it")
 
 	code, out, stderr = runMsgx(t, "request", "list", "--json", "--config", e.config)
 	require.Equal(t, exitOK, code, stderr)

@@ -576,6 +576,90 @@ func (q *Queries) InboundState(ctx context.Context, db DBTX, cminmsgsID int64) (
 	return i, err
 }
 
+const inboundUnprocessedPage = `-- name: InboundUnprocessedPage :many
+SELECT CMINMSGS_ID FROM cminmsgs
+WHERE CMINMSGS_DATE_PROCESSED IS NULL
+  AND CMINMSGS_ID > ? AND CMINMSGS_ID <= ?
+ORDER BY CMINMSGS_ID
+LIMIT ?
+`
+
+type InboundUnprocessedPageParams struct {
+	AfterID int64 `json:"after_id"`
+	UpTo    int64 `json:"up_to"`
+	Limit   int32 `json:"limit"`
+}
+
+// The reconciliation pass (docs/design.md §1.1): unprocessed rows in
+// (after_id, up_to], in ID order, one bounded page. It wants the index
+// cminmsgs_unprocessed_ix (CMINMSGS_DATE_PROCESSED, CMINMSGS_ID) from the
+// AODB's DBA: then a page reads only unprocessed rows, however old the table.
+func (q *Queries) InboundUnprocessedPage(ctx context.Context, db DBTX, arg InboundUnprocessedPageParams) ([]int64, error) {
+	rows, err := db.QueryContext(ctx, inboundUnprocessedPage, arg.AfterID, arg.UpTo, arg.Limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var cminmsgs_id int64
+		if err := rows.Scan(&cminmsgs_id); err != nil {
+			return nil, err
+		}
+		items = append(items, cminmsgs_id)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const inboundVisibleAfter = `-- name: InboundVisibleAfter :many
+SELECT CMINMSGS_ID, CMINMSGS_DATE_PROCESSED IS NOT NULL AS processed FROM cminmsgs
+WHERE CMINMSGS_ID > ?
+ORDER BY CMINMSGS_ID
+LIMIT ?
+`
+
+type InboundVisibleAfterParams struct {
+	AfterID int64 `json:"after_id"`
+	Limit   int32 `json:"limit"`
+}
+
+type InboundVisibleAfterRow struct {
+	CminmsgsID int64 `json:"cminmsgs_id"`
+	Processed  bool  `json:"processed"`
+}
+
+// Every row after the watermark, processed or not, in ID order, bounded: the
+// poller needs the ids that exist to find the holes (ids no row has while a
+// larger one is visible; docs/design.md §1.1) and enqueues the unprocessed.
+func (q *Queries) InboundVisibleAfter(ctx context.Context, db DBTX, arg InboundVisibleAfterParams) ([]InboundVisibleAfterRow, error) {
+	rows, err := db.QueryContext(ctx, inboundVisibleAfter, arg.AfterID, arg.Limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []InboundVisibleAfterRow{}
+	for rows.Next() {
+		var i InboundVisibleAfterRow
+		if err := rows.Scan(&i.CminmsgsID, &i.Processed); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const maxAllowedPacket = `-- name: MaxAllowedPacket :one
 SELECT CAST(@@max_allowed_packet AS SIGNED) AS max_allowed_packet
 `

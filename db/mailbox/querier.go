@@ -46,6 +46,15 @@ type Querier interface {
 	// The processing columns of a row without its CLOB: whether it exists and
 	// whether (and how) it was backfilled.
 	InboundState(ctx context.Context, db DBTX, cminmsgsID int64) (InboundStateRow, error)
+	// The reconciliation pass (docs/design.md §1.1): unprocessed rows in
+	// (after_id, up_to], in ID order, one bounded page. It wants the index
+	// cminmsgs_unprocessed_ix (CMINMSGS_DATE_PROCESSED, CMINMSGS_ID) from the
+	// AODB's DBA: then a page reads only unprocessed rows, however old the table.
+	InboundUnprocessedPage(ctx context.Context, db DBTX, arg InboundUnprocessedPageParams) ([]int64, error)
+	// Every row after the watermark, processed or not, in ID order, bounded: the
+	// poller needs the ids that exist to find the holes (ids no row has while a
+	// larger one is visible; docs/design.md §1.1) and enqueues the unprocessed.
+	InboundVisibleAfter(ctx context.Context, db DBTX, arg InboundVisibleAfterParams) ([]InboundVisibleAfterRow, error)
 	// The server's largest packet: an INSERT of a body must fit in it whole
 	// (statement, body and protocol overhead), or the server refuses it.
 	MaxAllowedPacket(ctx context.Context, db DBTX) (int64, error)

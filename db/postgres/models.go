@@ -422,6 +422,19 @@ type FlightStandPlan struct {
 	UpdatedAt     time.Time  `json:"updated_at"`
 }
 
+// Holes the poller gave up (rule 16): ids no mailbox row had while a larger id was visible, for longer than pipeline.gap-wait; the ids after them were then enqueued. A row that commits later in a gap is found by the rescan or the reconciliation pass and processed as a late row.
+type IngressGap struct {
+	Source string `json:"source"`
+	// First missing CMINMSGS_ID of the hole.
+	FromID int64 `json:"from_id"`
+	// Last missing CMINMSGS_ID of the hole.
+	ToID int64 `json:"to_id"`
+	// When the poller first saw the hole.
+	SeenAt time.Time `json:"seen_at"`
+	// When the wait ran out and the hole was given up.
+	GivenUpAt time.Time `json:"given_up_at"`
+}
+
 // Persistent poll watermark per mailbox source. Not a processed marker: the poller also rescans a bounded window behind it for late-committed smaller IDs.
 type IngressMark struct {
 	Source string `json:"source"`
@@ -544,6 +557,8 @@ type ProcState struct {
 	FinishedAt *time.Time `json:"finished_at"`
 	CreatedAt  time.Time  `json:"created_at"`
 	UpdatedAt  time.Time  `json:"updated_at"`
+	// Late row (rule 17): the largest MSG_ID already finished when this row was enqueued, so its effect lands after that one's (shown as late:<id>). NULL for a row enqueued in order.
+	LateAfter *int64 `json:"late_after"`
 }
 
 // Archive of terminal PROC_STATE rows. Identity keys of holders stay unique here and are checked on bind, so an archived message still deduplicates.
@@ -570,6 +585,8 @@ type ProcStateHst struct {
 	CreatedAt      time.Time  `json:"created_at"`
 	// When the row was moved out of PROC_STATE.
 	ArchivedAt time.Time `json:"archived_at"`
+	// As proc_state.late_after.
+	LateAfter *int64 `json:"late_after"`
 }
 
 // What the leader's pump publishes about itself for operators (msgx status): a single row (id = 1).
@@ -638,6 +655,8 @@ type ReqTrack struct {
 	Note *string `json:"note"`
 	// How the RESP matched: exact (an echoed field) or degraded (RESP DTTM >= sent_at).
 	MatchRule *string `json:"match_rule"`
+	// Who registered the request: operator (CLI, admin API) or an automatic trigger (on-start, daily), which never supersedes an open request.
+	Origin string `json:"origin"`
 }
 
 // Current snapshot generation per flight day. VERSION advances by exactly one per snapshot message with a compare-and-set on (FDAY, VERSION).

@@ -163,6 +163,83 @@ func (q *Queries) BackfillTodoRecordFailure(ctx context.Context, db DBTX, arg Ba
 	return err
 }
 
+const ingressGapAdd = `-- name: IngressGapAdd :exec
+INSERT INTO ingress_gap (source, from_id, to_id, seen_at, given_up_at)
+VALUES ($1, $2, $3, $4, $5)
+ON CONFLICT (source, from_id) DO NOTHING
+`
+
+type IngressGapAddParams struct {
+	Source    string    `json:"source"`
+	FromID    int64     `json:"from_id"`
+	ToID      int64     `json:"to_id"`
+	SeenAt    time.Time `json:"seen_at"`
+	GivenUpAt time.Time `json:"given_up_at"`
+}
+
+// Records a hole the poller gave up (rule 16); a hole recorded before (a
+// restart gave it up again) keeps its first record.
+func (q *Queries) IngressGapAdd(ctx context.Context, db DBTX, arg IngressGapAddParams) error {
+	_, err := db.Exec(ctx, ingressGapAdd,
+		arg.Source,
+		arg.FromID,
+		arg.ToID,
+		arg.SeenAt,
+		arg.GivenUpAt,
+	)
+	return err
+}
+
+const ingressGapCountSince = `-- name: IngressGapCountSince :one
+SELECT count(*) FROM ingress_gap WHERE given_up_at >= $1
+`
+
+func (q *Queries) IngressGapCountSince(ctx context.Context, db DBTX, since time.Time) (int64, error) {
+	row := db.QueryRow(ctx, ingressGapCountSince, since)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
+const ingressGapsSince = `-- name: IngressGapsSince :many
+SELECT source, from_id, to_id, seen_at, given_up_at FROM ingress_gap
+WHERE given_up_at >= $1
+ORDER BY given_up_at DESC, from_id DESC
+LIMIT $2
+`
+
+type IngressGapsSinceParams struct {
+	Since   time.Time `json:"since"`
+	MaxRows int32     `json:"max_rows"`
+}
+
+// The holes given up since a time, newest first (msgx status).
+func (q *Queries) IngressGapsSince(ctx context.Context, db DBTX, arg IngressGapsSinceParams) ([]IngressGap, error) {
+	rows, err := db.Query(ctx, ingressGapsSince, arg.Since, arg.MaxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []IngressGap{}
+	for rows.Next() {
+		var i IngressGap
+		if err := rows.Scan(
+			&i.Source,
+			&i.FromID,
+			&i.ToID,
+			&i.SeenAt,
+			&i.GivenUpAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const ingressMarkAdvance = `-- name: IngressMarkAdvance :exec
 INSERT INTO ingress_mark (source, last_id, updated_at) VALUES ($1, $2, $3)
 ON CONFLICT (source) DO UPDATE SET
@@ -191,6 +268,62 @@ func (q *Queries) IngressMarkGet(ctx context.Context, db DBTX, source string) (i
 	var last_id int64
 	err := row.Scan(&last_id)
 	return last_id, err
+}
+
+const lateRowCountSince = `-- name: LateRowCountSince :one
+SELECT ((SELECT count(*) FROM proc_state p WHERE p.late_after IS NOT NULL AND p.first_seen_at >= $1::timestamptz)
+  + (SELECT count(*) FROM proc_state_hst h WHERE h.late_after IS NOT NULL AND h.first_seen_at >= $1::timestamptz))::bigint AS late_rows
+`
+
+func (q *Queries) LateRowCountSince(ctx context.Context, db DBTX, since time.Time) (int64, error) {
+	row := db.QueryRow(ctx, lateRowCountSince, since)
+	var late_rows int64
+	err := row.Scan(&late_rows)
+	return late_rows, err
+}
+
+const lateRowsSince = `-- name: LateRowsSince :many
+SELECT l.msg_id, l.late_after, l.first_seen_at FROM (
+  SELECT p.msg_id, p.late_after, p.first_seen_at FROM proc_state p
+  WHERE p.late_after IS NOT NULL AND p.first_seen_at >= $1::timestamptz
+  UNION ALL
+  SELECT h.msg_id, h.late_after, h.first_seen_at FROM proc_state_hst h
+  WHERE h.late_after IS NOT NULL AND h.first_seen_at >= $1::timestamptz
+) l
+ORDER BY l.first_seen_at DESC, l.msg_id DESC
+LIMIT $2
+`
+
+type LateRowsSinceParams struct {
+	Since   time.Time `json:"since"`
+	MaxRows int32     `json:"max_rows"`
+}
+
+type LateRowsSinceRow struct {
+	MsgID       int64     `json:"msg_id"`
+	LateAfter   *int64    `json:"late_after"`
+	FirstSeenAt time.Time `json:"first_seen_at"`
+}
+
+// The late rows enqueued since a time, live or archived, newest first (msgx status).
+func (q *Queries) LateRowsSince(ctx context.Context, db DBTX, arg LateRowsSinceParams) ([]LateRowsSinceRow, error) {
+	rows, err := db.Query(ctx, lateRowsSince, arg.Since, arg.MaxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []LateRowsSinceRow{}
+	for rows.Next() {
+		var i LateRowsSinceRow
+		if err := rows.Scan(&i.MsgID, &i.LateAfter, &i.FirstSeenAt); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const pipelineLockAcquire = `-- name: PipelineLockAcquire :exec

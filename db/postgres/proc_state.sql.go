@@ -21,16 +21,16 @@ WITH doomed AS (
 ), moved AS (
   DELETE FROM proc_state p USING doomed d
   WHERE p.msg_id = d.msg_id AND p.status IN ('SUCCEEDED', 'SKIPPED', 'DEAD') AND NOT $3::boolean
-  RETURNING p.msg_id, p.status, p.identity_key, p.kind, p.msg_type, p.msg_subtype, p.meta_sndr, p.meta_seqn, p.meta_dttm_raw, p.meta_dttm, p.attempts, p.next_attempt_at, p.first_seen_at, p.failing_since, p.error_class, p.reason, p.duplicate_of, p.replay_count, p.prev_error_class, p.prev_reason, p.finished_at, p.created_at, p.updated_at
+  RETURNING p.msg_id, p.status, p.identity_key, p.kind, p.msg_type, p.msg_subtype, p.meta_sndr, p.meta_seqn, p.meta_dttm_raw, p.meta_dttm, p.attempts, p.next_attempt_at, p.first_seen_at, p.failing_since, p.error_class, p.reason, p.duplicate_of, p.replay_count, p.prev_error_class, p.prev_reason, p.finished_at, p.created_at, p.updated_at, p.late_after
 ), archived AS (
   INSERT INTO proc_state_hst (
     msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
     meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of,
-    replay_count, prev_error_class, prev_reason, finished_at, created_at, archived_at)
+    replay_count, prev_error_class, prev_reason, finished_at, created_at, archived_at, late_after)
   SELECT
     msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
     meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of,
-    replay_count, prev_error_class, prev_reason, finished_at, created_at, $4
+    replay_count, prev_error_class, prev_reason, finished_at, created_at, $4, late_after
   FROM moved
   RETURNING 1
 )
@@ -155,12 +155,17 @@ func (q *Queries) ProcStateCountByStatus(ctx context.Context, db DBTX) ([]ProcSt
 	return items, nil
 }
 
-const procStateEnqueue = `-- name: ProcStateEnqueue :execrows
-INSERT INTO proc_state (msg_id, status, first_seen_at, created_at, updated_at)
-SELECT id, 'PENDING', $1::timestamptz, $1::timestamptz, $1::timestamptz
+const procStateEnqueue = `-- name: ProcStateEnqueue :many
+INSERT INTO proc_state (msg_id, status, first_seen_at, created_at, updated_at, late_after)
+SELECT id, 'PENDING', $1::timestamptz, $1::timestamptz, $1::timestamptz,
+  GREATEST(
+    (SELECT max(p.msg_id) FROM proc_state p WHERE p.msg_id > id AND p.status IN ('SUCCEEDED', 'SKIPPED', 'DEAD')),
+    (SELECT max(h.msg_id) FROM proc_state_hst h WHERE h.msg_id > id))
 FROM unnest($2::bigint[]) AS id
 WHERE NOT EXISTS (SELECT 1 FROM proc_state_hst h WHERE h.msg_id = id)
+  AND NOT EXISTS (SELECT 1 FROM proc_state l WHERE l.msg_id = id)
 ON CONFLICT (msg_id) DO NOTHING
+RETURNING msg_id, late_after
 `
 
 type ProcStateEnqueueParams struct {
@@ -168,14 +173,64 @@ type ProcStateEnqueueParams struct {
 	MsgIds []int64   `json:"msg_ids"`
 }
 
-// Enqueues mailbox ids as PENDING. The primary key makes a rescan harmless, and
-// an id already archived is never enqueued again.
-func (q *Queries) ProcStateEnqueue(ctx context.Context, db DBTX, arg ProcStateEnqueueParams) (int64, error) {
-	result, err := db.Exec(ctx, procStateEnqueue, arg.Now, arg.MsgIds)
+type ProcStateEnqueueRow struct {
+	MsgID     int64  `json:"msg_id"`
+	LateAfter *int64 `json:"late_after"`
+}
+
+// Enqueues mailbox ids as PENDING and returns the new ones. The primary key
+// makes a rescan harmless, and an id already archived is never enqueued
+// again. A new id smaller than a finished one (live or archived) is a late
+// row (rule 17): late_after keeps the largest such id. The caller holds
+// PIPELINE_LOCK unless ProcStateEnqueueCheck found every new id above every
+// known one, so no business transaction commits between this check and the
+// insert.
+func (q *Queries) ProcStateEnqueue(ctx context.Context, db DBTX, arg ProcStateEnqueueParams) ([]ProcStateEnqueueRow, error) {
+	rows, err := db.Query(ctx, procStateEnqueue, arg.Now, arg.MsgIds)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	return result.RowsAffected(), nil
+	defer rows.Close()
+	items := []ProcStateEnqueueRow{}
+	for rows.Next() {
+		var i ProcStateEnqueueRow
+		if err := rows.Scan(&i.MsgID, &i.LateAfter); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const procStateEnqueueCheck = `-- name: ProcStateEnqueueCheck :one
+SELECT count(*) AS new_ids, COALESCE(min(id), 0)::bigint AS min_new,
+  GREATEST(
+    COALESCE((SELECT max(p.msg_id) FROM proc_state p), 0),
+    COALESCE((SELECT max(h.msg_id) FROM proc_state_hst h), 0))::bigint AS max_known
+FROM unnest($1::bigint[]) AS id
+WHERE NOT EXISTS (SELECT 1 FROM proc_state_hst h WHERE h.msg_id = id)
+  AND NOT EXISTS (SELECT 1 FROM proc_state l WHERE l.msg_id = id)
+`
+
+type ProcStateEnqueueCheckRow struct {
+	NewIds   int64 `json:"new_ids"`
+	MinNew   int64 `json:"min_new"`
+	MaxKnown int64 `json:"max_known"`
+}
+
+// Before an enqueue, without a lock: how many of the ids are new (neither
+// live nor archived), the smallest of them and the largest id known. New
+// ids all above every known id cannot be late nor overtake a run, so they
+// need no PIPELINE_LOCK (the poll's usual case); a rescan of ids already
+// queued needs nothing at all.
+func (q *Queries) ProcStateEnqueueCheck(ctx context.Context, db DBTX, msgIds []int64) (ProcStateEnqueueCheckRow, error) {
+	row := db.QueryRow(ctx, procStateEnqueueCheck, msgIds)
+	var i ProcStateEnqueueCheckRow
+	err := row.Scan(&i.NewIds, &i.MinNew, &i.MaxKnown)
+	return i, err
 }
 
 const procStateFindIdentities = `-- name: ProcStateFindIdentities :many
@@ -267,7 +322,7 @@ func (q *Queries) ProcStateFinishMany(ctx context.Context, db DBTX, arg ProcStat
 }
 
 const procStateGet = `-- name: ProcStateGet :one
-SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at FROM proc_state WHERE msg_id = $1
+SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at, late_after FROM proc_state WHERE msg_id = $1
 `
 
 func (q *Queries) ProcStateGet(ctx context.Context, db DBTX, msgID int64) (ProcState, error) {
@@ -297,12 +352,13 @@ func (q *Queries) ProcStateGet(ctx context.Context, db DBTX, msgID int64) (ProcS
 		&i.FinishedAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.LateAfter,
 	)
 	return i, err
 }
 
 const procStateGetHead = `-- name: ProcStateGetHead :one
-SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at FROM proc_state
+SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at, late_after FROM proc_state
 WHERE status IN ('PENDING', 'FAILED')
 ORDER BY msg_id
 LIMIT 1
@@ -336,12 +392,13 @@ func (q *Queries) ProcStateGetHead(ctx context.Context, db DBTX) (ProcState, err
 		&i.FinishedAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.LateAfter,
 	)
 	return i, err
 }
 
 const procStateGetManyForUpdate = `-- name: ProcStateGetManyForUpdate :many
-SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at FROM proc_state WHERE msg_id = ANY($1::bigint[]) ORDER BY msg_id FOR UPDATE
+SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at, late_after FROM proc_state WHERE msg_id = ANY($1::bigint[]) ORDER BY msg_id FOR UPDATE
 `
 
 // Re-checks the messages of a run inside the business transaction.
@@ -378,6 +435,7 @@ func (q *Queries) ProcStateGetManyForUpdate(ctx context.Context, db DBTX, msgIds
 			&i.FinishedAt,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.LateAfter,
 		); err != nil {
 			return nil, err
 		}
@@ -390,7 +448,7 @@ func (q *Queries) ProcStateGetManyForUpdate(ctx context.Context, db DBTX, msgIds
 }
 
 const procStateHstGet = `-- name: ProcStateHstGet :one
-SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, archived_at FROM proc_state_hst WHERE msg_id = $1
+SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, archived_at, late_after FROM proc_state_hst WHERE msg_id = $1
 `
 
 func (q *Queries) ProcStateHstGet(ctx context.Context, db DBTX, msgID int64) (ProcStateHst, error) {
@@ -418,12 +476,13 @@ func (q *Queries) ProcStateHstGet(ctx context.Context, db DBTX, msgID int64) (Pr
 		&i.FinishedAt,
 		&i.CreatedAt,
 		&i.ArchivedAt,
+		&i.LateAfter,
 	)
 	return i, err
 }
 
 const procStateListDead = `-- name: ProcStateListDead :many
-SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at FROM proc_state
+SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at, late_after FROM proc_state
 WHERE status = 'DEAD'
   AND msg_id > $1
   AND ($2::varchar IS NULL OR error_class = $2)
@@ -471,6 +530,7 @@ func (q *Queries) ProcStateListDead(ctx context.Context, db DBTX, arg ProcStateL
 			&i.FinishedAt,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.LateAfter,
 		); err != nil {
 			return nil, err
 		}
@@ -483,7 +543,7 @@ func (q *Queries) ProcStateListDead(ctx context.Context, db DBTX, arg ProcStateL
 }
 
 const procStateListHead = `-- name: ProcStateListHead :many
-SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at FROM proc_state
+SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at, late_after FROM proc_state
 WHERE status IN ('PENDING', 'FAILED')
 ORDER BY msg_id
 LIMIT $1
@@ -523,6 +583,7 @@ func (q *Queries) ProcStateListHead(ctx context.Context, db DBTX, maxRows int32)
 			&i.FinishedAt,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.LateAfter,
 		); err != nil {
 			return nil, err
 		}

@@ -168,9 +168,18 @@ type Querier interface {
 	GateInsert(ctx context.Context, db DBTX, arg []GateInsertParams) (int64, error)
 	GateListByFlight(ctx context.Context, db DBTX, flid int64) ([]FlightGate, error)
 	GateListByFlights(ctx context.Context, db DBTX, flids []int64) ([]FlightGate, error)
+	// Records a hole the poller gave up (rule 16); a hole recorded before (a
+	// restart gave it up again) keeps its first record.
+	IngressGapAdd(ctx context.Context, db DBTX, arg IngressGapAddParams) error
+	IngressGapCountSince(ctx context.Context, db DBTX, since time.Time) (int64, error)
+	// The holes given up since a time, newest first (msgx status).
+	IngressGapsSince(ctx context.Context, db DBTX, arg IngressGapsSinceParams) ([]IngressGap, error)
 	// Moves the watermark forward, never back.
 	IngressMarkAdvance(ctx context.Context, db DBTX, arg IngressMarkAdvanceParams) error
 	IngressMarkGet(ctx context.Context, db DBTX, source string) (int64, error)
+	LateRowCountSince(ctx context.Context, db DBTX, since time.Time) (int64, error)
+	// The late rows enqueued since a time, live or archived, newest first (msgx status).
+	LateRowsSince(ctx context.Context, db DBTX, arg LateRowsSinceParams) ([]LateRowsSinceRow, error)
 	// PostgreSQL 14+: the server ends this session when the leader stops pinging
 	// it (a hung or partitioned leader), which releases the lock.
 	LeaderIdleSessionTimeout(ctx context.Context, db DBTX, timeout string) error
@@ -215,9 +224,20 @@ type Querier interface {
 	ProcStateBindIdentities(ctx context.Context, db DBTX, arg ProcStateBindIdentitiesParams) ([]int64, error)
 	// Backlog and outcomes for status and metrics.
 	ProcStateCountByStatus(ctx context.Context, db DBTX) ([]ProcStateCountByStatusRow, error)
-	// Enqueues mailbox ids as PENDING. The primary key makes a rescan harmless, and
-	// an id already archived is never enqueued again.
-	ProcStateEnqueue(ctx context.Context, db DBTX, arg ProcStateEnqueueParams) (int64, error)
+	// Enqueues mailbox ids as PENDING and returns the new ones. The primary key
+	// makes a rescan harmless, and an id already archived is never enqueued
+	// again. A new id smaller than a finished one (live or archived) is a late
+	// row (rule 17): late_after keeps the largest such id. The caller holds
+	// PIPELINE_LOCK unless ProcStateEnqueueCheck found every new id above every
+	// known one, so no business transaction commits between this check and the
+	// insert.
+	ProcStateEnqueue(ctx context.Context, db DBTX, arg ProcStateEnqueueParams) ([]ProcStateEnqueueRow, error)
+	// Before an enqueue, without a lock: how many of the ids are new (neither
+	// live nor archived), the smallest of them and the largest id known. New
+	// ids all above every known id cannot be late nor overtake a run, so they
+	// need no PIPELINE_LOCK (the poll's usual case); a rescan of ids already
+	// queued needs nothing at all.
+	ProcStateEnqueueCheck(ctx context.Context, db DBTX, msgIds []int64) (ProcStateEnqueueCheckRow, error)
 	// Who holds these identity keys, live or archived (archived rows still deduplicate).
 	ProcStateFindIdentities(ctx context.Context, db DBTX, identityKeys []string) ([]ProcStateFindIdentitiesRow, error)
 	// Moves unfinished messages to their terminal status (SUCCEEDED, SKIPPED,
@@ -283,6 +303,9 @@ type Querier interface {
 	ReqGet(ctx context.Context, db DBTX, reqID int64) (ReqTrack, error)
 	// Registers a request; the partial unique index refuses a second open one of the same key.
 	ReqInsert(ctx context.Context, db DBTX, arg ReqInsertParams) (ReqTrack, error)
+	// The request of a key answered last: an automatic trigger registers
+	// nothing within request.timeout of an answer.
+	ReqLastDone(ctx context.Context, db DBTX, reqKey string) (ReqTrack, error)
 	// The newest requests first.
 	ReqList(ctx context.Context, db DBTX, arg ReqListParams) ([]ReqTrack, error)
 	ReqListOpen(ctx context.Context, db DBTX) ([]ReqTrack, error)

@@ -102,7 +102,7 @@ func (q *Queries) ReqExpireKey(ctx context.Context, db DBTX, arg ReqExpireKeyPar
 }
 
 const reqGet = `-- name: ReqGet :one
-SELECT req_id, req_type, req_key, list_code, range_begin, range_end, sender, seqn, outbound_id, status, registered_at, sent_at, expires_at, done_at, response_msg_id, note, match_rule FROM req_track WHERE req_id = $1
+SELECT req_id, req_type, req_key, list_code, range_begin, range_end, sender, seqn, outbound_id, status, registered_at, sent_at, expires_at, done_at, response_msg_id, note, match_rule, origin FROM req_track WHERE req_id = $1
 `
 
 func (q *Queries) ReqGet(ctx context.Context, db DBTX, reqID int64) (ReqTrack, error) {
@@ -126,14 +126,15 @@ func (q *Queries) ReqGet(ctx context.Context, db DBTX, reqID int64) (ReqTrack, e
 		&i.ResponseMsgID,
 		&i.Note,
 		&i.MatchRule,
+		&i.Origin,
 	)
 	return i, err
 }
 
 const reqInsert = `-- name: ReqInsert :one
-INSERT INTO req_track (req_type, req_key, list_code, range_begin, range_end, sender, seqn, status, registered_at, expires_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, 'REGISTERED', $8, $9)
-RETURNING req_id, req_type, req_key, list_code, range_begin, range_end, sender, seqn, outbound_id, status, registered_at, sent_at, expires_at, done_at, response_msg_id, note, match_rule
+INSERT INTO req_track (req_type, req_key, list_code, range_begin, range_end, sender, seqn, status, registered_at, expires_at, origin)
+VALUES ($1, $2, $3, $4, $5, $6, $7, 'REGISTERED', $8, $9, $10)
+RETURNING req_id, req_type, req_key, list_code, range_begin, range_end, sender, seqn, outbound_id, status, registered_at, sent_at, expires_at, done_at, response_msg_id, note, match_rule, origin
 `
 
 type ReqInsertParams struct {
@@ -146,6 +147,7 @@ type ReqInsertParams struct {
 	Seqn       int64      `json:"seqn"`
 	Now        time.Time  `json:"now"`
 	ExpiresAt  time.Time  `json:"expires_at"`
+	Origin     string     `json:"origin"`
 }
 
 // Registers a request; the partial unique index refuses a second open one of the same key.
@@ -160,6 +162,7 @@ func (q *Queries) ReqInsert(ctx context.Context, db DBTX, arg ReqInsertParams) (
 		arg.Seqn,
 		arg.Now,
 		arg.ExpiresAt,
+		arg.Origin,
 	)
 	var i ReqTrack
 	err := row.Scan(
@@ -180,12 +183,46 @@ func (q *Queries) ReqInsert(ctx context.Context, db DBTX, arg ReqInsertParams) (
 		&i.ResponseMsgID,
 		&i.Note,
 		&i.MatchRule,
+		&i.Origin,
+	)
+	return i, err
+}
+
+const reqLastDone = `-- name: ReqLastDone :one
+SELECT req_id, req_type, req_key, list_code, range_begin, range_end, sender, seqn, outbound_id, status, registered_at, sent_at, expires_at, done_at, response_msg_id, note, match_rule, origin FROM req_track WHERE req_key = $1 AND status = 'DONE'
+ORDER BY done_at DESC, req_id DESC LIMIT 1
+`
+
+// The request of a key answered last: an automatic trigger registers
+// nothing within request.timeout of an answer.
+func (q *Queries) ReqLastDone(ctx context.Context, db DBTX, reqKey string) (ReqTrack, error) {
+	row := db.QueryRow(ctx, reqLastDone, reqKey)
+	var i ReqTrack
+	err := row.Scan(
+		&i.ReqID,
+		&i.ReqType,
+		&i.ReqKey,
+		&i.ListCode,
+		&i.RangeBegin,
+		&i.RangeEnd,
+		&i.Sender,
+		&i.Seqn,
+		&i.OutboundID,
+		&i.Status,
+		&i.RegisteredAt,
+		&i.SentAt,
+		&i.ExpiresAt,
+		&i.DoneAt,
+		&i.ResponseMsgID,
+		&i.Note,
+		&i.MatchRule,
+		&i.Origin,
 	)
 	return i, err
 }
 
 const reqList = `-- name: ReqList :many
-SELECT req_id, req_type, req_key, list_code, range_begin, range_end, sender, seqn, outbound_id, status, registered_at, sent_at, expires_at, done_at, response_msg_id, note, match_rule FROM req_track WHERE req_id < $1 ORDER BY req_id DESC LIMIT $2
+SELECT req_id, req_type, req_key, list_code, range_begin, range_end, sender, seqn, outbound_id, status, registered_at, sent_at, expires_at, done_at, response_msg_id, note, match_rule, origin FROM req_track WHERE req_id < $1 ORDER BY req_id DESC LIMIT $2
 `
 
 type ReqListParams struct {
@@ -221,6 +258,7 @@ func (q *Queries) ReqList(ctx context.Context, db DBTX, arg ReqListParams) ([]Re
 			&i.ResponseMsgID,
 			&i.Note,
 			&i.MatchRule,
+			&i.Origin,
 		); err != nil {
 			return nil, err
 		}
@@ -233,7 +271,7 @@ func (q *Queries) ReqList(ctx context.Context, db DBTX, arg ReqListParams) ([]Re
 }
 
 const reqListOpen = `-- name: ReqListOpen :many
-SELECT req_id, req_type, req_key, list_code, range_begin, range_end, sender, seqn, outbound_id, status, registered_at, sent_at, expires_at, done_at, response_msg_id, note, match_rule FROM req_track WHERE status IN ('REGISTERED', 'SENT') ORDER BY req_id
+SELECT req_id, req_type, req_key, list_code, range_begin, range_end, sender, seqn, outbound_id, status, registered_at, sent_at, expires_at, done_at, response_msg_id, note, match_rule, origin FROM req_track WHERE status IN ('REGISTERED', 'SENT') ORDER BY req_id
 `
 
 func (q *Queries) ReqListOpen(ctx context.Context, db DBTX) ([]ReqTrack, error) {
@@ -263,6 +301,7 @@ func (q *Queries) ReqListOpen(ctx context.Context, db DBTX) ([]ReqTrack, error) 
 			&i.ResponseMsgID,
 			&i.Note,
 			&i.MatchRule,
+			&i.Origin,
 		); err != nil {
 			return nil, err
 		}
@@ -342,7 +381,7 @@ func (q *Queries) ReqNextSeqn(ctx context.Context, db DBTX) (int64, error) {
 }
 
 const reqOpenForUpdate = `-- name: ReqOpenForUpdate :one
-SELECT req_id, req_type, req_key, list_code, range_begin, range_end, sender, seqn, outbound_id, status, registered_at, sent_at, expires_at, done_at, response_msg_id, note, match_rule FROM req_track WHERE req_key = $1 AND status IN ('REGISTERED', 'SENT') FOR UPDATE
+SELECT req_id, req_type, req_key, list_code, range_begin, range_end, sender, seqn, outbound_id, status, registered_at, sent_at, expires_at, done_at, response_msg_id, note, match_rule, origin FROM req_track WHERE req_key = $1 AND status IN ('REGISTERED', 'SENT') FOR UPDATE
 `
 
 // The open request of a key, locked for the transaction that answers or
@@ -368,6 +407,7 @@ func (q *Queries) ReqOpenForUpdate(ctx context.Context, db DBTX, reqKey string) 
 		&i.ResponseMsgID,
 		&i.Note,
 		&i.MatchRule,
+		&i.Origin,
 	)
 	return i, err
 }

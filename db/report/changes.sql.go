@@ -66,3 +66,39 @@ func (q *Queries) FlightChanges(ctx context.Context, db DBTX, flid int64) ([]Fli
 	}
 	return items, nil
 }
+
+const latestMsgEvents = `-- name: LatestMsgEvents :many
+SELECT DISTINCT ON (flid) flid, event_type, payload
+FROM msg_event
+WHERE target = 'KAFKA:msg' AND flid = ANY($1::bigint[])
+ORDER BY flid, event_id DESC
+`
+
+type LatestMsgEventsRow struct {
+	Flid      int64   `json:"flid"`
+	EventType string  `json:"event_type"`
+	Payload   *string `json:"payload"`
+}
+
+// Each given flight's latest KAFKA:msg event (what msgx last published about
+// it: msgx compare --payloads); a flight without one is absent. Read
+// through msg_event_flid_ix (flid, event_id).
+func (q *Queries) LatestMsgEvents(ctx context.Context, db DBTX, flids []int64) ([]LatestMsgEventsRow, error) {
+	rows, err := db.Query(ctx, latestMsgEvents, flids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []LatestMsgEventsRow{}
+	for rows.Next() {
+		var i LatestMsgEventsRow
+		if err := rows.Scan(&i.Flid, &i.EventType, &i.Payload); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}

@@ -19,7 +19,7 @@ const MaxReplayIDs = 1000
 
 func (s *server) mountAdmin(r chi.Router) {
 	r.Route("/admin", func(r chi.Router) {
-		r.Use(s.requireToken(newBearer("msgx admin", s.AdminToken, func(w http.ResponseWriter) {
+		r.Use(s.requireToken(newBearer("admin", s.AdminToken, func(w http.ResponseWriter) {
 			// Production refuses to start without an admin token.
 			writeError(w, http.StatusForbidden, "admin API disabled: no admin token configured")
 		})))

@@ -123,6 +123,7 @@ type history struct {
 // over the backoff, until the queue is empty.
 func (e *sendEnv) drain(t *testing.T) {
 	t.Helper()
+	e.enqueue(t)
 	cfg := pipeline.DefaultPumpConfig()
 	cfg.Decode.Location = airport
 	cfg.MaxAttempts = 1

@@ -16,6 +16,7 @@ import (
 // the length of the token leaks through timing.
 type bearer struct {
 	realm string // "msgx admin", "msgx send"
+	kind  string // the credential kind failures are counted under: "admin", "send"
 	set   bool
 	want  [sha256.Size]byte
 	// open is the answer without a configured token: nil lets every request
@@ -23,15 +24,18 @@ type bearer struct {
 	open func(w http.ResponseWriter)
 }
 
-func newBearer(realm, token string, open func(w http.ResponseWriter)) bearer {
-	return bearer{realm: realm, set: token != "", want: sha256.Sum256([]byte(token)), open: open}
+func newBearer(kind, token string, open func(w http.ResponseWriter)) bearer {
+	return bearer{realm: "msgx " + kind, kind: kind, set: token != "", want: sha256.Sum256([]byte(token)), open: open}
 }
 
-// requireToken lets a request through only with b's token. Failures count
-// per client address (authFailures): beyond the allowance the answer is 429
-// with Retry-After, whatever the token, until the allowance refills; and the
-// warning of a failure is logged once per interval per client, with the
-// count of failures not logged since.
+// requireToken lets a request through only with b's token. A request with
+// the token always passes: the failure limit never refuses a valid
+// credential, so one client's wrong tokens cannot lock out another client
+// behind the same address (NAT, a proxy). Failures count per client address
+// and credential kind (authFailures): beyond the allowance a wrong or
+// missing token is answered 429 with Retry-After until the allowance
+// refills; and the warning of a failure is logged once per interval per
+// client, kind and limited or not, with the count of those not logged since.
 func (s *server) requireToken(b bearer) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -43,48 +47,43 @@ func (s *server) requireToken(b bearer) func(http.Handler) http.Handler {
 				next.ServeHTTP(w, r)
 				return
 			}
-			client, now := clientAddr(r), s.Clock.Now()
-			if wait, blocked := s.authFails.blocked(client, now); blocked {
-				s.authFailed(w, r, b, client, now, "blocked", wait)
-				return
-			}
 			scheme, token, found := strings.Cut(r.Header.Get("Authorization"), " ")
 			token = strings.TrimSpace(token)
+			why, challenge := "wrong token", fmt.Sprintf("Bearer realm=%q, error=\"invalid_token\"", b.realm)
 			if !found || !strings.EqualFold(scheme, "Bearer") || token == "" {
-				wait, blocked := s.authFails.fail(client, now)
-				s.authFailed(w, r, b, client, now, "missing token", wait)
-				if !blocked {
-					w.Header().Set("WWW-Authenticate", fmt.Sprintf("Bearer realm=%q", b.realm))
-					writeError(w, http.StatusUnauthorized, b.realm+" token required: Authorization: Bearer <token>")
-				}
+				why, challenge = "missing token", fmt.Sprintf("Bearer realm=%q", b.realm)
+			} else if got := sha256.Sum256([]byte(token)); subtle.ConstantTimeCompare(got[:], b.want[:]) == 1 {
+				next.ServeHTTP(w, r)
 				return
 			}
-			got := sha256.Sum256([]byte(token))
-			if subtle.ConstantTimeCompare(got[:], b.want[:]) != 1 {
-				wait, blocked := s.authFails.fail(client, now)
-				s.authFailed(w, r, b, client, now, "wrong token", wait)
-				if !blocked {
-					w.Header().Set("WWW-Authenticate", fmt.Sprintf("Bearer realm=%q, error=\"invalid_token\"", b.realm))
-					writeError(w, http.StatusUnauthorized, "invalid "+b.realm+" token")
-				}
+			client, now := clientAddr(r), s.Clock.Now()
+			wait, limited := s.authFails.fail(authKey{client: client, kind: b.kind}, now)
+			s.authFailed(r, b, client, now, why, limited)
+			if limited {
+				secs := int64(max(1, (wait+time.Second-1)/time.Second))
+				w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
+				writeError(w, http.StatusTooManyRequests, fmt.Sprintf("too many failed %s authentications from this address; retry after %d s", b.kind, secs))
 				return
 			}
-			next.ServeHTTP(w, r)
+			w.Header().Set("WWW-Authenticate", challenge)
+			if why == "missing token" {
+				writeError(w, http.StatusUnauthorized, b.realm+" token required: Authorization: Bearer <token>")
+			} else {
+				writeError(w, http.StatusUnauthorized, "invalid "+b.realm+" token")
+			}
 		})
 	}
 }
 
-// authFailed logs a failed authentication (rate-limited per client) and,
-// when wait > 0, answers 429: the client used up its failures.
-func (s *server) authFailed(w http.ResponseWriter, r *http.Request, b bearer, client string, now time.Time, why string, wait time.Duration) {
-	if ok, suppressed := s.authLogs.allow(client, now); ok {
-		s.logFor(r).Warn("api: authentication failed", "realm", b.realm, "client", client, "why", why,
-			"suppressed", suppressed, "blocked", wait > 0)
-	}
-	if wait > 0 {
-		secs := int64(max(1, (wait+time.Second-1)/time.Second))
-		w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
-		writeError(w, http.StatusTooManyRequests, fmt.Sprintf("too many failed authentications from this address; retry after %d s", secs))
+// authFailed counts a failed authentication (limited: answered 429) and
+// logs it, at most once per interval per client, kind and limited or not:
+// the first refusal of a client by the limit in an interval is logged
+// whatever came before it, naming who is being limited.
+func (s *server) authFailed(r *http.Request, b bearer, client string, now time.Time, why string, limited bool) {
+	s.Metrics.AuthFailed(b.kind, limited)
+	if ok, suppressed := s.authLogs.allow(client+" "+b.kind+" "+strconv.FormatBool(limited), now); ok {
+		s.logFor(r).Warn("api: authentication failed", "realm", b.realm, "kind", b.kind, "client", client, "why", why,
+			"suppressed", suppressed, "limited", limited)
 	}
 }
 

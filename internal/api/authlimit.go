@@ -15,58 +15,54 @@ const (
 	DefaultAuthInterval = time.Minute
 )
 
-// maxAuthClients bounds the client addresses remembered; beyond it (after
-// forgetting those whose allowance is whole again) new ones share one.
+// maxAuthClients bounds the (address, kind) buckets remembered; beyond it
+// (after forgetting those whose allowance is whole again) new ones share one
+// per kind.
 const maxAuthClients = 10000
 
-// authFailures limits failed authentications per client address: a token
-// bucket of burst failures refilled over interval (golang.org/x/time/rate,
-// driven by the injected clock). An address whose bucket is empty is refused
-// with 429 until a failure's worth is back, whatever token it sends, so a
-// guesser learns nothing from its guesses while blocked.
+// authKey is what failures are counted under: a client address and the kind
+// of credential it failed (admin, send), so failures of one kind never use
+// up the allowance of another.
+type authKey struct {
+	client, kind string
+}
+
+// authFailures limits failed authentications per client address and
+// credential kind: a token bucket of burst failures refilled over interval
+// (golang.org/x/time/rate, driven by the injected clock). A failure beyond
+// the bucket is answered 429 until a failure's worth is back. Only failures
+// are limited: a request with a valid token is never counted nor refused.
 type authFailures struct {
 	mu        sync.Mutex
 	every     rate.Limit
 	burst     int
 	interval  time.Duration
-	clients   map[string]*rate.Limiter
+	clients   map[authKey]*rate.Limiter
 	lastSweep time.Time
 }
 
 func newAuthFailures(burst int, interval time.Duration) *authFailures {
 	return &authFailures{every: rate.Every(interval / time.Duration(burst)), burst: burst, interval: interval,
-		clients: map[string]*rate.Limiter{}}
+		clients: map[authKey]*rate.Limiter{}}
 }
 
-// blocked reports whether client has no failure left at now, and when it has.
-func (a *authFailures) blocked(client string, now time.Time) (time.Duration, bool) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	lim := a.clients[client]
-	if lim == nil {
-		return 0, false
-	}
-	if tokens := lim.TokensAt(now); tokens < 1 {
-		return a.wait(tokens), true
-	}
-	return 0, false
-}
-
-// fail counts a failed authentication of client at now; true when it was one
-// over the allowance (the answer is 429, retry after the duration).
-func (a *authFailures) fail(client string, now time.Time) (time.Duration, bool) {
+// fail counts a failed authentication of key at now; true when it was over
+// the allowance (the answer is 429, retry after the duration). A failure
+// over the allowance takes nothing from the bucket: it refills while the
+// client keeps failing.
+func (a *authFailures) fail(key authKey, now time.Time) (time.Duration, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.sweep(now)
-	lim := a.clients[client]
+	lim := a.clients[key]
 	if lim == nil {
 		if len(a.clients) >= maxAuthClients {
-			client = ""
-			lim = a.clients[client]
+			key.client = ""
+			lim = a.clients[key]
 		}
 		if lim == nil {
 			lim = rate.NewLimiter(a.every, a.burst)
-			a.clients[client] = lim
+			a.clients[key] = lim
 		}
 	}
 	if lim.AllowN(now, 1) {

@@ -284,3 +284,25 @@ func TestFlightHistoryAndDeadEventsJSON(t *testing.T) {
 	res, body = call(t, http.MethodGet, base+"/outbox/dead-events?target=x", nil, nil)
 	requireError(t, res, body, http.StatusBadRequest)
 }
+
+// A late row (rule 17) is marked on its message page and counted, with a
+// link, on the overview; GET /messages/{id} carries the mark.
+func TestConsoleShowsLateRows(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t)
+	base := e.serve(t, func(d *api.Deps) { d.Metrics = metrics.New(nil, e.clk) })
+	_, err := e.st.Enqueue(t.Context(), []int64{20}, e.clk.Now())
+	require.NoError(t, err)
+	require.NoError(t, e.st.FinishMessages(t.Context(), []store.Finish{{MsgID: 20, Status: store.StatusSucceeded, Now: e.clk.Now()}}))
+	_, err = e.st.Enqueue(t.Context(), []int64{19}, e.clk.Now())
+	require.NoError(t, err)
+
+	body := page(t, base+"/console/messages/19", http.StatusOK)
+	require.Contains(t, body, ">late:20</span>")
+	require.NotContains(t, page(t, base+"/console/messages/20", http.StatusOK), "late:")
+	body = page(t, base+"/console/", http.StatusOK)
+	require.Contains(t, body, "0 gaps given up, 1 late rows")
+	require.Contains(t, body, `<a href="/console/messages/19">19</a> late:20`)
+	m := message(t, base, 19)
+	require.Equal(t, "late:20", m["late"])
+}

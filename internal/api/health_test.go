@@ -181,6 +181,7 @@ func TestMetricsRoute(t *testing.T) {
 	// Messages sent through the API are the backlog until the pump runs.
 	sendID(t, base, sisMsg("SCHD", "DNLD", 1, dnld7))
 	sendID(t, base, sisMsg("FLOP", "STND", 2, "<FLOP><FLID>7</FLID><STND>201</STND></FLOP>"))
+	e.enqueue(t)
 	e.clk.Advance(time.Minute)
 	m.SetLeader(true)
 	v = scrape()

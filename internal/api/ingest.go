@@ -18,15 +18,18 @@ import (
 )
 
 func (s *server) mountIngest(r chi.Router) {
-	r.With(s.requireToken(newBearer("msgx send", s.SendToken, nil)), limitSends(s.MaxConcurrentSends)).Post("/cminmsgs/send", s.send)
+	r.With(s.requireToken(newBearer("send", s.SendToken, nil)), limitSends(s.MaxConcurrentSends)).Post("/cminmsgs/send", s.send)
 }
 
-// send is POST /cminmsgs/send: the raw XML body becomes a new mailbox row and
-// is enqueued; 200 text/plain with the mailbox id means accepted, not
-// processed. The body is not parsed here: the pump decodes it like any row the
-// AODB writes. The two writes are not one transaction: when the enqueue fails
-// after the insert, the row is still answered as accepted, because the poller
-// enqueues every unprocessed mailbox row; nothing is lost.
+// send is POST /cminmsgs/send: the raw XML body becomes a new mailbox row;
+// 200 text/plain with the mailbox id means accepted, not processed. The body
+// is not parsed here: the pump decodes it like any row the AODB writes.
+//
+// The send does not enqueue its row itself: the poller does, woken at once
+// (Inserted), like every mailbox row. Ids enter the queue in order (rule 16,
+// docs/design.md §1.1): an older row of the AODB that is not committed yet
+// has a smaller id, and enqueueing this row at once would let it overtake
+// that one. Only the poller sees such a hole and waits for it.
 func (s *server) send(w http.ResponseWriter, r *http.Request) {
 	if msg := checkXMLType(r.Header.Get("Content-Type")); msg != "" {
 		writeError(w, http.StatusUnsupportedMediaType, msg)
@@ -69,10 +72,8 @@ func (s *server) send(w http.ResponseWriter, r *http.Request) {
 		s.serverError(w, r, http.StatusServiceUnavailable, "mailbox unavailable", "send: mailbox insert", err)
 		return
 	}
-	if _, err := s.Store.Enqueue(r.Context(), []int64{id}, now); err != nil {
-		s.logFor(r).Warn("send: enqueue failed after the mailbox insert; the poller will enqueue the row", "id", id, "err", err)
-	} else if s.Enqueued != nil {
-		s.Enqueued()
+	if s.Inserted != nil {
+		s.Inserted()
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(http.StatusOK)

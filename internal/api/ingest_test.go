@@ -107,8 +107,8 @@ func requireError(t *testing.T, res *http.Response, body []byte, status int) {
 func TestSendAcceptsXML(t *testing.T) {
 	t.Parallel()
 	e := newSendEnv(t)
-	var rings atomic.Int32 // Enqueued rings the pump's bell
-	base := e.serve(t, func(d *api.Deps) { d.Enqueued = func() { rings.Add(1) } })
+	var rings atomic.Int32 // Inserted wakes the poller
+	base := e.serve(t, func(d *api.Deps) { d.Inserted = func() { rings.Add(1) } })
 	for _, ct := range []string{"application/xml", "text/xml", "application/xml; charset=UTF-8", "text/xml;charset=utf-8"} {
 		res, body := send(t, base, ct, strings.NewReader(xmlBody))
 		require.Equal(t, http.StatusOK, res.StatusCode, "%s: %s", ct, body)
@@ -124,17 +124,15 @@ func TestSendAcceptsXML(t *testing.T) {
 		require.True(t, row.ReceivedAt.Equal(t0), "received at the clock's time")
 		require.Nil(t, row.ProcessedAt)
 
-		m, err := e.st.Message(t.Context(), id)
-		require.NoError(t, err)
-		require.Equal(t, store.StatusPending, m.Status)
-		require.True(t, m.FirstSeenAt.Equal(t0))
+		_, err = e.st.Message(t.Context(), id)
+		require.ErrorIs(t, err, store.ErrNotFound, "the poller enqueues it, in id order")
 	}
 	require.Equal(t, 4, e.rows(t))
-	require.Equal(t, int32(4), rings.Load(), "every enqueued send wakes the pump")
+	require.Equal(t, int32(4), rings.Load(), "every send wakes the poller")
 
 	res, body := send(t, base, "application/json", strings.NewReader(xmlBody))
 	requireError(t, res, body, http.StatusUnsupportedMediaType)
-	require.Equal(t, int32(4), rings.Load(), "a refused send enqueues nothing and rings nothing")
+	require.Equal(t, int32(4), rings.Load(), "a refused send inserts nothing and rings nothing")
 }
 
 func TestSendRefusesOtherMediaTypes(t *testing.T) {
@@ -232,9 +230,9 @@ func TestSendRefusesEmptyOrNonUTF8Body(t *testing.T) {
 	require.Zero(t, e.rows(t))
 }
 
-// The mailbox insert is the acceptance: if the enqueue then fails, the answer
-// is still 200 with the id, and the poller enqueues the row.
-func TestSendEnqueueFailureStillAccepted(t *testing.T) {
+// The mailbox insert is the acceptance: the send does not touch msgx's own
+// database (it answers with PostgreSQL down), and the poller enqueues the row.
+func TestSendLeavesTheEnqueueToThePoller(t *testing.T) {
 	t.Parallel()
 	e := newSendEnv(t)
 	closed, err := pgxpool.New(t.Context(), e.pg.URL)
@@ -255,6 +253,7 @@ func TestSendEnqueueFailureStillAccepted(t *testing.T) {
 	m, err := e.st.Message(t.Context(), id)
 	require.NoError(t, err)
 	require.Equal(t, store.StatusPending, m.Status)
+	require.True(t, m.FirstSeenAt.Equal(t0))
 }
 
 func TestSendMailboxDownIs503(t *testing.T) {
@@ -279,4 +278,75 @@ func TestSendRoutesAnswerJSON(t *testing.T) {
 	requireError(t, res, body, http.StatusMethodNotAllowed)
 	res, body = do(t, http.MethodPost, base+"/nowhere", "application/xml", bytes.NewReader([]byte(xmlBody)))
 	requireError(t, res, body, http.StatusNotFound)
+}
+
+// sisUpd is a SIS schedule update of flight 1 setting STND.
+func sisUpd(seqn int, stand string) string {
+	return `<?xml version="1.0" encoding="UTF-8"?><MSG><META><SNDR>AODB</SNDR><SEQN>` + strconv.Itoa(seqn) +
+		`</SEQN><DTTM>20261202080000</DTTM><TYPE>SCHD</TYPE><STYP>UPD</STYP></META><SCHD><RECS>1</RECS><FLTR><FLID>1</FLID>` +
+		`<ALCD>CA</ALCD><FLNO>CA1</FLNO><MVIN>D</MVIN><SODT>02DEC261030</SODT><STND>` + stand + `</STND></FLTR></SCHD></MSG>`
+}
+
+// A message sent over HTTP while an older AODB row is still uncommitted
+// (BEGIN; INSERT held) does not overtake it: the send only inserts, the
+// poller holds the hole, and once the older row commits both are processed
+// in id order — the newer value wins (rules 1, 16).
+func TestSendDoesNotOvertakeAnOlderMailboxRow(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t)
+	base := e.serve(t)
+	poller := pipeline.NewPoller(e.st, e.mb, e.clk, quiet, pipeline.PollerConfig{})
+	pump := pipeline.NewPump(e.st, e.mb, nil, e.clk, quiet, pipeline.DefaultPumpConfig())
+	drain := func() {
+		for range 100 {
+			wait, err := pump.Step(t.Context())
+			require.NoError(t, err)
+			if wait > 0 {
+				return
+			}
+		}
+	}
+	first, err := e.mb.Insert(t.Context(), []byte(sisUpd(1, "FIRST")), t0)
+	require.NoError(t, err)
+	n, err := poller.PollOnce(t.Context())
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+
+	tx, err := e.db.BeginTx(t.Context(), nil)
+	require.NoError(t, err)
+	defer func() { _ = tx.Rollback() }()
+	res, err := tx.ExecContext(t.Context(), "INSERT INTO cminmsgs (CMINMSGS_CLOB_MSG, CMINMSGS_DATE_RECEIVED, CMINMSGS_STATUS) VALUES (?, NOW(), 'VALID')",
+		sisUpd(2, "OLDER"))
+	require.NoError(t, err)
+	older, err := res.LastInsertId()
+	require.NoError(t, err)
+
+	resp, body := send(t, base, "application/xml", strings.NewReader(sisUpd(3, "NEWER")))
+	require.Equal(t, http.StatusOK, resp.StatusCode, "body: %s", body)
+	sent, err := strconv.ParseInt(string(body), 10, 64)
+	require.NoError(t, err)
+	require.Equal(t, older+1, sent)
+	_, err = e.st.Message(t.Context(), sent)
+	require.ErrorIs(t, err, store.ErrNotFound, "the send does not enqueue ahead of the older row")
+
+	_, err = poller.PollOnce(t.Context())
+	require.NoError(t, err)
+	drain()
+	require.NoError(t, tx.Commit())
+	_, err = poller.PollOnce(t.Context())
+	require.NoError(t, err)
+	drain()
+
+	f, err := e.st.Flights(t.Context(), []int64{1})
+	require.NoError(t, err)
+	require.Equal(t, "NEWER", f[1].Scalars["STND"].Raw, "the newer value wins")
+	evs, err := e.st.EventsOfFlight(t.Context(), 1)
+	require.NoError(t, err)
+	var order []int64
+	for _, ev := range evs {
+		if ev.Target == store.TargetMsg {
+			order = append(order, ev.MsgID)
+		}
+	}
+	require.Equal(t, []int64{first, older, sent}, order, "Kafka order is id order")
 }

@@ -84,6 +84,8 @@ type messageBody struct {
 	ReplayCount    int        `json:"replay_count"`
 	PrevErrorClass *string    `json:"prev_error_class"`
 	PrevReason     *string    `json:"prev_reason"`
+	// Late is late:<largest finished id> for a late row (rule 17), else null.
+	Late *string `json:"late"`
 }
 
 // metaBody is the decoded META (null fields until the message is decoded).
@@ -136,7 +138,17 @@ func newMessageBody(m store.Message, reason reasonFunc) messageBody {
 		Meta: metaBody{Sndr: opt(m.Meta.Sndr), Seqn: m.Meta.Seqn, DttmRaw: opt(m.Meta.DttmRaw), Dttm: m.Meta.Dttm,
 			Type: opt(m.Meta.Type), Styp: opt(m.Meta.Styp)},
 		ReplayCount: m.ReplayCount, PrevErrorClass: opt(m.PrevClass), PrevReason: opt(reason(m.PrevReason)),
+		Late: lateMark(m.LateAfter),
 	}
+}
+
+// lateMark is a late row's mark, nil for a row enqueued in order.
+func lateMark(after *int64) *string {
+	if after == nil {
+		return nil
+	}
+	s := store.LateMark(*after)
+	return &s
 }
 
 // pathID parses a positive integer path parameter, answering 400 otherwise.

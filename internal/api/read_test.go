@@ -16,9 +16,17 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
-// process runs the pump over what is queued, as the service would.
+// enqueue runs the poller once: sends leave the enqueue to it.
+func (e *sendEnv) enqueue(t *testing.T) {
+	t.Helper()
+	_, err := pipeline.NewPoller(e.st, e.mb, e.clk, quiet, pipeline.PollerConfig{}).PollOnce(t.Context())
+	require.NoError(t, err)
+}
+
+// process enqueues what was sent and runs the pump over it, as the service would.
 func (e *sendEnv) process(t *testing.T) {
 	t.Helper()
+	e.enqueue(t)
 	cfg := pipeline.DefaultPumpConfig()
 	cfg.Decode.Location = airport
 	p := pipeline.NewPump(e.st, e.mb, nil, e.clk, quiet, cfg)
@@ -180,11 +188,12 @@ func TestReadMessage(t *testing.T) {
 	dup := sendID(t, base, sisMsg("SCHD", "DNLD", 11, dnld7))
 	refused := sendID(t, base, sisMsg("FLOP", "STND", 12, "<FLOP><FLID>x</FLID><STND>1</STND></FLOP>"))
 	pending := sendID(t, base, sisMsg("FLOP", "STND", 13, "<FLOP><FLID>7</FLID><STND>2</STND></FLOP>"))
+	e.enqueue(t)
 
 	// Before processing: queued, nothing decoded yet.
 	m := message(t, base, pending)
 	keys := []string{"msg_id", "status", "error_class", "reason", "attempts", "next_attempt_at", "first_seen_at",
-		"finished_at", "identity_key", "kind", "duplicate_of", "archived", "meta", "replay_count",
+		"finished_at", "identity_key", "kind", "duplicate_of", "archived", "meta", "replay_count", "late",
 		"prev_error_class", "prev_reason"}
 	require.Len(t, m, len(keys))
 	for _, k := range keys {

@@ -66,9 +66,10 @@ type Deps struct {
 	Mode status.Mode
 	// Metrics, when non-nil, is served at GET /metrics.
 	Metrics *metrics.Metrics
-	// Enqueued, when non-nil, is called after a send enqueued its row (it
-	// rings the pump's bell, so the message waits for no idle interval).
-	Enqueued func()
+	// Inserted, when non-nil, is called after a send inserted its row (it
+	// wakes the leader's poller, which enqueues the row in id order, so the
+	// message waits for no poll interval).
+	Inserted func()
 	// Requests serves /admin/requests (requests.go); nil answers 503.
 	Requests *request.Service
 }
@@ -77,7 +78,7 @@ type Deps struct {
 type server struct {
 	Deps
 	authFails *authFailures
-	authLogs  *logLimiter // failed authentications, per client
+	authLogs  *logLimiter // failed authentications, per client, kind and limited or not
 	checkLogs *logLimiter // failed readiness checks, per check
 }
 

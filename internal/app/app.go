@@ -26,6 +26,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
 	"github.com/msgx-aodb/msgx/internal/request"
+	"github.com/msgx-aodb/msgx/internal/sdnotify"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
@@ -60,6 +61,9 @@ type Options struct {
 	// MaintenanceStagger spreads the maintenance jobs' first checks after
 	// the lead is taken (default maintenance.DefaultStagger).
 	MaintenanceStagger time.Duration
+	// Notifier tells systemd READY, STOPPING and the watchdog (Type=notify);
+	// nil: the one systemd configured ($NOTIFY_SOCKET), if any.
+	Notifier *sdnotify.Notifier
 }
 
 // Serve runs the service until ctx is cancelled, then shuts down gracefully
@@ -130,8 +134,10 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	el := leader.New(leader.Config{URL: cfg.PGURL, LockID: cfg.LeaderLockID, Retry: cfg.LeaderRetryInterval, Dial: own.dial}, clk, log)
 	el.OnChange(func(r leader.Role) { met.SetLeader(r == leader.Leader) })
 
-	// Rung by sends and polls that enqueued, heard by the pump of every term.
-	bell := pipeline.NewBell()
+	// Rung by polls that enqueued, heard by the pump of every term; polls is
+	// rung by sends (their rows enter the queue through the poller, in id
+	// order), heard by the poller of every term.
+	bell, polls := pipeline.NewBell(), pipeline.NewBell()
 	// Requests to the AODB: one service for the admin API and the leader's triggers.
 	reqs := requestService(cfg, st, mb, clk, log, met)
 
@@ -141,14 +147,24 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 			return fmt.Errorf("HTTP: listen on %s (http.addr / MSGX_HTTP_ADDR): %w", cfg.HTTPAddr, err)
 		}
 	}
+	ready := readiness(cfg, own.check, mb, out, el, pause)
+	met.ExportReadiness(ready)
 	srv := &http.Server{
-		Handler:           api.NewRouter(apiDeps(cfg, st, mb, sendMax, clk, log, met, el, readiness(cfg, own.check, mb, out, el, pause), bell, reqs)),
+		Handler:           api.NewRouter(apiDeps(cfg, st, mb, sendMax, clk, log, met, el, ready, polls, reqs)),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,
 		IdleTimeout:       idleTimeout,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
+
+	// systemd (Type=notify): the role as the unit's status line, READY below.
+	sd := opt.Notifier
+	if sd == nil {
+		sd = sdnotify.FromEnv()
+	}
+	sdStatus := func(r leader.Role) string { return "STATUS=" + string(r) + ", serving on " + ln.Addr().String() }
+	el.OnChange(func(r leader.Role) { notify(sd, log, sdStatus(r)) })
 
 	// run ends on the signal or when HTTP fails; it stops the election.
 	run, stop := context.WithCancel(ctx)
@@ -166,7 +182,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	go func() {
 		defer close(elected)
 		el.Run(run, func(lead context.Context) {
-			runWorkers(lead, cfg, st, mb, out, clk, log, met, bell, pause, reqs, opt)
+			runWorkers(lead, cfg, st, mb, out, clk, log, met, bell, polls, pause, reqs, opt)
 		})
 	}()
 	if cfg.SendToken == "" && !cfg.Shadow {
@@ -175,8 +191,11 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	}
 	log.Info("msgx serving", "http_addr", ln.Addr().String(), "env", cfg.Env, "shadow", cfg.Shadow,
 		"poll_interval", cfg.PollInterval.String(), "leader_lock_id", cfg.LeaderLockID)
+	notify(sd, log, sdnotify.Ready, sdStatus(el.Role()))
+	go sd.RunWatchdog(run, clk, func(err error) { log.Warn("systemd watchdog: notify failed", "err", err) })
 
 	<-run.Done()
+	notify(sd, log, sdnotify.Stopping)
 	var runErr error
 	select {
 	case err, ok := <-httpErr:
@@ -200,13 +219,19 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	return runErr
 }
 
+// notify tells systemd a state; a failure is logged, never fatal (systemd
+// judges a missing READY by its own timeout).
+func notify(sd *sdnotify.Notifier, log *slog.Logger, states ...string) {
+	if err := sd.Notify(states...); err != nil {
+		log.Warn("systemd notify failed", "state", states[0], "err", err)
+	}
+}
+
 // runWorkers is the leader's work: poller, pump, backfill, the maintenance
 // jobs and (unless in shadow mode) the Kafka relay, until ctx ends.
 func runWorkers(ctx context.Context, cfg config.Config, st store.Store, mb *mailbox.Mailbox, out *outbound,
-	clk clock.Clock, log *slog.Logger, met *metrics.Metrics, bell *pipeline.Bell, pause *pipeline.PauseState, reqs *request.Service, opt Options) {
-	poller := pipeline.NewPoller(st, mb, clk, log, pipeline.PollerConfig{
-		Batch: cfg.ClaimBatch, RescanDistance: cfg.RescanDistance, RescanAge: cfg.RescanAge, Bell: bell,
-	})
+	clk clock.Clock, log *slog.Logger, met *metrics.Metrics, bell, polls *pipeline.Bell, pause *pipeline.PauseState, reqs *request.Service, opt Options) {
+	poller := pipeline.NewPoller(st, mb, clk, log, pollerConfig(cfg, bell, polls, met))
 	pcfg := pumpConfig(cfg)
 	pcfg.Bell = bell
 	pcfg.Grace = opt.StepTimeout
@@ -235,7 +260,7 @@ func runWorkers(ctx context.Context, cfg config.Config, st store.Store, mb *mail
 			}})
 		notify, sweep = backfiller.Notify, backfiller.Sweep
 	}
-	jobs.Registry = MaintenanceJobs(cfg, st, clk, reqs.Expiry().RunOnce, sweep)
+	jobs.Registry = MaintenanceJobs(cfg, st, clk, reqs.Expiry().RunOnce, ReconcileJob(cfg, poller), BackfillJob(cfg, st, clk, sweep))
 	if backfiller != nil {
 		spawn(func() { _ = backfiller.Run(ctx) })
 	}
@@ -267,6 +292,16 @@ var (
 	_ pipeline.RequestObserver = (*metrics.Metrics)(nil)
 )
 
+// pollerConfig maps the service configuration onto the poller's.
+func pollerConfig(cfg config.Config, bell, polls *pipeline.Bell, met *metrics.Metrics) pipeline.PollerConfig {
+	return pipeline.PollerConfig{
+		Batch: cfg.ClaimBatch, RescanDistance: cfg.RescanDistance, RescanAge: cfg.RescanAge, GapWait: cfg.GapWait,
+		Bell: bell, Wake: polls, Shadow: cfg.Shadow, Observer: met,
+	}
+}
+
+var _ pipeline.IngressObserver = (*metrics.Metrics)(nil)
+
 // pumpConfig maps the service configuration onto the pump's.
 func pumpConfig(cfg config.Config) pipeline.PumpConfig {
 	p := pipeline.DefaultPumpConfig()
@@ -277,6 +312,7 @@ func pumpConfig(cfg config.Config) pipeline.PumpConfig {
 	p.RunLength = cfg.RunLength
 	p.RunBytes = cfg.RunBytes
 	p.Prune = cfg.SnapshotPrune
+	p.CheckTimeout = checkTimeout // its outage probe is bounded as a readiness check is
 	// An idle pump wakes when the bell rings (poller, send); it also looks
 	// for work as often as the poller brings it (e.g. a replay's rows).
 	p.Idle = min(p.Idle, cfg.PollInterval)

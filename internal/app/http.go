@@ -75,7 +75,7 @@ func apiDeps(cfg config.Config, st store.Store, mb *mailbox.Mailbox, sendMax int
 		Ready:              ready,
 		Mode:               modeOf(cfg, el),
 		Metrics:            met,
-		Enqueued:           bell.Ring,
+		Inserted:           bell.Ring,
 		Requests:           reqs,
 	}
 }

@@ -144,6 +144,38 @@ func TestRequestAnsweredThroughServe(t *testing.T) {
 	require.Equal(t, 0, code, p.stderr.String())
 }
 
+// The issue's reproduction on the real binary: every leader start wrote a
+// new RQFD for a day without a generation (33 in 32 restarts). Three starts
+// now send one: the later leaders find it waiting for its answer.
+func TestLeaderRestartsSendOneRequest(t *testing.T) {
+	t.Parallel()
+	pg := testdb.Postgres(t)
+	mbdb, dsn := testdb.Mailbox(t)
+	st := pgstore.New(pg.Pool)
+	addr := freeAddr(t)
+	env := serviceEnv("MSGX_PG_URL="+pg.URL, "MSGX_MAILBOX_DSN="+dsn, "MSGX_HTTP_ADDR="+addr,
+		"MSGX_AIRPORT_TZ=Asia/Shanghai", "MSGX_POLL_INTERVAL=50ms")
+	for start := range 3 {
+		p := startProc(t, env, addr)
+		eventually(t, 30*time.Second, "the leader's start trigger", func() bool {
+			return strings.Contains(p.stderr.String(), "at leader start")
+		})
+		if start > 0 {
+			require.Contains(t, p.stderr.String(), "no request at leader start", "start %d", start)
+		}
+		code, _ := p.terminate(t, 10*time.Second)
+		require.Equal(t, 0, code, p.stderr.String())
+	}
+	var rows int
+	require.NoError(t, mbdb.QueryRowContext(t.Context(), "SELECT COUNT(*) FROM coutmsgs").Scan(&rows))
+	require.Equal(t, 1, rows, "one RQFD in three leader starts")
+	all, err := st.Requests(t.Context(), 1<<62, 10)
+	require.NoError(t, err)
+	require.Len(t, all, 1)
+	require.Equal(t, store.RequestSent, all[0].Status)
+	require.Equal(t, store.OriginOnStart, all[0].Origin)
+}
+
 // resp is a SCHD/RESP sent at dttm (airport time).
 func resp(seqn int, dttm time.Time, records ...string) string {
 	return fmt.Sprintf(`<?xml version="1.0" encoding="UTF-8"?><MSG><META><SNDR>AODB</SNDR><SEQN>%d</SEQN>`+

@@ -54,15 +54,15 @@ func BenchmarkCompare2000(b *testing.B) {
 		}
 	}
 	read := func(b *testing.B) (map[int64]*flight.State, map[int64]*flight.State) {
-		x, err := compare.Load(b.Context(), dbs[0].Pool, &benchDay, nil)
+		x, err := compare.Load(b.Context(), dbs[0].Pool, compare.LoadOptions{Day: &benchDay})
 		if err != nil {
 			b.Fatal(err)
 		}
-		y, err := compare.Load(b.Context(), dbs[1].Pool, &benchDay, nil)
+		y, err := compare.Load(b.Context(), dbs[1].Pool, compare.LoadOptions{Day: &benchDay})
 		if err != nil {
 			b.Fatal(err)
 		}
-		return x, y
+		return x.States, y.States
 	}
 	b.Run("read", func(b *testing.B) {
 		for range b.N {

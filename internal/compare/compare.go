@@ -1,13 +1,15 @@
 // Package compare checks two sets of flight states field by field (the
 // cutover "对拍" of docs/reporting.md): every scalar raw and parsed, every
 // structure, every detail list (count, order, ORDINAL, SOURCE_SEQ, each
-// attribute), every payload, lifecycle and the bookkeeping columns. NULL (a
-// value never sent or cleared) and an empty value are different. Nothing is
-// skipped unless an Options field says so, and the Summary lists every such
-// rule, so a report can never be "green" by omission.
+// attribute), every payload, lifecycle, the bookkeeping columns and, when
+// given, each flight's latest published KAFKA:msg event. NULL (a value
+// never sent or cleared) and an empty value are different. Nothing is
+// skipped unless an Options field says so, and the report lists every such
+// rule, so a report can never be "green" by omission (msgx compare leaves
+// the bookkeeping out unless --strict, and says so).
 //
-// Compare is pure: the states come from the databases (Load) or from a
-// DNLD/RESP file (FromSnapshot).
+// Compare is pure: the states come from the databases (Load, one snapshot
+// per database) or from a DNLD/RESP file (FromSnapshot).
 package compare
 
 import (
@@ -40,7 +42,7 @@ const (
 // Bookkeeping are the columns two independently fed databases legitimately
 // disagree on (versions count their own messages, timestamps are their own
 // write times, message ids their own mailbox). They are compared unless
-// Options.Ignore names them.
+// Options.Ignore names them; so are the payload fields of the same names.
 var Bookkeeping = []string{"state_version", "last_message_id", "created_at", "updated_at", "deleted_at"}
 
 // Diff is one difference. A and B are the two values as text; nil is NULL
@@ -69,6 +71,11 @@ type Options struct {
 	// Masks, per FLID of B, limit what is compared to what B carries; a
 	// flight of A without a mask is compared whole. Set by FromSnapshot.
 	Masks map[int64]*Mask
+	// OutboundA and OutboundB, when both set, are the sides' latest
+	// KAFKA:msg events by FLID (Side.Outbound): a flight on both sides is
+	// compared by its event too, the Ignore'd bookkeeping fields of the
+	// payload left out like the columns.
+	OutboundA, OutboundB map[int64]Outbound
 	// Progress, when set, is called once per flight compared.
 	Progress func()
 }
@@ -114,6 +121,11 @@ func Compare(a, b map[int64]*flight.State, opt Options) ([]Diff, Summary) {
 			diffs = append(diffs, Diff{FLID: id, Group: GroupFlight, Field: "flight", Kind: KindOnlyB, B: str(sb.Lifecycle)})
 		default:
 			d := flightDiffs(id, sa, sb, opt.Masks[id], ignore)
+			if opt.OutboundA != nil && opt.OutboundB != nil {
+				c := &collector{flid: id}
+				c.outbound(outboundOf(opt.OutboundA, id), outboundOf(opt.OutboundB, id), ignore)
+				d = append(d, c.diffs...)
+			}
 			if len(d) == 0 {
 				sum.Equal++
 			} else {
@@ -175,6 +187,13 @@ func flightDiffs(id int64, a, b *flight.State, mask *Mask, ignore map[string]boo
 		}
 	}
 	return c.diffs
+}
+
+func outboundOf(m map[int64]Outbound, id int64) *Outbound {
+	if o, ok := m[id]; ok {
+		return &o
+	}
+	return nil
 }
 
 // collector accumulates the differences of one flight.

@@ -2,6 +2,7 @@ package compare_test
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"os"
@@ -14,7 +15,6 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/compare"
-	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
@@ -89,40 +89,93 @@ func sampleDay(t testing.TB) [][]byte {
 	return append(out, rich)
 }
 
-func load(t testing.TB, pg *testdb.PG) map[int64]*flight.State {
+// load reads a database's flights and their latest KAFKA:msg events.
+func load(t testing.TB, pg *testdb.PG) *compare.Side {
 	t.Helper()
-	states, err := compare.Load(t.Context(), pg.Pool, nil, nil)
+	side, err := compare.Load(t.Context(), pg.Pool, compare.LoadOptions{Payloads: true})
 	require.NoError(t, err)
-	return states
+	return side
+}
+
+// withEvents compares the sides' latest KAFKA:msg events too.
+func withEvents(a, b *compare.Side, opt compare.Options) compare.Options {
+	opt.OutboundA, opt.OutboundB = a.Outbound, b.Outbound
+	return opt
 }
 
 // Two databases fed the same messages through the pipeline are equal in
-// every field, bookkeeping included; fed at another time they differ in
-// the write times only, which are left out only when named.
+// every field, bookkeeping and published payloads included; fed at another
+// time they differ in the write times only (columns and payload fields),
+// which are left out when named.
 func TestCompareDatabasesFedTheSame(t *testing.T) {
 	t.Parallel()
 	msgs := sampleDay(t)
 	a := load(t, feed(t, start, msgs))
 	b := load(t, feed(t, start, msgs))
-	require.Len(t, a, 12+1+1, "the sample day's flights, the ADFT one and the rich DNLD's")
+	require.Len(t, a.States, 12+1+1, "the sample day's flights, the ADFT one and the rich DNLD's")
+	require.Len(t, a.Outbound, len(a.States), "every flight was published")
 
-	diffs, sum := compare.Compare(a, b, compare.Options{})
+	diffs, sum := compare.Compare(a.States, b.States, withEvents(a, b, compare.Options{}))
 	require.Empty(t, diffs)
-	require.Equal(t, compare.Summary{Flights: len(a), Equal: len(a)}, sum)
+	require.Equal(t, compare.Summary{Flights: len(a.States), Equal: len(a.States)}, sum)
 
 	later := load(t, feed(t, start.Add(time.Hour), msgs))
-	diffs, sum = compare.Compare(a, later, compare.Options{})
+	diffs, sum = compare.Compare(a.States, later.States, withEvents(a, later, compare.Options{}))
 	require.NotEmpty(t, diffs)
-	require.Equal(t, len(a), sum.Differing)
+	require.Equal(t, len(a.States), sum.Differing)
+	groups := map[string]bool{}
 	for _, d := range diffs {
+		groups[d.Group] = true
 		require.Contains(t, []string{"created_at", "updated_at", "deleted_at"}, d.Field, "%+v", d)
 	}
-	diffs, _ = compare.Compare(a, later, compare.Options{Ignore: []string{"created_at", "updated_at"}})
+	require.Equal(t, map[string]bool{compare.GroupFlight: true, compare.GroupOutbound: true}, groups, "the payloads' write times too")
+	diffs, _ = compare.Compare(a.States, later.States, compare.Options{Ignore: []string{"created_at", "updated_at"}})
 	require.Len(t, diffs, 1, "deleted_at still compared: %+v", diffs)
 	require.Equal(t, "deleted_at", diffs[0].Field)
-	diffs, sum = compare.Compare(a, later, compare.Options{Ignore: compare.Bookkeeping})
+	diffs, sum = compare.Compare(a.States, later.States, withEvents(a, later, compare.Options{Ignore: compare.Bookkeeping}))
 	require.Empty(t, diffs)
-	require.Equal(t, len(a), sum.Equal)
+	require.Equal(t, len(a.States), sum.Equal)
+}
+
+// A published payload that differs while the states agree is found, field
+// by field, only when the events are compared.
+func TestComparePayloads(t *testing.T) {
+	t.Parallel()
+	msgs := sampleDay(t)
+	a := load(t, feed(t, start, msgs))
+	pgB := feed(t, start, msgs)
+	b := load(t, pgB)
+	const flid = 30001
+	last := b.Outbound[flid]
+	require.Equal(t, "UPSERT", last.EventType)
+	var payload map[string]any
+	require.NoError(t, json.Unmarshal([]byte(*last.Payload), &payload))
+	payload["scalars"].(map[string]any)["STND"] = map[string]any{"raw": "999"}
+	payload["state_version"] = 99
+	changed, err := json.Marshal(payload)
+	require.NoError(t, err)
+	require.NoError(t, pgstore.New(pgB.Pool).InsertEvents(t.Context(), []store.NewEvent{{
+		Target: store.TargetMsg, EventType: "UPSERT", MsgID: 1, FLID: flid, StateVersion: 99,
+		IdempotencyKey: store.IdempotencyKey(1, flid, 99, store.TargetMsg), Payload: changed, CreatedAt: start,
+	}}))
+	b = load(t, pgB)
+
+	diffs, _ := compare.Compare(a.States, b.States, compare.Options{Ignore: compare.Bookkeeping})
+	require.Empty(t, diffs, "the states agree")
+	diffs, sum := compare.Compare(a.States, b.States, withEvents(a, b, compare.Options{Ignore: compare.Bookkeeping}))
+	require.Equal(t, 1, sum.Differing)
+	require.Len(t, diffs, 1, "%+v", diffs)
+	d := diffs[0]
+	require.Equal(t, compare.Diff{FLID: flid, Group: compare.GroupOutbound, Field: "scalars.STND.raw", Kind: compare.KindValue, A: d.A, B: d.B}, d)
+	require.Equal(t, `"103"`, *d.A, "the day moved it to 103")
+	require.Equal(t, `"999"`, *d.B)
+
+	// A flight published on one side only.
+	delete(b.Outbound, flid)
+	diffs, _ = compare.Compare(a.States, b.States, withEvents(a, b, compare.Options{Ignore: compare.Bookkeeping}))
+	require.Len(t, diffs, 1)
+	require.Equal(t, "event", diffs[0].Field)
+	require.Equal(t, compare.KindNull, diffs[0].Kind)
 }
 
 func snapshotOf(t testing.TB, raw []byte) *compare.Snapshot {
@@ -141,13 +194,13 @@ func TestCompareWithDNLD(t *testing.T) {
 	t.Parallel()
 	msgs := sampleDay(t)
 	rich := snapshotOf(t, msgs[14])
-	a := load(t, feed(t, start, msgs[14:]))
+	a := load(t, feed(t, start, msgs[14:])).States
 	diffs, sum := compare.Compare(compare.ScopeToSnapshot(a, rich), rich.States, compare.Options{Masks: rich.Masks})
 	require.Empty(t, diffs)
 	require.Equal(t, 1, sum.Equal)
 
 	day := snapshotOf(t, msgs[0])
-	a = load(t, feed(t, start, msgs))
+	a = load(t, feed(t, start, msgs)).States
 	diffs, sum = compare.Compare(compare.ScopeToSnapshot(a, day), day.States, compare.Options{Masks: day.Masks})
 	require.Equal(t, 12+1, sum.Flights, "the DNLD's 12 and the ADFT flight of its day; not the rich DNLD's")
 	require.Equal(t, 1, sum.OnlyInA)

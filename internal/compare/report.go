@@ -14,7 +14,8 @@ type Report struct {
 	A       string   `json:"a"`
 	B       string   `json:"b"`
 	Scope   string   `json:"scope"`
-	Ignored []string `json:"ignored"` // bookkeeping columns not compared (--ignore)
+	Strict  bool     `json:"strict"`  // bookkeeping compared (--strict), but for Ignored
+	Ignored []string `json:"ignored"` // bookkeeping columns not compared
 	Notes   []string `json:"notes"`   // what the comparison covers, when not everything
 	Summary Summary  `json:"summary"`
 	Diffs   []Diff   `json:"differences"`
@@ -57,9 +58,12 @@ func (r *Report) WriteSummary(w io.Writer) error {
 	var b strings.Builder
 	s := r.Summary
 	fmt.Fprintf(&b, "compare: A %s, B %s; %s\n", r.A, r.B, r.Scope)
-	ignored := "nothing"
-	if len(r.Ignored) > 0 {
-		ignored = strings.Join(r.Ignored, ", ") + " (--ignore)"
+	ignored := "nothing (--strict)"
+	switch {
+	case !r.Strict:
+		ignored = strings.Join(r.Ignored, ", ") + " (bookkeeping: each site's own versions, message ids and write times; --strict compares them)"
+	case len(r.Ignored) > 0:
+		ignored = strings.Join(r.Ignored, ", ") + " (--strict --ignore)"
 	}
 	fmt.Fprintf(&b, "ignored: %s\n", ignored)
 	for _, n := range r.Notes {
@@ -67,6 +71,9 @@ func (r *Report) WriteSummary(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "flights %d: equal %d, differing %d, only in A %d, only in B %d; differences %d\n",
 		s.Flights, s.Equal, s.Differing, s.OnlyInA, s.OnlyInB, s.Differences)
+	if r.Empty() {
+		b.WriteString("nothing was compared: neither side has a flight in scope, so no verdict\n")
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -80,3 +87,7 @@ func show(v *string) string {
 
 // Equal reports whether the comparison found no difference.
 func (r *Report) Equal() bool { return r.Summary.Differences == 0 }
+
+// Empty reports whether nothing was compared (no flight on either side): no
+// verdict, never "equal".
+func (r *Report) Empty() bool { return r.Summary.Flights == 0 }

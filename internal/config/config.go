@@ -51,6 +51,9 @@ type Config struct {
 	ClaimBatch     int
 	RescanDistance int64
 	RescanAge      time.Duration
+	// GapWait and ReconcileInterval: ids in order and nothing missed (rules 16–17).
+	GapWait           time.Duration
+	ReconcileInterval time.Duration
 
 	MaxAttempts  int
 	BackoffBase  time.Duration

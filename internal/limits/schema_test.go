@@ -30,7 +30,7 @@ var msgxOwned = []limits.Column{
 	{"msg_event_cursor", "target"},
 	// Our own outbound requests; an inbound RQFD/RQRD is refused.
 	{"req_track", "req_type"}, {"req_track", "req_key"}, {"req_track", "list_code"},
-	{"req_track", "sender"}, {"req_track", "status"}, {"req_track", "note"}, {"req_track", "match_rule"},
+	{"req_track", "sender"}, {"req_track", "status"}, {"req_track", "note"}, {"req_track", "match_rule"}, {"req_track", "origin"},
 }
 
 // The limits table is the schema's: every column it names has that width,

@@ -28,6 +28,38 @@ func (m *Mailbox) ListAfter(ctx context.Context, afterID int64, limit int) ([]in
 	return ids, nil
 }
 
+// Visible is a row after the watermark: its id and whether msgx should
+// leave it (processed already; never in shadow mode, which takes every row).
+type Visible struct {
+	ID   int64
+	Done bool
+}
+
+// VisibleAfter returns up to limit rows with an id greater than afterID,
+// processed or not, ascending: the ids that exist, so the poller can tell a
+// hole (docs/design.md §1.1).
+func (m *Mailbox) VisibleAfter(ctx context.Context, afterID int64, limit int) ([]Visible, error) {
+	rows, err := m.q.InboundVisibleAfter(ctx, m.db, dbmb.InboundVisibleAfterParams{AfterID: afterID, Limit: limit32(limit)})
+	if err != nil {
+		return nil, unavailable("list after", err)
+	}
+	out := make([]Visible, len(rows))
+	for i, r := range rows {
+		out[i] = Visible{ID: r.CminmsgsID, Done: r.Processed && !m.includeProcessed}
+	}
+	return out, nil
+}
+
+// Unprocessed returns up to limit unprocessed row ids in (afterID, upTo],
+// ascending: one page of the reconciliation pass, at any age.
+func (m *Mailbox) Unprocessed(ctx context.Context, afterID, upTo int64, limit int) ([]int64, error) {
+	ids, err := m.q.InboundUnprocessedPage(ctx, m.db, dbmb.InboundUnprocessedPageParams{AfterID: afterID, UpTo: upTo, Limit: limit32(limit)})
+	if err != nil {
+		return nil, unavailable("unprocessed page", err)
+	}
+	return ids, nil
+}
+
 // Rescan returns up to limit unprocessed row ids in (fromID, toID], ascending,
 // received at or after receivedAfter (or with no receive time): the bounded
 // look behind the watermark that finds rows committed late with smaller ids.

@@ -58,8 +58,7 @@ func (m *Metrics) JobRun(job string, rows int, took time.Duration, err error) {
 		m.jobs.lastSuccess.WithLabelValues(job).Set(float64(m.jobs.clk.Now().UnixNano()) / 1e9)
 	}
 	m.jobs.runs.WithLabelValues(job, result).Inc()
-	if rows > 0 {
-		m.jobs.rows.WithLabelValues(job).Add(float64(rows))
-	}
+	// Added even when 0: the job's series exists from its first run.
+	m.jobs.rows.WithLabelValues(job).Add(float64(max(rows, 0)))
 	m.jobs.duration.WithLabelValues(job).Observe(seconds(took))
 }

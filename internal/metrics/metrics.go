@@ -75,9 +75,11 @@ type Metrics struct {
 	eventFailures   *prometheus.CounterVec
 	leader          prometheus.Gauge
 	shadow          prometheus.Gauge
-	requests        requestMetrics // requests.go
-	jobs            *jobMetrics    // maintenance.go
-	history         history        // history.go: the console's last hour
+	requests        requestMetrics         // requests.go
+	ingress         ingressMetrics         // ingress.go
+	jobs            *jobMetrics            // maintenance.go
+	authFailures    *prometheus.CounterVec // auth.go
+	history         history                // history.go: the console's last hour
 }
 
 // Option adjusts New.
@@ -168,7 +170,9 @@ func New(src status.Source, clk clock.Clock, opts ...Option) *Metrics {
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.requests = newRequestMetrics(m.reg)
+	m.ingress = newIngressMetrics(m.reg)
 	m.jobs = newJobMetrics(m.reg, clk)
+	m.authFailures = newAuthFailures(m.reg)
 	if src != nil {
 		m.reg.MustRegister(newStatusCollector(src, clk, o.statusTimeout, o.log))
 	}

@@ -1,6 +1,7 @@
 package metrics_test
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"net/http"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/metrics"
+	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
@@ -251,6 +253,7 @@ func TestNilMetricsIsANoOp(t *testing.T) {
 		m.RespMatched()
 		m.RespUnmatched()
 		m.JobRun("history", 1, time.Second, nil)
+		m.AuthFailed("admin", true)
 	})
 }
 
@@ -276,6 +279,9 @@ func TestDocsMatchTheMetrics(t *testing.T) {
 	m.EventFailed(store.TargetMsg, false)
 	m.RequestSent("RQFD")
 	m.JobRun("history", 3, time.Second, nil)
+	m.ExportReadiness(func(context.Context) status.Readiness {
+		return status.Readiness{Role: "leader", Checks: []status.CheckResult{{Name: "postgres", OK: true}}}
+	})
 	fams := scrape(t, serve(t, m))
 
 	served := map[string]bool{}

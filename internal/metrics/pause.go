@@ -21,7 +21,7 @@ type pauseCollector struct {
 
 func newPauseCollector(get PauseFunc) *pauseCollector {
 	return &pauseCollector{get: get, desc: prometheus.NewDesc(prometheus.BuildFQName(Namespace, "", "pump_paused"),
-		"1 while the pump is paused because this dependency cannot be reached (no attempt is counted; it is probed every second), else 0.",
+		"1 while the leader's pump is paused because this dependency does not answer its probe (no attempt is counted; it is probed every second), else 0.",
 		[]string{"dependency"}, nil)}
 }
 

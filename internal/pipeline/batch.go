@@ -68,6 +68,9 @@ func (p *Pump) commitBatch(ctx context.Context, run []prepared) error {
 	if err := tx.LockPipeline(ctx, now); err != nil {
 		return err
 	}
+	if err := stillHead(ctx, tx, ids[0]); err != nil {
+		return err
+	}
 	locked, err := tx.LockMessages(ctx, ids)
 	if err != nil {
 		return err

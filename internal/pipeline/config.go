@@ -14,11 +14,26 @@ type PollerConfig struct {
 	RescanAge      time.Duration // ...at rows received within this age; default 10 min
 	Source         string        // watermark name (INGRESS_MARK.source); default "cminmsgs"
 	Bell           *Bell         // rung when a poll enqueued new ids (wakes the pump); nil = none
+	// GapWait is how long a hole holds the ids after it (rule 16), from when
+	// it was first seen; default 3 s.
+	GapWait time.Duration
+	// Wake, when rung, makes Run poll at once (a send inserted a row); nil = none.
+	Wake *Bell
+	// ReconcileBatch is the ids per page of the reconciliation pass; default 500.
+	ReconcileBatch int
+	// Shadow: the reconciliation pass does nothing (another system processes
+	// the rows: the rescan window is the limit).
+	Shadow   bool
+	Observer IngressObserver // metrics; nil = none
 }
+
+// DefaultGapWait is pipeline.gap-wait's default (rule 16).
+const DefaultGapWait = 3 * time.Second
 
 // DefaultPollerConfig returns the documented defaults.
 func DefaultPollerConfig() PollerConfig {
-	return PollerConfig{Batch: 50, RescanDistance: 1000, RescanAge: 10 * time.Minute, Source: "cminmsgs"}
+	return PollerConfig{Batch: 50, RescanDistance: 1000, RescanAge: 10 * time.Minute, Source: "cminmsgs",
+		GapWait: DefaultGapWait, ReconcileBatch: 500}
 }
 
 func (c PollerConfig) withDefaults() PollerConfig {
@@ -27,6 +42,8 @@ func (c PollerConfig) withDefaults() PollerConfig {
 	c.RescanDistance = cmp.Or(c.RescanDistance, d.RescanDistance)
 	c.RescanAge = cmp.Or(c.RescanAge, d.RescanAge)
 	c.Source = cmp.Or(c.Source, d.Source)
+	c.GapWait = cmp.Or(c.GapWait, d.GapWait)
+	c.ReconcileBatch = cmp.Or(c.ReconcileBatch, d.ReconcileBatch)
 	return c
 }
 

@@ -153,7 +153,7 @@ func deleteFlights(states *overlay, flids []int64, msgID int64, now time.Time) (
 // list: keys it lacks are deleted (guard off: upserted only, as before).
 func (p *Pump) applyReference(ctx context.Context, ex store.Executor, msgID int64, msg *sis.Message, now time.Time) (outcome, error) {
 	ref := msg.Ref
-	resp, out, ok, err := p.guardResp(ctx, ex, msg)
+	resp, out, ok, err := p.guardResp(ctx, ex, msg, nil)
 	if !ok || err != nil {
 		return out, err
 	}

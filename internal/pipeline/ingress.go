@@ -16,10 +16,15 @@ import (
 // It never parses payloads and never marks mailbox rows: it only enqueues ids,
 // which is idempotent, so re-reading a row is always harmless.
 //
-// The watermark (INGRESS_MARK) makes a poll cheap, but it is not proof that
-// every smaller id was seen: the AODB may commit a row with a smaller id after
-// a larger one. So each poll also rescans a bounded window behind the mark
-// (RescanDistance ids, rows received within RescanAge).
+// Ids enter the queue in order (rule 16). The AODB's mailbox allocates an id
+// at insert and may commit a smaller id after a larger one, or never (a
+// rollback). So after the watermark the poller enqueues only up to the first
+// hole — an id no row has while a larger id is visible — and a hole holds the
+// ids after it for GapWait from when it was first seen; then it is given up
+// as a gap and the ids after it are enqueued. A row that still commits in a
+// gap, or behind the watermark for any other reason, is found by the bounded
+// rescan (RescanDistance ids, rows received within RescanAge) or by the
+// reconciliation pass (Reconcile, at any age) and enqueued as a late row.
 type Poller struct {
 	store store.Store
 	mb    *mailbox.Mailbox
@@ -27,11 +32,27 @@ type Poller struct {
 	log   *slog.Logger
 	cfg   PollerConfig
 
-	mu sync.Mutex // one poll at a time: rescanFrom is per poller
+	mu sync.Mutex // one poll at a time: rescanFrom and holes are per poller
 	// rescanFrom is where the next rescan page starts (0: window start). The
 	// window is paged one Batch per poll, so a late row is found even behind
 	// more than a Batch of rows that are queued but not yet processed.
 	rescanFrom int64
+	// holes are the holes after the watermark the last poll saw, with when
+	// each was first seen (a restart forgets them: they wait again).
+	holes []hole
+}
+
+// hole is a run of ids no mailbox row has, with a larger id visible.
+type hole struct {
+	from, to int64
+	since    time.Time // first seen
+}
+
+// IngressObserver counts what went out of order at the ingress
+// (internal/metrics implements it).
+type IngressObserver interface {
+	IngressGaps(n int)     // holes given up
+	IngressLateRows(n int) // rows enqueued after a larger id finished
 }
 
 // NewPoller wires a poller; zero config fields take their defaults.
@@ -42,17 +63,17 @@ func NewPoller(s store.Store, mb *mailbox.Mailbox, c clock.Clock, log *slog.Logg
 	return &Poller{store: s, mb: mb, clock: c, log: log, cfg: cfg.withDefaults()}
 }
 
-// PollOnce enqueues up to Batch unprocessed rows after the watermark plus up
-// to Batch rows of the rescan window behind it, then advances the watermark to
-// the largest id read after it. It returns how many ids were new to the queue
-// and rings the Bell when there were any.
+// PollOnce enqueues the rescan window's next page behind the watermark and
+// up to Batch rows after it, as far as the first hole that still holds, then
+// advances the watermark to the last id it passed. It returns how many ids
+// were new to the queue and rings the Bell when there were any.
 func (p *Poller) PollOnce(ctx context.Context) (int, error) {
 	n, _, err := p.poll(ctx)
 	return n, err
 }
 
-// poll is PollOnce, also reporting whether the batch after the mark was full
-// (more rows are waiting).
+// poll is PollOnce, also reporting whether it read a full batch after the
+// mark and passed it all (more rows may be waiting).
 func (p *Poller) poll(ctx context.Context) (enqueued int, full bool, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -66,7 +87,7 @@ func (p *Poller) poll(ctx context.Context) (enqueued int, full bool, err error) 
 	if err != nil {
 		return 0, false, fmt.Errorf("ingress: read watermark: %w", err)
 	}
-	ahead, err := p.mb.ListAfter(ctx, mark, p.cfg.Batch)
+	ahead, err := p.mb.VisibleAfter(ctx, mark, p.cfg.Batch)
 	if err != nil {
 		return 0, false, fmt.Errorf("ingress: list after %d: %w", mark, err)
 	}
@@ -75,8 +96,9 @@ func (p *Poller) poll(ctx context.Context) (enqueued int, full bool, err error) 
 		return 0, false, fmt.Errorf("ingress: rescan behind %d: %w", mark, err)
 	}
 
+	// Behind the mark first: those ids are smaller than any after it.
 	if len(behind) > 0 {
-		n, err := p.store.Enqueue(ctx, behind, now)
+		n, err := p.enqueue(ctx, behind, now)
 		if err != nil {
 			return 0, false, fmt.Errorf("ingress: enqueue rescanned ids: %w", err)
 		}
@@ -85,20 +107,108 @@ func (p *Poller) poll(ctx context.Context) (enqueued int, full bool, err error) 
 		}
 		enqueued += n
 	}
-	if len(ahead) == 0 {
+	take, last, gaps := p.admit(mark, ahead, now)
+	for _, g := range gaps {
+		if err := p.store.RecordGap(ctx, store.Gap{Source: p.cfg.Source, From: g.from, To: g.to, SeenAt: g.since, GivenUpAt: now}); err != nil {
+			return enqueued, false, fmt.Errorf("ingress: record gap %d..%d: %w", g.from, g.to, err)
+		}
+		p.log.Info("ingress: gave up a hole in the mailbox ids; the ids after it are enqueued", "from_id", g.from, "to_id", g.to,
+			"waited", now.Sub(g.since).String(), "gap_wait", p.cfg.GapWait.String())
+	}
+	if len(gaps) > 0 && p.cfg.Observer != nil {
+		p.cfg.Observer.IngressGaps(len(gaps))
+	}
+	if len(take) > 0 {
+		n, err := p.enqueue(ctx, take, now)
+		if err != nil {
+			return enqueued, false, fmt.Errorf("ingress: enqueue ids %d..%d: %w", take[0], take[len(take)-1], err)
+		}
+		enqueued += n
+	}
+	if last <= mark {
 		return enqueued, false, nil
 	}
-	n, err := p.store.Enqueue(ctx, ahead, now)
-	if err != nil {
-		return enqueued, false, fmt.Errorf("ingress: enqueue ids %d..%d: %w", ahead[0], ahead[len(ahead)-1], err)
-	}
-	enqueued += n
 	// Only after the enqueue: a crash in between re-reads, never skips.
-	last := ahead[len(ahead)-1]
 	if err := p.store.AdvanceIngressMark(ctx, p.cfg.Source, last, now); err != nil {
 		return enqueued, false, fmt.Errorf("ingress: advance watermark to %d: %w", last, err)
 	}
-	return enqueued, len(ahead) == p.cfg.Batch, nil
+	return enqueued, len(ahead) == p.cfg.Batch && last == ahead[len(ahead)-1].ID, nil
+}
+
+// admit walks the rows after the mark in id order and returns the ids to
+// enqueue (unprocessed rows up to the first hole that still holds), the last
+// id passed (the new watermark) and the holes given up on the way. Every
+// hole of the batch is remembered with when it was first seen, so each waits
+// GapWait from its own first sighting. With no watermark yet (0) the first
+// row starts the ids: nothing before it is a hole.
+func (p *Poller) admit(mark int64, rows []mailbox.Visible, now time.Time) (take []int64, last int64, gaps []hole) {
+	last = mark
+	expect := mark + 1
+	held := false
+	var holes []hole
+	for i, r := range rows {
+		if mark == 0 && i == 0 {
+			expect = r.ID
+		}
+		if r.ID > expect {
+			h := p.seen(expect, r.ID-1, now)
+			switch {
+			case held || now.Sub(h.since) < p.cfg.GapWait:
+				holes, held = append(holes, h), true
+			default:
+				gaps = append(gaps, h)
+			}
+		}
+		expect = r.ID + 1
+		if held {
+			continue // only to see the later holes
+		}
+		if !r.Done {
+			take = append(take, r.ID)
+		}
+		last = r.ID
+	}
+	p.holes = holes
+	return take, last, gaps
+}
+
+// seen is the hole from..to with the time it was first seen: that of a
+// remembered hole it overlaps (a hole shrinks as its rows commit), or now.
+func (p *Poller) seen(from, to int64, now time.Time) hole {
+	for _, h := range p.holes {
+		if h.from <= to && from <= h.to {
+			return hole{from: from, to: to, since: h.since}
+		}
+	}
+	return hole{from: from, to: to, since: now}
+}
+
+// enqueue enqueues ids and reports the late rows among them.
+func (p *Poller) enqueue(ctx context.Context, ids []int64, now time.Time) (int, error) {
+	got, err := p.store.EnqueueNew(ctx, ids, now)
+	if err != nil {
+		return 0, err
+	}
+	p.reportLate(got)
+	return len(got), nil
+}
+
+// reportLate reports the late rows among new messages (rule 17): a warning
+// with both ids each, and the count to the observer. It returns the count.
+func (p *Poller) reportLate(got []store.Enqueued) int {
+	late := 0
+	for _, e := range got {
+		if e.LateAfter == nil {
+			continue
+		}
+		late++
+		p.log.Warn("ingress: late row: enqueued after a larger id already finished; its effect lands after that one's",
+			"msg_id", e.ID, "largest_finished_id", *e.LateAfter, "mark", store.LateMark(*e.LateAfter))
+	}
+	if late > 0 && p.cfg.Observer != nil {
+		p.cfg.Observer.IngressLateRows(late)
+	}
+	return late
 }
 
 // rescan reads the next page of the window (mark-RescanDistance, mark].
@@ -122,9 +232,10 @@ func (p *Poller) rescan(ctx context.Context, mark int64, now time.Time) ([]int64
 	return ids, nil
 }
 
-// Run polls at once and then every interval on the clock until ctx is done;
-// after a full batch it polls again without waiting. Errors are logged and
-// the next poll retries. It returns nil when ctx is done.
+// Run polls at once and then every interval on the clock, or at once when
+// Wake rings (a send inserted a row), until ctx is done; after a full batch
+// it polls again without waiting. Errors are logged and the next poll
+// retries. It returns nil when ctx is done.
 func (p *Poller) Run(ctx context.Context, interval time.Duration) error {
 	var failing logBackoff // an outage fails every poll: the log backs off
 	for {
@@ -152,6 +263,7 @@ func (p *Poller) Run(ctx context.Context, interval time.Duration) error {
 		case <-ctx.Done():
 			return nil
 		case <-p.clock.After(interval):
+		case <-p.cfg.Wake.rung():
 		}
 	}
 }

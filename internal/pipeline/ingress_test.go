@@ -131,7 +131,9 @@ func TestPollRescanFindsLateSmallerID(t *testing.T) {
 	e.insertRow(t, 10, t0)
 	e.insertRow(t, 12, t0)
 	p := e.poller(pipeline.PollerConfig{})
-	require.Equal(t, 2, poll(t, p))
+	require.Equal(t, 1, poll(t, p), "11 is a hole: 12 waits")
+	e.clk.Advance(pipeline.DefaultGapWait)
+	require.Equal(t, 1, poll(t, p), "the hole is given up")
 	require.Equal(t, int64(12), e.mark(t))
 
 	e.clk.Advance(time.Minute)
@@ -171,16 +173,19 @@ func TestPollBatchesAreBounded(t *testing.T) {
 	require.Equal(t, 3, poll(t, p))
 	require.Equal(t, []int64{1, 2, 3}, e.queuedIDs(t))
 	require.Equal(t, int64(3), e.mark(t))
-	require.Equal(t, 3, poll(t, p))
-	require.Equal(t, []int64{1, 2, 3, 4, 5, 7}, e.queuedIDs(t))
-	require.Equal(t, int64(7), e.mark(t))
+	require.Equal(t, 2, poll(t, p), "up to the hole at 6")
+	require.Equal(t, []int64{1, 2, 3, 4, 5}, e.queuedIDs(t))
+	require.Equal(t, int64(5), e.mark(t))
+	e.clk.Advance(pipeline.DefaultGapWait)
+	require.Equal(t, 2, poll(t, p), "the hole given up: 7 and 8")
+	require.Equal(t, int64(8), e.mark(t))
 
 	e.insertRow(t, 6, t0) // late, behind more than a batch of queued rows
 	found := 0
 	for range 3 {
 		found += poll(t, p)
 	}
-	require.Equal(t, 2, found, "8 after the mark, 6 by the rescan")
+	require.Equal(t, 1, found, "6 by the rescan")
 	require.Equal(t, int64(8), e.mark(t))
 	require.Equal(t, []int64{1, 2, 3, 4, 5, 6, 7, 8}, e.queuedIDs(t))
 }
@@ -232,6 +237,23 @@ func TestPollerRunPollsOnTheClock(t *testing.T) {
 	e.clk.Advance(time.Second)
 	require.Eventually(t, func() bool { return e.clk.Waiters() == 1 && e.mark(t) == 2 }, 10*time.Second, time.Millisecond,
 		"the interval passed: one poll, then a wait again")
+	cancel()
+	require.NoError(t, <-stopped)
+}
+
+// A send rings Wake: the poller polls at once, not at its next interval.
+func TestPollerRunPollsWhenWoken(t *testing.T) {
+	t.Parallel()
+	e := newIngressEnv(t)
+	e.insertRow(t, 1, t0)
+	wake := pipeline.NewBell()
+	ctx, cancel := context.WithCancel(t.Context())
+	stopped := make(chan error)
+	go func() { stopped <- e.poller(pipeline.PollerConfig{Wake: wake}).Run(ctx, time.Hour) }()
+	require.Eventually(t, func() bool { return e.clk.Waiters() == 1 && e.mark(t) == 1 }, 10*time.Second, time.Millisecond)
+	e.insertRow(t, 2, t0)
+	wake.Ring()
+	require.Eventually(t, func() bool { return e.mark(t) == 2 }, 10*time.Second, time.Millisecond, "polled without the clock moving")
 	cancel()
 	require.NoError(t, <-stopped)
 }

@@ -13,17 +13,25 @@ import (
 
 // A dependency outage is not a message's fault (rule 14): while PostgreSQL
 // or the mailbox cannot be reached the pump pauses. It counts no attempt and
-// runs no head-deadline (one already running is moved past the pause), and tries again every probe interval, so it
-// resumes within that interval of the dependency's return. Only the log
-// backs off (logBackoff). The pause is shown where
-// operators look: PauseState (readiness, metrics) and, when PostgreSQL can
-// be written, the pump_state row (msgx status).
+// runs no head-deadline (one already running is moved past the pause), and
+// tries again every probe interval, so it resumes within that interval of the
+// dependency's return. Only the log backs off (logBackoff). The pause is shown
+// where operators look: PauseState (readiness, metrics) and, when PostgreSQL
+// can be written, the pump_state row (msgx status).
+//
+// Which failures are outages the dependency decides, not the error's class:
+// after a failure that may be one, the pump probes the dependency (a trivial
+// read, bounded by CheckTimeout). Only when the probe fails too is it an
+// outage; when the probe answers, the failure is the message's own (a
+// statement timeout, lock timeout or out-of-memory its statements caused)
+// and counts, so it ends in DEAD(EXHAUSTED), never in an endless pause.
 
 // publishTimeout bounds publishing the pause: PostgreSQL may be the
 // dependency that is down.
 const publishTimeout = time.Second
 
-// dependencyDown says which dependency an error shows unreachable, if any.
+// dependencyDown says which dependency an error may show unreachable, if
+// any: the candidates for a probe.
 func dependencyDown(err error) (dependency string, down bool) {
 	switch {
 	case err == nil:
@@ -36,11 +44,60 @@ func dependencyDown(err error) (dependency string, down bool) {
 	return "", false
 }
 
-// notTheMessages says an error is no failure of the message: a dependency
-// that cannot be reached (rule 14) or a shutdown cutting the step.
-func notTheMessages(ctx context.Context, err error) bool {
-	_, down := dependencyDown(err)
-	return down || ctx.Err() != nil
+// outage is a failure whose dependency the probe found unreachable.
+type outage struct {
+	dependency string
+	err        error
+}
+
+func (o *outage) Error() string { return o.err.Error() }
+func (o *outage) Unwrap() error { return o.err }
+
+// outageOf returns err as an outage when it is one: it names a dependency
+// (dependencyDown) and a probe of that dependency fails too. An outage
+// already found is not probed again.
+func (p *Pump) outageOf(ctx context.Context, err error) *outage {
+	var o *outage
+	if errors.As(err, &o) {
+		return o
+	}
+	dep, down := dependencyDown(err)
+	if !down {
+		return nil
+	}
+	if perr := p.probe(ctx, dep); perr == nil {
+		p.log.Info("pump: the dependency answers its probe: the failure is no outage", "dependency", dep, "err", err)
+		return nil
+	}
+	return &outage{dependency: dep, err: err}
+}
+
+// probe is the trivial read that tells whether dep answers: the queue head
+// (PostgreSQL) or a mailbox row by id that does not exist.
+func (p *Pump) probe(ctx context.Context, dep string) error {
+	ctx, cancel := context.WithTimeout(ctx, p.cfg.CheckTimeout)
+	defer cancel()
+	var err error
+	if dep == store.DependencyMailbox {
+		_, err = p.raw.ReadRaws(ctx, []int64{0})
+	} else {
+		_, err = p.store.QueueHead(ctx, 1)
+	}
+	return err
+}
+
+// notTheMessages returns the error to hand up when a failure is none of the
+// message's — an outage (rule 14; as such, so the step pauses without
+// probing again) or a shutdown cutting the step — and nil when it is the
+// message's own.
+func (p *Pump) notTheMessages(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return err
+	}
+	if o := p.outageOf(ctx, err); o != nil {
+		return o
+	}
+	return nil
 }
 
 // pause is the outage one pump waits out.
@@ -104,8 +161,10 @@ func (p *Pump) publish(ctx context.Context, write func(context.Context) error) {
 }
 
 // PauseState is where a pump shows that it is paused, for readiness and
-// metrics; one per instance, handed to every pump it runs. The zero value
-// is a running pump. Safe for concurrent use.
+// metrics; one per instance, handed to the pump of every lead term, which
+// clears it when it starts and when it stops (a term that ends while paused
+// leaves no pause behind). The zero value is a running pump. Safe for
+// concurrent use.
 type PauseState struct {
 	mu  sync.Mutex
 	cur *store.Pause

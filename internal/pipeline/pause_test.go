@@ -2,7 +2,9 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -151,4 +153,118 @@ func TestOutageRunsNoDeadline(t *testing.T) {
 		require.NoError(t, err)
 	}
 	require.Equal(t, "EXHAUSTED", e.msg(t, bad).ErrorClass, "the 30 s it had left ran out after the outage")
+}
+
+// slowFlight makes the test's own database time out a statement that writes
+// a flight whose STND is stnd: a trigger sleeps past the statement_timeout
+// every new session of the database gets. The database answers throughout:
+// the timeout is the message's own failure.
+func slowFlight(t *testing.T, e *env, stnd string) {
+	t.Helper()
+	for _, q := range []string{
+		`CREATE FUNCTION msgx_test_slow() RETURNS trigger LANGUAGE plpgsql AS $$
+		 BEGIN IF NEW.stnd = '` + stnd + `' THEN PERFORM pg_sleep(2); END IF; RETURN NEW; END $$`,
+		`CREATE TRIGGER msgx_test_slow BEFORE INSERT OR UPDATE ON flight_schd FOR EACH ROW EXECUTE FUNCTION msgx_test_slow()`,
+		`ALTER DATABASE "` + e.pg.Name + `" SET statement_timeout = '500ms'`,
+	} {
+		_, err := e.pg.Pool.Exec(t.Context(), q)
+		require.NoError(t, err)
+	}
+	e.pg.Pool.Reset() // new sessions: the setting applies
+}
+
+// Rule 14, last sentences: a statement timeout (SQLSTATE 57014) that the
+// message's own statement raises is counted, with backoff, until the message
+// is DEAD(EXHAUSTED) — the database answers the probe, so it is no outage
+// and the pump never pauses. The message after it is processed.
+func TestOwnStatementTimeoutIsCounted(t *testing.T) {
+	t.Parallel()
+	state := &PauseState{}
+	e := newEnv(t, func(c *PumpConfig) { c.Pause = state; c.MaxAttempts = 3 })
+	e.needPostgres(t)
+	e.send(t, schd("ADFT", fltr(1), fltr(2)))
+	e.drain(t)
+	slowFlight(t, e, "SLOW")
+	bad := e.send(t, flop("STND", 1, "<STND>SLOW</STND>"))
+	next := e.send(t, flop("STND", 2, "<STND>2</STND>")) // batched with it first
+
+	for range 20 {
+		wait, err := e.pump.Step(t.Context())
+		require.NoError(t, err)
+		_, paused := state.Get()
+		require.False(t, paused, "the database answers: no pause")
+		if e.msg(t, next).Status == store.StatusSucceeded {
+			break
+		}
+		e.clk.Advance(wait)
+	}
+	m := e.msg(t, bad)
+	require.Equal(t, store.StatusDead, m.Status)
+	require.Equal(t, "EXHAUSTED", m.ErrorClass)
+	require.Equal(t, 3, m.Attempts)
+	require.Contains(t, m.Reason, "statement timeout")
+	require.Equal(t, store.StatusSucceeded, e.msg(t, next).Status)
+	require.Equal(t, "2", e.flight(t, 2).Scalars["STND"].Raw)
+}
+
+// The pause shown is the running pump's: a pump whose lead term ends while
+// it is paused leaves no pause behind, and the next term's pump, which has
+// no pause of its own, starts clean.
+func TestPauseStateFollowsTheRunningPump(t *testing.T) {
+	t.Parallel()
+	state := &PauseState{}
+	e := newEnv(t, func(c *PumpConfig) { c.Pause = state })
+	e.send(t, flop("STND", 1, "<STND>1</STND>"))
+	closed, err := mailbox.Open(t.Context(), "root@tcp(127.0.0.1:3306)/?parseTime=true")
+	require.NoError(t, err)
+	require.NoError(t, closed.Close())
+	e.raw = mailbox.New(closed)
+
+	ctx, stop := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() { defer close(done); _ = e.pump.Run(ctx) }()
+	require.Eventually(t, func() bool { _, ok := state.Get(); return ok }, 10*time.Second, time.Millisecond, "paused on the mailbox")
+	stop() // the lead term ends during the outage
+	<-done
+	_, ok := state.Get()
+	require.False(t, ok, "a pump that stopped shows no pause")
+
+	// A pause left behind (as by a pump that never returned) is cleared by
+	// the next term's pump.
+	_, _ = e.pump.Step(t.Context())
+	_, ok = state.Get()
+	require.True(t, ok)
+	e.raw = e.mb
+	next := NewPump(e.st, envReader{e}, nil, e.clk, e.pump.log, e.pump.cfg)
+	ctx, stop = context.WithCancel(t.Context())
+	stop()
+	require.NoError(t, next.Run(ctx))
+	_, ok = state.Get()
+	require.False(t, ok, "the next term starts clean")
+}
+
+// The mailbox side of the probe: a read of the message's row that the
+// mailbox refuses (as a MariaDB max_statement_time would) while the mailbox
+// answers its probe is the message's failure: counted, never a pause.
+func TestOwnMailboxReadFailureIsCounted(t *testing.T) {
+	t.Parallel()
+	state := &PauseState{}
+	e := newEnv(t, func(c *PumpConfig) { c.Pause = state; c.MaxAttempts = 2 })
+	bad := e.send(t, schd("ADFT", fltr(1)))
+	e.raw = readerFunc(func(ctx context.Context, ids []int64) (map[int64][]byte, error) {
+		if slices.Contains(ids, bad) {
+			return nil, fmt.Errorf("mailbox: read: %w: Query execution was interrupted (max_statement_time exceeded)", mailbox.ErrUnavailable)
+		}
+		return e.mb.ReadRaws(ctx, ids)
+	})
+	for range 5 {
+		wait, err := e.pump.Step(t.Context())
+		require.NoError(t, err)
+		_, paused := state.Get()
+		require.False(t, paused, "the mailbox answers: no pause")
+		e.clk.Advance(wait)
+	}
+	m := e.msg(t, bad)
+	require.Equal(t, store.StatusDead, m.Status)
+	require.Equal(t, "EXHAUSTED", m.ErrorClass)
 }

@@ -62,8 +62,12 @@ func (p *Pump) processRun(ctx context.Context, heads []store.Message) error {
 		} else {
 			if err := p.commitBatch(ctx, run[:n]); err != nil {
 				p.keep(run)
-				if notTheMessages(ctx, err) {
-					return err // nothing to isolate
+				if errors.Is(err, errOvertaken) {
+					p.log.Info("pump: a smaller id entered the queue ahead of the run; starting again from the new head", "run_from_msg_id", run[0].msg.ID)
+					return nil
+				}
+				if up := p.notTheMessages(ctx, err); up != nil {
+					return up // nothing to isolate
 				}
 				p.batchLimit = n / 2
 				p.log.Warn("batch failed, retrying it in halves", "from_msg_id", run[0].msg.ID, "messages", n, "err", err)
@@ -164,6 +168,10 @@ func (p *Pump) commitAlone(ctx context.Context, pr *prepared) (settled bool, err
 		todos, out, err = p.processOne(ctx, tx, pr, now)
 		return err
 	})
+	if errors.Is(err, errOvertaken) {
+		p.log.Info("pump: a smaller id entered the queue ahead of the run; starting again from the new head", "run_from_msg_id", pr.msg.ID)
+		return false, nil
+	}
 	if err != nil {
 		return false, p.failHead(ctx, pr.msg, err, failureBinding(pr.decoded))
 	}
@@ -200,6 +208,9 @@ func (p *Pump) processOne(ctx context.Context, tx store.Tx, pr *prepared, now ti
 	}
 	defer sp.Rollback(ctx)
 
+	if err := stillHead(ctx, sp, pr.msg.ID); err != nil {
+		return nil, nil, err
+	}
 	// Re-check under the lock: another instance or a replay may have moved it.
 	locked, err := sp.LockMessages(ctx, []int64{pr.msg.ID})
 	if err != nil {
@@ -282,6 +293,27 @@ func decodeOutcome(pr *prepared) (outcome, error) {
 // operators see what it repeated.
 func duplicateOf(holder int64) outcome {
 	return outcome{status: store.StatusSkipped, reason: "duplicate-of:" + strconv.FormatInt(holder, 10), duplicateOf: &holder}
+}
+
+// errOvertaken: a smaller id entered the queue after the run was read
+// (rule 16: a mailbox row committed late, a replay). The run is abandoned
+// without effect and the next step starts from the new head.
+var errOvertaken = errors.New("a smaller id entered the queue ahead of the run")
+
+// stillHead re-checks, under PIPELINE_LOCK, that a run starting at id still
+// starts at the smallest unfinished id. An enqueue of a smaller id takes
+// that lock too (store.EnqueueNew), so a row enqueued before this check is
+// seen here, and one enqueued after the commit finds this run finished: a
+// late row.
+func stillHead(ctx context.Context, ex store.Executor, id int64) error {
+	heads, err := ex.QueueHead(ctx, 1)
+	if err != nil {
+		return err
+	}
+	if len(heads) > 0 && heads[0].ID < id {
+		return errOvertaken
+	}
+	return nil
 }
 
 func unfinished(m store.Message) bool {

@@ -31,6 +31,7 @@ type PumpConfig struct {
 	Prune        bool          // snapshot prune of previous-generation members; default on
 	Grace        time.Duration // at shutdown, how long the step in flight may still run; default 30 s
 	Probe        time.Duration // while paused on an unreachable dependency, how often to try again; default 1 s
+	CheckTimeout time.Duration // bounds the probe that decides whether a failure is an outage (pause.go); default 2 s
 	Pause        *PauseState   // where the pump shows it is paused (readiness, metrics); nil = its own
 	Decode       sis.Options
 	Shadow       bool           // shadow mode: no outbox events and no mailbox backfill todos
@@ -57,7 +58,7 @@ func DefaultPumpConfig() PumpConfig {
 	return PumpConfig{
 		MaxAttempts: 5, BackoffBase: time.Second, BackoffCap: time.Minute,
 		HeadDeadline: 10 * time.Minute, RunLength: 1000, RunBytes: DefaultRunBytes, Idle: time.Second,
-		Prune: true, Grace: 30 * time.Second, Probe: time.Second, Decode: sis.DefaultOptions(),
+		Prune: true, Grace: 30 * time.Second, Probe: time.Second, CheckTimeout: 2 * time.Second, Decode: sis.DefaultOptions(),
 		MaxRecordBytes: int(kafka.DefaultConfig().MaxRecordBytes),
 	}
 }
@@ -76,6 +77,7 @@ func (c PumpConfig) withDefaults() PumpConfig {
 	c.Idle = cmp.Or(c.Idle, d.Idle)
 	c.Grace = cmp.Or(c.Grace, d.Grace)
 	c.Probe = cmp.Or(c.Probe, d.Probe)
+	c.CheckTimeout = cmp.Or(c.CheckTimeout, d.CheckTimeout)
 	if c.Pause == nil {
 		c.Pause = &PauseState{}
 	}
@@ -129,6 +131,10 @@ func NewPump(s store.Store, raw RawReader, backfill func(context.Context, []stor
 // starts after that.
 func (p *Pump) Run(ctx context.Context) error {
 	p.life = ctx
+	// The pause shown is this pump's: one a previous term's pump left (it
+	// stopped while paused) is over, and none is shown once this one stops.
+	p.cfg.Pause.set(nil)
+	defer p.cfg.Pause.set(nil)
 	p.publishResume(ctx) // a pause a previous leader published is over
 	for ctx.Err() == nil {
 		sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
@@ -166,12 +172,14 @@ func (p *Pump) Step(ctx context.Context) (time.Duration, error) {
 
 // step is Step, also telling whether the wait is for an empty queue. A
 // dependency that cannot be reached pauses the pump instead of failing the
-// step (rule 14): the next step, one probe interval later, is the probe.
+// step (rule 14): the next step, one probe interval later, tries again.
 func (p *Pump) step(ctx context.Context) (wait time.Duration, idle bool, err error) {
 	wait, idle, err = p.work(ctx)
-	if dep, down := dependencyDown(err); down && ctx.Err() == nil {
-		p.pauseOn(ctx, dep, err)
-		return p.cfg.Probe, false, nil
+	if ctx.Err() == nil {
+		if o := p.outageOf(ctx, err); o != nil {
+			p.pauseOn(ctx, o.dependency, err)
+			return p.cfg.Probe, false, nil
+		}
 	}
 	if err == nil {
 		p.resume(ctx)
@@ -232,12 +240,12 @@ func (p *Pump) finishExhausted(ctx context.Context, m store.Message, reason stri
 }
 
 // failHead records a failure of the head message, unless the failure is not
-// the message's: a dependency that cannot be reached (rule 14: no attempt
-// is counted, the caller pauses) or a shutdown (the step was cut). Those are
-// returned as they are.
+// the message's: an outage its probe confirmed (rule 14: no attempt is
+// counted, the caller pauses) or a shutdown (the step was cut). Those are
+// returned.
 func (p *Pump) failHead(ctx context.Context, m store.Message, err error, bind *store.Binding) error {
-	if notTheMessages(ctx, err) {
-		return err
+	if up := p.notTheMessages(ctx, err); up != nil {
+		return up
 	}
 	return p.recordFailure(ctx, m, classify(err), bind)
 }

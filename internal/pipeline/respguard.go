@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,12 +19,17 @@ import (
 
 // guardResp decides a RESP: ok false means SKIPPED (the outcome is
 // returned). A message that is no RESP is let through with a nil decision.
-func (p *Pump) guardResp(ctx context.Context, ex store.Executor, msg *sis.Message) (*request.Decision, outcome, bool, error) {
+// states are the stored flights a schedule RESP names.
+func (p *Pump) guardResp(ctx context.Context, ex store.Executor, msg *sis.Message, states map[int64]*flight.State) (*request.Decision, outcome, bool, error) {
 	key, isResp := request.KeyOf(msg)
 	if !isResp {
 		return nil, outcome{}, true, nil
 	}
-	d, err := p.cfg.Guard.Decide(ctx, ex, key, msg.Meta.Sent)
+	resp := request.Resp{Key: key, DTTM: msg.Meta.Sent}
+	if msg.Schedule != nil {
+		resp.Records, resp.SODTs = len(msg.Schedule.Flights), recordSODTs(msg.Schedule.Flights, states)
+	}
+	d, err := p.cfg.Guard.Decide(ctx, ex, resp)
 	if err != nil {
 		return nil, outcome{}, false, err
 	}
@@ -48,6 +54,43 @@ func (p *Pump) answered(ctx context.Context, ex store.Executor, d *request.Decis
 	return out, nil
 }
 
+// recordSODTs is the SODT of each record that has one: the record's own,
+// else the stored flight's. Pure.
+func recordSODTs(recs []*sis.FlightRecord, states map[int64]*flight.State) []time.Time {
+	var out []time.Time
+	for _, rec := range recs {
+		if f := rec.Scalars[sis.SODT]; f.Op == sis.Set && f.Type == sis.TypeTime {
+			out = append(out, f.Time)
+		} else if st := states[rec.FLID]; st != nil && st.Scalars["SODT"].Time != nil {
+			out = append(out, *st.Scalars["SODT"].Time)
+		}
+	}
+	return out
+}
+
+// rangeDays adds to the days of a schedule RESP matched to a range every
+// flight day of [STDB, STDE] it has no record of, empty: the RESP is the
+// snapshot of its whole range, so those days are pruned too (a RESP with
+// RECS 0 empties the range) and their generations advance like the others
+// (docs/design.md §7). loc is the airport zone. Pure.
+func rangeDays(days []*snapshotDay, d *request.Decision, loc *time.Location) []*snapshotDay {
+	if d == nil || d.Begin == nil || d.End == nil {
+		return days
+	}
+	have := map[time.Time]bool{}
+	for _, day := range days {
+		have[day.fday] = true
+	}
+	last := flight.LocalDay(d.End.In(loc))
+	for fday := flight.LocalDay(d.Begin.In(loc)); !fday.After(last); fday = fday.AddDate(0, 0, 1) {
+		if !have[fday] {
+			days = append(days, &snapshotDay{fday: fday})
+		}
+	}
+	slices.SortFunc(days, func(a, b *snapshotDay) int { return a.fday.Compare(b.fday) })
+	return days
+}
+
 // inScope splits the prune candidates of a day: those a matched schedule
 // RESP may prune (SODT inside the requested [begin, end]) and the ids of
 // the others, which it leaves alone. A nil decision or range (a DNLD, guard
@@ -57,8 +100,7 @@ func inScope(cands []*flight.State, d *request.Decision) (prune []*flight.State,
 		return cands, nil
 	}
 	for _, c := range cands {
-		t := c.Scalars["SODT"].Time
-		if t != nil && !t.Before(*d.Begin) && !t.After(*d.End) {
+		if t := c.Scalars["SODT"].Time; t != nil && request.InRange(*t, d.Begin, d.End) {
 			prune = append(prune, c)
 		} else {
 			kept = append(kept, c.FLID)

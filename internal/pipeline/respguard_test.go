@@ -309,3 +309,33 @@ func TestScopedPrunePlan(t *testing.T) {
 	require.Len(t, plan.results, 3, "the record and two prunes")
 	require.Equal(t, 2, plan.logs[0].Pruned)
 }
+
+// The reproduction of item 8: leader restarts wrote an RQFD each,
+// superseding the operator's open request; the AODB's answer to it was then
+// matched to the last restart's request. Now the restarts register nothing,
+// and the operator's answer applies to the operator's request.
+func TestOperatorsRequestSurvivesLeaderRestarts(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.send(t, schd("DNLD", fltrOn(1401, "03DEC", "0830"), fltrOn(1402, "03DEC", "1030")))
+	e.drain(t) // today, 2 Dec, has no generation: a leader start would ask for it
+
+	op, err := e.requests(t).Flights(t.Context(), local(t, "2026-12-03T00:00"), local(t, "2026-12-03T23:59"))
+	require.NoError(t, err)
+	for range 3 { // three leader starts
+		e.clk.Advance(time.Minute)
+		require.NoError(t, e.requests(t).OnStart(t.Context()))
+	}
+	all, err := e.st.Requests(t.Context(), 1<<62, 10)
+	require.NoError(t, err)
+	require.Len(t, all, 1, "no request at the restarts")
+
+	resp := e.send(t, schdAt("20261202160400", "RESP", fltrOn(1401, "03DEC", "0830")))
+	e.drain(t)
+	require.Equal(t, "request:"+strconv.FormatInt(op.ID, 10)+" (degraded)", e.msg(t, resp).Reason)
+	requireActive(t, e, 1401)
+	requireDeleted(t, e, 1402)
+	done := e.request(t, op.ID)
+	require.Equal(t, store.RequestDone, done.Status)
+	require.Equal(t, store.OriginOperator, done.Origin)
+}

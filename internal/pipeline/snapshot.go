@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -22,18 +23,19 @@ import (
 // flight days depend on, plan every day (pure), write the plan.
 func (p *Pump) applySnapshot(ctx context.Context, ex store.Executor, msgID int64, msg *sis.Message, now time.Time) (outcome, error) {
 	s := msg.Schedule
-	resp, out, ok, err := p.guardResp(ctx, ex, msg)
-	if !ok || err != nil {
-		return out, err
-	}
 	states, err := ex.Flights(ctx, recordFLIDs(s.Flights))
 	if err != nil {
 		return outcome{}, err
+	}
+	resp, out, ok, err := p.guardResp(ctx, ex, msg, states)
+	if !ok || err != nil {
+		return out, err
 	}
 	days, err := snapshotDays(s.Flights, states, msgID, now)
 	if err != nil {
 		return refused(err), nil
 	}
+	days = rangeDays(days, resp, cmp.Or(p.cfg.Decode.Location, sis.DefaultOptions().Location))
 	for _, d := range days {
 		gen, err := ex.SnapshotGen(ctx, d.fday)
 		switch {

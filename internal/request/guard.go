@@ -41,10 +41,11 @@ func (g *Guard) Mode() Mode {
 	return g.mode
 }
 
-// Decide reads what a RESP of kind key sent at dttm may answer and matches
-// it. In request mode it locks the open request, so nothing supersedes or
-// expires it before the transaction ends.
-func (g *Guard) Decide(ctx context.Context, ex store.Executor, key string, dttm time.Time) (Decision, error) {
+// Decide reads what a RESP may answer and matches it. In request mode it
+// locks the open request, so nothing supersedes or expires it before the
+// transaction ends.
+func (g *Guard) Decide(ctx context.Context, ex store.Executor, resp Resp) (Decision, error) {
+	key, dttm := resp.Key, resp.DTTM
 	switch g.Mode() {
 	case ModeOff:
 		return Decision{Matched: true, Rule: RuleOff}, nil
@@ -58,11 +59,11 @@ func (g *Guard) Decide(ctx context.Context, ex store.Executor, key string, dttm 
 	open, err := ex.OpenRequestForUpdate(ctx, key)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return Match(dttm, nil), nil
+		return Match(resp, nil), nil
 	case err != nil:
 		return Decision{}, err
 	}
-	return Match(dttm, &open), nil
+	return Match(resp, &open), nil
 }
 
 // Complete marks the answered request DONE, in the transaction that applied

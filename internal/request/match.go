@@ -44,12 +44,26 @@ func (d Decision) Note() string {
 	return ""
 }
 
+// Resp is what the guard matches of an inbound RESP.
+type Resp struct {
+	Key  string    // the kind of request it answers (KeyOf)
+	DTTM time.Time // META DTTM, airport zone
+	// Records is how many schedule records it carries and SODTs the SODT
+	// of each that has one (the record's, else the stored flight's).
+	Records int
+	SODTs   []time.Time
+}
+
 // Match is the degraded rule (docs/design.md §7): a RESP answers the open
 // request of its kind when that request is SENT, not past expires_at, and
 // the RESP's DTTM is not before sent_at — both instants compared to the
 // second (DTTM is airport-local yyyyMMddHHmmss; sent_at is cut to the same
-// second). Upstream echoes nothing, so no match is exact. Pure.
-func Match(dttm time.Time, open *store.Request) Decision {
+// second). A schedule RESP that carries records must also have one whose
+// SODT lies in the request's [STDB, STDE]: an answer to an older request
+// that this one superseded does not complete it. Upstream echoes nothing,
+// so no match is exact. Pure.
+func Match(resp Resp, open *store.Request) Decision {
+	dttm := resp.DTTM
 	switch {
 	case open == nil:
 		return Decision{Why: "no open request of its kind"}
@@ -59,9 +73,26 @@ func Match(dttm time.Time, open *store.Request) Decision {
 		return Decision{Why: "DTTM " + dttm.Format(time.DateTime) + " is before request " + strconv.FormatInt(open.ID, 10) + " was sent"}
 	case dttm.After(open.ExpiresAt):
 		return Decision{Why: "request " + strconv.FormatInt(open.ID, 10) + " expired before DTTM " + dttm.Format(time.DateTime)}
+	case resp.Records > 0 && !anyInRange(resp.SODTs, open.RangeBegin, open.RangeEnd):
+		return Decision{Why: "no record's SODT lies in the range of request " + strconv.FormatInt(open.ID, 10)}
 	}
 	r := *open
 	return Decision{Matched: true, Rule: RuleDegraded, Request: &r, Begin: r.RangeBegin, End: r.RangeEnd}
+}
+
+// InRange says whether t lies in [begin, end], both ends included; an
+// open end (nil) bounds nothing.
+func InRange(t time.Time, begin, end *time.Time) bool {
+	return (begin == nil || !t.Before(*begin)) && (end == nil || !t.After(*end))
+}
+
+func anyInRange(ts []time.Time, begin, end *time.Time) bool {
+	for _, t := range ts {
+		if InRange(t, begin, end) {
+			return true
+		}
+	}
+	return false
 }
 
 // Outbound is a request row of coutmsgs, decoded.

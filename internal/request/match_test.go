@@ -32,7 +32,7 @@ func TestMatchDegradedRule(t *testing.T) {
 		{"20261202160500", nil, false},
 		{"20261202160500", &store.Request{ID: 8, Status: store.RequestRegistered, ExpiresAt: sent.Add(time.Hour)}, false},
 	} {
-		d := request.Match(at(tc.dttm), tc.req)
+		d := request.Match(request.Resp{Key: "RQFD", DTTM: at(tc.dttm)}, tc.req)
 		require.Equal(t, tc.ok, d.Matched, "%s: %s", tc.dttm, d.Why)
 		if tc.ok {
 			require.Equal(t, "request:7 (degraded)", d.Note())
@@ -40,6 +40,23 @@ func TestMatchDegradedRule(t *testing.T) {
 			require.NotEmpty(t, d.Why)
 		}
 	}
+}
+
+// A schedule RESP that carries records answers a flight request only when
+// one record's SODT lies in its [STDB, STDE], ends included; one with no
+// records (RECS 0) answers it.
+func TestMatchNeedsARecordInTheRange(t *testing.T) {
+	t.Parallel()
+	sent := time.Date(2026, 12, 2, 16, 0, 0, 0, shanghai)
+	begin, end := time.Date(2026, 12, 3, 0, 0, 0, 0, shanghai), time.Date(2026, 12, 3, 23, 59, 0, 0, shanghai)
+	open := &store.Request{ID: 9, Status: store.RequestSent, SentAt: &sent, ExpiresAt: sent.Add(10 * time.Minute), RangeBegin: &begin, RangeEnd: &end}
+	resp := func(sodts ...time.Time) request.Resp {
+		return request.Resp{Key: "RQFD", DTTM: sent.Add(time.Minute), Records: max(len(sodts), 1), SODTs: sodts}
+	}
+	require.False(t, request.Match(resp(begin.Add(-time.Minute)), open).Matched, "the day before the range")
+	require.False(t, request.Match(request.Resp{Key: "RQFD", DTTM: sent, Records: 1}, open).Matched, "a record without SODT")
+	require.True(t, request.Match(resp(begin.Add(-time.Hour), end), open).Matched, "one record at STDE is enough")
+	require.True(t, request.Match(request.Resp{Key: "RQFD", DTTM: sent}, open).Matched, "RECS 0")
 }
 
 func TestMatchMailboxPicksTheNewestRowOfTheKindBeforeDTTM(t *testing.T) {

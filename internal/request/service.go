@@ -61,13 +61,18 @@ func New(st store.Store, mb Outbox, clk clock.Clock, log *slog.Logger, cfg Confi
 	return &Service{st: st, mb: mb, clk: clk, log: log, cfg: cfg, obs: obs}
 }
 
-// Flights requests the flights whose SODT lies in [from, to] (airport
-// local time, whole minutes).
+// Flights is an operator's request for the flights whose SODT lies in
+// [from, to] (airport local time, whole minutes); it supersedes the open
+// request of its kind.
 func (s *Service) Flights(ctx context.Context, from, to time.Time) (store.Request, error) {
+	return s.flights(ctx, from, to, store.OriginOperator)
+}
+
+func (s *Service) flights(ctx context.Context, from, to time.Time, origin string) (store.Request, error) {
 	if err := CheckRange(from, to); err != nil {
 		return store.Request{}, err
 	}
-	return s.submit(ctx, store.NewRequest{Type: TypeFlights, Key: KeyFlights, RangeBegin: &from, RangeEnd: &to})
+	return s.submit(ctx, store.NewRequest{Type: TypeFlights, Key: KeyFlights, RangeBegin: &from, RangeEnd: &to, Origin: origin})
 }
 
 // Reference requests one reference list.
@@ -79,9 +84,10 @@ func (s *Service) Reference(ctx context.Context, list string) (store.Request, er
 	return s.submit(ctx, store.NewRequest{Type: TypeReference, Key: RefKey(code), List: code})
 }
 
-// submit registers a request (expiring the open one of its kind in the same
-// transaction) and sends it. A send that fails leaves it REGISTERED, to be
-// superseded or expired; the error says so.
+// submit registers a request and sends it: an operator's expires the open
+// one of its kind in the same transaction, an automatic one registers
+// nothing when it is held (ErrHeld). A send that fails leaves it
+// REGISTERED, to be superseded or expired; the error says so.
 func (s *Service) submit(ctx context.Context, nr store.NewRequest) (store.Request, error) {
 	if s.cfg.Shadow {
 		return store.Request{}, ErrShadow
@@ -96,6 +102,10 @@ func (s *Service) submit(ctx context.Context, nr store.NewRequest) (store.Reques
 	return s.send(ctx, req)
 }
 
+// ErrHeld: an automatic trigger registered nothing, because a request of
+// its kind is open or was answered within request.timeout.
+var ErrHeld = errors.New("held by another request of its kind")
+
 func (s *Service) register(ctx context.Context, nr store.NewRequest) (store.Request, error) {
 	now := s.clk.Now()
 	tx, err := s.st.Begin(ctx)
@@ -103,7 +113,12 @@ func (s *Service) register(ctx context.Context, nr store.NewRequest) (store.Requ
 		return store.Request{}, err
 	}
 	defer tx.Rollback(ctx)
-	old, err := tx.ExpireRequestKey(ctx, nr.Key, "superseded by a new request", now)
+	var old []int64
+	if store.RequestOrigin(nr.Origin) == store.OriginOperator {
+		old, err = tx.ExpireRequestKey(ctx, nr.Key, "superseded by a new request", now)
+	} else {
+		old, err = s.held(ctx, tx, nr.Key, now)
+	}
 	if err != nil {
 		return store.Request{}, err
 	}
@@ -112,6 +127,9 @@ func (s *Service) register(ctx context.Context, nr store.NewRequest) (store.Requ
 	}
 	nr.Sender, nr.Now, nr.ExpiresAt = s.cfg.Sender, now, now.Add(s.cfg.Timeout)
 	req, err := tx.InsertRequest(ctx, nr)
+	if errors.Is(err, store.ErrDuplicate) && store.RequestOrigin(nr.Origin) != store.OriginOperator {
+		return store.Request{}, fmt.Errorf("%w: a request of kind %s was registered meanwhile", ErrHeld, nr.Key)
+	}
 	if err != nil {
 		return store.Request{}, err
 	}
@@ -122,6 +140,39 @@ func (s *Service) register(ctx context.Context, nr store.NewRequest) (store.Requ
 		s.log.Info("request superseded", "req_id", old[0], "by", req.ID, "kind", req.Key)
 	}
 	return req, nil
+}
+
+// held is an automatic trigger's check, in its registering transaction
+// (docs/requests.md): a request of the kind still waiting for its answer
+// (open, not past expires_at: locked, so nothing answers or supersedes it
+// meanwhile) or answered within request.timeout holds the trigger
+// (ErrHeld). An open request past expires_at is expired here, as the expiry
+// job would, and returned. A request registered after the check makes the
+// insert fail (one open per kind): held too, never superseded.
+func (s *Service) held(ctx context.Context, tx store.Tx, key string, now time.Time) ([]int64, error) {
+	open, err := tx.OpenRequestForUpdate(ctx, key)
+	switch {
+	case err == nil && now.Before(open.ExpiresAt):
+		return nil, fmt.Errorf("%w: request %d (%s, %s) waits for its answer until %s", ErrHeld, open.ID, open.Origin, open.Status,
+			open.ExpiresAt.In(s.cfg.Location).Format(time.DateTime))
+	case err == nil:
+		note := "timed out: no answer by expires_at"
+		if open.Status == store.RequestRegistered {
+			note = "never sent: no outbound row by expires_at"
+		}
+		return tx.ExpireRequestKey(ctx, key, note, now)
+	case !errors.Is(err, store.ErrNotFound):
+		return nil, err
+	}
+	last, err := tx.LastAnsweredRequest(ctx, key)
+	switch {
+	case err == nil && last.DoneAt != nil && now.Sub(*last.DoneAt) < s.cfg.Timeout:
+		return nil, fmt.Errorf("%w: request %d (%s) was answered at %s, within request.timeout", ErrHeld, last.ID, last.Origin,
+			last.DoneAt.In(s.cfg.Location).Format(time.DateTime))
+	case err != nil && !errors.Is(err, store.ErrNotFound):
+		return nil, err
+	}
+	return nil, nil
 }
 
 // send writes the request to coutmsgs and marks it SENT with that row.

@@ -40,7 +40,10 @@ func NextDaily(now time.Time, hour, minute int, loc *time.Location) time.Time {
 
 // RunTriggers is the leader's automatic requests: at start, today's flights
 // when today's FDAY has no generation (request.on-start); then daily at
-// request.daily-at, the next day's flights. It returns when ctx ends.
+// request.daily-at, the next day's flights. Neither registers anything while
+// a flight request is open or was answered within request.timeout, so a
+// leader restarting many times sends one request and never supersedes an
+// operator's (ErrHeld). It returns when ctx ends.
 func (s *Service) RunTriggers(ctx context.Context) {
 	if s.cfg.Shadow {
 		return
@@ -64,7 +67,9 @@ func (s *Service) RunTriggers(ctx context.Context) {
 		}
 		l := next.In(s.cfg.Location)
 		from, to := DayRange(time.Date(l.Year(), l.Month(), l.Day()+1, 12, 0, 0, 0, s.cfg.Location), s.cfg.Location)
-		if req, err := s.Flights(ctx, from, to); err != nil {
+		if req, err := s.flights(ctx, from, to, store.OriginDaily); errors.Is(err, ErrHeld) {
+			s.log.Info("daily request not registered", "day", from.Format(time.DateOnly), "why", err)
+		} else if err != nil {
 			if ctx.Err() != nil {
 				return
 			}
@@ -75,7 +80,8 @@ func (s *Service) RunTriggers(ctx context.Context) {
 	}
 }
 
-// OnStart requests today's flights when today's FDAY has no generation yet.
+// OnStart requests today's flights when today's FDAY has no generation yet
+// and no flight request holds the trigger (ErrHeld: logged, not an error).
 func (s *Service) OnStart(ctx context.Context) error {
 	from, to := DayRange(s.clk.Now(), s.cfg.Location)
 	_, err := s.st.SnapshotGen(ctx, flight.LocalDay(from))
@@ -85,7 +91,11 @@ func (s *Service) OnStart(ctx context.Context) error {
 	case !errors.Is(err, store.ErrNotFound):
 		return err
 	}
-	req, err := s.Flights(ctx, from, to)
+	req, err := s.flights(ctx, from, to, store.OriginOnStart)
+	if errors.Is(err, ErrHeld) {
+		s.log.Info("no request at leader start: today has no generation, but another flight request holds the trigger", "why", err)
+		return nil
+	}
 	if err != nil {
 		return err
 	}

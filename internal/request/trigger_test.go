@@ -2,6 +2,7 @@ package request_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -62,4 +63,90 @@ func TestOnStartSkipsADayWithAGeneration(t *testing.T) {
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
 	require.Eventually(t, cond, 10*time.Second, 5*time.Millisecond)
+}
+
+// requestsOf lists every request, oldest first.
+func (e *env) requestsOf(t *testing.T) []store.Request {
+	t.Helper()
+	all, err := e.st.Requests(t.Context(), 1<<62, 100)
+	require.NoError(t, err)
+	slices.Reverse(all)
+	return all
+}
+
+// The reproduction: every leader (re)start wrote a new RQFD for a
+// day without a generation (33 in 32 restarts). Now a start registers
+// nothing while the first request waits for its answer or was answered
+// within request.timeout; once it timed out unanswered, the next start asks
+// again.
+func TestOnStartRegistersOneRequestAcrossRestarts(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	for range 5 { // five leader starts, a minute apart, each with its own service
+		require.NoError(t, e.service(e.mb).OnStart(t.Context()))
+		e.clk.Advance(time.Minute)
+	}
+	all := e.requestsOf(t)
+	require.Len(t, all, 1)
+	require.Equal(t, 1, e.outboundRows(t), "one RQFD in coutmsgs")
+	require.Equal(t, store.OriginOnStart, all[0].Origin)
+	require.Equal(t, store.RequestSent, all[0].Status)
+
+	// Answered at 16:06: a start within request.timeout of the answer asks nothing.
+	e.clk.Advance(time.Minute)
+	require.NoError(t, e.st.MarkRequestDone(t.Context(), all[0].ID, 99, "degraded", e.clk.Now()))
+	e.clk.Advance(9 * time.Minute)
+	require.NoError(t, e.service(e.mb).OnStart(t.Context()))
+	require.Len(t, e.requestsOf(t), 1)
+
+	// Past it (and the day still without a generation) the next start asks again.
+	e.clk.Advance(time.Minute)
+	require.NoError(t, e.service(e.mb).OnStart(t.Context()))
+	all = e.requestsOf(t)
+	require.Len(t, all, 2)
+	require.Equal(t, store.RequestDone, all[0].Status)
+	require.Equal(t, store.RequestSent, all[1].Status)
+
+	// An unanswered request past its expires_at no longer holds the trigger,
+	// even before the expiry job ran: it is expired as the job would.
+	e.clk.Advance(10 * time.Minute)
+	require.NoError(t, e.service(e.mb).OnStart(t.Context()))
+	all = e.requestsOf(t)
+	require.Len(t, all, 3)
+	require.Equal(t, store.RequestExpired, all[1].Status)
+	require.Equal(t, "timed out: no answer by expires_at", all[1].Note)
+	require.Equal(t, 3, e.outboundRows(t))
+}
+
+// An operator's open request is superseded by neither automatic trigger:
+// the leader's start and the daily run register nothing while it waits.
+func TestAutomaticTriggersNeverSupersedeAnOperatorsRequest(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	from, to := day(t, "2026-12-05")
+	op, err := e.service(e.mb).Flights(t.Context(), from, to)
+	require.NoError(t, err)
+	require.Equal(t, store.OriginOperator, op.Origin)
+
+	e.cfg.OnStart, e.cfg.DailyAt = true, "16:05"
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() { defer close(done); e.service(e.mb).RunTriggers(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	waitFor(t, func() bool { return e.clk.Waiters() == 1 }) // on-start done, the daily wait armed
+	e.clk.Advance(5 * time.Minute)                          // 16:05: the daily run, the operator's request still waits
+	waitFor(t, func() bool { return e.clk.Waiters() == 1 }) // the daily run done, the next armed
+
+	all := e.requestsOf(t)
+	require.Len(t, all, 1, "neither trigger registered a request")
+	require.Equal(t, op.ID, all[0].ID)
+	require.Equal(t, store.RequestSent, all[0].Status, "the operator's request is not superseded")
+	require.Equal(t, 1, e.outboundRows(t))
+
+	// An operator's request supersedes an automatic one, as before.
+	from, to = day(t, "2026-12-06")
+	again, err := e.service(e.mb).Flights(t.Context(), from, to)
+	require.NoError(t, err)
+	require.Equal(t, store.RequestExpired, e.get(t, op.ID).Status)
+	require.Equal(t, store.RequestSent, again.Status)
 }

@@ -25,6 +25,7 @@ type Source interface {
 	BackfillStats(ctx context.Context) (store.BackfillStats, error)
 	OpenRequests(ctx context.Context) ([]store.Request, error)
 	JobRuns(ctx context.Context) ([]store.JobRun, error)
+	IngressIrregular(ctx context.Context, since time.Time, max int) (store.IngressIrregular, error)
 }
 
 // Report is the state of one instance's database at one instant. Its JSON
@@ -56,6 +57,36 @@ type Report struct {
 	Requests []OpenRequest `json:"requests"`
 	// Maintenance is the last run of each maintenance job, by name.
 	Maintenance []Job `json:"maintenance"`
+	// Ingress is what entered the queue out of order in the last 24 h.
+	Ingress Ingress `json:"ingress"`
+}
+
+// IngressWindow is the period Ingress covers.
+const IngressWindow = 24 * time.Hour
+
+// Ingress counts the gaps the poller gave up and the late rows enqueued
+// since Since (rules 16–17), with the newest few of each.
+type Ingress struct {
+	Since      time.Time `json:"since"`
+	Gaps       int64     `json:"gaps"`
+	LateRows   int64     `json:"late_rows"`
+	LatestGaps []Gap     `json:"latest_gaps"`
+	LatestLate []LateRow `json:"latest_late"`
+}
+
+// Gap is a hole in the mailbox ids the poller gave up.
+type Gap struct {
+	FromID    int64     `json:"from_id"`
+	ToID      int64     `json:"to_id"`
+	SeenAt    time.Time `json:"seen_at"`
+	GivenUpAt time.Time `json:"given_up_at"`
+}
+
+// LateRow is a row enqueued after a larger id had finished.
+type LateRow struct {
+	MsgID      int64     `json:"msg_id"`
+	LateAfter  int64     `json:"late_after"` // the largest id finished before it
+	EnqueuedAt time.Time `json:"enqueued_at"`
 }
 
 // OpenRequest is a request to the AODB still waiting for its answer.
@@ -182,7 +213,27 @@ func Collect(ctx context.Context, src Source, now time.Time) (Report, error) {
 		return Report{}, fmt.Errorf("maintenance runs: %w", err)
 	}
 	r.Maintenance = jobs(runs)
+	if r.Ingress, err = ingress(ctx, src, now); err != nil {
+		return Report{}, fmt.Errorf("ingress: %w", err)
+	}
 	return r, nil
+}
+
+// ingress reads the gaps and late rows of the last IngressWindow.
+func ingress(ctx context.Context, src Source, now time.Time) (Ingress, error) {
+	since := now.Add(-IngressWindow)
+	irr, err := src.IngressIrregular(ctx, since, 5)
+	if err != nil {
+		return Ingress{}, err
+	}
+	in := Ingress{Since: since, Gaps: irr.Gaps, LateRows: irr.LateRows, LatestGaps: []Gap{}, LatestLate: []LateRow{}}
+	for _, g := range irr.LatestGaps {
+		in.LatestGaps = append(in.LatestGaps, Gap{FromID: g.From, ToID: g.To, SeenAt: g.SeenAt, GivenUpAt: g.GivenUpAt})
+	}
+	for _, l := range irr.LatestLate {
+		in.LatestLate = append(in.LatestLate, LateRow{MsgID: l.ID, LateAfter: l.After, EnqueuedAt: l.At})
+	}
+	return in, nil
 }
 
 // age is now − t in seconds, never negative (clocks of two hosts may differ).
@@ -264,6 +315,22 @@ func (r Report) WriteText(w io.Writer) error {
 		kv(fmt.Sprintf("request %d", q.ID), "%s", line)
 	}
 	writeJobs(&b, kv, r.Maintenance)
+
+	b.WriteString("ingress, last 24 h\n")
+	line := fmt.Sprintf("%d", r.Ingress.Gaps)
+	if len(r.Ingress.LatestGaps) > 0 {
+		g := r.Ingress.LatestGaps[0]
+		line += fmt.Sprintf(", newest ids %d..%d given up %s", g.FromID, g.ToID, g.GivenUpAt.Format(time.RFC3339))
+	}
+	kv("gaps", "%s", line)
+	line = fmt.Sprintf("%d", r.Ingress.LateRows)
+	for i, l := range r.Ingress.LatestLate {
+		if i == 0 {
+			line += ", newest"
+		}
+		line += fmt.Sprintf(" %d %s", l.MsgID, store.LateMark(l.LateAfter))
+	}
+	kv("late rows", "%s", line)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -120,7 +120,7 @@ func TestCollectKnownDatabase(t *testing.T) {
 	require.NoError(t, err)
 	var m map[string]any
 	require.NoError(t, json.Unmarshal(b, &m))
-	require.ElementsMatch(t, []string{"at", "shadow", "paused", "head", "backlog", "by_status", "dead_letters", "failing", "outbox", "backfill", "requests", "maintenance"}, keys(m))
+	require.ElementsMatch(t, []string{"at", "shadow", "paused", "head", "backlog", "by_status", "dead_letters", "failing", "outbox", "backfill", "requests", "maintenance", "ingress"}, keys(m))
 	require.Nil(t, m["paused"], "the pump runs")
 	require.ElementsMatch(t, []string{"id", "kind", "status", "registered_at", "sent_at", "expires_at", "coutmsgs_id", "age_seconds"},
 		keys(m["requests"].([]any)[0].(map[string]any)))
@@ -161,6 +161,34 @@ func TestCollectKnownDatabase(t *testing.T) {
 	} {
 		require.Contains(t, out, want, "text:\n%s", out)
 	}
+}
+
+// The gaps given up and the late rows of the last 24 h (rules 16–17) are in
+// the report and its text; older ones are not.
+func TestCollectShowsIngressGapsAndLateRows(t *testing.T) {
+	t.Parallel()
+	s := pgstore.New(testdb.Postgres(t).Pool)
+	ctx := t.Context()
+	now := t0.Add(48 * time.Hour)
+	require.NoError(t, s.RecordGap(ctx, store.Gap{Source: "cminmsgs", From: 3, To: 4, SeenAt: t0, GivenUpAt: t0})) // too old
+	require.NoError(t, s.RecordGap(ctx, store.Gap{Source: "cminmsgs", From: 8, To: 8, SeenAt: now.Add(-time.Hour), GivenUpAt: now.Add(-time.Hour)}))
+	_, err := s.Enqueue(ctx, []int64{9}, now.Add(-2*time.Hour))
+	require.NoError(t, err)
+	require.NoError(t, s.FinishMessages(ctx, []store.Finish{{MsgID: 9, Status: store.StatusSucceeded, Now: now.Add(-2 * time.Hour)}}))
+	got, err := s.EnqueueNew(ctx, []int64{7}, now.Add(-time.Hour))
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+
+	r, err := status.Collect(ctx, s, now)
+	require.NoError(t, err)
+	require.Equal(t, int64(1), r.Ingress.Gaps)
+	require.Equal(t, int64(1), r.Ingress.LateRows)
+	require.Equal(t, []status.LateRow{{MsgID: 7, LateAfter: 9, EnqueuedAt: r.Ingress.LatestLate[0].EnqueuedAt}}, r.Ingress.LatestLate)
+	require.Equal(t, int64(8), r.Ingress.LatestGaps[0].FromID)
+	var text bytes.Buffer
+	require.NoError(t, r.WriteText(&text))
+	require.Contains(t, text.String(), "gaps          1, newest ids 8..8 given up")
+	require.Contains(t, text.String(), "late rows     1, newest 7 late:9")
 }
 
 // A pause the pump published (rule 14) is in the report and its text.

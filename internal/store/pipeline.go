@@ -16,6 +16,9 @@ type Pipeline interface {
 	IngressMark(ctx context.Context, source string) (int64, error)
 	// AdvanceIngressMark moves the watermark forward, never back.
 	AdvanceIngressMark(ctx context.Context, source string, lastID int64, now time.Time) error
+	// RecordGap records a hole the poller gave up (rule 16); a hole recorded
+	// before keeps its first record.
+	RecordGap(ctx context.Context, g Gap) error
 	// PublishPause records that the pump is paused on a dependency; a pause
 	// already published keeps its start.
 	PublishPause(ctx context.Context, p Pause) error
@@ -44,3 +47,12 @@ const (
 	DependencyPostgres = "postgres"
 	DependencyMailbox  = "mailbox"
 )
+
+// Gap is a hole in the mailbox ids the poller gave up (rule 16): ids From..To
+// no row had while a larger id was visible, for longer than the gap-wait.
+type Gap struct {
+	Source    string
+	From, To  int64
+	SeenAt    time.Time // when the poller first saw the hole
+	GivenUpAt time.Time
+}

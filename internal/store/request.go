@@ -19,6 +19,9 @@ type Requests interface {
 	// OpenRequestForUpdate returns the open request of a key and locks it
 	// for the transaction; ErrNotFound if none is open.
 	OpenRequestForUpdate(ctx context.Context, key string) (Request, error)
+	// LastAnsweredRequest returns the DONE request of a key answered last;
+	// ErrNotFound if none.
+	LastAnsweredRequest(ctx context.Context, key string) (Request, error)
 	// OpenRequests lists the open requests in id order.
 	OpenRequests(ctx context.Context) ([]Request, error)
 	// Requests pages the requests newest first, with an id below beforeID.
@@ -51,6 +54,14 @@ const (
 	RequestExpired    = "EXPIRED"
 )
 
+// Who registered a request: an operator (CLI, admin API) or an automatic
+// trigger, which never supersedes an open request (docs/requests.md).
+const (
+	OriginOperator = "operator"
+	OriginOnStart  = "on-start"
+	OriginDaily    = "daily"
+)
+
 // Request is one REQ_TRACK row.
 type Request struct {
 	ID            int64      `json:"id"`
@@ -70,6 +81,7 @@ type Request struct {
 	ResponseMsgID *int64     `json:"response_msg_id"`
 	MatchRule     string     `json:"match_rule,omitempty"`
 	Note          string     `json:"note,omitempty"`
+	Origin        string     `json:"origin"` // OriginOperator, OriginOnStart or OriginDaily
 }
 
 // Open says whether the request still waits (REGISTERED or SENT).
@@ -82,10 +94,20 @@ type NewRequest struct {
 	Sender               string
 	Seqn                 int64
 	Now, ExpiresAt       time.Time
+	Origin               string // empty: OriginOperator
 }
 
 // SentRequest is the confirmed insert of a request into the outbound mailbox.
 type SentRequest struct {
 	ID, OutboundID    int64
 	SentAt, ExpiresAt time.Time
+}
+
+// RequestOrigin is the origin a request is registered with: empty is an
+// operator's.
+func RequestOrigin(origin string) string {
+	if origin == "" {
+		return OriginOperator
+	}
+	return origin
 }

@@ -14,6 +14,25 @@ type Status interface {
 	OutboxLag(ctx context.Context) ([]TargetLag, error)
 	// BackfillStats summarises the backfill todos.
 	BackfillStats(ctx context.Context) (BackfillStats, error)
+	// IngressIrregular counts the gaps given up and the late rows enqueued
+	// since a time (rules 16–17) and lists the newest max of each.
+	IngressIrregular(ctx context.Context, since time.Time, max int) (IngressIrregular, error)
+}
+
+// IngressIrregular is what went out of order at the ingress in a period.
+type IngressIrregular struct {
+	Gaps     int64
+	LateRows int64
+	// Newest first, at most the max asked.
+	LatestGaps []Gap
+	LatestLate []LateRow
+}
+
+// LateRow is a late row: its id, the largest id finished before it was
+// enqueued, and when it was enqueued.
+type LateRow struct {
+	ID, After int64
+	At        time.Time
 }
 
 // TargetLag is the outbox lag of one delivery target.

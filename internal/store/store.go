@@ -53,6 +53,14 @@ type Queue interface {
 	// Enqueue adds mailbox ids as PENDING; ids already known (live or archived)
 	// are ignored. Returns how many were new.
 	Enqueue(ctx context.Context, ids []int64, now time.Time) (int, error)
+	// EnqueueNew is Enqueue returning the new messages, with the late rows
+	// among them marked (rule 17: LateAfter, the largest id already
+	// finished, live or archived). When a new id is below one already known
+	// it holds PIPELINE_LOCK while it decides, so a business transaction
+	// either committed before (and makes the row late) or sees the row in
+	// its head check (the pump's re-check); ids above every known one need
+	// no lock. Enqueue is EnqueueNew counted.
+	EnqueueNew(ctx context.Context, ids []int64, now time.Time) ([]Enqueued, error)
 	// QueueHead returns up to max unfinished messages (PENDING or FAILED) in MSG_ID order.
 	QueueHead(ctx context.Context, max int) ([]Message, error)
 	// PendingAfter returns the ids of up to max PENDING messages after an id,

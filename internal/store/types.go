@@ -47,7 +47,19 @@ type Message struct {
 	PrevReason    string
 	FinishedAt    *time.Time
 	Archived      bool
+	// LateAfter marks a late row (rule 17): the largest id already finished
+	// when it was enqueued; nil for a row enqueued in order.
+	LateAfter *int64
 }
+
+// Enqueued is a message new to the queue; LateAfter as in Message.
+type Enqueued struct {
+	ID        int64
+	LateAfter *int64
+}
+
+// LateMark is how a late row is shown on its message: late:<largest finished id>.
+func LateMark(after int64) string { return "late:" + itoa(after) }
 
 // Meta is the decoded META of a message, as the mailbox backfill writes it.
 type Meta struct {

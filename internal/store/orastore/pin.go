@@ -78,10 +78,6 @@ func (e executor) FlightMarks(ctx context.Context, flids []int64) (map[int64]sto
 	return pinned(ctx, e, func(p executor) (map[int64]store.FlightMark, error) { return p.flightMarksOn(ctx, flids) })
 }
 
-func (e executor) Enqueue(ctx context.Context, ids []int64, now time.Time) (int, error) {
-	return pinned(ctx, e, func(p executor) (int, error) { return p.enqueueOn(ctx, ids, now) })
-}
-
 func (e executor) LockMessages(ctx context.Context, ids []int64) ([]store.Message, error) {
 	return pinned(ctx, e, func(p executor) ([]store.Message, error) { return p.lockMessagesOn(ctx, ids) })
 }

@@ -81,3 +81,13 @@ func (e executor) ShiftDeadlines(ctx context.Context, pausedSince, resumedAt tim
 	n, err := res.RowsAffected()
 	return int(n), interpret(ctx, err)
 }
+
+func (e executor) RecordGap(ctx context.Context, g store.Gap) error {
+	_, err := e.exec(ctx, "IngressGapAdd", map[string]any{
+		"source": g.Source, "from_id": g.From, "to_id": g.To, "seen_at": instant(g.SeenAt), "given_up_at": instant(g.GivenUpAt),
+	})
+	if errors.Is(err, store.ErrDuplicate) {
+		return nil // a concurrent record of the same hole: DO NOTHING
+	}
+	return err
+}

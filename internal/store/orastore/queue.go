@@ -10,19 +10,65 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
-func (e executor) enqueueOn(ctx context.Context, ids []int64, now time.Time) (int, error) {
+func (e executor) Enqueue(ctx context.Context, ids []int64, now time.Time) (int, error) {
+	got, err := e.EnqueueNew(ctx, ids, now)
+	return len(got), err
+}
+
+// EnqueueNew runs under PIPELINE_LOCK in a transaction of its own (or a
+// savepoint of the caller's): the late check and the insert see the same
+// finished messages, and the rows step 1 lists are exactly those step 2
+// inserts — unless no id is new (a rescan of queued ids) or every new id is
+// above every known one (as pgstore: nothing can be late or overtake a run).
+func (e executor) EnqueueNew(ctx context.Context, ids []int64, now time.Time) ([]store.Enqueued, error) {
 	if len(ids) == 0 {
-		return 0, nil
+		return nil, nil
 	}
-	list, err := e.numbers(ctx, ids)
+	t, err := e.Begin(ctx)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	n, err := e.execRows(ctx, "ProcStateEnqueue", map[string]any{"msg_ids": list, "now": instant(now)})
+	defer t.Rollback(ctx)
+	x := t.(*tx).executor
+	list, err := x.numbers(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	var newIDs, minNew, maxKnown int64
+	if err := x.queryOne(ctx, "ProcStateEnqueueCheck", map[string]any{"msg_ids": list}, func(r *sql.Rows) error {
+		return r.Scan(&newIDs, &minNew, &maxKnown)
+	}); err != nil || newIDs == 0 {
+		return nil, err
+	}
+	if minNew <= maxKnown {
+		if err := x.LockPipeline(ctx, now); err != nil {
+			return nil, err
+		}
+	}
+	var got []store.Enqueued
+	err = x.query(ctx, "ProcStateEnqueue", map[string]any{"msg_ids": list}, func(r *sql.Rows) error {
+		var (
+			n    store.Enqueued
+			late int64
+		)
+		err := r.Scan(&n.ID, &late)
+		if late > 0 {
+			n.LateAfter = &late
+		}
+		got = append(got, n)
+		return err
+	})
+	if err != nil || len(got) == 0 {
+		return nil, err
+	}
+	_, err = x.execRows(ctx, "ProcStateEnqueueInsert", map[string]any{"msg_ids": list, "now": instant(now)})
 	if errors.Is(err, store.ErrDuplicate) {
-		return 0, nil // a concurrent enqueue of the same ids: DO NOTHING
+		return nil, nil // a concurrent enqueue of the same ids: DO NOTHING
 	}
-	return int(n), err
+	if err != nil {
+		return nil, err
+	}
+	return got, t.Commit(ctx)
 }
 
 func (e executor) QueueHead(ctx context.Context, max int) ([]store.Message, error) {
@@ -257,10 +303,12 @@ func scanMessage(r *sql.Rows) (store.Message, error) {
 		seqn, dup                                                    sql.NullInt64
 		dttm, next, failing, finished                                sql.NullTime
 		created, updated                                             time.Time
+		late                                                         sql.NullInt64
 	)
 	err := r.Scan(&m.ID, &m.Status, &key, &kind, &typ, &styp, &sndr, &seqn, &raw, &dttm,
 		&m.Attempts, &next, &m.FirstSeenAt, &failing, &class, &reason, &dup, &m.ReplayCount,
-		&prevC, &prevR, &finished, &created, &updated)
+		&prevC, &prevR, &finished, &created, &updated, &late)
+	m.LateAfter = int64P(late)
 	m.IdentityKey, m.Kind, m.ErrorClass, m.Reason = key.String, kind.String, class.String, reason.String
 	m.Meta = store.Meta{Sndr: sndr.String, Seqn: int64P(seqn), DttmRaw: raw.String, Dttm: timePtr(dttm), Type: typ.String, Styp: styp.String}
 	m.NextAttemptAt, m.FailingSince, m.FinishedAt = timePtr(next), timePtr(failing), timePtr(finished)
@@ -276,10 +324,12 @@ func scanArchived(r *sql.Rows) (store.Message, error) {
 		seqn, dup                                                    sql.NullInt64
 		dttm, finished                                               sql.NullTime
 		created, archivedAt                                          time.Time
+		late                                                         sql.NullInt64
 	)
 	err := r.Scan(&m.ID, &m.Status, &key, &kind, &typ, &styp, &sndr, &seqn, &raw, &dttm,
 		&m.Attempts, &m.FirstSeenAt, &class, &reason, &dup, &m.ReplayCount,
-		&prevC, &prevR, &finished, &created, &archivedAt)
+		&prevC, &prevR, &finished, &created, &archivedAt, &late)
+	m.LateAfter = int64P(late)
 	m.IdentityKey, m.Kind, m.ErrorClass, m.Reason = key.String, kind.String, class.String, reason.String
 	m.Meta = store.Meta{Sndr: sndr.String, Seqn: int64P(seqn), DttmRaw: raw.String, Dttm: timePtr(dttm), Type: typ.String, Styp: styp.String}
 	m.FinishedAt, m.DuplicateOf, m.PrevClass, m.PrevReason = timePtr(finished), int64P(dup), prevC.String, prevR.String

@@ -27,7 +27,7 @@ func (e executor) InsertRequest(ctx context.Context, r store.NewRequest) (store.
 		"req_type": r.Type, "req_key": r.Key, "list_code": text(r.List),
 		"range_begin": instantPtr(r.RangeBegin), "range_end": instantPtr(r.RangeEnd),
 		"sender": r.Sender, "seqn": r.Seqn, "now": instant(r.Now), "expires_at": instant(r.ExpiresAt),
-		"req_id": sql.Out{Dest: &id},
+		"origin": store.RequestOrigin(r.Origin), "req_id": sql.Out{Dest: &id},
 	})
 	if err != nil {
 		return store.Request{}, err
@@ -35,7 +35,7 @@ func (e executor) InsertRequest(ctx context.Context, r store.NewRequest) (store.
 	return store.Request{
 		ID: id, Type: r.Type, Key: r.Key, List: r.List, RangeBegin: timeOf(r.RangeBegin), RangeEnd: timeOf(r.RangeEnd),
 		Sender: r.Sender, Seqn: r.Seqn, Status: store.RequestRegistered,
-		RegisteredAt: instant(r.Now), ExpiresAt: instant(r.ExpiresAt),
+		RegisteredAt: instant(r.Now), ExpiresAt: instant(r.ExpiresAt), Origin: store.RequestOrigin(r.Origin),
 	}, nil
 }
 
@@ -53,6 +53,10 @@ func (e executor) Request(ctx context.Context, id int64) (store.Request, error) 
 
 func (e executor) OpenRequestForUpdate(ctx context.Context, key string) (store.Request, error) {
 	return e.request(ctx, "ReqOpenForUpdate", map[string]any{"req_key": key})
+}
+
+func (e executor) LastAnsweredRequest(ctx context.Context, key string) (store.Request, error) {
+	return e.request(ctx, "ReqLastDone", map[string]any{"req_key": key})
 }
 
 func (e executor) OpenRequests(ctx context.Context) ([]store.Request, error) {
@@ -177,7 +181,7 @@ func scanRequest(r *sql.Rows) (store.Request, error) {
 		outbound, response     sql.NullInt64
 	)
 	err := r.Scan(&q.ID, &q.Type, &q.Key, &list, &begin, &end, &q.Sender, &q.Seqn, &outbound, &q.Status,
-		&q.RegisteredAt, &sent, &q.ExpiresAt, &done, &response, &note, &rule)
+		&q.RegisteredAt, &sent, &q.ExpiresAt, &done, &response, &note, &rule, &q.Origin)
 	if err != nil {
 		return q, fmt.Errorf("REQ_TRACK row: %w", err)
 	}

@@ -62,6 +62,11 @@ func ParsePoolConfig(url string) (*pgxpool.Config, error) {
 // Close closes the pool.
 func (s *Store) Close() { s.pool.Close() }
 
+// OnTx runs the store's operations in a transaction the caller began with
+// options of its own: msgx compare reads every flight of a side in one
+// read-only REPEATABLE READ transaction, one snapshot of the database.
+func OnTx(t pgx.Tx) store.Executor { return executor{db: t, q: postgres.New()} }
+
 // executor implements store.Executor on a pool or a transaction.
 type executor struct {
 	db conn

@@ -54,3 +54,9 @@ func (e executor) ShiftDeadlines(ctx context.Context, pausedSince, resumedAt tim
 	})
 	return int(n), interpret(err)
 }
+
+func (e executor) RecordGap(ctx context.Context, g store.Gap) error {
+	return interpret(e.q.IngressGapAdd(ctx, e.db, postgres.IngressGapAddParams{
+		Source: g.Source, FromID: g.From, ToID: g.To, SeenAt: g.SeenAt, GivenUpAt: g.GivenUpAt,
+	}))
+}

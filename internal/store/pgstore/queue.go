@@ -12,8 +12,46 @@ import (
 )
 
 func (e executor) Enqueue(ctx context.Context, ids []int64, now time.Time) (int, error) {
-	n, err := e.q.ProcStateEnqueue(ctx, e.db, postgres.ProcStateEnqueueParams{Now: now, MsgIds: ids})
-	return int(n), interpret(err)
+	got, err := e.EnqueueNew(ctx, ids, now)
+	return len(got), err
+}
+
+// EnqueueNew inserts under PIPELINE_LOCK (in a transaction of its own, or a
+// savepoint of the caller's), so the late check and the insert see the same
+// finished messages — unless no id is new (a rescan of queued ids) or every
+// new id is above every known one (the poll's usual case: nothing can be
+// late, no run can be overtaken). Then it waits for no business transaction.
+func (e executor) EnqueueNew(ctx context.Context, ids []int64, now time.Time) ([]store.Enqueued, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	c, err := e.q.ProcStateEnqueueCheck(ctx, e.db, ids)
+	if err != nil || c.NewIds == 0 {
+		return nil, interpret(err)
+	}
+	t, err := e.Begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer t.Rollback(ctx)
+	x := t.(*tx).executor
+	if c.MinNew <= c.MaxKnown {
+		if err := x.LockPipeline(ctx, now); err != nil {
+			return nil, err
+		}
+	}
+	rows, err := x.q.ProcStateEnqueue(ctx, x.db, postgres.ProcStateEnqueueParams{Now: now, MsgIds: ids})
+	if err != nil {
+		return nil, interpret(err)
+	}
+	if err := t.Commit(ctx); err != nil {
+		return nil, err
+	}
+	got := make([]store.Enqueued, len(rows))
+	for i, r := range rows {
+		got[i] = store.Enqueued{ID: r.MsgID, LateAfter: r.LateAfter}
+	}
+	return got, nil
 }
 
 func (e executor) QueueHead(ctx context.Context, max int) ([]store.Message, error) {
@@ -218,6 +256,7 @@ func message(r postgres.ProcState) store.Message {
 		PrevClass:     deref(r.PrevErrorClass),
 		PrevReason:    deref(r.PrevReason),
 		FinishedAt:    r.FinishedAt,
+		LateAfter:     r.LateAfter,
 	}
 }
 
@@ -238,6 +277,7 @@ func archived(r postgres.ProcStateHst) store.Message {
 		PrevReason:  deref(r.PrevReason),
 		FinishedAt:  r.FinishedAt,
 		Archived:    true,
+		LateAfter:   r.LateAfter,
 	}
 }
 

@@ -18,7 +18,7 @@ func (e executor) NextRequestSeqn(ctx context.Context) (int64, error) {
 func (e executor) InsertRequest(ctx context.Context, r store.NewRequest) (store.Request, error) {
 	row, err := e.q.ReqInsert(ctx, e.db, postgres.ReqInsertParams{
 		ReqType: r.Type, ReqKey: r.Key, ListCode: nilIfEmpty(r.List), RangeBegin: r.RangeBegin, RangeEnd: r.RangeEnd,
-		Sender: r.Sender, Seqn: r.Seqn, Now: r.Now, ExpiresAt: r.ExpiresAt,
+		Sender: r.Sender, Seqn: r.Seqn, Now: r.Now, ExpiresAt: r.ExpiresAt, Origin: store.RequestOrigin(r.Origin),
 	})
 	return request(row), interpret(err)
 }
@@ -30,6 +30,11 @@ func (e executor) Request(ctx context.Context, id int64) (store.Request, error) 
 
 func (e executor) OpenRequestForUpdate(ctx context.Context, key string) (store.Request, error) {
 	row, err := e.q.ReqOpenForUpdate(ctx, e.db, key)
+	return request(row), interpret(err)
+}
+
+func (e executor) LastAnsweredRequest(ctx context.Context, key string) (store.Request, error) {
+	row, err := e.q.ReqLastDone(ctx, e.db, key)
 	return request(row), interpret(err)
 }
 
@@ -100,7 +105,7 @@ func request(r postgres.ReqTrack) store.Request {
 		ID: r.ReqID, Type: r.ReqType, Key: r.ReqKey, List: deref(r.ListCode), RangeBegin: r.RangeBegin, RangeEnd: r.RangeEnd,
 		Sender: r.Sender, Seqn: r.Seqn, OutboundID: r.OutboundID, Status: r.Status, RegisteredAt: r.RegisteredAt,
 		SentAt: r.SentAt, ExpiresAt: r.ExpiresAt, DoneAt: r.DoneAt, ResponseMsgID: r.ResponseMsgID,
-		MatchRule: deref(r.MatchRule), Note: deref(r.Note),
+		MatchRule: deref(r.MatchRule), Note: deref(r.Note), Origin: r.Origin,
 	}
 }
 

@@ -42,6 +42,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"Pipeline", testPipeline},           // pipeline.go
 		{"Requests", testRequests},           // request.go
 		{"Maintenance", testMaintenance},     // maintenance.go
+		{"Ingress", testIngress},             // ingress.go
 	}
 	for _, s := range suites {
 		t.Run(s.name, func(t *testing.T) { t.Parallel(); s.run(t, newStore) })

@@ -16,6 +16,26 @@ WHERE CMINMSGS_DATE_PROCESSED IS NULL
 ORDER BY CMINMSGS_ID
 LIMIT ?;
 
+-- name: InboundVisibleAfter :many
+-- Every row after the watermark, processed or not, in ID order, bounded: the
+-- poller needs the ids that exist to find the holes (ids no row has while a
+-- larger one is visible; docs/design.md §1.1) and enqueues the unprocessed.
+SELECT CMINMSGS_ID, CMINMSGS_DATE_PROCESSED IS NOT NULL AS processed FROM cminmsgs
+WHERE CMINMSGS_ID > sqlc.arg(after_id)
+ORDER BY CMINMSGS_ID
+LIMIT ?;
+
+-- name: InboundUnprocessedPage :many
+-- The reconciliation pass (docs/design.md §1.1): unprocessed rows in
+-- (after_id, up_to], in ID order, one bounded page. It wants the index
+-- cminmsgs_unprocessed_ix (CMINMSGS_DATE_PROCESSED, CMINMSGS_ID) from the
+-- AODB's DBA: then a page reads only unprocessed rows, however old the table.
+SELECT CMINMSGS_ID FROM cminmsgs
+WHERE CMINMSGS_DATE_PROCESSED IS NULL
+  AND CMINMSGS_ID > sqlc.arg(after_id) AND CMINMSGS_ID <= sqlc.arg(up_to)
+ORDER BY CMINMSGS_ID
+LIMIT ?;
+
 -- name: InboundListAfterAny :many
 -- Shadow mode: every row after the watermark, processed or not (another
 -- system may be backfilling them while msgx only watches).

@@ -97,3 +97,41 @@ WHEN NOT MATCHED THEN INSERT (id, updated_at) VALUES (s.id, s.updated_at)
 
 -- name: PumpStateGet :one
 SELECT * FROM pump_state WHERE id = 1
+
+-- name: IngressGapAdd :exec
+-- Records a hole the poller gave up (rule 16); a hole recorded before keeps
+-- its first record (MERGE with only the NOT MATCHED branch).
+MERGE INTO ingress_gap t
+USING (SELECT :source AS source, :from_id AS from_id FROM DUAL) s
+ON (t.source = s.source AND t.from_id = s.from_id)
+WHEN NOT MATCHED THEN INSERT (source, from_id, to_id, seen_at, given_up_at)
+  VALUES (s.source, s.from_id, :to_id, :seen_at, :given_up_at)
+
+-- name: IngressGapsSince :many
+-- The holes given up since a time, newest first (msgx status).
+SELECT * FROM (
+  SELECT * FROM ingress_gap
+  WHERE given_up_at >= :since
+  ORDER BY given_up_at DESC, from_id DESC
+) WHERE ROWNUM <= :max_rows
+
+-- name: IngressGapCountSince :one
+SELECT COUNT(*) FROM ingress_gap WHERE given_up_at >= :since
+
+-- name: LateRowsSince :many
+-- The late rows enqueued since a time, live or archived, newest first (msgx status).
+SELECT * FROM (
+  SELECT l.msg_id, l.late_after, l.first_seen_at FROM (
+    SELECT p.msg_id, p.late_after, p.first_seen_at FROM proc_state p
+    WHERE p.late_after IS NOT NULL AND p.first_seen_at >= :since
+    UNION ALL
+    SELECT h.msg_id, h.late_after, h.first_seen_at FROM proc_state_hst h
+    WHERE h.late_after IS NOT NULL AND h.first_seen_at >= :since
+  ) l
+  ORDER BY l.first_seen_at DESC, l.msg_id DESC
+) WHERE ROWNUM <= :max_rows
+
+-- name: LateRowCountSince :one
+SELECT (SELECT COUNT(*) FROM proc_state p WHERE p.late_after IS NOT NULL AND p.first_seen_at >= :since)
+  + (SELECT COUNT(*) FROM proc_state_hst h WHERE h.late_after IS NOT NULL AND h.first_seen_at >= :since) AS late_rows
+FROM DUAL

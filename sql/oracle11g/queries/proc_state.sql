@@ -3,17 +3,45 @@
 -- query, no trailing semicolon; id lists are SYS.ODCINUMBERLIST / ODCIVARCHAR2LIST
 -- collections bound as one parameter and read through TABLE().
 
--- name: ProcStateEnqueue :execrows
--- Enqueues mailbox ids as PENDING. MERGE with only the NOT MATCHED branch is
--- ON CONFLICT DO NOTHING; an id already archived is never enqueued again.
+-- name: ProcStateEnqueue :many
+-- Oracle returns no rows from a MERGE: step 1 lists the ids new to the queue
+-- (neither live nor archived) with their late_after, the largest finished id
+-- above each (rule 17); the caller holds PIPELINE_LOCK (or, as
+-- ProcStateEnqueueCheck found, every new id is above every known one), so
+-- step 2 (ProcStateEnqueueInsert) inserts exactly these rows.
+SELECT s.msg_id, GREATEST(
+    NVL((SELECT MAX(p.msg_id) FROM proc_state p WHERE p.msg_id > s.msg_id AND p.status IN ('SUCCEEDED', 'SKIPPED', 'DEAD')), 0),
+    NVL((SELECT MAX(h.msg_id) FROM proc_state_hst h WHERE h.msg_id > s.msg_id), 0)) AS late_after
+FROM (SELECT DISTINCT i.COLUMN_VALUE AS msg_id FROM TABLE(:msg_ids) i) s
+WHERE NOT EXISTS (SELECT 1 FROM proc_state_hst h WHERE h.msg_id = s.msg_id)
+  AND NOT EXISTS (SELECT 1 FROM proc_state l WHERE l.msg_id = s.msg_id)
+ORDER BY s.msg_id
+
+-- name: ProcStateEnqueueInsert :execrows
+-- step of: ProcStateEnqueue
+-- Step 2: enqueues as PENDING. MERGE with only the NOT MATCHED branch is ON
+-- CONFLICT DO NOTHING; an id already archived is never enqueued again.
 MERGE INTO proc_state t
 USING (
   SELECT DISTINCT i.COLUMN_VALUE AS msg_id FROM TABLE(:msg_ids) i
   WHERE NOT EXISTS (SELECT 1 FROM proc_state_hst h WHERE h.msg_id = i.COLUMN_VALUE)
 ) s
 ON (t.msg_id = s.msg_id)
-WHEN NOT MATCHED THEN INSERT (msg_id, status, first_seen_at, created_at, updated_at)
-  VALUES (s.msg_id, 'PENDING', :now, :now, :now)
+WHEN NOT MATCHED THEN INSERT (msg_id, status, first_seen_at, created_at, updated_at, late_after)
+  VALUES (s.msg_id, 'PENDING', :now, :now, :now, NULLIF(GREATEST(
+    NVL((SELECT MAX(p.msg_id) FROM proc_state p WHERE p.msg_id > s.msg_id AND p.status IN ('SUCCEEDED', 'SKIPPED', 'DEAD')), 0),
+    NVL((SELECT MAX(h.msg_id) FROM proc_state_hst h WHERE h.msg_id > s.msg_id), 0)), 0))
+
+-- name: ProcStateEnqueueCheck :one
+-- Before an enqueue, without a lock: how many of the ids are new (neither
+-- live nor archived), the smallest of them and the largest id known.
+SELECT COUNT(*) AS new_ids, NVL(MIN(s.msg_id), 0) AS min_new,
+  GREATEST(
+    NVL((SELECT MAX(p.msg_id) FROM proc_state p), 0),
+    NVL((SELECT MAX(h.msg_id) FROM proc_state_hst h), 0)) AS max_known
+FROM (SELECT DISTINCT i.COLUMN_VALUE AS msg_id FROM TABLE(:msg_ids) i) s
+WHERE NOT EXISTS (SELECT 1 FROM proc_state_hst h WHERE h.msg_id = s.msg_id)
+  AND NOT EXISTS (SELECT 1 FROM proc_state l WHERE l.msg_id = s.msg_id)
 
 -- name: ProcStateGetHead :one
 -- The queue head: the smallest unfinished MSG_ID (PROC_STATE_HEAD_IX expression).
@@ -153,11 +181,11 @@ BEGIN
     INSERT INTO proc_state_hst (
       msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
       meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of,
-      replay_count, prev_error_class, prev_reason, finished_at, created_at, archived_at)
+      replay_count, prev_error_class, prev_reason, finished_at, created_at, archived_at, late_after)
     SELECT
       msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
       meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of,
-      replay_count, prev_error_class, prev_reason, finished_at, created_at, :now
+      replay_count, prev_error_class, prev_reason, finished_at, created_at, :now, late_after
     FROM proc_state
     WHERE msg_id IN (SELECT COLUMN_VALUE FROM TABLE(locked));
     DELETE FROM proc_state WHERE msg_id IN (SELECT COLUMN_VALUE FROM TABLE(locked));

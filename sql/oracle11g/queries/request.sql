@@ -14,8 +14,8 @@ END;
 
 -- name: ReqInsert :one
 -- The other columns are the inserted values (REGISTERED, NULLs), known to the adapter.
-INSERT INTO req_track (req_id, req_type, req_key, list_code, range_begin, range_end, sender, seqn, status, registered_at, expires_at)
-VALUES (req_track_seq.NEXTVAL, :req_type, :req_key, :list_code, :range_begin, :range_end, :sender, :seqn, 'REGISTERED', :now, :expires_at)
+INSERT INTO req_track (req_id, req_type, req_key, list_code, range_begin, range_end, sender, seqn, status, registered_at, expires_at, origin)
+VALUES (req_track_seq.NEXTVAL, :req_type, :req_key, :list_code, :range_begin, :range_end, :sender, :seqn, 'REGISTERED', :now, :expires_at, :origin)
 RETURNING req_id INTO :req_id
 
 -- name: ReqGet :one
@@ -25,6 +25,11 @@ SELECT * FROM req_track WHERE req_id = :req_id
 SELECT * FROM req_track
 WHERE CASE WHEN status IN ('REGISTERED', 'SENT') THEN req_key END = :req_key
 FOR UPDATE
+
+-- name: ReqLastDone :one
+SELECT * FROM (
+  SELECT * FROM req_track WHERE req_key = :req_key AND status = 'DONE' ORDER BY done_at DESC, req_id DESC
+) WHERE ROWNUM <= 1
 
 -- name: ReqListOpen :many
 SELECT * FROM req_track WHERE status IN ('REGISTERED', 'SENT') ORDER BY req_id

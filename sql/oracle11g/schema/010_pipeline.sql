@@ -29,6 +29,7 @@ CREATE TABLE PROC_STATE (
   FINISHED_AT        TIMESTAMP(6) WITH TIME ZONE NULL,
   CREATED_AT         TIMESTAMP(6) WITH TIME ZONE DEFAULT SYSTIMESTAMP NOT NULL,
   UPDATED_AT         TIMESTAMP(6) WITH TIME ZONE DEFAULT SYSTIMESTAMP NOT NULL,
+  LATE_AFTER         NUMBER(19)                  NULL,
   CONSTRAINT PROC_STATE_PKEY PRIMARY KEY (MSG_ID),
   CONSTRAINT PROC_STATE_STATUS_CK CHECK (STATUS IN ('PENDING', 'FAILED', 'SUCCEEDED', 'SKIPPED', 'DEAD')),
   CONSTRAINT PROC_STATE_CLASS_CK CHECK (ERROR_CLASS IN ('MALFORMED', 'PROTOCOL', 'CODEC_ERROR', 'UNSUPPORTED', 'INFRA', 'EXHAUSTED')),
@@ -49,6 +50,8 @@ CREATE INDEX PROC_STATE_HEAD_IX ON PROC_STATE (CASE WHEN STATUS IN ('PENDING', '
 CREATE UNIQUE INDEX PROC_STATE_IDENTITY_UQ ON PROC_STATE (CASE WHEN DUPLICATE_OF IS NULL THEN IDENTITY_KEY END);
 -- Dead letters (PostgreSQL: partial index WHERE status = 'DEAD').
 CREATE INDEX PROC_STATE_DEAD_IX ON PROC_STATE (CASE WHEN STATUS = 'DEAD' THEN ERROR_CLASS END, CASE WHEN STATUS = 'DEAD' THEN MSG_ID END);
+-- The late rows of a period (msgx status): the partial index as an expression.
+CREATE INDEX PROC_STATE_LATE_IX ON PROC_STATE (CASE WHEN LATE_AFTER IS NOT NULL THEN FIRST_SEEN_AT END);
 
 COMMENT ON TABLE PROC_STATE IS 'One row per inbound mailbox row (cminmsgs): its processing status, bound identity, attempts and error. The queue is every row with status PENDING or FAILED, in MSG_ID order.';
 COMMENT ON COLUMN PROC_STATE.MSG_ID IS 'CMINMSGS_ID of the mailbox row. Primary key: a mailbox row is enqueued at most once, so rescans are harmless.';
@@ -69,6 +72,7 @@ COMMENT ON COLUMN PROC_STATE.REPLAY_COUNT IS 'How often an operator replayed the
 COMMENT ON COLUMN PROC_STATE.PREV_ERROR_CLASS IS 'Audit: the error class the row had before its last replay.';
 COMMENT ON COLUMN PROC_STATE.PREV_REASON IS 'Audit: the reason the row had before its last replay.';
 COMMENT ON COLUMN PROC_STATE.FINISHED_AT IS 'When the row reached a terminal status (SUCCEEDED, SKIPPED, DEAD).';
+COMMENT ON COLUMN PROC_STATE.LATE_AFTER IS 'Late row (rule 17): the largest MSG_ID already finished when this row was enqueued, so its effect lands after that one''s (shown as late:<id>). NULL for a row enqueued in order.';
 
 CREATE TABLE PROC_STATE_HST (
   MSG_ID             NUMBER(19)                  NOT NULL,
@@ -92,6 +96,7 @@ CREATE TABLE PROC_STATE_HST (
   FINISHED_AT        TIMESTAMP(6) WITH TIME ZONE NULL,
   CREATED_AT         TIMESTAMP(6) WITH TIME ZONE NOT NULL,
   ARCHIVED_AT        TIMESTAMP(6) WITH TIME ZONE DEFAULT SYSTIMESTAMP NOT NULL,
+  LATE_AFTER         NUMBER(19)                  NULL,
   CONSTRAINT PROC_STATE_HST_PKEY PRIMARY KEY (MSG_ID),
   CONSTRAINT PROC_STATE_HST_STATUS_CK CHECK (STATUS IN ('SUCCEEDED', 'SKIPPED', 'DEAD'))
 );
@@ -102,6 +107,7 @@ CREATE INDEX PROC_STATE_HST_ARCHIVED_IX ON PROC_STATE_HST (ARCHIVED_AT);
 CREATE UNIQUE INDEX PROC_STATE_HST_IDENTITY_UQ ON PROC_STATE_HST (CASE WHEN DUPLICATE_OF IS NULL THEN IDENTITY_KEY END);
 COMMENT ON TABLE PROC_STATE_HST IS 'Archive of terminal PROC_STATE rows. Identity keys of holders stay unique here and are checked on bind, so an archived message still deduplicates.';
 COMMENT ON COLUMN PROC_STATE_HST.ARCHIVED_AT IS 'When the row was moved out of PROC_STATE.';
+COMMENT ON COLUMN PROC_STATE_HST.LATE_AFTER IS 'As proc_state.late_after.';
 
 CREATE TABLE PIPELINE_LOCK (
   ID                 NUMBER(5)                   NOT NULL,
@@ -138,6 +144,22 @@ CREATE TABLE INGRESS_MARK (
 );
 COMMENT ON TABLE INGRESS_MARK IS 'Persistent poll watermark per mailbox source. Not a processed marker: the poller also rescans a bounded window behind it for late-committed smaller IDs.';
 COMMENT ON COLUMN INGRESS_MARK.LAST_ID IS 'Largest CMINMSGS_ID enqueued so far.';
+
+CREATE TABLE INGRESS_GAP (
+  SOURCE             VARCHAR2(32 CHAR)           NOT NULL,
+  FROM_ID            NUMBER(19)                  NOT NULL,
+  TO_ID              NUMBER(19)                  NOT NULL,
+  SEEN_AT            TIMESTAMP(6) WITH TIME ZONE NOT NULL,
+  GIVEN_UP_AT        TIMESTAMP(6) WITH TIME ZONE NOT NULL,
+  CONSTRAINT INGRESS_GAP_PKEY PRIMARY KEY (SOURCE, FROM_ID),
+  CONSTRAINT INGRESS_GAP_RANGE_CK CHECK (FROM_ID > 0 AND TO_ID >= FROM_ID)
+);
+CREATE INDEX INGRESS_GAP_GIVEN_UP_IX ON INGRESS_GAP (GIVEN_UP_AT);
+COMMENT ON TABLE INGRESS_GAP IS 'Holes the poller gave up (rule 16): ids no mailbox row had while a larger id was visible, for longer than pipeline.gap-wait; the ids after them were then enqueued. A row that commits later in a gap is found by the rescan or the reconciliation pass and processed as a late row.';
+COMMENT ON COLUMN INGRESS_GAP.FROM_ID IS 'First missing CMINMSGS_ID of the hole.';
+COMMENT ON COLUMN INGRESS_GAP.TO_ID IS 'Last missing CMINMSGS_ID of the hole.';
+COMMENT ON COLUMN INGRESS_GAP.SEEN_AT IS 'When the poller first saw the hole.';
+COMMENT ON COLUMN INGRESS_GAP.GIVEN_UP_AT IS 'When the wait ran out and the hole was given up.';
 
 CREATE TABLE BACKFILL_TODO (
   MSG_ID             NUMBER(19)                  NOT NULL,

@@ -53,6 +53,10 @@ COMMENT ON COLUMN REQ_TRACK.REGISTERED_AT IS 'Registration time; also the META D
 COMMENT ON COLUMN REQ_TRACK.SENT_AT IS 'COUTMSGS_DATE_INSERTED of the request: the insert into the outbound mailbox.';
 COMMENT ON COLUMN REQ_TRACK.EXPIRES_AT IS 'sent_at (registered_at until sent) + request.timeout: past it the request expires.';
 COMMENT ON COLUMN REQ_TRACK.NOTE IS 'Why the request closed without an answer (superseded, timed out, never sent).';
+-- Added by migration 0004 (the baseline's CREATE TABLE stays as released).
+ALTER TABLE REQ_TRACK ADD (ORIGIN VARCHAR2(12 CHAR) DEFAULT 'operator' NOT NULL);
+ALTER TABLE REQ_TRACK ADD CONSTRAINT REQ_TRACK_ORIGIN_CK CHECK (ORIGIN IN ('operator', 'on-start', 'daily'));
+COMMENT ON COLUMN REQ_TRACK.ORIGIN IS 'Who registered the request: operator (CLI, admin API) or an automatic trigger (on-start, daily), which never supersedes an open request.';
 
 -- The META SEQN source of msgx's requests: one row, advanced under its row
 -- lock. Cycles inside the AODB's MEDIUMINT SEQN.

@@ -82,3 +82,36 @@ ON CONFLICT (id) DO UPDATE SET
 
 -- name: PumpStateGet :one
 SELECT * FROM pump_state WHERE id = 1;
+
+-- name: IngressGapAdd :exec
+-- Records a hole the poller gave up (rule 16); a hole recorded before (a
+-- restart gave it up again) keeps its first record.
+INSERT INTO ingress_gap (source, from_id, to_id, seen_at, given_up_at)
+VALUES (@source, @from_id, @to_id, @seen_at, @given_up_at)
+ON CONFLICT (source, from_id) DO NOTHING;
+
+-- name: IngressGapsSince :many
+-- The holes given up since a time, newest first (msgx status).
+SELECT * FROM ingress_gap
+WHERE given_up_at >= @since
+ORDER BY given_up_at DESC, from_id DESC
+LIMIT @max_rows;
+
+-- name: IngressGapCountSince :one
+SELECT count(*) FROM ingress_gap WHERE given_up_at >= @since;
+
+-- name: LateRowsSince :many
+-- The late rows enqueued since a time, live or archived, newest first (msgx status).
+SELECT l.msg_id, l.late_after, l.first_seen_at FROM (
+  SELECT p.msg_id, p.late_after, p.first_seen_at FROM proc_state p
+  WHERE p.late_after IS NOT NULL AND p.first_seen_at >= sqlc.arg(since)::timestamptz
+  UNION ALL
+  SELECT h.msg_id, h.late_after, h.first_seen_at FROM proc_state_hst h
+  WHERE h.late_after IS NOT NULL AND h.first_seen_at >= sqlc.arg(since)::timestamptz
+) l
+ORDER BY l.first_seen_at DESC, l.msg_id DESC
+LIMIT sqlc.arg(max_rows);
+
+-- name: LateRowCountSince :one
+SELECT ((SELECT count(*) FROM proc_state p WHERE p.late_after IS NOT NULL AND p.first_seen_at >= sqlc.arg(since)::timestamptz)
+  + (SELECT count(*) FROM proc_state_hst h WHERE h.late_after IS NOT NULL AND h.first_seen_at >= sqlc.arg(since)::timestamptz))::bigint AS late_rows;

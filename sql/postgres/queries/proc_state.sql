@@ -1,11 +1,35 @@
--- name: ProcStateEnqueue :execrows
--- Enqueues mailbox ids as PENDING. The primary key makes a rescan harmless, and
--- an id already archived is never enqueued again.
-INSERT INTO proc_state (msg_id, status, first_seen_at, created_at, updated_at)
-SELECT id, 'PENDING', @now::timestamptz, @now::timestamptz, @now::timestamptz
+-- name: ProcStateEnqueue :many
+-- Enqueues mailbox ids as PENDING and returns the new ones. The primary key
+-- makes a rescan harmless, and an id already archived is never enqueued
+-- again. A new id smaller than a finished one (live or archived) is a late
+-- row (rule 17): late_after keeps the largest such id. The caller holds
+-- PIPELINE_LOCK unless ProcStateEnqueueCheck found every new id above every
+-- known one, so no business transaction commits between this check and the
+-- insert.
+INSERT INTO proc_state (msg_id, status, first_seen_at, created_at, updated_at, late_after)
+SELECT id, 'PENDING', @now::timestamptz, @now::timestamptz, @now::timestamptz,
+  GREATEST(
+    (SELECT max(p.msg_id) FROM proc_state p WHERE p.msg_id > id AND p.status IN ('SUCCEEDED', 'SKIPPED', 'DEAD')),
+    (SELECT max(h.msg_id) FROM proc_state_hst h WHERE h.msg_id > id))
 FROM unnest(@msg_ids::bigint[]) AS id
 WHERE NOT EXISTS (SELECT 1 FROM proc_state_hst h WHERE h.msg_id = id)
-ON CONFLICT (msg_id) DO NOTHING;
+  AND NOT EXISTS (SELECT 1 FROM proc_state l WHERE l.msg_id = id)
+ON CONFLICT (msg_id) DO NOTHING
+RETURNING msg_id, late_after;
+
+-- name: ProcStateEnqueueCheck :one
+-- Before an enqueue, without a lock: how many of the ids are new (neither
+-- live nor archived), the smallest of them and the largest id known. New
+-- ids all above every known id cannot be late nor overtake a run, so they
+-- need no PIPELINE_LOCK (the poll's usual case); a rescan of ids already
+-- queued needs nothing at all.
+SELECT count(*) AS new_ids, COALESCE(min(id), 0)::bigint AS min_new,
+  GREATEST(
+    COALESCE((SELECT max(p.msg_id) FROM proc_state p), 0),
+    COALESCE((SELECT max(h.msg_id) FROM proc_state_hst h), 0))::bigint AS max_known
+FROM unnest(@msg_ids::bigint[]) AS id
+WHERE NOT EXISTS (SELECT 1 FROM proc_state_hst h WHERE h.msg_id = id)
+  AND NOT EXISTS (SELECT 1 FROM proc_state l WHERE l.msg_id = id);
 
 -- name: ProcStateGetHead :one
 -- The queue head: the smallest unfinished MSG_ID. FAILED holds the head too.
@@ -152,11 +176,11 @@ WITH doomed AS (
   INSERT INTO proc_state_hst (
     msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
     meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of,
-    replay_count, prev_error_class, prev_reason, finished_at, created_at, archived_at)
+    replay_count, prev_error_class, prev_reason, finished_at, created_at, archived_at, late_after)
   SELECT
     msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
     meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of,
-    replay_count, prev_error_class, prev_reason, finished_at, created_at, @now
+    replay_count, prev_error_class, prev_reason, finished_at, created_at, @now, late_after
   FROM moved
   RETURNING 1
 )

@@ -9,8 +9,8 @@ RETURNING seqn;
 
 -- name: ReqInsert :one
 -- Registers a request; the partial unique index refuses a second open one of the same key.
-INSERT INTO req_track (req_type, req_key, list_code, range_begin, range_end, sender, seqn, status, registered_at, expires_at)
-VALUES (@req_type, @req_key, @list_code, @range_begin, @range_end, @sender, @seqn, 'REGISTERED', @now, @expires_at)
+INSERT INTO req_track (req_type, req_key, list_code, range_begin, range_end, sender, seqn, status, registered_at, expires_at, origin)
+VALUES (@req_type, @req_key, @list_code, @range_begin, @range_end, @sender, @seqn, 'REGISTERED', @now, @expires_at, @origin)
 RETURNING *;
 
 -- name: ReqGet :one
@@ -20,6 +20,12 @@ SELECT * FROM req_track WHERE req_id = @req_id;
 -- The open request of a key, locked for the transaction that answers or
 -- supersedes it.
 SELECT * FROM req_track WHERE req_key = @req_key AND status IN ('REGISTERED', 'SENT') FOR UPDATE;
+
+-- name: ReqLastDone :one
+-- The request of a key answered last: an automatic trigger registers
+-- nothing within request.timeout of an answer.
+SELECT * FROM req_track WHERE req_key = @req_key AND status = 'DONE'
+ORDER BY done_at DESC, req_id DESC LIMIT 1;
 
 -- name: ReqListOpen :many
 SELECT * FROM req_track WHERE status IN ('REGISTERED', 'SENT') ORDER BY req_id;

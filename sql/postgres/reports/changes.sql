@@ -15,3 +15,12 @@ FROM msg_event e
 LEFT JOIN msg_event_cursor c ON c.target = e.target
 WHERE e.target = 'KAFKA:msg' AND e.flid = @flid
 ORDER BY e.event_id;
+
+-- name: LatestMsgEvents :many
+-- Each given flight's latest KAFKA:msg event (what msgx last published about
+-- it: msgx compare --payloads); a flight without one is absent. Read
+-- through msg_event_flid_ix (flid, event_id).
+SELECT DISTINCT ON (flid) flid, event_type, payload
+FROM msg_event
+WHERE target = 'KAFKA:msg' AND flid = ANY(@flids::bigint[])
+ORDER BY flid, event_id DESC;

@@ -25,6 +25,7 @@ CREATE TABLE proc_state (
   finished_at       TIMESTAMPTZ   NULL,
   created_at        TIMESTAMPTZ   NOT NULL DEFAULT now(),
   updated_at        TIMESTAMPTZ   NOT NULL DEFAULT now(),
+  late_after        BIGINT        NULL,
   CONSTRAINT proc_state_pkey PRIMARY KEY (msg_id),
   CONSTRAINT proc_state_status_ck CHECK (status IN ('PENDING', 'FAILED', 'SUCCEEDED', 'SKIPPED', 'DEAD')),
   CONSTRAINT proc_state_class_ck CHECK (error_class IN ('MALFORMED', 'PROTOCOL', 'CODEC_ERROR', 'UNSUPPORTED', 'INFRA', 'EXHAUSTED')),
@@ -39,6 +40,8 @@ CREATE INDEX proc_state_head_ix ON proc_state (msg_id) WHERE status IN ('PENDING
 -- uniqueness covers the holders only.
 CREATE UNIQUE INDEX proc_state_identity_uq ON proc_state (identity_key) WHERE duplicate_of IS NULL;
 CREATE INDEX proc_state_dead_ix ON proc_state (error_class, msg_id) WHERE status = 'DEAD';
+-- The late rows of a period (msgx status): few, so a partial index.
+CREATE INDEX proc_state_late_ix ON proc_state (first_seen_at) WHERE late_after IS NOT NULL;
 
 COMMENT ON TABLE proc_state IS 'One row per inbound mailbox row (cminmsgs): its processing status, bound identity, attempts and error. The queue is every row with status PENDING or FAILED, in MSG_ID order.';
 COMMENT ON COLUMN proc_state.msg_id IS 'CMINMSGS_ID of the mailbox row. Primary key: a mailbox row is enqueued at most once, so rescans are harmless.';
@@ -59,6 +62,7 @@ COMMENT ON COLUMN proc_state.replay_count IS 'How often an operator replayed the
 COMMENT ON COLUMN proc_state.prev_error_class IS 'Audit: the error class the row had before its last replay.';
 COMMENT ON COLUMN proc_state.prev_reason IS 'Audit: the reason the row had before its last replay.';
 COMMENT ON COLUMN proc_state.finished_at IS 'When the row reached a terminal status (SUCCEEDED, SKIPPED, DEAD).';
+COMMENT ON COLUMN proc_state.late_after IS 'Late row (rule 17): the largest MSG_ID already finished when this row was enqueued, so its effect lands after that one''s (shown as late:<id>). NULL for a row enqueued in order.';
 
 CREATE TABLE proc_state_hst (
   msg_id            BIGINT        NOT NULL,
@@ -82,6 +86,7 @@ CREATE TABLE proc_state_hst (
   finished_at       TIMESTAMPTZ   NULL,
   created_at        TIMESTAMPTZ   NOT NULL,
   archived_at       TIMESTAMPTZ   NOT NULL DEFAULT now(),
+  late_after        BIGINT        NULL,
   CONSTRAINT proc_state_hst_pkey PRIMARY KEY (msg_id),
   CONSTRAINT proc_state_hst_status_ck CHECK (status IN ('SUCCEEDED', 'SKIPPED', 'DEAD'))
 );
@@ -89,6 +94,7 @@ CREATE INDEX proc_state_hst_archived_ix ON proc_state_hst (archived_at);
 CREATE UNIQUE INDEX proc_state_hst_identity_uq ON proc_state_hst (identity_key) WHERE duplicate_of IS NULL;
 COMMENT ON TABLE proc_state_hst IS 'Archive of terminal PROC_STATE rows. Identity keys of holders stay unique here and are checked on bind, so an archived message still deduplicates.';
 COMMENT ON COLUMN proc_state_hst.archived_at IS 'When the row was moved out of PROC_STATE.';
+COMMENT ON COLUMN proc_state_hst.late_after IS 'As proc_state.late_after.';
 
 CREATE TABLE pipeline_lock (
   id         SMALLINT     NOT NULL,
@@ -125,6 +131,22 @@ CREATE TABLE ingress_mark (
 );
 COMMENT ON TABLE ingress_mark IS 'Persistent poll watermark per mailbox source. Not a processed marker: the poller also rescans a bounded window behind it for late-committed smaller IDs.';
 COMMENT ON COLUMN ingress_mark.last_id IS 'Largest CMINMSGS_ID enqueued so far.';
+
+CREATE TABLE ingress_gap (
+  source       VARCHAR(32)  NOT NULL,
+  from_id      BIGINT       NOT NULL,
+  to_id        BIGINT       NOT NULL,
+  seen_at      TIMESTAMPTZ  NOT NULL,
+  given_up_at  TIMESTAMPTZ  NOT NULL,
+  CONSTRAINT ingress_gap_pkey PRIMARY KEY (source, from_id),
+  CONSTRAINT ingress_gap_range_ck CHECK (from_id > 0 AND to_id >= from_id)
+);
+CREATE INDEX ingress_gap_given_up_ix ON ingress_gap (given_up_at);
+COMMENT ON TABLE ingress_gap IS 'Holes the poller gave up (rule 16): ids no mailbox row had while a larger id was visible, for longer than pipeline.gap-wait; the ids after them were then enqueued. A row that commits later in a gap is found by the rescan or the reconciliation pass and processed as a late row.';
+COMMENT ON COLUMN ingress_gap.from_id IS 'First missing CMINMSGS_ID of the hole.';
+COMMENT ON COLUMN ingress_gap.to_id IS 'Last missing CMINMSGS_ID of the hole.';
+COMMENT ON COLUMN ingress_gap.seen_at IS 'When the poller first saw the hole.';
+COMMENT ON COLUMN ingress_gap.given_up_at IS 'When the wait ran out and the hole was given up.';
 
 CREATE TABLE backfill_todo (
   msg_id           BIGINT        NOT NULL,

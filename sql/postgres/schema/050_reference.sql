@@ -19,11 +19,13 @@ CREATE TABLE req_track (
   response_msg_id BIGINT         NULL,
   note            VARCHAR(1000)  NULL,
   match_rule      VARCHAR(12)    NULL,
+  origin          VARCHAR(12)    NOT NULL DEFAULT 'operator',
   CONSTRAINT req_track_pkey PRIMARY KEY (req_id),
   CONSTRAINT req_track_type_ck CHECK (req_type IN ('RQFD', 'RQRD')),
   CONSTRAINT req_track_status_ck CHECK (status IN ('REGISTERED', 'SENT', 'DONE', 'EXPIRED')),
   CONSTRAINT req_track_range_ck CHECK (range_begin IS NULL OR range_end IS NULL OR range_begin <= range_end),
-  CONSTRAINT req_track_match_rule_ck CHECK (match_rule IN ('exact', 'degraded'))
+  CONSTRAINT req_track_match_rule_ck CHECK (match_rule IN ('exact', 'degraded')),
+  CONSTRAINT req_track_origin_ck CHECK (origin IN ('operator', 'on-start', 'daily'))
 );
 -- At most one open request per kind (RQFD, or RQRD per list).
 CREATE UNIQUE INDEX req_track_open_uq ON req_track (req_key) WHERE status IN ('REGISTERED', 'SENT');
@@ -37,6 +39,7 @@ COMMENT ON COLUMN req_track.outbound_id IS 'COUTMSGS_ID of the request in the ou
 COMMENT ON COLUMN req_track.status IS 'REGISTERED, SENT (in the outbound mailbox), DONE (answer applied) or EXPIRED.';
 COMMENT ON COLUMN req_track.response_msg_id IS 'MSG_ID of the RESP that completed the request.';
 COMMENT ON COLUMN req_track.match_rule IS 'How the RESP matched: exact (an echoed field) or degraded (RESP DTTM >= sent_at).';
+COMMENT ON COLUMN req_track.origin IS 'Who registered the request: operator (CLI, admin API) or an automatic trigger (on-start, daily), which never supersedes an open request.';
 COMMENT ON COLUMN req_track.registered_at IS 'Registration time; also the META DTTM written on the request.';
 COMMENT ON COLUMN req_track.sent_at IS 'COUTMSGS_DATE_INSERTED of the request: the insert into the outbound mailbox.';
 COMMENT ON COLUMN req_track.expires_at IS 'sent_at (registered_at until sent) + request.timeout: past it the request expires.';

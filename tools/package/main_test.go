@@ -1,0 +1,23 @@
+package main
+
+import "testing"
+
+func TestDebVersion(t *testing.T) {
+	for in, want := range map[string]string{
+		"v1.2.3":                  "1.2.3",
+		"1.2":                     "1.2",
+		"v1.2.3-4-gabc1234":       "1.2.3+4.gabc1234",
+		"v1.2.3-4-gabc1234-dirty": "1.2.3+4.gabc1234.dirty",
+		"2b8a195":                 "0.0.0+git.2b8a195",
+		"1234567":                 "0.0.0+git.1234567",
+		"abc1234-dirty":           "0.0.0+git.abc1234.dirty",
+		"dev":                     "0.0.0+git.dev",
+		"v1.0.0+meta":             "1.0.0+meta",
+		"3.1a":                    "0.0.0+git.3.1a",
+		"v2.0.0-rc.1":             "2.0.0~rc.1",
+	} {
+		if got := DebVersion(in); got != want {
+			t.Errorf("DebVersion(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
