@@ -17,7 +17,7 @@ import (
 )
 
 func init() {
-	register("maintenance", "run one maintenance job now (history, snaplog, archive, outbox, requests, reconcile), or preview it", runMaintenance)
+	register("maintenance", "run one maintenance job now (history, snaplog, archive, outbox, requests, reconcile, backfill), or preview it", runMaintenance)
 }
 
 const maintenanceUsage = `usage: msgx maintenance run <job> [--dry-run] [--config FILE]
@@ -29,9 +29,10 @@ schedule (docs/config.md, section Maintenance); a run by hand is recorded as
 their last run (msgx status), a dry run is not.
 
 jobs:
-  history   DELETED flights, and ACTIVE flights quiet for history.retention
-            after their operation day → FLIGHT_HST; live rows deleted; an
-            ACTIVE flight gets a TOMBSTONE (daily after history.at)
+  history   flights DELETED, or ACTIVE and quiet, for history.retention
+            after their operation day ended → FLIGHT_HST; live rows
+            deleted; an ACTIVE flight gets a TOMBSTONE; nothing while the
+            queue holds a message (daily after history.at)
   snaplog   SCHD_SNAP_LOG rows older than snaplog.retention (daily)
   archive   terminal PROC_STATE rows older than archive.after → PROC_STATE_HST
   outbox    delivered MSG_EVENT rows older than outbox.retention
@@ -39,6 +40,8 @@ jobs:
   reconcile unprocessed mailbox rows up to the watermark, at any age, that
             the queue does not hold → enqueued (late rows when a larger id
             finished; every pipeline.reconcile-interval; nothing in shadow mode)
+  backfill  due BACKFILL_TODO rows → the mailbox (DATE_PROCESSED, STATUS,
+            META); a failed one waits for its backoff (every 30 s)
 
 Exit codes: 0 done; 1 the job failed (what it committed before is printed);
 2 bad flags, unknown job or invalid configuration.`
@@ -67,7 +70,7 @@ func runMaintenance(ctx context.Context, args []string, s streams) int {
 		return exitUsage
 	}
 	clk := clock.Real{}
-	if _, err := app.MaintenanceJobs(cfg, nil, clk, nil, app.ReconcileJob(cfg, nil)).Job(pos[1]); err != nil {
+	if _, err := app.MaintenanceJobs(cfg, nil, clk, nil, app.ReconcileJob(cfg, nil), app.BackfillJob(cfg, nil, clk, nil)).Job(pos[1]); err != nil {
 		fmt.Fprintf(s.err, "msgx maintenance: %s\n", err)
 		return exitUsage
 	}
@@ -97,7 +100,20 @@ func runMaintenance(ctx context.Context, args []string, s streams) int {
 		quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 		poller = pipeline.NewPoller(st, mb, clk, quiet, pipeline.PollerConfig{Shadow: cfg.Shadow})
 	}
-	job, _ := app.MaintenanceJobs(cfg, st, clk, expire, app.ReconcileJob(cfg, poller)).Job(pos[1])
+	// The backfill sweep writes the due todos to the mailbox.
+	sweep := func(ctx context.Context) (int, int, error) {
+		mb, db, err := openMailbox(ctx, cfg)
+		if err != nil {
+			return 0, 0, err
+		}
+		defer db.Close()
+		return pipeline.NewBackfiller(st, mb, clk, slog.New(slog.NewTextHandler(io.Discard, nil)),
+			pipeline.BackfillConfig{Interval: cfg.BackfillInterval}).Sweep(ctx)
+	}
+	job, _ := app.MaintenanceJobs(cfg, st, clk, expire, app.ReconcileJob(cfg, poller), app.BackfillJob(cfg, st, clk, sweep)).Job(pos[1])
+	if h, ok := job.(*maintenance.History); ok {
+		h.QueueWait = 0 // by hand: say at once that the queue is busy
+	}
 	runner := &maintenance.Runner{Store: st, Clock: clk, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	var res maintenance.Result
 	run, err := runner.RunOnce(ctx, resultOf(job, &res), *dry)

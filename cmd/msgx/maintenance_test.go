@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strconv"
 	"testing"
 	"time"
 
@@ -46,7 +47,7 @@ func TestMaintenanceRunUnknownJob(t *testing.T) {
 	code, _, stderr := runMsgx(t, "maintenance", "run", "reqs", "--config", e.config)
 	require.Equal(t, exitUsage, code)
 	requireOneLine(t, "maintenance", stderr)
-	require.Contains(t, stderr, `unknown maintenance job "reqs" (available: archive, history, outbox, reconcile, requests, snaplog)`)
+	require.Contains(t, stderr, `unknown maintenance job "reqs" (available: archive, backfill, history, outbox, reconcile, requests, snaplog)`)
 
 	code, _, stderr = runMsgx(t, "maintenance", "purge", "--config", e.config)
 	require.Equal(t, exitUsage, code)
@@ -86,6 +87,67 @@ func TestMaintenanceRunRequests(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, open, "expired")
 	require.Empty(t, stderr, "one line on stdout, no log lines")
+}
+
+// A sweep by hand never outruns the queue: while a message naming a flight
+// is queued, nothing is swept and the line says why; once it is processed
+// (on the live flight) the sweep moves the flights.
+func TestMaintenanceRunHistoryWaitsForTheQueue(t *testing.T) {
+	t.Parallel()
+	e := newOpsEnv(t, "history:\n  retention: 1h\n")
+	h := newHistory(e)
+	h.send(t, schdDNLD(101, 102), false)
+	flop, err := e.mb.Insert(t.Context(), []byte(flopSTND(101, "305")), h.clk.Now())
+	require.NoError(t, err)
+	_, err = e.st.Enqueue(t.Context(), []int64{flop}, h.clk.Now())
+	require.NoError(t, err)
+
+	code, out, stderr := runMsgx(t, "maintenance", "run", "history", "--config", e.config)
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, out, "history: done: 0 flights (the queue is not empty (message "+strconv.FormatInt(flop, 10)+" is PENDING)")
+	states, err := e.st.Flights(t.Context(), []int64{101, 102})
+	require.NoError(t, err)
+	require.Len(t, states, 2, "nothing swept")
+
+	_, err = h.pump.Step(t.Context())
+	require.NoError(t, err)
+	require.Equal(t, store.StatusSucceeded, e.message(t, flop).Status, "applied to the live flight")
+	code, out, stderr = runMsgx(t, "maintenance", "run", "history", "--config", e.config)
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, out, "history: done: 2 flights")
+}
+
+// The backfill sweep is a job like the others (it was "unknown job"): the
+// dry run counts the due todos and changes nothing, the run writes them to
+// the mailbox and is recorded as the job's last run.
+func TestMaintenanceRunBackfill(t *testing.T) {
+	t.Parallel()
+	e := newOpsEnv(t)
+	h := newHistory(e) // its pump hands no todo to a backfiller: they wait for the sweep
+	id := h.send(t, schdDNLD(101), false)
+	row, err := e.mb.Get(t.Context(), id)
+	require.NoError(t, err)
+	require.Nil(t, row.ProcessedAt)
+
+	code, out, stderr := runMsgx(t, "maintenance", "run", "backfill", "--dry-run", "--config", e.config)
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, out, "backfill: dry run, would do: 1 mailbox rows, processing time from 2026-12-02T08:00:00Z to 2026-12-02T08:00:00Z")
+	row, err = e.mb.Get(t.Context(), id)
+	require.NoError(t, err)
+	require.Nil(t, row.ProcessedAt, "a dry run changes nothing")
+
+	code, out, stderr = runMsgx(t, "maintenance", "run", "backfill", "--config", e.config)
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, out, "backfill: done: 1 mailbox rows")
+	require.Empty(t, stderr)
+	row, err = e.mb.Get(t.Context(), id)
+	require.NoError(t, err)
+	require.NotNil(t, row.ProcessedAt)
+	require.Equal(t, "SUCCEEDED", row.Status)
+
+	code, out, stderr = runMsgx(t, "status", "--config", e.config)
+	require.Equal(t, exitOK, code, stderr)
+	require.Regexp(t, `backfill +last run \S+, took \S+, 1 rows`, out)
 }
 
 // The reconciliation pass runs by hand: an unprocessed mailbox row behind the

@@ -20,21 +20,39 @@ UPDATE cminmsgs SET
   CMINMSGS_SUBSYSTEM_DATE_SENT = ?,
   CMINMSGS_SUBSYSTEM_TYPE = ?,
   CMINMSGS_SUBSYSTEM_SUBTYPE = ?
-WHERE CMINMSGS_ID = ? AND CMINMSGS_DATE_PROCESSED IS NULL
+WHERE CMINMSGS_ID = ?
+  AND (CMINMSGS_DATE_PROCESSED IS NULL
+    OR (CMINMSGS_STATUS = ?
+      AND ((CMINMSGS_SUBSYSTEM_NAME <=> ?
+          AND CMINMSGS_SUBSYSTEM_SEQUENCE <=> ?
+          AND CMINMSGS_SUBSYSTEM_TYPE <=> ?
+          AND CMINMSGS_SUBSYSTEM_SUBTYPE <=> ?)
+        OR (CMINMSGS_SUBSYSTEM_NAME IS NULL AND CMINMSGS_SUBSYSTEM_SEQUENCE IS NULL
+          AND CMINMSGS_SUBSYSTEM_TYPE IS NULL AND CMINMSGS_SUBSYSTEM_SUBTYPE IS NULL))))
 `
 
 type InboundBackfillParams struct {
-	ProcessedAt *time.Time `json:"processed_at"`
-	Status      *string    `json:"status"`
-	Sndr        *string    `json:"sndr"`
-	Seqn        *int32     `json:"seqn"`
-	Dttm        *time.Time `json:"dttm"`
-	MsgType     *string    `json:"msg_type"`
-	MsgSubtype  *string    `json:"msg_subtype"`
-	ID          int64      `json:"id"`
+	ProcessedAt      *time.Time `json:"processed_at"`
+	Status           *string    `json:"status"`
+	Sndr             *string    `json:"sndr"`
+	Seqn             *int32     `json:"seqn"`
+	Dttm             *time.Time `json:"dttm"`
+	MsgType          *string    `json:"msg_type"`
+	MsgSubtype       *string    `json:"msg_subtype"`
+	ID               int64      `json:"id"`
+	OverwritesStatus *string    `json:"overwrites_status"`
+	WasSndr          *string    `json:"was_sndr"`
+	WasSeqn          *int32     `json:"was_seqn"`
+	WasMsgType       *string    `json:"was_msg_type"`
+	WasMsgSubtype    *string    `json:"was_msg_subtype"`
 }
 
-// Writes the terminal outcome and META of a processed row, once.
+// Writes the terminal outcome and META of a processed row, once: while
+// DATE_PROCESSED is NULL. Rule 18's one exception: with overwrites_status
+// (DEAD, a replayed message) a row that still holds msgx's own earlier
+// backfill — that STATUS and the same META (the was_* values, = the new
+// ones), or no META at all (the message died before its META decoded) — is
+// written again with the new outcome.
 func (q *Queries) InboundBackfill(ctx context.Context, db DBTX, arg InboundBackfillParams) (int64, error) {
 	result, err := db.ExecContext(ctx, inboundBackfill,
 		arg.ProcessedAt,
@@ -45,6 +63,11 @@ func (q *Queries) InboundBackfill(ctx context.Context, db DBTX, arg InboundBackf
 		arg.MsgType,
 		arg.MsgSubtype,
 		arg.ID,
+		arg.OverwritesStatus,
+		arg.WasSndr,
+		arg.WasSeqn,
+		arg.WasMsgType,
+		arg.WasMsgSubtype,
 	)
 	if err != nil {
 		return 0, err

@@ -9,7 +9,12 @@ import (
 )
 
 type Querier interface {
-	// Writes the terminal outcome and META of a processed row, once.
+	// Writes the terminal outcome and META of a processed row, once: while
+	// DATE_PROCESSED is NULL. Rule 18's one exception: with overwrites_status
+	// (DEAD, a replayed message) a row that still holds msgx's own earlier
+	// backfill — that STATUS and the same META (the was_* values, = the new
+	// ones), or no META at all (the message died before its META decoded) — is
+	// written again with the new outcome.
 	InboundBackfill(ctx context.Context, db DBTX, arg InboundBackfillParams) (int64, error)
 	// InboundBackfill for many rows in one statement (one round trip instead of
 	// one per row). The lists are parallel to pos, the ids as text: FIELD finds

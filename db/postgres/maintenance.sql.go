@@ -132,22 +132,23 @@ const flightListPurgeCandidates = `-- name: FlightListPurgeCandidates :many
 SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, fint, appt, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at FROM (
   (SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, fint, appt, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at FROM flight_schd d
    WHERE d.lifecycle = 'DELETED' AND d.deleted_at < $1::timestamptz
+     AND d.operation_day < $2::date
    ORDER BY d.deleted_at, d.flid
-   LIMIT $2)
+   LIMIT $3)
   UNION ALL
   (SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, fint, appt, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at FROM flight_schd a
-   WHERE a.lifecycle = 'ACTIVE' AND a.operation_day < $3::date
+   WHERE a.lifecycle = 'ACTIVE' AND a.operation_day < $2::date
      AND a.updated_at < $4::timestamptz
    ORDER BY a.operation_day, a.flid
-   LIMIT $2)
+   LIMIT $3)
 ) c
-LIMIT $2
+LIMIT $3
 `
 
 type FlightListPurgeCandidatesParams struct {
 	DeletedBefore time.Time `json:"deleted_before"`
-	MaxRows       int32     `json:"max_rows"`
 	DayBefore     time.Time `json:"day_before"`
+	MaxRows       int32     `json:"max_rows"`
 	QuietBefore   time.Time `json:"quiet_before"`
 }
 
@@ -155,15 +156,16 @@ type FlightListPurgeCandidatesParams struct {
 // is bounded by @max_rows; the purges and the archive return how many rows
 // they touched and the oldest and newest of the job's age column, and with
 // @dry_run only count what they would touch.
-// Flights the history sweep moves: DELETED ones deleted before
-// @deleted_before, and ACTIVE ones whose operation day is before @day_before
-// and that have not changed since @quiet_before; DELETED first, then by
-// operation day (both read by their own index).
+// Flights the history sweep moves, all of an operation day before
+// @day_before: DELETED ones deleted before @deleted_before, and ACTIVE ones
+// that have not changed since @quiet_before; DELETED first, then by
+// operation day (both read by their own index). A flight deleted today stays
+// (docs/design.md §8: retention applies to DELETED flights too).
 func (q *Queries) FlightListPurgeCandidates(ctx context.Context, db DBTX, arg FlightListPurgeCandidatesParams) ([]FlightSchd, error) {
 	rows, err := db.Query(ctx, flightListPurgeCandidates,
 		arg.DeletedBefore,
-		arg.MaxRows,
 		arg.DayBefore,
+		arg.MaxRows,
 		arg.QuietBefore,
 	)
 	if err != nil {
@@ -277,6 +279,7 @@ SELECT count(*) AS affected, min(c.operation_day) AS oldest, max(c.operation_day
 FROM (
   (SELECT d.operation_day FROM flight_schd d
    WHERE d.lifecycle = 'DELETED' AND d.deleted_at < $2::timestamptz
+     AND d.operation_day < $3::date
    LIMIT $1)
   UNION ALL
   (SELECT a.operation_day FROM flight_schd a

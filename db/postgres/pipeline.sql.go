@@ -78,9 +78,10 @@ func (q *Queries) BackfillTodoGet(ctx context.Context, db DBTX, msgID int64) (Ba
 }
 
 const backfillTodoListDue = `-- name: BackfillTodoListDue :many
-SELECT msg_id, mailbox_status, processed_at, meta_sndr, meta_seqn, meta_dttm, meta_type, meta_styp, attempts, next_attempt_at, last_error, created_at FROM backfill_todo
-WHERE next_attempt_at <= $1
-ORDER BY msg_id
+SELECT b.msg_id, b.mailbox_status, b.processed_at, b.meta_sndr, b.meta_seqn, b.meta_dttm, b.meta_type, b.meta_styp, b.attempts, b.next_attempt_at, b.last_error, b.created_at, (CASE WHEN p.replay_count > 0 THEN 'DEAD' ELSE '' END)::varchar AS overwrites_status
+FROM backfill_todo b LEFT JOIN proc_state p ON p.msg_id = b.msg_id
+WHERE b.next_attempt_at <= $1
+ORDER BY b.msg_id
 LIMIT $2
 `
 
@@ -89,15 +90,35 @@ type BackfillTodoListDueParams struct {
 	MaxRows int32     `json:"max_rows"`
 }
 
-func (q *Queries) BackfillTodoListDue(ctx context.Context, db DBTX, arg BackfillTodoListDueParams) ([]BackfillTodo, error) {
+type BackfillTodoListDueRow struct {
+	MsgID            int64      `json:"msg_id"`
+	MailboxStatus    string     `json:"mailbox_status"`
+	ProcessedAt      time.Time  `json:"processed_at"`
+	MetaSndr         *string    `json:"meta_sndr"`
+	MetaSeqn         *int64     `json:"meta_seqn"`
+	MetaDttm         *time.Time `json:"meta_dttm"`
+	MetaType         *string    `json:"meta_type"`
+	MetaStyp         *string    `json:"meta_styp"`
+	Attempts         int32      `json:"attempts"`
+	NextAttemptAt    time.Time  `json:"next_attempt_at"`
+	LastError        *string    `json:"last_error"`
+	CreatedAt        time.Time  `json:"created_at"`
+	OverwritesStatus string     `json:"overwrites_status"`
+}
+
+// The due todos, each with the status of msgx's own earlier backfill it may
+// overwrite (rule 18): DEAD when its message was replayed (a replayed
+// message may have been backfilled DEAD before), else empty. A message is
+// never archived while its todo waits, so PROC_STATE has it.
+func (q *Queries) BackfillTodoListDue(ctx context.Context, db DBTX, arg BackfillTodoListDueParams) ([]BackfillTodoListDueRow, error) {
 	rows, err := db.Query(ctx, backfillTodoListDue, arg.Now, arg.MaxRows)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []BackfillTodo{}
+	items := []BackfillTodoListDueRow{}
 	for rows.Next() {
-		var i BackfillTodo
+		var i BackfillTodoListDueRow
 		if err := rows.Scan(
 			&i.MsgID,
 			&i.MailboxStatus,
@@ -111,6 +132,7 @@ func (q *Queries) BackfillTodoListDue(ctx context.Context, db DBTX, arg Backfill
 			&i.NextAttemptAt,
 			&i.LastError,
 			&i.CreatedAt,
+			&i.OverwritesStatus,
 		); err != nil {
 			return nil, err
 		}

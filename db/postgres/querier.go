@@ -16,7 +16,11 @@ type Querier interface {
 	BackfillTodoAdd(ctx context.Context, db DBTX, todos []byte) error
 	BackfillTodoDelete(ctx context.Context, db DBTX, msgIds []int64) (int64, error)
 	BackfillTodoGet(ctx context.Context, db DBTX, msgID int64) (BackfillTodo, error)
-	BackfillTodoListDue(ctx context.Context, db DBTX, arg BackfillTodoListDueParams) ([]BackfillTodo, error)
+	// The due todos, each with the status of msgx's own earlier backfill it may
+	// overwrite (rule 18): DEAD when its message was replayed (a replayed
+	// message may have been backfilled DEAD before), else empty. A message is
+	// never archived while its todo waits, so PROC_STATE has it.
+	BackfillTodoListDue(ctx context.Context, db DBTX, arg BackfillTodoListDueParams) ([]BackfillTodoListDueRow, error)
 	BackfillTodoRecordFailure(ctx context.Context, db DBTX, arg BackfillTodoRecordFailureParams) error
 	BeltDeleteByFlight(ctx context.Context, db DBTX, flid int64) (int64, error)
 	BeltDeleteByFlights(ctx context.Context, db DBTX, flids []int64) (int64, error)
@@ -132,10 +136,11 @@ type Querier interface {
 	// is bounded by @max_rows; the purges and the archive return how many rows
 	// they touched and the oldest and newest of the job's age column, and with
 	// @dry_run only count what they would touch.
-	// Flights the history sweep moves: DELETED ones deleted before
-	// @deleted_before, and ACTIVE ones whose operation day is before @day_before
-	// and that have not changed since @quiet_before; DELETED first, then by
-	// operation day (both read by their own index).
+	// Flights the history sweep moves, all of an operation day before
+	// @day_before: DELETED ones deleted before @deleted_before, and ACTIVE ones
+	// that have not changed since @quiet_before; DELETED first, then by
+	// operation day (both read by their own index). A flight deleted today stays
+	// (docs/design.md §8: retention applies to DELETED flights too).
 	FlightListPurgeCandidates(ctx context.Context, db DBTX, arg FlightListPurgeCandidatesParams) ([]FlightSchd, error)
 	// What the flight rows record about their last change (the message that last
 	// changed the state and the version it made), for the flights that exist.

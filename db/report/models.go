@@ -147,6 +147,22 @@ type FlightGate struct {
 	UpdatedAt     time.Time `json:"updated_at"`
 }
 
+// History store: the last full state of every flight the history sweep purged, written before the live rows are deleted.
+type FlightHst struct {
+	HstID         int64     `json:"hst_id"`
+	Flid          int64     `json:"flid"`
+	OperationDay  time.Time `json:"operation_day"`
+	Lifecycle     string    `json:"lifecycle"`
+	StateVersion  int64     `json:"state_version"`
+	LastMessageID int64     `json:"last_message_id"`
+	// The full flight state (every scalar raw + parsed, every detail list in order) as the documented event JSON.
+	State string `json:"state"`
+	// CREATED_AT of the purged FLIGHT_SCHD row.
+	FlightCreatedAt time.Time `json:"flight_created_at"`
+	// When the sweep moved the flight here.
+	PurgedAt time.Time `json:"purged_at"`
+}
+
 // Collections without SQL columns (SRVT, VIPF, PSHT, TIPT, PORT, MAFL), validated by the codec and kept verbatim; one row per flight and kind, replaced as a whole (TEXT here, CLOB on Oracle).
 type FlightPayload struct {
 	Flid int64  `json:"flid"`

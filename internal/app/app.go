@@ -243,10 +243,25 @@ func runWorkers(ctx context.Context, cfg config.Config, st store.Store, mb *mail
 		wg.Add(1)
 		go func() { defer wg.Done(); f() }()
 	}
+	// Maintenance jobs run beside the pump, on their own goroutines, and stop
+	// with the lead term (ctx); the backfill sweep is started by the
+	// backfiller's own loop, recorded as job `backfill`.
+	jobs := &maintenance.Runner{Store: st, Clock: clk, Log: log,
+		Observer: met, Stagger: cmp.Or(opt.MaintenanceStagger, maintenance.DefaultStagger)}
 	var notify func(context.Context, []store.Backfill)
+	var sweep func(context.Context) (int, int, error)
+	var backfiller *pipeline.Backfiller
 	if !cfg.Shadow {
-		backfiller := pipeline.NewBackfiller(st, mb, clk, log, pipeline.BackfillConfig{Interval: cfg.BackfillInterval, Observer: met})
-		notify = backfiller.Notify
+		backfiller = pipeline.NewBackfiller(st, mb, clk, log, pipeline.BackfillConfig{Interval: cfg.BackfillInterval, Observer: met,
+			RunSweep: func(ctx context.Context) {
+				if j, err := jobs.Registry.Job("backfill"); err == nil {
+					_, _ = jobs.RunOnce(ctx, j, false)
+				}
+			}})
+		notify, sweep = backfiller.Notify, backfiller.Sweep
+	}
+	jobs.Registry = MaintenanceJobs(cfg, st, clk, reqs.Expiry().RunOnce, ReconcileJob(cfg, poller), BackfillJob(cfg, st, clk, sweep))
+	if backfiller != nil {
 		spawn(func() { _ = backfiller.Run(ctx) })
 	}
 	if out != nil {
@@ -263,10 +278,6 @@ func runWorkers(ctx context.Context, cfg config.Config, st store.Store, mb *mail
 	pump := pipeline.NewPump(st, mb, notify, clk, log, pcfg)
 	spawn(func() { _ = poller.Run(ctx, cfg.PollInterval) })
 	spawn(func() { pump.Run(ctx) })
-	// Maintenance jobs run beside the pump, on their own goroutines, and stop
-	// with the lead term (ctx).
-	jobs := &maintenance.Runner{Registry: MaintenanceJobs(cfg, st, clk, reqs.Expiry().RunOnce, ReconcileJob(cfg, poller)), Store: st, Clock: clk, Log: log,
-		Observer: met, Stagger: cmp.Or(opt.MaintenanceStagger, maintenance.DefaultStagger)}
 	spawn(func() { jobs.Run(ctx) })
 	wg.Wait()
 }

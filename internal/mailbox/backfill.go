@@ -23,8 +23,13 @@ const (
 
 // Backfill writes the outcome of a processed row: DATE_PROCESSED, STATUS and
 // the META columns, only while DATE_PROCESSED is NULL (a row is backfilled
-// once). It reports whether the row changed; false with a nil error means it
-// was backfilled before. A row that does not exist is ErrMissing.
+// once) — or, for a todo with OverwritesStatus (rule 18: a replayed
+// message), while the row still holds msgx's own earlier backfill: that
+// STATUS and the todo's META exactly as msgx wrote them, or no META at all
+// (the message died before it decoded). It reports whether
+// the row changed; false with a nil error means it was backfilled before
+// (by someone else, for an overwrite). A row that does not exist is
+// ErrMissing.
 //
 // A META value that does not fit its column (a SNDR/TYPE/STYP longer than 4
 // characters, a SEQN outside mediumint, a DTTM outside DATETIME) is written as
@@ -78,9 +83,10 @@ func (m *Mailbox) BackfillMany(ctx context.Context, todos []store.Backfill) (don
 			invalid[b.MsgID] = perr
 			continue
 		}
-		if len(dropped) > 0 {
+		if len(dropped) > 0 || p.OverwritesStatus != nil {
 			// Rare: alone, so the NULLed values are logged only when the
-			// row is really written now.
+			// row is really written now, and a replayed message's
+			// overwrite condition stays a plain statement.
 			if _, err := m.backfillRow(ctx, tx, p, dropped); err != nil && !errors.Is(err, ErrMissing) {
 				return nil, nil, err
 			}
@@ -178,6 +184,12 @@ func (m *Mailbox) backfillParams(b store.Backfill) (dbmb.InboundBackfillParams, 
 		if p.Dttm, ok = m.fitTime(*d); !ok {
 			dropped = append(dropped, "DTTM="+d.Format(time.RFC3339))
 		}
+	}
+	if b.OverwritesStatus != "" {
+		// msgx's earlier backfill wrote the same META, as these values.
+		over := b.OverwritesStatus
+		p.OverwritesStatus = &over
+		p.WasSndr, p.WasSeqn, p.WasMsgType, p.WasMsgSubtype = p.Sndr, p.Seqn, p.MsgType, p.MsgSubtype
 	}
 	return p, dropped, nil
 }

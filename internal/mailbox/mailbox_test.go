@@ -194,6 +194,51 @@ func TestMailboxBackfill(t *testing.T) {
 	require.ErrorIs(t, err, mailbox.ErrMissing)
 }
 
+// Rule 18: a replayed message's outcome overwrites msgx's own DEAD backfill
+// (the same META, or none: it died before decoding), nothing else.
+func TestMailboxBackfillOverwritesOwnDead(t *testing.T) {
+	t.Parallel()
+	mb, _, _ := newMailbox(t)
+	ctx := t.Context()
+	seqn := int64(7)
+	meta := store.Meta{Sndr: "AODB", Seqn: &seqn, Type: "FLOP", Styp: "GTDT"}
+	backfilled := func(status string, meta store.Meta) int64 {
+		id, err := mb.Insert(ctx, []byte("<MSG/>"), t0)
+		require.NoError(t, err)
+		changed, err := mb.Backfill(ctx, store.Backfill{MsgID: id, MailboxStatus: status, ProcessedAt: t0, Meta: meta})
+		require.NoError(t, err)
+		require.True(t, changed)
+		return id
+	}
+	again := func(id int64) bool {
+		changed, err := mb.Backfill(ctx, store.Backfill{MsgID: id, MailboxStatus: store.StatusSucceeded,
+			ProcessedAt: t0.Add(time.Hour), Meta: meta, OverwritesStatus: store.StatusDead})
+		require.NoError(t, err)
+		return changed
+	}
+	same := backfilled(store.StatusDead, meta)
+	require.True(t, again(same), "its own DEAD, same META")
+	row, err := mb.Get(ctx, same)
+	require.NoError(t, err)
+	require.Equal(t, "SUCCEEDED", row.Status)
+	require.True(t, row.ProcessedAt.Equal(t0.Add(time.Hour)))
+	require.True(t, again(backfilled(store.StatusDead, store.Meta{})), "its own DEAD before any META decoded")
+
+	other := meta
+	other.Sndr = "XXXX"
+	require.False(t, again(backfilled(store.StatusDead, other)), "another META: not msgx's backfill of this message")
+	require.False(t, again(backfilled("DONE", meta)), "another status: someone else's")
+	require.False(t, again(backfilled(store.StatusSkipped, meta)), "only DEAD is overwritten")
+	id := backfilled(store.StatusDead, meta)
+	done, _, err := mb.BackfillMany(ctx, []store.Backfill{{MsgID: id, MailboxStatus: store.StatusSucceeded,
+		ProcessedAt: t0.Add(time.Hour), Meta: meta, OverwritesStatus: store.StatusDead}})
+	require.NoError(t, err)
+	require.Equal(t, []int64{id}, done)
+	row, err = mb.Get(ctx, id)
+	require.NoError(t, err)
+	require.Equal(t, "SUCCEEDED", row.Status, "BackfillMany too")
+}
+
 func TestMailboxBackfillNeverTruncates(t *testing.T) {
 	t.Parallel()
 	var logs bytes.Buffer

@@ -2,6 +2,7 @@ package maintenance
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -9,17 +10,28 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
-// History is the history sweep (docs/design.md §8, rule 5): DELETED flights,
-// and ACTIVE flights quiet for Retention after their operation day, move to
-// FLIGHT_HST (their last state as the event JSON, every detail list in it)
-// and their live rows are deleted — per batch in one transaction holding the
-// pipeline lock, so the pump never sees half a batch and outbox EVENT_IDs
-// still commit in order. An ACTIVE flight gets a TOMBSTONE on both targets
-// in that transaction; a DELETED one had its TOMBSTONE when it was deleted.
+// History is the history sweep (docs/design.md §8, rule 5): flights whose
+// operation day ended more than Retention ago and that are DELETED, or
+// ACTIVE and unchanged, for that long move to FLIGHT_HST (their last state
+// as the event JSON, every detail list in it) and their live rows are
+// deleted — per batch in one transaction holding the pipeline lock, so the
+// pump never sees half a batch and outbox EVENT_IDs still commit in order.
+// An ACTIVE flight gets a TOMBSTONE on both targets in that transaction; a
+// DELETED one had its TOMBSTONE when it was deleted.
+//
+// The sweep never outruns the queue: a batch commits only while no message
+// is unfinished (PENDING or FAILED), checked under the pipeline lock. A
+// queued message is not decoded yet, so which flights it names is unknown;
+// the sweep waits for an empty queue instead (up to QueueWait, then the
+// flights wait for the next run).
 type History struct {
 	Base
 	At        DailyAt
 	Retention time.Duration
+	// QueueWait is how long a run waits for the queue to empty before it
+	// leaves the flights to the next run; 0 does not wait (a run by hand
+	// says at once that the queue is busy).
+	QueueWait time.Duration
 	// Enabled false: the sweep deletes nothing (and says so).
 	Enabled bool
 	// Shadow: no outbox events (shadow mode writes none).
@@ -39,16 +51,37 @@ const HistoryYield = 4
 // DefaultHistoryRetention is history.retention's default.
 const DefaultHistoryRetention = 7 * 24 * time.Hour
 
+// DefaultHistoryQueueWait is how long a scheduled sweep waits for an empty
+// queue; queueRecheck is how often it looks meanwhile.
+const (
+	DefaultHistoryQueueWait = time.Minute
+	queueRecheck            = time.Second
+)
+
+// queueBusy is a batch that found an unfinished message under the pipeline
+// lock: it committed nothing.
+type queueBusy struct{ head store.Message }
+
+func (q *queueBusy) Error() string {
+	return fmt.Sprintf("history: message %d is %s", q.head.ID, q.head.Status)
+}
+
+func (q *queueBusy) note() string {
+	return fmt.Sprintf("the queue is not empty (message %d is %s): nothing swept while a queued message may name a flight; the flights wait for the next run",
+		q.head.ID, q.head.Status)
+}
+
 func (h *History) Name() string       { return "history" }
 func (h *History) Schedule() Schedule { return h.At }
 
-// params are the candidates' bounds at now: deleted before now; operation
-// day before the local date of now − Retention, and unchanged since then.
+// params are the candidates' bounds at now: an operation day before the
+// local date of now − Retention (it ended at least Retention ago), and
+// deleted, or unchanged, since then.
 func (h *History) params(now time.Time, max int) store.PurgeParams {
 	quiet := now.Add(-h.Retention)
 	y, m, d := quiet.In(h.At.Location).Date()
 	return store.PurgeParams{
-		DeletedBefore: now, DayBefore: time.Date(y, m, d, 0, 0, 0, 0, time.UTC), QuietBefore: quiet, Max: max,
+		DeletedBefore: quiet, DayBefore: time.Date(y, m, d, 0, 0, 0, 0, time.UTC), QuietBefore: quiet, Max: max,
 	}
 }
 
@@ -61,12 +94,34 @@ func (h *History) Run(ctx context.Context, dry bool) (Result, error) {
 		}
 	}
 	b := h.Base.withDefaults()
+	var busy *queueBusy
 	swept, err := b.drain(ctx, dry, func(ctx context.Context, max int, dry bool) (store.Swept, error) {
 		if dry {
+			head, err := h.Store.QueueHead(ctx, 1)
+			if err != nil {
+				return store.Swept{}, fmt.Errorf("history: queue head: %w", err)
+			}
+			if len(head) > 0 {
+				res.Note = (&queueBusy{head: head[0]}).note()
+			}
 			return h.Store.PreviewPurge(ctx, h.params(b.Clock.Now(), max))
 		}
-		return h.batch(ctx, b.Clock.Now().Truncate(time.Microsecond), max)
+		began := b.Clock.Now()
+		for {
+			got, err := h.batch(ctx, b.Clock.Now().Truncate(time.Microsecond), max)
+			if !errors.As(err, &busy) || b.Clock.Now().Sub(began) >= h.QueueWait {
+				return got, err
+			}
+			select {
+			case <-ctx.Done():
+				return got, ctx.Err()
+			case <-b.Clock.After(queueRecheck):
+			}
+		}
 	})
+	if busy != nil && errors.As(err, &busy) {
+		res.Note, err = busy.note(), nil
+	}
 	res.Swept = swept
 	return res, err
 }
@@ -109,6 +164,15 @@ func (h *History) batch(ctx context.Context, now time.Time, max int) (store.Swep
 	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
 	if err := tx.LockPipeline(ctx, now); err != nil {
 		return store.Swept{}, fmt.Errorf("history: pipeline lock: %w", err)
+	}
+	// Under the lock the pump commits nothing: an empty queue now means no
+	// message waits to name one of these flights.
+	head, err := tx.QueueHead(ctx, 1)
+	if err != nil {
+		return store.Swept{}, fmt.Errorf("history: queue head: %w", err)
+	}
+	if len(head) > 0 {
+		return store.Swept{}, &queueBusy{head: head[0]}
 	}
 	stamps, err := tx.FlightStamps(ctx, flids)
 	if err != nil {

@@ -2,6 +2,7 @@ package maintenance
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -184,4 +185,96 @@ func TestHistorySkipsAFlightChangedMeanwhile(t *testing.T) {
 	require.Equal(t, 0, e.count(t, "SELECT count(*) FROM flight_hst WHERE flid = 1"))
 	require.Equal(t, 0, e.count(t, "SELECT count(*) FROM msg_event WHERE flid = 1 AND event_type = 'TOMBSTONE'"))
 	require.Equal(t, 1, e.count(t, "SELECT count(*) FROM flight_hst WHERE flid = 2"))
+}
+
+// Retention applies to DELETED flights too (docs/design.md §8): a flight
+// deleted today stays in the live tables, and in the reports, until its
+// operation day ended Retention ago.
+func TestHistoryKeepsAFlightDeletedToday(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.send(t, adft(1, 2))
+	e.send(t, fdel(2))
+	e.drain(t)
+	e.clk.Advance(time.Minute)
+	h := e.history()
+	res, err := h.Run(t.Context(), false)
+	require.NoError(t, err)
+	require.Zero(t, res.Rows, "deleted a minute ago, its day not over")
+	dry, err := h.Run(t.Context(), true)
+	require.NoError(t, err)
+	require.Zero(t, dry.Rows)
+	require.Equal(t, 1, e.count(t, "SELECT count(*) FROM flight_schd WHERE flid = 2 AND lifecycle = 'DELETED'"))
+
+	e.clk.Advance(7 * day) // 9 Dec 16:01: deleted 7 days ago, but 2 Dec ended 6 days 16 hours ago
+	res, err = h.Run(t.Context(), false)
+	require.NoError(t, err)
+	require.Zero(t, res.Rows)
+
+	e.clk.Advance(day)
+	res, err = h.Run(t.Context(), false)
+	require.NoError(t, err)
+	require.Equal(t, 2, res.Rows)
+	require.Equal(t, 0, e.count(t, "SELECT count(*) FROM flight_schd"))
+}
+
+// The sweep never outruns the queue: while a message naming a flight waits
+// (not decoded yet), nothing is swept; the message then applies to the live
+// flight, and the next run sweeps what is quiet.
+func TestHistoryWaitsForTheQueue(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.send(t, adft(1, 2))
+	e.drain(t)
+	e.clk.Advance(10 * day)
+	flop := e.send(t, envelope("FLOP", "STND", "<FLOP><FLID>1</FLID><STND>305</STND></FLOP>"))
+
+	h := e.history()
+	dry, err := h.Run(t.Context(), true)
+	require.NoError(t, err)
+	require.Equal(t, 2, dry.Rows)
+	require.Contains(t, dry.Note, "the queue is not empty")
+	res, err := h.Run(t.Context(), false)
+	require.NoError(t, err, "a busy queue is no failure")
+	require.Zero(t, res.Rows)
+	require.Contains(t, res.Note, fmt.Sprintf("message %d is PENDING", flop))
+	require.Equal(t, 2, e.count(t, "SELECT count(*) FROM flight_schd"))
+	require.Equal(t, 0, e.count(t, "SELECT count(*) FROM flight_hst"))
+
+	e.drain(t)
+	m, err := e.st.Message(t.Context(), flop)
+	require.NoError(t, err)
+	require.Equal(t, store.StatusSucceeded, m.Status, "applied to the live flight, not no-match:flight")
+	res, err = h.Run(t.Context(), false)
+	require.NoError(t, err)
+	require.Equal(t, 1, res.Rows, "flight 2; flight 1 changed just now")
+	require.Equal(t, 1, e.count(t, "SELECT count(*) FROM flight_schd WHERE flid = 1 AND stnd = '305'"))
+}
+
+// A scheduled run waits up to QueueWait for the queue to empty, then sweeps.
+func TestHistoryQueueWait(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.send(t, adft(1))
+	e.drain(t)
+	e.clk.Advance(10 * day)
+	e.send(t, envelope("FLOP", "STND", "<FLOP><FLID>9</FLID><STND>305</STND></FLOP>"))
+	h := e.history()
+	h.QueueWait = DefaultHistoryQueueWait
+	type ran struct {
+		res Result
+		err error
+	}
+	done := make(chan ran, 1)
+	go func() {
+		res, err := h.Run(t.Context(), false)
+		done <- ran{res, err}
+	}()
+	require.Eventually(t, func() bool { return e.clk.Waiters() > 0 }, 10*time.Second, time.Millisecond, "the run waits")
+	e.drain(t)
+	e.clk.Advance(queueRecheck)
+	got := <-done
+	require.NoError(t, got.err)
+	require.Equal(t, 1, got.res.Rows)
+	require.Empty(t, got.res.Note)
 }

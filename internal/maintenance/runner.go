@@ -39,11 +39,18 @@ const (
 	DefaultRetryAfter = 5 * time.Minute
 )
 
+// driven is a job another loop starts (through RunOnce, so its runs are
+// recorded like the others'); the runner does not schedule it.
+type driven interface{ Driven() bool }
+
 // Run starts one goroutine per job and returns when ctx ends and every job
 // has stopped (a batch in flight is cancelled and rolls back).
 func (r *Runner) Run(ctx context.Context) {
 	var wg sync.WaitGroup
 	for _, j := range r.Registry.Jobs() {
+		if d, ok := j.(driven); ok && d.Driven() {
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -17,7 +17,8 @@ func Standard(cfg config.Config, st store.Store, clk clock.Clock) *Registry {
 	hb.Batch = m.HistoryBatch
 	hb.Yield = HistoryYield
 	return NewRegistry(
-		&History{Base: hb, At: daily, Retention: m.HistoryRetention, Enabled: m.HistoryEnabled, Shadow: cfg.Shadow},
+		&History{Base: hb, At: daily, Retention: m.HistoryRetention, QueueWait: DefaultHistoryQueueWait,
+			Enabled: m.HistoryEnabled, Shadow: cfg.Shadow},
 		&SnapLog{Base: base, At: daily, Retention: m.SnapLogRetention},
 		&Archive{Base: base, Every: m.ArchiveEvery, After: m.ArchiveAfter},
 		&Outbox{Base: base, Every: m.OutboxEvery, Retention: m.OutboxRetention},

@@ -131,18 +131,14 @@ func (b *Backfiller) delay(attempt int) time.Duration {
 
 // Run sweeps at once — closing the window between a commit and its backfill
 // left by a crash — then backfills what Notify hands over as it comes and
-// sweeps every Interval, until ctx is done. Errors are logged; the next
-// sweep retries. It returns nil when ctx is done.
+// sweeps every Interval, until ctx is done: one goroutine, so a sweep and a
+// backfill after commit never write the same todo at once. Errors are
+// logged; the next sweep retries. It returns nil when ctx is done.
 func (b *Backfiller) Run(ctx context.Context) error {
 	for {
-		done, failed, err := b.Sweep(ctx)
+		b.sweepOnce(ctx)
 		if ctx.Err() != nil {
 			return nil
-		}
-		if err != nil {
-			b.log.Error("backfill sweep failed", "err", err, "done", done, "failed", failed)
-		} else if done+failed > 0 {
-			b.log.Info("backfill sweep", "done", done, "failed", failed)
 		}
 		tick := b.clock.After(b.cfg.Interval)
 	wait:
@@ -156,5 +152,22 @@ func (b *Backfiller) Run(ctx context.Context) error {
 				break wait
 			}
 		}
+	}
+}
+
+// sweepOnce is one periodic sweep, through RunSweep when set.
+func (b *Backfiller) sweepOnce(ctx context.Context) {
+	if b.cfg.RunSweep != nil {
+		b.cfg.RunSweep(ctx)
+		return
+	}
+	done, failed, err := b.Sweep(ctx)
+	if ctx.Err() != nil {
+		return
+	}
+	if err != nil {
+		b.log.Error("backfill sweep failed", "err", err, "done", done, "failed", failed)
+	} else if done+failed > 0 {
+		b.log.Info("backfill sweep", "done", done, "failed", failed)
 	}
 }

@@ -206,8 +206,14 @@ func (w *batchWriter) finish(m store.Message, meta store.Meta, out outcome, bind
 	})
 	// Every terminal message is backfilled: the AODB sees it read, with the
 	// META columns where META decoded (a MALFORMED row gets only its status).
+	// A replayed message may have been backfilled DEAD before: its new
+	// outcome overwrites that backfill, msgx's own (rule 18).
 	if !w.shadow {
-		w.todos = append(w.todos, store.Backfill{MsgID: m.ID, MailboxStatus: out.status, ProcessedAt: now, Meta: meta, NextAttemptAt: now})
+		todo := store.Backfill{MsgID: m.ID, MailboxStatus: out.status, ProcessedAt: now, Meta: meta, NextAttemptAt: now}
+		if m.ReplayCount > 0 {
+			todo.OverwritesStatus = store.StatusDead
+		}
+		w.todos = append(w.todos, todo)
 	}
 }
 

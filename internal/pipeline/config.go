@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"cmp"
+	"context"
 	"time"
 )
 
@@ -54,6 +55,11 @@ type BackfillConfig struct {
 	BackoffMax time.Duration // cap of the delay; default 15 min
 	Batch      int           // todos per sweep; default 100
 	Observer   Observer      // metrics; nil = none
+	// RunSweep, when set, is how Run starts its periodic sweep: the
+	// maintenance job `backfill` (internal/maintenance), which calls Sweep
+	// and records, logs and counts the run like every job's. nil: Run calls
+	// Sweep and logs it itself.
+	RunSweep func(ctx context.Context)
 }
 
 // DefaultBackfillConfig returns the documented defaults.

@@ -6,13 +6,16 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/msgx-aodb/msgx/internal/replay"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 // Every terminal message is backfilled to the mailbox, dead letters too: the
 // AODB sees each row read, with its META where META decoded. A failing
 // message binds its kind and META at the failure, so an exhausted one is
-// backfilled with them.
+// backfilled with them. A dead letter replayed to a new outcome is
+// backfilled again with it (rule 18): msgx overwrites its own backfill,
+// never a row someone else processed.
 func TestDeadLettersAreBackfilled(t *testing.T) {
 	t.Parallel()
 	log := &finishLog{}
@@ -54,4 +57,44 @@ func TestDeadLettersAreBackfilled(t *testing.T) {
 	require.Equal(t, "DNLD", row.Subtype)
 	require.Equal(t, "AODB", row.Sndr)
 	require.NotNil(t, row.Seqn)
+	deadAt := *row.ProcessedAt
+
+	// A new configuration ignores SCHS: the replayed message ends SKIPPED,
+	// and the mailbox says so, not DEAD for ever.
+	e.clk.Advance(time.Hour)
+	_, err = replay.Apply(t.Context(), e.st, replay.Filter{IDs: []int64{unsupported}}, e.clk.Now(), nil)
+	require.NoError(t, err)
+	e.pump.cfg.Decode.IgnoreTypes = []string{"SCHS"}
+	e.todos = nil
+	e.drain(t)
+	require.Equal(t, store.StatusSkipped, e.msg(t, unsupported).Status)
+	require.Len(t, e.todos, 1)
+	again := e.todos[0]
+	require.Equal(t, store.StatusDead, again.OverwritesStatus, "a replayed message may overwrite msgx's DEAD")
+	changed, err := e.mb.Backfill(t.Context(), again)
+	require.NoError(t, err)
+	require.True(t, changed)
+	row, err = e.mb.Get(t.Context(), unsupported)
+	require.NoError(t, err)
+	require.Equal(t, store.StatusSkipped, row.Status)
+	require.True(t, row.ProcessedAt.After(deadAt), "processed again an hour later")
+	require.Equal(t, "SCHS", row.Type)
+	stored, err := e.st.DueBackfills(t.Context(), e.clk.Now(), 10)
+	require.NoError(t, err)
+	require.Len(t, stored, 2, "the malformed one's and the replayed one's, registered in the business transaction")
+	require.Equal(t, unsupported, stored[1].MsgID)
+	require.Equal(t, store.StatusDead, stored[1].OverwritesStatus, "the sweep knows it too")
+
+	// Only msgx's own backfill is overwritten: a row processed by someone
+	// else (another status) stays as it is.
+	other := e.send(t, envelope("SCHS", "DNLD", "<SCHS/>"))
+	_, err = e.mb.Backfill(t.Context(), store.Backfill{MsgID: other, MailboxStatus: "DONE", ProcessedAt: e.clk.Now()})
+	require.NoError(t, err)
+	changed, err = e.mb.Backfill(t.Context(), store.Backfill{MsgID: other, MailboxStatus: store.StatusSucceeded,
+		ProcessedAt: e.clk.Now().Add(time.Hour), OverwritesStatus: store.StatusDead})
+	require.NoError(t, err)
+	require.False(t, changed)
+	row, err = e.mb.Get(t.Context(), other)
+	require.NoError(t, err)
+	require.Equal(t, "DONE", row.Status)
 }

@@ -12,8 +12,8 @@ import (
 // params' Max, oldest rows first.
 type Maintenance interface {
 	// PurgeCandidates returns, in full, up to Max flights the history sweep
-	// moves: DELETED before DeletedBefore, or ACTIVE with an operation day
-	// before DayBefore and unchanged since QuietBefore.
+	// moves, all with an operation day before DayBefore: DELETED before
+	// DeletedBefore, or ACTIVE and unchanged since QuietBefore.
 	PurgeCandidates(ctx context.Context, p PurgeParams) ([]*flight.State, error)
 	// PreviewPurge counts what PurgeCandidates would return over up to Max
 	// flights; Oldest/Newest are operation days.
@@ -46,9 +46,9 @@ type Maintenance interface {
 
 // PurgeParams selects the flights of one history sweep batch.
 type PurgeParams struct {
-	DeletedBefore time.Time // DELETED flights deleted before this
-	DayBefore     time.Time // ACTIVE flights with an operation day before this date…
-	QuietBefore   time.Time // …and no change since this
+	DayBefore     time.Time // flights with an operation day before this date…
+	DeletedBefore time.Time // …DELETED before this…
+	QuietBefore   time.Time // …or ACTIVE with no change since this
 	Max           int
 }
 

@@ -229,10 +229,14 @@ type Backfill struct {
 	MsgID         int64
 	MailboxStatus string // SUCCEEDED, SKIPPED or DEAD
 	ProcessedAt   time.Time
-	Meta          Meta
-	Attempts      int
-	NextAttemptAt time.Time
-	LastError     string
+	// OverwritesStatus is the status of msgx's own earlier backfill of the
+	// row this one may overwrite (rule 18: DEAD, for a replayed message);
+	// empty: only a row never backfilled is written.
+	OverwritesStatus string
+	Meta             Meta
+	Attempts         int
+	NextAttemptAt    time.Time
+	LastError        string
 }
 
 // RefRecord is one reference-data record.

@@ -45,19 +45,21 @@ func (e executor) DueBackfills(ctx context.Context, now time.Time, max int) ([]s
 	return out, err
 }
 
-// scanBackfill reads a BACKFILL_TODO row (SELECT *, table order); NULL text is "".
+// scanBackfill reads a BACKFILL_TODO row (SELECT *, table order) and the
+// status it may overwrite; NULL text is "".
 func scanBackfill(r *sql.Rows) (store.Backfill, error) {
 	var (
 		b                          store.Backfill
 		sndr, typ, styp, lastError sql.NullString
+		overwrites                 sql.NullString
 		seqn                       sql.NullInt64
 		dttm                       sql.NullTime
 		created                    time.Time
 	)
 	err := r.Scan(&b.MsgID, &b.MailboxStatus, &b.ProcessedAt, &sndr, &seqn, &dttm, &typ, &styp,
-		&b.Attempts, &b.NextAttemptAt, &lastError, &created)
+		&b.Attempts, &b.NextAttemptAt, &lastError, &created, &overwrites)
 	b.Meta = store.Meta{Sndr: sndr.String, Seqn: int64P(seqn), Dttm: timePtr(dttm), Type: typ.String, Styp: styp.String}
-	b.LastError = lastError.String
+	b.LastError, b.OverwritesStatus = lastError.String, overwrites.String
 	return b, err
 }
 

@@ -47,6 +47,7 @@ func (e executor) DueBackfills(ctx context.Context, now time.Time, max int) ([]s
 			MsgID: r.MsgID, MailboxStatus: r.MailboxStatus, ProcessedAt: r.ProcessedAt,
 			Meta:     store.Meta{Sndr: deref(r.MetaSndr), Seqn: r.MetaSeqn, Dttm: r.MetaDttm, Type: deref(r.MetaType), Styp: deref(r.MetaStyp)},
 			Attempts: int(r.Attempts), NextAttemptAt: r.NextAttemptAt, LastError: deref(r.LastError),
+			OverwritesStatus: r.OverwritesStatus,
 		}
 	}
 	return out, interpret(err)

@@ -29,7 +29,25 @@ func testBackfill(t *testing.T, newStore Factory) {
 	require.Equal(t, 1, due[0].Attempts)
 	require.Equal(t, "mailbox down", due[0].LastError)
 
-	require.NoError(t, s.DeleteBackfills(ctx(t), []int64{5}))
+	require.Empty(t, due[0].OverwritesStatus, "a first backfill overwrites nothing")
+
+	// Rule 18: the todo of a replayed message may overwrite msgx's own DEAD
+	// backfill of its row.
+	_, err = s.Enqueue(ctx(t), []int64{6}, t0)
+	require.NoError(t, err)
+	_, err = s.RecordFailure(ctx(t), store.Failure{MsgID: 6, ErrorClass: "UNSUPPORTED", Reason: "x", NextAttemptAt: t0, Now: t0})
+	require.NoError(t, err)
+	replayed, err := s.ReplayIDs(ctx(t), []int64{6}, t0)
+	require.NoError(t, err)
+	require.Equal(t, []int64{6}, replayed)
+	require.NoError(t, s.AddBackfills(ctx(t), []store.Backfill{{MsgID: 6, MailboxStatus: store.StatusSucceeded, ProcessedAt: t0}}))
+	due, err = s.DueBackfills(ctx(t), t0.Add(time.Hour), 10)
+	require.NoError(t, err)
+	require.Len(t, due, 2)
+	require.Empty(t, due[0].OverwritesStatus)
+	require.Equal(t, store.StatusDead, due[1].OverwritesStatus)
+
+	require.NoError(t, s.DeleteBackfills(ctx(t), []int64{5, 6}))
 	due, err = s.DueBackfills(ctx(t), t0.Add(time.Hour), 10)
 	require.NoError(t, err)
 	require.Empty(t, due)

@@ -23,10 +23,11 @@ func testMaintenance(t *testing.T, newStore Factory) {
 		old, recent := t0.Add(-30*24*time.Hour), t0.Add(-time.Hour)
 		write(t, s, old, mk(1, day(1), flight.Active, nil), mk(2, day(2), flight.Deleted, &old), mk(3, day(20), flight.Active, nil))
 		write(t, s, recent, mk(4, day(3), flight.Active, nil), mk(5, day(4), flight.Deleted, &recent))
+		write(t, s, old, mk(6, day(20), flight.Deleted, &old)) // deleted long ago, its day is not over
 		p := store.PurgeParams{DeletedBefore: t0, DayBefore: day(10), QuietBefore: t0.Add(-7 * 24 * time.Hour), Max: 10}
 		got, err := s.PurgeCandidates(ctx(t), p)
 		require.NoError(t, err)
-		// 1: quiet, old day; 2, 5: deleted; 3: day too recent; 4: changed lately.
+		// 1: quiet, old day; 2, 5: deleted; 3, 6: day too recent; 4: changed lately.
 		require.Equal(t, []int64{2, 5, 1}, flids(got), "DELETED first, then ACTIVE by operation day")
 		require.Equal(t, business(t, mk(1, day(1), flight.Active, nil)), business(t, got[2]), "returned in full, details included")
 

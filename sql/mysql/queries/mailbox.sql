@@ -76,7 +76,12 @@ INSERT INTO cminmsgs (CMINMSGS_CLOB_MSG, CMINMSGS_DATE_RECEIVED, CMINMSGS_STATUS
 VALUES (sqlc.arg(body), sqlc.arg(received_at), 'VALID');
 
 -- name: InboundBackfill :execrows
--- Writes the terminal outcome and META of a processed row, once.
+-- Writes the terminal outcome and META of a processed row, once: while
+-- DATE_PROCESSED is NULL. Rule 18's one exception: with overwrites_status
+-- (DEAD, a replayed message) a row that still holds msgx's own earlier
+-- backfill — that STATUS and the same META (the was_* values, = the new
+-- ones), or no META at all (the message died before its META decoded) — is
+-- written again with the new outcome.
 UPDATE cminmsgs SET
   CMINMSGS_DATE_PROCESSED = sqlc.arg(processed_at),
   CMINMSGS_STATUS = sqlc.arg(status),
@@ -85,7 +90,15 @@ UPDATE cminmsgs SET
   CMINMSGS_SUBSYSTEM_DATE_SENT = sqlc.arg(dttm),
   CMINMSGS_SUBSYSTEM_TYPE = sqlc.arg(msg_type),
   CMINMSGS_SUBSYSTEM_SUBTYPE = sqlc.arg(msg_subtype)
-WHERE CMINMSGS_ID = sqlc.arg(id) AND CMINMSGS_DATE_PROCESSED IS NULL;
+WHERE CMINMSGS_ID = sqlc.arg(id)
+  AND (CMINMSGS_DATE_PROCESSED IS NULL
+    OR (CMINMSGS_STATUS = sqlc.narg(overwrites_status)
+      AND ((CMINMSGS_SUBSYSTEM_NAME <=> sqlc.arg(was_sndr)
+          AND CMINMSGS_SUBSYSTEM_SEQUENCE <=> sqlc.arg(was_seqn)
+          AND CMINMSGS_SUBSYSTEM_TYPE <=> sqlc.arg(was_msg_type)
+          AND CMINMSGS_SUBSYSTEM_SUBTYPE <=> sqlc.arg(was_msg_subtype))
+        OR (CMINMSGS_SUBSYSTEM_NAME IS NULL AND CMINMSGS_SUBSYSTEM_SEQUENCE IS NULL
+          AND CMINMSGS_SUBSYSTEM_TYPE IS NULL AND CMINMSGS_SUBSYSTEM_SUBTYPE IS NULL))));
 
 -- name: OutboundInsert :execlastid
 -- An outbound request (RQFD/RQRD) for the AODB.

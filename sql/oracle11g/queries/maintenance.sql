@@ -5,14 +5,15 @@
 -- into OUT binds, and, unless :dry_run is 1, the DELETE of those ids.
 
 -- name: FlightListPurgeCandidates :many
--- DELETED flights deleted before :deleted_before (FLIGHT_SCHD_DELETED_IX's
--- expression), then ACTIVE ones of an operation day before :day_before
--- unchanged since :quiet_before (FLIGHT_SCHD_DAY_IX); each branch limited
--- on its own, as in PostgreSQL.
+-- All of an operation day before :day_before: DELETED flights deleted
+-- before :deleted_before (FLIGHT_SCHD_DELETED_IX's expression), then ACTIVE
+-- ones unchanged since :quiet_before (FLIGHT_SCHD_DAY_IX); each branch
+-- limited on its own, as in PostgreSQL.
 SELECT * FROM (
   SELECT * FROM (
     SELECT * FROM flight_schd d
     WHERE CASE WHEN d.lifecycle = 'DELETED' THEN SYS_EXTRACT_UTC(d.deleted_at) END < SYS_EXTRACT_UTC(:deleted_before)
+      AND d.operation_day < TO_DATE(:day_before, 'YYYY-MM-DD')
     ORDER BY CASE WHEN d.lifecycle = 'DELETED' THEN SYS_EXTRACT_UTC(d.deleted_at) END, d.flid
   ) WHERE ROWNUM <= :max_rows
   UNION ALL
@@ -32,6 +33,7 @@ FROM (
   SELECT u.operation_day FROM (
     SELECT d.operation_day FROM flight_schd d
     WHERE CASE WHEN d.lifecycle = 'DELETED' THEN SYS_EXTRACT_UTC(d.deleted_at) END < SYS_EXTRACT_UTC(:deleted_before)
+      AND d.operation_day < TO_DATE(:day_before, 'YYYY-MM-DD')
       AND ROWNUM <= :max_rows
     UNION ALL
     SELECT a.operation_day FROM flight_schd a

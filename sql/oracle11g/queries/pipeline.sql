@@ -50,10 +50,13 @@ VALUES (
   0, s.processed_at, NULL, s.processed_at)
 
 -- name: BackfillTodoListDue :many
+-- The due todos, each with the status of msgx's own earlier backfill it may
+-- overwrite (rule 18): DEAD when its message was replayed, else empty (NULL).
 SELECT * FROM (
-  SELECT * FROM backfill_todo
-  WHERE next_attempt_at <= :now
-  ORDER BY msg_id
+  SELECT b.*, CASE WHEN p.replay_count > 0 THEN 'DEAD' END AS overwrites_status
+  FROM backfill_todo b LEFT JOIN proc_state p ON p.msg_id = b.msg_id
+  WHERE b.next_attempt_at <= :now
+  ORDER BY b.msg_id
 ) WHERE ROWNUM <= :max_rows
 
 -- name: BackfillTodoGet :one

@@ -4,13 +4,15 @@
 -- @dry_run only count what they would touch.
 
 -- name: FlightListPurgeCandidates :many
--- Flights the history sweep moves: DELETED ones deleted before
--- @deleted_before, and ACTIVE ones whose operation day is before @day_before
--- and that have not changed since @quiet_before; DELETED first, then by
--- operation day (both read by their own index).
+-- Flights the history sweep moves, all of an operation day before
+-- @day_before: DELETED ones deleted before @deleted_before, and ACTIVE ones
+-- that have not changed since @quiet_before; DELETED first, then by
+-- operation day (both read by their own index). A flight deleted today stays
+-- (docs/design.md §8: retention applies to DELETED flights too).
 SELECT * FROM (
   (SELECT * FROM flight_schd d
    WHERE d.lifecycle = 'DELETED' AND d.deleted_at < @deleted_before::timestamptz
+     AND d.operation_day < @day_before::date
    ORDER BY d.deleted_at, d.flid
    LIMIT @max_rows)
   UNION ALL
@@ -29,6 +31,7 @@ SELECT count(*) AS affected, min(c.operation_day) AS oldest, max(c.operation_day
 FROM (
   (SELECT d.operation_day FROM flight_schd d
    WHERE d.lifecycle = 'DELETED' AND d.deleted_at < @deleted_before::timestamptz
+     AND d.operation_day < @day_before::date
    LIMIT @max_rows)
   UNION ALL
   (SELECT a.operation_day FROM flight_schd a

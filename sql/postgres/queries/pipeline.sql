@@ -40,9 +40,14 @@ ON CONFLICT (msg_id) DO UPDATE SET
   last_error = NULL;
 
 -- name: BackfillTodoListDue :many
-SELECT * FROM backfill_todo
-WHERE next_attempt_at <= @now
-ORDER BY msg_id
+-- The due todos, each with the status of msgx's own earlier backfill it may
+-- overwrite (rule 18): DEAD when its message was replayed (a replayed
+-- message may have been backfilled DEAD before), else empty. A message is
+-- never archived while its todo waits, so PROC_STATE has it.
+SELECT b.*, (CASE WHEN p.replay_count > 0 THEN 'DEAD' ELSE '' END)::varchar AS overwrites_status
+FROM backfill_todo b LEFT JOIN proc_state p ON p.msg_id = b.msg_id
+WHERE b.next_attempt_at <= @now
+ORDER BY b.msg_id
 LIMIT @max_rows;
 
 -- name: BackfillTodoGet :one

@@ -1,0 +1,57 @@
+package maintenance
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// Backfill is the backfill sweep as a job (docs/design.md §8): the
+// BACKFILL_TODO rows that are due are written to the mailbox, in batches
+// until a short one; a todo that fails waits for its backoff (30 s doubling
+// to 15 min). Sweep is the backfiller's (internal/pipeline). In the leader
+// the backfiller starts it itself, every Every, between the todos the pump
+// hands it, so the two never write the same todo at once: the runner
+// leaves it alone (Driven) and only records its runs. By hand it runs like
+// any other job.
+type Backfill struct {
+	Base
+	Every time.Duration
+	Sweep func(ctx context.Context) (done, failed int, err error)
+}
+
+// dryBackfillMax bounds what a dry run reads: it lists the due todos.
+const dryBackfillMax = 10000
+
+func (b *Backfill) Name() string       { return "backfill" }
+func (b *Backfill) Schedule() Schedule { return Every(b.Every) }
+
+// Driven: the backfiller's own loop starts the runs, not the runner.
+func (b *Backfill) Driven() bool { return true }
+
+func (b *Backfill) Run(ctx context.Context, dry bool) (Result, error) {
+	res := Result{What: "mailbox rows by processing time"}
+	if dry {
+		base := b.Base.withDefaults()
+		due, err := b.Store.DueBackfills(ctx, base.Clock.Now(), dryBackfillMax)
+		if err != nil {
+			return res, fmt.Errorf("backfill: due todos: %w", err)
+		}
+		for _, t := range due {
+			at := t.ProcessedAt
+			res.Add(store.Swept{Rows: 1, Oldest: &at, Newest: &at})
+		}
+		if len(due) == dryBackfillMax {
+			res.Note = fmt.Sprintf("at least: the first %d due todos", dryBackfillMax)
+		}
+		return res, nil
+	}
+	done, failed, err := b.Sweep(ctx)
+	res.Rows = done
+	if failed > 0 {
+		res.Note = fmt.Sprintf("%d todos failed, retried after their backoff", failed)
+	}
+	return res, err
+}
