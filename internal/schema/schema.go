@@ -14,15 +14,18 @@
 package schema
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
+	"ariga.io/atlas/sql/migrate"
 	atlas "ariga.io/atlas/sql/schema"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -78,11 +81,33 @@ func Open(ctx context.Context, rawURL string) (*sql.DB, error) {
 // so nothing is left behind; the returned schema keeps its (random) name,
 // which Plan and GenerateMigration replace.
 func Desired(ctx context.Context, db *sql.DB) (*atlas.Schema, error) {
+	return desiredFrom(ctx, db, Embedded())
+}
+
+// Embedded is the desired schema built into the binary (the *.sql files of
+// sql/postgres/schema when it was compiled).
+func Embedded() fs.FS {
 	src, err := fs.Sub(sqlfiles.PostgresSchema, "postgres/schema")
 	if err != nil {
-		return nil, err
+		panic(err) // a constant, valid path
 	}
-	return desiredFrom(ctx, db, src)
+	return src
+}
+
+// SameFiles reports whether a and b hold the same *.sql files, byte for byte:
+// `msgx schema` warns when the files it plans with are not the ones built in.
+func SameFiles(a, b fs.FS) (bool, error) {
+	fa, err := sqlFiles(a)
+	if err != nil {
+		return false, err
+	}
+	fb, err := sqlFiles(b)
+	if err != nil {
+		return false, err
+	}
+	return slices.EqualFunc(fa, fb, func(x, y migrate.File) bool {
+		return x.Name() == y.Name() && bytes.Equal(x.Bytes(), y.Bytes())
+	}), nil
 }
 
 // desiredFrom is Desired for the *.sql files of any directory (tests use
@@ -155,10 +180,12 @@ func desiredWithViews(ctx context.Context, db *sql.DB, src fs.FS) (*atlas.Schema
 // they differ, or any table changes, the plan drops every view of target
 // first and creates the desired ones last (views.go).
 func Plan(ctx context.Context, db *sql.DB, target string) ([]string, error) {
-	src, err := fs.Sub(sqlfiles.PostgresSchema, "postgres/schema")
-	if err != nil {
-		return nil, err
-	}
+	return PlanFrom(ctx, db, target, Embedded())
+}
+
+// PlanFrom is Plan with the desired schema read from the *.sql files of src
+// (`msgx schema plan --dir`, a working tree's sql/postgres/schema).
+func PlanFrom(ctx context.Context, db *sql.DB, target string, src fs.FS) ([]string, error) {
 	desired, views, err := desiredWithViews(ctx, db, src)
 	if err != nil {
 		return nil, err
@@ -209,7 +236,12 @@ func planTo(ctx context.Context, db *sql.DB, target string, desired *atlas.Schem
 // a failure leaves the schema untouched) and returns the executed statements.
 // Applying an up-to-date schema executes nothing.
 func Apply(ctx context.Context, db *sql.DB, target string) ([]string, error) {
-	stmts, err := Plan(ctx, db, target)
+	return ApplyFrom(ctx, db, target, Embedded())
+}
+
+// ApplyFrom is Apply with the desired schema read from src.
+func ApplyFrom(ctx context.Context, db *sql.DB, target string, src fs.FS) ([]string, error) {
+	stmts, err := PlanFrom(ctx, db, target, src)
 	if err != nil || len(stmts) == 0 {
 		return nil, err
 	}
