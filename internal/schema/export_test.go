@@ -70,5 +70,10 @@ func ExecPlan(ctx context.Context, db *sql.DB, stmts []string) error {
 // ViewStatements is viewStatements with a PostgreSQL driver that needs no
 // connection (statement splitting only).
 func ViewStatements(files []migrate.File) ([]string, error) {
-	return viewStatements(&postgres.Driver{}, files)
+	stmts, err := viewStatements(&postgres.Driver{}, files)
+	texts := make([]string, len(stmts))
+	for i, st := range stmts {
+		texts[i] = st.text
+	}
+	return texts, err
 }

@@ -28,6 +28,7 @@ import (
 	"ariga.io/atlas/sql/migrate"
 	atlas "ariga.io/atlas/sql/schema"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/msgx-aodb/msgx/internal/oneline"
@@ -176,8 +177,9 @@ func desiredWithViews(ctx context.Context, db *sql.DB, src fs.FS) (*atlas.Schema
 // trailing semicolon. It is empty when the schema is up to date. Tables that
 // are not in the desired state are dropped: target belongs to msgx alone.
 //
-// Views (which atlas does not see) are compared by their definitions: when
-// they differ, or any table changes, the plan drops every view of target
+// Views (which atlas does not see) are compared by their definitions,
+// columns and comments, and replaced in place where PostgreSQL allows it;
+// when a table change may break them the plan drops every view of target
 // first and creates the desired ones last (views.go).
 func Plan(ctx context.Context, db *sql.DB, target string) ([]string, error) {
 	return PlanFrom(ctx, db, target, Embedded())
@@ -210,7 +212,7 @@ func planTo(ctx context.Context, db *sql.DB, target string, desired *atlas.Schem
 		if err != nil {
 			return fmt.Errorf("inspect schema %q: %w", target, err)
 		}
-		tables, err := planStatements(ctx, drv, current, desired, target)
+		tables, breaks, err := planStatements(ctx, drv, current, desired, target)
 		if err != nil {
 			return err
 		}
@@ -218,7 +220,7 @@ func planTo(ctx context.Context, db *sql.DB, target string, desired *atlas.Schem
 		if err != nil {
 			return err
 		}
-		drop, create := viewChanges(currentViews, views, len(tables) > 0, target)
+		drop, create := viewChanges(currentViews, views, breaks, target)
 		stmts = append(drop, tables...)
 		if len(create) > 0 {
 			// The view statements are unqualified, like the files.
@@ -252,7 +254,7 @@ func ApplyFrom(ctx context.Context, db *sql.DB, target string, src fs.FS) ([]str
 	defer tx.Rollback() //nolint:errcheck // no-op after Commit
 	for i, s := range stmts {
 		if _, err := tx.ExecContext(ctx, s); err != nil {
-			return nil, fmt.Errorf("apply statement %d of %d (%s): %w", i+1, len(stmts), abbrev(s), err)
+			return nil, applyError(i, len(stmts), s, err)
 		}
 	}
 	if err := tx.Commit(); err != nil {
@@ -268,4 +270,26 @@ func abbrev(s string) string {
 		s = s[:77] + "..."
 	}
 	return s
+}
+
+// applyError says which statement failed. When objects that are not msgx's
+// block it — a reporting tool's view on msgx's view or tables, which
+// PostgreSQL will not drop or change under it — it names them (the server's
+// DETAIL) and the way out.
+func applyError(i, n int, stmt string, err error) error {
+	err = fmt.Errorf("apply statement %d of %d (%s): %w", i+1, n, abbrev(stmt), err)
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	// 2BP01 dependent_objects_still_exist; 0A000 "cannot alter type of a
+	// column used by a view or rule".
+	blocked := pe.Code == "2BP01" || (pe.Code == "0A000" && strings.Contains(pe.Message, "used by a view"))
+	if !blocked {
+		return err
+	}
+	return fmt.Errorf("%w; dependent objects: %s; nothing was changed (one transaction). "+
+		"This upgrade must re-create msgx's views: drop those objects, run apply again, then re-create them "+
+		"(docs/reporting.md, \"Building on flight_report\")",
+		err, strings.Join(strings.Split(strings.TrimSpace(pe.Detail), "\n"), "; "))
 }
