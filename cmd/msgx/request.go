@@ -105,6 +105,10 @@ func runRequest(ctx context.Context, args []string, s streams) int {
 	var list string
 	switch sub {
 	case "flights":
+		if *from == "" || *to == "" {
+			fmt.Fprintln(s.err, "msgx request flights: --from and --to are required (airport local time YYYY-MM-DDTHH:MM)")
+			return exitUsage
+		}
 		var err error
 		if begin, err = request.ParseLocal(*from, cfg.Location); err == nil {
 			if end, err = request.ParseLocal(*to, cfg.Location); err == nil {
