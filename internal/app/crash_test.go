@@ -761,6 +761,7 @@ func waitAllDone(t *testing.T, pool *pgxpool.Pool, mbdb *sql.DB, n int) {
 }
 
 func TestCrashKill9UnderLoad(t *testing.T) {
+	testdb.Long(t)
 	t.Parallel()
 	pg := testdb.Postgres(t)
 	mbdb, dsn := testdb.Mailbox(t)
@@ -809,6 +810,7 @@ func TestCrashKill9UnderLoad(t *testing.T) {
 // (each batch and each odd message commits on its own), and the end state is
 // exact.
 func TestCrashEveryThreeSecondsMakesProgress(t *testing.T) {
+	testdb.Long(t)
 	t.Parallel()
 	pg := testdb.Postgres(t)
 	mbdb, dsn := testdb.Mailbox(t)
