@@ -629,7 +629,11 @@ var (
 		}
 		root := filepath.Dir(strings.TrimSpace(string(out)))
 		bin := filepath.Join(binDir, "msgx")
-		cmd := exec.Command("go", "build", "-o", bin, "./cmd/msgx")
+		args := []string{"build", "-o", bin}
+		if raceBuild {
+			args = append(args, "-race")
+		}
+		cmd := exec.Command("go", append(args, "./cmd/msgx")...)
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return "", fmt.Errorf("go build: %v\n%s", err, out)
