@@ -1,11 +1,17 @@
 package main
 
 import (
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
-	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/app"
+	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/config"
+	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 func TestMaintenanceRunHistory(t *testing.T) {
@@ -37,7 +43,7 @@ func TestMaintenanceRunHistory(t *testing.T) {
 	code, out, stderr = runMsgx(t, "status", "--config", e.config)
 	require.Equal(t, exitOK, code, stderr)
 	require.Contains(t, out, "maintenance")
-	require.Regexp(t, `history +last run \S+, took \S+, 2 rows`, out)
+	require.Regexp(t, `history +last run \S+ \S+ \S+, took \S+, 2 rows`, out)
 }
 
 func TestMaintenanceRunUnknownJob(t *testing.T) {
@@ -86,4 +92,29 @@ func TestMaintenanceRunRequests(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, open, "expired")
 	require.Empty(t, stderr, "one line on stdout, no log lines")
+}
+
+// msgx help and msgx maintenance --help list every job of the registry (a
+// new job appears without editing a list), and the command list is aligned.
+func TestHelpListsEveryJob(t *testing.T) {
+	t.Parallel()
+	code, help, _ := runMsgx(t, "help")
+	require.Equal(t, exitOK, code)
+	code, usage, _ := runMsgx(t, "maintenance", "--help")
+	require.Equal(t, exitOK, code)
+	names := app.MaintenanceJobs(config.Defaults(), nil, clock.Real{}, nil).Names()
+	require.Contains(t, names, "requests")
+	for _, n := range names {
+		require.Contains(t, help, n)
+		require.Regexp(t, `(?m)^  `+n+` +\S`, usage)
+	}
+	col := -1
+	for _, l := range strings.Split(help, "\n") {
+		if m := regexp.MustCompile(`^  ([a-z]+)( +)\S`).FindStringSubmatch(l); m != nil {
+			if col < 0 {
+				col = len(m[1]) + len(m[2])
+			}
+			require.Equal(t, col, len(m[1])+len(m[2]), "aligned: %q", l)
+		}
+	}
 }

@@ -39,7 +39,13 @@ const HistoryYield = 4
 // DefaultHistoryRetention is history.retention's default.
 const DefaultHistoryRetention = 7 * 24 * time.Hour
 
-func (h *History) Name() string       { return "history" }
+func (h *History) Name() string { return "history" }
+
+// Doc is the job's line in `msgx maintenance --help`.
+func (h *History) Doc() string {
+	return "DELETED flights, and ACTIVE flights quiet for history.retention after their operation day → FLIGHT_HST; live rows deleted; an ACTIVE flight gets a TOMBSTONE (daily after history.at)"
+}
+
 func (h *History) Schedule() Schedule { return h.At }
 
 // params are the candidates' bounds at now: deleted before now; operation
