@@ -43,7 +43,7 @@ export MSGX_PG_URL MSGX_MAILBOX_DSN MSGX_HTTP_ADDR MSGX_TEST_PG_URL MSGX_TEST_MA
 # Go files for gofmt: tracked plus untracked-but-not-ignored, that still exist.
 GOFILES = $(wildcard $(shell git ls-files -co --exclude-standard -- '*.go' 2>/dev/null || find . -name '*.go' -not -path './.cache/*'))
 
-.PHONY: help generate sqlc-diff build services test test-long fuzz bench lint run clean
+.PHONY: help generate sqlc-diff build services test fuzz bench lint run clean
 
 help:
 	@echo "targets:"
@@ -99,6 +99,7 @@ test: services
 
 # The tests that call testdb.Long(t) (found by that call; each skips in
 # `make test`), run with MSGX_TEST_LONG=1; same log and summary shape.
+.PHONY: test-long
 test-long: services
 	@mkdir -p bin; rm -f $(LONGLOG) $(LONGSUM); rc=0; \
 	files=$$(grep -rl --include='*_test.go' --exclude-dir=.cache --exclude-dir=bin 'testdb\.Long(t)' . | sort); \
