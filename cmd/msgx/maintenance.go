@@ -30,7 +30,8 @@ func jobRegistry() *maintenance.Registry {
 func maintenanceUsage() string {
 	var jobs strings.Builder
 	for _, j := range jobRegistry().Jobs() {
-		fmt.Fprintf(&jobs, "  %-9s %s\n", j.Name(), wrap(maintenance.Doc(j), 64, "\n            "))
+		line := strings.TrimRight(fmt.Sprintf("  %-9s %s", j.Name(), wrap(maintenance.Doc(j), 64, "\n            ")), " ")
+		jobs.WriteString(line + "\n")
 	}
 	return strings.Replace(maintenanceUsageText, "{{jobs}}\n", jobs.String(), 1)
 }

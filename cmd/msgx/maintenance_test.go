@@ -106,7 +106,7 @@ func TestHelpListsEveryJob(t *testing.T) {
 	require.Contains(t, names, "requests")
 	for _, n := range names {
 		require.Contains(t, help, n)
-		require.Regexp(t, `(?m)^  `+n+` +\S`, usage)
+		require.Regexp(t, `(?m)^  `+n+`\b`, usage)
 	}
 	col := -1
 	for _, l := range strings.Split(help, "\n") {
