@@ -2,7 +2,9 @@
 #
 #   make run    databases up, build, apply the schema, run the service
 #   make test   databases up, vet, race tests on the real databases, the Oracle
-#               checks (tools/oraclecheck), a fuzz run
+#               checks (tools/oraclecheck), a fuzz run; the long tests skip
+#   make test-long  the long tests alone (testdb.Long: real binaries killed
+#               in a loop, database outages), race too
 #
 # sqlc is a Go tool pinned in tools.mod (no global install needed).
 
@@ -18,6 +20,8 @@ FUZZTIME ?= 1000000x
 BIN      := bin/msgx
 TESTLOG  := bin/test.log
 TESTSUM  := bin/test-summary.txt
+LONGLOG  := bin/test-long.log
+LONGSUM  := bin/test-long-summary.txt
 # sed script that hides go test -v's per-test start/pause lines on the terminal
 # (=== CONT / === NAME stay: they tell which test the following log lines belong to).
 QUIET    := -e '/^=== \(RUN\|PAUSE\)/d'
@@ -44,7 +48,8 @@ GOFILES = $(wildcard $(shell git ls-files -co --exclude-standard -- '*.go' 2>/de
 help:
 	@echo "targets:"
 	@echo "  run        services + build + schema apply + demo: serve (embedded Kafka) + the sample day"
-	@echo "  test       services + go vet + go test -race (TIMEOUT=$(TIMEOUT)) + fuzz ($(FUZZTIME))"
+	@echo "  test       services + go vet + go test -race (TIMEOUT=$(TIMEOUT)) + fuzz ($(FUZZTIME)); long tests skip"
+	@echo "  test-long  services + the long tests (testdb.Long) with -race"
 	@echo "  fuzz       fuzz the SIS decoder for FUZZTIME=$(FUZZTIME)"
 	@echo "  bench      benchmarks with allocation figures"
 	@echo "  lint       gofmt, go vet, sqlc diff"
@@ -97,6 +102,25 @@ test: services
 		failed=1; echo "test: go test failed outside a test (build error, panic or timeout): see above or $(TESTLOG)"; \
 	fi; \
 	echo "test: $$passed passed, $$failed failed, $$skipped skipped" | tee $(TESTSUM); \
+	exit $$rc
+
+# The tests that call testdb.Long(t) (found by that call; each skips in
+# `make test`), run with MSGX_TEST_LONG=1; same log and summary shape.
+.PHONY: test-long
+test-long: services
+	@mkdir -p bin; rm -f $(LONGLOG) $(LONGSUM); rc=0; \
+	files=$$(grep -rl --include='*_test.go' --exclude-dir=.cache --exclude-dir=bin 'testdb\.Long(t)' . | sort); \
+	pkgs=$$(for f in $$files; do dirname $$f; done | sort -u); \
+	names=$$(awk '/^func Test/ { match($$0, /Test[A-Za-z0-9_]*/); n = substr($$0, RSTART, RLENGTH) } /testdb\.Long\(t\)/ { print n }' $$files | paste -sd'|'); \
+	echo "MSGX_TEST_LONG=1 $(GO) test -race -count=1 -timeout=$(TIMEOUT) -v -run '^($$names)$$' "$$pkgs; \
+	MSGX_TEST_LONG=1 $(GO) test -race -count=1 -timeout=$(TIMEOUT) -v -run "^($$names)\$$" $$pkgs 2>&1 | tee $(LONGLOG) | sed -u $(QUIET) || rc=$$?; \
+	passed=$$(grep -cE '^[[:space:]]*--- PASS:' $(LONGLOG) || true); \
+	failed=$$(grep -cE '^[[:space:]]*--- FAIL:' $(LONGLOG) || true); \
+	skipped=$$(grep -cE '^[[:space:]]*--- SKIP:' $(LONGLOG) || true); \
+	if [ $$rc -ne 0 ] && [ $$failed -eq 0 ]; then \
+		failed=1; echo "test-long: go test failed outside a test (build error, panic or timeout): see above or $(LONGLOG)"; \
+	fi; \
+	echo "test-long: $$passed passed, $$failed failed, $$skipped skipped" | tee $(LONGSUM); \
 	exit $$rc
 
 # The coverage-guided fuzz run of the codec alone (also the last step of

@@ -7,12 +7,17 @@ set -euo pipefail
 
 BIN=${BIN:-bin/msgx}
 ADDR=${MSGX_HTTP_ADDR:-127.0.0.1:8080}
-LOG=${DEMO_LOG:-bin/serve.log}
+# One log per address: a second demo on another port keeps the first's log.
+if [[ $ADDR == 127.0.0.1:8080 ]]; then LOG=${DEMO_LOG:-bin/serve.log}; else LOG=${DEMO_LOG:-bin/serve-${ADDR##*:}.log}; fi
 DAY=${DEMO_DAY:-testdata/sample-day}
 export MSGX_ENV=${MSGX_ENV:-dev}
-# The ingest token of POST /cminmsgs/send: serve requires it, msgx send sends
-# it (both read the variable). A fresh random one unless given.
-export MSGX_HTTP_SEND_TOKEN=${MSGX_HTTP_SEND_TOKEN:-demo-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')}
+# The tokens, fresh random ones unless given, printed at the end with the
+# commands that use them: the send token of POST /cminmsgs/send (serve
+# requires it, msgx send sends it: both read the variable) and the admin
+# token of /admin/* and the console's actions (replay, requests, raw XML).
+random_token() { echo "demo-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"; }
+export MSGX_HTTP_SEND_TOKEN=${MSGX_HTTP_SEND_TOKEN:-$(random_token)}
+export MSGX_ADMIN_TOKEN=${MSGX_ADMIN_TOKEN:-$(random_token)}
 
 mkdir -p "$(dirname "$LOG")"
 # The port must be free: otherwise our serve would die at once and the day
@@ -44,6 +49,25 @@ done
 kill -0 "$pid" 2>/dev/null || died
 curl -fsS "http://$ADDR/healthz" >/dev/null || { echo "run: msgx serve did not answer on $ADDR; see $LOG"; exit 1; }
 brokers=$(grep -o '"brokers":\["[^"]*"' "$LOG" | head -n1 | sed 's/.*\["//; s/"$//' || true)
+
+# Another msgx on the same database (a demo on another port) holds the leader
+# lock: this one is a standby and processes nothing. Say so, and how to run
+# an independent demo.
+for _ in $(seq 1 25); do
+  role=$(curl -sS "http://$ADDR/readyz" 2>/dev/null | grep -o '"role": *"[a-z]*"' | sed 's/.*"\([a-z]*\)"$/\1/' || true)
+  [[ -n $role && $role != starting ]] && break
+  sleep 0.2
+done
+if [[ ${role:-} == standby ]]; then
+  cat <<MSG
+run: this msgx is a STANDBY: another msgx (a demo still running?) holds the leader lock on the same
+run: database ${MSGX_PG_URL:-msgx}, so this one processes nothing and its broker stays empty.
+run: An independent second demo needs its own databases too, e.g.:
+run:   MSGX_HTTP_ADDR=127.0.0.1:8081 MSGX_PG_URL='postgres://postgres@127.0.0.1:5432/msgx2?sslmode=disable' \\
+run:     MSGX_MAILBOX_DSN='root@tcp(127.0.0.1:3306)/msgx2_mailbox?parseTime=true' make run
+MSG
+  exit 1
+fi
 
 echo "run: sending the sample day ($DAY) through the mailbox"
 "$BIN" send --url "http://$ADDR" "$DAY"
@@ -80,8 +104,13 @@ echo
 cat <<MSG
 
 msgx is serving on http://$ADDR (pid $pid, log $LOG), with an embedded Kafka broker at ${brokers:-?}.
-Look around:
+This demo's tokens (fresh each run unless set): the console asks for the admin token (top right).
+  export MSGX_ADMIN_TOKEN=$MSGX_ADMIN_TOKEN
+  export MSGX_HTTP_SEND_TOKEN=$MSGX_HTTP_SEND_TOKEN
+Look around (from a second terminal, after the two exports):
   http://$ADDR/console/                               the operator console (in a browser)
+  $BIN send --url http://$ADDR $DAY/002-estt-ca1501.xml   send a message (the send token)
+  curl -H "Authorization: Bearer \$MSGX_ADMIN_TOKEN" http://$ADDR/admin/queue   the admin API (the admin token)
   curl http://$ADDR/flights/30001                     a flight's full current state
   curl 'http://$ADDR/all/flights?day=2026-12-03'      the day's flights, paged
   curl http://$ADDR/messages/1                        a message's processing status

@@ -1,6 +1,7 @@
 // Package sqlfiles embeds the SQL sources of every dialect, so the binary
-// carries its desired schema and migrations: `msgx schema plan|apply` and the
-// test harness read them from here, never from the working directory.
+// carries its desired schema and migrations: the service and the test harness
+// read them from here, never from the working directory (`msgx schema` reads a
+// checkout's sql/postgres/schema when run in one: docs/schema.md).
 package sqlfiles
 
 import "embed"

@@ -19,7 +19,7 @@ func init() {
 	register("compare", "compare two flight states field by field: two databases, or a database and a DNLD/RESP file", runCompare)
 }
 
-const compareUsage = `usage: msgx compare --a URL (--b URL | --dnld FILE) [--day YYYY-MM-DD] [--strict [--ignore COLUMNS]] [--payloads] [--json] [--tz ZONE]
+const compareUsage = `usage: msgx compare [--a URL] (--b URL | --dnld FILE) [--config FILE] [--day YYYY-MM-DD] [--strict [--ignore COLUMNS]] [--payloads] [--json] [--tz ZONE]
 
 Compares the flight states of A with B field by field and prints every
 difference: per flight every scalar (raw and parsed), every structure, every
@@ -32,7 +32,10 @@ updated_at, deleted_at) are each site's own and are left out unless
 --strict; the summary prints every rule that left something out.
 
   --a URL --b URL     two msgx databases (e.g. a shadow instance and the
-                      live one); --day limits both to one operation day
+                      live one); --day limits both to one operation day;
+                      --a defaults to postgres.url of the configuration
+                      (--config / $MSGX_CONFIG, MSGX_PG_URL), like every
+                      other command
   --a URL --dnld FILE a database against a DNLD/RESP file, what the AODB
                       says the days of the file are: only what each record
                       carries is compared, plus lifecycle (ACTIVE) and the
@@ -57,7 +60,8 @@ or a database failure.`
 
 func runCompare(ctx context.Context, args []string, s streams) int {
 	fs := newFlags("compare", compareUsage)
-	aURL := fs.String("a", "", "PostgreSQL URL of msgx database A")
+	configPath := configFlag(fs)
+	aURL := fs.String("a", "", "PostgreSQL URL of msgx database A (default postgres.url of the configuration)")
 	bURL := fs.String("b", "", "PostgreSQL URL of msgx database B")
 	dnld := fs.String("dnld", "", "DNLD/RESP file to compare A with")
 	dayFlag := fs.String("day", "", "operation day YYYY-MM-DD (default: every day; with --dnld the file's days)")
@@ -80,12 +84,17 @@ func runCompare(ctx context.Context, args []string, s streams) int {
 	switch {
 	case fs.NArg() > 0:
 		return usageErr("unexpected argument %q", fs.Arg(0))
-	case *aURL == "":
-		return usageErr("--a is required")
 	case (*bURL == "") == (*dnld == ""):
 		return usageErr("give exactly one of --b and --dnld")
 	case *payloads && *dnld != "":
 		return usageErr("--payloads needs --b: a DNLD file has no KAFKA:msg events")
+	}
+	if *aURL == "" {
+		cfg, ok := loadConfig("compare", *configPath, s)
+		if !ok {
+			return exitUsage
+		}
+		*aURL = cfg.PGURL
 	}
 	var day *time.Time
 	if *dayFlag != "" {

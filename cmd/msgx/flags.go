@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"time"
 )
 
 // newFlags is a subcommand's flag set. Its usage is the command's text
@@ -40,4 +41,18 @@ func parseFlags(fs *flag.FlagSet, args []string, s streams) (code int, ok bool) 
 		return exitUsage, false
 	}
 	return exitOK, true
+}
+
+// utcFlag adds --utc: times in UTC instead of airport local time.
+func utcFlag(fs *flag.FlagSet) *bool {
+	return fs.Bool("utc", false, "show times in UTC (default: airport local time with its offset, airport.timezone)")
+}
+
+// shownIn is the zone a command shows times in: the airport's, or UTC with
+// --utc (status.Stamp).
+func shownIn(airport *time.Location, utc bool) *time.Location {
+	if utc {
+		return time.UTC
+	}
+	return airport
 }

@@ -84,12 +84,14 @@ func dispatch(ctx context.Context, args []string, s streams) int {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: msgx <command> [flags]\n\ncommands:")
 	names := make([]string, 0, len(commands))
+	width := 0
 	for n := range commands {
 		names = append(names, n)
+		width = max(width, len(n))
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
+		fmt.Fprintf(w, "  %-*s %s\n", width, n, commands[n].summary)
 	}
 	fmt.Fprintln(w, "\nRun 'msgx <command> --help' for the flags of a command.")
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/app"
 	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/maintenance"
 	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
@@ -17,10 +18,41 @@ import (
 )
 
 func init() {
-	register("maintenance", "run one maintenance job now (history, snaplog, archive, outbox, requests, reconcile, backfill), or preview it", runMaintenance)
+	register("maintenance", "run one maintenance job now ("+strings.Join(jobRegistry().Names(), ", ")+"), or preview it", runMaintenance)
 }
 
-const maintenanceUsage = `usage: msgx maintenance run <job> [--dry-run] [--config FILE]
+// jobRegistry is the leader's registry of jobs, for their names and lines:
+// the help texts list it, never a list by hand.
+func jobRegistry() *maintenance.Registry {
+	cfg, clk := config.Defaults(), clock.Real{}
+	return app.MaintenanceJobs(cfg, nil, clk, nil, app.ReconcileJob(cfg, nil), app.BackfillJob(cfg, nil, clk, nil))
+}
+
+// maintenanceUsage is the command's help, its job list from the registry.
+func maintenanceUsage() string {
+	var jobs strings.Builder
+	for _, j := range jobRegistry().Jobs() {
+		line := strings.TrimRight(fmt.Sprintf("  %-9s %s", j.Name(), wrap(maintenance.Doc(j), 64, "\n            ")), " ")
+		jobs.WriteString(line + "\n")
+	}
+	return strings.Replace(maintenanceUsageText, "{{jobs}}\n", jobs.String(), 1)
+}
+
+// wrap breaks text into lines of at most width runes at spaces, joined by sep.
+func wrap(text string, width int, sep string) string {
+	var lines []string
+	var line string
+	for _, w := range strings.Fields(text) {
+		if line != "" && len([]rune(line))+1+len([]rune(w)) > width {
+			lines, line = append(lines, line), w
+			continue
+		}
+		line = strings.TrimSpace(line + " " + w)
+	}
+	return strings.Join(append(lines, line), sep)
+}
+
+const maintenanceUsageText = `usage: msgx maintenance run <job> [--dry-run] [--config FILE]
 
 Runs one maintenance job once, now, and prints what it did: how many rows it
 moved or deleted and the oldest and newest of them. --dry-run prints what it
@@ -29,25 +61,13 @@ schedule (docs/config.md, section Maintenance); a run by hand is recorded as
 their last run (msgx status), a dry run is not.
 
 jobs:
-  history   flights DELETED, or ACTIVE and quiet, for history.retention
-            after their operation day ended → FLIGHT_HST; live rows
-            deleted; an ACTIVE flight gets a TOMBSTONE; nothing while the
-            queue holds a message (daily after history.at)
-  snaplog   SCHD_SNAP_LOG rows older than snaplog.retention (daily)
-  archive   terminal PROC_STATE rows older than archive.after → PROC_STATE_HST
-  outbox    delivered MSG_EVENT rows older than outbox.retention
-  requests  SENT requests past their deadline → EXPIRED (every 30 s)
-  reconcile unprocessed mailbox rows up to the watermark, at any age, that
-            the queue does not hold → enqueued (late rows when a larger id
-            finished; every pipeline.reconcile-interval; nothing in shadow mode)
-  backfill  due BACKFILL_TODO rows → the mailbox (DATE_PROCESSED, STATUS,
-            META); a failed one waits for its backoff (every 30 s)
+{{jobs}}
 
 Exit codes: 0 done; 1 the job failed (what it committed before is printed);
 2 bad flags, unknown job or invalid configuration.`
 
 func runMaintenance(ctx context.Context, args []string, s streams) int {
-	fs := newFlags("maintenance", maintenanceUsage)
+	fs := newFlags("maintenance", maintenanceUsage())
 	configPath := configFlag(fs)
 	dry := fs.Bool("dry-run", false, "print what the job would do; change nothing")
 	// Flags may come before or after "run <job>".

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
-	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 func TestMaintenanceRunHistory(t *testing.T) {
@@ -38,7 +41,7 @@ func TestMaintenanceRunHistory(t *testing.T) {
 	code, out, stderr = runMsgx(t, "status", "--config", e.config)
 	require.Equal(t, exitOK, code, stderr)
 	require.Contains(t, out, "maintenance")
-	require.Regexp(t, `history +last run \S+, took \S+, 2 rows`, out)
+	require.Regexp(t, `history +last run \S+ \S+ \S+, took \S+, 2 rows`, out)
 }
 
 func TestMaintenanceRunUnknownJob(t *testing.T) {
@@ -183,4 +186,29 @@ func TestMaintenanceRunReconcile(t *testing.T) {
 	require.Equal(t, exitOK, code, stderr)
 	require.Regexp(t, `late rows +1, newest \d+ late:\d+`, out)
 	require.Regexp(t, `reconcile +last run`, out)
+}
+
+// msgx help and msgx maintenance --help list every job of the registry (a
+// new job appears without editing a list), and the command list is aligned.
+func TestHelpListsEveryJob(t *testing.T) {
+	t.Parallel()
+	code, help, _ := runMsgx(t, "help")
+	require.Equal(t, exitOK, code)
+	code, usage, _ := runMsgx(t, "maintenance", "--help")
+	require.Equal(t, exitOK, code)
+	names := jobRegistry().Names()
+	require.Subset(t, names, []string{"requests", "reconcile", "backfill"})
+	for _, n := range names {
+		require.Contains(t, help, n)
+		require.Regexp(t, `(?m)^  `+n+`\b`, usage)
+	}
+	col := -1
+	for _, l := range strings.Split(help, "\n") {
+		if m := regexp.MustCompile(`^  ([a-z]+)( +)\S`).FindStringSubmatch(l); m != nil {
+			if col < 0 {
+				col = len(m[1]) + len(m[2])
+			}
+			require.Equal(t, col, len(m[1])+len(m[2]), "aligned: %q", l)
+		}
+	}
 }

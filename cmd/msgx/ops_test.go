@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -126,12 +127,12 @@ func (h *history) send(t *testing.T, xml string, down bool) int64 {
 	return id
 }
 
-var opsSeq = 7000
+// opsSeq numbers the messages of the tests, which run in parallel.
+var opsSeq atomic.Int64
 
 func sisMessage(typ, styp, body string) string {
-	opsSeq++
 	return fmt.Sprintf(`<MSG><META><SNDR>AODB</SNDR><SEQN>%d</SEQN><DTTM>20261202080000</DTTM><TYPE>%s</TYPE><STYP>%s</STYP></META>%s</MSG>`,
-		opsSeq, typ, styp, body)
+		7000+opsSeq.Add(1), typ, styp, body)
 }
 
 func schdDNLD(flids ...int64) string {

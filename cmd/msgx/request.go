@@ -16,6 +16,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/request"
+	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -56,6 +57,7 @@ func runRequest(ctx context.Context, args []string, s streams) int {
 	sub, args := args[0], args[1:]
 	fs := newFlags("request "+sub, requestUsage)
 	configPath := configFlag(fs)
+	utc := utcFlag(fs)
 	var from, to *string
 	var asJSON *bool
 	var limit *int
@@ -105,6 +107,10 @@ func runRequest(ctx context.Context, args []string, s streams) int {
 	var list string
 	switch sub {
 	case "flights":
+		if *from == "" || *to == "" {
+			fmt.Fprintln(s.err, "msgx request flights: --from and --to are required (airport local time YYYY-MM-DDTHH:MM)")
+			return exitUsage
+		}
 		var err error
 		if begin, err = request.ParseLocal(*from, cfg.Location); err == nil {
 			if end, err = request.ParseLocal(*to, cfg.Location); err == nil {
@@ -156,7 +162,7 @@ func runRequest(ctx context.Context, args []string, s streams) int {
 		for i := range reqs {
 			reqs[i] = svc.Local(reqs[i])
 		}
-		if err := printRequests(s.out, reqs, *asJSON); err != nil {
+		if err := printRequests(s.out, reqs, *asJSON, cfg.Location, shownIn(cfg.Location, *utc)); err != nil {
 			fmt.Fprintf(s.err, "msgx request list: %s\n", oneline.Err(err))
 			return exitFailure
 		}
@@ -172,7 +178,7 @@ func runRequest(ctx context.Context, args []string, s streams) int {
 	}
 	fmt.Fprintf(s.out, "%d\t%d\n", req.ID, *req.OutboundID)
 	fmt.Fprintf(s.err, "msgx request %s: request %d (%s, SEQN %d) sent as coutmsgs %d; expires %s\n",
-		sub, req.ID, req.Key, req.Seqn, *req.OutboundID, req.ExpiresAt.In(cfg.Location).Format(time.DateTime))
+		sub, req.ID, req.Key, req.Seqn, *req.OutboundID, status.Stamp(req.ExpiresAt, shownIn(cfg.Location, *utc)))
 	return exitOK
 }
 
@@ -187,8 +193,9 @@ func (noOutbox) FindOutbound(context.Context, string, int64, time.Time, int) ([]
 	return nil, errors.New("no mailbox")
 }
 
-// printRequests writes requests as a table or as JSON.
-func printRequests(w io.Writer, reqs []store.Request, asJSON bool) error {
+// printRequests writes requests as a table or as JSON; the table's times in
+// shown, its ranges in airport time (as asked) with the airport's offset.
+func printRequests(w io.Writer, reqs []store.Request, asJSON bool, airport, shown *time.Location) error {
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
@@ -199,24 +206,24 @@ func printRequests(w io.Writer, reqs []store.Request, asJSON bool) error {
 	for _, r := range reqs {
 		rng := "-"
 		if r.RangeBegin != nil && r.RangeEnd != nil {
-			rng = r.RangeBegin.Format(request.LocalLayout) + ".." + r.RangeEnd.Format(request.LocalLayout)
+			rng = r.RangeBegin.In(airport).Format(request.LocalLayout) + ".." + r.RangeEnd.In(airport).Format(request.LocalLayout+" -07:00")
 		}
 		answer := "-"
 		if r.ResponseMsgID != nil {
 			answer = strconv.FormatInt(*r.ResponseMsgID, 10) + " (" + r.MatchRule + ")"
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Key, dash(r.Origin), r.Status, rng,
-			r.RegisteredAt.Format(time.DateTime), stamp(r.SentAt), r.ExpiresAt.Format(time.DateTime), stamp(r.DoneAt),
+			status.Stamp(r.RegisteredAt, shown), stamp(r.SentAt, shown), status.Stamp(r.ExpiresAt, shown), stamp(r.DoneAt, shown),
 			optInt(r.OutboundID), answer, dash(r.Note))
 	}
 	return tw.Flush()
 }
 
-func stamp(t *time.Time) string {
+func stamp(t *time.Time, loc *time.Location) string {
 	if t == nil {
 		return "-"
 	}
-	return t.Format(time.DateTime)
+	return status.Stamp(*t, loc)
 }
 
 func optInt(n *int64) string {

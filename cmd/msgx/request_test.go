@@ -37,6 +37,8 @@ func TestRequestCommands(t *testing.T) {
 	require.Equal(t, oid, *req.OutboundID)
 	require.True(t, req.RangeBegin.Equal(mustLocal(t, "2026-12-04T00:00")), "airport local time: %s", req.RangeBegin)
 	require.Contains(t, stderr, "sent as coutmsgs "+strconv.FormatInt(oid, 10))
+	stampRe := `\d{4}-\d\d-\d\d \d\d:\d\d:\d\d`
+	require.Regexp(t, `expires `+stampRe+` \+08:00$`, strings.TrimSpace(stderr), "airport time with its offset")
 
 	code, out, stderr = runMsgx(t, "request", "ref", "--config", e.config, "airl")
 	require.Equal(t, exitOK, code, stderr)
@@ -48,9 +50,15 @@ func TestRequestCommands(t *testing.T) {
 	require.Len(t, lines, 3, out)
 	require.Contains(t, lines[0], "COUTMSGS")
 	require.Contains(t, lines[1], "RQRD:AIRL")
-	require.Contains(t, lines[2], "2026-12-04T00:00..2026-12-04T23:59")
+	require.Contains(t, lines[2], "2026-12-04T00:00..2026-12-04T23:59 +08:00", "the range in airport time, with its offset")
 	require.Contains(t, lines[2], "SENT")
 	require.Contains(t, lines[2], "operator", "who registered it")
+	// Times in airport local time with the zone; --utc in UTC.
+	require.Regexp(t, stampRe+` \+08:00`, lines[2])
+	code, out, stderr = runMsgx(t, "request", "list", "--utc", "--config", e.config)
+	require.Equal(t, exitOK, code, stderr)
+	require.Regexp(t, stampRe+`Z`, out)
+	require.NotRegexp(t, stampRe+` \+08:00`, out)
 
 	code, out, stderr = runMsgx(t, "request", "list", "--json", "--config", e.config)
 	require.Equal(t, exitOK, code, stderr)
@@ -63,6 +71,11 @@ func TestRequestCommands(t *testing.T) {
 	require.Equal(t, exitOK, code, stderr)
 	require.Contains(t, out, "RQFD SENT, age")
 	require.Contains(t, out, "RQRD:AIRL SENT, age")
+	require.Regexp(t, `msgx status at `+stampRe+` \+08:00\n`, out)
+	require.Regexp(t, `expires `+stampRe+` \+08:00`, out)
+	code, out, stderr = runMsgx(t, "status", "--utc", "--config", e.config)
+	require.Equal(t, exitOK, code, stderr)
+	require.Regexp(t, `msgx status at `+stampRe+`Z\n`, out)
 }
 
 func TestRequestBadArguments(t *testing.T) {

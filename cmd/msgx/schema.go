@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/msgx-aodb/msgx/internal/config"
@@ -14,14 +16,17 @@ func init() {
 	register("schema", "show (plan) or apply the DDL that brings PostgreSQL to msgx's schema", runSchema)
 }
 
-const schemaUsage = `usage: msgx schema plan  [--config FILE] [--url URL] [--schema public]
-       msgx schema apply --yes [--config FILE] [--url URL] [--schema public]
+const schemaUsage = `usage: msgx schema plan  [--config FILE] [--url URL] [--schema public] [--dir DIR]
+       msgx schema apply --yes [--config FILE] [--url URL] [--schema public] [--dir DIR]
        msgx schema plan|apply --dialect oracle11g [--dsn DSN] [--yes]
 
 plan prints the DDL that brings the schema to sql/postgres/schema, one
 statement per line on stdout ("-- schema is up to date" on stderr when there
 is none); apply executes it in one transaction and says how many statements
-it applied on stderr. The database is --url, else postgres.url of the
+it applied on stderr. The desired schema is the *.sql files of --dir, else of
+./sql/postgres/schema when the working directory has one (a checkout), else
+the copy built into msgx; a line on stderr says when the files used differ
+from the built-in copy. The database is --url, else postgres.url of the
 configuration (--config / $MSGX_CONFIG, MSGX_PG_URL; docs/config.md), whose
 default is the local development database. Tables in the schema that msgx
 does not define are dropped.
@@ -56,6 +61,7 @@ func runSchema(ctx context.Context, args []string, s streams) int {
 	yes := fs.Bool("yes", false, "apply: really change the database")
 	dialect := fs.String("dialect", "", "postgres or oracle11g (default database.dialect of the configuration)")
 	dsn := fs.String("dsn", "", "oracle11g: godror DSN (default oracle.dsn of the configuration)")
+	dir := fs.String("dir", "", "directory of the desired schema's *.sql files (default "+workTreeSchema+" when present, else the built-in copy)")
 	if code, ok := parseFlags(fs, args[1:], s); !ok {
 		return code
 	}
@@ -80,8 +86,12 @@ func runSchema(ctx context.Context, args []string, s streams) int {
 		return exitUsage
 	}
 	*url = cmp.Or(*url, cfg.PGURL)
+	src, ok := desiredSchema(*dir, s)
+	if !ok {
+		return exitUsage
+	}
 
-	stmts, err := schemaRun(ctx, sub, *url, *target)
+	stmts, err := schemaRun(ctx, sub, *url, *target, src)
 	if err != nil {
 		// One line, whatever the driver put in the message.
 		fmt.Fprintf(s.err, "msgx schema: %s\n", strings.Join(strings.Fields(err.Error()), " "))
@@ -99,14 +109,45 @@ func runSchema(ctx context.Context, args []string, s streams) int {
 	return exitOK
 }
 
-func schemaRun(ctx context.Context, sub, url, target string) ([]string, error) {
+// workTreeSchema is where a checkout keeps the desired schema: a DBA who edits
+// it and runs bin/msgx schema plan from the checkout plans with the edit.
+const workTreeSchema = "sql/postgres/schema"
+
+// desiredSchema picks the desired schema's files: dir, else workTreeSchema
+// when the working directory has it, else the built-in copy. Files that
+// differ from the built-in copy are said on stderr, so neither the edited
+// files nor a stale binary go unnoticed.
+func desiredSchema(dir string, s streams) (fs.FS, bool) {
+	if dir == "" {
+		if st, err := os.Stat(workTreeSchema); err != nil || !st.IsDir() {
+			return schema.Embedded(), true
+		}
+		dir = workTreeSchema
+	}
+	src := os.DirFS(dir)
+	if names, err := fs.Glob(src, "*.sql"); err != nil || len(names) == 0 {
+		fmt.Fprintf(s.err, "msgx schema: --dir %s: no *.sql files there\n", dir)
+		return nil, false
+	}
+	same, err := schema.SameFiles(src, schema.Embedded())
+	if err != nil {
+		fmt.Fprintf(s.err, "msgx schema: --dir %s: %v\n", dir, err)
+		return nil, false
+	}
+	if !same {
+		fmt.Fprintf(s.err, "-- desired schema from %s, which differs from the copy built into this msgx (rebuild it to ship the change)\n", dir)
+	}
+	return src, true
+}
+
+func schemaRun(ctx context.Context, sub, url, target string, src fs.FS) ([]string, error) {
 	db, err := schema.Open(ctx, url)
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
 	if sub == "apply" {
-		return schema.Apply(ctx, db, target)
+		return schema.ApplyFrom(ctx, db, target, src)
 	}
-	return schema.Plan(ctx, db, target)
+	return schema.PlanFrom(ctx, db, target, src)
 }

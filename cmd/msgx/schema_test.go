@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/msgx-aodb/msgx/internal/schema"
 	"github.com/msgx-aodb/msgx/internal/testdb"
 )
 
@@ -94,4 +95,42 @@ func TestSchemaUsage(t *testing.T) {
 
 	code, _, _ = runMsgx(t, "schema", "plan", "--bogus")
 	require.Equal(t, exitUsage, code)
+}
+
+// A DBA edits sql/postgres/schema in a checkout and runs the built binary
+// from there: the plan shows the edit (the working tree's files, not the
+// built-in copy) and says that they differ from the built-in copy; --dir
+// names any other directory.
+func TestSchemaPlanEditedWorkTree(t *testing.T) {
+	pg := testdb.Postgres(t) // at the built-in schema
+	tree := t.TempDir()
+	dir := filepath.Join(tree, "sql", "postgres", "schema")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.CopyFS(dir, schema.Embedded()))
+	t.Chdir(tree)
+
+	// An unedited checkout is the built-in copy: no warning.
+	same, err := schema.SameFiles(os.DirFS(dir), schema.Embedded())
+	require.NoError(t, err)
+	require.True(t, same)
+
+	f := filepath.Join(dir, "050_reference.sql")
+	src, err := os.ReadFile(f)
+	require.NoError(t, err)
+	edit := "\nCREATE TABLE dba_note (id BIGINT NOT NULL, CONSTRAINT dba_note_pkey PRIMARY KEY (id));\n"
+	require.NoError(t, os.WriteFile(f, append(src, edit...), 0o600))
+
+	code, out, stderr := runMsgx(t, "schema", "plan", "--url", pg.URL)
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, out, `CREATE TABLE "public"."dba_note"`)
+	require.Contains(t, stderr, "-- desired schema from sql/postgres/schema, which differs from the copy built into this msgx")
+
+	// --dir from anywhere; a directory without schema files is a usage error.
+	t.Chdir(t.TempDir())
+	code, out, _ = runMsgx(t, "schema", "plan", "--url", pg.URL, "--dir", dir)
+	require.Equal(t, exitOK, code)
+	require.Contains(t, out, `"dba_note"`)
+	code, _, stderr = runMsgx(t, "schema", "plan", "--url", pg.URL, "--dir", t.TempDir())
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, stderr, "no *.sql files")
 }

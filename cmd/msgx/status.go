@@ -43,6 +43,7 @@ func runStatus(ctx context.Context, args []string, s streams) int {
 	fs := newFlags("status", statusUsage)
 	configPath := configFlag(fs)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
+	utc := utcFlag(fs)
 	if code, ok := parseFlags(fs, args, s); !ok {
 		return code
 	}
@@ -72,7 +73,9 @@ func runStatus(ctx context.Context, args []string, s streams) int {
 	}
 	r.Shadow = cfg.Shadow
 	if statusRole != nil {
-		role, err := statusRole(ctx, cfg)
+		shown := cfg
+		shown.Location = shownIn(cfg.Location, *utc)
+		role, err := statusRole(ctx, shown)
 		if err != nil {
 			role = "unknown (" + oneline.Err(err) + ")"
 		}
@@ -84,7 +87,7 @@ func runStatus(ctx context.Context, args []string, s streams) int {
 		enc.SetIndent("", "  ")
 		err = enc.Encode(r)
 	} else {
-		err = r.WriteText(s.out)
+		err = r.WriteText(s.out, shownIn(cfg.Location, *utc))
 	}
 	if err != nil {
 		fmt.Fprintf(s.err, "msgx status: %s\n", oneline.Err(err))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/leader"
+	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store/orastore"
 )
 
@@ -29,7 +30,7 @@ func instancesLine(ctx context.Context, cfg config.Config) (string, error) {
 	for _, s := range sessions {
 		name := strings.TrimPrefix(s.Name, leader.AppNamePrefix)
 		if s.Leading {
-			lead = fmt.Sprintf("%s %s (since %s)", leader.Leader, name, s.Since.Local().Format(time.DateTime))
+			lead = fmt.Sprintf("%s %s (since %s)", leader.Leader, name, status.Stamp(s.Since, cfg.Location))
 		} else {
 			standby++
 		}

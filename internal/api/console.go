@@ -278,7 +278,7 @@ func (s *server) consoleFlight(w http.ResponseWriter, r *http.Request) {
 		}
 		if st != nil {
 			v.State = st
-			fillFlightView(&v, st)
+			fillFlightView(&v, st, s.Decode.Location)
 		}
 	}
 	// Newest version first: what an operator asks about is the last change.
@@ -286,9 +286,9 @@ func (s *server) consoleFlight(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, "flight", v)
 }
 
-func fillFlightView(v *flightView, st *flight.State) {
+func fillFlightView(v *flightView, st *flight.State, loc *time.Location) {
 	for _, k := range sortedKeys(st.Scalars) {
-		v.Scalars = append(v.Scalars, scalarRow{Name: k, Raw: st.Scalars[k].Raw, Parsed: parsedValue(st.Scalars[k])})
+		v.Scalars = append(v.Scalars, scalarRow{Name: k, Raw: st.Scalars[k].Raw, Parsed: parsedValue(st.Scalars[k], loc)})
 	}
 	for _, k := range sortedKeys(st.Structs) {
 		sr := structRow{Name: k}
@@ -313,7 +313,7 @@ func fillFlightView(v *flightView, st *flight.State) {
 			gi := groupItem{Ordinal: i + 1, SourceSeq: it.SourceSeq}
 			for _, f := range g.Fields {
 				val := it.Fields[f].Raw
-				if p := parsedValue(it.Fields[f]); p != "" {
+				if p := parsedValue(it.Fields[f], loc); p != "" {
 					val += " (" + p + ")"
 				}
 				gi.Values = append(gi.Values, val)
@@ -327,11 +327,12 @@ func fillFlightView(v *flightView, st *flight.State) {
 	}
 }
 
-// parsedValue is a value's parsed form as text ("" when it has none).
-func parsedValue(v flight.Value) string {
+// parsedValue is a value's parsed form as text ("" when it has none); a time
+// in the airport zone, as the AODB sent it, with the offset.
+func parsedValue(v flight.Value, loc *time.Location) string {
 	switch {
 	case v.Time != nil:
-		return v.Time.UTC().Format(time.RFC3339)
+		return status.Stamp(*v.Time, loc)
 	case v.Minutes != nil:
 		return strconv.Itoa(int(*v.Minutes)) + " min"
 	case v.Days != nil:

@@ -22,25 +22,29 @@ type chart struct {
 	LastHeadAge   float64
 	From, To      time.Time
 	HasThroughput bool
+	Collecting    bool // too few samples yet for lines worth reading
 }
 
-// Chart geometry (SVG user units; the CSS scales it to the panel's width).
+// Chart geometry (SVG user units; the CSS scales it to the panel's width):
+// the plot inside margins that hold the axis labels.
 const (
-	chartW, chartH = 600.0, 120.0
-	chartPad       = 4.0
+	chartW, chartH  = 600.0, 140.0
+	plotL, plotR    = 52.0, 548.0 // left: throughput axis, right: head-age axis
+	plotT, plotB    = 8.0, 118.0  // below: the time axis
+	chartMinSamples = 3           // fewer: "collecting" instead of lines worth reading
 )
 
 func newChart(kept []metrics.Sample, now time.Time) chart {
 	c := chart{Samples: len(kept), From: now.Add(-time.Hour), To: now}
 	x := func(t time.Time) float64 {
 		f := float64(t.Sub(c.From)) / float64(time.Hour)
-		return chartPad + max(0, min(1, f))*(chartW-2*chartPad)
+		return plotL + max(0, min(1, f))*(plotR-plotL)
 	}
 	y := func(v, top float64) float64 {
 		if top <= 0 {
-			return chartH - chartPad
+			return plotB
 		}
-		return chartH - chartPad - (v/top)*(chartH-2*chartPad)
+		return plotB - (v/top)*(plotB-plotT)
 	}
 	type pt struct {
 		t time.Time
@@ -65,10 +69,31 @@ func newChart(kept []metrics.Sample, now time.Time) chart {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg class="chart" viewBox="0 0 %.0f %.0f" role="img" aria-label="throughput and head age over the last hour">`, chartW, chartH)
-	fmt.Fprintf(&b, `<rect x="0" y="0" width="%.0f" height="%.0f" fill="#fbfbfd" stroke="#d0d4dc"/>`, chartW, chartH)
-	for i := 1; i < 4; i++ { // a grid line every 15 minutes
-		gx := chartPad + float64(i)*(chartW-2*chartPad)/4
-		fmt.Fprintf(&b, `<line x1="%.1f" y1="0" x2="%.1f" y2="%.0f" stroke="#e6e8ee"/>`, gx, gx, chartH)
+	fmt.Fprintf(&b, `<rect x="%.0f" y="%.0f" width="%.0f" height="%.0f" fill="#fbfbfd" stroke="#d0d4dc"/>`, plotL, plotT, plotR-plotL, plotB-plotT)
+	label := func(lx, ly float64, anchor, color, text string) {
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="%s" fill="%s" font-size="11">%s</text>`, lx, ly, anchor, color, text)
+	}
+	// The time axis: a grid line and a label every 15 minutes.
+	for i := 0; i <= 4; i++ {
+		gx := plotL + float64(i)*(plotR-plotL)/4
+		if i > 0 && i < 4 {
+			fmt.Fprintf(&b, `<line x1="%.1f" y1="%.0f" x2="%.1f" y2="%.0f" stroke="#e6e8ee"/>`, gx, plotT, gx, plotB)
+		}
+		text := fmt.Sprintf("−%d min", 60-15*i)
+		if i == 4 {
+			text = "now"
+		}
+		label(gx, chartH-6, "middle", "#5a6478", text)
+	}
+	// The value axes: throughput on the left, head age on the right, each
+	// from 0 to its maximum over the hour.
+	label(plotL-4, plotT+9, "end", "#2b6cb0", fmt.Sprintf("%.1f/min", c.MaxRate))
+	label(plotL-4, plotB, "end", "#2b6cb0", "0")
+	label(plotR+4, plotT+9, "start", "#c05621", humanAge(c.MaxHeadAge))
+	label(plotR+4, plotB, "start", "#c05621", "0s")
+	if c.Collecting = c.Samples < chartMinSamples; c.Collecting {
+		label((plotL+plotR)/2, (plotT+plotB)/2+4, "middle", "#5a6478",
+			fmt.Sprintf("collecting (one sample per %.0f s)", metrics.HistoryInterval.Seconds()))
 	}
 	line := func(pts []pt, top float64, color string) {
 		if len(pts) == 0 {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -28,21 +29,31 @@ var consoleFiles embed.FS
 const consoleCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
 	"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
-// consolePages are the page templates, each the layout with its content;
-// consoleFragments are the pieces the admin routes answer htmx with.
-var consolePages, consoleFragments = parseConsole()
+// consoleTemplates are the page templates, each the layout with its content,
+// and the fragments the admin routes answer htmx with. Each server parses its
+// own: the pages show times in its airport zone and say when it has no admin
+// token.
+type consoleTemplates struct {
+	pages     map[string]*template.Template
+	fragments *template.Template
+}
 
-func parseConsole() (map[string]*template.Template, *template.Template) {
+func parseConsole(loc *time.Location, adminOn bool) consoleTemplates {
+	if loc == nil {
+		loc = time.UTC
+	}
 	funcs := template.FuncMap{
 		"age":     humanAge,
-		"ts":      func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05Z") },
-		"tsp":     func(t *time.Time) string { return optTime(t) },
+		"ts":      func(t time.Time) template.HTML { return timeHTML(t, loc) },
+		"tsp":     func(t *time.Time) template.HTML { return optTimeHTML(t, loc) },
 		"str":     func(s *string) string { return optString(s) },
 		"int":     func(n *int64) string { return optInt(n) },
 		"lower":   strings.ToLower,
 		"join":    strings.Join,
 		"sumMap":  sumMap,
 		"deleted": func(lifecycle string) bool { return lifecycle == "DELETED" },
+		"adminOn": func() bool { return adminOn },
+		"zone":    func() string { return loc.String() },
 		"replayForm": func(ids, class string, classes []string) replayFormView {
 			return replayFormView{IDs: ids, Class: class, Classes: classes}
 		},
@@ -57,7 +68,21 @@ func parseConsole() (map[string]*template.Template, *template.Template) {
 		name := strings.TrimSuffix(strings.TrimPrefix(n, "console/templates/page-"), ".html")
 		pages[name] = template.Must(template.Must(base.Clone()).ParseFS(consoleFiles, n))
 	}
-	return pages, base
+	return consoleTemplates{pages: pages, fragments: base}
+}
+
+// timeHTML is a time in the airport zone (status.Stamp), carrying its UTC
+// form for the console's UTC box (console.js).
+func timeHTML(t time.Time, loc *time.Location) template.HTML {
+	return template.HTML(`<time datetime="` + t.UTC().Format(time.RFC3339) + `" data-utc="` + status.Stamp(t, time.UTC) + `">` +
+		status.Stamp(t, loc) + `</time>`)
+}
+
+func optTimeHTML(t *time.Time, loc *time.Location) template.HTML {
+	if t == nil {
+		return "—"
+	}
+	return timeHTML(*t, loc)
 }
 
 // consoleHeaders sets the CSP and the other headers of every console page.
@@ -107,7 +132,7 @@ func (s *server) render(w http.ResponseWriter, r *http.Request, name string, vie
 }
 
 func (s *server) renderStatus(w http.ResponseWriter, r *http.Request, code int, name string, d pageData) {
-	t, ok := consolePages[name]
+	t, ok := s.console.pages[name]
 	if !ok {
 		s.serverError(w, r, http.StatusInternalServerError, "internal error", "console page", fmt.Errorf("no template %q", name))
 		return
@@ -163,7 +188,7 @@ func (s *server) answer(w http.ResponseWriter, r *http.Request, code int, fragme
 		return
 	}
 	var b bytes.Buffer
-	if err := consoleFragments.ExecuteTemplate(&b, fragment, v); err != nil {
+	if err := s.console.fragments.ExecuteTemplate(&b, fragment, v); err != nil {
 		s.serverError(w, r, http.StatusInternalServerError, "internal error", "render fragment "+fragment, err)
 		return
 	}
@@ -185,13 +210,6 @@ func humanAge(sec float64) string {
 		return fmt.Sprintf("%dm %ds", d/time.Minute, d%time.Minute/time.Second)
 	}
 	return fmt.Sprintf("%ds", d/time.Second)
-}
-
-func optTime(t *time.Time) string {
-	if t == nil {
-		return "—"
-	}
-	return t.UTC().Format("2006-01-02 15:04:05Z")
 }
 
 func optString(s *string) string {

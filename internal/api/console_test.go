@@ -168,7 +168,7 @@ func TestConsolePages(t *testing.T) {
 	t.Run("Flight", func(t *testing.T) {
 		body := page(t, base+"/console/flights/7", http.StatusOK)
 		require.Contains(t, body, "Flight 7 CA7")
-		require.Contains(t, body, `<td>SODT</td><td class="mono">02DEC261030</td><td class="mono">2026-12-02T02:30:00Z</td>`, "raw and parsed")
+		require.Contains(t, body, `<td>SODT</td><td class="mono">02DEC261030</td><td class="mono">2026-12-02 10:30:00 &#43;08:00</td>`, "raw and parsed (airport time)")
 		require.Regexp(t, `(?s)<h3>GTDT \(3\)</h3>.*<td>1</td><td>1</td>.*<td>2</td><td>4</td>.*<td>3</td><td>2</td>`, body, "the detail list in order")
 		require.Contains(t, body, "History of versions (3)")
 		require.Contains(t, body, `<b>STND</b> <s>201</s> → 202`, "what changed, newest first")
@@ -195,7 +195,7 @@ func TestConsolePages(t *testing.T) {
 			Swept: store.Swept{Rows: 12}}))
 		require.NoError(t, e.st.SaveJobRun(t.Context(), store.JobRun{Job: "archive", StartedAt: at, Duration: time.Second, Error: "statement timeout"}))
 		body = page(t, base+"/console/requests", http.StatusOK)
-		require.Contains(t, body, `<td>history</td><td>2026-12-02 03:31:00</td><td class="num">12</td><td class="num">1.5 s</td><td>ok</td>`)
+		require.Contains(t, body, `<td>history</td><td><time datetime="2026-12-02T03:31:00Z" data-utc="2026-12-02 03:31:00Z">2026-12-02 11:31:00 +08:00</time></td><td class="num">12</td><td class="num">1.5 s</td><td>ok</td>`)
 		require.Contains(t, body, `<td>archive</td>`)
 		require.Contains(t, body, "FAILED: statement timeout")
 	})
@@ -305,4 +305,22 @@ func TestConsoleShowsLateRows(t *testing.T) {
 	require.Contains(t, body, `<a href="/console/messages/19">19</a> late:20`)
 	m := message(t, base, 19)
 	require.Equal(t, "late:20", m["late"])
+}
+
+// Without an admin token the console says that admin actions are disabled
+// instead of inviting a token that cannot work.
+func TestConsoleWithoutAdminToken(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t)
+	base := e.serve(t, func(d *api.Deps) { d.Decode.Location = airport })
+	for _, p := range []string{"/console/", "/console/dead-letters", "/console/requests"} {
+		body := page(t, base+p, http.StatusOK)
+		require.Contains(t, body, "admin actions are disabled on this server (no admin.token)", p)
+		require.NotContains(t, body, "needs the admin token", p)
+		require.NotContains(t, body, `id="token-form"`, p)
+	}
+	withToken := e.serve(t, withAdmin, func(d *api.Deps) { d.Decode.Location = airport })
+	body := page(t, withToken+"/console/dead-letters", http.StatusOK)
+	require.Contains(t, body, "needs the admin token (top right)")
+	require.NotContains(t, body, "admin actions are disabled")
 }

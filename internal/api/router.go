@@ -77,6 +77,7 @@ type Deps struct {
 // server carries the dependencies into the handlers of every file.
 type server struct {
 	Deps
+	console   consoleTemplates // console_render.go
 	authFails *authFailures
 	authLogs  *logLimiter // failed authentications, per client, kind and limited or not
 	checkLogs *logLimiter // failed readiness checks, per check
@@ -109,7 +110,8 @@ func NewRouter(deps Deps) http.Handler {
 		deps.AuthInterval = DefaultAuthInterval
 	}
 	s := &server{Deps: deps, authFails: newAuthFailures(deps.AuthFailures, deps.AuthInterval),
-		authLogs: newLogLimiter(deps.AuthInterval), checkLogs: newLogLimiter(deps.AuthInterval)}
+		authLogs: newLogLimiter(deps.AuthInterval), checkLogs: newLogLimiter(deps.AuthInterval),
+		console: parseConsole(deps.Decode.Location, deps.AdminToken != "")}
 
 	r := chi.NewRouter()
 	r.Use(requestID, s.recoverJSON)

@@ -93,6 +93,14 @@ func TestConsoleInChromium(t *testing.T) {
 	flightText := text(t, ctx, chromedp.CSS("main"))
 	require.Contains(t, flightText, "Flight 30001 CA1501")
 	require.Contains(t, flightText, "History of versions")
+	// Times in airport local time with the zone (CA1501's SODT 03DEC260705
+	// is 07:05 there, the previous evening in UTC); the UTC box shows UTC.
+	require.Regexp(t, `03DEC260705\s+2026-12-03 07:05:00 \+08:00`, flightText, "SODT raw and parsed, airport time")
+	require.Regexp(t, `updated 2026-12-0\d \d\d:\d\d:\d\d \+08:00`, flightText)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("utc-toggle"))), "tick UTC")
+	require.Regexp(t, `updated 2026-12-0\d \d\d:\d\d:\d\dZ`, text(t, ctx, chromedp.CSS("main")))
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("utc-toggle"))), "untick UTC")
+	require.Regexp(t, `updated 2026-12-0\d \d\d:\d\d:\d\d \+08:00`, text(t, ctx, chromedp.CSS("main")))
 
 	// The admin token, entered once and kept by the tab.
 	require.NoError(t, chromedp.Do(ctx,
@@ -130,6 +138,21 @@ func TestConsoleInChromium(t *testing.T) {
 		chromedp.WaitVisible(chromedp.ID("request-sent")),
 	), "send an RQFD")
 	require.Regexp(t, `Request \d+ RQFD: SENT`, text(t, ctx, chromedp.ID("request-sent")))
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(p.base+"/console/dead-letters")))
+
+	// A second instance without an admin token (a standby on the same
+	// database) says its admin actions are disabled instead of asking for a
+	// token that cannot work.
+	addr2 := freeAddr(t)
+	env2 := serviceEnv("MSGX_PG_URL="+pg.URL, "MSGX_MAILBOX_DSN="+dsn, "MSGX_HTTP_ADDR="+addr2,
+		"MSGX_AIRPORT_TZ=Asia/Shanghai", "MSGX_HTTP_SEND_TOKEN="+testSendToken)
+	p2 := startProc(t, env2, addr2)
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Navigate(p2.base+"/console/dead-letters"),
+		chromedp.WaitVisible(chromedp.ID("admin-off")),
+	), "the console of an instance without admin token")
+	require.Contains(t, text(t, ctx, chromedp.ID("admin-off")), "admin actions are disabled on this server (no admin.token)")
+	require.NotContains(t, text(t, ctx, chromedp.CSS("main")), "needs the admin token")
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(p.base+"/console/dead-letters")))
 
 	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())

@@ -629,7 +629,11 @@ var (
 		}
 		root := filepath.Dir(strings.TrimSpace(string(out)))
 		bin := filepath.Join(binDir, "msgx")
-		cmd := exec.Command("go", "build", "-o", bin, "./cmd/msgx")
+		args := []string{"build", "-o", bin}
+		if raceBuild {
+			args = append(args, "-race")
+		}
+		cmd := exec.Command("go", append(args, "./cmd/msgx")...)
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return "", fmt.Errorf("go build: %v\n%s", err, out)
@@ -761,6 +765,7 @@ func waitAllDone(t *testing.T, pool *pgxpool.Pool, mbdb *sql.DB, n int) {
 }
 
 func TestCrashKill9UnderLoad(t *testing.T) {
+	testdb.Long(t)
 	t.Parallel()
 	pg := testdb.Postgres(t)
 	mbdb, dsn := testdb.Mailbox(t)
@@ -809,6 +814,7 @@ func TestCrashKill9UnderLoad(t *testing.T) {
 // (each batch and each odd message commits on its own), and the end state is
 // exact.
 func TestCrashEveryThreeSecondsMakesProgress(t *testing.T) {
+	testdb.Long(t)
 	t.Parallel()
 	pg := testdb.Postgres(t)
 	mbdb, dsn := testdb.Mailbox(t)

@@ -19,6 +19,7 @@ import (
 // attempts, /readyz says why, and every message ends as in a run without the
 // outage, in the same order.
 func TestOutageOfEitherDatabaseLosesNothing(t *testing.T) {
+	testdb.Long(t)
 	t.Parallel()
 	pg := testdb.Postgres(t)
 	mbdb, dsn := testdb.Mailbox(t)

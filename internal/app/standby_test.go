@@ -43,6 +43,7 @@ func lockSessions(t *testing.T, pg *testdb.PG) []leader.Session {
 // leader's lock connection, hands the work over within seconds each time,
 // and every message still has exactly one effect.
 func TestStandbyTakesOverFromTwoProcesses(t *testing.T) {
+	testdb.Long(t)
 	t.Parallel()
 	pg := testdb.Postgres(t)
 	mbdb, dsn := testdb.Mailbox(t)

@@ -9,9 +9,15 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net"
+	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/knadh/koanf/parsers/yaml"
 	"github.com/knadh/koanf/providers/confmap"
@@ -19,6 +25,7 @@ import (
 	"github.com/knadh/koanf/v2"
 
 	"github.com/msgx-aodb/msgx/internal/kafka"
+	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/request"
 )
 
@@ -240,6 +247,17 @@ func validate(c *Config, explicit func(key string) bool) []error {
 	if !validSender(c.Request.Sender) {
 		bad("request.sender", "must be 1 to 32 letters or digits (META SNDR)")
 	}
+	if err := checkListenAddr(c.HTTPAddr); err != nil {
+		bad("http.addr", "%v", err)
+	}
+	if c.Dialect == DialectPostgres {
+		if err := checkPostgresURL(c.PGURL); err != nil {
+			bad("postgres.url", "%v", err)
+		}
+	}
+	if _, err := mysql.ParseDSN(c.MailboxDSN); err != nil {
+		bad("mailbox.dsn", "not a go-sql-driver/mysql DSN such as user:password@tcp(host:3306)/db: %v", err)
+	}
 	if c.Dialect == DialectOracle11g && c.OracleDSN == "" {
 		bad("oracle.dsn", "must be set when database.dialect is oracle11g")
 	}
@@ -334,4 +352,36 @@ func (c Config) RequestConfig() request.Config {
 		Sender: c.Request.Sender, RoutingID: c.Request.RoutingID, Timeout: c.Request.Timeout, Location: c.Location,
 		Shadow: c.Shadow, OnStart: c.Request.OnStart, DailyAt: c.Request.DailyAt,
 	}
+}
+
+// checkListenAddr checks a listen address without listening: host:port with a
+// port number (the host may be empty: every interface).
+func checkListenAddr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("%q is not host:port, such as 127.0.0.1:8080 or :8080", addr)
+	}
+	if n, err := strconv.ParseUint(port, 10, 16); err != nil || (n == 0 && port != "0") {
+		return fmt.Errorf("port %q of %q is not a number from 0 to 65535", port, addr)
+	}
+	return nil
+}
+
+// checkPostgresURL checks a PostgreSQL URL without connecting. The messages
+// never repeat the URL: it may hold a password.
+func checkPostgresURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return errors.New("not a URL such as postgres://user@host:5432/msgx")
+	}
+	if u.Scheme != "postgres" && u.Scheme != "postgresql" {
+		return fmt.Errorf("scheme %q is not postgres:// or postgresql://", u.Scheme)
+	}
+	if _, err := pgx.ParseConfig(raw); err != nil {
+		if inner := errors.Unwrap(err); inner != nil {
+			return fmt.Errorf("not a valid PostgreSQL URL: %s", oneline.Err(inner))
+		}
+		return errors.New("not a valid PostgreSQL URL")
+	}
+	return nil
 }

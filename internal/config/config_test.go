@@ -211,3 +211,31 @@ func TestRequestKeys(t *testing.T) {
 	require.Equal(t, "mailbox", c.Request.Guard)
 	require.Equal(t, "06:30", c.Request.DailyAt)
 }
+
+// Addresses and database URLs are checked at load, before anything listens
+// or connects, and a URL is never repeated (it may hold a password).
+func TestAddressesAndURLsValidated(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"MSGX_HTTP_ADDR": "notaport"}, `http.addr (MSGX_HTTP_ADDR): "notaport" is not host:port`},
+		{map[string]string{"MSGX_HTTP_ADDR": "127.0.0.1:http"}, `http.addr (MSGX_HTTP_ADDR): port "http" of "127.0.0.1:http" is not a number`},
+		{map[string]string{"MSGX_HTTP_ADDR": "127.0.0.1:70000"}, `is not a number from 0 to 65535`},
+		{map[string]string{"MSGX_PG_URL": "mysql://msgx:s3cret@db:3306/msgx"}, `postgres.url (MSGX_PG_URL): scheme "mysql" is not postgres:// or postgresql://`},
+		{map[string]string{"MSGX_PG_URL": "postgres://msgx:s3cret@db:notaport/msgx"}, `postgres.url (MSGX_PG_URL): not a`},
+		{map[string]string{"MSGX_MAILBOX_DSN": "msgx:s3cret@db:3306"}, `mailbox.dsn (MSGX_MAILBOX_DSN): not a go-sql-driver/mysql DSN`},
+	} {
+		_, err := Load("", env(tc.env))
+		require.ErrorContains(t, err, tc.want, tc.env)
+		require.NotContains(t, err.Error(), "s3cret")
+		require.Equal(t, 1, strings.Count(err.Error(), "\n")+1, "one line: %v", err)
+	}
+	for _, ok := range []string{":8080", "0.0.0.0:0", "[::1]:8080"} {
+		_, err := Load("", env(map[string]string{"MSGX_HTTP_ADDR": ok}))
+		require.NoError(t, err, ok)
+	}
+	// On Oracle postgres.url is not used, so not checked.
+	_, err := Load("", env(map[string]string{"MSGX_DATABASE_DIALECT": "oracle11g", "MSGX_ORACLE_DSN": "u/p@db/svc", "MSGX_PG_URL": "x"}))
+	require.NoError(t, err)
+}

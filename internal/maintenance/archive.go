@@ -23,7 +23,13 @@ const (
 	DefaultArchiveAfter = 7 * 24 * time.Hour
 )
 
-func (a *Archive) Name() string       { return "archive" }
+func (a *Archive) Name() string { return "archive" }
+
+// Doc is the job's line in `msgx maintenance --help`.
+func (a *Archive) Doc() string {
+	return "terminal PROC_STATE rows older than archive.after → PROC_STATE_HST (every archive.every)"
+}
+
 func (a *Archive) Schedule() Schedule { return Every(a.Every) }
 
 func (a *Archive) Run(ctx context.Context, dry bool) (Result, error) {

@@ -25,7 +25,13 @@ type Backfill struct {
 // dryBackfillMax bounds what a dry run reads: it lists the due todos.
 const dryBackfillMax = 10000
 
-func (b *Backfill) Name() string       { return "backfill" }
+func (b *Backfill) Name() string { return "backfill" }
+
+// Doc is the job's line in `msgx maintenance --help`.
+func (b *Backfill) Doc() string {
+	return "due BACKFILL_TODO rows → the mailbox (DATE_PROCESSED, STATUS, META); a failed one waits for its backoff (every 30 s)"
+}
+
 func (b *Backfill) Schedule() Schedule { return Every(b.Every) }
 
 // Driven: the backfiller's own loop starts the runs, not the runner.

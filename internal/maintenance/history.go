@@ -71,7 +71,13 @@ func (q *queueBusy) note() string {
 		q.head.ID, q.head.Status)
 }
 
-func (h *History) Name() string       { return "history" }
+func (h *History) Name() string { return "history" }
+
+// Doc is the job's line in `msgx maintenance --help`.
+func (h *History) Doc() string {
+	return "flights DELETED, or ACTIVE and quiet, for history.retention after their operation day ended → FLIGHT_HST; live rows deleted; an ACTIVE flight gets a TOMBSTONE; nothing while the queue holds a message (daily after history.at)"
+}
+
 func (h *History) Schedule() Schedule { return h.At }
 
 // params are the candidates' bounds at now: an operation day before the

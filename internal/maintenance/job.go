@@ -20,6 +20,20 @@ type Job interface {
 	Run(ctx context.Context, dry bool) (Result, error)
 }
 
+// Describer is a job that says in one line what it does and when: `msgx
+// help` and `msgx maintenance --help` list the registry's jobs with it.
+type Describer interface {
+	Doc() string
+}
+
+// Doc is j's line (Describer), "" when it has none.
+func Doc(j Job) string {
+	if d, ok := j.(Describer); ok {
+		return d.Doc()
+	}
+	return ""
+}
+
 // Result is what one run did (or, dry, would do).
 type Result struct {
 	store.Swept

@@ -23,7 +23,13 @@ const (
 	DefaultOutboxRetention = 7 * 24 * time.Hour
 )
 
-func (o *Outbox) Name() string       { return "outbox" }
+func (o *Outbox) Name() string { return "outbox" }
+
+// Doc is the job's line in `msgx maintenance --help`.
+func (o *Outbox) Doc() string {
+	return "delivered MSG_EVENT rows older than outbox.retention (every outbox.retention-every)"
+}
+
 func (o *Outbox) Schedule() Schedule { return Every(o.Every) }
 
 func (o *Outbox) Run(ctx context.Context, dry bool) (Result, error) {

@@ -18,7 +18,13 @@ type Reconcile struct {
 // DefaultReconcileEvery is pipeline.reconcile-interval's default.
 const DefaultReconcileEvery = 5 * time.Minute
 
-func (r *Reconcile) Name() string       { return "reconcile" }
+func (r *Reconcile) Name() string { return "reconcile" }
+
+// Doc is the job's line in `msgx maintenance --help`.
+func (r *Reconcile) Doc() string {
+	return "unprocessed mailbox rows up to the watermark, at any age, that the queue does not hold → enqueued (late rows when a larger id finished; every pipeline.reconcile-interval; nothing in shadow mode)"
+}
+
 func (r *Reconcile) Schedule() Schedule { return Every(r.Every) }
 
 func (r *Reconcile) Run(ctx context.Context, dry bool) (Result, error) {

@@ -19,7 +19,13 @@ type Requests struct {
 // DefaultRequestsEvery is how often the leader expires requests.
 const DefaultRequestsEvery = 30 * time.Second
 
-func (r *Requests) Name() string       { return "requests" }
+func (r *Requests) Name() string { return "requests" }
+
+// Doc is the job's line in `msgx maintenance --help`.
+func (r *Requests) Doc() string {
+	return "SENT requests past their deadline → EXPIRED (every 30 s)"
+}
+
 func (r *Requests) Schedule() Schedule { return Every(r.Every) }
 
 func (r *Requests) Run(ctx context.Context, dry bool) (Result, error) {

@@ -18,7 +18,13 @@ type SnapLog struct {
 // DefaultSnapLogRetention is snaplog.retention's default (90 days).
 const DefaultSnapLogRetention = 90 * 24 * time.Hour
 
-func (s *SnapLog) Name() string       { return "snaplog" }
+func (s *SnapLog) Name() string { return "snaplog" }
+
+// Doc is the job's line in `msgx maintenance --help`.
+func (s *SnapLog) Doc() string {
+	return "SCHD_SNAP_LOG rows older than snaplog.retention (daily after history.at)"
+}
+
 func (s *SnapLog) Schedule() Schedule { return s.At }
 
 func (s *SnapLog) Run(ctx context.Context, dry bool) (Result, error) {

@@ -7,8 +7,8 @@ import (
 )
 
 // Standard is the registry of msgx's jobs as the configuration sets them
-// (docs/config.md, section Maintenance). Request expiry is registered by
-// its own package.
+// (docs/config.md, section Maintenance). The request expiry (Requests) is
+// added by app.MaintenanceJobs, which has the request service that runs it.
 func Standard(cfg config.Config, st store.Store, clk clock.Clock) *Registry {
 	m := cfg.Maintenance
 	base := Base{Store: st, Clock: clk, Batch: m.Batch, StatementTimeout: m.StatementTimeout, Pause: m.Pause}

@@ -7,21 +7,10 @@ import (
 
 	"ariga.io/atlas/sql/migrate"
 	"ariga.io/atlas/sql/postgres"
-
-	sqlfiles "github.com/msgx-aodb/msgx/sql"
 )
 
 // Test hooks: the same code paths as the exported API, but with a desired
 // schema from any directory instead of the embedded one.
-
-// PlanFrom is Plan with the desired schema read from src.
-func PlanFrom(ctx context.Context, db *sql.DB, target string, src fs.FS) ([]string, error) {
-	desired, views, err := desiredWithViews(ctx, db, src)
-	if err != nil {
-		return nil, err
-	}
-	return planTo(ctx, db, target, desired, views)
-}
 
 // GenerateMigrationFrom is GenerateMigration with the desired schema read from src.
 func GenerateMigrationFrom(ctx context.Context, db *sql.DB, dir migrate.Dir, name string, src fs.FS) (string, error) {
@@ -60,11 +49,7 @@ func ExecFiles(ctx context.Context, db *sql.DB, target string, files []migrate.F
 
 // SchemaFiles returns the embedded desired-schema files.
 func SchemaFiles() ([]migrate.File, error) {
-	src, err := fs.Sub(sqlfiles.PostgresSchema, "postgres/schema")
-	if err != nil {
-		return nil, err
-	}
-	return sqlFiles(src)
+	return sqlFiles(Embedded())
 }
 
 // ExecPlan runs planned statements in one transaction, as Apply does.
@@ -85,5 +70,10 @@ func ExecPlan(ctx context.Context, db *sql.DB, stmts []string) error {
 // ViewStatements is viewStatements with a PostgreSQL driver that needs no
 // connection (statement splitting only).
 func ViewStatements(files []migrate.File) ([]string, error) {
-	return viewStatements(&postgres.Driver{}, files)
+	stmts, err := viewStatements(&postgres.Driver{}, files)
+	texts := make([]string, len(stmts))
+	for i, st := range stmts {
+		texts[i] = st.text
+	}
+	return texts, err
 }

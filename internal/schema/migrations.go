@@ -70,13 +70,13 @@ func generateMigration(ctx context.Context, db *sql.DB, dir migrate.Dir, name st
 	if err != nil {
 		return "", err
 	}
-	plan, err := planChanges(ctx, drv, current, desired, name, unqualified, func(o *migrate.PlanOptions) { o.Indent = "  " })
+	plan, breaks, err := planTableChanges(ctx, drv, current, desired, name, unqualified, func(o *migrate.PlanOptions) { o.Indent = "  " })
 	if err != nil {
 		return "", err
 	}
-	// Views, which atlas does not plan: dropped before the table changes,
-	// created after them (views.go).
-	drop, create := viewChanges(currentViews, views, plan != nil, "")
+	// Views, which atlas does not plan: replaced in place, or dropped before
+	// the table changes and created after them (views.go).
+	drop, create := viewChanges(currentViews, views, breaks, "")
 	if plan == nil && len(drop)+len(create) == 0 {
 		return "", nil
 	}

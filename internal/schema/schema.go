@@ -14,17 +14,21 @@
 package schema
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
+	"ariga.io/atlas/sql/migrate"
 	atlas "ariga.io/atlas/sql/schema"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/msgx-aodb/msgx/internal/oneline"
@@ -78,11 +82,33 @@ func Open(ctx context.Context, rawURL string) (*sql.DB, error) {
 // so nothing is left behind; the returned schema keeps its (random) name,
 // which Plan and GenerateMigration replace.
 func Desired(ctx context.Context, db *sql.DB) (*atlas.Schema, error) {
+	return desiredFrom(ctx, db, Embedded())
+}
+
+// Embedded is the desired schema built into the binary (the *.sql files of
+// sql/postgres/schema when it was compiled).
+func Embedded() fs.FS {
 	src, err := fs.Sub(sqlfiles.PostgresSchema, "postgres/schema")
 	if err != nil {
-		return nil, err
+		panic(err) // a constant, valid path
 	}
-	return desiredFrom(ctx, db, src)
+	return src
+}
+
+// SameFiles reports whether a and b hold the same *.sql files, byte for byte:
+// `msgx schema` warns when the files it plans with are not the ones built in.
+func SameFiles(a, b fs.FS) (bool, error) {
+	fa, err := sqlFiles(a)
+	if err != nil {
+		return false, err
+	}
+	fb, err := sqlFiles(b)
+	if err != nil {
+		return false, err
+	}
+	return slices.EqualFunc(fa, fb, func(x, y migrate.File) bool {
+		return x.Name() == y.Name() && bytes.Equal(x.Bytes(), y.Bytes())
+	}), nil
 }
 
 // desiredFrom is Desired for the *.sql files of any directory (tests use
@@ -151,14 +177,17 @@ func desiredWithViews(ctx context.Context, db *sql.DB, src fs.FS) (*atlas.Schema
 // trailing semicolon. It is empty when the schema is up to date. Tables that
 // are not in the desired state are dropped: target belongs to msgx alone.
 //
-// Views (which atlas does not see) are compared by their definitions: when
-// they differ, or any table changes, the plan drops every view of target
+// Views (which atlas does not see) are compared by their definitions,
+// columns and comments, and replaced in place where PostgreSQL allows it;
+// when a table change may break them the plan drops every view of target
 // first and creates the desired ones last (views.go).
 func Plan(ctx context.Context, db *sql.DB, target string) ([]string, error) {
-	src, err := fs.Sub(sqlfiles.PostgresSchema, "postgres/schema")
-	if err != nil {
-		return nil, err
-	}
+	return PlanFrom(ctx, db, target, Embedded())
+}
+
+// PlanFrom is Plan with the desired schema read from the *.sql files of src
+// (`msgx schema plan --dir`, a working tree's sql/postgres/schema).
+func PlanFrom(ctx context.Context, db *sql.DB, target string, src fs.FS) ([]string, error) {
 	desired, views, err := desiredWithViews(ctx, db, src)
 	if err != nil {
 		return nil, err
@@ -183,7 +212,7 @@ func planTo(ctx context.Context, db *sql.DB, target string, desired *atlas.Schem
 		if err != nil {
 			return fmt.Errorf("inspect schema %q: %w", target, err)
 		}
-		tables, err := planStatements(ctx, drv, current, desired, target)
+		tables, breaks, err := planStatements(ctx, drv, current, desired, target)
 		if err != nil {
 			return err
 		}
@@ -191,7 +220,7 @@ func planTo(ctx context.Context, db *sql.DB, target string, desired *atlas.Schem
 		if err != nil {
 			return err
 		}
-		drop, create := viewChanges(currentViews, views, len(tables) > 0, target)
+		drop, create := viewChanges(currentViews, views, breaks, target)
 		stmts = append(drop, tables...)
 		if len(create) > 0 {
 			// The view statements are unqualified, like the files.
@@ -209,7 +238,12 @@ func planTo(ctx context.Context, db *sql.DB, target string, desired *atlas.Schem
 // a failure leaves the schema untouched) and returns the executed statements.
 // Applying an up-to-date schema executes nothing.
 func Apply(ctx context.Context, db *sql.DB, target string) ([]string, error) {
-	stmts, err := Plan(ctx, db, target)
+	return ApplyFrom(ctx, db, target, Embedded())
+}
+
+// ApplyFrom is Apply with the desired schema read from src.
+func ApplyFrom(ctx context.Context, db *sql.DB, target string, src fs.FS) ([]string, error) {
+	stmts, err := PlanFrom(ctx, db, target, src)
 	if err != nil || len(stmts) == 0 {
 		return nil, err
 	}
@@ -220,7 +254,7 @@ func Apply(ctx context.Context, db *sql.DB, target string) ([]string, error) {
 	defer tx.Rollback() //nolint:errcheck // no-op after Commit
 	for i, s := range stmts {
 		if _, err := tx.ExecContext(ctx, s); err != nil {
-			return nil, fmt.Errorf("apply statement %d of %d (%s): %w", i+1, len(stmts), abbrev(s), err)
+			return nil, applyError(i, len(stmts), s, err)
 		}
 	}
 	if err := tx.Commit(); err != nil {
@@ -236,4 +270,26 @@ func abbrev(s string) string {
 		s = s[:77] + "..."
 	}
 	return s
+}
+
+// applyError says which statement failed. When objects that are not msgx's
+// block it — a reporting tool's view on msgx's view or tables, which
+// PostgreSQL will not drop or change under it — it names them (the server's
+// DETAIL) and the way out.
+func applyError(i, n int, stmt string, err error) error {
+	err = fmt.Errorf("apply statement %d of %d (%s): %w", i+1, n, abbrev(stmt), err)
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	// 2BP01 dependent_objects_still_exist; 0A000 "cannot alter type of a
+	// column used by a view or rule".
+	blocked := pe.Code == "2BP01" || (pe.Code == "0A000" && strings.Contains(pe.Message, "used by a view"))
+	if !blocked {
+		return err
+	}
+	return fmt.Errorf("%w; dependent objects: %s; nothing was changed (one transaction). "+
+		"This upgrade must re-create msgx's views: drop those objects, run apply again, then re-create them "+
+		"(docs/reporting.md, \"Building on flight_report\")",
+		err, strings.Join(strings.Split(strings.TrimSpace(pe.Detail), "\n"), "; "))
 }

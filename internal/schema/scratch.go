@@ -103,6 +103,13 @@ func openDriver(q atlas.ExecQuerier) (migrate.Driver, error) {
 // schemas' names and attributes (comment) are not msgx's business: desired
 // takes current's, so the diff covers tables only. nil means no changes.
 func planChanges(ctx context.Context, drv migrate.Driver, current, desired *atlas.Schema, name string, opts ...migrate.PlanOption) (*migrate.Plan, error) {
+	plan, _, err := planTableChanges(ctx, drv, current, desired, name, opts...)
+	return plan, err
+}
+
+// planTableChanges is planChanges that also says whether the changes may
+// break a view (breaksViews).
+func planTableChanges(ctx context.Context, drv migrate.Driver, current, desired *atlas.Schema, name string, opts ...migrate.PlanOption) (*migrate.Plan, bool, error) {
 	desired.Name, desired.Attrs = current.Name, current.Attrs
 	// Normalized: both sides are deparsed by the same server (desired is a
 	// fixed point of atlas's own DDL, see desiredFrom), so atlas may compare
@@ -110,16 +117,16 @@ func planChanges(ctx context.Context, drv migrate.Driver, current, desired *atla
 	// sees a changed CHECK expression.
 	changes, err := drv.SchemaDiff(current, desired, atlas.DiffNormalized())
 	if err != nil {
-		return nil, fmt.Errorf("atlas diff: %w", err)
+		return nil, false, fmt.Errorf("atlas diff: %w", err)
 	}
 	if len(changes) == 0 {
-		return nil, nil
+		return nil, false, nil
 	}
 	plan, err := drv.PlanChanges(ctx, name, changes, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("atlas plan: %w", err)
+		return nil, false, fmt.Errorf("atlas plan: %w", err)
 	}
-	return plan, nil
+	return plan, breaksViews(changes), nil
 }
 
 // unqualified plans statements without a schema prefix; they apply to the
@@ -130,24 +137,24 @@ func unqualified(o *migrate.PlanOptions) {
 	o.SchemaQualifier = &none
 }
 
-// planStatements is planChanges for direct execution: statements qualified
-// with the target schema, one line each.
-func planStatements(ctx context.Context, drv migrate.Driver, current, desired *atlas.Schema, target string) ([]string, error) {
-	plan, err := planChanges(ctx, drv, current, desired, "", func(o *migrate.PlanOptions) {
+// planStatements is planTableChanges for direct execution: statements
+// qualified with the target schema, one line each.
+func planStatements(ctx context.Context, drv migrate.Driver, current, desired *atlas.Schema, target string) ([]string, bool, error) {
+	plan, breaks, err := planTableChanges(ctx, drv, current, desired, "", func(o *migrate.PlanOptions) {
 		o.SchemaQualifier = &target
 		o.Mode = migrate.PlanModeInPlace
 	})
 	if err != nil || plan == nil {
-		return nil, err
+		return nil, false, err
 	}
 	stmts := make([]string, 0, len(plan.Changes))
 	for _, c := range plan.Changes {
 		if len(c.Args) > 0 { // the PostgreSQL planner inlines everything
-			return nil, fmt.Errorf("atlas plan: statement with arguments: %s", abbrev(c.Cmd))
+			return nil, false, fmt.Errorf("atlas plan: statement with arguments: %s", abbrev(c.Cmd))
 		}
 		stmts = append(stmts, c.Cmd)
 	}
-	return stmts, nil
+	return stmts, breaks, nil
 }
 
 // sqlFiles returns the *.sql files at the root of src in file-name order.

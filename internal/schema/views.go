@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"ariga.io/atlas/sql/migrate"
+	atlas "ariga.io/atlas/sql/schema"
 
 	"github.com/msgx-aodb/msgx/db/pgadmin"
 )
@@ -15,27 +16,39 @@ import (
 // Views are invisible to atlas's open-source PostgreSQL driver (it inspects
 // tables only), so msgx keeps them itself: the desired views are the view
 // statements of the schema files, compared with a database by their
-// server-deparsed definitions and comments. When anything differs — or any
-// table changes, which a view may depend on — every view of the schema is
-// dropped before the table changes and the desired ones are created after.
+// server-deparsed definitions, columns and comments.
+//
+// A reporting tool may build its own views on msgx's (docs/reporting.md), and
+// PostgreSQL refuses to drop a view another one depends on. So a view is
+// replaced in place (CREATE OR REPLACE VIEW) whenever PostgreSQL allows it —
+// the same columns with the same types, new ones only at the end — and every
+// view is dropped and re-created only when a table change may break them (a
+// table or column dropped or renamed, a column's type changed).
+
+// viewStmt is one statement of the schema files about a view.
+type viewStmt struct {
+	view string // lower-case name
+	text string
+}
 
 // viewSet is the desired views: the statements that create and comment them,
 // in file order, and what the server made of them.
 type viewSet struct {
-	stmts []string
+	stmts []viewStmt
 	defs  []pgadmin.ViewDefinitionsRow
 }
 
 var (
 	createView      = regexp.MustCompile(`(?is)^\s*CREATE\s+(OR\s+REPLACE\s+)?VIEW\s+("?)([a-z_][a-z0-9_]*)`)
-	commentView     = regexp.MustCompile(`(?is)^\s*COMMENT\s+ON\s+VIEW\s`)
+	commentView     = regexp.MustCompile(`(?is)^\s*COMMENT\s+ON\s+VIEW\s+"?([a-z_][a-z0-9_]*)`)
 	commentColumnOn = regexp.MustCompile(`(?is)^\s*COMMENT\s+ON\s+COLUMN\s+"?([a-z_][a-z0-9_]*)"?\.`)
+	createKeyword   = regexp.MustCompile(`(?is)^\s*CREATE\s+(OR\s+REPLACE\s+)?VIEW\s`)
 )
 
 // viewStatements picks the statements of files that create a view or
 // comment on one (or on one of its columns).
-func viewStatements(drv migrate.Driver, files []migrate.File) ([]string, error) {
-	var out []string
+func viewStatements(drv migrate.Driver, files []migrate.File) ([]viewStmt, error) {
+	var out []viewStmt
 	views := map[string]bool{}
 	for _, f := range files {
 		stmts, err := migrate.FileStmtDecls(drv, f)
@@ -46,11 +59,11 @@ func viewStatements(drv migrate.Driver, files []migrate.File) ([]string, error) 
 			text := strings.TrimSuffix(strings.TrimSpace(st.Text), ";")
 			if m := createView.FindStringSubmatch(text); m != nil {
 				views[strings.ToLower(m[3])] = true
-				out = append(out, text)
-			} else if commentView.MatchString(text) {
-				out = append(out, text)
+				out = append(out, viewStmt{strings.ToLower(m[3]), text})
+			} else if m := commentView.FindStringSubmatch(text); m != nil {
+				out = append(out, viewStmt{strings.ToLower(m[1]), text})
 			} else if m := commentColumnOn.FindStringSubmatch(text); m != nil && views[strings.ToLower(m[1])] {
-				out = append(out, text)
+				out = append(out, viewStmt{strings.ToLower(m[1]), text})
 			}
 		}
 	}
@@ -66,26 +79,109 @@ func viewDefinitions(ctx context.Context, db pgadmin.DBTX, schemaName string) ([
 	return defs, nil
 }
 
-// viewChanges returns the statements that drop the current views and those
-// that create the desired ones, or nothing when they already agree and no
-// table changes. qualifier prefixes the dropped names ("" for none).
-func viewChanges(current []pgadmin.ViewDefinitionsRow, desired *viewSet, tablesChange bool, qualifier string) (drop, create []string) {
-	if !tablesChange && slices.Equal(current, desired.defs) {
-		return nil, nil
+// viewChanges returns the statements that drop views before the table
+// changes and those that create, replace or comment views after them;
+// nothing when the views agree and no table change breaks them (breaksViews).
+// qualifier prefixes the dropped names ("" for none).
+func viewChanges(current []pgadmin.ViewDefinitionsRow, desired *viewSet, tablesBreakViews bool, qualifier string) (drop, create []string) {
+	want := map[string]pgadmin.ViewDefinitionsRow{}
+	for _, v := range desired.defs {
+		want[v.Name] = v
 	}
-	if len(current) > 0 {
-		names := make([]string, len(current))
-		for i, v := range current {
-			names[i] = quoteIdent(v.Name)
+	have := map[string]pgadmin.ViewDefinitionsRow{}
+	var dropped []string
+	for _, v := range current {
+		have[v.Name] = v
+		w, ok := want[v.Name]
+		if tablesBreakViews || !ok || (w != v && !replaceable(v.Columns, w.Columns)) {
+			dropped = append(dropped, v.Name)
+			delete(have, v.Name)
+		}
+	}
+	if len(dropped) > 0 {
+		names := make([]string, len(dropped))
+		for i, n := range dropped {
+			names[i] = quoteIdent(n)
 			if qualifier != "" {
 				names[i] = quoteIdent(qualifier) + "." + names[i]
 			}
 		}
 		// One statement: PostgreSQL drops views that depend on each other
-		// together; a view of someone else's on top of them makes it fail.
+		// together; a view of someone else's on top of them makes it fail
+		// (applyError says which and what to do).
 		drop = []string{"DROP VIEW " + strings.Join(names, ", ")}
 	}
-	return drop, desired.stmts
+	for _, w := range desired.defs {
+		v, kept := have[w.Name]
+		if kept && v == w {
+			continue
+		}
+		for _, st := range desired.stmts {
+			if st.view != w.Name {
+				continue
+			}
+			text := st.text
+			if kept {
+				text = createKeyword.ReplaceAllString(text, "CREATE OR REPLACE VIEW ")
+			}
+			create = append(create, text)
+		}
+		if kept { // comments the files no longer set would stay
+			if v.Comment != "" && w.Comment == "" {
+				create = append(create, "COMMENT ON VIEW "+quoteIdent(w.Name)+" IS NULL")
+			}
+			for _, c := range commentedColumns(v.ColumnComments) {
+				if !slices.Contains(commentedColumns(w.ColumnComments), c) {
+					create = append(create, "COMMENT ON COLUMN "+quoteIdent(w.Name)+"."+quoteIdent(c)+" IS NULL")
+				}
+			}
+		}
+	}
+	return drop, create
+}
+
+// replaceable says whether CREATE OR REPLACE VIEW can turn a view with the
+// columns have into one with want: the same names and types in the same
+// order, new columns only at the end.
+func replaceable(have, want string) bool {
+	return want == have || strings.HasPrefix(want, have+", ")
+}
+
+// commentedColumns are the column names of a ViewDefinitionsRow.ColumnComments.
+func commentedColumns(comments string) []string {
+	var names []string
+	for _, l := range strings.Split(comments, "\n") {
+		if name, _, ok := strings.Cut(l, ": "); ok {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// breaksViews says whether atlas's table changes may touch what a view
+// reads: PostgreSQL refuses them while the view exists (a dropped or renamed
+// table or column, a column whose type, collation or generation changes).
+// Added tables and columns, indexes, constraints, defaults, NULL-ness and
+// comments leave a view alone.
+func breaksViews(changes []atlas.Change) bool {
+	for _, c := range changes {
+		switch c := c.(type) {
+		case *atlas.DropTable, *atlas.RenameTable:
+			return true
+		case *atlas.ModifyTable:
+			for _, tc := range c.Changes {
+				switch tc := tc.(type) {
+				case *atlas.DropColumn, *atlas.RenameColumn:
+					return true
+				case *atlas.ModifyColumn:
+					if tc.Change&^(atlas.ChangeComment|atlas.ChangeNull|atlas.ChangeDefault) != 0 {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // oneLineSQL puts a view statement on one line, as the plan prints every

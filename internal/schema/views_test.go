@@ -3,6 +3,7 @@ package schema_test
 import (
 	"context"
 	"regexp"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -81,9 +82,10 @@ func TestPlanKeepsViews(t *testing.T) {
 	require.Equal(t, "one", defs[0].Comment)
 	require.Equal(t, "v: the v", defs[0].ColumnComments)
 
-	// A changed comment alone is a change.
+	// A changed comment alone is a change, made in place.
 	plan = apply(viewSchema("CREATE VIEW tv AS SELECT id, v FROM t;\nCOMMENT ON VIEW tv IS 'two';\nCOMMENT ON COLUMN tv.v IS 'the v';"))
-	require.Equal(t, `DROP VIEW "public"."tv"`, plan[0])
+	require.Contains(t, plan, "CREATE OR REPLACE VIEW tv AS SELECT id, v FROM t")
+	require.NotContains(t, plan[0], "DROP VIEW")
 
 	// A changed definition.
 	apply(viewSchema("CREATE VIEW tv AS SELECT id, upper(v) AS v FROM t;\nCOMMENT ON VIEW tv IS 'two';"))
@@ -128,4 +130,95 @@ func TestViewFilesOneLine(t *testing.T) {
 	for _, s := range stmts {
 		require.NotContains(t, s, "--", "a view statement with a -- comment inside: %s", s)
 	}
+}
+
+// A reporting tool's own view on msgx's view (in the tool's schema) does not
+// block an upgrade that PostgreSQL lets through with the view in place: a
+// changed comment or definition with the same columns, a column added at the
+// end of the view, an added table column. An upgrade that must re-create the
+// view (a column type under it changes) fails as a whole, naming the tool's
+// view and the way out.
+func TestPlanKeepsToolViews(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openDB(t, testdb.PostgresEmpty(t))
+	table := func(cols string) *fstest.MapFile {
+		return &fstest.MapFile{Data: []byte("CREATE TABLE t (id BIGINT NOT NULL, " + cols + " CONSTRAINT t_pkey PRIMARY KEY (id));")}
+	}
+	apply := func(src fstest.MapFS) ([]string, error) {
+		t.Helper()
+		return schema.ApplyFrom(ctx, db, "public", src)
+	}
+	toolViewThere := func() {
+		t.Helper()
+		var n int
+		require.NoError(t, db.QueryRowContext(ctx, "SELECT count(*) FROM reports.tool_v").Scan(&n))
+	}
+
+	v1 := viewSchema("CREATE VIEW tv AS SELECT id, v FROM t;\nCOMMENT ON VIEW tv IS 'one';\nCOMMENT ON COLUMN tv.v IS 'the v';")
+	_, err := apply(v1)
+	require.NoError(t, err)
+	_, err = db.ExecContext(ctx, "CREATE SCHEMA reports; CREATE VIEW reports.tool_v AS SELECT id, v FROM public.tv")
+	require.NoError(t, err)
+
+	// Comments (one dropped), then a new view column at the end.
+	plan, err := apply(viewSchema("CREATE VIEW tv AS SELECT id, v FROM t;\nCOMMENT ON VIEW tv IS 'two';"))
+	require.NoError(t, err)
+	require.Contains(t, plan, `COMMENT ON COLUMN "tv"."v" IS NULL`)
+	toolViewThere()
+	plan, err = apply(viewSchema("CREATE VIEW tv AS SELECT id, v, upper(v) AS v_upper FROM t;\nCOMMENT ON VIEW tv IS 'two';"))
+	require.NoError(t, err)
+	require.Contains(t, plan, "CREATE OR REPLACE VIEW tv AS SELECT id, v, upper(v) AS v_upper FROM t")
+	toolViewThere()
+
+	// A table column added, with the view reading it at its end.
+	added := viewSchema("CREATE VIEW tv AS SELECT id, v, upper(v) AS v_upper, w FROM t;\nCOMMENT ON VIEW tv IS 'two';")
+	added["010_t.sql"] = table("v VARCHAR(10) NULL, w INT NULL,")
+	_, err = apply(added)
+	require.NoError(t, err)
+	toolViewThere()
+	again, err := schema.PlanFrom(ctx, db, "public", added)
+	require.NoError(t, err)
+	require.Empty(t, again)
+
+	// Widening t.v needs the view dropped, which the tool's view blocks.
+	wider := viewSchema("CREATE VIEW tv AS SELECT id, v, upper(v) AS v_upper, w FROM t;\nCOMMENT ON VIEW tv IS 'two';")
+	wider["010_t.sql"] = table("v VARCHAR(20) NULL, w INT NULL,")
+	_, err = apply(wider)
+	require.ErrorContains(t, err, "view reports.tool_v depends on view tv")
+	require.ErrorContains(t, err, "nothing was changed")
+	require.ErrorContains(t, err, "drop those objects, run apply again, then re-create them")
+	toolViewThere()
+	_, err = db.ExecContext(ctx, "DROP VIEW reports.tool_v")
+	require.NoError(t, err)
+	_, err = apply(wider)
+	require.NoError(t, err)
+}
+
+// The same on msgx's real schema: a tool's view on flight_report survives an
+// upgrade that adds a flight_schd column (the failure when the view must be
+// re-created is TestPlanKeepsToolViews's: a full-schema apply costs seconds).
+func TestApplyKeepsToolViewOnFlightReport(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openDB(t, testdb.Postgres(t))
+	_, err := db.ExecContext(ctx, "CREATE SCHEMA reports; CREATE VIEW reports.daily AS SELECT flid, gate_1 FROM public.flight_report")
+	require.NoError(t, err)
+
+	src := fstest.MapFS{}
+	files, err := schema.SchemaFiles()
+	require.NoError(t, err)
+	for _, f := range files {
+		src[f.Name()] = &fstest.MapFile{Data: f.Bytes()}
+	}
+	const remc = "  remc             VARCHAR(1000)  NULL,"
+	text := string(src["020_flight.sql"].Data)
+	require.Contains(t, text, remc)
+	src["020_flight.sql"] = &fstest.MapFile{Data: []byte(strings.Replace(text, remc, remc+"\n  remarks          VARCHAR(200)   NULL,", 1))}
+	plan, err := schema.ApplyFrom(ctx, db, "public", src)
+	require.NoError(t, err)
+	require.Contains(t, strings.Join(plan, "\n"), `"remarks"`)
+	require.NotContains(t, strings.Join(plan, "\n"), "DROP VIEW")
+	var n int
+	require.NoError(t, db.QueryRowContext(ctx, "SELECT count(*) FROM reports.daily").Scan(&n))
 }

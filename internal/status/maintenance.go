@@ -32,13 +32,13 @@ func jobs(runs []store.JobRun) []Job {
 }
 
 // writeJobs renders one line per job: when it last ran, how long, rows, error.
-func writeJobs(b *strings.Builder, kv func(key, format string, a ...any), js []Job) {
+func writeJobs(b *strings.Builder, kv func(key, format string, a ...any), js []Job, loc *time.Location) {
 	b.WriteString("maintenance\n")
 	if len(js) == 0 {
 		kv("jobs", "none run yet")
 	}
 	for _, j := range js {
-		line := fmt.Sprintf("last run %s, took %s, %d rows", j.LastRunAt.Format(time.RFC3339),
+		line := fmt.Sprintf("last run %s, took %s, %d rows", Stamp(j.LastRunAt, loc),
 			time.Duration(j.DurationSeconds*float64(time.Second)).Round(time.Millisecond), j.Rows)
 		if j.Error != nil {
 			line += ", FAILED: " + oneline.Text(*j.Error, 200)

@@ -251,12 +251,13 @@ func opt(s string) *string {
 	return &s
 }
 
-// WriteText writes the report for a human, one section per concern.
-func (r Report) WriteText(w io.Writer) error {
+// WriteText writes the report for a human, one section per concern, times
+// in loc (Stamp).
+func (r Report) WriteText(w io.Writer, loc *time.Location) error {
 	var b strings.Builder
 	kv := func(key, format string, a ...any) { fmt.Fprintf(&b, "  %-13s %s\n", key, fmt.Sprintf(format, a...)) }
 
-	fmt.Fprintf(&b, "msgx status at %s\n", r.At.Format(time.RFC3339))
+	fmt.Fprintf(&b, "msgx status at %s\n", Stamp(r.At, loc))
 	if r.Role != "" {
 		kv("role", "%s", r.Role)
 	}
@@ -276,7 +277,7 @@ func (r Report) WriteText(w io.Writer) error {
 			line += ", class " + *h.ErrorClass
 		}
 		if h.NextAttemptAt != nil {
-			line += ", next attempt " + h.NextAttemptAt.Format(time.RFC3339)
+			line += ", next attempt " + Stamp(*h.NextAttemptAt, loc)
 		}
 		kv("head", "%s", line)
 		if h.Reason != nil {
@@ -308,19 +309,19 @@ func (r Report) WriteText(w io.Writer) error {
 		kv("open", "none")
 	}
 	for _, q := range r.Requests {
-		line := fmt.Sprintf("%s %s, age %s, expires %s", q.Kind, q.Status, seconds(q.AgeSeconds), q.ExpiresAt.Format(time.RFC3339))
+		line := fmt.Sprintf("%s %s, age %s, expires %s", q.Kind, q.Status, seconds(q.AgeSeconds), Stamp(q.ExpiresAt, loc))
 		if q.CoutmsgsID != nil {
 			line += fmt.Sprintf(", coutmsgs %d", *q.CoutmsgsID)
 		}
 		kv(fmt.Sprintf("request %d", q.ID), "%s", line)
 	}
-	writeJobs(&b, kv, r.Maintenance)
+	writeJobs(&b, kv, r.Maintenance, loc)
 
 	b.WriteString("ingress, last 24 h\n")
 	line := fmt.Sprintf("%d", r.Ingress.Gaps)
 	if len(r.Ingress.LatestGaps) > 0 {
 		g := r.Ingress.LatestGaps[0]
-		line += fmt.Sprintf(", newest ids %d..%d given up %s", g.FromID, g.ToID, g.GivenUpAt.Format(time.RFC3339))
+		line += fmt.Sprintf(", newest ids %d..%d given up %s", g.FromID, g.ToID, Stamp(g.GivenUpAt, loc))
 	}
 	kv("gaps", "%s", line)
 	line = fmt.Sprintf("%d", r.Ingress.LateRows)

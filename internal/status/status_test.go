@@ -19,6 +19,8 @@ import (
 
 var t0 = time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC)
 
+var shanghai = time.FixedZone("+08:00", 8*3600)
+
 // seed writes a known queue, outbox and backfill through the store:
 //
 //	1 SUCCEEDED, 2 DEAD PROTOCOL, 3 DEAD EXHAUSTED, 4 DEAD PROTOCOL,
@@ -142,12 +144,12 @@ func TestCollectKnownDatabase(t *testing.T) {
 
 	r.Role, r.Shadow = string(leader.Standby), true
 	var text bytes.Buffer
-	require.NoError(t, r.WriteText(&text))
+	require.NoError(t, r.WriteText(&text, shanghai))
 	out := text.String()
 	for _, want := range []string{
 		"role          standby",
 		"SHADOW",
-		"head          5 FAILED, age 10m0s, attempts 2, class INFRA, next attempt 2026-12-02T08:06:00Z",
+		"head          5 FAILED, age 10m0s, attempts 2, class INFRA, next attempt 2026-12-02 16:06:00 +08:00",
 		"reason        db down", // one line
 		"backlog       3",
 		"dead letters  EXHAUSTED 1, PROTOCOL 2",
@@ -155,12 +157,15 @@ func TestCollectKnownDatabase(t *testing.T) {
 		"KAFKA:msg     2 pending, oldest 9m0s",
 		"KAFKA:schd    1 pending, oldest 7m0s",
 		"todos         2 (1 failing), oldest 9m30s",
-		"RQFD SENT, age 7m0s, expires 2026-12-02T08:13:00Z, coutmsgs 77",
-		"history       last run 2026-12-02T08:00:00Z, took 1.5s, 12 rows",
-		"archive       last run 2026-12-02T08:00:00Z, took 1s, 0 rows, FAILED: statement timeout",
+		"RQFD SENT, age 7m0s, expires 2026-12-02 16:13:00 +08:00, coutmsgs 77",
+		"history       last run 2026-12-02 16:00:00 +08:00, took 1.5s, 12 rows",
+		"archive       last run 2026-12-02 16:00:00 +08:00, took 1s, 0 rows, FAILED: statement timeout",
 	} {
 		require.Contains(t, out, want, "text:\n%s", out)
 	}
+	text.Reset()
+	require.NoError(t, r.WriteText(&text, time.UTC))
+	require.Contains(t, text.String(), "next attempt 2026-12-02 08:06:00Z", "--utc")
 }
 
 // The gaps given up and the late rows of the last 24 h (rules 16–17) are in
@@ -186,7 +191,7 @@ func TestCollectShowsIngressGapsAndLateRows(t *testing.T) {
 	require.Equal(t, []status.LateRow{{MsgID: 7, LateAfter: 9, EnqueuedAt: r.Ingress.LatestLate[0].EnqueuedAt}}, r.Ingress.LatestLate)
 	require.Equal(t, int64(8), r.Ingress.LatestGaps[0].FromID)
 	var text bytes.Buffer
-	require.NoError(t, r.WriteText(&text))
+	require.NoError(t, r.WriteText(&text, time.UTC))
 	require.Contains(t, text.String(), "gaps          1, newest ids 8..8 given up")
 	require.Contains(t, text.String(), "late rows     1, newest 7 late:9")
 }
@@ -203,7 +208,7 @@ func TestCollectShowsThePause(t *testing.T) {
 	require.Equal(t, store.DependencyMailbox, r.Paused.Dependency)
 	require.Equal(t, 60.0, r.Paused.AgeSeconds)
 	var text bytes.Buffer
-	require.NoError(t, r.WriteText(&text))
+	require.NoError(t, r.WriteText(&text, shanghai))
 	require.Contains(t, text.String(), "paused        mailbox: mailbox: read raw: dial tcp 127.0.0.1:3306: connect: connection refused (for 1m0s)")
 
 	require.NoError(t, s.PublishResume(t.Context(), t0.Add(2*time.Minute)))
@@ -231,7 +236,7 @@ func TestCollectEmptyDatabase(t *testing.T) {
 	require.Contains(t, string(b), `"dead_letters":{}`)
 
 	var text bytes.Buffer
-	require.NoError(t, r.WriteText(&text))
+	require.NoError(t, r.WriteText(&text, shanghai))
 	require.Contains(t, text.String(), "none (queue empty)")
 	require.Contains(t, string(b), `"requests":[]`)
 }

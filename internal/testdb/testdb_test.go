@@ -135,3 +135,18 @@ func TestSplitStatements(t *testing.T) {
 	got := splitStatements("-- header\nCREATE TABLE a (\n  x int -- inline\n);\n\n-- between\nCREATE TABLE b (y int);\n")
 	require.Equal(t, []string{"CREATE TABLE a (\nx int -- inline\n)", "CREATE TABLE b (y int)"}, got)
 }
+
+// Long skips unless MSGX_TEST_LONG is set (make test-long sets it).
+func TestLongSkipsUnlessAskedFor(t *testing.T) {
+	skipped := func() (s bool) {
+		t.Run("", func(t *testing.T) {
+			defer func() { s = t.Skipped() }()
+			Long(t)
+		})
+		return s
+	}
+	t.Setenv(LongEnv, "")
+	require.True(t, skipped())
+	t.Setenv(LongEnv, "1")
+	require.False(t, skipped())
+}

@@ -21,7 +21,8 @@ SELECT datistemplate FROM pg_catalog.pg_database WHERE datname = sqlc.arg(name):
 -- name: ViewDefinitions :many
 -- The views of a schema with what makes them what they are: the definition
 -- as the server deparses it (relative to the current search_path) and the
--- comments. Atlas's open-source driver does not inspect views, so
+-- comments, and its columns with their types (CREATE OR REPLACE VIEW may
+-- only add columns at the end). Atlas's open-source driver does not inspect views, so
 -- internal/schema compares these itself.
 SELECT c.relname::text AS name,
        pg_catalog.pg_get_viewdef(c.oid)::text AS definition,
@@ -29,7 +30,10 @@ SELECT c.relname::text AS name,
        COALESCE((SELECT string_agg(a.attname || ': ' || pg_catalog.col_description(c.oid, a.attnum), E'\n' ORDER BY a.attnum)
                  FROM pg_catalog.pg_attribute a
                  WHERE a.attrelid = c.oid AND a.attnum > 0
-                   AND pg_catalog.col_description(c.oid, a.attnum) IS NOT NULL), '')::text AS column_comments
+                   AND pg_catalog.col_description(c.oid, a.attnum) IS NOT NULL), '')::text AS column_comments,
+       COALESCE((SELECT string_agg(pg_catalog.quote_ident(a.attname) || ' ' || pg_catalog.format_type(a.atttypid, a.atttypmod), ', ' ORDER BY a.attnum)
+                 FROM pg_catalog.pg_attribute a
+                 WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped), '')::text AS columns
 FROM pg_catalog.pg_class c
 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
 WHERE n.nspname = sqlc.arg(schema_name)::text AND c.relkind = 'v'

@@ -10,8 +10,10 @@
 -- "Last" (delay, bridge, chock) is the item with the highest ORDINAL.
 --
 -- Views are not inspected by atlas's open-source driver: internal/schema
--- drops and re-creates them around any table change (msgx schema apply), and
--- their migration is hand-written (docs/schema.md).
+-- replaces them in place, or drops and re-creates them around a table change
+-- that may break them (msgx schema apply; docs/schema.md). Reporting tools
+-- build on this view: keep its columns stable, add new ones at the end
+-- (docs/reporting.md).
 
 CREATE VIEW flight_report AS
 SELECT

@@ -34,6 +34,30 @@
     showState();
   });
 
+  // Times are airport local time with their offset; the UTC box (kept in
+  // localStorage) shows each <time data-utc> in UTC instead.
+  var UTC = "msgx-utc";
+  function utcWanted() { try { return localStorage.getItem(UTC) === "1"; } catch (e) { return false; } }
+  function showTimes(root) {
+    var utc = utcWanted();
+    (root || document).querySelectorAll("time[data-utc]").forEach(function (el) {
+      if (!el.dataset.local) { el.dataset.local = el.textContent; }
+      el.textContent = utc ? el.dataset.utc : el.dataset.local;
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    var box = document.getElementById("utc-toggle");
+    if (box) {
+      box.checked = utcWanted();
+      box.addEventListener("change", function () {
+        try { localStorage.setItem(UTC, box.checked ? "1" : "0"); } catch (e) { /* private mode */ }
+        showTimes();
+      });
+    }
+    showTimes();
+  });
+  document.addEventListener("htmx:afterSwap", function (ev) { showTimes(ev.detail.target); });
+
   // The token goes to the admin routes only.
   document.addEventListener("htmx:configRequest", function (ev) {
     var t = token();
@@ -48,7 +72,7 @@
     if (xhr.status < 400) { return; }
     var msg = xhr.status + " " + xhr.statusText;
     try { msg = xhr.status + ": " + JSON.parse(xhr.responseText).error; } catch (e) { /* not JSON */ }
-    if (xhr.status === 401 || xhr.status === 403) { msg += " — enter the admin token (top right)"; }
+    if (xhr.status === 401 || (xhr.status === 403 && document.getElementById("token-form"))) { msg += " — enter the admin token (top right)"; }
     ev.detail.shouldSwap = false;
     var p = document.createElement("p");
     p.className = "error-msg";
