@@ -150,7 +150,7 @@ func TestMaintenanceRunBackfill(t *testing.T) {
 
 	code, out, stderr = runMsgx(t, "status", "--config", e.config)
 	require.Equal(t, exitOK, code, stderr)
-	require.Regexp(t, `backfill +last run \S+, took \S+, 1 rows`, out)
+	require.Regexp(t, `backfill +last run \S+ \S+ \S+, took \S+, 1 rows`, out)
 }
 
 // The reconciliation pass runs by hand: an unprocessed mailbox row behind the
