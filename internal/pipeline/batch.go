@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
@@ -211,14 +212,23 @@ func (w *batchWriter) finish(m store.Message, meta store.Meta, out outcome, bind
 	}
 }
 
+// flushChunk is the most flights, or events, one write statement carries:
+// a statement's rows are built in memory whole (a copy of every state's
+// columns, of every event's payload), so a download of 38 000 flights is
+// written in slices rather than doubling what its run holds. Each flight is
+// written once either way (addResults merges a flight changed twice).
+const flushChunk = 1000
+
 // flush writes everything queued, flights before the events and statuses
 // that refer to them.
 func (w *batchWriter) flush(ctx context.Context, ex store.Executor, now time.Time) error {
-	if err := ex.WriteFlights(ctx, w.writes, now); err != nil {
-		return err
+	for writes := range slices.Chunk(w.writes, flushChunk) {
+		if err := ex.WriteFlights(ctx, writes, now); err != nil {
+			return err
+		}
 	}
-	if len(w.events) > 0 {
-		if err := ex.InsertEvents(ctx, w.events); err != nil {
+	for events := range slices.Chunk(w.events, flushChunk) {
+		if err := ex.InsertEvents(ctx, events); err != nil {
 			return err
 		}
 	}
