@@ -16,8 +16,9 @@ import (
 // decoded messages whose effect is computed from the flights they name
 // alone, and messages refused at decode (MALFORMED, PROTOCOL: settled DEAD,
 // nothing to compute). Snapshots (they read generations and prune
-// candidates), reference lists, retryable decode failures and unsupported
-// kinds are settled alone — RESPs among them, since the request guard reads
+// candidates), reference lists, retryable decode failures, unsupported
+// kinds and messages of more than sliceRecords records (applied a slice at a
+// time) are settled alone — RESPs among them, since the request guard reads
 // and completes REQ_TRACK in their transaction.
 func batchable(run []prepared) int {
 	for i := range run {
@@ -27,6 +28,9 @@ func batchable(run []prepared) int {
 				return i
 			}
 			continue
+		}
+		if recordCount(pr.decoded) > sliceRecords {
+			return i
 		}
 		switch m := pr.decoded; m.Kind {
 		case sis.KindFlightOps, sis.KindFlightDelete, sis.KindIgnored:
