@@ -122,10 +122,10 @@ func (m *model) apply(rec *sis.FlightRecord) bool {
 	before := m.key()
 	m.scalar("FFID", rec.FFID)
 	for id := range sis.NumScalars {
-		m.scalar(sis.ScalarID(id).String(), rec.Scalars[id])
+		m.scalar(sis.ScalarID(id).String(), rec.Scalars.Get(sis.ScalarID(id)))
 	}
 	for id := range sis.NumStructs {
-		name, op := sis.StructID(id).String(), rec.Structs[id]
+		name, op := sis.StructID(id).String(), rec.Structs.Get(sis.StructID(id))
 		s := flight.Struct{}
 		if op.Op == sis.Set {
 			if op.Text != "" {
@@ -149,7 +149,7 @@ func (m *model) apply(rec *sis.FlightRecord) bool {
 		}
 	}
 	for id := range sis.NumGroups {
-		name, op := sis.GroupID(id).String(), rec.Groups[id]
+		name, op := sis.GroupID(id).String(), rec.Groups.Get(sis.GroupID(id))
 		if op.Op != sis.Replace {
 			continue
 		}
@@ -177,7 +177,7 @@ func (m *model) apply(rec *sis.FlightRecord) bool {
 		}
 	}
 	for id := range sis.NumPayloads {
-		kind, op := sis.PayloadID(id).String(), rec.Payloads[id]
+		kind, op := sis.PayloadID(id).String(), rec.Payloads.Get(sis.PayloadID(id))
 		if op.Op != sis.Replace {
 			continue
 		}

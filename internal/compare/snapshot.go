@@ -58,22 +58,22 @@ func carried(rec *sis.FlightRecord) *Mask {
 		m.Scalars["FFID"] = true
 	}
 	for id := range sis.NumScalars {
-		if rec.Scalars[id].Op != sis.Unchanged {
+		if rec.Scalars.Get(sis.ScalarID(id)).Op != sis.Unchanged {
 			m.Scalars[sis.ScalarID(id).String()] = true
 		}
 	}
 	for id := range sis.NumStructs {
-		if rec.Structs[id].Op != sis.Unchanged {
+		if rec.Structs.Get(sis.StructID(id)).Op != sis.Unchanged {
 			m.Structs[sis.StructID(id).String()] = true
 		}
 	}
 	for id := range sis.NumGroups {
-		if rec.Groups[id].Op != sis.Unchanged {
+		if rec.Groups.Get(sis.GroupID(id)).Op != sis.Unchanged {
 			m.Groups[sis.GroupID(id).String()] = true
 		}
 	}
 	for id := range sis.NumPayloads {
-		if rec.Payloads[id].Op != sis.Unchanged {
+		if rec.Payloads.Get(sis.PayloadID(id)).Op != sis.Unchanged {
 			m.Payloads[sis.PayloadID(id).String()] = true
 		}
 	}

@@ -49,26 +49,26 @@ func Apply(cur *State, rec *sis.FlightRecord, revive bool, msgID int64, now time
 	if applyValue(next.Scalars, "FFID", rec.FFID) {
 		changed = true
 	}
-	for id := range sis.NumScalars {
-		if applyValue(next.Scalars, sis.ScalarID(id).String(), rec.Scalars[id]) {
+	for id, f := range rec.Scalars.All() {
+		if applyValue(next.Scalars, id.String(), f) {
 			changed = true
 		}
 	}
-	for id := range sis.NumStructs {
-		if applyStruct(next.Structs, sis.StructID(id).String(), rec.Structs[id]) {
+	for id, op := range rec.Structs.All() {
+		if applyStruct(next.Structs, id.String(), op) {
 			changed = true
 		}
 	}
-	for id := range sis.NumGroups {
-		name := sis.GroupID(id).String()
-		if applyGroup(next.Groups, name, rec.Groups[id]) {
+	for id, op := range rec.Groups.All() {
+		name := id.String()
+		if applyGroup(next.Groups, name, op) {
 			changed = true
 			groups = append(groups, name)
 		}
 	}
-	for id := range sis.NumPayloads {
-		kind := sis.PayloadID(id).String()
-		if applyPayload(next.Payloads, kind, rec.Payloads[id]) {
+	for id, op := range rec.Payloads.All() {
+		kind := id.String()
+		if applyPayload(next.Payloads, kind, op) {
 			changed = true
 			payloads = append(payloads, kind)
 		}

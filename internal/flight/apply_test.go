@@ -30,10 +30,10 @@ func gate(seq int64, code string) sis.Item {
 func newRecord(flid int64) *sis.FlightRecord {
 	r := &sis.FlightRecord{FLID: flid}
 	r.FFID = set("CA-CA101-D-02DEC260030-D")
-	r.Scalars[sis.SODT] = setTime("02DEC260030", time.Date(2026, 12, 2, 0, 30, 0, 0, cst))
-	r.Scalars[sis.ALCD] = set("CA")
-	r.Scalars[sis.STND] = set("201")
-	r.Groups[sis.GTDT] = sis.GroupOp{Op: sis.Replace, Items: []sis.Item{gate(1, "A1"), gate(3, "A1"), gate(2, "B2")}}
+	r.Scalars.Set(sis.SODT, setTime("02DEC260030", time.Date(2026, 12, 2, 0, 30, 0, 0, cst)))
+	r.Scalars.Set(sis.ALCD, set("CA"))
+	r.Scalars.Set(sis.STND, set("201"))
+	r.Groups.Set(sis.GTDT, sis.GroupOp{Op: sis.Replace, Items: []sis.Item{gate(1, "A1"), gate(3, "A1"), gate(2, "B2")}})
 	return r
 }
 
@@ -61,7 +61,7 @@ func TestNewFlight(t *testing.T) {
 
 func TestNewFlightWithoutSODTIsRefused(t *testing.T) {
 	rec := newRecord(7)
-	rec.Scalars[sis.SODT] = sis.Field{}
+	rec.Scalars.Set(sis.SODT, sis.Field{})
 	_, err := Apply(nil, rec, false, 1, now)
 	var re *RuleError
 	require.True(t, errors.As(err, &re))
@@ -78,7 +78,7 @@ func TestFieldOperationsEachOnTheirOwn(t *testing.T) {
 	})
 	t.Run("Set", func(t *testing.T) {
 		rec := &sis.FlightRecord{FLID: 7}
-		rec.Scalars[sis.STND] = set("305")
+		rec.Scalars.Set(sis.STND, set("305"))
 		r := apply(t, cur, rec, 2)
 		require.True(t, r.Changed)
 		require.Equal(t, "305", r.Next.Scalars["STND"].Raw)
@@ -89,19 +89,19 @@ func TestFieldOperationsEachOnTheirOwn(t *testing.T) {
 	})
 	t.Run("SetSameValueIsNoChange", func(t *testing.T) {
 		rec := &sis.FlightRecord{FLID: 7}
-		rec.Scalars[sis.STND] = set("201")
+		rec.Scalars.Set(sis.STND, set("201"))
 		require.False(t, apply(t, cur, rec, 2).Changed)
 	})
 	t.Run("Clear", func(t *testing.T) {
 		rec := &sis.FlightRecord{FLID: 7}
-		rec.Scalars[sis.STND] = sis.Field{Op: sis.Clear}
+		rec.Scalars.Set(sis.STND, sis.Field{Op: sis.Clear})
 		r := apply(t, cur, rec, 2)
 		require.True(t, r.Changed)
 		require.NotContains(t, r.Next.Scalars, "STND")
 	})
 	t.Run("Replace", func(t *testing.T) {
 		rec := &sis.FlightRecord{FLID: 7}
-		rec.Groups[sis.GTDT] = sis.GroupOp{Op: sis.Replace, Items: []sis.Item{gate(9, "C9")}}
+		rec.Groups.Set(sis.GTDT, sis.GroupOp{Op: sis.Replace, Items: []sis.Item{gate(9, "C9")}})
 		r := apply(t, cur, rec, 2)
 		require.True(t, r.Changed)
 		require.Equal(t, map[string]int64{GroupGates: r.Next.StateVersion}, r.Changes.Groups, "only the replaced group is written, at the new version")
@@ -109,14 +109,14 @@ func TestFieldOperationsEachOnTheirOwn(t *testing.T) {
 	})
 	t.Run("ReplaceWithSameListIsNoChange", func(t *testing.T) {
 		rec := &sis.FlightRecord{FLID: 7}
-		rec.Groups[sis.GTDT] = newRecord(7).Groups[sis.GTDT]
+		rec.Groups.Set(sis.GTDT, newRecord(7).Groups.Get(sis.GTDT))
 		r := apply(t, cur, rec, 2)
 		require.False(t, r.Changed)
 		require.Empty(t, r.Changes.Groups)
 	})
 	t.Run("ReplaceWithEmptyClears", func(t *testing.T) {
 		rec := &sis.FlightRecord{FLID: 7}
-		rec.Groups[sis.GTDT] = sis.GroupOp{Op: sis.Replace}
+		rec.Groups.Set(sis.GTDT, sis.GroupOp{Op: sis.Replace})
 		r := apply(t, cur, rec, 2)
 		require.True(t, r.Changed)
 		require.Empty(t, r.Next.Groups[GroupGates])
@@ -124,21 +124,21 @@ func TestFieldOperationsEachOnTheirOwn(t *testing.T) {
 	})
 	t.Run("StructSetAndClear", func(t *testing.T) {
 		rec := &sis.FlightRecord{FLID: 7}
-		rec.Structs[sis.FDIV] = sis.StructOp{Op: sis.Set, Text: "weather", Attrs: []sis.NamedField{{Name: "DDIR", Field: set("TO")}}}
+		rec.Structs.Set(sis.FDIV, sis.StructOp{Op: sis.Set, Text: "weather", Attrs: []sis.NamedField{{Name: "DDIR", Field: set("TO")}}})
 		r := apply(t, cur, rec, 2)
 		require.True(t, r.Changed)
 		require.Equal(t, "TO", r.Next.Structs["FDIV"].Attrs["DDIR"])
-		rec.Structs[sis.FDIV] = sis.StructOp{Op: sis.Clear}
+		rec.Structs.Set(sis.FDIV, sis.StructOp{Op: sis.Clear})
 		r = apply(t, r.Next, rec, 3)
 		require.True(t, r.Changed)
 		require.NotContains(t, r.Next.Structs, "FDIV")
 	})
 	t.Run("PayloadReplaceAndClear", func(t *testing.T) {
 		rec := &sis.FlightRecord{FLID: 7}
-		rec.Payloads[sis.SRVT] = sis.PayloadOp{Op: sis.Replace, Count: 1, XML: "<SRVT><SRTC>WCH</SRTC></SRVT>"}
+		rec.Payloads.Set(sis.SRVT, sis.PayloadOp{Op: sis.Replace, Count: 1, XML: "<SRVT><SRTC>WCH</SRTC></SRVT>"})
 		r := apply(t, cur, rec, 2)
 		require.Equal(t, map[string]int64{"SRVT": r.Next.StateVersion}, r.Changes.Payloads)
-		rec.Payloads[sis.SRVT] = sis.PayloadOp{Op: sis.Replace}
+		rec.Payloads.Set(sis.SRVT, sis.PayloadOp{Op: sis.Replace})
 		r = apply(t, r.Next, rec, 3)
 		require.Equal(t, map[string]int64{"SRVT": r.Next.StateVersion}, r.Changes.Payloads)
 		require.NotContains(t, r.Next.Payloads, "SRVT")
@@ -148,12 +148,12 @@ func TestFieldOperationsEachOnTheirOwn(t *testing.T) {
 func TestOperationDayIsFixedOnce(t *testing.T) {
 	cur := apply(t, nil, newRecord(7), 1).Next
 	rec := &sis.FlightRecord{FLID: 7}
-	rec.Scalars[sis.SODT] = setTime("03DEC260030", time.Date(2026, 12, 3, 0, 30, 0, 0, cst))
+	rec.Scalars.Set(sis.SODT, setTime("03DEC260030", time.Date(2026, 12, 3, 0, 30, 0, 0, cst)))
 	_, err := Apply(cur, rec, false, 2, now)
 	var re *RuleError
 	require.True(t, errors.As(err, &re), "a record moving the operation day is refused")
 
-	rec.Scalars[sis.SODT] = setTime("02DEC262330", time.Date(2026, 12, 2, 23, 30, 0, 0, cst))
+	rec.Scalars.Set(sis.SODT, setTime("02DEC262330", time.Date(2026, 12, 2, 23, 30, 0, 0, cst)))
 	r := apply(t, cur, rec, 2)
 	require.True(t, r.Changed, "a new SODT on the same day is fine")
 }
@@ -197,7 +197,7 @@ func TestOperationDaySurvivesAStateReadBackInUTC(t *testing.T) {
 	s.Scalars["SODT"] = v
 
 	rec := &sis.FlightRecord{FLID: 7}
-	rec.Scalars[sis.STND] = set("305")
+	rec.Scalars.Set(sis.STND, set("305"))
 	r := apply(t, s, rec, 101)
 	require.True(t, r.Changed)
 	require.Equal(t, time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC), r.Next.OperationDay)

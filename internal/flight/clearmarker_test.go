@@ -24,7 +24,7 @@ func decodeFLOP(t *testing.T, styp, inner string) *sis.FlightRecord {
 // <ABTM ASNO="0"/> clears.
 func TestBridgeOpWithSeqZeroIsKept(t *testing.T) {
 	start := newRecord(7)
-	start.Groups[sis.ABTM] = decodeFLOP(t, "ABTM", `<ABTM ASNO="1"><ABDG>B01</ABDG><ABOP>A</ABOP></ABTM>`).Groups[sis.ABTM]
+	start.Groups.Set(sis.ABTM, decodeFLOP(t, "ABTM", `<ABTM ASNO="1"><ABDG>B01</ABDG><ABOP>A</ABOP></ABTM>`).Groups.Get(sis.ABTM))
 	cur := apply(t, nil, start, 1).Next
 	require.Len(t, cur.Groups[GroupBridgeOps], 1)
 

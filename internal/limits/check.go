@@ -188,16 +188,16 @@ func checkRecord(rec *sis.FlightRecord) *sis.Error {
 	if f := rec.FFID; f.Op == sis.Set && !record.ffid.Fits(f.Raw) {
 		return record.ffid.refuse(at("FFID"), f.Raw)
 	}
-	for id, f := range rec.Scalars {
+	for id, f := range rec.Scalars.All() {
 		if t := record.scalars[id]; f.Op == sis.Set && !t.Fits(f.Raw) {
-			return t.refuse(at(sis.ScalarID(id).String()), f.Raw)
+			return t.refuse(at(id.String()), f.Raw)
 		}
 	}
-	for id, op := range rec.Structs {
+	for id, op := range rec.Structs.All() {
 		if op.Op != sis.Set {
 			continue
 		}
-		name, ts := sis.StructID(id).String(), &record.structs[id]
+		name, ts := id.String(), &record.structs[id]
 		if !ts.text.Fits(op.Text) {
 			return ts.text.refuse(at(name), op.Text)
 		}
@@ -205,14 +205,14 @@ func checkRecord(rec *sis.FlightRecord) *sis.Error {
 			return t.refuse(at(name+"@"+f.Name), f.Raw)
 		}
 	}
-	for id, op := range rec.Groups {
+	for id, op := range rec.Groups.All() {
 		if op.Op != sis.Replace {
 			continue
 		}
 		cols := record.groups[id]
 		for i := range op.Items {
 			it := &op.Items[i]
-			item := func() string { return at(sis.GroupID(id).String() + "[" + strconv.Itoa(it.Ordinal) + "]") }
+			item := func() string { return at(id.String() + "[" + strconv.Itoa(it.Ordinal) + "]") }
 			if f, t := tooLong(cols, it.Fields); f != nil {
 				return t.refuse(item()+"/"+f.Name, f.Raw)
 			}

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
@@ -15,8 +16,9 @@ import (
 // decoded messages whose effect is computed from the flights they name
 // alone, and messages refused at decode (MALFORMED, PROTOCOL: settled DEAD,
 // nothing to compute). Snapshots (they read generations and prune
-// candidates), reference lists, retryable decode failures and unsupported
-// kinds are settled alone — RESPs among them, since the request guard reads
+// candidates), reference lists, retryable decode failures, unsupported
+// kinds and messages of more than sliceRecords records (applied a slice at a
+// time) are settled alone — RESPs among them, since the request guard reads
 // and completes REQ_TRACK in their transaction.
 func batchable(run []prepared) int {
 	for i := range run {
@@ -26,6 +28,9 @@ func batchable(run []prepared) int {
 				return i
 			}
 			continue
+		}
+		if recordCount(pr.decoded) > sliceRecords {
+			return i
 		}
 		switch m := pr.decoded; m.Kind {
 		case sis.KindFlightOps, sis.KindFlightDelete, sis.KindIgnored:
@@ -217,14 +222,23 @@ func (w *batchWriter) finish(m store.Message, meta store.Meta, out outcome, bind
 	}
 }
 
+// flushChunk is the most flights, or events, one write statement carries:
+// a statement's rows are built in memory whole (a copy of every state's
+// columns, of every event's payload), so a download of 38 000 flights is
+// written in slices rather than doubling what its run holds. Each flight is
+// written once either way (addResults merges a flight changed twice).
+const flushChunk = 1000
+
 // flush writes everything queued, flights before the events and statuses
 // that refer to them.
 func (w *batchWriter) flush(ctx context.Context, ex store.Executor, now time.Time) error {
-	if err := ex.WriteFlights(ctx, w.writes, now); err != nil {
-		return err
+	for writes := range slices.Chunk(w.writes, flushChunk) {
+		if err := ex.WriteFlights(ctx, writes, now); err != nil {
+			return err
+		}
 	}
-	if len(w.events) > 0 {
-		if err := ex.InsertEvents(ctx, w.events); err != nil {
+	for events := range slices.Chunk(w.events, flushChunk) {
+		if err := ex.InsertEvents(ctx, events); err != nil {
 			return err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -124,4 +125,52 @@ func procStatus(tb testing.TB, field string) uint64 {
 	}
 	tb.Fatalf("no %s in /proc/self/status", field)
 	return 0
+}
+
+// BenchmarkHostileMemory drains the shapes whose decoded size is furthest
+// from their raw size, with the service's defaults: a 30 000-flight DNLD,
+// then 4 FLOPs of about 15 MiB, each 300 000 two-value records, the first
+// on the download's flights (10 records a flight: applied in slices), the
+// others on unknown flights. It reports the peak resident set of the
+// process and the drain time. Target: peak ≤ 400 MB.
+func BenchmarkHostileMemory(b *testing.B) {
+	for range b.N {
+		e := newEnv(b)
+		msgs := []string{dnldOf(30_000, 15<<20), tinyFlop(300_000, 1, 30_000)}
+		for i := range 3 {
+			msgs = append(msgs, tinyFlop(300_000, int64(1_000_000*(i+1)), 300_000))
+		}
+		for _, m := range msgs {
+			_, err := e.mb.Insert(b.Context(), []byte(m), start)
+			require.NoError(b, err)
+		}
+		msgs = nil
+		runtime.GC()
+		debug.FreeOSMemory() // the messages the test built are not the service's
+		stop := sampleRSS(b)
+		elapsed, _ := runService(b, e, 5)
+		peak := stop()
+		b.ReportMetric(mb(peak), "peak-rss-MB")
+		b.ReportMetric(elapsed.Seconds(), "drain-s")
+	}
+}
+
+// tinyFlop is a FLOP/STND of n records of two short values each, on the
+// flights from flid on, round the next `flights` of them.
+func tinyFlop(n int, flid int64, flights int) string {
+	var body strings.Builder
+	for i := range n {
+		fmt.Fprintf(&body, "<FLOP><FLID>%d</FLID><STND>%d</STND></FLOP>", flid+int64(i%flights), i%1000)
+	}
+	return envelope("FLOP", "STND", body.String())
+}
+
+// dnldOf is a DNLD of n flights padded to at most size bytes with a remark.
+func dnldOf(n, size int) string {
+	recs := make([]string, n)
+	pad := max(size/n-len(fltr(1_000_000, "<STND>201</STND><REMC></REMC>"))-16, 0)
+	for i := range recs {
+		recs[i] = fltr(int64(i+1), "<STND>201</STND><REMC>"+strings.Repeat("r", pad)+"</REMC>")
+	}
+	return schd("DNLD", recs...)
 }

@@ -219,3 +219,45 @@ func TestRunBytesDefaultIsTheServices(t *testing.T) {
 	t.Parallel()
 	require.Equal(t, config.Defaults().RunBytes, DefaultPumpConfig().RunBytes)
 }
+
+// A message counts at its decoded footprint when that is larger than its
+// raw XML: FLOPs of many tiny records (a few KB raw, several times that
+// decoded) fit the budget by their raw bytes five at a time, but by what
+// they hold decoded only one at a time, so each step's run is one message.
+// The outcome is the same: every record applied, in order.
+func TestRunIsCutByDecodedSize(t *testing.T) {
+	t.Parallel()
+	const budget = 60_000
+	e := newEnv(t, func(c *PumpConfig) { c.RunBytes = budget })
+	e.send(t, dnld(3))
+	e.drain(t)
+	var ids []int64
+	for m := range 5 {
+		var recs strings.Builder
+		for r := range 150 {
+			fmt.Fprintf(&recs, "<FLOP><FLID>%d</FLID><STND>%d</STND></FLOP>", r%3+1, 100*m+r)
+		}
+		xml := envelope("FLOP", "STND", recs.String())
+		d, err := limits.Decode([]byte(xml), e.pump.cfg.Decode)
+		require.NoError(t, err)
+		require.Less(t, 5*len(xml), budget, "the raw XML of all five fits one run")
+		require.Greater(t, 2*d.Footprint, budget, "what one holds decoded leaves no room for a second")
+		ids = append(ids, e.send(t, xml))
+	}
+	steps := 0
+	for range 100 {
+		wait, err := e.pump.Step(t.Context())
+		require.NoError(t, err)
+		if wait > 0 {
+			break
+		}
+		steps++
+	}
+	require.Equal(t, 5, steps, "one message a run")
+	for _, id := range ids {
+		require.Equal(t, store.StatusSucceeded, e.msg(t, id).Status, "message %d", id)
+	}
+	for flid, stand := range map[int64]string{1: "547", 2: "548", 3: "549"} {
+		require.Equal(t, stand, e.flight(t, flid).Scalars["STND"].Raw, "flight %d", flid)
+	}
+}

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"maps"
 	"strconv"
 	"strings"
 	"time"
@@ -26,21 +27,95 @@ func (p *Pump) dispatch(ctx context.Context, ex store.Executor, msgID int64, msg
 			return p.applySnapshot(ctx, ex, msgID, msg, now)
 		}
 	}
-	states, err := ex.Flights(ctx, messageFLIDs(msg))
-	if err != nil {
-		return outcome{}, err
+	return p.applyInSlices(ctx, ex, msgID, msg, now)
+}
+
+// sliceRecords is the most records of a message applied and written at
+// once: a FLOP of 300 000 records on known flights would otherwise hold a
+// next state and its events for every record until the end. A message of
+// more records is settled alone (batchable), a slice at a time inside its
+// savepoint: a refusal in a later slice rolls the earlier ones back, so the
+// message stays all-or-nothing, and each flight's final state, versions and
+// events are those of the one-piece apply.
+const sliceRecords = 1000
+
+// applyInSlices applies a message computed from the flights it names
+// (compute), sliceRecords records at a time: read the slice's flights not
+// read yet, compute, write the flights and events. The states carry over
+// from slice to slice, one per flight.
+func (p *Pump) applyInSlices(ctx context.Context, ex store.Executor, msgID int64, msg *sis.Message, now time.Time) (outcome, error) {
+	var acc matches
+	states := map[int64]*flight.State{}
+	n := recordCount(msg)
+	for from := 0; ; from += sliceRecords {
+		part := sliceOf(msg, from, min(from+sliceRecords, n))
+		var need []int64
+		for _, id := range messageFLIDs(part) {
+			if _, ok := states[id]; !ok {
+				need = append(need, id)
+			}
+		}
+		got, err := ex.Flights(ctx, need)
+		if err != nil {
+			return outcome{}, err
+		}
+		maps.Copy(states, got)
+		overlay := overlayOf(states)
+		out, results := computeWith(&acc, part, overlay, msgID, now)
+		if out.status == "" {
+			return outcome{}, &failure{class: sis.ClassUnsupported, reason: "kind " + string(msg.Kind)}
+		}
+		if refusal(out) {
+			return out, nil
+		}
+		overlay.merge()
+		w := p.newWriter()
+		if tooLarge, err := w.addResults(msgID, results, now); err != nil {
+			return outcome{}, err
+		} else if tooLarge != "" {
+			return dead(sis.ClassProtocol, tooLarge), nil
+		}
+		if err := w.flush(ctx, ex, now); err != nil {
+			return outcome{}, err
+		}
+		if from+sliceRecords >= n {
+			return out, nil
+		}
 	}
-	out, results := compute(msg, overlayOf(states), msgID, now)
-	if out.status == "" {
-		return outcome{}, &failure{class: sis.ClassUnsupported, reason: "kind " + string(msg.Kind)}
+}
+
+// recordCount is how many records (flights to delete included) a message
+// carries.
+func recordCount(msg *sis.Message) int {
+	switch {
+	case msg.FlightOps != nil:
+		return len(msg.FlightOps.Records)
+	case msg.Schedule != nil:
+		return len(msg.Schedule.Flights)
+	case msg.Delete != nil:
+		return len(msg.Delete.Records)
 	}
-	w := p.newWriter()
-	if tooLarge, err := w.addResults(msgID, results, now); err != nil {
-		return outcome{}, err
-	} else if tooLarge != "" {
-		return dead(sis.ClassProtocol, tooLarge), nil
+	return 0
+}
+
+// sliceOf is msg with only its records [from, to).
+func sliceOf(msg *sis.Message, from, to int) *sis.Message {
+	part := *msg
+	switch {
+	case msg.FlightOps != nil:
+		ops := *msg.FlightOps
+		ops.Records = ops.Records[from:to]
+		part.FlightOps = &ops
+	case msg.Schedule != nil:
+		s := *msg.Schedule
+		s.Flights = s.Flights[from:to]
+		part.Schedule = &s
+	case msg.Delete != nil:
+		d := *msg.Delete
+		d.Records = d.Records[from:to]
+		part.Delete = &d
 	}
-	return out, w.flush(ctx, ex, now)
+	return &part
 }
 
 // compute is the effect of a message whose outcome depends only on the
@@ -48,21 +123,27 @@ func (p *Pump) dispatch(ctx context.Context, ex store.Executor, msgID int64, msg
 // requests. Pure: it reads and stages states in the overlay. An empty status
 // means the kind is not computed here.
 func compute(msg *sis.Message, states *overlay, msgID int64, now time.Time) (outcome, []flight.Result) {
+	return computeWith(&matches{}, msg, states, msgID, now)
+}
+
+// computeWith is compute over a slice of a message's records, acc counting
+// what the slices before matched: the outcome is that of the records so far.
+func computeWith(acc *matches, msg *sis.Message, states *overlay, msgID int64, now time.Time) (outcome, []flight.Result) {
 	switch msg.Kind {
 	case sis.KindIgnored:
 		return skipped(msg.Note), nil
 	case sis.KindRequest:
 		return dead(sis.ClassProtocol, "an outbound request ("+msg.Meta.Type+") arrived inbound"), nil
 	case sis.KindFlightOps:
-		return applyRecords(states, msg.FlightOps.Records, false, msgID, now)
+		return acc.applyRecords(states, msg.FlightOps.Records, false, msgID, now)
 	case sis.KindFlightDelete:
-		return deleteFlights(states, messageFLIDs(msg), msgID, now)
+		return acc.deleteFlights(states, messageFLIDs(msg), msgID, now)
 	case sis.KindSchedule:
 		if msg.Schedule.Subtype == "DEL" {
-			return deleteFlights(states, messageFLIDs(msg), msgID, now)
+			return acc.deleteFlights(states, messageFLIDs(msg), msgID, now)
 		}
 		if !msg.Schedule.Snapshot() { // ADFT, UPD: upsert the listed flights, never prune
-			return applyRecords(states, msg.Schedule.Flights, true, msgID, now)
+			return acc.applyRecords(states, msg.Schedule.Flights, true, msgID, now)
 		}
 	}
 	return outcome{}, nil
@@ -85,20 +166,26 @@ func messageFLIDs(msg *sis.Message) []int64 {
 	return nil
 }
 
+// matches counts what a message's records matched: flights changed, and
+// records naming no flight or a DELETED one.
+type matches struct {
+	results          int
+	unknown, deleted []string
+}
+
 // applyRecords applies flight records (FLOP, or SCHD ADFT/UPD with create).
 // A FLOP record matches neither an unknown flight nor a DELETED one: only a
 // schedule record brings a deleted flight back, so a late FLOP can neither
 // change it nor make it emit yet another TOMBSTONE.
-func applyRecords(states *overlay, recs []*sis.FlightRecord, create bool, msgID int64, now time.Time) (outcome, []flight.Result) {
+func (m *matches) applyRecords(states *overlay, recs []*sis.FlightRecord, create bool, msgID int64, now time.Time) (outcome, []flight.Result) {
 	var results []flight.Result
-	var unknown, deleted []string
 	for _, rec := range recs {
 		cur := states.get(rec.FLID)
 		if !create && (cur == nil || cur.Lifecycle == flight.Deleted) {
 			if cur == nil {
-				unknown = append(unknown, strconv.FormatInt(rec.FLID, 10))
+				m.unknown = append(m.unknown, strconv.FormatInt(rec.FLID, 10))
 			} else {
-				deleted = append(deleted, strconv.FormatInt(rec.FLID, 10))
+				m.deleted = append(m.deleted, strconv.FormatInt(rec.FLID, 10))
 			}
 			continue
 		}
@@ -109,18 +196,19 @@ func applyRecords(states *overlay, recs []*sis.FlightRecord, create bool, msgID 
 		states.put(r.Next) // a later record of the same flight builds on this one
 		results = append(results, r)
 	}
-	if len(results) == 0 {
-		if len(unknown) == 0 {
+	m.results += len(results)
+	if m.results == 0 {
+		if len(m.unknown) == 0 {
 			return skipped(reasonDeleted), nil
 		}
 		return skipped(reasonNoMatch), nil
 	}
 	var partial []string
-	if len(unknown) > 0 {
-		partial = append(partial, reasonNoMatch+":"+strings.Join(unknown, ","))
+	if len(m.unknown) > 0 {
+		partial = append(partial, reasonNoMatch+":"+strings.Join(m.unknown, ","))
 	}
-	if len(deleted) > 0 {
-		partial = append(partial, reasonDeleted+":"+strings.Join(deleted, ","))
+	if len(m.deleted) > 0 {
+		partial = append(partial, reasonDeleted+":"+strings.Join(m.deleted, ","))
 	}
 	return succeeded(strings.Join(partial, " ")), results
 }
@@ -133,7 +221,7 @@ const (
 )
 
 // deleteFlights marks the listed flights DELETED (FDEL, SCHD DEL).
-func deleteFlights(states *overlay, flids []int64, msgID int64, now time.Time) (outcome, []flight.Result) {
+func (m *matches) deleteFlights(states *overlay, flids []int64, msgID int64, now time.Time) (outcome, []flight.Result) {
 	var results []flight.Result
 	for _, id := range flids {
 		if cur := states.get(id); cur != nil {
@@ -142,7 +230,8 @@ func deleteFlights(states *overlay, flids []int64, msgID int64, now time.Time) (
 			results = append(results, r)
 		}
 	}
-	if len(results) == 0 {
+	m.results += len(results)
+	if m.results == 0 {
 		return skipped(reasonNoMatch), nil
 	}
 	return succeeded(""), results

@@ -19,7 +19,7 @@ type prepared struct {
 	msg     store.Message
 	decoded *sis.Message // nil when the raw row is missing or META unreadable
 	err     error        // decode error (classified), or mailbox.ErrMissing
-	size    int          // bytes of its raw XML: about what it holds decoded
+	size    int          // what it holds: its raw XML's bytes, or its decoded footprint when larger (budget.go)
 }
 
 // processRun processes a run of head messages. Reading the raw rows and
@@ -117,16 +117,21 @@ func (p *Pump) prepare(ctx context.Context, heads []store.Message) ([]prepared, 
 	return run, read, nil
 }
 
-// readDecoded reads messages' raw XML in one round trip and decodes it; a
-// row missing from the mailbox is mailbox.ErrMissing. Each raw message is
-// dropped once decoded.
-func (p *Pump) readDecoded(ctx context.Context, ids []int64) (map[int64]prepared, error) {
+// readDecoded reads messages' raw XML in one round trip and decodes it in
+// order while what it holds fits room (the first whatever its size); the
+// messages after that are not in the result. A row missing from the mailbox
+// is mailbox.ErrMissing. Each raw message is dropped once decoded.
+func (p *Pump) readDecoded(ctx context.Context, ids []int64, room int) (map[int64]prepared, error) {
 	raws, err := p.raw.ReadRaws(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
 	got := make(map[int64]prepared, len(ids))
-	for _, id := range ids {
+	used := 0
+	for i, id := range ids {
+		if i > 0 && used >= room {
+			break
+		}
 		raw, ok := raws[id]
 		if !ok {
 			got[id] = prepared{err: mailbox.ErrMissing}
@@ -134,7 +139,12 @@ func (p *Pump) readDecoded(ctx context.Context, ids []int64) (map[int64]prepared
 		}
 		delete(raws, id)
 		d, err := limits.Decode(raw, p.cfg.Decode)
-		got[id] = prepared{decoded: d, err: err, size: len(raw)}
+		pr := prepared{decoded: d, err: err, size: len(raw)}
+		if d != nil {
+			pr.size = max(pr.size, d.Footprint)
+		}
+		got[id] = pr
+		used += pr.size
 	}
 	return got, nil
 }

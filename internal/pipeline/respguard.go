@@ -59,7 +59,7 @@ func (p *Pump) answered(ctx context.Context, ex store.Executor, d *request.Decis
 func recordSODTs(recs []*sis.FlightRecord, states map[int64]*flight.State) []time.Time {
 	var out []time.Time
 	for _, rec := range recs {
-		if f := rec.Scalars[sis.SODT]; f.Op == sis.Set && f.Type == sis.TypeTime {
+		if f := rec.Scalars.Get(sis.SODT); f.Op == sis.Set && f.Type == sis.TypeTime {
 			out = append(out, f.Time)
 		} else if st := states[rec.FLID]; st != nil && st.Scalars["SODT"].Time != nil {
 			out = append(out, *st.Scalars["SODT"].Time)

@@ -1,5 +1,7 @@
 package sis
 
+import "slices"
+
 // fields returns an empty slice of capacity n carved from the arena.
 func (d *decoder) fields(n int) []NamedField {
 	if cap(d.fieldChunk)-len(d.fieldChunk) < n {
@@ -11,14 +13,28 @@ func (d *decoder) fields(n int) []NamedField {
 }
 
 // items copies src into a slice carved from the arena.
-func (d *decoder) items(src []Item) []Item {
+func (d *decoder) items(src []Item) []Item { return carve(&d.itemChunk, src, 4, 1024) }
+
+// carve copies src into a slice carved from *chunk, starting a chunk of the
+// next size when it is full: a record's entries share their chunk's array
+// instead of allocating one each.
+func carve[T any](chunk *[]T, src []T, first, limit int) []T {
 	n := len(src)
-	if cap(d.itemChunk)-len(d.itemChunk) < n {
-		d.itemChunk = make([]Item, 0, max(grow(cap(d.itemChunk), 4, 1024), n))
+	if n == 0 {
+		return nil
 	}
-	l := len(d.itemChunk)
-	d.itemChunk = append(d.itemChunk, src...)
-	return d.itemChunk[l : l+n : l+n]
+	if cap(*chunk)-len(*chunk) < n {
+		*chunk = make([]T, 0, max(grow(cap(*chunk), first, limit), n))
+	}
+	l := len(*chunk)
+	*chunk = append(*chunk, src...)
+	return (*chunk)[l : l+n : l+n]
+}
+
+// ops carves src, sorted by id in place, into Ops.
+func ops[K ~uint8, V any](chunk *[]Entry[K, V], src []Entry[K, V], first, limit int) Ops[K, V] {
+	slices.SortFunc(src, func(a, b Entry[K, V]) int { return int(a.ID) - int(b.ID) })
+	return Ops[K, V]{entries: carve(chunk, src, first, limit)}
 }
 
 // grow doubles a chunk size from first up to limit: small messages stay

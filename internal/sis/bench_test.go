@@ -79,23 +79,23 @@ func TestBuildDNLD(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range m.Schedule.Flights {
-		for id, f := range r.Scalars {
-			if f.Op != Set {
+		for id := range numScalars {
+			if f := r.Scalars.Get(id); f.Op != Set {
 				t.Fatalf("scalar %s not set", ScalarID(id))
 			}
 		}
-		for g, op := range r.Groups {
-			if op.Op != Replace || len(op.Items) < 2 {
+		for g := range numGroups {
+			if op := r.Groups.Get(g); op.Op != Replace || len(op.Items) < 2 {
 				t.Fatalf("group %s: %v %d", GroupID(g), op.Op, len(op.Items))
 			}
 		}
-		for s, op := range r.Structs {
-			if op.Op != Set {
+		for s := range numStructs {
+			if op := r.Structs.Get(s); op.Op != Set {
 				t.Fatalf("struct %s", StructID(s))
 			}
 		}
-		for p, op := range r.Payloads {
-			if op.Op != Replace || op.Count == 0 {
+		for p := range numPayloads {
+			if op := r.Payloads.Get(p); op.Op != Replace || op.Count == 0 {
 				t.Fatalf("payload %s", PayloadID(p))
 			}
 		}

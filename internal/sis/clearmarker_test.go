@@ -61,7 +61,7 @@ func TestSeqZeroWithDataIsData(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			op := rec.Groups[g]
+			op := rec.Groups.Get(g)
 			if op.Op != Replace || len(op.Items) != 1 || op.ClearMarker != nil {
 				t.Fatalf("%s seq 0 with data: op %v, %d items, marker %v", g, op.Op, len(op.Items), op.ClearMarker)
 			}
@@ -78,7 +78,7 @@ func TestBridgeOpWithSeqZeroKeepsEveryField(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	items := rec.Groups[ABTM].Items
+	items := rec.Groups.Get(ABTM).Items
 	if len(items) != 1 || items[0].Get("ABDG").Raw != "B02" || items[0].Get("ABOP").Raw != "A" || items[0].Get("AOTM").Op != Set {
 		t.Fatalf("ABTM items %+v", items)
 	}
@@ -90,7 +90,7 @@ func TestRouteSeqZeroThenOneDecodesBoth(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", g, err)
 		}
-		items := rec.Groups[g].Items
+		items := rec.Groups.Get(g).Items
 		if len(items) != 2 || items[0].Seq != 0 || items[0].Get("APCD").Raw != "PEK" ||
 			items[1].Seq != 1 || items[1].Get("APCD").Raw != "SHA" || items[1].Ordinal != 2 {
 			t.Fatalf("%s items %+v", g, items)
@@ -112,7 +112,7 @@ func TestLoneEmptyItemClears(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", form, err)
 			}
-			op := rec.Groups[g]
+			op := rec.Groups.Get(g)
 			if op.Op != Replace || len(op.Items) != 0 || op.ClearMarker == nil {
 				t.Fatalf("%s: op %v, %d items, marker %v", form, op.Op, len(op.Items), op.ClearMarker)
 			}
@@ -168,7 +168,7 @@ func TestPayloadClearMarker(t *testing.T) {
 			t.Fatalf("%s: %v", c.inner, err)
 		}
 		var op PayloadOp
-		for _, p := range rec.Payloads {
+		for _, p := range rec.Payloads.All() {
 			if p.Op != Unchanged {
 				op = p
 			}

@@ -100,7 +100,11 @@ func decode(raw []byte, opt Options) (*Message, *Error) {
 	}
 	defer t.release()
 	d := &decoder{t: t, loc: opt.Location, opt: opt}
-	return d.message()
+	m, err := d.message()
+	if m != nil {
+		m.Footprint = footprint(m)
+	}
+	return m, err
 }
 
 type decoder struct {
@@ -112,7 +116,17 @@ type decoder struct {
 	fieldChunk []NamedField
 	itemChunk  []Item
 	recChunk   []FlightRecord
-	scratch    [numGroups][]Item // items of the current record, reused
+	// Entry arenas of the records' sparse operations.
+	scalarChunk  []Entry[ScalarID, Field]
+	groupChunk   []Entry[GroupID, GroupOp]
+	structChunk  []Entry[StructID, StructOp]
+	payloadChunk []Entry[PayloadID, PayloadOp]
+	scratch      [numGroups][]Item // items of the current record, reused
+	// Operations of the current record, reused.
+	scalarScratch  []Entry[ScalarID, Field]
+	groupScratch   []Entry[GroupID, GroupOp]
+	structScratch  []Entry[StructID, StructOp]
+	payloadScratch []Entry[PayloadID, PayloadOp]
 }
 
 func (d *decoder) node(n int32) *node { return &d.t.nodes[n] }

@@ -131,14 +131,14 @@ func TestFieldOperationsProperty(t *testing.T) {
 		}
 		rec := m.Schedule.Flights[0]
 		for id, sc := range scalars {
-			got := rec.Scalars[id]
+			got := rec.Scalars.Get(ScalarID(id))
 			want := []Op{Unchanged, Set, Clear, Clear, Clear}[sc.state]
 			if got.Op != want || (want == Set && got.Raw != sc.raw) {
 				t.Fatalf("iteration %d %s: got %v %q, want %v %q", iter, ScalarID(id), got.Op, got.Raw, want, sc.raw)
 			}
 		}
 		for g, gc := range groups {
-			got := rec.Groups[g]
+			got := rec.Groups.Get(GroupID(g))
 			switch gc.state {
 			case 0:
 				if got.Op != Unchanged || got.Items != nil {
@@ -204,7 +204,7 @@ func TestGroupsNeverMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	items := m.FlightOps.Records[0].Groups[GTDT].Items
+	items := m.FlightOps.Records[0].Groups.Get(GTDT).Items
 	if len(items) != 3 || items[0].Get("GTYP").Raw != "D" || items[1].Get("GTYP").Raw != "I" || items[2].Seq != 9 {
 		t.Fatalf("items %+v", items)
 	}
@@ -218,7 +218,7 @@ func TestStructOps(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return m.FlightOps.Records[0].Structs[FDIV]
+		return m.FlightOps.Records[0].Structs.Get(FDIV)
 	}
 	if s := dec(`<FDIV/>`); s.Op != Clear {
 		t.Errorf("empty FDIV: %v", s.Op)

@@ -60,12 +60,12 @@ func checkMarkersCarryNoData(t *testing.T, m *Message) {
 		recs = append(recs, m.FlightOps.Records...)
 	}
 	for _, r := range recs {
-		for g, op := range r.Groups {
+		for g, op := range r.Groups.All() {
 			if cm := op.ClearMarker; cm != nil && (len(cm.Fields) > 0 || len(cm.Attrs) > 0 || cm.Text.Op == Set) {
 				t.Fatalf("FLID %d: the <%s> clear marker carries data: %+v", r.FLID, GroupID(g), *cm)
 			}
 		}
-		for p, op := range r.Payloads {
+		for p, op := range r.Payloads.All() {
 			cm, seqAttrs := op.ClearMarker, 0
 			if payloadSpecs[p].seqAttr != "" {
 				seqAttrs = 1

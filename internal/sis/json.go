@@ -290,17 +290,17 @@ func itemJSON(it *Item) jsonItem {
 
 func recordJSON(r *FlightRecord) jsonRecord {
 	j := jsonRecord{Ordinal: r.Ordinal, FLID: jsonInt{r.FLIDRaw, r.FLID}, FFID: fieldPtr(r.FFID)}
-	for i, f := range r.Scalars {
+	for i, f := range r.Scalars.All() {
 		if f.Op == Unchanged {
 			continue
 		}
 		if j.Scalars == nil {
 			j.Scalars = map[string]Field{}
 		}
-		j.Scalars[ScalarID(i).String()] = f
+		j.Scalars[i.String()] = f
 	}
-	for i := range r.Groups {
-		g := &r.Groups[i]
+	for i, op := range r.Groups.All() {
+		g := &op
 		if g.Op == Unchanged {
 			continue
 		}
@@ -315,25 +315,25 @@ func recordJSON(r *FlightRecord) jsonRecord {
 			cm := itemJSON(g.ClearMarker)
 			jg.ClearMarker = &cm
 		}
-		j.Groups[GroupID(i).String()] = jg
+		j.Groups[i.String()] = jg
 	}
-	for i, s := range r.Structs {
+	for i, s := range r.Structs.All() {
 		if s.Op == Unchanged {
 			continue
 		}
 		if j.Structs == nil {
 			j.Structs = map[string]jsonStruct{}
 		}
-		j.Structs[StructID(i).String()] = jsonStruct{Op: s.Op.String(), Text: s.Text, Attrs: namedMap(s.Attrs)}
+		j.Structs[i.String()] = jsonStruct{Op: s.Op.String(), Text: s.Text, Attrs: namedMap(s.Attrs)}
 	}
-	for i, p := range r.Payloads {
+	for i, p := range r.Payloads.All() {
 		if p.Op == Unchanged {
 			continue
 		}
 		if j.Payloads == nil {
 			j.Payloads = map[string]jsonPayload{}
 		}
-		j.Payloads[PayloadID(i).String()] = jsonPayload{Op: p.Op.String(), Count: p.Count, XML: p.XML, ClearMarker: p.ClearMarker}
+		j.Payloads[i.String()] = jsonPayload{Op: p.Op.String(), Count: p.Count, XML: p.XML, ClearMarker: p.ClearMarker}
 	}
 	return j
 }

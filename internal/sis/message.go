@@ -41,6 +41,9 @@ type Message struct {
 	// Note explains IGNORED ("ignored:LDM") and UNSUPPORTED
 	// ("unsupported:SCHS/DNLD ...") messages.
 	Note string
+	// Footprint estimates the bytes the decoded message holds besides its
+	// raw XML: what a run budgets for it on top of the raw bytes.
+	Footprint int
 }
 
 // Meta is the META envelope. Raw values are kept exactly as sent; the
@@ -109,10 +112,10 @@ type FlightRecord struct {
 	FLID     int64 // the key matching a stored flight
 	FLIDRaw  string
 	FFID     Field // informational, stored as sent
-	Scalars  [NumScalars]Field
-	Groups   [NumGroups]GroupOp
-	Structs  [NumStructs]StructOp
-	Payloads [NumPayloads]PayloadOp
+	Scalars  Ops[ScalarID, Field]
+	Groups   Ops[GroupID, GroupOp]
+	Structs  Ops[StructID, StructOp]
+	Payloads Ops[PayloadID, PayloadOp]
 	// Delete: the record carried <FDEL/> (FLOP/FDEL only).
 	Delete bool
 }
@@ -121,7 +124,7 @@ type FlightRecord struct {
 // name is not a scalar).
 func (r *FlightRecord) Scalar(name string) Field {
 	if id, ok := ScalarByName(name); ok {
-		return r.Scalars[id]
+		return r.Scalars.Get(id)
 	}
 	return Field{}
 }

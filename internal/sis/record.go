@@ -23,6 +23,7 @@ func (d *decoder) flightRecord(n int32, ord int, group []string, skipMeta bool) 
 	for g := range d.scratch {
 		d.scratch[g] = d.scratch[g][:0]
 	}
+	scalars, structs := d.scalarScratch[:0], d.structScratch[:0]
 	hasFLID, inGroup := false, 0
 	var payloads [numPayloads][]int32
 	for c := t.nodes[n].first; c >= 0; c = t.nodes[c].next {
@@ -68,14 +69,14 @@ func (d *decoder) flightRecord(n int32, ord int, group []string, skipMeta bool) 
 			}
 			rec.FFID = f
 		case elemScalar:
-			if rec.Scalars[ref.id].Op != Unchanged {
+			if has(scalars, ScalarID(ref.id)) {
 				return nil, newErr(ClassProtocol, t.path(c), "", "duplicate <%s>", name)
 			}
 			f, err := d.field(c, &scalarSpecs[ref.id])
 			if err != nil {
 				return nil, err
 			}
-			rec.Scalars[ref.id] = f
+			scalars = append(scalars, Entry[ScalarID, Field]{ScalarID(ref.id), f})
 		case elemGroup:
 			it, err := d.groupItem(c, GroupID(ref.id), len(d.scratch[ref.id])+1)
 			if err != nil {
@@ -83,14 +84,14 @@ func (d *decoder) flightRecord(n int32, ord int, group []string, skipMeta bool) 
 			}
 			d.scratch[ref.id] = append(d.scratch[ref.id], it)
 		case elemStruct:
-			if rec.Structs[ref.id].Op != Unchanged {
+			if has(structs, StructID(ref.id)) {
 				return nil, newErr(ClassProtocol, t.path(c), "", "duplicate <%s>", name)
 			}
 			s, err := d.structOp(c, StructID(ref.id))
 			if err != nil {
 				return nil, err
 			}
-			rec.Structs[ref.id] = s
+			structs = append(structs, Entry[StructID, StructOp]{StructID(ref.id), s})
 		case elemPayload:
 			payloads[ref.id] = append(payloads[ref.id], c)
 		case elemFDEL:
@@ -110,15 +111,18 @@ func (d *decoder) flightRecord(n int32, ord int, group []string, skipMeta bool) 
 	if group != nil && inGroup == 0 && group[0] != "FDEL" {
 		return nil, newErr(ClassProtocol, t.path(n), "", "record carries no element of its FLOP group %s", strings.Join(group, " "))
 	}
-	for g := range rec.Groups {
+	groups := d.groupScratch[:0]
+	for g := range d.scratch {
 		if len(d.scratch[g]) == 0 {
 			continue
 		}
-		rec.Groups[g].Items = d.items(d.scratch[g])
-		if err := d.finishGroup(n, GroupID(g), &rec.Groups[g]); err != nil {
+		op := GroupOp{Items: d.items(d.scratch[g])}
+		if err := d.finishGroup(n, GroupID(g), &op); err != nil {
 			return nil, err
 		}
+		groups = append(groups, Entry[GroupID, GroupOp]{GroupID(g), op})
 	}
+	pays := d.payloadScratch[:0]
 	for p, nodes := range payloads {
 		if len(nodes) == 0 {
 			continue
@@ -127,9 +131,24 @@ func (d *decoder) flightRecord(n int32, ord int, group []string, skipMeta bool) 
 		if err != nil {
 			return nil, err
 		}
-		rec.Payloads[p] = op
+		pays = append(pays, Entry[PayloadID, PayloadOp]{PayloadID(p), op})
 	}
+	rec.Scalars = ops(&d.scalarChunk, scalars, 16, 4096)
+	rec.Structs = ops(&d.structChunk, structs, 4, 1024)
+	rec.Groups = ops(&d.groupChunk, groups, 4, 1024)
+	rec.Payloads = ops(&d.payloadChunk, pays, 4, 1024)
+	d.scalarScratch, d.structScratch, d.groupScratch, d.payloadScratch = scalars, structs, groups, pays
 	return rec, nil
+}
+
+// has reports whether entries hold id.
+func has[K ~uint8, V any](entries []Entry[K, V], id K) bool {
+	for _, e := range entries {
+		if e.ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 func contains(list []string, s string) bool {

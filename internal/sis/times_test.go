@@ -119,7 +119,7 @@ func TestTimesUseConfiguredZone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := m.FlightOps.Records[0].Scalars[BOTM].Time.Format(time.RFC3339); got != "2021-07-04T12:00:00-07:00" {
+	if got := m.FlightOps.Records[0].Scalars.Get(BOTM).Time.Format(time.RFC3339); got != "2021-07-04T12:00:00-07:00" {
 		t.Errorf("BOTM = %s", got)
 	}
 	if got := m.Meta.Sent.Format(time.RFC3339); got != "2021-07-04T12:00:00-07:00" {

@@ -17,7 +17,8 @@ func decodeFDIV(t *testing.T, fdiv string) (*StructOp, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &m.FlightOps.Records[0].Structs[FDIV], nil
+	op := m.FlightOps.Records[0].Structs.Get(FDIV)
+	return &op, nil
 }
 
 // XML end-of-line handling applies to the literal text, before references

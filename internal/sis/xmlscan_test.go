@@ -19,7 +19,7 @@ func TestAttributeQuirks(t *testing.T) {
 			t.Errorf("%s: %v", attr, err)
 			continue
 		}
-		if it := m.FlightOps.Records[0].Groups[ERUT].Items[0]; it.Seq != 1 {
+		if it := m.FlightOps.Records[0].Groups.Get(ERUT).Items[0]; it.Seq != 1 {
 			t.Errorf("%s: seq %d", attr, it.Seq)
 		}
 	}
@@ -52,7 +52,7 @@ func TestSyntaxLeniency(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", pre, err)
 		}
-		it := m.FlightOps.Records[0].Groups[ERUT].Items[0]
+		it := m.FlightOps.Records[0].Groups.Get(ERUT).Items[0]
 		if it.Get("APCD").Raw != "P&K" || it.Get("SCAT").Op != Clear || it.Get("SCDT").Op != Clear {
 			t.Fatalf("%q: %+v", pre, it)
 		}
