@@ -15,7 +15,7 @@ import (
 var msgxOwned = []limits.Column{
 	{"proc_state", "status"}, {"proc_state", "kind"}, {"proc_state", "error_class"}, {"proc_state", "prev_error_class"},
 	{"proc_state_hst", "status"}, {"proc_state_hst", "kind"}, {"proc_state_hst", "error_class"}, {"proc_state_hst", "prev_error_class"},
-	{"ingress_mark", "source"},
+	{"ingress_mark", "source"}, {"ingress_gap", "source"},
 	{"maintenance_run", "job"},                                           // a job's name
 	{"pump_state", "paused_dependency"}, {"pump_state", "paused_reason"}, // the pump's own state
 	{"backfill_todo", "mailbox_status"},
