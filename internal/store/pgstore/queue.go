@@ -29,16 +29,18 @@ func (e executor) EnqueueNew(ctx context.Context, ids []int64, now time.Time) ([
 	if err != nil || c.NewIds == 0 {
 		return nil, interpret(err)
 	}
+	if c.MinNew > c.MaxKnown { // one statement, no lock: no transaction of its own
+		rows, err := e.q.ProcStateEnqueue(ctx, e.db, postgres.ProcStateEnqueueParams{Now: now, MsgIds: ids})
+		return enqueued(rows), interpret(err)
+	}
 	t, err := e.Begin(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer t.Rollback(ctx)
 	x := t.(*tx).executor
-	if c.MinNew <= c.MaxKnown {
-		if err := x.LockPipeline(ctx, now); err != nil {
-			return nil, err
-		}
+	if err := x.LockPipeline(ctx, now); err != nil {
+		return nil, err
 	}
 	rows, err := x.q.ProcStateEnqueue(ctx, x.db, postgres.ProcStateEnqueueParams{Now: now, MsgIds: ids})
 	if err != nil {
@@ -47,11 +49,15 @@ func (e executor) EnqueueNew(ctx context.Context, ids []int64, now time.Time) ([
 	if err := t.Commit(ctx); err != nil {
 		return nil, err
 	}
+	return enqueued(rows), nil
+}
+
+func enqueued(rows []postgres.ProcStateEnqueueRow) []store.Enqueued {
 	got := make([]store.Enqueued, len(rows))
 	for i, r := range rows {
 		got[i] = store.Enqueued{ID: r.MsgID, LateAfter: r.LateAfter}
 	}
-	return got, nil
+	return got
 }
 
 func (e executor) QueueHead(ctx context.Context, max int) ([]store.Message, error) {
