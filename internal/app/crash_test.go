@@ -621,26 +621,33 @@ func TestShutdownBoundsTheStep(t *testing.T) {
 // Subprocess: a real `msgx serve`, killed and restarted.
 
 var (
-	binDir   string
-	buildBin = sync.OnceValues(func() (string, error) {
-		out, err := exec.Command("go", "env", "GOMOD").Output()
-		if err != nil {
-			return "", fmt.Errorf("go env GOMOD: %w", err)
-		}
-		root := filepath.Dir(strings.TrimSpace(string(out)))
-		bin := filepath.Join(binDir, "msgx")
-		args := []string{"build", "-o", bin}
-		if raceBuild {
-			args = append(args, "-race")
-		}
-		cmd := exec.Command("go", append(args, "./cmd/msgx")...)
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return "", fmt.Errorf("go build: %v\n%s", err, out)
-		}
-		return bin, nil
-	})
+	binDir string
+	// buildBin is the msgx binary the real-process tests run: built with
+	// -race when the tests are (it reuses what go test -race compiled).
+	buildBin = sync.OnceValues(func() (string, error) { return build("msgx", raceBuild) })
+	// buildPlainBin is the production build, for what a race build distorts
+	// (its memory is several times the real one's).
+	buildPlainBin = sync.OnceValues(func() (string, error) { return build("msgx-plain", false) })
 )
+
+func build(name string, race bool) (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %w", err)
+	}
+	root := filepath.Dir(strings.TrimSpace(string(out)))
+	bin := filepath.Join(binDir, name)
+	args := []string{"build", "-o", bin}
+	if race {
+		args = append(args, "-race")
+	}
+	cmd := exec.Command("go", append(args, "./cmd/msgx")...)
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	return bin, nil
+}
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "msgx-app-test-")
@@ -692,7 +699,13 @@ func serviceEnv(extra ...string) []string {
 
 func startProc(t *testing.T, env []string, addr string) *proc {
 	t.Helper()
-	cmd := exec.Command(msgxBinary(t), "serve")
+	return startBinary(t, msgxBinary(t), env, addr)
+}
+
+// startBinary is startProc with the binary to run.
+func startBinary(t *testing.T, bin string, env []string, addr string) *proc {
+	t.Helper()
+	cmd := exec.Command(bin, "serve")
 	p := &proc{cmd: cmd, stderr: &syncBuffer{}, exited: make(chan struct{}), base: "http://" + addr}
 	cmd.Env = env
 	cmd.Stderr = p.stderr
