@@ -449,7 +449,7 @@ func (q *Queries) InboundRawSizes(ctx context.Context, db DBTX, ids []int64) ([]
 
 const inboundRescan = `-- name: InboundRescan :many
 SELECT CMINMSGS_ID FROM cminmsgs
-WHERE CMINMSGS_DATE_PROCESSED IS NULL
+WHERE COALESCE(CMINMSGS_DATE_PROCESSED) IS NULL
   AND CMINMSGS_ID > ? AND CMINMSGS_ID <= ?
   AND (CMINMSGS_DATE_RECEIVED IS NULL OR CMINMSGS_DATE_RECEIVED >= ?)
 ORDER BY CMINMSGS_ID
@@ -465,7 +465,13 @@ type InboundRescanParams struct {
 
 // Bounded rescan behind the watermark: unprocessed rows in (from_id, to_id]
 // received after a cut-off (or without a receive time), so a row committed late
-// with a smaller ID is still found.
+// with a smaller ID is still found. It reads the primary key over the window
+// and stops at the limit: O(RescanDistance) at most. The test of
+// DATE_PROCESSED is wrapped (COALESCE) so no index on it is usable: MariaDB
+// 10.11 otherwise picks a ref lookup of DATE_PROCESSED IS NULL on
+// cminmsgs_unprocessed_ix and filters the id range row by row, reading every
+// unprocessed row of the table before the window on each poll
+// (TestRescanReadsOnlyItsWindow).
 func (q *Queries) InboundRescan(ctx context.Context, db DBTX, arg InboundRescanParams) ([]int64, error) {
 	rows, err := db.QueryContext(ctx, inboundRescan,
 		arg.FromID,

@@ -39,7 +39,13 @@ type Querier interface {
 	InboundRawSizes(ctx context.Context, db DBTX, ids []int64) ([]InboundRawSizesRow, error)
 	// Bounded rescan behind the watermark: unprocessed rows in (from_id, to_id]
 	// received after a cut-off (or without a receive time), so a row committed late
-	// with a smaller ID is still found.
+	// with a smaller ID is still found. It reads the primary key over the window
+	// and stops at the limit: O(RescanDistance) at most. The test of
+	// DATE_PROCESSED is wrapped (COALESCE) so no index on it is usable: MariaDB
+	// 10.11 otherwise picks a ref lookup of DATE_PROCESSED IS NULL on
+	// cminmsgs_unprocessed_ix and filters the id range row by row, reading every
+	// unprocessed row of the table before the window on each poll
+	// (TestRescanReadsOnlyItsWindow).
 	InboundRescan(ctx context.Context, db DBTX, arg InboundRescanParams) ([]int64, error)
 	// Shadow mode: the bounded rescan, processed or not.
 	InboundRescanAny(ctx context.Context, db DBTX, arg InboundRescanAnyParams) ([]int64, error)

@@ -16,7 +16,7 @@ func TestDefaults(t *testing.T) {
 	c, err := Load("", env(nil))
 	require.NoError(t, err)
 	require.Equal(t, "Asia/Shanghai", c.Location.String())
-	require.Equal(t, 50, c.ClaimBatch)
+	require.Equal(t, 500, c.ClaimBatch)
 	require.Equal(t, 5, c.MaxAttempts)
 	require.Equal(t, 10*time.Minute, c.HeadDeadline)
 	require.True(t, c.SnapshotPrune)

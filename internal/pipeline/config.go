@@ -9,7 +9,7 @@ import (
 // PollerConfig configures the ingress poller (docs/design.md §1.1). Zero fields
 // take the defaults.
 type PollerConfig struct {
-	Batch          int           // ids read per poll after the watermark, and per rescan; default 50
+	Batch          int           // ids read per poll after the watermark, and per rescan; default 500
 	RescanDistance int64         // the rescan looks this many ids behind the watermark; default 1000
 	RescanAge      time.Duration // ...at rows received within this age; default 10 min
 	Source         string        // watermark name (INGRESS_MARK.source); default "cminmsgs"
@@ -32,7 +32,7 @@ const DefaultGapWait = 3 * time.Second
 
 // DefaultPollerConfig returns the documented defaults.
 func DefaultPollerConfig() PollerConfig {
-	return PollerConfig{Batch: 50, RescanDistance: 1000, RescanAge: 10 * time.Minute, Source: "cminmsgs",
+	return PollerConfig{Batch: 500, RescanDistance: 1000, RescanAge: 10 * time.Minute, Source: "cminmsgs",
 		GapWait: DefaultGapWait, ReconcileBatch: 500}
 }
 

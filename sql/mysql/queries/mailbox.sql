@@ -8,9 +8,15 @@ LIMIT ?;
 -- name: InboundRescan :many
 -- Bounded rescan behind the watermark: unprocessed rows in (from_id, to_id]
 -- received after a cut-off (or without a receive time), so a row committed late
--- with a smaller ID is still found.
+-- with a smaller ID is still found. It reads the primary key over the window
+-- and stops at the limit: O(RescanDistance) at most. The test of
+-- DATE_PROCESSED is wrapped (COALESCE) so no index on it is usable: MariaDB
+-- 10.11 otherwise picks a ref lookup of DATE_PROCESSED IS NULL on
+-- cminmsgs_unprocessed_ix and filters the id range row by row, reading every
+-- unprocessed row of the table before the window on each poll
+-- (TestRescanReadsOnlyItsWindow).
 SELECT CMINMSGS_ID FROM cminmsgs
-WHERE CMINMSGS_DATE_PROCESSED IS NULL
+WHERE COALESCE(CMINMSGS_DATE_PROCESSED) IS NULL
   AND CMINMSGS_ID > sqlc.arg(from_id) AND CMINMSGS_ID <= sqlc.arg(to_id)
   AND (CMINMSGS_DATE_RECEIVED IS NULL OR CMINMSGS_DATE_RECEIVED >= sqlc.arg(received_after))
 ORDER BY CMINMSGS_ID
