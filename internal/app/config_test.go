@@ -7,10 +7,14 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/msgx-aodb/msgx/internal/api"
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/kafka"
+	"github.com/msgx-aodb/msgx/internal/maintenance"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
 	"github.com/msgx-aodb/msgx/internal/relay"
+	"github.com/msgx-aodb/msgx/internal/request"
+	"github.com/msgx-aodb/msgx/internal/sis"
 )
 
 func env(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
@@ -109,4 +113,27 @@ func TestConfigDefaultsAreThePackagesDefaults(t *testing.T) {
 	require.Equal(t, pod.GapWait, po.GapWait)
 
 	require.Equal(t, pipeline.DefaultBackfillConfig().Interval, c.BackfillInterval)
+	require.Equal(t, pipeline.DefaultGapWait, c.GapWait)
+	require.Equal(t, pipeline.DefaultRunBytes, c.RunBytes)
+	require.Equal(t, sis.DefaultMaxSize, c.MaxMessageBytes)
+	require.Equal(t, sis.DefaultZone, c.AirportTZ)
+	require.Equal(t, sis.DefaultIgnoreTypes, c.IgnoreTypes)
+
+	require.Equal(t, request.DefaultTimeout, c.Request.Timeout)
+
+	m := c.Maintenance
+	require.Equal(t, maintenance.DefaultBatch, m.Batch)
+	require.Equal(t, maintenance.DefaultPause, m.Pause)
+	require.Equal(t, maintenance.DefaultStatementTimeout, m.StatementTimeout)
+	require.Equal(t, maintenance.DefaultHistoryRetention, m.HistoryRetention)
+	require.Equal(t, maintenance.DefaultSnapLogRetention, m.SnapLogRetention)
+	require.Equal(t, maintenance.DefaultArchiveEvery, m.ArchiveEvery)
+	require.Equal(t, maintenance.DefaultArchiveAfter, m.ArchiveAfter)
+	require.Equal(t, maintenance.DefaultOutboxEvery, m.OutboxEvery)
+	require.Equal(t, maintenance.DefaultOutboxRetention, m.OutboxRetention)
+	require.Equal(t, maintenance.DefaultReconcileEvery, c.ReconcileInterval)
+
+	require.Equal(t, api.DefaultMaxJSONBytes, c.MaxJSONBytes)
+	require.Equal(t, api.DefaultMaxConcurrentSends, c.MaxConcurrentSends)
+	require.Equal(t, api.DefaultMaxBodyBytes, c.MaxMessageBytes)
 }
