@@ -137,3 +137,21 @@ func TestConfigDefaultsAreThePackagesDefaults(t *testing.T) {
 	require.Equal(t, api.DefaultMaxConcurrentSends, c.MaxConcurrentSends)
 	require.Equal(t, api.DefaultMaxBodyBytes, c.MaxMessageBytes)
 }
+
+// The values config's table accepts for a setting another package reads are
+// that package's: every request.guard mode and SASL mechanism loads.
+func TestConfigAcceptsThePackagesValues(t *testing.T) {
+	require.Equal(t, request.ModeRequest, request.Mode(config.Defaults().Request.Guard))
+	for _, m := range request.Modes {
+		c, err := LoadConfig("", env(map[string]string{"MSGX_REQUEST_GUARD": m}))
+		require.NoError(t, err, m)
+		require.Equal(t, m, c.Request.Guard)
+	}
+	for _, m := range []string{kafka.Plain, kafka.ScramSHA256, kafka.ScramSHA512} {
+		c, err := LoadConfig("", env(map[string]string{
+			"MSGX_KAFKA_SASL_MECHANISM": m, "MSGX_KAFKA_SASL_USERNAME": "u", "MSGX_KAFKA_SASL_PASSWORD": "p",
+		}))
+		require.NoError(t, err, m)
+		require.Equal(t, m, KafkaConfig(c).SASL.Mechanism)
+	}
+}
