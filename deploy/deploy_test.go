@@ -19,7 +19,7 @@ import (
 	"github.com/knadh/koanf/parsers/yaml"
 	"github.com/stretchr/testify/require"
 
-	"github.com/msgx-aodb/msgx/internal/config"
+	"github.com/msgx-aodb/msgx/internal/app"
 )
 
 // tool finds a command the test needs; without it the test skips with one
@@ -166,7 +166,7 @@ func TestSiteConfig(t *testing.T) {
 		require.NotRegexp(t, `(?m)^\s*`+regexp.QuoteMeta(strings.TrimSuffix(key, ":"))+`:`, string(raw), "%s belongs in msgx.env", secret)
 	}
 
-	_, err = config.Load(path, func(string) string { return "" })
+	_, err = app.LoadConfig(path, func(string) string { return "" })
 	require.Error(t, err, "prod without the secrets is refused")
 	for _, v := range []string{"MSGX_PG_URL", "MSGX_MAILBOX_DSN", "MSGX_KAFKA_BROKERS", "MSGX_ADMIN_TOKEN", "MSGX_HTTP_SEND_TOKEN"} {
 		require.Contains(t, err.Error(), v)
@@ -191,7 +191,7 @@ func TestSiteConfig(t *testing.T) {
 	delete(site, "MSGX_KAFKA_SASL_MECHANISM")
 	delete(site, "MSGX_KAFKA_SASL_USERNAME")
 	delete(site, "MSGX_KAFKA_SASL_PASSWORD")
-	cfg, err := config.Load(path, func(k string) string { return site[k] })
+	cfg, err := app.LoadConfig(path, func(k string) string { return site[k] })
 	require.NoError(t, err)
 	require.Equal(t, "prod", cfg.Env)
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/msgx-aodb/msgx/internal/app"
 	"github.com/msgx-aodb/msgx/internal/config"
 )
 
@@ -17,7 +18,7 @@ func configFlag(fs *flag.FlagSet) *string {
 // loadConfig loads the configuration for a command; on error it prints one
 // line per invalid key and returns false (the command exits 2).
 func loadConfig(cmd, path string, s streams) (config.Config, bool) {
-	cfg, err := config.Load(path, os.Getenv)
+	cfg, err := app.LoadConfig(path, os.Getenv)
 	if err != nil {
 		for _, line := range strings.Split(err.Error(), "\n") {
 			fmt.Fprintf(s.err, "msgx %s: %s\n", cmd, line)

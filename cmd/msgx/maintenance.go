@@ -107,7 +107,7 @@ func runMaintenance(ctx context.Context, args []string, s streams) int {
 			return 0, err
 		}
 		defer db.Close()
-		return request.New(st, mb, clk, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg.RequestConfig(), nil).Expiry().RunOnce(ctx)
+		return request.New(st, mb, clk, slog.New(slog.NewTextHandler(io.Discard, nil)), app.RequestConfig(cfg), nil).Expiry().RunOnce(ctx)
 	}
 	var poller *pipeline.Poller // the reconciliation pass reads the mailbox
 	if pos[1] == "reconcile" {

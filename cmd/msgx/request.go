@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/app"
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/oneline"
@@ -149,7 +150,7 @@ func runRequest(ctx context.Context, args []string, s streams) int {
 		defer db.Close()
 		mb = m
 	}
-	svc := request.New(st, mb, clock.Real{}, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg.RequestConfig(), nil)
+	svc := request.New(st, mb, clock.Real{}, slog.New(slog.NewTextHandler(io.Discard, nil)), app.RequestConfig(cfg), nil)
 
 	var req store.Request
 	switch sub {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/msgx-aodb/msgx/internal/app"
 	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/oneline"
 )
@@ -42,7 +43,7 @@ func runTail(ctx context.Context, args []string, s streams) int {
 	if !ok {
 		return exitUsage
 	}
-	kc := cfg.Kafka
+	kc := app.KafkaConfig(cfg)
 	if len(kc.Brokers) == 0 {
 		fmt.Fprintln(s.err, "msgx tail: kafka.brokers (MSGX_KAFKA_BROKERS) is not set; for 'msgx serve' in dev, use the embedded broker address it logs")
 		return exitUsage

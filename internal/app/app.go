@@ -284,7 +284,7 @@ func runWorkers(ctx context.Context, cfg config.Config, st store.Store, mb *mail
 
 // requestService is the request service of the configuration.
 func requestService(cfg config.Config, st store.Store, mb *mailbox.Mailbox, clk clock.Clock, log *slog.Logger, met *metrics.Metrics) *request.Service {
-	return request.New(st, mb, clk, log, cfg.RequestConfig(), met)
+	return request.New(st, mb, clk, log, RequestConfig(cfg), met)
 }
 
 var (

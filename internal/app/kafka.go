@@ -29,7 +29,7 @@ type outbound struct {
 // without brokers it first starts the embedded cluster (production refuses
 // that in config validation; this refuses it again in case of a bypass).
 func startKafka(ctx context.Context, c config.Config, log *slog.Logger) (*outbound, error) {
-	o := &outbound{cfg: c.Kafka}
+	o := &outbound{cfg: KafkaConfig(c)}
 	if len(o.cfg.Brokers) == 0 {
 		if c.Env == "prod" {
 			return nil, fmt.Errorf("kafka.brokers (MSGX_KAFKA_BROKERS): must be set in prod (the embedded broker is refused)")

@@ -4,29 +4,27 @@
 // and YAML parsing are koanf's; every key, with its variable, default and
 // meaning, is one row of the table in fields.go, from which docs/config.md is
 // generated. An invalid value is refused at start naming the key and reason.
+//
+// config is a leaf: it holds plain values and imports nothing of msgx and no
+// driver or client library (deps_test.go). Each package turns the values into
+// its own settings in internal/app's wiring; a check that needs such a
+// package (a Kafka, PostgreSQL or MySQL rule) is a Check that app.LoadConfig
+// hands to Load.
 package config
 
 import (
 	"errors"
 	"fmt"
 	"net"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
-	"github.com/jackc/pgx/v5"
-
 	"github.com/knadh/koanf/parsers/yaml"
 	"github.com/knadh/koanf/providers/confmap"
 	"github.com/knadh/koanf/providers/file"
 	"github.com/knadh/koanf/v2"
-
-	"github.com/msgx-aodb/msgx/internal/kafka"
-	"github.com/msgx-aodb/msgx/internal/oneline"
-	"github.com/msgx-aodb/msgx/internal/request"
 )
 
 // Config is the whole service configuration.
@@ -79,11 +77,44 @@ type Config struct {
 	LeaderLockID        int64
 	LeaderRetryInterval time.Duration
 
-	Kafka       kafka.Config // the producer; its safety rules are kafka.Config.Validate
+	Kafka       Kafka // the producer; its safety rules are kafka.Config.Validate (run by app.LoadConfig)
 	Outbox      Outbox
 	Schd        Schd
 	Request     Request
 	Maintenance Maintenance
+}
+
+// Kafka is the broker connection and producer policy (internal/kafka's
+// kafka.Config, which internal/app makes of it).
+type Kafka struct {
+	Brokers        []string
+	ClientID       string
+	TopicMsg       string // KAFKA:msg, every change
+	TopicSchd      string // KAFKA:schd, latest state per flight
+	Acks           string
+	Idempotence    bool
+	MaxInFlight    int
+	ProduceTimeout time.Duration
+	DialTimeout    time.Duration
+	MaxRecordBytes int32 // largest record, key and headers included
+	TLS            KafkaTLS
+	SASL           KafkaSASL
+}
+
+// KafkaTLS is the broker TLS configuration.
+type KafkaTLS struct {
+	Enabled            bool
+	CAFile             string
+	CertFile, KeyFile  string
+	ServerName         string
+	InsecureSkipVerify bool
+}
+
+// KafkaSASL is the broker authentication; an empty Mechanism is none.
+type KafkaSASL struct {
+	Mechanism string
+	Username  string
+	Password  string
 }
 
 // Request is the requests to the AODB and the RESP guard (docs/requests.md).
@@ -151,11 +182,16 @@ func (c Config) MemoryLimit() int64 {
 	return 4*int64(c.RunBytes) + 64<<20
 }
 
+// A Check validates what needs a package config does not import (a Kafka
+// rule, a driver's URL syntax). Its error names each setting, as Name does,
+// one per line (errors.Join).
+type Check func(c Config) error
+
 // Load builds the configuration from the defaults, the YAML file at path
 // (when path is empty, $MSGX_CONFIG; when that is empty too, no file) and the
-// MSGX_* variables read through getenv, and validates it. The error names
-// every invalid key, one per line.
-func Load(path string, getenv func(string) string) (Config, error) {
+// MSGX_* variables read through getenv, and validates it: its own rules, then
+// each check. The error names every invalid key, one per line.
+func Load(path string, getenv func(string) string, checks ...Check) (Config, error) {
 	if path == "" {
 		path = strings.TrimSpace(getenv("MSGX_CONFIG"))
 	}
@@ -193,6 +229,11 @@ func Load(path string, getenv func(string) string) (Config, error) {
 	}
 	explicit := func(key string) bool { return k.Exists(key) }
 	errs = append(errs, validate(&c, explicit)...)
+	for _, check := range checks {
+		if err := check(c); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	return c, errors.Join(errs...)
 }
 
@@ -220,7 +261,7 @@ func text(v any) string {
 func validate(c *Config, explicit func(key string) bool) []error {
 	var errs []error
 	bad := func(key, reason string, a ...any) {
-		errs = append(errs, fmt.Errorf("%s: %s", fieldByKey(key).name(), fmt.Sprintf(reason, a...)))
+		errs = append(errs, fmt.Errorf("%s: %s", Name(key), fmt.Sprintf(reason, a...)))
 	}
 	loc, err := time.LoadLocation(c.AirportTZ)
 	if err != nil {
@@ -233,14 +274,6 @@ func validate(c *Config, explicit func(key string) bool) []error {
 	if c.Outbox.BackoffCap < c.Outbox.BackoffBase {
 		bad("outbox.backoff-cap", "%s must not be below outbox.backoff-base %s", c.Outbox.BackoffCap, c.Outbox.BackoffBase)
 	}
-	// Delivery safety is not negotiable in any environment (issue #5); the
-	// Kafka package owns those rules and names each setting.
-	if err := c.Kafka.Validate(); err != nil {
-		errs = append(errs, err)
-	}
-	if _, _, _, err := request.ParseDailyAt(c.Request.DailyAt); err != nil {
-		bad("request.daily-at", "%v", err)
-	}
 	if n := len(c.Request.RoutingID); n == 0 || n > 23 {
 		bad("request.routing-id", "must be 1 to 23 characters (coutmsgs.ROUTINGID)")
 	}
@@ -249,14 +282,6 @@ func validate(c *Config, explicit func(key string) bool) []error {
 	}
 	if err := checkListenAddr(c.HTTPAddr); err != nil {
 		bad("http.addr", "%v", err)
-	}
-	if c.Dialect == DialectPostgres {
-		if err := checkPostgresURL(c.PGURL); err != nil {
-			bad("postgres.url", "%v", err)
-		}
-	}
-	if _, err := mysql.ParseDSN(c.MailboxDSN); err != nil {
-		bad("mailbox.dsn", "not a go-sql-driver/mysql DSN such as user:password@tcp(host:3306)/db: %v", err)
 	}
 	if c.Dialect == DialectOracle11g && c.OracleDSN == "" {
 		bad("oracle.dsn", "must be set when database.dialect is oracle11g")
@@ -324,6 +349,16 @@ func EnvOf(key string) string {
 	return ""
 }
 
+// Name is how errors name a key: the key and its variable, such as
+// "mailbox.dsn (MSGX_MAILBOX_DSN)" (a Check's errors use it too).
+func Name(key string) string {
+	f := fieldByKey(key)
+	if f == nil {
+		panic("config: no key " + key)
+	}
+	return f.name()
+}
+
 func fieldByKey(key string) *field {
 	i := slices.IndexFunc(fields, func(f field) bool { return f.key == key })
 	if i < 0 {
@@ -346,14 +381,6 @@ func validSender(s string) bool {
 	return true
 }
 
-// RequestConfig is the request service's configuration.
-func (c Config) RequestConfig() request.Config {
-	return request.Config{
-		Sender: c.Request.Sender, RoutingID: c.Request.RoutingID, Timeout: c.Request.Timeout, Location: c.Location,
-		Shadow: c.Shadow, OnStart: c.Request.OnStart, DailyAt: c.Request.DailyAt,
-	}
-}
-
 // checkListenAddr checks a listen address without listening: host:port with a
 // port number (the host may be empty: every interface).
 func checkListenAddr(addr string) error {
@@ -363,25 +390,6 @@ func checkListenAddr(addr string) error {
 	}
 	if n, err := strconv.ParseUint(port, 10, 16); err != nil || (n == 0 && port != "0") {
 		return fmt.Errorf("port %q of %q is not a number from 0 to 65535", port, addr)
-	}
-	return nil
-}
-
-// checkPostgresURL checks a PostgreSQL URL without connecting. The messages
-// never repeat the URL: it may hold a password.
-func checkPostgresURL(raw string) error {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return errors.New("not a URL such as postgres://user@host:5432/msgx")
-	}
-	if u.Scheme != "postgres" && u.Scheme != "postgresql" {
-		return fmt.Errorf("scheme %q is not postgres:// or postgresql://", u.Scheme)
-	}
-	if _, err := pgx.ParseConfig(raw); err != nil {
-		if inner := errors.Unwrap(err); inner != nil {
-			return fmt.Errorf("not a valid PostgreSQL URL: %s", oneline.Err(inner))
-		}
-		return errors.New("not a valid PostgreSQL URL")
 	}
 	return nil
 }

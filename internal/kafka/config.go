@@ -11,8 +11,9 @@ import (
 	"time"
 )
 
-// Config is the broker connection and producer policy. Setting names in
-// errors are the config keys (and variables) of internal/config.
+// Config is the broker connection and producer policy, made by internal/app
+// of config.Kafka's plain values. Setting names in errors are the config
+// keys (and variables) of internal/config.
 type Config struct {
 	Brokers        []string
 	ClientID       string
@@ -58,7 +59,9 @@ const (
 )
 
 // DefaultConfig returns the documented defaults (no brokers: the caller
-// decides between configured brokers and the embedded dev cluster).
+// decides between configured brokers and the embedded dev cluster). Config's
+// field table documents the same values; a test of internal/app keeps them
+// equal.
 func DefaultConfig() Config {
 	return Config{
 		ClientID: "msgx", TopicMsg: "msgx.flight.msg", TopicSchd: "msgx.flight.schd",

@@ -17,12 +17,15 @@ import (
 type Config struct {
 	Sender    string         // META SNDR of our requests
 	RoutingID string         // coutmsgs ROUTINGID
-	Timeout   time.Duration  // sent_at + Timeout = expires_at; default 10 min
+	Timeout   time.Duration  // sent_at + Timeout = expires_at; default DefaultTimeout
 	Location  *time.Location // airport zone of DTTM, STDB and STDE
 	Shadow    bool           // shadow mode: never send
 	OnStart   bool           // at leader start, request today when it has no generation
 	DailyAt   string         // HH:MM local: request the next day daily; "" = off
 }
+
+// DefaultTimeout is request.timeout's default.
+const DefaultTimeout = 10 * time.Minute
 
 // Outbox is the outbound mailbox as the service uses it (*mailbox.Mailbox).
 type Outbox interface {
@@ -50,7 +53,7 @@ type Service struct {
 // New builds the service; obs may be nil.
 func New(st store.Store, mb Outbox, clk clock.Clock, log *slog.Logger, cfg Config, obs Observer) *Service {
 	if cfg.Timeout <= 0 {
-		cfg.Timeout = 10 * time.Minute
+		cfg.Timeout = DefaultTimeout
 	}
 	if cfg.Location == nil {
 		cfg.Location = sis.DefaultOptions().Location
