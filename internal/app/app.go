@@ -19,6 +19,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/gctune"
+	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/leader"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/maintenance"
@@ -319,6 +320,7 @@ func pumpConfig(cfg config.Config) pipeline.PumpConfig {
 	p.Decode = decodeOptions(cfg)
 	p.Shadow = cfg.Shadow
 	p.MaxRecordBytes = int(cfg.Kafka.MaxRecordBytes)
+	p.EventBytes = kafka.EventBytes // the relay's record, sized before it is written
 	return p
 }
 

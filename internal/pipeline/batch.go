@@ -151,20 +151,20 @@ func (p *Pump) commitBatch(ctx context.Context, run []prepared) error {
 
 // newWriter returns a writer for one transaction's messages.
 func (p *Pump) newWriter() batchWriter {
-	return batchWriter{shadow: p.cfg.Shadow, maxRecord: p.cfg.MaxRecordBytes}
+	return batchWriter{shadow: p.cfg.Shadow, limit: recordLimit{max: p.cfg.MaxRecordBytes, size: p.cfg.EventBytes}}
 }
 
 // batchWriter collects the writes of one or more messages and sends each
 // kind in one statement or pgx batch: flight rows and collections, events,
 // terminal statuses with their bindings, backfill todos.
 type batchWriter struct {
-	shadow    bool // shadow mode: no outbox events, no mailbox backfill
-	maxRecord int  // kafka.max-record-bytes; 0: no limit
-	writes    []store.FlightWrite
-	byFLID    map[int64]int // index into writes: a flight changed twice is written once, last state
-	events    []store.NewEvent
-	finishes  []store.Finish
-	todos     []store.Backfill
+	shadow   bool // shadow mode: no outbox events, no mailbox backfill
+	limit    recordLimit
+	writes   []store.FlightWrite
+	byFLID   map[int64]int // index into writes: a flight changed twice is written once, last state
+	events   []store.NewEvent
+	finishes []store.Finish
+	todos    []store.Backfill
 }
 
 // addResults queues a message's flight results: the row (final state, every
@@ -175,7 +175,7 @@ type batchWriter struct {
 func (w *batchWriter) addResults(msgID int64, results []flight.Result, now time.Time) (tooLarge string, err error) {
 	var events []store.NewEvent
 	if !w.shadow {
-		if events, tooLarge, err = messageEvents(msgID, results, now, w.maxRecord); err != nil || tooLarge != "" {
+		if events, tooLarge, err = messageEvents(msgID, results, now, w.limit); err != nil || tooLarge != "" {
 			return tooLarge, err
 		}
 	}

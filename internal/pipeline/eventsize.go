@@ -5,20 +5,40 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
-	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
+// recordLimit is kafka.max-record-bytes and the measure of an event's
+// record against it (PumpConfig.MaxRecordBytes, EventBytes).
+type recordLimit struct {
+	max  int // 0: no limit
+	size func(e store.NewEvent, payload []byte) int
+}
+
+// exceeded returns the record size of e when over the limit, else 0.
+func (l recordLimit) exceeded(e store.NewEvent, payload []byte) int {
+	if l.max <= 0 {
+		return 0
+	}
+	n := len(payload)
+	if l.size != nil {
+		n = l.size(e, payload)
+	}
+	if n > l.max {
+		return n
+	}
+	return 0
+}
+
 // messageEvents builds a message's outbox events: per changed flight one
 // per target, from the state the message computed (rule 7). When the Kafka
-// record of one of them would exceed maxRecord (kafka.max-record-bytes;
-// 0: no limit), it returns the refusal instead: the broker could never take
-// it, so the message is DEAD(PROTOCOL) with nothing written, rather than a
-// state whose event can never be delivered. Sized as the relay builds the
-// record (kafka.EventBytes), so what passes here the relay never finds
-// too large.
-func messageEvents(msgID int64, results []flight.Result, now time.Time, maxRecord int) (events []store.NewEvent, tooLarge string, err error) {
+// record of one of them would exceed the limit, it returns the refusal
+// instead: the broker could never take it, so the message is DEAD(PROTOCOL)
+// with nothing written, rather than a state whose event can never be
+// delivered. Sized as the relay builds the record (the wiring passes
+// kafka.EventBytes), so what passes here the relay never finds too large.
+func messageEvents(msgID int64, results []flight.Result, now time.Time, limit recordLimit) (events []store.NewEvent, tooLarge string, err error) {
 	for _, r := range results {
 		if !r.Write || !r.Changed {
 			continue
@@ -37,10 +57,8 @@ func messageEvents(msgID int64, results []flight.Result, now time.Time, maxRecor
 				StateVersion: r.Next.StateVersion, CreatedAt: now,
 				IdempotencyKey: store.IdempotencyKey(msgID, r.Next.FLID, r.Next.StateVersion, target),
 			}
-			if maxRecord > 0 {
-				if n := kafka.EventBytes(e, payload); n > maxRecord {
-					return nil, fmt.Sprintf("flight %d: its event would be %d bytes, over kafka.max-record-bytes %d", r.Next.FLID, n, maxRecord), nil
-				}
+			if n := limit.exceeded(e, payload); n > 0 {
+				return nil, fmt.Sprintf("flight %d: its event would be %d bytes, over kafka.max-record-bytes %d", r.Next.FLID, n, limit.max), nil
 			}
 			// The payload is stored once, on the KAFKA:msg event; the
 			// KAFKA:schd event's is its twin's (040_outbox.sql).

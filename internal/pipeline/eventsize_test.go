@@ -9,7 +9,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -102,23 +101,15 @@ func TestEventOverRecordLimitIsProtocol(t *testing.T) {
 	require.EqualValues(t, 1, gen.Version, "the refused snapshot advanced no generation")
 }
 
-// The pump sizes an event as the relay will produce it: the real record of
-// every stored event is at most what the pump measured before writing it
-// (the EVENT_ID, unknown then, counted at its widest) and close to it.
-func TestPumpSizesEventsAsTheRelayProducesThem(t *testing.T) {
+// The pump measures an event with the EventBytes it is given (the wiring
+// passes kafka.EventBytes); without one, by its payload.
+func TestRecordLimitUsesTheGivenMeasure(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	id := e.send(t, schd("DNLD", fltr(1, gates("A1", "A2")), fltr(2)))
-	del := e.send(t, envelope("FDEL", "NONE", "<FDEL><FLID>2</FLID></FDEL>"))
-	e.drain(t)
-	evs := append(e.events(t, id), e.events(t, del)...)
-	require.Len(t, evs, 6)
-	for _, ev := range evs {
-		real := kafka.RecordBytes(kafka.Record("msgx.flight.msg", ev))
-		measured := kafka.EventBytes(ev.NewEvent, ev.Payload)
-		require.LessOrEqual(t, real, measured, "event %d (%s)", ev.ID, ev.Target)
-		require.LessOrEqual(t, measured-real, 18, "event %d (%s)", ev.ID, ev.Target)
-	}
+	e, payload := store.NewEvent{FLID: 1}, []byte("0123456789")
+	require.Zero(t, recordLimit{}.exceeded(e, payload), "no limit")
+	require.Zero(t, recordLimit{max: 10}.exceeded(e, payload), "the payload fits")
+	require.Equal(t, 11, recordLimit{max: 10, size: func(store.NewEvent, []byte) int { return 11 }}.exceeded(e, payload))
+	require.Equal(t, 10, recordLimit{max: 9}.exceeded(e, payload))
 }
 
 // Shadow mode writes no events, so no event can be too large: the limit

@@ -10,7 +10,6 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/backoff"
 	"github.com/msgx-aodb/msgx/internal/clock"
-	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/request"
 	"github.com/msgx-aodb/msgx/internal/sis"
@@ -36,12 +35,17 @@ type PumpConfig struct {
 	Decode       sis.Options
 	Shadow       bool           // shadow mode: no outbox events and no mailbox backfill todos
 	Guard        *request.Guard // request.guard: which RESPs apply; nil = request mode (REQ_TRACK)
-	// MaxRecordBytes is kafka.max-record-bytes: a message whose event's
-	// record would be larger is refused, DEAD(PROTOCOL) (eventsize.go);
-	// default kafka's, 0 = no limit. Not applied in shadow mode (no events).
+	// MaxRecordBytes is kafka.max-record-bytes, as a number: a message whose
+	// event's record (EventBytes) would be larger is refused, DEAD(PROTOCOL)
+	// (eventsize.go); 0 = no limit. Not applied in shadow mode (no events).
 	MaxRecordBytes int
-	Observer       Observer // metrics; nil = none
-	Committed      func()   // called after every commit (wakes the Kafka relay); nil = none
+	// EventBytes sizes the record the relay will produce for an event not
+	// yet written (payload: the record's value); internal/app wires
+	// kafka.EventBytes, so the pump knows no Kafka. nil: the payload's length
+	// (a lower bound).
+	EventBytes func(e store.NewEvent, payload []byte) int
+	Observer   Observer // metrics; nil = none
+	Committed  func()   // called after every commit (wakes the Kafka relay); nil = none
 }
 
 // Observer receives the pipeline's outcomes (internal/metrics implements it).
@@ -59,7 +63,6 @@ func DefaultPumpConfig() PumpConfig {
 		MaxAttempts: 5, BackoffBase: time.Second, BackoffCap: time.Minute,
 		HeadDeadline: 10 * time.Minute, RunLength: 1000, RunBytes: DefaultRunBytes, Idle: time.Second,
 		Prune: true, Grace: 30 * time.Second, Probe: time.Second, CheckTimeout: 2 * time.Second, Decode: sis.DefaultOptions(),
-		MaxRecordBytes: int(kafka.DefaultConfig().MaxRecordBytes),
 	}
 }
 
