@@ -12,6 +12,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/leader"
 	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store/orastore"
+	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 )
 
 // The role line of `msgx status`: which instance leads (from the advisory
@@ -60,5 +61,5 @@ func lockSessions(ctx context.Context, cfg config.Config) ([]leader.Session, err
 		return nil, err
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	return leader.Sessions(ctx, conn, cfg.LeaderLockID)
+	return pgstore.Sessions(ctx, conn, cfg.LeaderLockID)
 }

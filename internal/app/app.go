@@ -98,7 +98,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		log.Warn("shadow mode: processing into msgx's PostgreSQL only; the mailbox is never written and nothing is produced to Kafka")
 	}
 
-	own, mbdb, err := connect(ctx, cfg)
+	own, mbdb, err := connect(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
@@ -132,7 +132,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		defer out.close()
 	}
 
-	el := leader.New(leader.Config{URL: cfg.PGURL, LockID: cfg.LeaderLockID, Retry: cfg.LeaderRetryInterval, Dial: own.dial}, clk, log)
+	el := leader.New(leader.Config{LockID: cfg.LeaderLockID, Retry: cfg.LeaderRetryInterval, Dial: own.dial}, clk, log)
 	el.OnChange(func(r leader.Role) { met.SetLeader(r == leader.Leader) })
 
 	// Rung by polls that enqueued, heard by the pump of every term; polls is
@@ -339,14 +339,14 @@ func decodeOptions(cfg config.Config) sis.Options {
 type ownDB struct {
 	st    store.Store
 	check status.Check // the readiness check of the database
-	// dial opens the leader's lock session; nil: PostgreSQL's advisory lock.
+	// dial opens the leader's lock session: the adapter's lock.
 	dial  func(ctx context.Context, name string) (leader.LockSession, error)
 	close func()
 }
 
 // connect opens and checks both databases. Every error is one line that
 // says what to do.
-func connect(ctx context.Context, cfg config.Config) (ownDB, *sql.DB, error) {
+func connect(ctx context.Context, cfg config.Config, log *slog.Logger) (ownDB, *sql.DB, error) {
 	ctx, cancel := context.WithTimeout(ctx, startupTimeout)
 	defer cancel()
 	var own ownDB
@@ -354,7 +354,7 @@ func connect(ctx context.Context, cfg config.Config) (ownDB, *sql.DB, error) {
 	if cfg.Dialect == config.DialectOracle11g {
 		own, err = connectOracle(ctx, cfg)
 	} else {
-		own, err = connectPostgres(ctx, cfg)
+		own, err = connectPostgres(ctx, cfg, log)
 	}
 	if err != nil {
 		return ownDB{}, nil, err
@@ -374,7 +374,7 @@ func connect(ctx context.Context, cfg config.Config) (ownDB, *sql.DB, error) {
 }
 
 // connectPostgres opens and checks msgx's PostgreSQL.
-func connectPostgres(ctx context.Context, cfg config.Config) (ownDB, error) {
+func connectPostgres(ctx context.Context, cfg config.Config, log *slog.Logger) (ownDB, error) {
 	pc, err := pgstore.ParsePoolConfig(cfg.PGURL)
 	if err != nil {
 		return ownDB{}, fmt.Errorf("PostgreSQL: MSGX_PG_URL is not a valid URL: %s", oneline.Err(err))
@@ -397,7 +397,19 @@ func connectPostgres(ctx context.Context, cfg config.Config) (ownDB, error) {
 		pool.Close()
 		return ownDB{}, err
 	}
-	return ownDB{st: pgstore.New(pool), check: status.Check{Name: "postgres", Run: pool.Ping}, close: pool.Close}, nil
+	return ownDB{
+		st:    pgstore.New(pool),
+		check: status.Check{Name: "postgres", Run: pool.Ping},
+		dial:  pgstore.LeaderDialer(cfg.PGURL, cfg.LeaderLockID, lockIdle(cfg), log),
+		close: pool.Close,
+	}, nil
+}
+
+// lockIdle is how long the database keeps an idle lock session, so that the
+// lock of a vanished process goes within a few retry intervals (the leader
+// pings, a standby retries, every interval).
+func lockIdle(cfg config.Config) time.Duration {
+	return max(3*cfg.LeaderRetryInterval, 5*time.Second)
 }
 
 // checkSchema reads the queue head and the watermark: cheap, and it fails

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/oneline"
@@ -36,11 +35,10 @@ func connectOracle(ctx context.Context, cfg config.Config) (ownDB, error) {
 		return ownDB{}, fmt.Errorf("Oracle unreachable (check oracle.dsn / MSGX_ORACLE_DSN): %s", oneline.Err(err))
 	}
 	locks.DB().SetMaxIdleConns(0)
-	idle := max(3*cfg.LeaderRetryInterval, 5*time.Second)
 	return ownDB{
 		st:    st,
 		check: status.Check{Name: "oracle", Run: st.DB().PingContext},
-		dial:  orastore.LeaderDialer(locks.DB(), cfg.LeaderLockID, idle),
+		dial:  orastore.LeaderDialer(locks.DB(), cfg.LeaderLockID, lockIdle(cfg)),
 		close: func() { locks.Close(); st.Close() },
 	}, nil
 }

@@ -33,7 +33,7 @@ func leaderPID(t *testing.T, sessions []leader.Session) int {
 
 func lockSessions(t *testing.T, pg *testdb.PG) []leader.Session {
 	t.Helper()
-	s, err := leader.Sessions(t.Context(), pg.Pool, 7166317496771264632)
+	s, err := pgstore.Sessions(t.Context(), pg.Pool, 7166317496771264632)
 	require.NoError(t, err)
 	return s
 }

@@ -1,17 +1,19 @@
 // Package leader keeps one msgx instance active per database: the leader
-// holds a session-level PostgreSQL advisory lock on a dedicated connection
-// and runs the workers; every other instance is a hot standby that retries the
+// holds a lock on a dedicated database session and runs the workers; every other instance is a hot standby that retries the
 // lock and takes over within about one retry interval after the leader dies,
 // shuts down or loses its database connection.
 //
 // The lock is about liveness, not correctness: every business transaction
 // also takes the PIPELINE_LOCK row lock and re-checks its message, so even two
 // instances that both believed they lead could not apply a message twice.
+//
+// The lock itself is the store adapter's (LockSession): PostgreSQL's
+// session-level advisory lock is pgstore.LeaderDialer, Oracle's DBMS_LOCK
+// orastore.LeaderDialer; this package knows no database.
 package leader
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"os"
 	"strconv"
@@ -19,9 +21,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
-	"github.com/msgx-aodb/msgx/db/postgres"
 	"github.com/msgx-aodb/msgx/internal/clock"
 )
 
@@ -36,18 +35,18 @@ const (
 	Stopped  Role = "stopped"  // after Run returned
 )
 
-// AppNamePrefix names every lock connection in pg_stat_activity; Sessions
-// lists the connections so named.
+// AppNamePrefix names every lock session (pg_stat_activity's
+// application_name, V$SESSION.MODULE); the adapters' Sessions list the
+// sessions so named.
 const AppNamePrefix = "msgx-lock "
 
 // Config is the election's configuration.
 type Config struct {
-	URL    string        // msgx's PostgreSQL
-	LockID int64         // advisory lock key shared by the instances of one database
+	LockID int64         // lock key shared by the instances of one database (logged)
 	Retry  time.Duration // standby retry and leader ping interval
-	// Dial opens the dedicated lock session named name; nil: a PostgreSQL
-	// connection to URL with a session-level advisory lock. Oracle's is
-	// orastore.LeaderDialer (DBMS_LOCK).
+	// Dial opens the dedicated lock session named name (required):
+	// pgstore.LeaderDialer (advisory lock) or orastore.LeaderDialer
+	// (DBMS_LOCK).
 	Dial func(ctx context.Context, name string) (LockSession, error)
 }
 
@@ -82,7 +81,7 @@ func New(cfg Config, clk clock.Clock, log *slog.Logger) *Elector {
 	host, _ := os.Hostname()
 	e := &Elector{cfg: cfg, clk: clk, log: log, name: AppNamePrefix + host + ":" + strconv.Itoa(os.Getpid())}
 	if e.cfg.Dial == nil {
-		e.cfg.Dial = e.connect
+		panic("leader: Config.Dial is required")
 	}
 	e.role.Store(Starting)
 	return e
@@ -200,55 +199,6 @@ func (e *Elector) lead(ctx context.Context, conn LockSession, lead func(context.
 	}
 }
 
-// connect opens the dedicated lock connection and bounds how long the server
-// keeps it when this process vanishes: TCP keepalives and, on PostgreSQL 14+,
-// an idle-session timeout of a few retry intervals (the leader pings every
-// interval, a standby retries every interval).
-func (e *Elector) connect(ctx context.Context, name string) (LockSession, error) {
-	cc, err := pgx.ParseConfig(e.cfg.URL)
-	if err != nil {
-		return nil, fmt.Errorf("postgres.url: %w", err)
-	}
-	cc.RuntimeParams["application_name"] = name
-	if cc.ConnectTimeout == 0 || cc.ConnectTimeout > 10*time.Second {
-		cc.ConnectTimeout = 10 * time.Second
-	}
-	conn, err := pgx.ConnectConfig(ctx, cc)
-	if err != nil {
-		return nil, err
-	}
-	q := postgres.New()
-	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	if err := q.LeaderSessionTimeouts(sctx, conn, postgres.LeaderSessionTimeoutsParams{
-		KeepaliveIdle: "5", KeepaliveInterval: "2", KeepaliveCount: "3",
-	}); err != nil {
-		_ = conn.Close(sctx)
-		return nil, err
-	}
-	idle := max(3*e.cfg.Retry, 5*time.Second)
-	if err := q.LeaderIdleSessionTimeout(sctx, conn, strconv.FormatInt(idle.Milliseconds(), 10)); err != nil {
-		// Older servers lack the setting; keepalives still bound a dead client.
-		e.log.Info("leader: idle_session_timeout unavailable, relying on TCP keepalives", "err", err)
-		if conn.IsClosed() {
-			return nil, err
-		}
-	}
-	return pgSession{conn: conn, lockID: e.cfg.LockID}, nil
-}
-
-// pgSession holds a session-level advisory lock on a PostgreSQL connection.
-type pgSession struct {
-	conn   *pgx.Conn
-	lockID int64
-}
-
-func (s pgSession) TryLock(ctx context.Context) (bool, error) {
-	return postgres.New().LeaderTryLock(ctx, s.conn, s.lockID)
-}
-func (s pgSession) Ping(ctx context.Context) error  { return s.conn.Ping(ctx) }
-func (s pgSession) Close(ctx context.Context) error { return s.conn.Close(ctx) }
-
 // wait sleeps one retry interval; false when ctx ended.
 func (e *Elector) wait(ctx context.Context) bool {
 	select {
@@ -266,17 +216,4 @@ type Session struct {
 	Client  string    `json:"client_addr"`
 	Since   time.Time `json:"since"`
 	Leading bool      `json:"leader"`
-}
-
-// Sessions lists the instances connected to this database, the leader first.
-func Sessions(ctx context.Context, db postgres.DBTX, lockID int64) ([]Session, error) {
-	rows, err := postgres.New().LeaderSessions(ctx, db, lockID)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Session, len(rows))
-	for i, r := range rows {
-		out[i] = Session{PID: int(r.Pid), Name: r.ApplicationName, Client: r.ClientAddr, Since: r.BackendStart, Leading: r.Leader}
-	}
-	return out, nil
 }

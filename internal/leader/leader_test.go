@@ -13,6 +13,7 @@ import (
 	"github.com/msgx-aodb/msgx/db/postgres"
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/leader"
+	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
 )
 
@@ -33,7 +34,9 @@ func start(t *testing.T, url string, lockID int64) *instance {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	in := &instance{cancel: cancel, done: make(chan struct{})}
-	in.e = leader.New(leader.Config{URL: url, LockID: lockID, Retry: retry}, clock.Real{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	dial := pgstore.LeaderDialer(url, lockID, 5*time.Second, log)
+	in.e = leader.New(leader.Config{LockID: lockID, Retry: retry, Dial: dial}, clock.Real{}, log)
 	go func() {
 		defer close(in.done)
 		in.e.Run(ctx, func(ctx context.Context) {
@@ -81,7 +84,7 @@ func TestOneLeaderThenTakeoverOnShutdown(t *testing.T) {
 	var sessions []leader.Session
 	eventually(t, "both lock sessions visible", func() bool {
 		var err error
-		sessions, err = leader.Sessions(context.Background(), db.Pool, 42)
+		sessions, err = pgstore.Sessions(context.Background(), db.Pool, 42)
 		require.NoError(t, err)
 		return len(sessions) == 2
 	})
@@ -106,7 +109,7 @@ func TestTakeoverWhenLeaderLosesItsConnection(t *testing.T) {
 	eventually(t, "b is standby", func() bool { return b.e.Role() == leader.Standby })
 
 	// Cut the leader's lock session from the server side.
-	sessions, err := leader.Sessions(context.Background(), db.Pool, 7)
+	sessions, err := pgstore.Sessions(context.Background(), db.Pool, 7)
 	require.NoError(t, err)
 	require.True(t, sessions[0].Leading)
 	ok, err := postgres.New().LeaderTerminate(context.Background(), db.Pool, int32(sessions[0].PID))
