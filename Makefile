@@ -10,6 +10,7 @@
 
 GO       ?= go
 SQLC     := $(GO) tool -modfile=tools.mod sqlc
+LINT     := $(GO) tool -modfile=tools.mod golangci-lint
 VERSION  ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 COMMIT   ?= $(shell git rev-parse --short HEAD 2>/dev/null)
 LDFLAGS  := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
@@ -52,7 +53,7 @@ help:
 	@echo "  test-long  services + the long tests (testdb.Long) with -race"
 	@echo "  fuzz       fuzz the SIS decoder for FUZZTIME=$(FUZZTIME)"
 	@echo "  bench      benchmarks with allocation figures"
-	@echo "  lint       gofmt, go vet, sqlc diff"
+	@echo "  lint       gofmt, go vet, sqlc diff, golangci-lint (.golangci.yml)"
 	@echo "  generate   sqlc generate (db/) + gofmt + docs/config.md"
 	@echo "  sqlc-diff  fail if db/ differs from what sqlc would generate"
 	@echo "  build      $(BIN) (version $(VERSION))"
@@ -141,6 +142,7 @@ lint:
 	echo "gofmt: ok"
 	$(GO) vet ./...
 	$(SQLC) diff
+	$(LINT) run ./...
 
 # The dev demo on local services: msgx's schema applied with msgx itself, the
 # AODB's mailbox tables created (only in dev: on site they exist), then the

@@ -278,7 +278,7 @@ func runWorkers(ctx context.Context, cfg config.Config, st store.Store, mb *mail
 	spawn(func() { reqs.RunTriggers(ctx) })
 	pump := pipeline.NewPump(st, mb, notify, clk, log, pcfg)
 	spawn(func() { _ = poller.Run(ctx, cfg.PollInterval) })
-	spawn(func() { pump.Run(ctx) })
+	spawn(func() { _ = pump.Run(ctx) }) // its errors are logged; it ends with ctx
 	spawn(func() { jobs.Run(ctx) })
 	wg.Wait()
 }

@@ -27,6 +27,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/clock"
@@ -539,7 +540,7 @@ func TestShutdownLetsTheStepFinish(t *testing.T) {
 	p := pipeline.NewPump(e.st, raw, nil, clock.Real{}, quiet, cfg)
 	ctx, cancel := context.WithCancel(t.Context())
 	stopped := make(chan struct{})
-	go func() { p.Run(ctx); close(stopped) }()
+	go func() { assert.NoError(t, p.Run(ctx)); close(stopped) }()
 	<-entered
 	cancel() // SIGTERM while the step reads its message
 	close(release)
@@ -601,7 +602,7 @@ func TestShutdownBoundsTheStep(t *testing.T) {
 	p := pipeline.NewPump(e.st, raw, nil, clock.Real{}, quiet, cfg)
 	ctx, cancel := context.WithCancel(t.Context())
 	stopped := make(chan struct{})
-	go func() { p.Run(ctx); close(stopped) }()
+	go func() { assert.NoError(t, p.Run(ctx)); close(stopped) }()
 	<-entered
 	began := time.Now()
 	cancel()

@@ -99,7 +99,7 @@ func TestDeployMetricsAreExported(t *testing.T) {
 		done <- serve(ctx, testConfig(pg.URL, dsn), slog.New(slog.NewJSONHandler(io.Discard, nil)),
 			Options{Listener: ln, MaintenanceStagger: time.Millisecond})
 	}()
-	t.Cleanup(func() { cancel(); <-done })
+	t.Cleanup(func() { cancel(); require.NoError(t, <-done) })
 	waitTerminal(t, base, post(t, base, dnld(1, fltr(41, ""))))
 
 	want := deployMetricNames(t)

@@ -23,7 +23,7 @@ func connectOracle(ctx context.Context, cfg config.Config) (ownDB, error) {
 		return ownDB{}, err
 	}
 	if err != nil {
-		return ownDB{}, fmt.Errorf("Oracle unreachable (check oracle.dsn / MSGX_ORACLE_DSN): %s", oneline.Err(err))
+		return ownDB{}, fmt.Errorf("Oracle unreachable (check oracle.dsn / MSGX_ORACLE_DSN): %s", oneline.Err(err)) //nolint:staticcheck // ST1005: starts with the product's name, like the PostgreSQL ones
 	}
 	if err := checkOracleSchema(ctx, st); err != nil {
 		st.Close()
@@ -32,7 +32,7 @@ func connectOracle(ctx context.Context, cfg config.Config) (ownDB, error) {
 	locks, err := orastore.Open(ctx, cfg.OracleDSN)
 	if err != nil {
 		st.Close()
-		return ownDB{}, fmt.Errorf("Oracle unreachable (check oracle.dsn / MSGX_ORACLE_DSN): %s", oneline.Err(err))
+		return ownDB{}, fmt.Errorf("Oracle unreachable (check oracle.dsn / MSGX_ORACLE_DSN): %s", oneline.Err(err)) //nolint:staticcheck // ST1005: starts with the product's name, like the PostgreSQL ones
 	}
 	locks.DB().SetMaxIdleConns(0)
 	return ownDB{
@@ -56,8 +56,8 @@ func checkOracleSchema(ctx context.Context, st store.Store) error {
 	case err == nil:
 		return nil
 	case errors.As(err, &ora) && (ora.Code() == 942 || ora.Code() == 904):
-		return fmt.Errorf("Oracle: msgx's schema is missing or outdated (%s); run: msgx schema apply --dialect oracle11g --yes", oneline.Err(err))
+		return fmt.Errorf("Oracle: msgx's schema is missing or outdated (%s); run: msgx schema apply --dialect oracle11g --yes", oneline.Err(err)) //nolint:staticcheck // ST1005: starts with the product's name, like the PostgreSQL ones
 	default:
-		return fmt.Errorf("Oracle: checking the schema: %s", oneline.Err(err))
+		return fmt.Errorf("Oracle: checking the schema: %s", oneline.Err(err)) //nolint:staticcheck // ST1005: starts with the product's name, like the PostgreSQL ones
 	}
 }

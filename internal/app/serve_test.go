@@ -85,7 +85,7 @@ func startService(t *testing.T, cfg config.Config) *service {
 	t.Cleanup(func() {
 		cancel()
 		select {
-		case <-s.done:
+		case <-s.done: //nolint:errcheck // only waits: the test checks serve's result (stop)
 		case <-time.After(30 * time.Second):
 			t.Error("serve did not stop")
 		}
@@ -94,17 +94,17 @@ func startService(t *testing.T, cfg config.Config) *service {
 }
 
 // stop cancels the service and returns Serve's result and how long it took.
-func (s *service) stop(t *testing.T) (error, time.Duration) {
+func (s *service) stop(t *testing.T) (time.Duration, error) {
 	t.Helper()
 	began := time.Now()
 	s.cancel()
 	select {
 	case err := <-s.done:
 		s.done <- err // for the cleanup
-		return err, time.Since(began)
+		return time.Since(began), err
 	case <-time.After(20 * time.Second):
 		t.Fatal("serve did not return after cancel")
-		return nil, 0
+		return 0, nil
 	}
 }
 
@@ -269,7 +269,7 @@ func TestServeEndToEnd(t *testing.T) {
 	}
 	require.Contains(t, svc.logs.String(), `"msg_id":`+strconv.FormatInt(f, 10), "JSON logs carry the msg id")
 
-	err, took := svc.stop(t)
+	took, err := svc.stop(t)
 	require.NoError(t, err)
 	require.Less(t, took, 5*time.Second, "graceful shutdown is prompt")
 	require.Contains(t, svc.logs.String(), `"msg":"shutdown: complete"`)

@@ -138,7 +138,7 @@ func (b *Backfiller) Run(ctx context.Context) error {
 	for {
 		b.sweepOnce(ctx)
 		if ctx.Err() != nil {
-			return nil
+			return nil //nolint:nilerr // ctx done is the shutdown, not an error
 		}
 		tick := b.clock.After(b.cfg.Interval)
 	wait:

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/clock"
@@ -114,9 +115,9 @@ func runService(tb testing.TB, e *env, n int) (time.Duration, uint64) {
 	require.NoError(tb, err)
 	last := ids[len(ids)-1]
 	began := time.Now()
-	go poller.Run(ctx, time.Second)
-	go pump.Run(ctx)
-	go bf.Run(ctx)
+	go func() { assert.NoError(tb, poller.Run(ctx, time.Second)) }()
+	go func() { assert.NoError(tb, pump.Run(ctx)) }()
+	go func() { assert.NoError(tb, bf.Run(ctx)) }()
 	var peak uint64
 	var ms runtime.MemStats
 	deadline := time.Now().Add(5 * time.Minute)

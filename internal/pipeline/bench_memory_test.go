@@ -144,7 +144,6 @@ func BenchmarkHostileMemory(b *testing.B) {
 			_, err := e.mb.Insert(b.Context(), []byte(m), start)
 			require.NoError(b, err)
 		}
-		msgs = nil
 		runtime.GC()
 		debug.FreeOSMemory() // the messages the test built are not the service's
 		stop := sampleRSS(b)

@@ -241,7 +241,7 @@ func (p *Poller) Run(ctx context.Context, interval time.Duration) error {
 	for {
 		n, full, err := p.poll(ctx)
 		if ctx.Err() != nil {
-			return nil
+			return nil //nolint:nilerr // a failure of the cancelled poll is the shutdown, not an error
 		}
 		switch {
 		case err != nil:

@@ -181,7 +181,7 @@ func (p *Pump) step(ctx context.Context) (wait time.Duration, idle bool, err err
 	if ctx.Err() == nil {
 		if o := p.outageOf(ctx, err); o != nil {
 			p.pauseOn(ctx, o.dependency, err)
-			return p.cfg.Probe, false, nil
+			return p.cfg.Probe, false, nil //nolint:nilerr // an outage pauses the pump (rule 14): the error is shown as the pause, not returned
 		}
 	}
 	if err == nil {

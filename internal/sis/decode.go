@@ -153,9 +153,7 @@ func (d *decoder) message() (*Message, *Error) {
 		return nil, newErr(ClassMalformed, "MSG", "", "no META")
 	}
 	m := &Message{}
-	for _, a := range t.attrsOf(root) {
-		m.RootAttrs = append(m.RootAttrs, a)
-	}
+	m.RootAttrs = append(m.RootAttrs, t.attrsOf(root)...)
 	if err := d.meta(meta, m); err != nil {
 		if m.Meta.Type == "" {
 			return nil, err

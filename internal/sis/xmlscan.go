@@ -236,7 +236,7 @@ func (p *scanner) xmlDecl(decl string) *Error {
 		}
 		v := val[1 : 1+end]
 		decl = val[end+2:]
-		k := -1
+		var k int // the attribute's slot in seen
 		switch name {
 		case "version":
 			if k = 0; v != "1.0" {

@@ -1,6 +1,7 @@
 package orastore
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -18,5 +19,5 @@ func openError(err error) error {
 	if strings.Contains(err.Error(), "DPI-1047") {
 		return fmt.Errorf("%w", ErrNoClient)
 	}
-	return fmt.Errorf("oracle: %w", interpret(nil, err))
+	return fmt.Errorf("oracle: %w", interpret(context.Background(), err))
 }

@@ -132,7 +132,7 @@ func testQueue(t *testing.T, newStore Factory) {
 		for _, id := range []int64{1, 2} {
 			require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: id, Status: store.StatusSucceeded, Now: t0}}))
 		}
-		require.NoError(t, s.AddBackfills(ctx(t), []store.Backfill{store.Backfill{MsgID: 2, MailboxStatus: store.StatusSucceeded, ProcessedAt: t0}}))
+		require.NoError(t, s.AddBackfills(ctx(t), []store.Backfill{{MsgID: 2, MailboxStatus: store.StatusSucceeded, ProcessedAt: t0}}))
 		moved, err := s.ArchiveMessages(ctx(t), store.ArchiveParams{Before: t0.Add(time.Hour), Max: 100, Now: t0.Add(time.Hour)})
 		require.NoError(t, err)
 		require.Equal(t, 1, moved.Rows)
