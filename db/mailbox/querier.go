@@ -16,13 +16,6 @@ type Querier interface {
 	// ones), or no META at all (the message died before its META decoded) — is
 	// written again with the new outcome.
 	InboundBackfill(ctx context.Context, db DBTX, arg InboundBackfillParams) (int64, error)
-	// InboundBackfill for many rows in one statement (one round trip instead of
-	// one per row). The lists are parallel to pos, the ids as text: FIELD finds
-	// a row's position in pos and ELT picks its value from each list. The values
-	// travel as text, an empty string for NULL (never a valid value here).
-	// Rows backfilled before are left as they are; ids that no longer exist
-	// match nothing.
-	InboundBackfillMany(ctx context.Context, db DBTX, arg InboundBackfillManyParams) (int64, error)
 	InboundGet(ctx context.Context, db DBTX, cminmsgsID int64) (Cminmsg, error)
 	InboundGetRaw(ctx context.Context, db DBTX, cminmsgsID int64) ([]byte, error)
 	// The XML of the messages of a run, in one round trip.
