@@ -24,6 +24,12 @@ var PostgresMigrations embed.FS
 //go:embed mysql/schema/*.sql
 var MailboxSchema embed.FS
 
+// MailboxQueries are the sqlc sources of db/mailbox: tests EXPLAIN the real
+// text of a query.
+//
+//go:embed mysql/queries/*.sql
+var MailboxQueries embed.FS
+
 // MailboxBackfillMany is the set-based backfill of the mailbox (one JSON
 // parameter): sqlc's MySQL parser does not know its JSON_TABLE, so
 // internal/mailbox runs it from here.

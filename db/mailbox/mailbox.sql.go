@@ -440,6 +440,9 @@ type InboundUnprocessedPageParams struct {
 // (after_id, up_to], in ID order, one bounded page. It wants the index
 // cminmsgs_unprocessed_ix (CMINMSGS_DATE_PROCESSED, CMINMSGS_ID) from the
 // AODB's DBA: then a page reads only unprocessed rows, however old the table.
+// MariaDB 10.11 takes a range over both key parts, (NULL, after_id] to
+// (NULL, up_to], and stops at the limit: a page reads its rows, never the
+// unprocessed backlog before after_id (TestUnprocessedPageReadsOnlyItsPage).
 func (q *Queries) InboundUnprocessedPage(ctx context.Context, db DBTX, arg InboundUnprocessedPageParams) ([]int64, error) {
 	rows, err := db.QueryContext(ctx, inboundUnprocessedPage, arg.AfterID, arg.UpTo, arg.Limit)
 	if err != nil {

@@ -49,6 +49,9 @@ type Querier interface {
 	// (after_id, up_to], in ID order, one bounded page. It wants the index
 	// cminmsgs_unprocessed_ix (CMINMSGS_DATE_PROCESSED, CMINMSGS_ID) from the
 	// AODB's DBA: then a page reads only unprocessed rows, however old the table.
+	// MariaDB 10.11 takes a range over both key parts, (NULL, after_id] to
+	// (NULL, up_to], and stops at the limit: a page reads its rows, never the
+	// unprocessed backlog before after_id (TestUnprocessedPageReadsOnlyItsPage).
 	InboundUnprocessedPage(ctx context.Context, db DBTX, arg InboundUnprocessedPageParams) ([]int64, error)
 	// Every row after the watermark, processed or not, in ID order, bounded: the
 	// poller needs the ids that exist to find the holes (ids no row has while a

@@ -2,11 +2,14 @@ package mailbox_test
 
 import (
 	"database/sql"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	sqlfiles "github.com/msgx-aodb/msgx/sql"
 )
 
 // insertBacklog adds rows unprocessed rows received 2020-01-01, ids 1..rows
@@ -43,4 +46,44 @@ func handlerReads(t *testing.T, db *sql.DB) int64 {
 	}
 	require.NoError(t, r.Err())
 	return total
+}
+
+// explain returns the rows of EXPLAIN query, one map (column → value) per
+// table, in join order.
+func explain(t *testing.T, db *sql.DB, query string, args ...any) []map[string]string {
+	t.Helper()
+	rows, err := db.QueryContext(t.Context(), "EXPLAIN "+query, args...)
+	require.NoError(t, err)
+	defer rows.Close()
+	cols, err := rows.Columns()
+	require.NoError(t, err)
+	var plan []map[string]string
+	for rows.Next() {
+		vals := make([]sql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		require.NoError(t, rows.Scan(ptrs...))
+		row := map[string]string{}
+		for i, c := range cols {
+			row[c] = vals[i].String
+		}
+		plan = append(plan, row)
+	}
+	require.NoError(t, rows.Err())
+	return plan
+}
+
+// mailboxQuery is the text of the named query of sql/mysql/queries as the
+// server sees it: sqlc's named arguments become placeholders.
+func mailboxQuery(t *testing.T, name string) string {
+	t.Helper()
+	src, err := sqlfiles.MailboxQueries.ReadFile("mysql/queries/mailbox.sql")
+	require.NoError(t, err)
+	_, rest, ok := strings.Cut(string(src), "-- name: "+name+" ")
+	require.True(t, ok, "query %s", name)
+	_, rest, _ = strings.Cut(rest, "\n")
+	query, _, _ := strings.Cut(rest, ";")
+	return regexp.MustCompile(`sqlc\.n?arg\(\w+\)`).ReplaceAllString(query, "?")
 }

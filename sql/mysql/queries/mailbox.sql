@@ -36,6 +36,9 @@ LIMIT ?;
 -- (after_id, up_to], in ID order, one bounded page. It wants the index
 -- cminmsgs_unprocessed_ix (CMINMSGS_DATE_PROCESSED, CMINMSGS_ID) from the
 -- AODB's DBA: then a page reads only unprocessed rows, however old the table.
+-- MariaDB 10.11 takes a range over both key parts, (NULL, after_id] to
+-- (NULL, up_to], and stops at the limit: a page reads its rows, never the
+-- unprocessed backlog before after_id (TestUnprocessedPageReadsOnlyItsPage).
 SELECT CMINMSGS_ID FROM cminmsgs
 WHERE CMINMSGS_DATE_PROCESSED IS NULL
   AND CMINMSGS_ID > sqlc.arg(after_id) AND CMINMSGS_ID <= sqlc.arg(up_to)
