@@ -75,6 +75,167 @@ func (q *Queries) InboundBackfill(ctx context.Context, db DBTX, arg InboundBackf
 	return result.RowsAffected()
 }
 
+const inboundBackfillManyLegacy = `-- name: InboundBackfillManyLegacy :execrows
+UPDATE cminmsgs SET
+  CMINMSGS_DATE_PROCESSED = ELT(FIELD(CMINMSGS_ID, /*SLICE:pos*/?), /*SLICE:processed_at*/?),
+  CMINMSGS_STATUS = ELT(FIELD(CMINMSGS_ID, /*SLICE:pos*/?), /*SLICE:status*/?),
+  CMINMSGS_SUBSYSTEM_NAME = NULLIF(ELT(FIELD(CMINMSGS_ID, /*SLICE:pos*/?), /*SLICE:sndr*/?), ''),
+  CMINMSGS_SUBSYSTEM_SEQUENCE = NULLIF(ELT(FIELD(CMINMSGS_ID, /*SLICE:pos*/?), /*SLICE:seqn*/?), ''),
+  CMINMSGS_SUBSYSTEM_DATE_SENT = NULLIF(ELT(FIELD(CMINMSGS_ID, /*SLICE:pos*/?), /*SLICE:dttm*/?), ''),
+  CMINMSGS_SUBSYSTEM_TYPE = NULLIF(ELT(FIELD(CMINMSGS_ID, /*SLICE:pos*/?), /*SLICE:msg_type*/?), ''),
+  CMINMSGS_SUBSYSTEM_SUBTYPE = NULLIF(ELT(FIELD(CMINMSGS_ID, /*SLICE:pos*/?), /*SLICE:msg_subtype*/?), '')
+WHERE CMINMSGS_ID IN (/*SLICE:ids*/?) AND CMINMSGS_DATE_PROCESSED IS NULL
+`
+
+type InboundBackfillManyLegacyParams struct {
+	Pos         []string `json:"pos"`
+	ProcessedAt []string `json:"processed_at"`
+	Status      []string `json:"status"`
+	Sndr        []string `json:"sndr"`
+	Seqn        []string `json:"seqn"`
+	Dttm        []string `json:"dttm"`
+	MsgType     []string `json:"msg_type"`
+	MsgSubtype  []string `json:"msg_subtype"`
+	Ids         []int64  `json:"ids"`
+}
+
+// sql/mysql/backfill/backfill_many.sql for servers without JSON_TABLE
+// (MySQL 5.7, MariaDB before 10.6): O(rows x chunk), each row searches the
+// chunk's ids. The lists are parallel to pos, the ids as text: FIELD finds
+// a row's position in pos and ELT picks its value from each list. The values
+// travel as text, an empty string for NULL (never a valid value here).
+// Rows backfilled before are left as they are; ids that no longer exist
+// match nothing.
+func (q *Queries) InboundBackfillManyLegacy(ctx context.Context, db DBTX, arg InboundBackfillManyLegacyParams) (int64, error) {
+	query := inboundBackfillManyLegacy
+	var queryParams []interface{}
+	if len(arg.Pos) > 0 {
+		for _, v := range arg.Pos {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:pos*/?", strings.Repeat(",?", len(arg.Pos))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:pos*/?", "NULL", 1)
+	}
+	if len(arg.ProcessedAt) > 0 {
+		for _, v := range arg.ProcessedAt {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:processed_at*/?", strings.Repeat(",?", len(arg.ProcessedAt))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:processed_at*/?", "NULL", 1)
+	}
+	if len(arg.Pos) > 0 {
+		for _, v := range arg.Pos {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:pos*/?", strings.Repeat(",?", len(arg.Pos))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:pos*/?", "NULL", 1)
+	}
+	if len(arg.Status) > 0 {
+		for _, v := range arg.Status {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:status*/?", strings.Repeat(",?", len(arg.Status))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:status*/?", "NULL", 1)
+	}
+	if len(arg.Pos) > 0 {
+		for _, v := range arg.Pos {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:pos*/?", strings.Repeat(",?", len(arg.Pos))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:pos*/?", "NULL", 1)
+	}
+	if len(arg.Sndr) > 0 {
+		for _, v := range arg.Sndr {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:sndr*/?", strings.Repeat(",?", len(arg.Sndr))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:sndr*/?", "NULL", 1)
+	}
+	if len(arg.Pos) > 0 {
+		for _, v := range arg.Pos {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:pos*/?", strings.Repeat(",?", len(arg.Pos))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:pos*/?", "NULL", 1)
+	}
+	if len(arg.Seqn) > 0 {
+		for _, v := range arg.Seqn {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:seqn*/?", strings.Repeat(",?", len(arg.Seqn))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:seqn*/?", "NULL", 1)
+	}
+	if len(arg.Pos) > 0 {
+		for _, v := range arg.Pos {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:pos*/?", strings.Repeat(",?", len(arg.Pos))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:pos*/?", "NULL", 1)
+	}
+	if len(arg.Dttm) > 0 {
+		for _, v := range arg.Dttm {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:dttm*/?", strings.Repeat(",?", len(arg.Dttm))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:dttm*/?", "NULL", 1)
+	}
+	if len(arg.Pos) > 0 {
+		for _, v := range arg.Pos {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:pos*/?", strings.Repeat(",?", len(arg.Pos))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:pos*/?", "NULL", 1)
+	}
+	if len(arg.MsgType) > 0 {
+		for _, v := range arg.MsgType {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:msg_type*/?", strings.Repeat(",?", len(arg.MsgType))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:msg_type*/?", "NULL", 1)
+	}
+	if len(arg.Pos) > 0 {
+		for _, v := range arg.Pos {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:pos*/?", strings.Repeat(",?", len(arg.Pos))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:pos*/?", "NULL", 1)
+	}
+	if len(arg.MsgSubtype) > 0 {
+		for _, v := range arg.MsgSubtype {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:msg_subtype*/?", strings.Repeat(",?", len(arg.MsgSubtype))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:msg_subtype*/?", "NULL", 1)
+	}
+	if len(arg.Ids) > 0 {
+		for _, v := range arg.Ids {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:ids*/?", strings.Repeat(",?", len(arg.Ids))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:ids*/?", "NULL", 1)
+	}
+	result, err := db.ExecContext(ctx, query, queryParams...)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
 const inboundGet = `-- name: InboundGet :one
 SELECT cminmsgs_id, cminmsgs_clob_msg, cminmsgs_date_received, cminmsgs_date_processed, cminmsgs_subsystem_name, cminmsgs_subsystem_sequence, cminmsgs_subsystem_date_sent, cminmsgs_subsystem_subtype, cminmsgs_subsystem_type, cminmsgs_status FROM cminmsgs WHERE CMINMSGS_ID = ?
 `

@@ -16,6 +16,14 @@ type Querier interface {
 	// ones), or no META at all (the message died before its META decoded) — is
 	// written again with the new outcome.
 	InboundBackfill(ctx context.Context, db DBTX, arg InboundBackfillParams) (int64, error)
+	// sql/mysql/backfill/backfill_many.sql for servers without JSON_TABLE
+	// (MySQL 5.7, MariaDB before 10.6): O(rows x chunk), each row searches the
+	// chunk's ids. The lists are parallel to pos, the ids as text: FIELD finds
+	// a row's position in pos and ELT picks its value from each list. The values
+	// travel as text, an empty string for NULL (never a valid value here).
+	// Rows backfilled before are left as they are; ids that no longer exist
+	// match nothing.
+	InboundBackfillManyLegacy(ctx context.Context, db DBTX, arg InboundBackfillManyLegacyParams) (int64, error)
 	InboundGet(ctx context.Context, db DBTX, cminmsgsID int64) (Cminmsg, error)
 	InboundGetRaw(ctx context.Context, db DBTX, cminmsgsID int64) ([]byte, error)
 	// The XML of the messages of a run, in one round trip.

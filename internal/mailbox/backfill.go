@@ -70,11 +70,7 @@ func (m *Mailbox) BackfillMany(ctx context.Context, todos []store.Backfill) (don
 		if len(set) == 0 {
 			return nil
 		}
-		rows, err := json.Marshal(set)
-		if err != nil {
-			return fmt.Errorf("mailbox: backfill rows: %w", err)
-		}
-		if _, err := tx.ExecContext(ctx, sqlfiles.MailboxBackfillMany, string(rows)); err != nil {
+		if err := m.backfillSet(ctx, tx, set); err != nil {
 			return unavailable(fmt.Sprintf("backfill rows %d..%d", set[0].ID, set[len(set)-1].ID), err)
 		}
 		set = set[:0]
@@ -115,10 +111,30 @@ func (m *Mailbox) BackfillMany(ctx context.Context, todos []store.Backfill) (don
 	return done, invalid, nil
 }
 
+// backfillSet runs the set-based backfill of sql/mysql/backfill, or on a
+// server without JSON_TABLE its legacy twin.
+func (m *Mailbox) backfillSet(ctx context.Context, tx *sql.Tx, set []setRow) error {
+	if !m.noJSONTable.Load() {
+		rows, err := json.Marshal(set)
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, sqlfiles.MailboxBackfillMany, string(rows))
+		if !lacksJSONTable(err) {
+			return err
+		}
+		// A parse error leaves the transaction as it was.
+		m.noJSONTable.Store(true)
+		m.log.Warn("mailbox: the server has no JSON_TABLE (MySQL 5.7, MariaDB before 10.6): the set-based backfill searches each chunk's ids per row", "error", err)
+	}
+	_, err := m.q.InboundBackfillManyLegacy(ctx, tx, legacySetParams(set))
+	return err
+}
+
 // backfillChunk bounds the rows of one set-based backfill: the statement
 // costs O(rows) (a JSON_TABLE joined on the primary key), so the chunk only
-// bounds the size of its one parameter (~200 bytes a row) and of the
-// transaction's locks per statement.
+// bounds its one parameter (~120 bytes a row) — and the legacy statement's
+// O(rows × chunk) search.
 const backfillChunk = 100
 
 // setRow is one element of the JSON array of sql/mysql/backfill: NULL

@@ -117,6 +117,24 @@ VALUES (sqlc.arg(body), sqlc.arg(inserted_at), sqlc.arg(routing_id));
 -- name: OutboundGet :one
 SELECT * FROM coutmsgs WHERE COUTMSGS_ID = ?;
 
+-- name: InboundBackfillManyLegacy :execrows
+-- sql/mysql/backfill/backfill_many.sql for servers without JSON_TABLE
+-- (MySQL 5.7, MariaDB before 10.6): O(rows x chunk), each row searches the
+-- chunk's ids. The lists are parallel to pos, the ids as text: FIELD finds
+-- a row's position in pos and ELT picks its value from each list. The values
+-- travel as text, an empty string for NULL (never a valid value here).
+-- Rows backfilled before are left as they are; ids that no longer exist
+-- match nothing.
+UPDATE cminmsgs SET
+  CMINMSGS_DATE_PROCESSED = ELT(FIELD(CMINMSGS_ID, sqlc.slice(pos)), sqlc.slice(processed_at)),
+  CMINMSGS_STATUS = ELT(FIELD(CMINMSGS_ID, sqlc.slice(pos)), sqlc.slice(status)),
+  CMINMSGS_SUBSYSTEM_NAME = NULLIF(ELT(FIELD(CMINMSGS_ID, sqlc.slice(pos)), sqlc.slice(sndr)), ''),
+  CMINMSGS_SUBSYSTEM_SEQUENCE = NULLIF(ELT(FIELD(CMINMSGS_ID, sqlc.slice(pos)), sqlc.slice(seqn)), ''),
+  CMINMSGS_SUBSYSTEM_DATE_SENT = NULLIF(ELT(FIELD(CMINMSGS_ID, sqlc.slice(pos)), sqlc.slice(dttm)), ''),
+  CMINMSGS_SUBSYSTEM_TYPE = NULLIF(ELT(FIELD(CMINMSGS_ID, sqlc.slice(pos)), sqlc.slice(msg_type)), ''),
+  CMINMSGS_SUBSYSTEM_SUBTYPE = NULLIF(ELT(FIELD(CMINMSGS_ID, sqlc.slice(pos)), sqlc.slice(msg_subtype)), '')
+WHERE CMINMSGS_ID IN (sqlc.slice(ids)) AND CMINMSGS_DATE_PROCESSED IS NULL;
+
 -- name: MaxAllowedPacket :one
 -- The server's largest packet: an INSERT of a body must fit in it whole
 -- (statement, body and protocol overhead), or the server refuses it.
