@@ -24,6 +24,19 @@ var PostgresMigrations embed.FS
 //go:embed mysql/schema/*.sql
 var MailboxSchema embed.FS
 
+// MailboxQueries are the sqlc sources of db/mailbox: tests EXPLAIN the real
+// text of a query.
+//
+//go:embed mysql/queries/*.sql
+var MailboxQueries embed.FS
+
+// MailboxBackfillMany is the set-based backfill of the mailbox (one JSON
+// parameter): sqlc's MySQL parser does not know its JSON_TABLE, so
+// internal/mailbox runs it from here.
+//
+//go:embed mysql/backfill/backfill_many.sql
+var MailboxBackfillMany string
+
 // OracleQueries are the Oracle 11g twins of postgres/queries (same names and
 // kinds), loaded by name by internal/store/orastore.
 //

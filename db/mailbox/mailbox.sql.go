@@ -75,7 +75,7 @@ func (q *Queries) InboundBackfill(ctx context.Context, db DBTX, arg InboundBackf
 	return result.RowsAffected()
 }
 
-const inboundBackfillMany = `-- name: InboundBackfillMany :execrows
+const inboundBackfillManyLegacy = `-- name: InboundBackfillManyLegacy :execrows
 UPDATE cminmsgs SET
   CMINMSGS_DATE_PROCESSED = ELT(FIELD(CMINMSGS_ID, /*SLICE:pos*/?), /*SLICE:processed_at*/?),
   CMINMSGS_STATUS = ELT(FIELD(CMINMSGS_ID, /*SLICE:pos*/?), /*SLICE:status*/?),
@@ -87,7 +87,7 @@ UPDATE cminmsgs SET
 WHERE CMINMSGS_ID IN (/*SLICE:ids*/?) AND CMINMSGS_DATE_PROCESSED IS NULL
 `
 
-type InboundBackfillManyParams struct {
+type InboundBackfillManyLegacyParams struct {
 	Pos         []string `json:"pos"`
 	ProcessedAt []string `json:"processed_at"`
 	Status      []string `json:"status"`
@@ -99,14 +99,15 @@ type InboundBackfillManyParams struct {
 	Ids         []int64  `json:"ids"`
 }
 
-// InboundBackfill for many rows in one statement (one round trip instead of
-// one per row). The lists are parallel to pos, the ids as text: FIELD finds
+// sql/mysql/backfill/backfill_many.sql for servers without JSON_TABLE
+// (MySQL 5.7, MariaDB before 10.6): O(rows x chunk), each row searches the
+// chunk's ids. The lists are parallel to pos, the ids as text: FIELD finds
 // a row's position in pos and ELT picks its value from each list. The values
 // travel as text, an empty string for NULL (never a valid value here).
 // Rows backfilled before are left as they are; ids that no longer exist
 // match nothing.
-func (q *Queries) InboundBackfillMany(ctx context.Context, db DBTX, arg InboundBackfillManyParams) (int64, error) {
-	query := inboundBackfillMany
+func (q *Queries) InboundBackfillManyLegacy(ctx context.Context, db DBTX, arg InboundBackfillManyLegacyParams) (int64, error) {
+	query := inboundBackfillManyLegacy
 	var queryParams []interface{}
 	if len(arg.Pos) > 0 {
 		for _, v := range arg.Pos {
@@ -600,6 +601,9 @@ type InboundUnprocessedPageParams struct {
 // (after_id, up_to], in ID order, one bounded page. It wants the index
 // cminmsgs_unprocessed_ix (CMINMSGS_DATE_PROCESSED, CMINMSGS_ID) from the
 // AODB's DBA: then a page reads only unprocessed rows, however old the table.
+// MariaDB 10.11 takes a range over both key parts, (NULL, after_id] to
+// (NULL, up_to], and stops at the limit: a page reads its rows, never the
+// unprocessed backlog before after_id (TestUnprocessedPageReadsOnlyItsPage).
 func (q *Queries) InboundUnprocessedPage(ctx context.Context, db DBTX, arg InboundUnprocessedPageParams) ([]int64, error) {
 	rows, err := db.QueryContext(ctx, inboundUnprocessedPage, arg.AfterID, arg.UpTo, arg.Limit)
 	if err != nil {

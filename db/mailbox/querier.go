@@ -16,13 +16,14 @@ type Querier interface {
 	// ones), or no META at all (the message died before its META decoded) — is
 	// written again with the new outcome.
 	InboundBackfill(ctx context.Context, db DBTX, arg InboundBackfillParams) (int64, error)
-	// InboundBackfill for many rows in one statement (one round trip instead of
-	// one per row). The lists are parallel to pos, the ids as text: FIELD finds
+	// sql/mysql/backfill/backfill_many.sql for servers without JSON_TABLE
+	// (MySQL 5.7, MariaDB before 10.6): O(rows x chunk), each row searches the
+	// chunk's ids. The lists are parallel to pos, the ids as text: FIELD finds
 	// a row's position in pos and ELT picks its value from each list. The values
 	// travel as text, an empty string for NULL (never a valid value here).
 	// Rows backfilled before are left as they are; ids that no longer exist
 	// match nothing.
-	InboundBackfillMany(ctx context.Context, db DBTX, arg InboundBackfillManyParams) (int64, error)
+	InboundBackfillManyLegacy(ctx context.Context, db DBTX, arg InboundBackfillManyLegacyParams) (int64, error)
 	InboundGet(ctx context.Context, db DBTX, cminmsgsID int64) (Cminmsg, error)
 	InboundGetRaw(ctx context.Context, db DBTX, cminmsgsID int64) ([]byte, error)
 	// The XML of the messages of a run, in one round trip.
@@ -56,6 +57,9 @@ type Querier interface {
 	// (after_id, up_to], in ID order, one bounded page. It wants the index
 	// cminmsgs_unprocessed_ix (CMINMSGS_DATE_PROCESSED, CMINMSGS_ID) from the
 	// AODB's DBA: then a page reads only unprocessed rows, however old the table.
+	// MariaDB 10.11 takes a range over both key parts, (NULL, after_id] to
+	// (NULL, up_to], and stops at the limit: a page reads its rows, never the
+	// unprocessed backlog before after_id (TestUnprocessedPageReadsOnlyItsPage).
 	InboundUnprocessedPage(ctx context.Context, db DBTX, arg InboundUnprocessedPageParams) ([]int64, error)
 	// Every row after the watermark, processed or not, in ID order, bounded: the
 	// poller needs the ids that exist to find the holes (ids no row has while a

@@ -3,6 +3,7 @@ package mailbox
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 
 	dbmb "github.com/msgx-aodb/msgx/db/mailbox"
 	"github.com/msgx-aodb/msgx/internal/store"
+	sqlfiles "github.com/msgx-aodb/msgx/sql"
 )
 
 // Capacities of the AODB's cminmsgs columns (sis-wire-format.md §8).
@@ -63,15 +65,15 @@ func (m *Mailbox) BackfillMany(ctx context.Context, todos []store.Backfill) (don
 		return nil, nil, unavailable("backfill: begin", err)
 	}
 	defer tx.Rollback()
-	var set dbmb.InboundBackfillManyParams
+	var set []setRow
 	flush := func() error {
-		if len(set.Ids) == 0 {
+		if len(set) == 0 {
 			return nil
 		}
-		if _, err := m.q.InboundBackfillMany(ctx, tx, set); err != nil {
-			return unavailable(fmt.Sprintf("backfill rows %d..%d", set.Ids[0], set.Ids[len(set.Ids)-1]), err)
+		if err := m.backfillSet(ctx, tx, set); err != nil {
+			return unavailable(fmt.Sprintf("backfill rows %d..%d", set[0].ID, set[len(set)-1].ID), err)
 		}
-		set = dbmb.InboundBackfillManyParams{}
+		set = set[:0]
 		return nil
 	}
 	for _, b := range todos {
@@ -91,8 +93,8 @@ func (m *Mailbox) BackfillMany(ctx context.Context, todos []store.Backfill) (don
 				return nil, nil, err
 			}
 		} else {
-			appendSetRow(&set, p)
-			if len(set.Ids) == backfillChunk {
+			set = append(set, newSetRow(p))
+			if len(set) == backfillChunk {
 				if err := flush(); err != nil {
 					return nil, nil, err
 				}
@@ -109,16 +111,48 @@ func (m *Mailbox) BackfillMany(ctx context.Context, todos []store.Backfill) (don
 	return done, invalid, nil
 }
 
-// backfillChunk bounds the rows of one set-based backfill. Each row finds its
-// values with FIELD, a linear search of the chunk's ids, so a statement costs
-// rows × chunk: 100 rows per statement backfilled 20 000 rows in half the
-// MySQL time of 1 000 (BenchmarkEndToEnd), with far fewer placeholders than
-// MySQL's 65 535.
+// backfillSet runs the set-based backfill of sql/mysql/backfill, or on a
+// server without JSON_TABLE its legacy twin.
+func (m *Mailbox) backfillSet(ctx context.Context, tx *sql.Tx, set []setRow) error {
+	if !m.noJSONTable.Load() {
+		rows, err := json.Marshal(set)
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, sqlfiles.MailboxBackfillMany, string(rows))
+		if !lacksJSONTable(err) {
+			return err
+		}
+		// A parse error leaves the transaction as it was.
+		m.noJSONTable.Store(true)
+		m.log.Warn("mailbox: the server has no JSON_TABLE (MySQL 5.7, MariaDB before 10.6): the set-based backfill searches each chunk's ids per row", "error", err)
+	}
+	_, err := m.q.InboundBackfillManyLegacy(ctx, tx, legacySetParams(set))
+	return err
+}
+
+// backfillChunk bounds the rows of one set-based backfill: the statement
+// costs O(rows) (a JSON_TABLE joined on the primary key), so the chunk only
+// bounds its one parameter (~120 bytes a row) — and the legacy statement's
+// O(rows × chunk) search.
 const backfillChunk = 100
 
-// appendSetRow adds a row update to the lists of InboundBackfillMany, as
-// text ("" for NULL; no column of the update takes "" as a value).
-func appendSetRow(set *dbmb.InboundBackfillManyParams, p dbmb.InboundBackfillParams) {
+// setRow is one element of the JSON array of sql/mysql/backfill: NULL
+// values are left out.
+type setRow struct {
+	ID          int64  `json:"id"`
+	ProcessedAt string `json:"at"`
+	Status      string `json:"status"`
+	Sndr        string `json:"sndr,omitempty"`
+	Seqn        *int32 `json:"seqn,omitempty"`
+	Dttm        string `json:"dttm,omitempty"`
+	MsgType     string `json:"type,omitempty"`
+	MsgSubtype  string `json:"styp,omitempty"`
+}
+
+// newSetRow converts a row update to its setRow ("" for NULL: no text
+// column of the update takes "" as a value).
+func newSetRow(p dbmb.InboundBackfillParams) setRow {
 	str := func(v *string) string {
 		if v == nil {
 			return ""
@@ -131,19 +165,11 @@ func appendSetRow(set *dbmb.InboundBackfillManyParams, p dbmb.InboundBackfillPar
 		}
 		return v.Format(time.DateTime) // already the wall clock, whole seconds
 	}
-	seqn := ""
-	if p.Seqn != nil {
-		seqn = strconv.Itoa(int(*p.Seqn))
+	return setRow{
+		ID: p.ID, ProcessedAt: datetime(p.ProcessedAt), Status: str(p.Status),
+		Sndr: str(p.Sndr), Seqn: p.Seqn, Dttm: datetime(p.Dttm),
+		MsgType: str(p.MsgType), MsgSubtype: str(p.MsgSubtype),
 	}
-	set.Ids = append(set.Ids, p.ID)
-	set.Pos = append(set.Pos, strconv.FormatInt(p.ID, 10))
-	set.ProcessedAt = append(set.ProcessedAt, datetime(p.ProcessedAt))
-	set.Status = append(set.Status, str(p.Status))
-	set.Sndr = append(set.Sndr, str(p.Sndr))
-	set.Seqn = append(set.Seqn, seqn)
-	set.Dttm = append(set.Dttm, datetime(p.Dttm))
-	set.MsgType = append(set.MsgType, str(p.MsgType))
-	set.MsgSubtype = append(set.MsgSubtype, str(p.MsgSubtype))
 }
 
 // backfillParams converts a todo to the row update; see Backfill for the

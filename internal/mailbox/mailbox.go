@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
@@ -61,6 +62,9 @@ type Mailbox struct {
 	// processing them) and refuse every write.
 	includeProcessed bool
 	readOnly         bool
+
+	// The server has no JSON_TABLE: BackfillMany uses its legacy statement.
+	noJSONTable atomic.Bool
 }
 
 // Option configures a Mailbox.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"database/sql"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
@@ -349,8 +350,22 @@ func TestMailboxShadow(t *testing.T) {
 // does not fit is NULL (and logged), absent META is NULL, never an empty string.
 func TestMailboxBackfillManyEdgeCases(t *testing.T) {
 	t.Parallel()
+	for _, legacy := range []bool{false, true} {
+		t.Run(fmt.Sprintf("legacy=%v", legacy), func(t *testing.T) {
+			t.Parallel()
+			backfillManyEdgeCases(t, legacy)
+		})
+	}
+}
+
+// backfillManyEdgeCases runs on the JSON_TABLE statement or, legacy, on the statement for
+// servers without JSON_TABLE.
+func backfillManyEdgeCases(t *testing.T, legacy bool) {
 	var logs bytes.Buffer
 	mb, db, _ := newMailbox(t, mailbox.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	if legacy {
+		mailbox.UseLegacyBackfill(mb)
+	}
 	ctx := t.Context()
 	var ids []int64
 	for range 5 {
@@ -420,7 +435,21 @@ func TestMailboxBackfillManyEdgeCases(t *testing.T) {
 // More rows than one statement takes are split, all in one transaction.
 func TestMailboxBackfillManyChunks(t *testing.T) {
 	t.Parallel()
+	for _, legacy := range []bool{false, true} {
+		t.Run(fmt.Sprintf("legacy=%v", legacy), func(t *testing.T) {
+			t.Parallel()
+			backfillManyChunks(t, legacy)
+		})
+	}
+}
+
+// backfillManyChunks runs on the JSON_TABLE statement or, legacy, on the statement for
+// servers without JSON_TABLE.
+func backfillManyChunks(t *testing.T, legacy bool) {
 	mb, db, _ := newMailbox(t)
+	if legacy {
+		mailbox.UseLegacyBackfill(mb)
+	}
 	ctx := t.Context()
 	const n = 2345
 	var sb strings.Builder

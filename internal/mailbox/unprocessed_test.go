@@ -1,7 +1,6 @@
 package mailbox_test
 
 import (
-	"database/sql"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -31,23 +30,30 @@ func TestUnprocessedPagesUseTheIndex(t *testing.T) {
 
 	_, err = db.ExecContext(ctx, "ANALYZE TABLE cminmsgs")
 	require.NoError(t, err)
-	rows, err := db.QueryContext(ctx, `EXPLAIN SELECT CMINMSGS_ID FROM cminmsgs
-WHERE CMINMSGS_DATE_PROCESSED IS NULL AND CMINMSGS_ID > 0 AND CMINMSGS_ID <= 250
-ORDER BY CMINMSGS_ID LIMIT 500`)
+	plan := explain(t, db, mailboxQuery(t, "InboundUnprocessedPage"), 0, 250, 500)
+	require.Equal(t, "cminmsgs_unprocessed_ix", plan[0]["key"], "plan: %v", plan)
+}
+
+// A page reads its rows, not the unprocessed rows before it (issue #23): the
+// rescan's plan (a ref lookup of DATE_PROCESSED IS NULL filtering the id
+// range row by row) would read the whole backlog on every page.
+func TestUnprocessedPageReadsOnlyItsPage(t *testing.T) {
+	t.Parallel()
+	mb, db, _ := newMailbox(t)
+	db.SetMaxOpenConns(1) // the session counters are the mailbox's reads
+	ctx := t.Context()
+	const rows = 3000
+	insertBacklog(t, db, rows)
+	_, err := db.ExecContext(ctx, "ANALYZE TABLE cminmsgs")
 	require.NoError(t, err)
-	defer rows.Close()
-	cols, err := rows.Columns()
+
+	before := handlerReads(t, db)
+	ids, err := mb.Unprocessed(ctx, rows-100, rows, 50)
 	require.NoError(t, err)
-	require.True(t, rows.Next())
-	vals := make([]sql.NullString, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	require.NoError(t, rows.Scan(ptrs...))
-	plan := map[string]string{}
-	for i, c := range cols {
-		plan[c] = vals[i].String
-	}
-	require.Equal(t, "cminmsgs_unprocessed_ix", plan["key"], "plan: %v", plan)
+	read := handlerReads(t, db) - before
+	require.Len(t, ids, 50)
+	require.Equal(t, int64(rows-99), ids[0])
+	require.LessOrEqual(t, read, int64(60), "rows read for a page of 50")
+	t.Logf("rows read for a page of 50: %d; plan %v", read,
+		explain(t, db, mailboxQuery(t, "InboundUnprocessedPage"), rows-100, rows, 50))
 }

@@ -36,6 +36,9 @@ LIMIT ?;
 -- (after_id, up_to], in ID order, one bounded page. It wants the index
 -- cminmsgs_unprocessed_ix (CMINMSGS_DATE_PROCESSED, CMINMSGS_ID) from the
 -- AODB's DBA: then a page reads only unprocessed rows, however old the table.
+-- MariaDB 10.11 takes a range over both key parts, (NULL, after_id] to
+-- (NULL, up_to], and stops at the limit: a page reads its rows, never the
+-- unprocessed backlog before after_id (TestUnprocessedPageReadsOnlyItsPage).
 SELECT CMINMSGS_ID FROM cminmsgs
 WHERE CMINMSGS_DATE_PROCESSED IS NULL
   AND CMINMSGS_ID > sqlc.arg(after_id) AND CMINMSGS_ID <= sqlc.arg(up_to)
@@ -114,9 +117,10 @@ VALUES (sqlc.arg(body), sqlc.arg(inserted_at), sqlc.arg(routing_id));
 -- name: OutboundGet :one
 SELECT * FROM coutmsgs WHERE COUTMSGS_ID = ?;
 
--- name: InboundBackfillMany :execrows
--- InboundBackfill for many rows in one statement (one round trip instead of
--- one per row). The lists are parallel to pos, the ids as text: FIELD finds
+-- name: InboundBackfillManyLegacy :execrows
+-- sql/mysql/backfill/backfill_many.sql for servers without JSON_TABLE
+-- (MySQL 5.7, MariaDB before 10.6): O(rows x chunk), each row searches the
+-- chunk's ids. The lists are parallel to pos, the ids as text: FIELD finds
 -- a row's position in pos and ELT picks its value from each list. The values
 -- travel as text, an empty string for NULL (never a valid value here).
 -- Rows backfilled before are left as they are; ids that no longer exist

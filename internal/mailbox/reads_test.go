@@ -1,0 +1,89 @@
+package mailbox_test
+
+import (
+	"database/sql"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	sqlfiles "github.com/msgx-aodb/msgx/sql"
+)
+
+// insertBacklog adds rows unprocessed rows received 2020-01-01, ids 1..rows
+// on a fresh mailbox, in one statement.
+func insertBacklog(t *testing.T, db *sql.DB, rows int) {
+	t.Helper()
+	var sb strings.Builder
+	sb.WriteString("INSERT INTO cminmsgs (CMINMSGS_CLOB_MSG, CMINMSGS_DATE_RECEIVED) VALUES ")
+	for i := range rows {
+		if i > 0 {
+			sb.WriteString(",")
+		}
+		sb.WriteString("('<MSG/>', '2020-01-01 00:00:00')")
+	}
+	_, err := db.ExecContext(t.Context(), sb.String())
+	require.NoError(t, err)
+}
+
+// handlerReads is the session's count of rows read by the storage engine
+// (index and table scans, index condition checks). db must hold one
+// connection (SetMaxOpenConns(1)) so the session is the mailbox's.
+func handlerReads(t *testing.T, db *sql.DB) int64 {
+	t.Helper()
+	var total int64
+	r, err := db.QueryContext(t.Context(), "SHOW SESSION STATUS WHERE Variable_name IN ('Handler_read_key', 'Handler_read_next', 'Handler_read_prev', 'Handler_read_rnd', 'Handler_read_rnd_next', 'Handler_icp_attempts')")
+	require.NoError(t, err)
+	defer r.Close()
+	for r.Next() {
+		var k, v string
+		require.NoError(t, r.Scan(&k, &v))
+		n, err := strconv.ParseInt(v, 10, 64)
+		require.NoError(t, err)
+		total += n
+	}
+	require.NoError(t, r.Err())
+	return total
+}
+
+// explain returns the rows of EXPLAIN query, one map (column → value) per
+// table, in join order.
+func explain(t *testing.T, db *sql.DB, query string, args ...any) []map[string]string {
+	t.Helper()
+	rows, err := db.QueryContext(t.Context(), "EXPLAIN "+query, args...)
+	require.NoError(t, err)
+	defer rows.Close()
+	cols, err := rows.Columns()
+	require.NoError(t, err)
+	var plan []map[string]string
+	for rows.Next() {
+		vals := make([]sql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		require.NoError(t, rows.Scan(ptrs...))
+		row := map[string]string{}
+		for i, c := range cols {
+			row[c] = vals[i].String
+		}
+		plan = append(plan, row)
+	}
+	require.NoError(t, rows.Err())
+	return plan
+}
+
+// mailboxQuery is the text of the named query of sql/mysql/queries as the
+// server sees it: sqlc's named arguments become placeholders.
+func mailboxQuery(t *testing.T, name string) string {
+	t.Helper()
+	src, err := sqlfiles.MailboxQueries.ReadFile("mysql/queries/mailbox.sql")
+	require.NoError(t, err)
+	_, rest, ok := strings.Cut(string(src), "-- name: "+name+" ")
+	require.True(t, ok, "query %s", name)
+	_, rest, _ = strings.Cut(rest, "\n")
+	query, _, _ := strings.Cut(rest, ";")
+	return regexp.MustCompile(`sqlc\.n?arg\(\w+\)`).ReplaceAllString(query, "?")
+}
