@@ -113,7 +113,7 @@ func TestPumpNeverWaitsOnASlowJob(t *testing.T) {
 	r := &Runner{Registry: NewRegistry(slow, e.history()), Store: e.st, Clock: e.clk, Log: quiet()}
 	lead, lose := context.WithCancel(t.Context())
 	done := make(chan struct{})
-	go func() { r.Run(lead); close(done) }()
+	go func() { _ = r.Run(lead); close(done) }()
 	require.Eventually(t, func() bool { return slow.runs.Load() == 1 }, 5*time.Second, time.Millisecond)
 
 	for i := range 20 {

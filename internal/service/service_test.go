@@ -88,8 +88,8 @@ func TestGroupStopsOnContextEnd(t *testing.T) {
 		<-started
 	}
 	select {
-	case <-done:
-		t.Fatal("an early nil return stopped the group")
+	case err := <-done:
+		t.Fatalf("an early nil return stopped the group (%v)", err)
 	default:
 	}
 	cancel()
