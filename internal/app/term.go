@@ -7,10 +7,12 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/config"
+	"github.com/msgx-aodb/msgx/internal/leader"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/maintenance"
 	"github.com/msgx-aodb/msgx/internal/metrics"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
+	"github.com/msgx-aodb/msgx/internal/relay"
 	"github.com/msgx-aodb/msgx/internal/request"
 	"github.com/msgx-aodb/msgx/internal/service"
 	"github.com/msgx-aodb/msgx/internal/store"
@@ -78,3 +80,16 @@ func (t leaderTerm) services() []service.Service {
 	pump := pipeline.NewPump(st, mb, notify, clk, log, pcfg)
 	return append(svcs, t.reqs.Triggers(), poller, pump, jobs)
 }
+
+// Every long-running loop has the one service shape.
+var (
+	_ service.Service = (*pipeline.Poller)(nil)
+	_ service.Service = (*pipeline.Pump)(nil)
+	_ service.Service = (*pipeline.Backfiller)(nil)
+	_ service.Service = (*relay.Dispatcher)(nil)
+	_ service.Service = (*relay.Aggregator)(nil)
+	_ service.Service = (*request.Triggers)(nil)
+	_ service.Service = (*maintenance.Runner)(nil)
+	_ service.Service = (*metrics.Sampler)(nil)
+	_ service.Service = (*leader.Elector)(nil)
+)
