@@ -4,7 +4,6 @@
 package app
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -12,7 +11,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/api"
@@ -22,12 +20,12 @@ import (
 	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/leader"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
-	"github.com/msgx-aodb/msgx/internal/maintenance"
 	"github.com/msgx-aodb/msgx/internal/metrics"
 	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
 	"github.com/msgx-aodb/msgx/internal/request"
 	"github.com/msgx-aodb/msgx/internal/sdnotify"
+	"github.com/msgx-aodb/msgx/internal/service"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
@@ -132,15 +130,19 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		defer out.close()
 	}
 
-	el := leader.New(leader.Config{LockID: cfg.LeaderLockID, Retry: cfg.LeaderRetryInterval, Dial: own.dial}, clk, log)
-	el.OnChange(func(r leader.Role) { met.SetLeader(r == leader.Leader) })
-
 	// Rung by polls that enqueued, heard by the pump of every term; polls is
 	// rung by sends (their rows enter the queue through the poller, in id
 	// order), heard by the poller of every term.
 	bell, polls := pipeline.NewBell(), pipeline.NewBell()
 	// Requests to the AODB: one service for the admin API and the leader's triggers.
 	reqs := requestService(cfg, st, mb, clk, log, met)
+
+	// The leader's services, built afresh for every lead term.
+	term := leaderTerm{cfg: cfg, st: st, mb: mb, out: out, clk: clk, log: log, met: met,
+		bell: bell, polls: polls, pause: pause, reqs: reqs, opt: opt}
+	el := leader.New(leader.Config{LockID: cfg.LeaderLockID, Retry: cfg.LeaderRetryInterval, Dial: own.dial,
+		Term: term.services}, clk, log)
+	el.OnChange(func(r leader.Role) { met.SetLeader(r == leader.Leader) })
 
 	ln := opt.Listener
 	if ln == nil {
@@ -178,13 +180,14 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		}
 		close(httpErr)
 	}()
-	go met.RunHistory(run, st, clk, log) // the console's chart of the last hour
+	// Every instance's services: the console's chart of the last hour and
+	// the election, which runs the leader's services while it leads.
 	elected := make(chan struct{})
 	go func() {
 		defer close(elected)
-		el.Run(run, func(lead context.Context) {
-			runWorkers(lead, cfg, st, mb, out, clk, log, met, bell, polls, pause, reqs, opt)
-		})
+		if err := service.NewGroup("msgx", log, met.Sampler(st, clk, log), el).Run(run); err != nil {
+			stop()
+		}
 	}()
 	if cfg.SendToken == "" && !cfg.Shadow {
 		// Only dev gets here: prod refuses to start without the token.
@@ -215,7 +218,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		_ = srv.Close()
 	}
 	cancel()
-	<-elected // the pump has committed or rolled back its step; the lock is released
+	<-elected // the pump has committed or rolled back its step; the lock is released; history stopped
 	log.Info("shutdown: complete")
 	return runErr
 }
@@ -226,61 +229,6 @@ func notify(sd *sdnotify.Notifier, log *slog.Logger, states ...string) {
 	if err := sd.Notify(states...); err != nil {
 		log.Warn("systemd notify failed", "state", states[0], "err", err)
 	}
-}
-
-// runWorkers is the leader's work: poller, pump, backfill, the maintenance
-// jobs and (unless in shadow mode) the Kafka relay, until ctx ends.
-func runWorkers(ctx context.Context, cfg config.Config, st store.Store, mb *mailbox.Mailbox, out *outbound,
-	clk clock.Clock, log *slog.Logger, met *metrics.Metrics, bell, polls *pipeline.Bell, pause *pipeline.PauseState, reqs *request.Service, opt Options) {
-	poller := pipeline.NewPoller(st, mb, clk, log, pollerConfig(cfg, bell, polls, met))
-	pcfg := pumpConfig(cfg)
-	pcfg.Bell = bell
-	pcfg.Grace = opt.StepTimeout
-	pcfg.Observer = met
-	pcfg.Pause = pause
-
-	var wg sync.WaitGroup
-	spawn := func(f func()) {
-		wg.Add(1)
-		go func() { defer wg.Done(); f() }()
-	}
-	// Maintenance jobs run beside the pump, on their own goroutines, and stop
-	// with the lead term (ctx); the backfill sweep is started by the
-	// backfiller's own loop, recorded as job `backfill`.
-	jobs := &maintenance.Runner{Store: st, Clock: clk, Log: log,
-		Observer: met, Stagger: cmp.Or(opt.MaintenanceStagger, maintenance.DefaultStagger)}
-	var notify func(context.Context, []store.Backfill)
-	var sweep func(context.Context) (int, int, error)
-	var backfiller *pipeline.Backfiller
-	if !cfg.Shadow {
-		backfiller = pipeline.NewBackfiller(st, mb, clk, log, pipeline.BackfillConfig{Interval: cfg.BackfillInterval, Observer: met,
-			RunSweep: func(ctx context.Context) {
-				if j, err := jobs.Registry.Job("backfill"); err == nil {
-					_, _ = jobs.RunOnce(ctx, j, false)
-				}
-			}})
-		notify, sweep = backfiller.Notify, backfiller.Sweep
-	}
-	jobs.Registry = MaintenanceJobs(cfg, st, clk, reqs.Expiry().RunOnce, ReconcileJob(cfg, poller), BackfillJob(cfg, st, clk, sweep))
-	if backfiller != nil {
-		spawn(func() { _ = backfiller.Run(ctx) })
-	}
-	if out != nil {
-		dispatcher, aggregator := out.relays(cfg, st, clk, log, met)
-		pcfg.Committed = dispatcher.Wake
-		spawn(func() { _ = dispatcher.Run(ctx) })
-		spawn(func() { _ = aggregator.Run(ctx) })
-	}
-	// Requests to the AODB: the guard the pump applies RESPs through and the
-	// automatic triggers (no sends in shadow mode); their expiry is a
-	// maintenance job (below).
-	pcfg.Guard = request.NewGuard(request.Mode(cfg.Request.Guard), mb, cfg.Request.Timeout, pcfg.Decode)
-	spawn(func() { reqs.RunTriggers(ctx) })
-	pump := pipeline.NewPump(st, mb, notify, clk, log, pcfg)
-	spawn(func() { _ = poller.Run(ctx, cfg.PollInterval) })
-	spawn(func() { _ = pump.Run(ctx) }) // its errors are logged; it ends with ctx
-	spawn(func() { jobs.Run(ctx) })
-	wg.Wait()
 }
 
 // requestService is the request service of the configuration.
@@ -297,7 +245,7 @@ var (
 func pollerConfig(cfg config.Config, bell, polls *pipeline.Bell, met *metrics.Metrics) pipeline.PollerConfig {
 	return pipeline.PollerConfig{
 		Batch: cfg.ClaimBatch, RescanDistance: cfg.RescanDistance, RescanAge: cfg.RescanAge, GapWait: cfg.GapWait,
-		Bell: bell, Wake: polls, Shadow: cfg.Shadow, Observer: met,
+		Bell: bell, Wake: polls, Shadow: cfg.Shadow, Observer: met, Interval: cfg.PollInterval,
 	}
 }
 

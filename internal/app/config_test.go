@@ -111,6 +111,7 @@ func TestConfigDefaultsAreThePackagesDefaults(t *testing.T) {
 	require.Equal(t, pod.RescanDistance, po.RescanDistance)
 	require.Equal(t, pod.RescanAge, po.RescanAge)
 	require.Equal(t, pod.GapWait, po.GapWait)
+	require.Equal(t, pod.Interval, po.Interval)
 
 	require.Equal(t, pipeline.DefaultBackfillConfig().Interval, c.BackfillInterval)
 	require.Equal(t, pipeline.DefaultGapWait, c.GapWait)

@@ -66,20 +66,20 @@ func testConfig(pgURL, mailboxDSN string) config.Config {
 // testSendToken is testConfig's ingest token; post sends it.
 const testSendToken = "ingest-token-of-the-test-airport-0123"
 
-// service is an in-process msgx serve.
-type service struct {
+// running is an in-process msgx serve.
+type running struct {
 	base   string
 	cancel context.CancelFunc
 	done   chan error
 	logs   *syncBuffer
 }
 
-func startService(t *testing.T, cfg config.Config) *service {
+func startService(t *testing.T, cfg config.Config) *running {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &service{base: "http://" + ln.Addr().String(), cancel: cancel, done: make(chan error, 1), logs: &syncBuffer{}}
+	s := &running{base: "http://" + ln.Addr().String(), cancel: cancel, done: make(chan error, 1), logs: &syncBuffer{}}
 	log := slog.New(slog.NewJSONHandler(s.logs, nil))
 	go func() { s.done <- serve(ctx, cfg, log, Options{Listener: ln}) }()
 	t.Cleanup(func() {
@@ -94,7 +94,7 @@ func startService(t *testing.T, cfg config.Config) *service {
 }
 
 // stop cancels the service and returns Serve's result and how long it took.
-func (s *service) stop(t *testing.T) (time.Duration, error) {
+func (s *running) stop(t *testing.T) (time.Duration, error) {
 	t.Helper()
 	began := time.Now()
 	s.cancel()

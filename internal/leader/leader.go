@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/service"
 )
 
 // Role is what an instance currently is.
@@ -48,6 +49,9 @@ type Config struct {
 	// pgstore.LeaderDialer (advisory lock) or orastore.LeaderDialer
 	// (DBMS_LOCK).
 	Dial func(ctx context.Context, name string) (LockSession, error)
+	// Term builds the leader's services for one lead term (required); they
+	// run as one service.Group while this instance holds the lock.
+	Term func() []service.Service
 }
 
 // LockSession is one dedicated database session that can hold the lock; the
@@ -110,12 +114,20 @@ func (e *Elector) setRole(r Role) {
 	}
 }
 
-// Run campaigns until ctx ends. While this instance holds the lock it runs
-// lead with a context that is cancelled when the lock connection is lost or
-// ctx ends, and waits for lead to return before it lets the lock go — so the
-// step in flight finishes before a standby can start.
-func (e *Elector) Run(ctx context.Context, lead func(context.Context)) {
+// Name is the elector's name as a service.
+func (e *Elector) Name() string { return "leader" }
+
+// Run campaigns until ctx ends, then returns nil. While this instance holds
+// the lock it runs the term's services (Config.Term) with a context that is
+// cancelled when the lock connection is lost or ctx ends, and waits for them
+// to return before it lets the lock go — so the step in flight finishes
+// before a standby can start.
+func (e *Elector) Run(ctx context.Context) error {
 	defer e.setRole(Stopped)
+	lead := func(ctx context.Context) {
+		// A failure is logged by the group and ends the term (below).
+		_ = service.NewGroup("leader term", e.log, e.cfg.Term()...).Run(ctx)
+	}
 	for ctx.Err() == nil {
 		conn, err := e.cfg.Dial(ctx, e.name)
 		if err != nil {
@@ -139,6 +151,7 @@ func (e *Elector) Run(ctx context.Context, lead func(context.Context)) {
 			e.wait(ctx)
 		}
 	}
+	return nil
 }
 
 // campaign tries the lock on one connection until it is taken (then leads)

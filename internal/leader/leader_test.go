@@ -13,6 +13,7 @@ import (
 	"github.com/msgx-aodb/msgx/db/postgres"
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/leader"
+	"github.com/msgx-aodb/msgx/internal/service"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
 )
@@ -36,19 +37,22 @@ func start(t *testing.T, url string, lockID int64) *instance {
 	in := &instance{cancel: cancel, done: make(chan struct{})}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	dial := pgstore.LeaderDialer(url, lockID, 5*time.Second, log)
-	in.e = leader.New(leader.Config{LockID: lockID, Retry: retry, Dial: dial}, clock.Real{}, log)
+	work := service.Func("work", func(ctx context.Context) error {
+		in.mu.Lock()
+		in.working++
+		in.started++
+		in.mu.Unlock()
+		<-ctx.Done()
+		in.mu.Lock()
+		in.working--
+		in.mu.Unlock()
+		return nil
+	})
+	term := func() []service.Service { return []service.Service{work} }
+	in.e = leader.New(leader.Config{LockID: lockID, Retry: retry, Dial: dial, Term: term}, clock.Real{}, log)
 	go func() {
 		defer close(in.done)
-		in.e.Run(ctx, func(ctx context.Context) {
-			in.mu.Lock()
-			in.working++
-			in.started++
-			in.mu.Unlock()
-			<-ctx.Done()
-			in.mu.Lock()
-			in.working--
-			in.mu.Unlock()
-		})
+		_ = in.e.Run(ctx)
 	}()
 	t.Cleanup(in.stop)
 	return in

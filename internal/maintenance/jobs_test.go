@@ -85,7 +85,7 @@ func TestRunnerDailyThroughTheClock(t *testing.T) {
 	r := &Runner{Registry: NewRegistry(job), Store: e.st, Clock: clk, Log: quiet()}
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
-	go func() { r.Run(ctx); close(done) }()
+	go func() { _ = r.Run(ctx); close(done) }()
 
 	require.Eventually(t, func() bool { return clk.lastWait() == time.Minute }, 5*time.Second, time.Millisecond, "03:29: waits a minute")
 	require.Zero(t, job.runs.Load())
@@ -113,7 +113,7 @@ func TestPumpNeverWaitsOnASlowJob(t *testing.T) {
 	r := &Runner{Registry: NewRegistry(slow, e.history()), Store: e.st, Clock: e.clk, Log: quiet()}
 	lead, lose := context.WithCancel(t.Context())
 	done := make(chan struct{})
-	go func() { r.Run(lead); close(done) }()
+	go func() { _ = r.Run(lead); close(done) }()
 	require.Eventually(t, func() bool { return slow.runs.Load() == 1 }, 5*time.Second, time.Millisecond)
 
 	for i := range 20 {

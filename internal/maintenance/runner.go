@@ -43,9 +43,12 @@ const (
 // recorded like the others'); the runner does not schedule it.
 type driven interface{ Driven() bool }
 
-// Run starts one goroutine per job and returns when ctx ends and every job
-// has stopped (a batch in flight is cancelled and rolls back).
-func (r *Runner) Run(ctx context.Context) {
+// Name is the runner's name as a service.
+func (r *Runner) Name() string { return "maintenance" }
+
+// Run starts one goroutine per job and returns nil when ctx ends and every
+// job has stopped (a batch in flight is cancelled and rolls back).
+func (r *Runner) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
 	for _, j := range r.Registry.Jobs() {
 		if d, ok := j.(driven); ok && d.Driven() {
@@ -58,6 +61,7 @@ func (r *Runner) Run(ctx context.Context) {
 		}()
 	}
 	wg.Wait()
+	return nil
 }
 
 func (r *Runner) loop(ctx context.Context, j Job) {

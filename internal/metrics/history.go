@@ -90,19 +90,40 @@ func (m *Metrics) History(now time.Time) (kept []Sample, current Sample) {
 	return append([]Sample(nil), h.ring...), Sample{At: now, Finished: h.finished, Outcomes: maps.Clone(h.outcomes)}
 }
 
-// RunHistory samples every HistoryInterval until ctx ends, the first at
-// once, reading the status report from src (bounded by DefaultStatusTimeout).
-func (m *Metrics) RunHistory(ctx context.Context, src status.Source, clk clock.Clock, log *slog.Logger) {
-	if m == nil {
-		return
+// Sampler is the service that records the console's history (Metrics.Sampler).
+type Sampler struct {
+	m   *Metrics
+	src status.Source
+	clk clock.Clock
+	log *slog.Logger
+}
+
+// Sampler is the history's sampling service, reading the status report
+// from src; m may be nil (metrics disabled: it samples nothing).
+func (m *Metrics) Sampler(src status.Source, clk clock.Clock, log *slog.Logger) *Sampler {
+	if log == nil {
+		log = slog.Default()
 	}
+	return &Sampler{m: m, src: src, clk: clk, log: log}
+}
+
+// Name is the sampler's name as a service.
+func (s *Sampler) Name() string { return "history" }
+
+// Run samples every HistoryInterval until ctx ends, the first at once,
+// reading the status report (bounded by DefaultStatusTimeout). It returns nil.
+func (s *Sampler) Run(ctx context.Context) error {
+	if s.m == nil {
+		return nil
+	}
+	m, src, clk, log := s.m, s.src, s.clk, s.log
 	for {
 		rctx, cancel := context.WithTimeout(ctx, DefaultStatusTimeout)
 		r, err := status.Collect(rctx, src, clk.Now())
 		cancel()
 		if err != nil {
 			if ctx.Err() != nil {
-				return
+				return nil //nolint:nilerr // a failure of the cancelled sample is the shutdown, not an error
 			}
 			log.Debug("metrics: history sample without the status report", "err", err)
 			m.Sample(clk.Now(), nil)
@@ -111,7 +132,7 @@ func (m *Metrics) RunHistory(ctx context.Context, src status.Source, clk clock.C
 		}
 		select {
 		case <-ctx.Done():
-			return
+			return nil
 		case <-clk.After(HistoryInterval):
 		}
 	}

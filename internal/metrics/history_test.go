@@ -55,7 +55,7 @@ func TestRunHistorySamplesTheStatusReport(t *testing.T) {
 	m := metrics.New(nil, clk)
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
-	go func() { defer close(done); m.RunHistory(ctx, st, clk, quiet) }()
+	go func() { defer close(done); _ = m.Sampler(st, clk, quiet).Run(ctx) }()
 
 	waitFor := func(n int) {
 		t.Helper()

@@ -129,6 +129,9 @@ func (b *Backfiller) delay(attempt int) time.Duration {
 	return backoff.Doubling(b.cfg.BackoffMin, b.cfg.BackoffMax, attempt)
 }
 
+// Name is the backfiller's name as a service.
+func (b *Backfiller) Name() string { return "backfill" }
+
 // Run sweeps at once — closing the window between a commit and its backfill
 // left by a crash — then backfills what Notify hands over as it comes and
 // sweeps every Interval, until ctx is done: one goroutine, so a sweep and a

@@ -115,7 +115,7 @@ func runService(tb testing.TB, e *env, n int) (time.Duration, uint64) {
 	require.NoError(tb, err)
 	last := ids[len(ids)-1]
 	began := time.Now()
-	go func() { assert.NoError(tb, poller.Run(ctx, time.Second)) }()
+	go func() { assert.NoError(tb, poller.Run(ctx)) }()
 	go func() { assert.NoError(tb, pump.Run(ctx)) }()
 	go func() { assert.NoError(tb, bf.Run(ctx)) }()
 	var peak uint64

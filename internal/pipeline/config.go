@@ -13,6 +13,7 @@ type PollerConfig struct {
 	RescanDistance int64         // the rescan looks this many ids behind the watermark; default 1000
 	RescanAge      time.Duration // ...at rows received within this age; default 10 min
 	Source         string        // watermark name (INGRESS_MARK.source); default "cminmsgs"
+	Interval       time.Duration // Run polls this often (pipeline.poll-interval); default 1 s
 	Bell           *Bell         // rung when a poll enqueued new ids (wakes the pump); nil = none
 	// GapWait is how long a hole holds the ids after it (rule 16), from when
 	// it was first seen; default 3 s.
@@ -32,7 +33,7 @@ const DefaultGapWait = 3 * time.Second
 
 // DefaultPollerConfig returns the documented defaults.
 func DefaultPollerConfig() PollerConfig {
-	return PollerConfig{Batch: 500, RescanDistance: 1000, RescanAge: 10 * time.Minute, Source: "cminmsgs",
+	return PollerConfig{Batch: 500, RescanDistance: 1000, RescanAge: 10 * time.Minute, Source: "cminmsgs", Interval: time.Second,
 		GapWait: DefaultGapWait, ReconcileBatch: 500}
 }
 
@@ -42,6 +43,7 @@ func (c PollerConfig) withDefaults() PollerConfig {
 	c.RescanDistance = cmp.Or(c.RescanDistance, d.RescanDistance)
 	c.RescanAge = cmp.Or(c.RescanAge, d.RescanAge)
 	c.Source = cmp.Or(c.Source, d.Source)
+	c.Interval = cmp.Or(c.Interval, d.Interval)
 	c.GapWait = cmp.Or(c.GapWait, d.GapWait)
 	c.ReconcileBatch = cmp.Or(c.ReconcileBatch, d.ReconcileBatch)
 	return c

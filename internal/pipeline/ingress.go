@@ -232,11 +232,14 @@ func (p *Poller) rescan(ctx context.Context, mark int64, now time.Time) ([]int64
 	return ids, nil
 }
 
-// Run polls at once and then every interval on the clock, or at once when
+// Name is the poller's name as a service.
+func (p *Poller) Name() string { return "poller" }
+
+// Run polls at once and then every Interval on the clock, or at once when
 // Wake rings (a send inserted a row), until ctx is done; after a full batch
 // it polls again without waiting. Errors are logged and the next poll
 // retries. It returns nil when ctx is done.
-func (p *Poller) Run(ctx context.Context, interval time.Duration) error {
+func (p *Poller) Run(ctx context.Context) error {
 	var failing logBackoff // an outage fails every poll: the log backs off
 	for {
 		n, full, err := p.poll(ctx)
@@ -262,7 +265,7 @@ func (p *Poller) Run(ctx context.Context, interval time.Duration) error {
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-p.clock.After(interval):
+		case <-p.clock.After(p.cfg.Interval):
 		case <-p.cfg.Wake.rung():
 		}
 	}

@@ -225,7 +225,7 @@ func TestPollerRunPollsOnTheClock(t *testing.T) {
 	e.insertRow(t, 1, t0)
 	ctx, cancel := context.WithCancel(t.Context())
 	stopped := make(chan error)
-	go func() { stopped <- e.poller(pipeline.PollerConfig{}).Run(ctx, time.Second) }()
+	go func() { stopped <- e.poller(pipeline.PollerConfig{Interval: time.Second}).Run(ctx) }()
 
 	// The first poll runs at start, without the clock; then the poller
 	// waits on the clock (a waiter), and only the clock moves it on.
@@ -249,7 +249,7 @@ func TestPollerRunPollsWhenWoken(t *testing.T) {
 	wake := pipeline.NewBell()
 	ctx, cancel := context.WithCancel(t.Context())
 	stopped := make(chan error)
-	go func() { stopped <- e.poller(pipeline.PollerConfig{Wake: wake}).Run(ctx, time.Hour) }()
+	go func() { stopped <- e.poller(pipeline.PollerConfig{Wake: wake, Interval: time.Hour}).Run(ctx) }()
 	require.Eventually(t, func() bool { return e.clk.Waiters() == 1 && e.mark(t) == 1 }, 10*time.Second, time.Millisecond)
 	e.insertRow(t, 2, t0)
 	wake.Ring()

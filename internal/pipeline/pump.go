@@ -124,6 +124,9 @@ func NewPump(s store.Store, raw RawReader, backfill func(context.Context, []stor
 		batchLimit: cfg.RunLength, release: debug.FreeOSMemory}
 }
 
+// Name is the pump's name as a service.
+func (p *Pump) Name() string { return "pump" }
+
 // Run pumps until ctx is done. It waits only when there is nothing to do:
 // an empty queue (Idle, or until the Bell rings) or a FAILED head not yet
 // due (until its time; a ring changes nothing about that head).

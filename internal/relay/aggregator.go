@@ -41,6 +41,9 @@ func NewAggregator(s store.Store, cl *kgo.Client, topic string, c clock.Clock, l
 	}
 }
 
+// Name is the aggregator's name as a service (it flushes the schd target).
+func (a *Aggregator) Name() string { return "relay-schd" }
+
 // Run flushes every FlushPeriod until ctx is done; a full batch is followed
 // by the next at once (FlushLimit bounds a batch, not the rate). A flush in
 // flight when ctx ends still finishes, SENT marks included.

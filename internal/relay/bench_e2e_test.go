@@ -119,12 +119,12 @@ func BenchmarkEndToEndLatency(b *testing.B) {
 		pcfg.Committed = disp.Wake
 		pcfg.Bell = bell
 		pump := pipeline.NewPump(e.st, mb, nil, real, e.log, pcfg)
-		poller := pipeline.NewPoller(e.st, mb, real, e.log, pipeline.PollerConfig{Bell: bell})
+		poller := pipeline.NewPoller(e.st, mb, real, e.log, pipeline.PollerConfig{Bell: bell, Interval: e2ePoll})
 
 		ctx, cancel := context.WithCancel(b.Context())
 		var wg sync.WaitGroup
 		for _, run := range []func(){
-			func() { _ = poller.Run(ctx, e2ePoll) }, func() { _ = pump.Run(ctx) },
+			func() { _ = poller.Run(ctx) }, func() { _ = pump.Run(ctx) },
 			func() { _ = disp.Run(ctx) }, func() { _ = agg.Run(ctx) },
 		} {
 			wg.Add(1)

@@ -50,6 +50,9 @@ func (d *Dispatcher) Wake() {
 	}
 }
 
+// Name is the dispatcher's name as a service (it delivers the msg target).
+func (d *Dispatcher) Name() string { return "relay-msg" }
+
 // Run delivers until ctx is done. A step in flight when ctx ends still
 // finishes (its produce and database calls are bounded by their timeouts),
 // so acknowledged events are marked SENT before Run returns.

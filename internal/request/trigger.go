@@ -38,13 +38,28 @@ func NextDaily(now time.Time, hour, minute int, loc *time.Location) time.Time {
 	return next
 }
 
-// RunTriggers is the leader's automatic requests: at start, today's flights
+// Triggers is the leader's automatic requests as a service (Service.Triggers).
+type Triggers struct{ s *Service }
+
+// Triggers is the service of the automatic requests, one per lead term.
+func (s *Service) Triggers() *Triggers { return &Triggers{s: s} }
+
+// Name is the triggers' name as a service.
+func (t *Triggers) Name() string { return "request-triggers" }
+
+// Run is runTriggers; it returns nil (failures are logged and retried).
+func (t *Triggers) Run(ctx context.Context) error {
+	t.s.runTriggers(ctx)
+	return nil
+}
+
+// runTriggers is the leader's automatic requests: at start, today's flights
 // when today's FDAY has no generation (request.on-start); then daily at
 // request.daily-at, the next day's flights. Neither registers anything while
 // a flight request is open or was answered within request.timeout, so a
 // leader restarting many times sends one request and never supersedes an
 // operator's (ErrHeld). It returns when ctx ends.
-func (s *Service) RunTriggers(ctx context.Context) {
+func (s *Service) runTriggers(ctx context.Context) {
 	if s.cfg.Shadow {
 		return
 	}

@@ -22,7 +22,7 @@ func TestTriggersOnStartAndDaily(t *testing.T) {
 	svc := e.service(e.mb)
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
-	go func() { defer close(done); svc.RunTriggers(ctx) }()
+	go func() { defer close(done); _ = svc.Triggers().Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
 
 	waitFor(t, func() bool { return e.clk.Waiters() == 1 }) // on-start done, the daily wait armed
@@ -131,7 +131,7 @@ func TestAutomaticTriggersNeverSupersedeAnOperatorsRequest(t *testing.T) {
 	e.cfg.OnStart, e.cfg.DailyAt = true, "16:05"
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
-	go func() { defer close(done); e.service(e.mb).RunTriggers(ctx) }()
+	go func() { defer close(done); _ = e.service(e.mb).Triggers().Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
 	waitFor(t, func() bool { return e.clk.Waiters() == 1 }) // on-start done, the daily wait armed
 	e.clk.Advance(5 * time.Minute)                          // 16:05: the daily run, the operator's request still waits
