@@ -70,11 +70,11 @@ func queueFLOPs(b *testing.B, e *env, n int) {
 	b.Helper()
 	ids := make([]int64, n)
 	for i := range ids {
-		id, err := e.mb.Insert(b.Context(), []byte(flopSTND(int64(1+i%200), i)), e.clk.Now())
+		id, err := e.Mailbox.Insert(b.Context(), []byte(flopSTND(int64(1+i%200), i)), e.Clock.Now())
 		require.NoError(b, err)
 		ids[i] = id
 	}
-	_, err := e.st.Enqueue(b.Context(), ids, e.clk.Now())
+	_, err := e.Store.Enqueue(b.Context(), ids, e.Clock.Now())
 	require.NoError(b, err)
 }
 
@@ -83,10 +83,10 @@ func queueFLOPs(b *testing.B, e *env, n int) {
 // the pump alone in the same run (pump_ratio; goal ≥ 0.8).
 func BenchmarkHistorySweep(b *testing.B) {
 	e := newEnv(b)
-	e.send(b, adft(benchLive()...))
-	e.drain(b)
+	e.Send(b, adft(benchLive()...))
+	e.Drain(b)
 	seedStart := time.Now()
-	seedFlights(b, e.st, benchFlights, e.clk.Now().Add(-30*day))
+	seedFlights(b, e.Store, benchFlights, e.Clock.Now().Add(-30*day))
 	b.Logf("seeded %d flights in %s", benchFlights, time.Since(seedStart).Round(time.Millisecond))
 
 	queueFLOPs(b, e, benchMessages/5) // warm up after the bulk load
@@ -99,7 +99,7 @@ func BenchmarkHistorySweep(b *testing.B) {
 	h.Batch = 200
 	h.Pause = DefaultPause
 	h.Yield = HistoryYield
-	h.Clock = fixedNow{Clock: clock.Real{}, now: e.clk.Now()} // pauses on the wall clock; candidates as of the fake now
+	h.Clock = fixedNow{Clock: clock.Real{}, now: e.Clock.Now()} // pauses on the wall clock; candidates as of the fake now
 
 	queueFLOPs(b, e, benchMessages)
 	var wg sync.WaitGroup
@@ -130,7 +130,7 @@ func BenchmarkHistorySweep(b *testing.B) {
 func pumpFor(b *testing.B, e *env) float64 {
 	b.Helper()
 	counts := func() int64 {
-		cs, err := e.st.QueueCounts(b.Context())
+		cs, err := e.Store.QueueCounts(b.Context())
 		require.NoError(b, err)
 		var n int64
 		for _, c := range cs {
@@ -142,7 +142,7 @@ func pumpFor(b *testing.B, e *env) float64 {
 	}
 	n := counts()
 	t0 := time.Now()
-	e.drain(b)
+	e.Drain(b)
 	return float64(n) / time.Since(t0).Seconds()
 }
 

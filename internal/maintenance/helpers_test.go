@@ -2,7 +2,6 @@ package maintenance
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"io"
 	"log/slog"
@@ -15,77 +14,42 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/clock"
-	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
-	"github.com/msgx-aodb/msgx/internal/store"
-	"github.com/msgx-aodb/msgx/internal/store/pgstore"
-	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/testenv"
 )
 
 var (
-	shanghai, _ = time.LoadLocation("Asia/Shanghai")
-	start       = time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC) // 16:00 in Shanghai
+	shanghai = testenv.Zone
+	start    = testenv.Start // 16:00 in Shanghai
 )
 
-// env is the pump and the jobs on real databases with a fake clock.
+// env is the pump and the jobs on the shared test environment.
 type env struct {
-	pg   *testdb.PG
-	st   store.Store
-	mbdb *sql.DB
-	mb   *mailbox.Mailbox
-	clk  *clock.Fake
-	pump *pipeline.Pump
+	*testenv.Env
 }
 
 func newEnv(t testing.TB) *env {
 	t.Helper()
-	pg := testdb.Postgres(t)
-	mbdb, _ := testdb.Mailbox(t)
-	e := &env{pg: pg, st: pgstore.New(pg.Pool), mbdb: mbdb, mb: mailbox.New(mbdb, mailbox.WithZone(shanghai)), clk: clock.NewFake(start)}
+	e := &env{Env: testenv.New(t)}
 	cfg := pipeline.DefaultPumpConfig()
 	cfg.Decode.Location = shanghai
-	e.pump = pipeline.NewPump(e.st, e.mb, nil, e.clk, quiet(), cfg)
+	e.Pump = pipeline.NewPump(e.Store, e.Mailbox, nil, e.Clock, quiet(), cfg)
 	return e
 }
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
-func (e *env) base() Base { return Base{Store: e.st, Clock: e.clk, Batch: 100} }
+func (e *env) base() Base { return Base{Store: e.Store, Clock: e.Clock, Batch: 100} }
 
 func (e *env) history() *History {
 	return &History{Base: e.base(), At: DailyAt{Hour: 3, Minute: 30, Location: shanghai},
 		Retention: DefaultHistoryRetention, Enabled: true}
 }
 
-// send writes a message into the mailbox and enqueues it, as the poller would.
-func (e *env) send(t testing.TB, xml string) int64 {
-	t.Helper()
-	id, err := e.mb.Insert(t.Context(), []byte(xml), e.clk.Now())
-	require.NoError(t, err)
-	_, err = e.st.Enqueue(t.Context(), []int64{id}, e.clk.Now())
-	require.NoError(t, err)
-	return id
-}
-
-// drain steps the pump until the queue is empty.
-func (e *env) drain(t testing.TB) {
-	t.Helper()
-	for range 1000 {
-		_, err := e.pump.Step(t.Context())
-		require.NoError(t, err)
-		head, err := e.st.QueueHead(t.Context(), 1)
-		require.NoError(t, err)
-		if len(head) == 0 {
-			return
-		}
-	}
-	t.Fatal("queue not drained")
-}
-
 func (e *env) count(t testing.TB, query string, args ...any) int {
 	t.Helper()
 	var n int
-	require.NoError(t, e.pg.Pool.QueryRow(t.Context(), query, args...).Scan(&n))
+	require.NoError(t, e.PG.Pool.QueryRow(t.Context(), query, args...).Scan(&n))
 	return n
 }
 

@@ -22,25 +22,25 @@ func TestHistoryBatchOf10Over11(t *testing.T) {
 	for i := range flids {
 		flids[i] = int64(100 + i)
 	}
-	e.send(t, adft(flids...))
-	e.drain(t)
+	e.Send(t, adft(flids...))
+	e.Drain(t)
 
 	h := e.history()
 	h.Batch, h.MaxBatches = 10, 1
-	e.clk.Advance(7 * day) // 9 Dec 16:00: 2 Dec ended 6 days 16 hours ago
+	e.Clock.Advance(7 * day) // 9 Dec 16:00: 2 Dec ended 6 days 16 hours ago
 	res, err := h.Run(t.Context(), false)
 	require.NoError(t, err)
 	require.Zero(t, res.Rows, "the operation day is not yet quiet for 7 days")
 
-	e.clk.Advance(day)
+	e.Clock.Advance(day)
 	res, err = h.Run(t.Context(), false)
 	require.NoError(t, err)
 	require.Equal(t, 10, res.Rows, "one batch of 10 per run when capped at one batch")
 	require.Equal(t, 1, e.count(t, "SELECT count(*) FROM flight_schd"))
 
 	h.MaxBatches = 0
-	e.send(t, adft(200))
-	e.drain(t) // 200 changed now: not quiet
+	e.Send(t, adft(200))
+	e.Drain(t) // 200 changed now: not quiet
 	res, err = h.Run(t.Context(), false)
 	require.NoError(t, err)
 	require.Equal(t, 1, res.Rows, "the 11th; a short batch ends the run")
@@ -51,9 +51,9 @@ func TestHistoryBatchOf10Over11(t *testing.T) {
 
 	// All 11 in one run when batches are not capped: 10, then a short 1.
 	e2 := newEnv(t)
-	e2.send(t, adft(flids...))
-	e2.drain(t)
-	e2.clk.Advance(10 * day)
+	e2.Send(t, adft(flids...))
+	e2.Drain(t)
+	e2.Clock.Advance(10 * day)
 	h2 := e2.history()
 	h2.Batch = 10
 	res, err = h2.Run(t.Context(), false)
@@ -65,10 +65,10 @@ func TestHistoryBatchOf10Over11(t *testing.T) {
 func TestHistoryDisabledDeletesNothing(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.send(t, adft(1, 2))
-	e.send(t, fdel(2))
-	e.drain(t)
-	e.clk.Advance(10 * day)
+	e.Send(t, adft(1, 2))
+	e.Send(t, fdel(2))
+	e.Drain(t)
+	e.Clock.Advance(10 * day)
 	h := e.history()
 	h.Enabled = false
 	res, err := h.Run(t.Context(), false)
@@ -89,15 +89,15 @@ func TestHistoryDisabledDeletesNothing(t *testing.T) {
 func TestHistoryTombstoneForActive(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	created := e.send(t, adft(1, 2))
-	deleted := e.send(t, fdel(2))
-	e.drain(t)
-	e.clk.Advance(10 * day)
+	created := e.Send(t, adft(1, 2))
+	deleted := e.Send(t, fdel(2))
+	e.Drain(t)
+	e.Clock.Advance(10 * day)
 	res, err := e.history().Run(t.Context(), false)
 	require.NoError(t, err)
 	require.Equal(t, 2, res.Rows)
 
-	evs, err := e.st.EventsOfMessage(t.Context(), created)
+	evs, err := e.Store.EventsOfMessage(t.Context(), created)
 	require.NoError(t, err)
 	var tombs []store.Event
 	for _, ev := range evs {
@@ -114,16 +114,16 @@ func TestHistoryTombstoneForActive(t *testing.T) {
 		require.Equal(t, store.EventPending, tombs[i].Status)
 	}
 	require.Greater(t, tombs[0].ID, evs[len(evs)-3].ID, "after every earlier event")
-	del, err := e.st.EventsOfMessage(t.Context(), deleted)
+	del, err := e.Store.EventsOfMessage(t.Context(), deleted)
 	require.NoError(t, err)
 	require.Len(t, del, 2, "flight 2 keeps only the TOMBSTONE of its FDEL")
 
 	// History stays readable, every detail in it.
-	h1, err := e.st.LatestFlightHistory(t.Context(), 1)
+	h1, err := e.Store.LatestFlightHistory(t.Context(), 1)
 	require.NoError(t, err)
 	require.Equal(t, "ACTIVE", h1.Lifecycle)
 	require.Contains(t, string(h1.State), `"GTDT":[`)
-	h2, err := e.st.LatestFlightHistory(t.Context(), 2)
+	h2, err := e.Store.LatestFlightHistory(t.Context(), 2)
 	require.NoError(t, err)
 	require.Equal(t, "DELETED", h2.Lifecycle)
 }
@@ -135,9 +135,9 @@ var errCrash = errors.New("crash between the history write and the delete")
 func TestHistoryCrashBetweenWriteAndDelete(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.send(t, adft(1, 2, 3))
-	e.drain(t)
-	e.clk.Advance(10 * day)
+	e.Send(t, adft(1, 2, 3))
+	e.Drain(t)
+	e.Clock.Advance(10 * day)
 	h := e.history()
 	h.Batch = 2
 	crashes := 0
@@ -170,13 +170,13 @@ func TestHistoryCrashBetweenWriteAndDelete(t *testing.T) {
 func TestHistorySkipsAFlightChangedMeanwhile(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.send(t, adft(1, 2))
-	e.drain(t)
-	e.clk.Advance(10 * day)
+	e.Send(t, adft(1, 2))
+	e.Drain(t)
+	e.Clock.Advance(10 * day)
 	h := e.history()
 	h.beforeLock = func() {
-		e.send(t, envelope("FLOP", "STND", "<FLOP><FLID>1</FLID><STND>305</STND></FLOP>"))
-		e.drain(t)
+		e.Send(t, envelope("FLOP", "STND", "<FLOP><FLID>1</FLID><STND>305</STND></FLOP>"))
+		e.Drain(t)
 	}
 	res, err := h.Run(t.Context(), false)
 	require.NoError(t, err)
@@ -193,10 +193,10 @@ func TestHistorySkipsAFlightChangedMeanwhile(t *testing.T) {
 func TestHistoryKeepsAFlightDeletedToday(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.send(t, adft(1, 2))
-	e.send(t, fdel(2))
-	e.drain(t)
-	e.clk.Advance(time.Minute)
+	e.Send(t, adft(1, 2))
+	e.Send(t, fdel(2))
+	e.Drain(t)
+	e.Clock.Advance(time.Minute)
 	h := e.history()
 	res, err := h.Run(t.Context(), false)
 	require.NoError(t, err)
@@ -206,12 +206,12 @@ func TestHistoryKeepsAFlightDeletedToday(t *testing.T) {
 	require.Zero(t, dry.Rows)
 	require.Equal(t, 1, e.count(t, "SELECT count(*) FROM flight_schd WHERE flid = 2 AND lifecycle = 'DELETED'"))
 
-	e.clk.Advance(7 * day) // 9 Dec 16:01: deleted 7 days ago, but 2 Dec ended 6 days 16 hours ago
+	e.Clock.Advance(7 * day) // 9 Dec 16:01: deleted 7 days ago, but 2 Dec ended 6 days 16 hours ago
 	res, err = h.Run(t.Context(), false)
 	require.NoError(t, err)
 	require.Zero(t, res.Rows)
 
-	e.clk.Advance(day)
+	e.Clock.Advance(day)
 	res, err = h.Run(t.Context(), false)
 	require.NoError(t, err)
 	require.Equal(t, 2, res.Rows)
@@ -224,10 +224,10 @@ func TestHistoryKeepsAFlightDeletedToday(t *testing.T) {
 func TestHistoryWaitsForTheQueue(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.send(t, adft(1, 2))
-	e.drain(t)
-	e.clk.Advance(10 * day)
-	flop := e.send(t, envelope("FLOP", "STND", "<FLOP><FLID>1</FLID><STND>305</STND></FLOP>"))
+	e.Send(t, adft(1, 2))
+	e.Drain(t)
+	e.Clock.Advance(10 * day)
+	flop := e.Send(t, envelope("FLOP", "STND", "<FLOP><FLID>1</FLID><STND>305</STND></FLOP>"))
 
 	h := e.history()
 	dry, err := h.Run(t.Context(), true)
@@ -241,8 +241,8 @@ func TestHistoryWaitsForTheQueue(t *testing.T) {
 	require.Equal(t, 2, e.count(t, "SELECT count(*) FROM flight_schd"))
 	require.Equal(t, 0, e.count(t, "SELECT count(*) FROM flight_hst"))
 
-	e.drain(t)
-	m, err := e.st.Message(t.Context(), flop)
+	e.Drain(t)
+	m, err := e.Store.Message(t.Context(), flop)
 	require.NoError(t, err)
 	require.Equal(t, store.StatusSucceeded, m.Status, "applied to the live flight, not no-match:flight")
 	res, err = h.Run(t.Context(), false)
@@ -255,10 +255,10 @@ func TestHistoryWaitsForTheQueue(t *testing.T) {
 func TestHistoryQueueWait(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.send(t, adft(1))
-	e.drain(t)
-	e.clk.Advance(10 * day)
-	e.send(t, envelope("FLOP", "STND", "<FLOP><FLID>9</FLID><STND>305</STND></FLOP>"))
+	e.Send(t, adft(1))
+	e.Drain(t)
+	e.Clock.Advance(10 * day)
+	e.Send(t, envelope("FLOP", "STND", "<FLOP><FLID>9</FLID><STND>305</STND></FLOP>"))
 	h := e.history()
 	h.QueueWait = DefaultHistoryQueueWait
 	type ran struct {
@@ -270,9 +270,9 @@ func TestHistoryQueueWait(t *testing.T) {
 		res, err := h.Run(t.Context(), false)
 		done <- ran{res, err}
 	}()
-	require.Eventually(t, func() bool { return e.clk.Waiters() > 0 }, 10*time.Second, time.Millisecond, "the run waits")
-	e.drain(t)
-	e.clk.Advance(queueRecheck)
+	require.Eventually(t, func() bool { return e.Clock.Waiters() > 0 }, 10*time.Second, time.Millisecond, "the run waits")
+	e.Drain(t)
+	e.Clock.Advance(queueRecheck)
 	got := <-done
 	require.NoError(t, got.err)
 	require.Equal(t, 1, got.res.Rows)

@@ -15,29 +15,29 @@ func TestArchiveJobThenDuplicate(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	msg := adft(1)
-	first := e.send(t, msg)
-	e.drain(t)
-	require.NoError(t, e.st.DeleteBackfills(t.Context(), []int64{first})) // the mailbox was backfilled
+	first := e.Send(t, msg)
+	e.Drain(t)
+	require.NoError(t, e.Store.DeleteBackfills(t.Context(), []int64{first})) // the mailbox was backfilled
 	a := &Archive{Base: e.base(), Every: time.Hour, After: DefaultArchiveAfter}
 
-	e.clk.Advance(DefaultArchiveAfter - time.Minute)
+	e.Clock.Advance(DefaultArchiveAfter - time.Minute)
 	res, err := a.Run(t.Context(), false)
 	require.NoError(t, err)
 	require.Zero(t, res.Rows, "not yet old enough")
-	e.clk.Advance(2 * time.Minute)
+	e.Clock.Advance(2 * time.Minute)
 	dry, err := a.Run(t.Context(), true)
 	require.NoError(t, err)
 	require.Equal(t, 1, dry.Rows)
 	res, err = a.Run(t.Context(), false)
 	require.NoError(t, err)
 	require.Equal(t, 1, res.Rows)
-	m, err := e.st.Message(t.Context(), first)
+	m, err := e.Store.Message(t.Context(), first)
 	require.NoError(t, err)
 	require.True(t, m.Archived)
 
-	again := e.send(t, msg)
-	e.drain(t)
-	m, err = e.st.Message(t.Context(), again)
+	again := e.Send(t, msg)
+	e.Drain(t)
+	m, err = e.Store.Message(t.Context(), again)
 	require.NoError(t, err)
 	require.Equal(t, store.StatusSkipped, m.Status, "an archived identity still deduplicates")
 	require.Equal(t, first, *m.DuplicateOf)
@@ -48,26 +48,26 @@ func TestArchiveJobThenDuplicate(t *testing.T) {
 func TestOutboxJobTwinRule(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	id := e.send(t, adft(1))
-	e.drain(t)
-	evs, err := e.st.EventsOfMessage(t.Context(), id)
+	id := e.Send(t, adft(1))
+	e.Drain(t)
+	evs, err := e.Store.EventsOfMessage(t.Context(), id)
 	require.NoError(t, err)
 	require.Len(t, evs, 2)
 	msgEv, schdEv := evs[0], evs[1]
 	require.Equal(t, store.TargetMsg, msgEv.Target)
-	require.NoError(t, e.st.MarkSent(t.Context(), store.TargetMsg, []int64{msgEv.ID}, e.clk.Now()))
+	require.NoError(t, e.Store.MarkSent(t.Context(), store.TargetMsg, []int64{msgEv.ID}, e.Clock.Now()))
 
 	o := &Outbox{Base: e.base(), Every: time.Hour, Retention: DefaultOutboxRetention}
-	e.clk.Advance(DefaultOutboxRetention + time.Minute)
+	e.Clock.Advance(DefaultOutboxRetention + time.Minute)
 	res, err := o.Run(t.Context(), false)
 	require.NoError(t, err)
 	require.Zero(t, res.Rows, "the msg row stays: its schd twin still needs the payload")
-	pending, err := e.st.PendingEvents(t.Context(), store.TargetSchd, 10)
+	pending, err := e.Store.PendingEvents(t.Context(), store.TargetSchd, 10)
 	require.NoError(t, err)
 	require.Len(t, pending, 1)
 	require.NotEmpty(t, pending[0].Payload)
 
-	require.NoError(t, e.st.MarkSent(t.Context(), store.TargetSchd, []int64{schdEv.ID}, e.clk.Now()))
+	require.NoError(t, e.Store.MarkSent(t.Context(), store.TargetSchd, []int64{schdEv.ID}, e.Clock.Now()))
 	res, err = o.Run(t.Context(), false)
 	require.NoError(t, err)
 	require.Equal(t, 2, res.Rows)
@@ -79,10 +79,10 @@ func TestOutboxJobTwinRule(t *testing.T) {
 func TestRunnerDailyThroughTheClock(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	clk := &recClock{Fake: e.clk}
+	clk := &recClock{Fake: e.Clock}
 	clk.Set(time.Date(2026, 12, 3, 3, 29, 0, 0, shanghai))
 	job := &countingJob{name: "daily", schedule: DailyAt{Hour: 3, Minute: 30, Location: shanghai}}
-	r := &Runner{Registry: NewRegistry(job), Store: e.st, Clock: clk, Log: quiet()}
+	r := &Runner{Registry: NewRegistry(job), Store: e.Store, Clock: clk, Log: quiet()}
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
 	go func() { _ = r.Run(ctx); close(done) }()
@@ -92,7 +92,7 @@ func TestRunnerDailyThroughTheClock(t *testing.T) {
 	clk.Advance(time.Minute)
 	require.Eventually(t, func() bool { return clk.lastWait() == 24*time.Hour }, 5*time.Second, time.Millisecond, "after the run: the next day")
 	require.Equal(t, int32(1), job.runs.Load())
-	runs, err := e.st.JobRuns(t.Context())
+	runs, err := e.Store.JobRuns(t.Context())
 	require.NoError(t, err)
 	require.Len(t, runs, 1)
 	require.Equal(t, "daily", runs[0].Job)
@@ -110,16 +110,16 @@ func TestPumpNeverWaitsOnASlowJob(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	slow := &countingJob{name: "slow", schedule: Every(time.Hour), block: make(chan struct{})}
-	r := &Runner{Registry: NewRegistry(slow, e.history()), Store: e.st, Clock: e.clk, Log: quiet()}
+	r := &Runner{Registry: NewRegistry(slow, e.history()), Store: e.Store, Clock: e.Clock, Log: quiet()}
 	lead, lose := context.WithCancel(t.Context())
 	done := make(chan struct{})
 	go func() { _ = r.Run(lead); close(done) }()
 	require.Eventually(t, func() bool { return slow.runs.Load() == 1 }, 5*time.Second, time.Millisecond)
 
 	for i := range 20 {
-		e.send(t, adft(int64(i+1)))
+		e.Send(t, adft(int64(i+1)))
 	}
-	e.drain(t) // would hang (test timeout) if the pump waited for the job
+	e.Drain(t) // would hang (test timeout) if the pump waited for the job
 	require.Equal(t, 20, e.count(t, "SELECT count(*) FROM flight_schd"))
 	require.Equal(t, int32(1), slow.runs.Load(), "still in its run")
 
@@ -129,7 +129,7 @@ func TestPumpNeverWaitsOnASlowJob(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the jobs did not stop with the lead")
 	}
-	runs, err := e.st.JobRuns(t.Context())
+	runs, err := e.Store.JobRuns(t.Context())
 	require.NoError(t, err)
 	for _, run := range runs {
 		require.NotEqual(t, "slow", run.Job, "a run cut by the end of the lead term is not recorded")

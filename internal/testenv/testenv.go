@@ -1,0 +1,78 @@
+// Package testenv is the shared test environment of the packages that run
+// messages through a pump: a fresh PostgreSQL database and store, a fresh
+// MariaDB mailbox, a fake clock, and Send/Drain as the poller and the pump
+// would do them. Only tests import it; it does not import the pipeline, so
+// the pipeline's own tests can use it too (the caller sets Pump).
+package testenv
+
+import (
+	"context"
+	"database/sql"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/store/pgstore"
+	"github.com/msgx-aodb/msgx/internal/testdb"
+)
+
+// Zone is the airport's time zone the tests' messages are written in.
+var Zone, _ = time.LoadLocation("Asia/Shanghai")
+
+// Start is the fake clock's first instant: 2 Dec 2026 16:00 in Shanghai.
+var Start = time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC)
+
+// Stepper is the pump as Drain drives it (pipeline.Pump).
+type Stepper interface {
+	Step(ctx context.Context) (time.Duration, error)
+}
+
+// Env is msgx's PostgreSQL and the mailbox on real databases, with a fake
+// clock.
+type Env struct {
+	PG        *testdb.PG // for what no store method does
+	Store     store.Store
+	MailboxDB *sql.DB
+	Mailbox   *mailbox.Mailbox
+	Clock     *clock.Fake
+	Pump      Stepper // set by the caller; Drain steps it
+}
+
+// New creates fresh databases, dropped when t ends.
+func New(t testing.TB) *Env {
+	t.Helper()
+	pg := testdb.Postgres(t)
+	mbdb, _ := testdb.Mailbox(t)
+	return &Env{PG: pg, Store: pgstore.New(pg.Pool), MailboxDB: mbdb,
+		Mailbox: mailbox.New(mbdb, mailbox.WithZone(Zone)), Clock: clock.NewFake(Start)}
+}
+
+// Send writes a message into the mailbox and enqueues it, as the poller
+// would, and returns its id.
+func (e *Env) Send(t testing.TB, xml string) int64 {
+	t.Helper()
+	id, err := e.Mailbox.Insert(t.Context(), []byte(xml), e.Clock.Now())
+	require.NoError(t, err)
+	_, err = e.Store.Enqueue(t.Context(), []int64{id}, e.Clock.Now())
+	require.NoError(t, err)
+	return id
+}
+
+// Drain steps the pump until the queue is empty.
+func (e *Env) Drain(t testing.TB) {
+	t.Helper()
+	for range 1000 {
+		_, err := e.Pump.Step(t.Context())
+		require.NoError(t, err)
+		head, err := e.Store.QueueHead(t.Context(), 1)
+		require.NoError(t, err)
+		if len(head) == 0 {
+			return
+		}
+	}
+	t.Fatal("queue not drained")
+}
