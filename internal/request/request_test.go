@@ -2,7 +2,6 @@ package request_test
 
 import (
 	"context"
-	"database/sql"
 	"io"
 	"log/slog"
 	"testing"
@@ -10,43 +9,36 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/request"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
-	"github.com/msgx-aodb/msgx/internal/store/pgstore"
-	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/testenv"
 )
 
-var shanghai, _ = time.LoadLocation("Asia/Shanghai")
+var shanghai = testenv.Zone
 
 // 2026-12-02 16:00 airport time.
-var start = time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC)
+var start = testenv.Start
 
 type env struct {
-	st   store.Store
-	mbdb *sql.DB
-	mb   *mailbox.Mailbox
-	clk  *clock.Fake
-	cfg  request.Config
+	*testenv.Env
+	cfg request.Config
 }
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	pg := testdb.Postgres(t)
-	db, _ := testdb.Mailbox(t)
-	return &env{st: pgstore.New(pg.Pool), mbdb: db, mb: mailbox.New(db, mailbox.WithZone(shanghai)), clk: clock.NewFake(start),
+	return &env{Env: testenv.New(t),
 		cfg: request.Config{Sender: "MSGX", RoutingID: "AODB", Timeout: 10 * time.Minute, Location: shanghai}}
 }
 
 func (e *env) service(mb request.Outbox) *request.Service {
-	return request.New(e.st, mb, e.clk, slog.New(slog.NewTextHandler(io.Discard, nil)), e.cfg, nil)
+	return request.New(e.Store, mb, e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)), e.cfg, nil)
 }
 
 func (e *env) get(t *testing.T, id int64) store.Request {
 	t.Helper()
-	r, err := e.st.Request(t.Context(), id)
+	r, err := e.Store.Request(t.Context(), id)
 	require.NoError(t, err)
 	return r
 }
@@ -54,7 +46,7 @@ func (e *env) get(t *testing.T, id int64) store.Request {
 func (e *env) outboundRows(t *testing.T) int {
 	t.Helper()
 	var n int
-	require.NoError(t, e.mbdb.QueryRowContext(t.Context(), "SELECT COUNT(*) FROM coutmsgs").Scan(&n))
+	require.NoError(t, e.MailboxDB.QueryRowContext(t.Context(), "SELECT COUNT(*) FROM coutmsgs").Scan(&n))
 	return n
 }
 
@@ -71,7 +63,7 @@ func TestFlightsRequestIsSentThroughTheMailbox(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	from, to := day(t, "2026-12-04")
-	req, err := e.service(e.mb).Flights(t.Context(), from, to)
+	req, err := e.service(e.Mailbox).Flights(t.Context(), from, to)
 	require.NoError(t, err)
 	require.Equal(t, store.RequestSent, req.Status)
 	require.Equal(t, "RQFD", req.Key)
@@ -83,7 +75,7 @@ func TestFlightsRequestIsSentThroughTheMailbox(t *testing.T) {
 
 	var body, routing string
 	var inserted time.Time
-	require.NoError(t, e.mbdb.QueryRowContext(t.Context(),
+	require.NoError(t, e.MailboxDB.QueryRowContext(t.Context(),
 		"SELECT COUTMSGS_CLOB_MSG, ROUTINGID, COUTMSGS_DATE_INSERTED FROM coutmsgs WHERE COUTMSGS_ID = ?", *req.OutboundID).Scan(&body, &routing, &inserted))
 	require.Equal(t, "AODB", routing)
 	require.Equal(t, "2026-12-02 16:00:00", inserted.Format(time.DateTime), "airport wall clock")
@@ -95,7 +87,7 @@ func TestFlightsRequestIsSentThroughTheMailbox(t *testing.T) {
 	require.Equal(t, "04DEC260000", m.Request.Begin.Raw)
 	require.Equal(t, "04DEC262359", m.Request.End.Raw)
 
-	next, err := e.service(e.mb).Reference(t.Context(), "GLST")
+	next, err := e.service(e.Mailbox).Reference(t.Context(), "GLST")
 	require.NoError(t, err)
 	require.Equal(t, int64(2), next.Seqn, "our own SEQN sequence")
 	require.Equal(t, store.RequestSent, e.get(t, req.ID).Status, "another kind leaves RQFD open")
@@ -106,11 +98,11 @@ func TestFlightsRequestIsSentThroughTheMailbox(t *testing.T) {
 func TestNewRequestExpiresTheOld(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	svc := e.service(e.mb)
+	svc := e.service(e.Mailbox)
 	from, to := day(t, "2026-12-04")
 	first, err := svc.Flights(t.Context(), from, to)
 	require.NoError(t, err)
-	e.clk.Advance(time.Minute)
+	e.Clock.Advance(time.Minute)
 	second, err := svc.Flights(t.Context(), from, to)
 	require.NoError(t, err)
 
@@ -119,11 +111,11 @@ func TestNewRequestExpiresTheOld(t *testing.T) {
 	require.Equal(t, "superseded by a new request", old.Note)
 	require.True(t, old.DoneAt.Equal(start.Add(time.Minute)))
 	require.Equal(t, store.RequestSent, e.get(t, second.ID).Status)
-	open, err := e.st.OpenRequests(t.Context())
+	open, err := e.Store.OpenRequests(t.Context())
 	require.NoError(t, err)
 	require.Len(t, open, 1)
 
-	_, err = e.st.InsertRequest(t.Context(), store.NewRequest{Type: "RQFD", Key: "RQFD", Sender: "MSGX", Seqn: 99, Now: start, ExpiresAt: start})
+	_, err = e.Store.InsertRequest(t.Context(), store.NewRequest{Type: "RQFD", Key: "RQFD", Sender: "MSGX", Seqn: 99, Now: start, ExpiresAt: start})
 	require.ErrorIs(t, err, store.ErrDuplicate, "the schema holds one open request per kind")
 }
 
@@ -144,20 +136,20 @@ func TestInterruptedSendIsRecoveredNotResent(t *testing.T) {
 	e := newEnv(t)
 	from, to := day(t, "2026-12-04")
 	// The insert of a request whose process died before the mark.
-	seqn, err := e.st.NextRequestSeqn(t.Context())
+	seqn, err := e.Store.NextRequestSeqn(t.Context())
 	require.NoError(t, err)
-	crashed, err := e.st.InsertRequest(t.Context(), store.NewRequest{Type: "RQFD", Key: "RQFD", RangeBegin: &from, RangeEnd: &to,
+	crashed, err := e.Store.InsertRequest(t.Context(), store.NewRequest{Type: "RQFD", Key: "RQFD", RangeBegin: &from, RangeEnd: &to,
 		Sender: "MSGX", Seqn: seqn, Now: start, ExpiresAt: start.Add(10 * time.Minute)})
 	require.NoError(t, err)
 	// Another sender's row with the same SEQN is not ours.
-	_, err = e.mb.InsertOutbound(t.Context(), sis.EncodeRQFD(sis.RequestMeta{Sender: "OTHR", Seq: seqn, Sent: start, Location: shanghai}, from, to), start, "AODB")
+	_, err = e.Mailbox.InsertOutbound(t.Context(), sis.EncodeRQFD(sis.RequestMeta{Sender: "OTHR", Seq: seqn, Sent: start, Location: shanghai}, from, to), start, "AODB")
 	require.NoError(t, err)
-	e.clk.Advance(1500 * time.Millisecond)
-	oid, err := e.mb.InsertOutbound(t.Context(), sis.EncodeRQFD(sis.RequestMeta{Sender: "MSGX", Seq: seqn, Sent: start, Location: shanghai}, from, to), e.clk.Now(), "AODB")
+	e.Clock.Advance(1500 * time.Millisecond)
+	oid, err := e.Mailbox.InsertOutbound(t.Context(), sis.EncodeRQFD(sis.RequestMeta{Sender: "MSGX", Seq: seqn, Sent: start, Location: shanghai}, from, to), e.Clock.Now(), "AODB")
 	require.NoError(t, err)
 
-	e.clk.Advance(time.Minute)
-	ref, err := e.service(e.mb).Reference(t.Context(), "AIRL")
+	e.Clock.Advance(time.Minute)
+	ref, err := e.service(e.Mailbox).Reference(t.Context(), "AIRL")
 	require.NoError(t, err)
 
 	got := e.get(t, crashed.ID)
@@ -169,10 +161,10 @@ func TestInterruptedSendIsRecoveredNotResent(t *testing.T) {
 
 	// A send that fails leaves the request REGISTERED, with an error; the
 	// next request of its kind supersedes it, and recovery finds no row.
-	lost, err := e.service(failingOutbox{e.mb}).Reference(t.Context(), "GLST")
+	lost, err := e.service(failingOutbox{e.Mailbox}).Reference(t.Context(), "GLST")
 	require.ErrorIs(t, err, mailbox.ErrUnavailable)
 	require.Equal(t, store.RequestRegistered, e.get(t, lost.ID).Status)
-	again, err := e.service(e.mb).Reference(t.Context(), "GLST")
+	again, err := e.service(e.Mailbox).Reference(t.Context(), "GLST")
 	require.NoError(t, err)
 	require.Equal(t, store.RequestExpired, e.get(t, lost.ID).Status)
 	require.Equal(t, store.RequestSent, e.get(t, again.ID).Status)
@@ -186,14 +178,14 @@ func TestShadowNeverWritesTheOutboundMailbox(t *testing.T) {
 	e := newEnv(t)
 	e.cfg.Shadow = true
 	from, to := day(t, "2026-12-04")
-	_, err := e.service(e.mb).Flights(t.Context(), from, to)
+	_, err := e.service(e.Mailbox).Flights(t.Context(), from, to)
 	require.ErrorIs(t, err, request.ErrShadow)
 	e.cfg.Shadow = false
-	_, err = e.service(mailbox.New(e.mbdb, mailbox.WithShadow())).Flights(t.Context(), from, to)
+	_, err = e.service(mailbox.New(e.MailboxDB, mailbox.WithShadow())).Flights(t.Context(), from, to)
 	require.ErrorIs(t, err, mailbox.ErrReadOnly)
 	require.Zero(t, e.outboundRows(t))
 	e.cfg.Shadow = true
-	n, err := e.service(e.mb).Expiry().RunOnce(t.Context())
+	n, err := e.service(e.Mailbox).Expiry().RunOnce(t.Context())
 	require.NoError(t, err)
 	require.Zero(t, n)
 }
@@ -202,10 +194,10 @@ func TestShadowNeverWritesTheOutboundMailbox(t *testing.T) {
 func TestExpiryClosesUnsentRequests(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	lost, err := e.service(failingOutbox{e.mb}).Reference(t.Context(), "AIRL")
+	lost, err := e.service(failingOutbox{e.Mailbox}).Reference(t.Context(), "AIRL")
 	require.Error(t, err)
-	e.clk.Advance(10 * time.Minute)
-	n, err := e.service(e.mb).Expiry().RunOnce(t.Context())
+	e.Clock.Advance(10 * time.Minute)
+	n, err := e.service(e.Mailbox).Expiry().RunOnce(t.Context())
 	require.NoError(t, err)
 	require.Equal(t, 1, n)
 	got := e.get(t, lost.ID)
@@ -217,9 +209,9 @@ func TestBadRequestsAreRefused(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	from, to := day(t, "2026-12-04")
-	_, err := e.service(e.mb).Flights(t.Context(), to, from)
+	_, err := e.service(e.Mailbox).Flights(t.Context(), to, from)
 	require.ErrorIs(t, err, request.ErrInvalid)
-	_, err = e.service(e.mb).Reference(t.Context(), "NOPE")
+	_, err = e.service(e.Mailbox).Reference(t.Context(), "NOPE")
 	require.ErrorIs(t, err, request.ErrInvalid)
 	require.Zero(t, e.outboundRows(t))
 }

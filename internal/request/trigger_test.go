@@ -19,27 +19,27 @@ func TestTriggersOnStartAndDaily(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.cfg.OnStart, e.cfg.DailyAt = true, "22:00"
-	svc := e.service(e.mb)
+	svc := e.service(e.Mailbox)
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
 	go func() { defer close(done); _ = svc.Triggers().Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
 
-	waitFor(t, func() bool { return e.clk.Waiters() == 1 }) // on-start done, the daily wait armed
-	open, err := e.st.OpenRequests(t.Context())
+	waitFor(t, func() bool { return e.Clock.Waiters() == 1 }) // on-start done, the daily wait armed
+	open, err := e.Store.OpenRequests(t.Context())
 	require.NoError(t, err)
 	require.Len(t, open, 1)
 	from, to := day(t, "2026-12-02")
 	require.True(t, open[0].RangeBegin.Equal(from) && open[0].RangeEnd.Equal(to), "today: %s–%s", open[0].RangeBegin, open[0].RangeEnd)
 
-	e.clk.Advance(5*time.Hour + 59*time.Minute) // 21:59 local
-	require.Equal(t, 1, e.clk.Waiters(), "not yet")
-	e.clk.Advance(time.Minute)
+	e.Clock.Advance(5*time.Hour + 59*time.Minute) // 21:59 local
+	require.Equal(t, 1, e.Clock.Waiters(), "not yet")
+	e.Clock.Advance(time.Minute)
 	waitFor(t, func() bool {
-		all, err := e.st.Requests(t.Context(), 1<<62, 10)
+		all, err := e.Store.Requests(t.Context(), 1<<62, 10)
 		return err == nil && len(all) == 2 && all[0].Status == store.RequestSent
 	})
-	open, err = e.st.OpenRequests(t.Context())
+	open, err = e.Store.OpenRequests(t.Context())
 	require.NoError(t, err)
 	from, to = day(t, "2026-12-03")
 	require.True(t, open[0].RangeBegin.Equal(from) && open[0].RangeEnd.Equal(to), "the next day: %s", open[0].RangeBegin)
@@ -50,10 +50,10 @@ func TestTriggersOnStartAndDaily(t *testing.T) {
 func TestOnStartSkipsADayWithAGeneration(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	require.NoError(t, e.st.AdvanceSnapshotGen(t.Context(), store.AdvanceGen{
+	require.NoError(t, e.Store.AdvanceSnapshotGen(t.Context(), store.AdvanceGen{
 		FDay: flight.LocalDay(start.In(shanghai)), ExpectedVersion: 0, MessageID: 1, ContentDigest: "x", Now: start}))
-	require.NoError(t, e.service(e.mb).OnStart(t.Context()))
-	open, err := e.st.OpenRequests(t.Context())
+	require.NoError(t, e.service(e.Mailbox).OnStart(t.Context()))
+	open, err := e.Store.OpenRequests(t.Context())
 	require.NoError(t, err)
 	require.Empty(t, open)
 	require.Zero(t, e.outboundRows(t))
@@ -68,7 +68,7 @@ func waitFor(t *testing.T, cond func() bool) {
 // requestsOf lists every request, oldest first.
 func (e *env) requestsOf(t *testing.T) []store.Request {
 	t.Helper()
-	all, err := e.st.Requests(t.Context(), 1<<62, 100)
+	all, err := e.Store.Requests(t.Context(), 1<<62, 100)
 	require.NoError(t, err)
 	slices.Reverse(all)
 	return all
@@ -83,8 +83,8 @@ func TestOnStartRegistersOneRequestAcrossRestarts(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	for range 5 { // five leader starts, a minute apart, each with its own service
-		require.NoError(t, e.service(e.mb).OnStart(t.Context()))
-		e.clk.Advance(time.Minute)
+		require.NoError(t, e.service(e.Mailbox).OnStart(t.Context()))
+		e.Clock.Advance(time.Minute)
 	}
 	all := e.requestsOf(t)
 	require.Len(t, all, 1)
@@ -93,15 +93,15 @@ func TestOnStartRegistersOneRequestAcrossRestarts(t *testing.T) {
 	require.Equal(t, store.RequestSent, all[0].Status)
 
 	// Answered at 16:06: a start within request.timeout of the answer asks nothing.
-	e.clk.Advance(time.Minute)
-	require.NoError(t, e.st.MarkRequestDone(t.Context(), all[0].ID, 99, "degraded", e.clk.Now()))
-	e.clk.Advance(9 * time.Minute)
-	require.NoError(t, e.service(e.mb).OnStart(t.Context()))
+	e.Clock.Advance(time.Minute)
+	require.NoError(t, e.Store.MarkRequestDone(t.Context(), all[0].ID, 99, "degraded", e.Clock.Now()))
+	e.Clock.Advance(9 * time.Minute)
+	require.NoError(t, e.service(e.Mailbox).OnStart(t.Context()))
 	require.Len(t, e.requestsOf(t), 1)
 
 	// Past it (and the day still without a generation) the next start asks again.
-	e.clk.Advance(time.Minute)
-	require.NoError(t, e.service(e.mb).OnStart(t.Context()))
+	e.Clock.Advance(time.Minute)
+	require.NoError(t, e.service(e.Mailbox).OnStart(t.Context()))
 	all = e.requestsOf(t)
 	require.Len(t, all, 2)
 	require.Equal(t, store.RequestDone, all[0].Status)
@@ -109,8 +109,8 @@ func TestOnStartRegistersOneRequestAcrossRestarts(t *testing.T) {
 
 	// An unanswered request past its expires_at no longer holds the trigger,
 	// even before the expiry job ran: it is expired as the job would.
-	e.clk.Advance(10 * time.Minute)
-	require.NoError(t, e.service(e.mb).OnStart(t.Context()))
+	e.Clock.Advance(10 * time.Minute)
+	require.NoError(t, e.service(e.Mailbox).OnStart(t.Context()))
 	all = e.requestsOf(t)
 	require.Len(t, all, 3)
 	require.Equal(t, store.RequestExpired, all[1].Status)
@@ -124,18 +124,18 @@ func TestAutomaticTriggersNeverSupersedeAnOperatorsRequest(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	from, to := day(t, "2026-12-05")
-	op, err := e.service(e.mb).Flights(t.Context(), from, to)
+	op, err := e.service(e.Mailbox).Flights(t.Context(), from, to)
 	require.NoError(t, err)
 	require.Equal(t, store.OriginOperator, op.Origin)
 
 	e.cfg.OnStart, e.cfg.DailyAt = true, "16:05"
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
-	go func() { defer close(done); _ = e.service(e.mb).Triggers().Run(ctx) }()
+	go func() { defer close(done); _ = e.service(e.Mailbox).Triggers().Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
-	waitFor(t, func() bool { return e.clk.Waiters() == 1 }) // on-start done, the daily wait armed
-	e.clk.Advance(5 * time.Minute)                          // 16:05: the daily run, the operator's request still waits
-	waitFor(t, func() bool { return e.clk.Waiters() == 1 }) // the daily run done, the next armed
+	waitFor(t, func() bool { return e.Clock.Waiters() == 1 }) // on-start done, the daily wait armed
+	e.Clock.Advance(5 * time.Minute)                          // 16:05: the daily run, the operator's request still waits
+	waitFor(t, func() bool { return e.Clock.Waiters() == 1 }) // the daily run done, the next armed
 
 	all := e.requestsOf(t)
 	require.Len(t, all, 1, "neither trigger registered a request")
@@ -145,7 +145,7 @@ func TestAutomaticTriggersNeverSupersedeAnOperatorsRequest(t *testing.T) {
 
 	// An operator's request supersedes an automatic one, as before.
 	from, to = day(t, "2026-12-06")
-	again, err := e.service(e.mb).Flights(t.Context(), from, to)
+	again, err := e.service(e.Mailbox).Flights(t.Context(), from, to)
 	require.NoError(t, err)
 	require.Equal(t, store.RequestExpired, e.get(t, op.ID).Status)
 	require.Equal(t, store.RequestSent, again.Status)
