@@ -10,11 +10,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
 	"github.com/msgx-aodb/msgx/internal/replay"
@@ -22,22 +20,20 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/testenv"
 )
 
 var (
-	shanghai, _ = time.LoadLocation("Asia/Shanghai")
-	start       = time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC)
+	shanghai = testenv.Zone
+	start    = testenv.Start
 )
 
 // env is the real pipeline on real databases; reads of the raw messages
 // named in down fail with an error of that message (INFRA; an outage would
 // pause the pump instead).
 type env struct {
-	st   store.Store
-	mb   *mailbox.Mailbox
-	clk  *clock.Fake
-	pump *pipeline.Pump
-	dec  sis.Options
+	*testenv.Env
+	dec sis.Options
 
 	mu   sync.Mutex
 	down map[int64]bool
@@ -45,14 +41,12 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	pg := testdb.Postgres(t)
-	mbdb, _ := testdb.Mailbox(t)
-	e := &env{st: pgstore.New(pg.Pool), mb: mailbox.New(mbdb, mailbox.WithZone(shanghai)), clk: clock.NewFake(start), down: map[int64]bool{}}
+	e := &env{Env: testenv.New(t), down: map[int64]bool{}}
 	cfg := pipeline.DefaultPumpConfig()
 	cfg.Decode.Location = shanghai
 	cfg.MaxAttempts = 1
 	e.dec = cfg.Decode
-	e.pump = pipeline.NewPump(e.st, e, nil, e.clk, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg)
+	e.Pump = pipeline.NewPump(e.Store, e, nil, e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg)
 	return e
 }
 
@@ -65,12 +59,12 @@ func (e *env) ReadRaws(ctx context.Context, ids []int64) (map[int64][]byte, erro
 			return nil, fmt.Errorf("read %d: injected failure", id)
 		}
 	}
-	return e.mb.ReadRaws(ctx, ids)
+	return e.Mailbox.ReadRaws(ctx, ids)
 }
 
 // RawSizes are the mailbox's (a down id fails its read, not its size).
 func (e *env) RawSizes(ctx context.Context, ids []int64) (map[int64]int, error) {
-	return e.mb.RawSizes(ctx, ids)
+	return e.Mailbox.RawSizes(ctx, ids)
 }
 
 func (e *env) setDown(id int64, down bool) {
@@ -79,37 +73,9 @@ func (e *env) setDown(id int64, down bool) {
 	e.down[id] = down
 }
 
-func (e *env) send(t *testing.T, xml string) int64 {
-	t.Helper()
-	id, err := e.mb.Insert(t.Context(), []byte(xml), e.clk.Now())
-	require.NoError(t, err)
-	_, err = e.st.Enqueue(t.Context(), []int64{id}, e.clk.Now())
-	require.NoError(t, err)
-	return id
-}
-
-// drain steps the pump until the queue is empty, letting failed heads
-// exhaust (MaxAttempts 1) by moving the fake clock past their backoff.
-func (e *env) drain(t *testing.T) {
-	t.Helper()
-	for range 1000 {
-		wait, err := e.pump.Step(t.Context())
-		require.NoError(t, err)
-		if wait > 0 {
-			head, err := e.st.QueueHead(t.Context(), 1)
-			require.NoError(t, err)
-			if len(head) == 0 {
-				return
-			}
-			e.clk.Advance(wait)
-		}
-	}
-	t.Fatal("pump did not settle")
-}
-
 func (e *env) msg(t *testing.T, id int64) store.Message {
 	t.Helper()
-	m, err := e.st.Message(t.Context(), id)
+	m, err := e.Store.Message(t.Context(), id)
 	require.NoError(t, err)
 	return m
 }
@@ -144,9 +110,9 @@ type history struct {
 func makeHistory(t *testing.T, e *env) history {
 	// One message at a time, so an outage of one read fails only that one.
 	send := func(xml string, down bool) int64 {
-		id := e.send(t, xml)
+		id := e.Send(t, xml)
 		e.setDown(id, down)
-		e.drain(t)
+		e.DrainPastBackoff(t)
 		e.setDown(id, false)
 		return id
 	}
@@ -188,7 +154,7 @@ func TestPreviewWarnsOfLaterState(t *testing.T) {
 	e := newEnv(t)
 	h := makeHistory(t, e)
 
-	p, err := replay.Preview(t.Context(), e.st, e.mb, replay.Filter{Class: "EXHAUSTED"}, replay.Options{Decode: e.dec})
+	p, err := replay.Preview(t.Context(), e.Store, e.Mailbox, replay.Filter{Class: "EXHAUSTED"}, replay.Options{Decode: e.dec})
 	require.NoError(t, err)
 	require.Equal(t, 3, p.Total)
 	require.False(t, p.Truncated)
@@ -246,7 +212,7 @@ func TestPreviewByIDsRejectsWhatIsNotReplayable(t *testing.T) {
 	e := newEnv(t)
 	h := makeHistory(t, e)
 
-	p, err := replay.Preview(t.Context(), e.st, e.mb, replay.Filter{IDs: []int64{h.stnd2, h.stnd1, h.badXML, 999999, h.stnd1}}, replay.Options{Decode: e.dec})
+	p, err := replay.Preview(t.Context(), e.Store, e.Mailbox, replay.Filter{IDs: []int64{h.stnd2, h.stnd1, h.badXML, 999999, h.stnd1}}, replay.Options{Decode: e.dec})
 	require.NoError(t, err)
 	require.Equal(t, 1, p.Total)
 	require.Equal(t, h.stnd1, p.Messages[0].ID)
@@ -260,12 +226,12 @@ func TestPreviewByIDsRejectsWhatIsNotReplayable(t *testing.T) {
 	require.Contains(t, reasons[999999], "not found")
 
 	// A class that is never replayed, and filters that name nothing or both.
-	_, err = replay.Preview(t.Context(), e.st, e.mb, replay.Filter{Class: "PROTOCOL"}, replay.Options{Decode: e.dec})
+	_, err = replay.Preview(t.Context(), e.Store, e.Mailbox, replay.Filter{Class: "PROTOCOL"}, replay.Options{Decode: e.dec})
 	require.ErrorIs(t, err, replay.ErrNotReplayable)
 	for _, f := range []replay.Filter{{}, {IDs: []int64{1}, Class: "INFRA"}, {IDs: []int64{0}}} {
-		_, err = replay.Preview(t.Context(), e.st, e.mb, f, replay.Options{})
+		_, err = replay.Preview(t.Context(), e.Store, e.Mailbox, f, replay.Options{})
 		require.ErrorIs(t, err, replay.ErrInvalidFilter, "%+v", f)
-		_, err = replay.Apply(t.Context(), e.st, f, start, nil)
+		_, err = replay.Apply(t.Context(), e.Store, f, start, nil)
 		require.ErrorIs(t, err, replay.ErrInvalidFilter, "%+v", f)
 	}
 }
@@ -281,7 +247,7 @@ func TestPreviewWithoutMailbox(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	h := makeHistory(t, e)
-	p, err := replay.Preview(t.Context(), e.st, brokenMailbox{}, replay.Filter{IDs: []int64{h.stnd1}}, replay.Options{Decode: e.dec})
+	p, err := replay.Preview(t.Context(), e.Store, brokenMailbox{}, replay.Filter{IDs: []int64{h.stnd1}}, replay.Options{Decode: e.dec})
 	require.NoError(t, err, "the plan is still listed")
 	require.Len(t, p.Messages, 1)
 	require.Len(t, p.Warnings, 1)
@@ -295,7 +261,7 @@ func TestApplyReplaysAndThePumpReappliesOlderState(t *testing.T) {
 	h := makeHistory(t, e)
 
 	var calls [][2]int
-	moved, err := replay.Apply(t.Context(), e.st, replay.Filter{IDs: []int64{h.stnd1, h.badXML}}, e.clk.Now(), func(done, total int) {
+	moved, err := replay.Apply(t.Context(), e.Store, replay.Filter{IDs: []int64{h.stnd1, h.badXML}}, e.Clock.Now(), func(done, total int) {
 		calls = append(calls, [2]int{done, total})
 	})
 	require.NoError(t, err)
@@ -309,17 +275,17 @@ func TestApplyReplaysAndThePumpReappliesOlderState(t *testing.T) {
 
 	// What the preview warned about happens: the older message is applied
 	// over flight 101's newer state.
-	e.drain(t)
+	e.DrainPastBackoff(t)
 	require.Equal(t, store.StatusSucceeded, e.msg(t, h.stnd1).Status)
-	marks, err := e.st.FlightMarks(t.Context(), []int64{101})
+	marks, err := e.Store.FlightMarks(t.Context(), []int64{101})
 	require.NoError(t, err)
 	require.Equal(t, h.stnd1, marks[101].LastMessageID)
-	fl, err := e.st.Flights(t.Context(), []int64{101})
+	fl, err := e.Store.Flights(t.Context(), []int64{101})
 	require.NoError(t, err)
 	require.Equal(t, "11", fl[101].Scalars["STND"].Raw)
 
 	// Nothing left of the class but the two still dead ones.
-	p, err := replay.Preview(t.Context(), e.st, e.mb, replay.Filter{Class: "EXHAUSTED"}, replay.Options{Decode: e.dec})
+	p, err := replay.Preview(t.Context(), e.Store, e.Mailbox, replay.Filter{Class: "EXHAUSTED"}, replay.Options{Decode: e.dec})
 	require.NoError(t, err)
 	require.Equal(t, 2, p.Total)
 }
@@ -378,9 +344,9 @@ func TestPreviewWarnsOfLaterReference(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	send := func(xml string, down bool) int64 {
-		id := e.send(t, xml)
+		id := e.Send(t, xml)
 		e.setDown(id, down)
-		e.drain(t)
+		e.DrainPastBackoff(t)
 		e.setDown(id, false)
 		return id
 	}
@@ -389,7 +355,7 @@ func TestPreviewWarnsOfLaterReference(t *testing.T) {
 	later := send(city("SHANGHAI PUDONG"), false)
 	require.Equal(t, store.StatusSucceeded, e.msg(t, later).Status)
 
-	p, err := replay.Preview(t.Context(), e.st, e.mb, replay.Filter{IDs: []int64{old}}, replay.Options{Decode: e.dec})
+	p, err := replay.Preview(t.Context(), e.Store, e.Mailbox, replay.Filter{IDs: []int64{old}}, replay.Options{Decode: e.dec})
 	require.NoError(t, err)
 	require.Len(t, p.Messages, 1)
 	require.Empty(t, p.Messages[0].Flights)

@@ -76,3 +76,22 @@ func (e *Env) Drain(t testing.TB) {
 	}
 	t.Fatal("queue not drained")
 }
+
+// DrainPastBackoff steps the pump until the queue is empty, moving the fake
+// clock past each wait so failed heads retry (and exhaust) without sleeping.
+func (e *Env) DrainPastBackoff(t testing.TB) {
+	t.Helper()
+	for range 1000 {
+		wait, err := e.Pump.Step(t.Context())
+		require.NoError(t, err)
+		if wait > 0 {
+			head, err := e.Store.QueueHead(t.Context(), 1)
+			require.NoError(t, err)
+			if len(head) == 0 {
+				return
+			}
+			e.Clock.Advance(wait)
+		}
+	}
+	t.Fatal("pump did not settle")
+}
