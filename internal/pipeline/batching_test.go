@@ -27,12 +27,12 @@ func TestRunLengthDoesNotChangeWhatIsStored(t *testing.T) {
 	}
 	dump := func(runLength int) map[string]string {
 		e := newEnv(t, func(c *PumpConfig) { c.RunLength = runLength })
-		e.send(t, dnld)
-		e.drain(t)
+		e.Send(t, dnld)
+		e.StepUntilWait(t)
 		for _, m := range msgs {
-			e.send(t, m)
+			e.Send(t, m)
 		}
-		e.drain(t)
+		e.StepUntilWait(t)
 		return dumpTables(t, e)
 	}
 	whole, single := dump(1000), dump(1)
@@ -47,7 +47,7 @@ func dumpTables(t *testing.T, e *env) map[string]string {
 	t.Helper()
 	e.needPostgres(t)
 	ctx := t.Context()
-	rows, err := e.pg.Pool.Query(ctx, `SELECT table_name FROM information_schema.tables
+	rows, err := e.PG.Pool.Query(ctx, `SELECT table_name FROM information_schema.tables
 		WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY 1`)
 	require.NoError(t, err)
 	var tables []string
@@ -61,7 +61,7 @@ func dumpTables(t *testing.T, e *env) map[string]string {
 	out := map[string]string{}
 	for _, table := range tables {
 		var rows []json.RawMessage
-		err := e.pg.Pool.QueryRow(ctx, `SELECT coalesce(jsonb_agg(r ORDER BY r::text), '[]') FROM (
+		err := e.PG.Pool.QueryRow(ctx, `SELECT coalesce(jsonb_agg(r ORDER BY r::text), '[]') FROM (
 			SELECT to_jsonb(t) AS r FROM `+table+` t) x`).Scan(&rows)
 		require.NoError(t, err, table)
 		b, err := json.MarshalIndent(rows, "", " ")

@@ -33,14 +33,14 @@ func (c waitSignalClock) After(d time.Duration) <-chan time.Time {
 func TestIdlePumpWakesWhenThePollerEnqueues(t *testing.T) {
 	e := newEnv(t)
 	bell := NewBell()
-	clk := waitSignalClock{Fake: e.clk, waiting: make(chan time.Duration, 10)}
+	clk := waitSignalClock{Fake: e.Clock, waiting: make(chan time.Duration, 10)}
 	committed := make(chan struct{}, 10)
 	cfg := e.pump.cfg
 	cfg.Idle, cfg.Bell = time.Hour, bell
 	cfg.Committed = func() { committed <- struct{}{} }
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	pump := NewPump(e.st, e.mb, nil, clk, quiet, cfg)
-	poller := NewPoller(e.st, e.mb, e.clk, quiet, PollerConfig{Bell: bell})
+	pump := NewPump(e.Store, e.Mailbox, nil, clk, quiet, cfg)
+	poller := NewPoller(e.Store, e.Mailbox, e.Clock, quiet, PollerConfig{Bell: bell})
 
 	ctx, cancel := context.WithCancel(t.Context())
 	stopped := make(chan struct{})
@@ -48,7 +48,7 @@ func TestIdlePumpWakesWhenThePollerEnqueues(t *testing.T) {
 	defer func() { cancel(); <-stopped }()
 	require.Equal(t, time.Hour, <-clk.waiting, "the pump idles on an empty queue")
 
-	id, err := e.mb.Insert(t.Context(), []byte(flop("STND", 1, "<STND>101</STND>")), e.clk.Now())
+	id, err := e.Mailbox.Insert(t.Context(), []byte(flop("STND", 1, "<STND>101</STND>")), e.Clock.Now())
 	require.NoError(t, err)
 	n, err := poller.PollOnce(t.Context())
 	require.NoError(t, err)

@@ -84,7 +84,7 @@ func fillMailboxBad(tb testing.TB, e *env, n, flights, bad int) {
 				args = append(args, flopMix(i, int64(i%flights+1)))
 			}
 		}
-		_, err := e.mbdb.ExecContext(tb.Context(), sb.String(), args...)
+		_, err := e.MailboxDB.ExecContext(tb.Context(), sb.String(), args...)
 		require.NoError(tb, err)
 	}
 }
@@ -100,18 +100,18 @@ func runService(tb testing.TB, e *env, n int) (time.Duration, uint64) {
 	d := config.Defaults()
 	defer gctune.Apply(d.GCPercent, d.MemoryLimit(), quiet)()
 	real := clock.Real{}
-	bf := NewBackfiller(e.st, e.mb, real, quiet, DefaultBackfillConfig())
+	bf := NewBackfiller(e.Store, e.Mailbox, real, quiet, DefaultBackfillConfig())
 	bell := NewBell()
 	cfg := e.pump.cfg
 	cfg.Bell = bell
-	pump := NewPump(e.st, e.mb, bf.Notify, real, quiet, cfg)
+	pump := NewPump(e.Store, e.Mailbox, bf.Notify, real, quiet, cfg)
 	pcfg := DefaultPollerConfig()
 	pcfg.Bell = bell
-	poller := NewPoller(e.st, e.mb, real, quiet, pcfg)
+	poller := NewPoller(e.Store, e.Mailbox, real, quiet, pcfg)
 
 	ctx, cancel := context.WithCancel(tb.Context())
 	defer cancel()
-	ids, err := e.mb.ListAfter(tb.Context(), 0, n+1)
+	ids, err := e.Mailbox.ListAfter(tb.Context(), 0, n+1)
 	require.NoError(tb, err)
 	last := ids[len(ids)-1]
 	began := time.Now()
@@ -123,19 +123,19 @@ func runService(tb testing.TB, e *env, n int) (time.Duration, uint64) {
 	deadline := time.Now().Add(5 * time.Minute)
 	for {
 		if time.Now().After(deadline) {
-			counts, _ := e.st.QueueCounts(tb.Context())
-			todos, _ := e.st.DueBackfills(tb.Context(), time.Now().Add(time.Hour), 3)
+			counts, _ := e.Store.QueueCounts(tb.Context())
+			todos, _ := e.Store.DueBackfills(tb.Context(), time.Now().Add(time.Hour), 3)
 			tb.Fatalf("service did not finish %d messages in time: %+v, todos %+v", n, counts, todos)
 		}
 		runtime.ReadMemStats(&ms)
 		peak = max(peak, ms.HeapInuse)
 		// Cheap checks (partial-index reads), so observing costs the
 		// service next to nothing: no unfinished head and no todo left.
-		mark, err := e.st.IngressMark(tb.Context(), "cminmsgs")
+		mark, err := e.Store.IngressMark(tb.Context(), "cminmsgs")
 		require.NoError(tb, err)
-		heads, err := e.st.QueueHead(tb.Context(), 1)
+		heads, err := e.Store.QueueHead(tb.Context(), 1)
 		require.NoError(tb, err)
-		todos, err := e.st.DueBackfills(tb.Context(), time.Now().Add(time.Hour), 1)
+		todos, err := e.Store.DueBackfills(tb.Context(), time.Now().Add(time.Hour), 1)
 		require.NoError(tb, err)
 		if mark >= last && len(heads) == 0 && len(todos) == 0 {
 			return time.Since(began), peak
@@ -153,9 +153,9 @@ func BenchmarkEndToEnd(b *testing.B) {
 	const flights = 2000
 	n := max(b.N, 20000) // enough messages that start-up costs do not dominate
 	e := newEnv(b)
-	e.send(b, dnld(flights))
+	e.Send(b, dnld(flights))
 	began := time.Now()
-	e.drain(b) // read, decode, apply in one transaction
+	e.StepUntilWait(b) // read, decode, apply in one transaction
 	dnldApply := time.Since(began)
 	fillMailbox(b, e, n, flights)
 
@@ -164,10 +164,10 @@ func BenchmarkEndToEnd(b *testing.B) {
 	b.StopTimer()
 	rate := float64(n) / elapsed.Seconds()
 	// Every message of the mix applied: the figure is of real work.
-	counts, err := e.st.QueueCounts(b.Context())
+	counts, err := e.Store.QueueCounts(b.Context())
 	require.NoError(b, err)
 	require.Equal(b, []store.StatusCount{{Status: store.StatusSucceeded, Messages: int64(n + 1)}}, counts)
-	lags, err := e.st.OutboxLag(b.Context()) // nothing is relayed here: every event is pending
+	lags, err := e.Store.OutboxLag(b.Context()) // nothing is relayed here: every event is pending
 	require.NoError(b, err)
 	for _, l := range lags {
 		require.Equal(b, int64(flights+n), l.Pending, "%s: one event per created flight and per message", l.Target)
@@ -190,11 +190,11 @@ func BenchmarkBadMessages(b *testing.B) {
 	const flights, n = 2000, 20000
 	drain := func(bad int) float64 {
 		e := newEnv(b)
-		e.send(b, dnld(flights))
-		e.drain(b)
+		e.Send(b, dnld(flights))
+		e.StepUntilWait(b)
 		fillMailboxBad(b, e, n, flights, bad)
 		elapsed, _ := runService(b, e, n+1)
-		counts, err := e.st.QueueCounts(b.Context())
+		counts, err := e.Store.QueueCounts(b.Context())
 		require.NoError(b, err)
 		var dead int64
 		for _, c := range counts {
@@ -230,8 +230,8 @@ func BenchmarkBacklogMemory(b *testing.B) {
 			const flights = 500
 			for range b.N {
 				e := newEnv(b)
-				e.send(b, dnld(flights))
-				e.drain(b)
+				e.Send(b, dnld(flights))
+				e.StepUntilWait(b)
 				fillMailbox(b, e, n, flights)
 				runtime.GC()
 				var ms runtime.MemStats
@@ -251,7 +251,7 @@ func BenchmarkBacklogMemory(b *testing.B) {
 func baselineCommits(tb testing.TB, e *env, n int) float64 {
 	began := time.Now()
 	for i := range n {
-		_, err := e.st.Enqueue(tb.Context(), []int64{int64(10_000_000 + i)}, start)
+		_, err := e.Store.Enqueue(tb.Context(), []int64{int64(10_000_000 + i)}, start)
 		require.NoError(tb, err)
 	}
 	return float64(n) / time.Since(began).Seconds()

@@ -52,11 +52,11 @@ type drained struct {
 func drainMemory(b *testing.B, n, size int) drained {
 	b.Helper()
 	e := newEnv(b)
-	e.send(b, dnld(n))
-	e.drain(b)
+	e.Send(b, dnld(n))
+	e.StepUntilWait(b)
 	ids := make([]int64, n)
 	for i := range n {
-		id, err := e.mb.Insert(b.Context(), []byte(paddedFlop(int64(i+1), strconv.Itoa(500+i), size)), start)
+		id, err := e.Mailbox.Insert(b.Context(), []byte(paddedFlop(int64(i+1), strconv.Itoa(500+i), size)), start)
 		require.NoError(b, err)
 		ids[i] = id
 	}
@@ -141,7 +141,7 @@ func BenchmarkHostileMemory(b *testing.B) {
 			msgs = append(msgs, tinyFlop(300_000, int64(1_000_000*(i+1)), 300_000))
 		}
 		for _, m := range msgs {
-			_, err := e.mb.Insert(b.Context(), []byte(m), start)
+			_, err := e.Mailbox.Insert(b.Context(), []byte(m), start)
 			require.NoError(b, err)
 		}
 		runtime.GC()

@@ -45,16 +45,16 @@ func BenchmarkTenantCPU(b *testing.B) {
 	const flights, n = 2000, 20000
 	for range b.N {
 		e := newEnv(b)
-		_, err := e.mb.Insert(b.Context(), []byte(dnld(flights)), e.clk.Now())
+		_, err := e.Mailbox.Insert(b.Context(), []byte(dnld(flights)), e.Clock.Now())
 		require.NoError(b, err)
 		fillMailbox(b, e, n, flights)
 
 		pgPID := postmasterPID(b, e)
-		myPID := mariadbPID(b, e.mbdb)
+		myPID := mariadbPID(b, e.MailboxDB)
 		// One mailbox connection: its SESSION STATUS is msgx's own work
 		// alone (the server is shared; GLOBAL counts everyone's).
-		e.mbdb.SetMaxOpenConns(1)
-		status0 := sessionStatus(b, e.mbdb)
+		e.MailboxDB.SetMaxOpenConns(1)
+		status0 := sessionStatus(b, e.MailboxDB)
 		resetPeakRSS(b)
 		own0 := backendsCPU(b, e)
 		self0, pg0, my0 := selfCPU(b), pgCPU(b, pgPID), procCPU(b, myPID)
@@ -62,9 +62,9 @@ func BenchmarkTenantCPU(b *testing.B) {
 		self1, pg1, my1 := selfCPU(b), pgCPU(b, pgPID), procCPU(b, myPID)
 		own1 := backendsCPU(b, e)
 		peak := peakRSS(b)
-		status1 := sessionStatus(b, e.mbdb)
+		status1 := sessionStatus(b, e.MailboxDB)
 
-		counts, err := e.st.QueueCounts(b.Context())
+		counts, err := e.Store.QueueCounts(b.Context())
 		require.NoError(b, err)
 		require.Equal(b, []store.StatusCount{{Status: store.StatusSucceeded, Messages: int64(n + 1)}}, counts)
 
@@ -170,7 +170,7 @@ func pgCPU(tb testing.TB, postmaster int) time.Duration {
 // backendsCPU is the CPU time of each backend connected to the benchmark's
 // database, by pid.
 func backendsCPU(tb testing.TB, e *env) map[int]time.Duration {
-	rows, err := e.pg.Pool.Query(tb.Context(), "SELECT pid FROM pg_stat_activity WHERE datname = current_database()")
+	rows, err := e.PG.Pool.Query(tb.Context(), "SELECT pid FROM pg_stat_activity WHERE datname = current_database()")
 	require.NoError(tb, err)
 	defer rows.Close()
 	out := map[int]time.Duration{}
@@ -189,7 +189,7 @@ func backendsCPU(tb testing.TB, e *env) map[int]time.Duration {
 // directory.
 func postmasterPID(tb testing.TB, e *env) int {
 	var dir string
-	require.NoError(tb, e.pg.Pool.QueryRow(tb.Context(), "SHOW data_directory").Scan(&dir))
+	require.NoError(tb, e.PG.Pool.QueryRow(tb.Context(), "SHOW data_directory").Scan(&dir))
 	return pidFile(tb, filepath.Join(dir, "postmaster.pid"))
 }
 

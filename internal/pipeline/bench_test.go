@@ -40,7 +40,7 @@ func BenchmarkPipeline(b *testing.B) {
 		for range b.N {
 			b.StopTimer()
 			e := newEnv(b)
-			e.send(b, dnld(2000))
+			e.Send(b, dnld(2000))
 			b.StartTimer()
 			if _, err := e.pump.Step(b.Context()); err != nil {
 				b.Fatal(err)
@@ -50,22 +50,22 @@ func BenchmarkPipeline(b *testing.B) {
 	b.Run("FLOP", func(b *testing.B) {
 		b.StopTimer()
 		e := newEnv(b)
-		e.send(b, dnld(200))
-		e.drain(b)
+		e.Send(b, dnld(200))
+		e.StepUntilWait(b)
 		ids := make([]int64, 0, b.N)
 		for i := range b.N {
-			id, err := e.mb.Insert(b.Context(), []byte(flop("STND", int64(i%200+1), fmt.Sprintf("<STND>%d</STND>", i))), start)
+			id, err := e.Mailbox.Insert(b.Context(), []byte(flop("STND", int64(i%200+1), fmt.Sprintf("<STND>%d</STND>", i))), start)
 			if err != nil {
 				b.Fatal(err)
 			}
 			ids = append(ids, id)
 		}
-		if _, err := e.st.Enqueue(b.Context(), ids, start); err != nil {
+		if _, err := e.Store.Enqueue(b.Context(), ids, start); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()
 		began := time.Now()
-		e.drain(b)
+		e.StepUntilWait(b)
 		b.ReportMetric(float64(b.N)/time.Since(began).Seconds(), "msgs/s")
 	})
 	b.Run("BaselineSingleRowCommit", func(b *testing.B) {
@@ -73,7 +73,7 @@ func BenchmarkPipeline(b *testing.B) {
 		b.ResetTimer()
 		began := time.Now()
 		for i := range b.N {
-			if _, err := e.st.Enqueue(b.Context(), []int64{int64(i + 1)}, start); err != nil {
+			if _, err := e.Store.Enqueue(b.Context(), []int64{int64(i + 1)}, start); err != nil {
 				b.Fatal(err)
 			}
 		}

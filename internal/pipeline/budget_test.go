@@ -63,9 +63,9 @@ func TestRunIsCutByBytes(t *testing.T) {
 	e := newEnv(t, func(c *PumpConfig) { c.RunBytes = budget })
 	releases := 0
 	e.pump.release = func() { releases++ }
-	e.send(t, dnld(3))
-	e.drain(t)
-	counter := &byteCounter{r: e.mb}
+	e.Send(t, dnld(3))
+	e.StepUntilWait(t)
+	counter := &byteCounter{r: e.Mailbox}
 	e.raw = counter
 	releases = 0
 
@@ -73,7 +73,7 @@ func TestRunIsCutByBytes(t *testing.T) {
 	sizes := map[int64]int{}
 	send := func(flid int64, stand string, size int) {
 		xml := paddedFlop(flid, stand, size)
-		id := e.send(t, xml)
+		id := e.Send(t, xml)
 		ids = append(ids, id)
 		sizes[id] = len(xml)
 	}
@@ -146,18 +146,18 @@ func TestReadAheadKeepsToTheBudget(t *testing.T) {
 	t.Parallel()
 	const budget = 10_000
 	e := newEnv(t, func(c *PumpConfig) { c.RunBytes, c.RunLength = budget, 2 })
-	e.send(t, dnld(2))
-	e.drain(t)
-	counter := &byteCounter{r: e.mb}
+	e.Send(t, dnld(2))
+	e.StepUntilWait(t)
+	counter := &byteCounter{r: e.Mailbox}
 	e.raw = counter
 	reads := &countingReader{r: envReader{e}, reads: map[int64]int{}}
-	spy := &aheadSpy{Store: e.st}
-	pump := NewPump(spy, reads, nil, e.clk, e.pump.log, e.pump.cfg)
+	spy := &aheadSpy{Store: e.Store}
+	pump := NewPump(spy, reads, nil, e.Clock, e.pump.log, e.pump.cfg)
 
 	ids := []int64{
-		e.send(t, flop("STND", 1, "<STND>1</STND>")), e.send(t, flop("STND", 2, "<STND>2</STND>")), // a full run: read ahead
-		e.send(t, paddedFlop(1, "3", 6_000)), e.send(t, paddedFlop(2, "4", 6_000)), // only one fits the budget
-		e.send(t, paddedFlop(1, "5", 2*budget)), // over the budget: never read ahead
+		e.Send(t, flop("STND", 1, "<STND>1</STND>")), e.Send(t, flop("STND", 2, "<STND>2</STND>")), // a full run: read ahead
+		e.Send(t, paddedFlop(1, "3", 6_000)), e.Send(t, paddedFlop(2, "4", 6_000)), // only one fits the budget
+		e.Send(t, paddedFlop(1, "5", 2*budget)), // over the budget: never read ahead
 	}
 	_, err := pump.Step(t.Context())
 	require.NoError(t, err)
@@ -192,11 +192,11 @@ func TestReadAheadKeepsToTheBudget(t *testing.T) {
 func TestLargeMessagesAreNotKeptAlive(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.send(t, dnld(2))
-	e.drain(t)
-	large := e.send(t, paddedFlop(1, "7", 2*pinBytes))
-	small := e.send(t, flop("STND", 2, "<STND>8</STND>"))
-	e.drain(t)
+	e.Send(t, dnld(2))
+	e.StepUntilWait(t)
+	large := e.Send(t, paddedFlop(1, "7", 2*pinBytes))
+	small := e.Send(t, flop("STND", 2, "<STND>8</STND>"))
+	e.StepUntilWait(t)
 	require.Equal(t, store.StatusSucceeded, e.msg(t, large).Status)
 	require.Equal(t, store.StatusSucceeded, e.msg(t, small).Status)
 	require.NotContains(t, e.pump.cache.entries, int64(1), "the large message's flight is not cached")
@@ -229,8 +229,8 @@ func TestRunIsCutByDecodedSize(t *testing.T) {
 	t.Parallel()
 	const budget = 60_000
 	e := newEnv(t, func(c *PumpConfig) { c.RunBytes = budget })
-	e.send(t, dnld(3))
-	e.drain(t)
+	e.Send(t, dnld(3))
+	e.StepUntilWait(t)
 	var ids []int64
 	for m := range 5 {
 		var recs strings.Builder
@@ -242,7 +242,7 @@ func TestRunIsCutByDecodedSize(t *testing.T) {
 		require.NoError(t, err)
 		require.Less(t, 5*len(xml), budget, "the raw XML of all five fits one run")
 		require.Greater(t, 2*d.Footprint, budget, "what one holds decoded leaves no room for a second")
-		ids = append(ids, e.send(t, xml))
+		ids = append(ids, e.Send(t, xml))
 	}
 	steps := 0
 	for range 100 {

@@ -20,17 +20,17 @@ func TestDeadLettersAreBackfilled(t *testing.T) {
 	t.Parallel()
 	log := &finishLog{}
 	e := newEnv(t, func(c *PumpConfig) { c.MaxAttempts = 2; c.Observer = log })
-	malformed := e.send(t, "<MSG><META>broken")
-	unsupported := e.send(t, envelope("SCHS", "DNLD", "<SCHS/>"))
-	e.drain(t)
+	malformed := e.Send(t, "<MSG><META>broken")
+	unsupported := e.Send(t, envelope("SCHS", "DNLD", "<SCHS/>"))
+	e.StepUntilWait(t)
 
 	m := e.msg(t, unsupported)
 	require.Equal(t, store.StatusFailed, m.Status)
 	require.Equal(t, "SCHS", m.Meta.Type, "the failure binds META")
 	require.Equal(t, "UNSUPPORTED", m.Kind)
 	require.Empty(t, m.IdentityKey, "but not the identity")
-	e.clk.Advance(time.Second)
-	e.drain(t)
+	e.Clock.Advance(time.Second)
+	e.StepUntilWait(t)
 	require.Equal(t, "EXHAUSTED", e.msg(t, unsupported).ErrorClass)
 	require.Equal(t, 2, log.count(store.StatusDead), "the malformed and the exhausted message, each counted once")
 
@@ -41,15 +41,15 @@ func TestDeadLettersAreBackfilled(t *testing.T) {
 	require.Contains(t, byID, malformed, "a MALFORMED message is backfilled too")
 	require.Contains(t, byID, unsupported, "an EXHAUSTED message is backfilled")
 	for _, id := range []int64{malformed, unsupported} {
-		_, err := e.mb.Backfill(t.Context(), byID[id])
+		_, err := e.Mailbox.Backfill(t.Context(), byID[id])
 		require.NoError(t, err)
 	}
-	row, err := e.mb.Get(t.Context(), malformed)
+	row, err := e.Mailbox.Get(t.Context(), malformed)
 	require.NoError(t, err)
 	require.NotNil(t, row.ProcessedAt)
 	require.Equal(t, store.StatusDead, row.Status)
 	require.Empty(t, row.Type, "no META decoded: none written")
-	row, err = e.mb.Get(t.Context(), unsupported)
+	row, err = e.Mailbox.Get(t.Context(), unsupported)
 	require.NoError(t, err)
 	require.NotNil(t, row.ProcessedAt)
 	require.Equal(t, store.StatusDead, row.Status)
@@ -61,25 +61,25 @@ func TestDeadLettersAreBackfilled(t *testing.T) {
 
 	// A new configuration ignores SCHS: the replayed message ends SKIPPED,
 	// and the mailbox says so, not DEAD for ever.
-	e.clk.Advance(time.Hour)
-	_, err = replay.Apply(t.Context(), e.st, replay.Filter{IDs: []int64{unsupported}}, e.clk.Now(), nil)
+	e.Clock.Advance(time.Hour)
+	_, err = replay.Apply(t.Context(), e.Store, replay.Filter{IDs: []int64{unsupported}}, e.Clock.Now(), nil)
 	require.NoError(t, err)
 	e.pump.cfg.Decode.IgnoreTypes = []string{"SCHS"}
 	e.todos = nil
-	e.drain(t)
+	e.StepUntilWait(t)
 	require.Equal(t, store.StatusSkipped, e.msg(t, unsupported).Status)
 	require.Len(t, e.todos, 1)
 	again := e.todos[0]
 	require.Equal(t, store.StatusDead, again.OverwritesStatus, "a replayed message may overwrite msgx's DEAD")
-	changed, err := e.mb.Backfill(t.Context(), again)
+	changed, err := e.Mailbox.Backfill(t.Context(), again)
 	require.NoError(t, err)
 	require.True(t, changed)
-	row, err = e.mb.Get(t.Context(), unsupported)
+	row, err = e.Mailbox.Get(t.Context(), unsupported)
 	require.NoError(t, err)
 	require.Equal(t, store.StatusSkipped, row.Status)
 	require.True(t, row.ProcessedAt.After(deadAt), "processed again an hour later")
 	require.Equal(t, "SCHS", row.Type)
-	stored, err := e.st.DueBackfills(t.Context(), e.clk.Now(), 10)
+	stored, err := e.Store.DueBackfills(t.Context(), e.Clock.Now(), 10)
 	require.NoError(t, err)
 	require.Len(t, stored, 2, "the malformed one's and the replayed one's, registered in the business transaction")
 	require.Equal(t, unsupported, stored[1].MsgID)
@@ -87,14 +87,14 @@ func TestDeadLettersAreBackfilled(t *testing.T) {
 
 	// Only msgx's own backfill is overwritten: a row processed by someone
 	// else (another status) stays as it is.
-	other := e.send(t, envelope("SCHS", "DNLD", "<SCHS/>"))
-	_, err = e.mb.Backfill(t.Context(), store.Backfill{MsgID: other, MailboxStatus: "DONE", ProcessedAt: e.clk.Now()})
+	other := e.Send(t, envelope("SCHS", "DNLD", "<SCHS/>"))
+	_, err = e.Mailbox.Backfill(t.Context(), store.Backfill{MsgID: other, MailboxStatus: "DONE", ProcessedAt: e.Clock.Now()})
 	require.NoError(t, err)
-	changed, err = e.mb.Backfill(t.Context(), store.Backfill{MsgID: other, MailboxStatus: store.StatusSucceeded,
-		ProcessedAt: e.clk.Now().Add(time.Hour), OverwritesStatus: store.StatusDead})
+	changed, err = e.Mailbox.Backfill(t.Context(), store.Backfill{MsgID: other, MailboxStatus: store.StatusSucceeded,
+		ProcessedAt: e.Clock.Now().Add(time.Hour), OverwritesStatus: store.StatusDead})
 	require.NoError(t, err)
 	require.False(t, changed)
-	row, err = e.mb.Get(t.Context(), other)
+	row, err = e.Mailbox.Get(t.Context(), other)
 	require.NoError(t, err)
 	require.Equal(t, "DONE", row.Status)
 }

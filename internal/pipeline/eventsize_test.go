@@ -62,21 +62,21 @@ func TestEventOverRecordLimitIsProtocol(t *testing.T) {
 		c.MaxRecordBytes = limit
 		c.Committed = func() { commits++ }
 	})
-	e.send(t, schd("DNLD", fltr(1, "<STND>A</STND>")))
-	e.drain(t)
+	e.Send(t, schd("DNLD", fltr(1, "<STND>A</STND>")))
+	e.StepUntilWait(t)
 	version := e.flight(t, 1).StateVersion
 
 	// Alone: the only message of its run.
-	alone := e.send(t, flop("VIPF", 1, vipList(100)))
-	e.drain(t)
+	alone := e.Send(t, flop("VIPF", 1, vipList(100)))
+	e.StepUntilWait(t)
 	requireTooLarge(t, e, alone)
 
 	// In a batch between two changes of the same flight.
 	commits = 0
-	before := e.send(t, flop("STND", 1, "<STND>B</STND>"))
-	batched := e.send(t, flop("VIPF", 1, vipList(100)))
-	after := e.send(t, flop("STND", 1, "<STND>C</STND>"))
-	e.drain(t)
+	before := e.Send(t, flop("STND", 1, "<STND>B</STND>"))
+	batched := e.Send(t, flop("VIPF", 1, vipList(100)))
+	after := e.Send(t, flop("STND", 1, "<STND>C</STND>"))
+	e.StepUntilWait(t)
 	require.Equal(t, 1, commits, "the batch committed whole, the refusal one of its outcomes")
 	requireTooLarge(t, e, batched)
 	for _, id := range []int64{before, after} {
@@ -89,14 +89,14 @@ func TestEventOverRecordLimitIsProtocol(t *testing.T) {
 	require.Equal(t, version+2, f.StateVersion, "one version per accepted change, none for the refused")
 
 	// A snapshot: no flight, no generation.
-	snap := e.send(t, schd("DNLD", fltr(1, "<STND>C</STND>"), fltr(2, gates(manyGates(100)...))))
-	e.drain(t)
+	snap := e.Send(t, schd("DNLD", fltr(1, "<STND>C</STND>"), fltr(2, gates(manyGates(100)...))))
+	e.StepUntilWait(t)
 	m := e.msg(t, snap)
 	require.Equal(t, store.StatusDead, m.Status, "%s: %s", m.ErrorClass, m.Reason)
 	require.Regexp(t, `^flight 2: its event would be \d+ bytes, over kafka.max-record-bytes 4096$`, m.Reason)
 	require.Empty(t, e.events(t, snap))
 	require.Nil(t, e.flight(t, 2))
-	gen, err := e.st.SnapshotGen(t.Context(), time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC))
+	gen, err := e.Store.SnapshotGen(t.Context(), time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC))
 	require.NoError(t, err)
 	require.EqualValues(t, 1, gen.Version, "the refused snapshot advanced no generation")
 }
@@ -117,9 +117,9 @@ func TestRecordLimitUsesTheGivenMeasure(t *testing.T) {
 func TestShadowIgnoresRecordLimit(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, func(c *PumpConfig) { c.MaxRecordBytes, c.Shadow = limit, true })
-	e.send(t, schd("DNLD", fltr(1)))
-	id := e.send(t, flop("VIPF", 1, vipList(100)))
-	e.drain(t)
+	e.Send(t, schd("DNLD", fltr(1)))
+	id := e.Send(t, flop("VIPF", 1, vipList(100)))
+	e.StepUntilWait(t)
 	require.Equal(t, store.StatusSucceeded, e.msg(t, id).Status)
 	require.NotEmpty(t, e.flight(t, 1).Payloads["VIPF"].Content)
 }

@@ -64,14 +64,14 @@ func (t txSpy) InsertEvents(ctx context.Context, events []store.NewEvent) error 
 func TestLargeDownloadIsWrittenInSlices(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	spy := writeSpy{Store: e.st, largest: &largest{}}
-	pump := NewPump(spy, envReader{e}, nil, e.clk, e.pump.log, e.pump.cfg)
+	spy := writeSpy{Store: e.Store, largest: &largest{}}
+	pump := NewPump(spy, envReader{e}, nil, e.Clock, e.pump.log, e.pump.cfg)
 	const n = 2*flushChunk + 1
 	recs := make([]string, n)
 	for i := range recs {
 		recs[i] = fltr(int64(i + 1))
 	}
-	id := e.send(t, schd("DNLD", recs...))
+	id := e.Send(t, schd("DNLD", recs...))
 	_, err := pump.Step(t.Context())
 	require.NoError(t, err)
 	require.Equal(t, store.StatusSucceeded, e.msg(t, id).Status)
@@ -93,19 +93,19 @@ func TestLargeDownloadIsWrittenInSlices(t *testing.T) {
 func TestManyRecordsAreAppliedInSlices(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.send(t, dnld(3))
-	e.drain(t)
-	spy := writeSpy{Store: e.st, largest: &largest{}}
-	pump := NewPump(spy, envReader{e}, nil, e.clk, e.pump.log, e.pump.cfg)
+	e.Send(t, dnld(3))
+	e.StepUntilWait(t)
+	spy := writeSpy{Store: e.Store, largest: &largest{}}
+	pump := NewPump(spy, envReader{e}, nil, e.Clock, e.pump.log, e.pump.cfg)
 	const n = 2*sliceRecords + 2
 	var recs strings.Builder
 	for r := range n - 2 {
 		fmt.Fprintf(&recs, "<FLOP><FLID>%d</FLID><STND>%d</STND></FLOP>", r%3+1, r)
 	}
 	recs.WriteString("<FLOP><FLID>77</FLID><STND>1</STND></FLOP><FLOP><FLID>78</FLID><STND>1</STND></FLOP>")
-	small := e.send(t, flop("STND", 1, "<STND>X</STND>")) // batched before it
-	id := e.send(t, envelope("FLOP", "STND", recs.String()))
-	after := e.send(t, flop("STND", 2, "<STND>Y</STND>"))
+	small := e.Send(t, flop("STND", 1, "<STND>X</STND>")) // batched before it
+	id := e.Send(t, envelope("FLOP", "STND", recs.String()))
+	after := e.Send(t, flop("STND", 2, "<STND>Y</STND>"))
 	for range 10 {
 		wait, err := pump.Step(t.Context())
 		require.NoError(t, err)
@@ -131,15 +131,15 @@ func TestManyRecordsAreAppliedInSlices(t *testing.T) {
 func TestRefusalInALaterSliceWritesNothing(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.send(t, dnld(3))
-	e.drain(t)
+	e.Send(t, dnld(3))
+	e.StepUntilWait(t)
 	var recs []string
 	for r := range 2 * sliceRecords {
 		recs = append(recs, fmt.Sprintf("<FLTR><FLID>%d</FLID><STND>%d</STND></FLTR>", r%3+1, r))
 	}
 	recs = append(recs, "<FLTR><FLID>99</FLID><STND>1</STND></FLTR>") // a new flight without SODT
-	id := e.send(t, schd("UPD", recs...))
-	e.drain(t)
+	id := e.Send(t, schd("UPD", recs...))
+	e.StepUntilWait(t)
 	m := e.msg(t, id)
 	require.Equal(t, store.StatusDead, m.Status)
 	require.Contains(t, m.Reason, "flight 99: a new flight needs SODT")

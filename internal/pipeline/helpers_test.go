@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"io"
 	"log/slog"
@@ -10,34 +9,26 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/flight"
-	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/store"
-	"github.com/msgx-aodb/msgx/internal/store/pgstore"
-	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/testenv"
 )
 
 var (
-	shanghai, _ = time.LoadLocation("Asia/Shanghai")
-	start       = time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC)
+	shanghai = testenv.Zone
+	start    = testenv.Start
 )
 
 // env is a pipeline on real databases: msgx's PostgreSQL and the MariaDB
 // mailbox, with a fake clock.
 type env struct {
-	pg    *testdb.PG // for what no store method does (a test resetting a finished message, a table dump)
-	st    store.Store
-	mbdb  *sql.DB
-	mb    *mailbox.Mailbox
-	clk   *clock.Fake
-	pump  *Pump
-	raw   rawReads // what the pump reads the XML through (tests may wrap it); sizes come from mb
-	todos []store.Backfill
+	*testenv.Env // PG is for what no store method does (a test resetting a finished message, a table dump)
+	pump         *Pump
+	raw          rawReads // what the pump reads the XML through (tests may wrap it); sizes come from mb
+	todos        []store.Backfill
 }
 
 // newEnv is a pipeline on a fresh PostgreSQL database — or, with
@@ -56,7 +47,7 @@ func newEnv(t testing.TB, mutate ...func(*PumpConfig)) *env {
 // a state no store method makes) when the suite runs on another dialect.
 func (e *env) needPostgres(t testing.TB) {
 	t.Helper()
-	if e.pg == nil {
+	if e.PG == nil {
 		t.Skip("reads PostgreSQL directly: runs on the PostgreSQL suite only")
 	}
 }
@@ -65,22 +56,17 @@ func (e *env) needPostgres(t testing.TB) {
 // scenario can run on another dialect's adapter (oracle_test.go).
 func newEnvOn(t testing.TB, st store.Store, mutate ...func(*PumpConfig)) *env {
 	t.Helper()
-	var pg *testdb.PG
-	if st == nil {
-		pg = testdb.Postgres(t)
-		st = pgstore.New(pg.Pool)
-	}
-	mbdb, _ := testdb.Mailbox(t)
-	e := &env{pg: pg, st: st, mbdb: mbdb, mb: mailbox.New(mbdb, mailbox.WithZone(shanghai)), clk: clock.NewFake(start)}
-	e.raw = e.mb
+	e := &env{Env: testenv.NewOn(t, st)}
+	e.raw = e.Mailbox
 	cfg := DefaultPumpConfig()
 	cfg.Decode.Location = shanghai
 	for _, m := range mutate {
 		m(&cfg)
 	}
-	e.pump = NewPump(e.st, envReader{e},
+	e.pump = NewPump(e.Store, envReader{e},
 		func(_ context.Context, todos []store.Backfill) { e.todos = append(e.todos, todos...) },
-		e.clk, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg)
+		e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg)
+	e.Env.Pump = e.pump
 	return e
 }
 
@@ -104,49 +90,26 @@ func (r envReader) ReadRaws(ctx context.Context, ids []int64) (map[int64][]byte,
 }
 
 func (r envReader) RawSizes(ctx context.Context, ids []int64) (map[int64]int, error) {
-	return r.e.mb.RawSizes(ctx, ids)
-}
-
-// send writes a message into the mailbox and enqueues it, as the poller would.
-func (e *env) send(t testing.TB, xml string) int64 {
-	t.Helper()
-	id, err := e.mb.Insert(t.Context(), []byte(xml), e.clk.Now())
-	require.NoError(t, err)
-	_, err = e.st.Enqueue(t.Context(), []int64{id}, e.clk.Now())
-	require.NoError(t, err)
-	return id
-}
-
-// drain steps the pump until the queue is empty or the head waits.
-func (e *env) drain(t testing.TB) {
-	t.Helper()
-	for range 1000 {
-		wait, err := e.pump.Step(t.Context())
-		require.NoError(t, err)
-		if wait > 0 {
-			return
-		}
-	}
-	t.Fatal("pump did not settle")
+	return r.e.Mailbox.RawSizes(ctx, ids)
 }
 
 func (e *env) msg(t testing.TB, id int64) store.Message {
 	t.Helper()
-	m, err := e.st.Message(t.Context(), id)
+	m, err := e.Store.Message(t.Context(), id)
 	require.NoError(t, err)
 	return m
 }
 
 func (e *env) flight(t testing.TB, flid int64) *flight.State {
 	t.Helper()
-	got, err := e.st.Flights(t.Context(), []int64{flid})
+	got, err := e.Store.Flights(t.Context(), []int64{flid})
 	require.NoError(t, err)
 	return got[flid]
 }
 
 func (e *env) events(t testing.TB, msgID int64) []store.Event {
 	t.Helper()
-	evs, err := e.st.EventsOfMessage(t.Context(), msgID)
+	evs, err := e.Store.EventsOfMessage(t.Context(), msgID)
 	require.NoError(t, err)
 	return evs
 }

@@ -68,9 +68,9 @@ func TestBatchingGoesOnAroundOddMessages(t *testing.T) {
 	t.Parallel()
 	log := &finishLog{}
 	e := newEnv(t, func(c *PumpConfig) { c.Observer = log })
-	e.send(t, schd("ADFT", fltr(1), fltr(2)))
-	e.drain(t)
-	cs := &countingStore{Store: e.st}
+	e.Send(t, schd("ADFT", fltr(1), fltr(2)))
+	e.StepUntilWait(t)
+	cs := &countingStore{Store: e.Store}
 	e.pump.store = cs
 
 	var bad []int64
@@ -78,16 +78,16 @@ func TestBatchingGoesOnAroundOddMessages(t *testing.T) {
 	for i := range 40 {
 		switch i {
 		case 10:
-			bad = append(bad, e.send(t, "<MSG><META>broken"))
+			bad = append(bad, e.Send(t, "<MSG><META>broken"))
 		case 20:
-			snapshot = e.send(t, schd("DNLD", fltr(1), fltr(2)))
+			snapshot = e.Send(t, schd("DNLD", fltr(1), fltr(2)))
 		case 30:
-			bad = append(bad, e.send(t, envelope("SCHD", "UPD", "<SCHD><RECS>2</RECS>"+fltr(2)+"</SCHD>"))) // RECS mismatch
+			bad = append(bad, e.Send(t, envelope("SCHD", "UPD", "<SCHD><RECS>2</RECS>"+fltr(2)+"</SCHD>"))) // RECS mismatch
 		default:
-			e.send(t, flop("STND", int64(1+i%2), "<STND>S"+string(rune('A'+i%26))+"</STND>"))
+			e.Send(t, flop("STND", int64(1+i%2), "<STND>S"+string(rune('A'+i%26))+"</STND>"))
 		}
 	}
-	e.drain(t)
+	e.StepUntilWait(t)
 
 	require.Equal(t, "MALFORMED", e.msg(t, bad[0]).ErrorClass)
 	require.Equal(t, "PROTOCOL", e.msg(t, bad[1]).ErrorClass)
@@ -106,9 +106,9 @@ func TestFailingBatchIsHalvedToTheFailingMessage(t *testing.T) {
 	t.Parallel()
 	log := &finishLog{}
 	e := newEnv(t, func(c *PumpConfig) { c.Observer = log })
-	e.send(t, schd("ADFT", fltr(1), fltr(2)))
-	e.drain(t)
-	fs := &failingFLIDStore{Store: e.st, flid: 2}
+	e.Send(t, schd("ADFT", fltr(1), fltr(2)))
+	e.StepUntilWait(t)
+	fs := &failingFLIDStore{Store: e.Store, flid: 2}
 	e.pump.store = fs
 
 	var ids []int64
@@ -117,9 +117,9 @@ func TestFailingBatchIsHalvedToTheFailingMessage(t *testing.T) {
 		if i == 11 {
 			flid = 2 // the one message whose write fails
 		}
-		ids = append(ids, e.send(t, flop("STND", flid, "<STND>"+string(rune('A'+i))+"</STND>")))
+		ids = append(ids, e.Send(t, flop("STND", flid, "<STND>"+string(rune('A'+i))+"</STND>")))
 	}
-	e.drain(t)
+	e.StepUntilWait(t)
 	for i, id := range ids {
 		m := e.msg(t, id)
 		switch {

@@ -20,13 +20,13 @@ func TestFlightOpsOnDeletedFlightAreSkipped(t *testing.T) {
 		t.Run(path.name, func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t, func(c *PumpConfig) { c.RunLength = path.run })
-			e.send(t, schd("DNLD", fltr(1, "<STND>1</STND>"), fltr(2)))
-			del := e.send(t, envelope("FDEL", "NONE", "<FDEL><FLID>1</FLID></FDEL>"))
-			late := e.send(t, flop("STND", 1, "<STND>7</STND>"))
-			again := e.send(t, flop("STND", 1, "<STND>8</STND>"))
-			mixed := e.send(t, envelope("FLOP", "STND",
+			e.Send(t, schd("DNLD", fltr(1, "<STND>1</STND>"), fltr(2)))
+			del := e.Send(t, envelope("FDEL", "NONE", "<FDEL><FLID>1</FLID></FDEL>"))
+			late := e.Send(t, flop("STND", 1, "<STND>7</STND>"))
+			again := e.Send(t, flop("STND", 1, "<STND>8</STND>"))
+			mixed := e.Send(t, envelope("FLOP", "STND",
 				"<FLOP><FLID>1</FLID><STND>9</STND></FLOP><FLOP><FLID>2</FLID><STND>5</STND></FLOP><FLOP><FLID>77</FLID><STND>5</STND></FLOP>"))
-			e.drain(t)
+			e.StepUntilWait(t)
 
 			require.Equal(t, store.StatusSucceeded, e.msg(t, del).Status)
 			deleted := e.flight(t, 1)
@@ -47,8 +47,8 @@ func TestFlightOpsOnDeletedFlightAreSkipped(t *testing.T) {
 			require.Len(t, e.events(t, mixed), 2, "only flight 2 changed")
 			require.Equal(t, "5", e.flight(t, 2).Scalars["STND"].Raw)
 
-			revive := e.send(t, schd("UPD", fltr(1, "<STND>3</STND>")))
-			e.drain(t)
+			revive := e.Send(t, schd("UPD", fltr(1, "<STND>3</STND>")))
+			e.StepUntilWait(t)
 			require.Equal(t, store.StatusSucceeded, e.msg(t, revive).Status)
 			back := e.flight(t, 1)
 			require.Equal(t, flight.Active, back.Lifecycle, "a schedule record revives it")

@@ -42,15 +42,15 @@ func TestValueLongerThanItsColumnIsProtocol(t *testing.T) {
 			// the one-by-one path; and at the head of a run.
 			for _, before := range []int{2, 0} {
 				e := newEnv(t)
-				e.send(t, schd("DNLD", fltr(1, gates("A1"), "<REMC>old</REMC>")))
-				e.drain(t)
+				e.Send(t, schd("DNLD", fltr(1, gates("A1"), "<REMC>old</REMC>")))
+				e.StepUntilWait(t)
 				var ok []int64
 				for i := range before {
-					ok = append(ok, e.send(t, flop("STND", 1, fmt.Sprintf("<STND>%d</STND>", i))))
+					ok = append(ok, e.Send(t, flop("STND", 1, fmt.Sprintf("<STND>%d</STND>", i))))
 				}
-				bad := e.send(t, c.msg)
-				after := e.send(t, flop("STND", 1, "<STND>after</STND>"))
-				e.drain(t)
+				bad := e.Send(t, c.msg)
+				after := e.Send(t, flop("STND", 1, "<STND>after</STND>"))
+				e.StepUntilWait(t)
 
 				m := e.msg(t, bad)
 				require.Equal(t, store.StatusDead, m.Status, "%s: %s", m.ErrorClass, m.Reason)
@@ -67,7 +67,7 @@ func TestValueLongerThanItsColumnIsProtocol(t *testing.T) {
 				require.Equal(t, "A1", f.Groups[flight.GroupGates][0].Fields["GATE"].Raw)
 				require.Empty(t, f.Groups[flight.GroupBridgeOps])
 				require.Equal(t, "after", f.Scalars["STND"].Raw, "the queue moved on")
-				_, err := e.st.Ref(t.Context(), "AIRL", long)
+				_, err := e.Store.Ref(t.Context(), "AIRL", long)
 				require.ErrorIs(t, err, store.ErrNotFound)
 			}
 		})
@@ -79,12 +79,12 @@ func TestValueLongerThanItsColumnIsProtocol(t *testing.T) {
 func TestSenderLongerThanItsColumnIsProtocol(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.send(t, schd("DNLD", fltr(1)))
-	e.drain(t)
+	e.Send(t, schd("DNLD", fltr(1)))
+	e.StepUntilWait(t)
 	sndr := strings.Repeat("S", 40)
-	bad := e.send(t, strings.Replace(flop("STND", 1, "<STND>9</STND>"), "<SNDR>AODB</SNDR>", "<SNDR>"+sndr+"</SNDR>", 1))
-	after := e.send(t, flop("STND", 1, "<STND>10</STND>"))
-	e.drain(t)
+	bad := e.Send(t, strings.Replace(flop("STND", 1, "<STND>9</STND>"), "<SNDR>AODB</SNDR>", "<SNDR>"+sndr+"</SNDR>", 1))
+	after := e.Send(t, flop("STND", 1, "<STND>10</STND>"))
+	e.StepUntilWait(t)
 
 	m := e.msg(t, bad)
 	require.Equal(t, store.StatusDead, m.Status, "%s: %s", m.ErrorClass, m.Reason)
@@ -118,9 +118,9 @@ func TestSenderLongerThanItsColumnIsProtocol(t *testing.T) {
 func TestSnapshotNamingAFlightTwiceIsProtocol(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	bad := e.send(t, schd("DNLD", fltr(1), fltr(2), fltr(1, "<STND>7</STND>")))
-	upd := e.send(t, schd("UPD", fltr(3, "<STND>1</STND>"), fltr(3, "<STND>2</STND>")))
-	e.drain(t)
+	bad := e.Send(t, schd("DNLD", fltr(1), fltr(2), fltr(1, "<STND>7</STND>")))
+	upd := e.Send(t, schd("UPD", fltr(3, "<STND>1</STND>"), fltr(3, "<STND>2</STND>")))
+	e.StepUntilWait(t)
 
 	m := e.msg(t, bad)
 	require.Equal(t, store.StatusDead, m.Status, "%s: %s", m.ErrorClass, m.Reason)
@@ -130,7 +130,7 @@ func TestSnapshotNamingAFlightTwiceIsProtocol(t *testing.T) {
 	require.Nil(t, e.flight(t, 1), "nothing of the snapshot is written")
 	require.Nil(t, e.flight(t, 2))
 	require.Empty(t, e.events(t, bad))
-	_, err := e.st.SnapshotGen(t.Context(), time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC))
+	_, err := e.Store.SnapshotGen(t.Context(), time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC))
 	require.ErrorIs(t, err, store.ErrNotFound, "no generation advanced")
 
 	require.Equal(t, store.StatusSucceeded, e.msg(t, upd).Status)
@@ -142,8 +142,8 @@ func TestSnapshotNamingAFlightTwiceIsProtocol(t *testing.T) {
 func TestTypeLongerThanItsColumnIsProtocol(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	bad := e.send(t, envelope("FLOPFLOPF", "STND", "<FLOP><FLID>1</FLID></FLOP>"))
-	e.drain(t)
+	bad := e.Send(t, envelope("FLOPFLOPF", "STND", "<FLOP><FLID>1</FLID></FLOP>"))
+	e.StepUntilWait(t)
 
 	m := e.msg(t, bad)
 	require.Equal(t, store.StatusDead, m.Status, "%s: %s", m.ErrorClass, m.Reason)

@@ -45,10 +45,10 @@ func TestScheduleThenFlightOpsOnOracle(t *testing.T) {
 		t.Skip("pipeline on Oracle not run: set MSGX_TEST_ORACLE_DSN to a dedicated, empty Oracle 11g schema")
 	}
 	e := newEnvOn(t, oracleStore(t))
-	dnld := e.send(t, schd("DNLD", fltr(1, gates("A1", "A1", "B2")), fltr(2)))
-	gt := e.send(t, flop("GTDT", 1, gates("C3")))
-	stnd := e.send(t, flop("STND", 2, "<STND>201</STND>"))
-	e.drain(t)
+	dnld := e.Send(t, schd("DNLD", fltr(1, gates("A1", "A1", "B2")), fltr(2)))
+	gt := e.Send(t, flop("GTDT", 1, gates("C3")))
+	stnd := e.Send(t, flop("STND", 2, "<STND>201</STND>"))
+	e.StepUntilWait(t)
 	for _, id := range []int64{dnld, gt, stnd} {
 		m := e.msg(t, id)
 		require.Equal(t, store.StatusSucceeded, m.Status, "message %d: %s %s", id, m.ErrorClass, m.Reason)

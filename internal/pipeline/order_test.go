@@ -27,7 +27,7 @@ func (c *ingressCount) IngressLateRows(n int) { c.late.Add(int32(n)) }
 
 func (e *env) poller(t testing.TB, obs IngressObserver) *Poller {
 	t.Helper()
-	return NewPoller(e.st, e.mb, e.clk, slog.New(slog.NewTextHandler(io.Discard, nil)), PollerConfig{Observer: obs})
+	return NewPoller(e.Store, e.Mailbox, e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)), PollerConfig{Observer: obs})
 }
 
 // heldInsert begins a mailbox transaction on its own connection and inserts
@@ -35,12 +35,12 @@ func (e *env) poller(t testing.TB, obs IngressObserver) *Poller {
 // the row is invisible until commit. It returns the id and the transaction.
 func (e *env) heldInsert(t testing.TB, xml string) (int64, *sql.Tx) {
 	t.Helper()
-	tx, err := e.mbdb.BeginTx(t.Context(), nil)
+	tx, err := e.MailboxDB.BeginTx(t.Context(), nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = tx.Rollback() })
 	res, err := tx.ExecContext(t.Context(),
 		"INSERT INTO cminmsgs (CMINMSGS_CLOB_MSG, CMINMSGS_DATE_RECEIVED, CMINMSGS_STATUS) VALUES (?, ?, 'VALID')",
-		xml, e.clk.Now().In(shanghai).Format(time.DateTime))
+		xml, e.Clock.Now().In(shanghai).Format(time.DateTime))
 	require.NoError(t, err)
 	id, err := res.LastInsertId()
 	require.NoError(t, err)
@@ -49,7 +49,7 @@ func (e *env) heldInsert(t testing.TB, xml string) (int64, *sql.Tx) {
 
 func (e *env) insert(t testing.TB, xml string) int64 {
 	t.Helper()
-	id, err := e.mb.Insert(t.Context(), []byte(xml), e.clk.Now())
+	id, err := e.Mailbox.Insert(t.Context(), []byte(xml), e.Clock.Now())
 	require.NoError(t, err)
 	return id
 }
@@ -72,7 +72,7 @@ func (e *env) stand(t testing.TB, flid int64) string {
 // order: the order Kafka carries them.
 func (e *env) msgOrder(t testing.TB, flid int64) []int64 {
 	t.Helper()
-	evs, err := e.st.EventsOfFlight(t.Context(), flid)
+	evs, err := e.Store.EventsOfFlight(t.Context(), flid)
 	require.NoError(t, err)
 	var ids []int64
 	for _, ev := range evs {
@@ -97,10 +97,10 @@ func TestHeldInsertEntersTheQueueFirst(t *testing.T) {
 	require.Equal(t, older+1, newer)
 
 	pollN(t, p)
-	e.drain(t)
+	e.StepUntilWait(t)
 	require.NoError(t, held.Commit())
 	pollN(t, p)
-	e.drain(t)
+	e.StepUntilWait(t)
 
 	require.Equal(t, "NEW", e.stand(t, 1), "the newer value wins")
 	require.Equal(t, []int64{older, newer}, e.msgOrder(t, 1), "Kafka order is id order")
@@ -122,17 +122,17 @@ func TestRollbackHoleIsGivenUpAfterGapWait(t *testing.T) {
 	require.NoError(t, tx.Rollback())
 
 	require.Zero(t, pollN(t, p), "the hole holds the row after it")
-	e.clk.Advance(DefaultGapWait - time.Millisecond)
+	e.Clock.Advance(DefaultGapWait - time.Millisecond)
 	require.Zero(t, pollN(t, p), "still within the gap-wait")
 	require.Zero(t, obs.gaps.Load())
-	e.clk.Advance(time.Millisecond)
+	e.Clock.Advance(time.Millisecond)
 	require.Equal(t, 1, pollN(t, p), "the wait ran out: given up")
 	require.Equal(t, int32(1), obs.gaps.Load())
-	e.drain(t)
+	e.StepUntilWait(t)
 	require.Equal(t, "C", e.stand(t, 1))
 	require.Equal(t, []int64{first, after}, e.msgOrder(t, 1))
 
-	irr, err := e.st.IngressIrregular(t.Context(), start, 10)
+	irr, err := e.Store.IngressIrregular(t.Context(), start, 10)
 	require.NoError(t, err)
 	require.Equal(t, int64(1), irr.Gaps)
 	require.Equal(t, store.Gap{Source: "cminmsgs", From: hole, To: hole, SeenAt: start, GivenUpAt: start.Add(DefaultGapWait)},
@@ -152,10 +152,10 @@ func TestHoleWaitRunsFromFirstSighting(t *testing.T) {
 	_, second := e.heldInsert(t, schd("UPD", fltr(1, "<STND>C</STND>")))
 	e.insert(t, schd("UPD", fltr(1, "<STND>D</STND>")))
 	require.Zero(t, pollN(t, p))
-	e.clk.Advance(2 * time.Second)
+	e.Clock.Advance(2 * time.Second)
 	require.NoError(t, first.Commit()) // the hole shrinks to the second row
 	require.Equal(t, 1, pollN(t, p), "the row that committed enters; the rest holds")
-	e.clk.Advance(time.Second)
+	e.Clock.Advance(time.Second)
 	require.Equal(t, 1, pollN(t, p), "3 s after the hole was first seen it is given up")
 	require.NoError(t, second.Rollback())
 }
@@ -181,7 +181,7 @@ func TestSeveralWritersAreProcessedInIDOrder(t *testing.T) {
 		for w := writers - 1; w >= 0; w-- {
 			require.NoError(t, txs[w].Commit())
 			pollN(t, p)
-			e.drain(t)
+			e.StepUntilWait(t)
 		}
 	}
 
@@ -191,7 +191,7 @@ func TestSeveralWritersAreProcessedInIDOrder(t *testing.T) {
 		require.Less(t, order[i-1], order[i], "Kafka carries the flight's events in id order")
 	}
 	require.Equal(t, last, e.stand(t, 1), "the largest id's value wins")
-	irr, err := e.st.IngressIrregular(t.Context(), start.Add(-time.Hour), 10)
+	irr, err := e.Store.IngressIrregular(t.Context(), start.Add(-time.Hour), 10)
 	require.NoError(t, err)
 	require.Zero(t, irr.LateRows)
 	require.Zero(t, irr.Gaps, "the clock never passed the gap-wait")
@@ -217,17 +217,17 @@ func TestPumpAbandonsARunOvertakenBySmallerID(t *testing.T) {
 			for _, v := range tc.after {
 				run = append(run, e.insert(t, schd("UPD", fltr(1, "<STND>"+v+"</STND>")))) // queued; smaller not yet
 			}
-			_, err := e.st.Enqueue(t.Context(), run, e.clk.Now())
+			_, err := e.Store.Enqueue(t.Context(), run, e.Clock.Now())
 			require.NoError(t, err)
 			var once sync.Once
 			e.raw = readerFunc(func(ctx context.Context, ids []int64) (map[int64][]byte, error) {
 				once.Do(func() { // the poller enqueues the late-committed smaller row meanwhile
-					_, err := e.st.Enqueue(ctx, []int64{smaller}, e.clk.Now())
+					_, err := e.Store.Enqueue(ctx, []int64{smaller}, e.Clock.Now())
 					require.NoError(t, err)
 				})
-				return e.mb.ReadRaws(ctx, ids)
+				return e.Mailbox.ReadRaws(ctx, ids)
 			})
-			e.drain(t)
+			e.StepUntilWait(t)
 			require.Equal(t, tc.after[len(tc.after)-1], e.stand(t, 1), "the largest id's value wins")
 			require.Equal(t, append([]int64{smaller}, run...), e.msgOrder(t, 1))
 			require.Nil(t, e.msg(t, smaller).LateAfter, "nothing larger had finished: not late")

@@ -63,11 +63,11 @@ func TestOutagePausesThePump(t *testing.T) {
 	state := &PauseState{}
 	e := newEnv(t, func(c *PumpConfig) { c.Pause = state; c.HeadDeadline = 10 * time.Second })
 	e.pump.log = slog.New(lines)
-	e.send(t, schd("ADFT", fltr(1)))
-	e.drain(t)
+	e.Send(t, schd("ADFT", fltr(1)))
+	e.StepUntilWait(t)
 	ids := []int64{
-		e.send(t, flop("STND", 1, "<STND>1</STND>")),
-		e.send(t, flop("STND", 1, "<STND>2</STND>")),
+		e.Send(t, flop("STND", 1, "<STND>1</STND>")),
+		e.Send(t, flop("STND", 1, "<STND>2</STND>")),
 	}
 
 	closed, err := mailbox.Open(t.Context(), "root@tcp(127.0.0.1:3306)/?parseTime=true")
@@ -80,7 +80,7 @@ func TestOutagePausesThePump(t *testing.T) {
 			wait, err := e.pump.Step(t.Context())
 			require.NoError(t, err, "a pause is not a failed step")
 			require.Equal(t, time.Second, wait, "probe every second, whatever the outage lasts")
-			e.clk.Advance(wait)
+			e.Clock.Advance(wait)
 		}
 	}
 	probe(2 * time.Minute)
@@ -88,7 +88,7 @@ func TestOutagePausesThePump(t *testing.T) {
 	require.True(t, ok)
 	require.Equal(t, store.DependencyMailbox, p.Dependency)
 	require.True(t, p.Since.Equal(start), "paused since the first failed read")
-	pub, err := e.st.PumpPause(t.Context())
+	pub, err := e.Store.PumpPause(t.Context())
 	require.NoError(t, err)
 	require.Equal(t, store.DependencyMailbox, pub.Dependency, "msgx status sees the pause")
 	for _, id := range ids {
@@ -99,16 +99,16 @@ func TestOutagePausesThePump(t *testing.T) {
 	}
 	require.LessOrEqual(t, lines.count("pump paused")+lines.count("pump still paused"), 8, "the log backs off: 1, 2, 4 ... 60 s")
 
-	e.pump.store = downStore{e.st}
+	e.pump.store = downStore{e.Store}
 	probe(time.Minute)
 	p, _ = state.Get()
 	require.Equal(t, store.DependencyPostgres, p.Dependency)
 
-	e.pump.store, e.raw = e.st, e.mb
-	e.drain(t)
+	e.pump.store, e.raw = e.Store, e.Mailbox
+	e.StepUntilWait(t)
 	_, ok = state.Get()
 	require.False(t, ok, "resumed at the first probe that got through")
-	pub, err = e.st.PumpPause(t.Context())
+	pub, err = e.Store.PumpPause(t.Context())
 	require.NoError(t, err)
 	require.Nil(t, pub)
 	require.Equal(t, 1, lines.count("pump resumed"))
@@ -125,10 +125,10 @@ func TestOutagePausesThePump(t *testing.T) {
 func TestOutageRunsNoDeadline(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, func(c *PumpConfig) { c.MaxAttempts = 100; c.HeadDeadline = time.Minute })
-	bad := e.send(t, envelope("SCHS", "DNLD", "<SCHS/>")) // UNSUPPORTED: fails every time
-	e.drain(t)
+	bad := e.Send(t, envelope("SCHS", "DNLD", "<SCHS/>")) // UNSUPPORTED: fails every time
+	e.StepUntilWait(t)
 	require.Equal(t, store.StatusFailed, e.msg(t, bad).Status)
-	e.clk.Advance(30 * time.Second) // half its deadline used
+	e.Clock.Advance(30 * time.Second) // half its deadline used
 
 	closed, err := mailbox.Open(t.Context(), "root@tcp(127.0.0.1:3306)/?parseTime=true")
 	require.NoError(t, err)
@@ -137,18 +137,18 @@ func TestOutageRunsNoDeadline(t *testing.T) {
 	for range 300 { // a 5-minute outage, probed every second
 		_, err := e.pump.Step(t.Context())
 		require.NoError(t, err)
-		e.clk.Advance(time.Second)
+		e.Clock.Advance(time.Second)
 	}
 	require.Equal(t, store.StatusFailed, e.msg(t, bad).Status, "not exhausted during the outage")
 
-	e.raw = e.mb
+	e.raw = e.Mailbox
 	_, err = e.pump.Step(t.Context()) // the outage ends
 	require.NoError(t, err)
 	m := e.msg(t, bad)
 	require.Equal(t, store.StatusFailed, m.Status, "not exhausted when it ends either")
 	require.True(t, m.FailingSince.Equal(start.Add(5*time.Minute)), "its start moved by the pause (5 min): %v", m.FailingSince)
 	for range 40 {
-		e.clk.Advance(time.Second)
+		e.Clock.Advance(time.Second)
 		_, err = e.pump.Step(t.Context())
 		require.NoError(t, err)
 	}
@@ -165,12 +165,12 @@ func slowFlight(t *testing.T, e *env, stnd string) {
 		`CREATE FUNCTION msgx_test_slow() RETURNS trigger LANGUAGE plpgsql AS $$
 		 BEGIN IF NEW.stnd = '` + stnd + `' THEN PERFORM pg_sleep(2); END IF; RETURN NEW; END $$`,
 		`CREATE TRIGGER msgx_test_slow BEFORE INSERT OR UPDATE ON flight_schd FOR EACH ROW EXECUTE FUNCTION msgx_test_slow()`,
-		`ALTER DATABASE "` + e.pg.Name + `" SET statement_timeout = '500ms'`,
+		`ALTER DATABASE "` + e.PG.Name + `" SET statement_timeout = '500ms'`,
 	} {
-		_, err := e.pg.Pool.Exec(t.Context(), q)
+		_, err := e.PG.Pool.Exec(t.Context(), q)
 		require.NoError(t, err)
 	}
-	e.pg.Pool.Reset() // new sessions: the setting applies
+	e.PG.Pool.Reset() // new sessions: the setting applies
 }
 
 // Rule 14, last sentences: a statement timeout (SQLSTATE 57014) that the
@@ -182,11 +182,11 @@ func TestOwnStatementTimeoutIsCounted(t *testing.T) {
 	state := &PauseState{}
 	e := newEnv(t, func(c *PumpConfig) { c.Pause = state; c.MaxAttempts = 3 })
 	e.needPostgres(t)
-	e.send(t, schd("ADFT", fltr(1), fltr(2)))
-	e.drain(t)
+	e.Send(t, schd("ADFT", fltr(1), fltr(2)))
+	e.StepUntilWait(t)
 	slowFlight(t, e, "SLOW")
-	bad := e.send(t, flop("STND", 1, "<STND>SLOW</STND>"))
-	next := e.send(t, flop("STND", 2, "<STND>2</STND>")) // batched with it first
+	bad := e.Send(t, flop("STND", 1, "<STND>SLOW</STND>"))
+	next := e.Send(t, flop("STND", 2, "<STND>2</STND>")) // batched with it first
 
 	for range 20 {
 		wait, err := e.pump.Step(t.Context())
@@ -196,7 +196,7 @@ func TestOwnStatementTimeoutIsCounted(t *testing.T) {
 		if e.msg(t, next).Status == store.StatusSucceeded {
 			break
 		}
-		e.clk.Advance(wait)
+		e.Clock.Advance(wait)
 	}
 	m := e.msg(t, bad)
 	require.Equal(t, store.StatusDead, m.Status)
@@ -214,7 +214,7 @@ func TestPauseStateFollowsTheRunningPump(t *testing.T) {
 	t.Parallel()
 	state := &PauseState{}
 	e := newEnv(t, func(c *PumpConfig) { c.Pause = state })
-	e.send(t, flop("STND", 1, "<STND>1</STND>"))
+	e.Send(t, flop("STND", 1, "<STND>1</STND>"))
 	closed, err := mailbox.Open(t.Context(), "root@tcp(127.0.0.1:3306)/?parseTime=true")
 	require.NoError(t, err)
 	require.NoError(t, closed.Close())
@@ -234,8 +234,8 @@ func TestPauseStateFollowsTheRunningPump(t *testing.T) {
 	_, _ = e.pump.Step(t.Context())
 	_, ok = state.Get()
 	require.True(t, ok)
-	e.raw = e.mb
-	next := NewPump(e.st, envReader{e}, nil, e.clk, e.pump.log, e.pump.cfg)
+	e.raw = e.Mailbox
+	next := NewPump(e.Store, envReader{e}, nil, e.Clock, e.pump.log, e.pump.cfg)
 	ctx, stop = context.WithCancel(t.Context())
 	stop()
 	require.NoError(t, next.Run(ctx))
@@ -250,19 +250,19 @@ func TestOwnMailboxReadFailureIsCounted(t *testing.T) {
 	t.Parallel()
 	state := &PauseState{}
 	e := newEnv(t, func(c *PumpConfig) { c.Pause = state; c.MaxAttempts = 2 })
-	bad := e.send(t, schd("ADFT", fltr(1)))
+	bad := e.Send(t, schd("ADFT", fltr(1)))
 	e.raw = readerFunc(func(ctx context.Context, ids []int64) (map[int64][]byte, error) {
 		if slices.Contains(ids, bad) {
 			return nil, fmt.Errorf("mailbox: read: %w: Query execution was interrupted (max_statement_time exceeded)", mailbox.ErrUnavailable)
 		}
-		return e.mb.ReadRaws(ctx, ids)
+		return e.Mailbox.ReadRaws(ctx, ids)
 	})
 	for range 5 {
 		wait, err := e.pump.Step(t.Context())
 		require.NoError(t, err)
 		_, paused := state.Get()
 		require.False(t, paused, "the mailbox answers: no pause")
-		e.clk.Advance(wait)
+		e.Clock.Advance(wait)
 	}
 	m := e.msg(t, bad)
 	require.Equal(t, store.StatusDead, m.Status)

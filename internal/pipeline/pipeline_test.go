@@ -15,10 +15,10 @@ import (
 func TestScheduleThenFlightOps(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	dnld := e.send(t, schd("DNLD", fltr(1, gates("A1", "A1", "B2")), fltr(2)))
-	gt := e.send(t, flop("GTDT", 1, gates("C3")))
-	stnd := e.send(t, flop("STND", 2, "<STND>201</STND>"))
-	e.drain(t)
+	dnld := e.Send(t, schd("DNLD", fltr(1, gates("A1", "A1", "B2")), fltr(2)))
+	gt := e.Send(t, flop("GTDT", 1, gates("C3")))
+	stnd := e.Send(t, flop("STND", 2, "<STND>201</STND>"))
+	e.StepUntilWait(t)
 
 	for _, id := range []int64{dnld, gt, stnd} {
 		m := e.msg(t, id)
@@ -49,9 +49,9 @@ func TestScheduleThenFlightOps(t *testing.T) {
 func TestNoOpMessageEmitsNothing(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.send(t, schd("DNLD", fltr(1, "<STND>1</STND>")))
-	same := e.send(t, flop("STND", 1, "<STND>1</STND>"))
-	e.drain(t)
+	e.Send(t, schd("DNLD", fltr(1, "<STND>1</STND>")))
+	same := e.Send(t, flop("STND", 1, "<STND>1</STND>"))
+	e.StepUntilWait(t)
 	require.Equal(t, store.StatusSucceeded, e.msg(t, same).Status)
 	require.Empty(t, e.events(t, same))
 	require.Equal(t, int64(1), e.flight(t, 1).StateVersion)
@@ -60,12 +60,12 @@ func TestNoOpMessageEmitsNothing(t *testing.T) {
 func TestSkips(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	unknown := e.send(t, flop("STND", 99, "<STND>1</STND>"))
-	ldm := e.send(t, envelope("LDM", "NONE", "<LDM>CA101/12</LDM>"))
+	unknown := e.Send(t, flop("STND", 99, "<STND>1</STND>"))
+	ldm := e.Send(t, envelope("LDM", "NONE", "<LDM>CA101/12</LDM>"))
 	msg := schd("ADFT", fltr(5))
-	first := e.send(t, msg)
-	dup := e.send(t, msg) // same SNDR|TYPE|STYP|SEQN
-	e.drain(t)
+	first := e.Send(t, msg)
+	dup := e.Send(t, msg) // same SNDR|TYPE|STYP|SEQN
+	e.StepUntilWait(t)
 
 	require.Equal(t, "no-match:flight", e.msg(t, unknown).Reason)
 	require.Equal(t, store.StatusSkipped, e.msg(t, unknown).Status)
@@ -79,16 +79,16 @@ func TestSkips(t *testing.T) {
 func TestProtocolRejectionWritesNothing(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.send(t, schd("DNLD", fltr(1, "<STND>1</STND>")))
-	e.drain(t)
+	e.Send(t, schd("DNLD", fltr(1, "<STND>1</STND>")))
+	e.StepUntilWait(t)
 	before := e.flight(t, 1)
 
 	// A record moving flight 1 to another operation day, next to a valid one.
 	moved := `<FLTR><FLID>1</FLID><SODT>05DEC261030</SODT><STND>9</STND></FLTR>`
-	bad := e.send(t, schd("UPD", fltr(2), moved))
-	recs := e.send(t, envelope("SCHD", "DNLD", "<SCHD><RECS>3</RECS>"+fltr(3)+"</SCHD>"))
-	after := e.send(t, flop("STND", 1, "<STND>7</STND>"))
-	e.drain(t)
+	bad := e.Send(t, schd("UPD", fltr(2), moved))
+	recs := e.Send(t, envelope("SCHD", "DNLD", "<SCHD><RECS>3</RECS>"+fltr(3)+"</SCHD>"))
+	after := e.Send(t, flop("STND", 1, "<STND>7</STND>"))
+	e.StepUntilWait(t)
 
 	for _, id := range []int64{bad, recs} {
 		m := e.msg(t, id)
@@ -110,12 +110,12 @@ func TestProtocolRejectionWritesNothing(t *testing.T) {
 func TestSnapshotGenerationsAndPrune(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.send(t, schd("DNLD", fltr(1), fltr(2), fltr(3)))
-	e.send(t, schd("ADFT", fltr(10))) // never a member: never pruned
+	e.Send(t, schd("DNLD", fltr(1), fltr(2), fltr(3)))
+	e.Send(t, schd("ADFT", fltr(10))) // never a member: never pruned
 	other := `<FLTR><FLID>20</FLID><SODT>03DEC261030</SODT></FLTR>`
-	e.send(t, schd("DNLD", other)) // another day
-	second := e.send(t, schd("DNLD", fltr(1), fltr(2)))
-	e.drain(t)
+	e.Send(t, schd("DNLD", other)) // another day
+	second := e.Send(t, schd("DNLD", fltr(1), fltr(2)))
+	e.StepUntilWait(t)
 
 	require.Equal(t, flight.Deleted, e.flight(t, 3).Lifecycle, "a previous member absent from the new snapshot is pruned")
 	require.Equal(t, flight.Active, e.flight(t, 10).Lifecycle)
@@ -128,17 +128,17 @@ func TestSnapshotGenerationsAndPrune(t *testing.T) {
 	require.Equal(t, int64(3), evs[0].FLID)
 
 	day := time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
-	gen, err := e.st.SnapshotGen(t.Context(), day)
+	gen, err := e.Store.SnapshotGen(t.Context(), day)
 	require.NoError(t, err)
 	require.Equal(t, int64(2), gen.Version)
 	require.Equal(t, second, gen.LastMessageID)
-	members, err := e.st.SnapshotMembers(t.Context(), day)
+	members, err := e.Store.SnapshotMembers(t.Context(), day)
 	require.NoError(t, err)
 	require.Equal(t, []int64{1, 2}, members)
 
 	// The late snapshot of flight 3's day brings it back.
-	back := e.send(t, schd("DNLD", fltr(1), fltr(2), fltr(3)))
-	e.drain(t)
+	back := e.Send(t, schd("DNLD", fltr(1), fltr(2), fltr(3)))
+	e.StepUntilWait(t)
 	require.Equal(t, flight.Active, e.flight(t, 3).Lifecycle)
 	require.Equal(t, store.StatusSucceeded, e.msg(t, back).Status)
 }
@@ -146,8 +146,8 @@ func TestSnapshotGenerationsAndPrune(t *testing.T) {
 func TestFailingHeadBlocksThenExhausts(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	schs := e.send(t, envelope("SCHS", "DNLD", "<SCHS/>"))
-	later := e.send(t, schd("ADFT", fltr(1)))
+	schs := e.Send(t, envelope("SCHS", "DNLD", "<SCHS/>"))
+	later := e.Send(t, schd("ADFT", fltr(1)))
 
 	wait, err := e.pump.Step(t.Context())
 	require.NoError(t, err)
@@ -163,13 +163,13 @@ func TestFailingHeadBlocksThenExhausts(t *testing.T) {
 	require.Equal(t, store.StatusPending, e.msg(t, later).Status)
 
 	for i, backoff := range []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second} {
-		e.clk.Advance(backoff)
+		e.Clock.Advance(backoff)
 		_, err = e.pump.Step(t.Context())
 		require.NoError(t, err)
 		require.Equal(t, i+2, e.msg(t, schs).Attempts)
 	}
-	e.clk.Advance(16 * time.Second)
-	e.drain(t)
+	e.Clock.Advance(16 * time.Second)
+	e.StepUntilWait(t)
 	m = e.msg(t, schs)
 	require.Equal(t, store.StatusDead, m.Status)
 	require.Equal(t, "EXHAUSTED", m.ErrorClass)
@@ -179,14 +179,14 @@ func TestFailingHeadBlocksThenExhausts(t *testing.T) {
 func TestHeadDeadlineFromFirstFailure(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, func(c *PumpConfig) { c.MaxAttempts = 100 })
-	schs := e.send(t, envelope("SCHS", "DNLD", "<SCHS/>"))
-	e.clk.Advance(time.Hour) // waited behind a backlog: waiting is not failing
-	e.drain(t)
-	e.clk.Advance(9 * time.Minute)
-	e.drain(t)
+	schs := e.Send(t, envelope("SCHS", "DNLD", "<SCHS/>"))
+	e.Clock.Advance(time.Hour) // waited behind a backlog: waiting is not failing
+	e.StepUntilWait(t)
+	e.Clock.Advance(9 * time.Minute)
+	e.StepUntilWait(t)
 	require.Equal(t, store.StatusFailed, e.msg(t, schs).Status)
-	e.clk.Advance(time.Minute)
-	e.drain(t)
+	e.Clock.Advance(time.Minute)
+	e.StepUntilWait(t)
 	m := e.msg(t, schs)
 	require.Equal(t, store.StatusDead, m.Status, "10 min after the first failure, however recent the last attempt")
 	require.Equal(t, "EXHAUSTED", m.ErrorClass)
@@ -196,22 +196,22 @@ func TestHeadDeadlineFromFirstFailure(t *testing.T) {
 func TestMissingRawIsMalformedButReadErrorIsInfra(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	_, err := e.st.Enqueue(t.Context(), []int64{424242}, start) // no such mailbox row
+	_, err := e.Store.Enqueue(t.Context(), []int64{424242}, start) // no such mailbox row
 	require.NoError(t, err)
-	e.drain(t)
+	e.StepUntilWait(t)
 	m := e.msg(t, 424242)
 	require.Equal(t, store.StatusDead, m.Status)
 	require.Equal(t, "MALFORMED", m.ErrorClass)
 
-	id := e.send(t, schd("ADFT", fltr(1)))
+	id := e.Send(t, schd("ADFT", fltr(1)))
 	e.raw = readerFunc(func(context.Context, []int64) (map[int64][]byte, error) { return nil, errors.New("connection reset") })
-	e.drain(t)
+	e.StepUntilWait(t)
 	m = e.msg(t, id)
 	require.Equal(t, store.StatusFailed, m.Status, "a read error is never taken for a missing row")
 	require.Equal(t, "INFRA", m.ErrorClass)
-	e.raw = e.mb
-	e.clk.Advance(time.Second)
-	e.drain(t)
+	e.raw = e.Mailbox
+	e.Clock.Advance(time.Second)
+	e.StepUntilWait(t)
 	require.Equal(t, store.StatusSucceeded, e.msg(t, id).Status)
 }
 
@@ -255,15 +255,15 @@ func (t *failingTx) InsertEvents(ctx context.Context, evs []store.NewEvent) erro
 func TestFailureMidTransactionRollsBackTheMessageOnly(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	first := e.send(t, schd("ADFT", fltr(1)))
-	e.drain(t)
-	fs := &failingStore{Store: e.st, failEvents: true}
+	first := e.Send(t, schd("ADFT", fltr(1)))
+	e.StepUntilWait(t)
+	fs := &failingStore{Store: e.Store, failEvents: true}
 	e.pump.store = fs
 
-	a := e.send(t, ldm())
-	b := e.send(t, flop("STND", 1, "<STND>5</STND>"))
-	c := e.send(t, flop("STND", 1, "<STND>6</STND>"))
-	e.drain(t)
+	a := e.Send(t, ldm())
+	b := e.Send(t, flop("STND", 1, "<STND>5</STND>"))
+	c := e.Send(t, flop("STND", 1, "<STND>6</STND>"))
+	e.StepUntilWait(t)
 	require.Equal(t, store.StatusSucceeded, e.msg(t, first).Status)
 	require.Equal(t, store.StatusSkipped, e.msg(t, a).Status, "the message before the failure is committed")
 	mb := e.msg(t, b)
@@ -275,8 +275,8 @@ func TestFailureMidTransactionRollsBackTheMessageOnly(t *testing.T) {
 	require.NotContains(t, f.Scalars, "STND")
 
 	fs.failEvents = false
-	e.clk.Advance(time.Second)
-	e.drain(t)
+	e.Clock.Advance(time.Second)
+	e.StepUntilWait(t)
 	require.Equal(t, store.StatusSucceeded, e.msg(t, b).Status)
 	require.Equal(t, store.StatusSucceeded, e.msg(t, c).Status)
 	f = e.flight(t, 1)
@@ -290,15 +290,15 @@ func TestDuplicateAfterArchive(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	msg := schd("ADFT", fltr(1))
-	first := e.send(t, msg)
-	e.drain(t)
-	require.NoError(t, e.st.DeleteBackfills(t.Context(), []int64{first}))
-	moved, err := e.st.ArchiveMessages(t.Context(), store.ArchiveParams{Before: e.clk.Now().Add(time.Hour), Max: 100, Now: e.clk.Now()})
+	first := e.Send(t, msg)
+	e.StepUntilWait(t)
+	require.NoError(t, e.Store.DeleteBackfills(t.Context(), []int64{first}))
+	moved, err := e.Store.ArchiveMessages(t.Context(), store.ArchiveParams{Before: e.Clock.Now().Add(time.Hour), Max: 100, Now: e.Clock.Now()})
 	require.NoError(t, err)
 	require.Equal(t, 1, moved.Rows)
 
-	again := e.send(t, msg)
-	e.drain(t)
+	again := e.Send(t, msg)
+	e.StepUntilWait(t)
 	m := e.msg(t, again)
 	require.Equal(t, store.StatusSkipped, m.Status, "an archived identity still deduplicates")
 	require.Equal(t, first, *m.DuplicateOf)
@@ -318,9 +318,9 @@ func TestDuplicateShowsItsIdentity(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t, func(c *PumpConfig) { c.RunLength = path.run })
 			msg := schd("ADFT", fltr(1))
-			first := e.send(t, msg)
-			dup := e.send(t, msg)
-			e.drain(t)
+			first := e.Send(t, msg)
+			dup := e.Send(t, msg)
+			e.StepUntilWait(t)
 
 			holder, d := e.msg(t, first), e.msg(t, dup)
 			require.Equal(t, store.StatusSkipped, d.Status)
@@ -330,12 +330,12 @@ func TestDuplicateShowsItsIdentity(t *testing.T) {
 			require.Equal(t, holder.Kind, d.Kind)
 			require.Equal(t, holder.Meta, d.Meta)
 
-			require.NoError(t, e.st.DeleteBackfills(t.Context(), []int64{first, dup}))
-			moved, err := e.st.ArchiveMessages(t.Context(), store.ArchiveParams{Before: e.clk.Now().Add(time.Hour), Max: 100, Now: e.clk.Now()})
+			require.NoError(t, e.Store.DeleteBackfills(t.Context(), []int64{first, dup}))
+			moved, err := e.Store.ArchiveMessages(t.Context(), store.ArchiveParams{Before: e.Clock.Now().Add(time.Hour), Max: 100, Now: e.Clock.Now()})
 			require.NoError(t, err)
 			require.Equal(t, 2, moved.Rows, "holder and duplicate archive side by side")
-			again := e.send(t, msg)
-			e.drain(t)
+			again := e.Send(t, msg)
+			e.StepUntilWait(t)
 			m := e.msg(t, again)
 			require.Equal(t, store.StatusSkipped, m.Status)
 			require.Equal(t, first, *m.DuplicateOf, "the holder, not the archived duplicate")

@@ -17,15 +17,15 @@ import (
 func TestMessageFinishedMeanwhileIsNotProcessedAgain(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, func(c *PumpConfig) { c.RunLength = 1 }) // one message per run: the one-by-one path
-	e.send(t, schd("ADFT", fltr(1)))
-	e.drain(t)
+	e.Send(t, schd("ADFT", fltr(1)))
+	e.StepUntilWait(t)
 	e.todos = nil
-	x := e.send(t, flop("STND", 1, "<STND>5</STND>"))
-	y := e.send(t, flop("STND", 1, "<STND>6</STND>"))
+	x := e.Send(t, flop("STND", 1, "<STND>5</STND>"))
+	y := e.Send(t, flop("STND", 1, "<STND>6</STND>"))
 
 	cfg := e.pump.cfg
 	cfg.RunLength = DefaultPumpConfig().RunLength
-	other := NewPump(e.st, e.mb, nil, e.clk, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg)
+	other := NewPump(e.Store, e.Mailbox, nil, e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg)
 	raced := false
 	e.raw = readerFunc(func(ctx context.Context, ids []int64) (map[int64][]byte, error) {
 		if !raced { // after this pump read the head [x], before it locks x
@@ -34,7 +34,7 @@ func TestMessageFinishedMeanwhileIsNotProcessedAgain(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, store.StatusSucceeded, e.msg(t, y).Status, "the other pump processed x and y")
 		}
-		return e.mb.ReadRaws(ctx, ids)
+		return e.Mailbox.ReadRaws(ctx, ids)
 	})
 	_, err := e.pump.Step(t.Context())
 	require.NoError(t, err)

@@ -53,17 +53,17 @@ func (s *aheadSpy) PendingAfter(ctx context.Context, after int64, max int) ([]in
 // the one without read-ahead (each flight ends with its last stand).
 func TestPumpReadsTheNextRunAhead(t *testing.T) {
 	e := newEnv(t)
-	e.send(t, dnld(3))
-	e.drain(t)
+	e.Send(t, dnld(3))
+	e.StepUntilWait(t)
 	var ids []int64
 	for i := range 6 {
-		ids = append(ids, e.send(t, flop("STND", int64(i%3+1), fmt.Sprintf("<STND>%d</STND>", 200+i))))
+		ids = append(ids, e.Send(t, flop("STND", int64(i%3+1), fmt.Sprintf("<STND>%d</STND>", 200+i))))
 	}
-	reader := &countingReader{r: e.mb, reads: map[int64]int{}}
-	spy := &aheadSpy{Store: e.st}
+	reader := &countingReader{r: e.Mailbox, reads: map[int64]int{}}
+	spy := &aheadSpy{Store: e.Store}
 	cfg := e.pump.cfg
 	cfg.RunLength = 2
-	pump := NewPump(spy, reader, nil, e.clk, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg)
+	pump := NewPump(spy, reader, nil, e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg)
 	for {
 		wait, err := pump.Step(t.Context())
 		require.NoError(t, err)

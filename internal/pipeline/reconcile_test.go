@@ -16,7 +16,7 @@ import (
 // AODB writer whose transaction stayed open long before it committed.
 func (e *env) insertAt(t testing.TB, id int64, xml string, received time.Time) {
 	t.Helper()
-	_, err := e.mbdb.ExecContext(t.Context(),
+	_, err := e.MailboxDB.ExecContext(t.Context(),
 		"INSERT INTO cminmsgs (CMINMSGS_ID, CMINMSGS_CLOB_MSG, CMINMSGS_DATE_RECEIVED, CMINMSGS_STATUS) VALUES (?, ?, ?, 'VALID')",
 		id, xml, received.In(shanghai).Format(time.DateTime))
 	require.NoError(t, err)
@@ -31,21 +31,21 @@ func TestReconcileFindsARowAtAnyAgeAsALateRow(t *testing.T) {
 	e := newEnv(t)
 	var obs ingressCount
 	var logged strings.Builder
-	p := NewPoller(e.st, e.mb, e.clk, slog.New(slog.NewTextHandler(&logged, nil)), PollerConfig{Observer: &obs})
-	e.insertAt(t, 10, schd("UPD", fltr(1, "<STND>A</STND>")), e.clk.Now())
-	e.insertAt(t, 12, schd("UPD", fltr(1, "<STND>C</STND>")), e.clk.Now())
+	p := NewPoller(e.Store, e.Mailbox, e.Clock, slog.New(slog.NewTextHandler(&logged, nil)), PollerConfig{Observer: &obs})
+	e.insertAt(t, 10, schd("UPD", fltr(1, "<STND>A</STND>")), e.Clock.Now())
+	e.insertAt(t, 12, schd("UPD", fltr(1, "<STND>C</STND>")), e.Clock.Now())
 	require.Equal(t, 1, pollN(t, p), "11 is a hole")
-	e.clk.Advance(DefaultGapWait)
+	e.Clock.Advance(DefaultGapWait)
 	require.Equal(t, 1, pollN(t, p), "given up")
-	e.drain(t)
+	e.StepUntilWait(t)
 
-	e.insertAt(t, 11, schd("UPD", fltr(1, "<STND>B</STND>")), e.clk.Now().Add(-48*time.Hour)) // received two days ago
+	e.insertAt(t, 11, schd("UPD", fltr(1, "<STND>B</STND>")), e.Clock.Now().Add(-48*time.Hour)) // received two days ago
 	require.Zero(t, pollN(t, p), "past the rescan's age")
 
 	dry, err := p.Reconcile(t.Context(), true)
 	require.NoError(t, err)
 	require.Equal(t, 1, dry.Enqueued, "the dry pass counts the row the queue lacks")
-	_, err = e.st.Message(t.Context(), 11)
+	_, err = e.Store.Message(t.Context(), 11)
 	require.ErrorIs(t, err, store.ErrNotFound, "a dry pass enqueues nothing")
 
 	got, err := p.Reconcile(t.Context(), false)
@@ -57,14 +57,14 @@ func TestReconcileFindsARowAtAnyAgeAsALateRow(t *testing.T) {
 	require.NotNil(t, e.msg(t, 11).LateAfter)
 	require.Equal(t, "late:12", store.LateMark(*e.msg(t, 11).LateAfter))
 
-	e.drain(t)
+	e.StepUntilWait(t)
 	require.Equal(t, store.StatusSucceeded, e.msg(t, 11).Status, "a late row is processed")
 	require.Equal(t, "B", e.stand(t, 1), "its effect lands after the larger id's")
 	again, err := p.Reconcile(t.Context(), false)
 	require.NoError(t, err)
 	require.Zero(t, again.Enqueued, "the queue holds it now")
 
-	irr, err := e.st.IngressIrregular(t.Context(), start, 10)
+	irr, err := e.Store.IngressIrregular(t.Context(), start, 10)
 	require.NoError(t, err)
 	require.Equal(t, int64(1), irr.Gaps)
 	require.Equal(t, int64(1), irr.LateRows)
@@ -75,13 +75,13 @@ func TestReconcileFindsARowAtAnyAgeAsALateRow(t *testing.T) {
 func TestReconcileInShadowModeDoesNothing(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.insertAt(t, 5, schd("UPD", fltr(1)), e.clk.Now().Add(-48*time.Hour))
-	p := NewPoller(e.st, e.mb, e.clk, slog.New(slog.NewTextHandler(io.Discard, nil)), PollerConfig{Shadow: true})
-	require.NoError(t, e.st.AdvanceIngressMark(t.Context(), "cminmsgs", 10, e.clk.Now()))
+	e.insertAt(t, 5, schd("UPD", fltr(1)), e.Clock.Now().Add(-48*time.Hour))
+	p := NewPoller(e.Store, e.Mailbox, e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)), PollerConfig{Shadow: true})
+	require.NoError(t, e.Store.AdvanceIngressMark(t.Context(), "cminmsgs", 10, e.Clock.Now()))
 	got, err := p.Reconcile(t.Context(), false)
 	require.NoError(t, err)
 	require.Zero(t, got.Enqueued)
 	require.Contains(t, got.Note, "shadow mode")
-	_, err = e.st.Message(t.Context(), 5)
+	_, err = e.Store.Message(t.Context(), 5)
 	require.ErrorIs(t, err, store.ErrNotFound)
 }

@@ -16,22 +16,22 @@ import (
 func TestReplayAfterExhaustion(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, func(c *PumpConfig) { c.MaxAttempts = 1 })
-	bad := e.send(t, flop("STND", 1, "<STND>1</STND>", "<XXXX>1</XXXX>")) // unknown element: UNSUPPORTED
-	e.drain(t)
-	e.clk.Advance(time.Second)
-	e.drain(t)
+	bad := e.Send(t, flop("STND", 1, "<STND>1</STND>", "<XXXX>1</XXXX>")) // unknown element: UNSUPPORTED
+	e.StepUntilWait(t)
+	e.Clock.Advance(time.Second)
+	e.StepUntilWait(t)
 	m := e.msg(t, bad)
 	require.Equal(t, store.StatusDead, m.Status)
 	require.Equal(t, "EXHAUSTED", m.ErrorClass)
 
-	_, err := replay.Preview(t.Context(), e.st, e.mb, replay.Filter{Class: "PROTOCOL"}, replay.Options{Decode: e.pump.cfg.Decode})
+	_, err := replay.Preview(t.Context(), e.Store, e.Mailbox, replay.Filter{Class: "PROTOCOL"}, replay.Options{Decode: e.pump.cfg.Decode})
 	require.ErrorIs(t, err, replay.ErrNotReplayable, "PROTOCOL is never replayable")
-	plan, err := replay.Preview(t.Context(), e.st, e.mb, replay.Filter{Class: "EXHAUSTED"}, replay.Options{Decode: e.pump.cfg.Decode})
+	plan, err := replay.Preview(t.Context(), e.Store, e.Mailbox, replay.Filter{Class: "EXHAUSTED"}, replay.Options{Decode: e.pump.cfg.Decode})
 	require.NoError(t, err)
 	require.Len(t, plan.Messages, 1)
 	require.Equal(t, store.StatusDead, e.msg(t, bad).Status, "a dry run changes nothing")
 
-	ids, err := replay.Apply(t.Context(), e.st, replay.Filter{IDs: []int64{bad}}, e.clk.Now(), nil)
+	ids, err := replay.Apply(t.Context(), e.Store, replay.Filter{IDs: []int64{bad}}, e.Clock.Now(), nil)
 	require.NoError(t, err)
 	require.Equal(t, []int64{bad}, ids)
 	m = e.msg(t, bad)
@@ -41,9 +41,9 @@ func TestReplayAfterExhaustion(t *testing.T) {
 	require.Equal(t, 1, m.ReplayCount)
 
 	// Processed again, and refused again (this build still lacks the element).
-	e.drain(t)
-	e.clk.Advance(time.Second)
-	e.drain(t)
+	e.StepUntilWait(t)
+	e.Clock.Advance(time.Second)
+	e.StepUntilWait(t)
 	m = e.msg(t, bad)
 	require.Equal(t, store.StatusDead, m.Status)
 	require.Equal(t, 1, m.Attempts)
@@ -55,24 +55,24 @@ func TestReplayAfterExhaustion(t *testing.T) {
 func TestReplayAfterHeadDeadlineRestartsIt(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, func(c *PumpConfig) { c.MaxAttempts = 100 })
-	bad := e.send(t, envelope("SCHS", "DNLD", "<SCHS/>")) // UNSUPPORTED: fails every time
-	e.drain(t)
-	e.clk.Advance(10 * time.Minute)
-	e.drain(t)
+	bad := e.Send(t, envelope("SCHS", "DNLD", "<SCHS/>")) // UNSUPPORTED: fails every time
+	e.StepUntilWait(t)
+	e.Clock.Advance(10 * time.Minute)
+	e.StepUntilWait(t)
 	require.Equal(t, "EXHAUSTED", e.msg(t, bad).ErrorClass)
 
-	e.clk.Advance(time.Hour)
-	_, err := replay.Apply(t.Context(), e.st, replay.Filter{IDs: []int64{bad}}, e.clk.Now(), nil)
+	e.Clock.Advance(time.Hour)
+	_, err := replay.Apply(t.Context(), e.Store, replay.Filter{IDs: []int64{bad}}, e.Clock.Now(), nil)
 	require.NoError(t, err)
-	e.drain(t)
+	e.StepUntilWait(t)
 	for attempt := 2; attempt <= 4; attempt++ {
-		e.clk.Advance(time.Minute)
-		e.drain(t)
+		e.Clock.Advance(time.Minute)
+		e.StepUntilWait(t)
 		m := e.msg(t, bad)
 		require.Equal(t, store.StatusFailed, m.Status, "attempt %d after the replay: %s", attempt, m.Reason)
 		require.Equal(t, attempt, m.Attempts)
 	}
-	e.clk.Advance(7 * time.Minute) // 10 min after the first failure since the replay
-	e.drain(t)
+	e.Clock.Advance(7 * time.Minute) // 10 min after the first failure since the replay
+	e.StepUntilWait(t)
 	require.Equal(t, "EXHAUSTED", e.msg(t, bad).ErrorClass)
 }

@@ -22,7 +22,7 @@ import (
 // requests is the request service of an env, on its clock and mailbox.
 func (e *env) requests(t testing.TB) *request.Service {
 	t.Helper()
-	return request.New(e.st, e.mb, e.clk, slog.New(slog.NewTextHandler(io.Discard, nil)),
+	return request.New(e.Store, e.Mailbox, e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)),
 		request.Config{Sender: "MSGX", RoutingID: "AODB", Timeout: 10 * time.Minute, Location: shanghai}, nil)
 }
 
@@ -40,7 +40,7 @@ func local(t testing.TB, s string) time.Time {
 
 func (e *env) request(t testing.TB, id int64) store.Request {
 	t.Helper()
-	r, err := e.st.Request(t.Context(), id)
+	r, err := e.Store.Request(t.Context(), id)
 	require.NoError(t, err)
 	return r
 }
@@ -66,12 +66,12 @@ func requireDeleted(t testing.TB, e *env, flids ...int64) {
 func TestRespWithoutRequestIsSkipped(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.send(t, schd("DNLD", fltr(501), fltr(502), fltr(503)))
-	e.drain(t)
+	e.Send(t, schd("DNLD", fltr(501), fltr(502), fltr(503)))
+	e.StepUntilWait(t)
 	gen := e.gen(t, dec2)
 
-	resp := e.send(t, schdAt("20261202170000", "RESP", fltr(501, "<STND>R1</STND>")))
-	e.drain(t)
+	resp := e.Send(t, schdAt("20261202170000", "RESP", fltr(501, "<STND>R1</STND>")))
+	e.StepUntilWait(t)
 
 	m := e.msg(t, resp)
 	require.Equal(t, store.StatusSkipped, m.Status)
@@ -88,16 +88,16 @@ func TestRespWithoutRequestIsSkipped(t *testing.T) {
 func TestRespPrunesOnlyInsideTheRequestedRange(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.send(t, schd("DNLD", fltrAt(601, "0830"), fltrAt(602, "1030"), fltrAt(603, "2030")))
-	e.drain(t)
+	e.Send(t, schd("DNLD", fltrAt(601, "0830"), fltrAt(602, "1030"), fltrAt(603, "2030")))
+	e.StepUntilWait(t)
 
 	req, err := e.requests(t).Flights(t.Context(), local(t, "2026-12-02T10:00"), local(t, "2026-12-02T23:59"))
 	require.NoError(t, err)
 	require.Equal(t, store.RequestSent, req.Status)
 
-	e.clk.Advance(time.Minute)
-	resp := e.send(t, schdAt("20261202160100", "RESP", fltrAt(604, "1100")))
-	e.drain(t)
+	e.Clock.Advance(time.Minute)
+	resp := e.Send(t, schdAt("20261202160100", "RESP", fltrAt(604, "1100")))
+	e.StepUntilWait(t)
 
 	m := e.msg(t, resp)
 	require.Equal(t, store.StatusSucceeded, m.Status)
@@ -113,8 +113,8 @@ func TestRespPrunesOnlyInsideTheRequestedRange(t *testing.T) {
 	require.NotNil(t, done.DoneAt)
 
 	// The request is answered: the next RESP has nothing to answer.
-	again := e.send(t, schdAt("20261202160200", "RESP", fltrAt(605, "1200")))
-	e.drain(t)
+	again := e.Send(t, schdAt("20261202160200", "RESP", fltrAt(605, "1200")))
+	e.StepUntilWait(t)
 	require.Equal(t, request.ReasonNoMatch, e.msg(t, again).Reason)
 	require.Nil(t, e.flight(t, 605))
 }
@@ -125,24 +125,24 @@ func TestRespPrunesOnlyInsideTheRequestedRange(t *testing.T) {
 func TestRespBeforeSentAtIsSkipped(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.send(t, schd("DNLD", fltrAt(701, "1030")))
-	e.drain(t)
-	e.clk.Advance(700 * time.Millisecond) // 08:00:00.7 UTC = 16:00:00.7 local
+	e.Send(t, schd("DNLD", fltrAt(701, "1030")))
+	e.StepUntilWait(t)
+	e.Clock.Advance(700 * time.Millisecond) // 08:00:00.7 UTC = 16:00:00.7 local
 	req, err := e.requests(t).Flights(t.Context(), local(t, "2026-12-02T00:00"), local(t, "2026-12-02T23:59"))
 	require.NoError(t, err)
 	require.True(t, start.Add(700*time.Millisecond).Equal(*req.SentAt), "sent_at is the insert time: %s", req.SentAt)
 
-	early := e.send(t, schdAt("20261202155959", "RESP", fltrAt(702, "1100")))
-	utcLike := e.send(t, schdAt("20261202080000", "RESP", fltrAt(703, "1100")))
-	e.drain(t)
+	early := e.Send(t, schdAt("20261202155959", "RESP", fltrAt(702, "1100")))
+	utcLike := e.Send(t, schdAt("20261202080000", "RESP", fltrAt(703, "1100")))
+	e.StepUntilWait(t)
 	for _, id := range []int64{early, utcLike} {
 		require.Equal(t, store.StatusSkipped, e.msg(t, id).Status)
 		require.Equal(t, request.ReasonNoMatch, e.msg(t, id).Reason)
 	}
 	require.Equal(t, store.RequestSent, e.request(t, req.ID).Status, "no early completion")
 
-	same := e.send(t, schdAt("20261202160000", "RESP", fltrAt(702, "1100")))
-	e.drain(t)
+	same := e.Send(t, schdAt("20261202160000", "RESP", fltrAt(702, "1100")))
+	e.StepUntilWait(t)
 	require.Equal(t, store.StatusSucceeded, e.msg(t, same).Status)
 	require.Equal(t, store.RequestDone, e.request(t, req.ID).Status)
 }
@@ -152,17 +152,17 @@ func TestRespBeforeSentAtIsSkipped(t *testing.T) {
 func TestLateRespAfterExpiredIsSkipped(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.send(t, schd("DNLD", fltrAt(801, "1030"), fltrAt(802, "1130")))
-	e.drain(t)
+	e.Send(t, schd("DNLD", fltrAt(801, "1030"), fltrAt(802, "1130")))
+	e.StepUntilWait(t)
 	svc := e.requests(t)
 	req, err := svc.Flights(t.Context(), local(t, "2026-12-02T00:00"), local(t, "2026-12-02T23:59"))
 	require.NoError(t, err)
 
-	e.clk.Advance(9 * time.Minute)
+	e.Clock.Advance(9 * time.Minute)
 	n, err := svc.Expiry().RunOnce(t.Context())
 	require.NoError(t, err)
 	require.Zero(t, n, "not due yet")
-	e.clk.Advance(time.Minute)
+	e.Clock.Advance(time.Minute)
 	n, err = svc.Expiry().RunOnce(t.Context())
 	require.NoError(t, err)
 	require.Equal(t, 1, n)
@@ -170,9 +170,9 @@ func TestLateRespAfterExpiredIsSkipped(t *testing.T) {
 	require.Equal(t, store.RequestExpired, exp.Status)
 	require.Equal(t, "timed out: no answer by expires_at", exp.Note)
 
-	inTime := e.send(t, schdAt("20261202160500", "RESP", fltrAt(801, "1030")))
-	late := e.send(t, schdAt("20261202161100", "RESP", fltrAt(801, "1030")))
-	e.drain(t)
+	inTime := e.Send(t, schdAt("20261202160500", "RESP", fltrAt(801, "1030")))
+	late := e.Send(t, schdAt("20261202161100", "RESP", fltrAt(801, "1030")))
+	e.StepUntilWait(t)
 	for _, id := range []int64{inTime, late} {
 		require.Equal(t, request.ReasonNoMatch, e.msg(t, id).Reason)
 	}
@@ -191,7 +191,7 @@ func refList(dttm, styp string, codes ...string) string {
 
 func (e *env) refExists(t testing.TB, key string) bool {
 	t.Helper()
-	_, err := e.st.Ref(t.Context(), "AIRL", key)
+	_, err := e.Store.Ref(t.Context(), "AIRL", key)
 	if err != nil {
 		require.ErrorIs(t, err, store.ErrNotFound)
 		return false
@@ -204,9 +204,9 @@ func (e *env) refExists(t testing.TB, key string) bool {
 func TestReferenceRespReplacesItsList(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.send(t, refList("20261202080000", "DNLD", "CA", "MU", "CZ"))
-	unsolicited := e.send(t, refList("20261202150000", "RESP", "CA"))
-	e.drain(t)
+	e.Send(t, refList("20261202080000", "DNLD", "CA", "MU", "CZ"))
+	unsolicited := e.Send(t, refList("20261202150000", "RESP", "CA"))
+	e.StepUntilWait(t)
 	require.Equal(t, request.ReasonNoMatch, e.msg(t, unsolicited).Reason)
 	for _, k := range []string{"CA", "MU", "CZ"} {
 		require.True(t, e.refExists(t, k), k)
@@ -215,16 +215,16 @@ func TestReferenceRespReplacesItsList(t *testing.T) {
 	req, err := e.requests(t).Reference(t.Context(), "airl")
 	require.NoError(t, err)
 	require.Equal(t, "RQRD:AIRL", req.Key)
-	resp := e.send(t, refList("20261202160000", "RESP", "CA", "HU"))
-	e.drain(t)
+	resp := e.Send(t, refList("20261202160000", "RESP", "CA", "HU"))
+	e.StepUntilWait(t)
 	require.Equal(t, "request:"+strconv.FormatInt(req.ID, 10)+" (degraded)", e.msg(t, resp).Reason)
 	for k, want := range map[string]bool{"CA": true, "HU": true, "MU": false, "CZ": false} {
 		require.Equal(t, want, e.refExists(t, k), k)
 	}
 	require.Equal(t, store.RequestDone, e.request(t, req.ID).Status)
 
-	e.send(t, refList("20261202160100", "UPD", "3U"))
-	e.drain(t)
+	e.Send(t, refList("20261202160100", "UPD", "3U"))
+	e.StepUntilWait(t)
 	require.True(t, e.refExists(t, "3U"))
 	require.True(t, e.refExists(t, "CA"), "UPD deletes nothing")
 }
@@ -237,9 +237,9 @@ func TestGuardModes(t *testing.T) {
 	t.Run("off", func(t *testing.T) {
 		t.Parallel()
 		e := newEnv(t, func(c *PumpConfig) { c.Guard = request.NewGuard(request.ModeOff, nil, 0, c.Decode) })
-		e.send(t, schd("DNLD", fltr(901), fltr(902)))
-		resp := e.send(t, schdAt("20261202170000", "RESP", fltr(901)))
-		e.drain(t)
+		e.Send(t, schd("DNLD", fltr(901), fltr(902)))
+		resp := e.Send(t, schdAt("20261202170000", "RESP", fltr(901)))
+		e.StepUntilWait(t)
 		require.Equal(t, store.StatusSucceeded, e.msg(t, resp).Status)
 		require.Empty(t, e.msg(t, resp).Reason)
 		requireDeleted(t, e, 902)
@@ -247,28 +247,28 @@ func TestGuardModes(t *testing.T) {
 	t.Run("mailbox", func(t *testing.T) {
 		t.Parallel()
 		e := newEnv(t)
-		e.pump.cfg.Guard = request.NewGuard(request.ModeMailbox, e.mb, 10*time.Minute, e.pump.cfg.Decode)
-		e.send(t, schd("DNLD", fltrAt(911, "0830"), fltrAt(912, "1030")))
-		e.drain(t)
+		e.pump.cfg.Guard = request.NewGuard(request.ModeMailbox, e.Mailbox, 10*time.Minute, e.pump.cfg.Decode)
+		e.Send(t, schd("DNLD", fltrAt(911, "0830"), fltrAt(912, "1030")))
+		e.StepUntilWait(t)
 
-		none := e.send(t, schdAt("20261202160100", "RESP", fltrAt(913, "1100")))
-		e.drain(t)
+		none := e.Send(t, schdAt("20261202160100", "RESP", fltrAt(913, "1100")))
+		e.StepUntilWait(t)
 		require.Equal(t, request.ReasonNoMatch, e.msg(t, none).Reason, "no request row in coutmsgs")
 
 		// The live system's request, inserted at 16:00:00 local.
 		body := sis.EncodeRQFD(sis.RequestMeta{Sender: "LIVE", Seq: 7, Sent: start, Location: shanghai},
 			local(t, "2026-12-02T10:00"), local(t, "2026-12-02T23:59"))
-		oid, err := e.mb.InsertOutbound(t.Context(), body, start, "AODB")
+		oid, err := e.Mailbox.InsertOutbound(t.Context(), body, start, "AODB")
 		require.NoError(t, err)
-		before := e.send(t, schdAt("20261202155959", "RESP", fltrAt(913, "1100")))
-		resp := e.send(t, schdAt("20261202160100", "RESP", fltrAt(913, "1100")))
-		e.drain(t)
+		before := e.Send(t, schdAt("20261202155959", "RESP", fltrAt(913, "1100")))
+		resp := e.Send(t, schdAt("20261202160100", "RESP", fltrAt(913, "1100")))
+		e.StepUntilWait(t)
 		require.Equal(t, request.ReasonNoMatch, e.msg(t, before).Reason, "inserted after the RESP's DTTM")
 		require.Equal(t, store.StatusSucceeded, e.msg(t, resp).Status)
 		require.Equal(t, "request:coutmsgs:"+strconv.FormatInt(oid, 10)+" (mailbox)", e.msg(t, resp).Reason)
 		requireActive(t, e, 911, 913)
 		requireDeleted(t, e, 912)
-		reqs, err := e.st.Requests(t.Context(), 1<<62, 10)
+		reqs, err := e.Store.Requests(t.Context(), 1<<62, 10)
 		require.NoError(t, err)
 		require.Empty(t, reqs, "the mailbox guard writes no REQ_TRACK")
 	})
@@ -317,21 +317,21 @@ func TestScopedPrunePlan(t *testing.T) {
 func TestOperatorsRequestSurvivesLeaderRestarts(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.send(t, schd("DNLD", fltrOn(1401, "03DEC", "0830"), fltrOn(1402, "03DEC", "1030")))
-	e.drain(t) // today, 2 Dec, has no generation: a leader start would ask for it
+	e.Send(t, schd("DNLD", fltrOn(1401, "03DEC", "0830"), fltrOn(1402, "03DEC", "1030")))
+	e.StepUntilWait(t) // today, 2 Dec, has no generation: a leader start would ask for it
 
 	op, err := e.requests(t).Flights(t.Context(), local(t, "2026-12-03T00:00"), local(t, "2026-12-03T23:59"))
 	require.NoError(t, err)
 	for range 3 { // three leader starts
-		e.clk.Advance(time.Minute)
+		e.Clock.Advance(time.Minute)
 		require.NoError(t, e.requests(t).OnStart(t.Context()))
 	}
-	all, err := e.st.Requests(t.Context(), 1<<62, 10)
+	all, err := e.Store.Requests(t.Context(), 1<<62, 10)
 	require.NoError(t, err)
 	require.Len(t, all, 1, "no request at the restarts")
 
-	resp := e.send(t, schdAt("20261202160400", "RESP", fltrOn(1401, "03DEC", "0830")))
-	e.drain(t)
+	resp := e.Send(t, schdAt("20261202160400", "RESP", fltrOn(1401, "03DEC", "0830")))
+	e.StepUntilWait(t)
 	require.Equal(t, "request:"+strconv.FormatInt(op.ID, 10)+" (degraded)", e.msg(t, resp).Reason)
 	requireActive(t, e, 1401)
 	requireDeleted(t, e, 1402)

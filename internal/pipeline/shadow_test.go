@@ -15,23 +15,23 @@ import (
 func TestShadowWritesStateButNoEventsOrBackfill(t *testing.T) {
 	for _, shadow := range []bool{false, true} {
 		e := newEnv(t, func(c *PumpConfig) { c.Shadow = shadow })
-		dn := e.send(t, schd("DNLD", fltr(501, "<STND>A1</STND>"), fltr(502)))
-		fl := e.send(t, flop("STND", 501, "<STND>B7</STND>"))
-		e.drain(t)
+		dn := e.Send(t, schd("DNLD", fltr(501, "<STND>A1</STND>"), fltr(502)))
+		fl := e.Send(t, flop("STND", 501, "<STND>B7</STND>"))
+		e.StepUntilWait(t)
 
 		for _, id := range []int64{dn, fl} {
-			m, err := e.st.Message(t.Context(), id)
+			m, err := e.Store.Message(t.Context(), id)
 			require.NoError(t, err)
 			require.Equal(t, store.StatusSucceeded, m.Status, "shadow=%v msg %d", shadow, id)
 		}
-		states, err := e.st.Flights(t.Context(), []int64{501, 502})
+		states, err := e.Store.Flights(t.Context(), []int64{501, 502})
 		require.NoError(t, err)
 		require.Len(t, states, 2)
 		require.Equal(t, "B7", states[501].Scalars["STND"].Raw)
 
-		events, err := e.st.EventsOfMessage(t.Context(), fl)
+		events, err := e.Store.EventsOfMessage(t.Context(), fl)
 		require.NoError(t, err)
-		todos, err := e.st.DueBackfills(t.Context(), start.Add(time.Hour), 100)
+		todos, err := e.Store.DueBackfills(t.Context(), start.Add(time.Hour), 100)
 		require.NoError(t, err)
 		if shadow {
 			require.Empty(t, events, "shadow mode writes no outbox events")

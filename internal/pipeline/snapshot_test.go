@@ -26,21 +26,21 @@ func fltrDec3(flid int64, extra ...string) string {
 
 func (e *env) gen(t testing.TB, fday time.Time) store.SnapshotGen {
 	t.Helper()
-	g, err := e.st.SnapshotGen(t.Context(), fday)
+	g, err := e.Store.SnapshotGen(t.Context(), fday)
 	require.NoError(t, err)
 	return g
 }
 
 func (e *env) members(t testing.TB, fday time.Time) []int64 {
 	t.Helper()
-	m, err := e.st.SnapshotMembers(t.Context(), fday)
+	m, err := e.Store.SnapshotMembers(t.Context(), fday)
 	require.NoError(t, err)
 	return m
 }
 
 func (e *env) snapLogs(t testing.TB, msgID int64) []store.SnapshotLog {
 	t.Helper()
-	logs, err := e.st.SnapshotLogs(t.Context(), msgID)
+	logs, err := e.Store.SnapshotLogs(t.Context(), msgID)
 	require.NoError(t, err)
 	return logs
 }
@@ -50,9 +50,9 @@ func (e *env) snapLogs(t testing.TB, msgID int64) []store.SnapshotLog {
 func TestLateSnapshotLeavesTheDayAlone(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	newer := e.send(t, schdAt("20261202030000", "DNLD", fltr(1, "<STND>NEW</STND>"), fltr(2)))
-	late := e.send(t, schdAt("20261202020000", "DNLD", fltr(1, "<STND>OLD</STND>"), fltr(3)))
-	e.drain(t)
+	newer := e.Send(t, schdAt("20261202030000", "DNLD", fltr(1, "<STND>NEW</STND>"), fltr(2)))
+	late := e.Send(t, schdAt("20261202020000", "DNLD", fltr(1, "<STND>OLD</STND>"), fltr(3)))
+	e.StepUntilWait(t)
 
 	require.Equal(t, store.StatusSucceeded, e.msg(t, newer).Status)
 	m := e.msg(t, late)
@@ -93,9 +93,9 @@ func TestLateSnapshotLeavesTheDayAlone(t *testing.T) {
 func TestSnapshotOfEqualOrNewerDTTMApplies(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	first := e.send(t, schdAt("20261202030000", "DNLD", fltr(1, "<STND>A</STND>"), fltr(2)))
-	equal := e.send(t, schdAt("20261202030000", "DNLD", fltr(1, "<STND>B</STND>"), fltr(3)))
-	e.drain(t)
+	first := e.Send(t, schdAt("20261202030000", "DNLD", fltr(1, "<STND>A</STND>"), fltr(2)))
+	equal := e.Send(t, schdAt("20261202030000", "DNLD", fltr(1, "<STND>B</STND>"), fltr(3)))
+	e.StepUntilWait(t)
 
 	require.Equal(t, store.StatusSucceeded, e.msg(t, first).Status)
 	m := e.msg(t, equal)
@@ -109,8 +109,8 @@ func TestSnapshotOfEqualOrNewerDTTMApplies(t *testing.T) {
 	require.Equal(t, equal, g.LastMessageID)
 	require.Len(t, e.events(t, equal), 6, "flight 1 changed, 3 created, 2 pruned: one event per target each")
 
-	newer := e.send(t, schdAt("20261202030001", "DNLD", fltr(1, "<STND>C</STND>")))
-	e.drain(t)
+	newer := e.Send(t, schdAt("20261202030001", "DNLD", fltr(1, "<STND>C</STND>")))
+	e.StepUntilWait(t)
 	require.Equal(t, store.StatusSucceeded, e.msg(t, newer).Status)
 	require.Equal(t, "C", e.flight(t, 1).Scalars["STND"].Raw)
 	require.Equal(t, flight.Deleted, e.flight(t, 3).Lifecycle)
@@ -130,11 +130,11 @@ func TestSnapshotOfEqualOrNewerDTTMApplies(t *testing.T) {
 func TestSnapshotStaleForSomeDays(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	d2 := e.send(t, schdAt("20261202030000", "DNLD", fltr(1, "<STND>NEW</STND>"), fltr(2)))
-	d3 := e.send(t, schdAt("20261202010000", "DNLD", fltrDec3(20), fltrDec3(21)))
-	mixed := e.send(t, schdAt("20261202020000", "DNLD",
+	d2 := e.Send(t, schdAt("20261202030000", "DNLD", fltr(1, "<STND>NEW</STND>"), fltr(2)))
+	d3 := e.Send(t, schdAt("20261202010000", "DNLD", fltrDec3(20), fltrDec3(21)))
+	mixed := e.Send(t, schdAt("20261202020000", "DNLD",
 		fltr(1, "<STND>OLD</STND>"), fltr(3), fltrDec3(20, "<STND>X</STND>")))
-	e.drain(t)
+	e.StepUntilWait(t)
 
 	m := e.msg(t, mixed)
 	require.Equal(t, store.StatusSucceeded, m.Status)
@@ -185,18 +185,18 @@ func TestSnapshotStaleForSomeDays(t *testing.T) {
 func TestReplayedSnapshotAdvancesNothing(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	dnld := e.send(t, schd("DNLD", fltr(1, "<STND>1</STND>"), fltr(2)))
-	later := e.send(t, flop("STND", 1, "<STND>9</STND>"))
-	e.drain(t)
+	dnld := e.Send(t, schd("DNLD", fltr(1, "<STND>1</STND>"), fltr(2)))
+	later := e.Send(t, flop("STND", 1, "<STND>9</STND>"))
+	e.StepUntilWait(t)
 	require.Equal(t, store.StatusSucceeded, e.msg(t, later).Status)
 	events := len(e.events(t, dnld))
 	require.Equal(t, 4, events)
 
 	e.needPostgres(t) // no store method moves a SUCCEEDED message back
-	_, err := e.pg.Pool.Exec(t.Context(),
+	_, err := e.PG.Pool.Exec(t.Context(),
 		`UPDATE proc_state SET status = 'PENDING', finished_at = NULL, replay_count = replay_count + 1 WHERE msg_id = $1`, dnld)
 	require.NoError(t, err)
-	e.drain(t)
+	e.StepUntilWait(t)
 
 	require.Equal(t, store.StatusSucceeded, e.msg(t, dnld).Status)
 	g := e.gen(t, dec2)

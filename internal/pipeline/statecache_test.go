@@ -16,22 +16,22 @@ import (
 // holds: same stamp and byte for byte the same event payload.
 func TestStateCacheMatchesStore(t *testing.T) {
 	e := newEnv(t)
-	e.clk.Set(start.Add(123456789 * time.Nanosecond)) // finer than the store keeps
-	e.send(t, dnld(3))
-	e.drain(t)
+	e.Clock.Set(start.Add(123456789 * time.Nanosecond)) // finer than the store keeps
+	e.Send(t, dnld(3))
+	e.StepUntilWait(t)
 	for round := range 3 { // the first batch loads the flights, the others use the cache
-		e.clk.Advance(time.Second)
+		e.Clock.Advance(time.Second)
 		for flid := int64(1); flid <= 3; flid++ {
-			e.send(t, flop("STND", flid, fmt.Sprintf("<STND>%d%d</STND>", round, flid)))
+			e.Send(t, flop("STND", flid, fmt.Sprintf("<STND>%d%d</STND>", round, flid)))
 		}
-		e.send(t, flop("GTDT", 2, gates(fmt.Sprintf("B%d", round), "B9")))
-		e.send(t, flop("STND", 3, "<STND>301</STND>")) // unchanged or changed twice in one batch
-		e.drain(t)
+		e.Send(t, flop("GTDT", 2, gates(fmt.Sprintf("B%d", round), "B9")))
+		e.Send(t, flop("STND", 3, "<STND>301</STND>")) // unchanged or changed twice in one batch
+		e.StepUntilWait(t)
 	}
 	require.Len(t, e.pump.cache.entries, 3)
 	hits := e.pump.cache.hits
 	require.Equal(t, 2*3, hits, "rounds 2 and 3 read no flight in full")
-	stamps, err := e.st.FlightStamps(t.Context(), []int64{1, 2, 3})
+	stamps, err := e.Store.FlightStamps(t.Context(), []int64{1, 2, 3})
 	require.NoError(t, err)
 	for flid, c := range e.pump.cache.entries {
 		db := e.flight(t, flid)
@@ -54,29 +54,29 @@ func TestStateCacheMatchesStore(t *testing.T) {
 // batch instead of being overwritten from the cache.
 func TestStateCacheSeesOtherWriters(t *testing.T) {
 	e := newEnv(t)
-	e.send(t, dnld(2))
-	e.drain(t)
-	e.send(t, flop("STND", 1, "<STND>101</STND>"))
-	e.send(t, flop("STND", 2, "<STND>102</STND>"))
-	e.drain(t)
+	e.Send(t, dnld(2))
+	e.StepUntilWait(t)
+	e.Send(t, flop("STND", 1, "<STND>101</STND>"))
+	e.Send(t, flop("STND", 2, "<STND>102</STND>"))
+	e.StepUntilWait(t)
 	require.Len(t, e.pump.cache.entries, 2)
 
-	e.clk.Advance(time.Second)
+	e.Clock.Advance(time.Second)
 	other := e.flight(t, 1)
 	other.Scalars["REMC"] = flight.Value{Raw: "other writer"}
-	require.NoError(t, e.st.WriteFlights(t.Context(), []store.FlightWrite{{State: other}}, e.clk.Now()))
+	require.NoError(t, e.Store.WriteFlights(t.Context(), []store.FlightWrite{{State: other}}, e.Clock.Now()))
 
-	e.clk.Advance(time.Second)
-	e.send(t, flop("STND", 1, "<STND>111</STND>"))
-	e.send(t, flop("STND", 2, "<STND>112</STND>"))
-	e.drain(t)
+	e.Clock.Advance(time.Second)
+	e.Send(t, flop("STND", 1, "<STND>111</STND>"))
+	e.Send(t, flop("STND", 2, "<STND>112</STND>"))
+	e.StepUntilWait(t)
 	got := e.flight(t, 1)
 	require.Equal(t, "other writer", got.Scalars["REMC"].Raw, "built on the store's state, not the cached one")
 	require.Equal(t, "111", got.Scalars["STND"].Raw)
 
 	// The one-by-one path forgets the cache.
-	e.send(t, dnld(2))
-	e.drain(t)
+	e.Send(t, dnld(2))
+	e.StepUntilWait(t)
 	require.Empty(t, e.pump.cache.entries)
 }
 

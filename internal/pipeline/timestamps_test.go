@@ -16,12 +16,12 @@ import (
 func TestEventTimesHaveTheStorePrecision(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.clk.Advance(333858553 * time.Nanosecond)
-	dnld := e.send(t, schd("DNLD", fltr(1)))
-	e.drain(t)
-	e.clk.Advance(time.Second + 7*time.Nanosecond)
-	stnd := e.send(t, flop("STND", 1, "<STND>5</STND>"))
-	e.drain(t)
+	e.Clock.Advance(333858553 * time.Nanosecond)
+	dnld := e.Send(t, schd("DNLD", fltr(1)))
+	e.StepUntilWait(t)
+	e.Clock.Advance(time.Second + 7*time.Nanosecond)
+	stnd := e.Send(t, flop("STND", 1, "<STND>5</STND>"))
+	e.StepUntilWait(t)
 
 	createdAt := func(payload []byte) string {
 		var p struct {

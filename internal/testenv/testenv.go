@@ -43,11 +43,19 @@ type Env struct {
 }
 
 // New creates fresh databases, dropped when t ends.
-func New(t testing.TB) *Env {
+func New(t testing.TB) *Env { t.Helper(); return NewOn(t, nil) }
+
+// NewOn is New on the given store (nil: a fresh PostgreSQL), so a scenario
+// can run on another dialect's adapter; PG is then nil.
+func NewOn(t testing.TB, st store.Store) *Env {
 	t.Helper()
-	pg := testdb.Postgres(t)
+	var pg *testdb.PG
+	if st == nil {
+		pg = testdb.Postgres(t)
+		st = pgstore.New(pg.Pool)
+	}
 	mbdb, _ := testdb.Mailbox(t)
-	return &Env{PG: pg, Store: pgstore.New(pg.Pool), MailboxDB: mbdb,
+	return &Env{PG: pg, Store: st, MailboxDB: mbdb,
 		Mailbox: mailbox.New(mbdb, mailbox.WithZone(Zone)), Clock: clock.NewFake(Start)}
 }
 
@@ -91,6 +99,20 @@ func (e *Env) DrainPastBackoff(t testing.TB) {
 				return
 			}
 			e.Clock.Advance(wait)
+		}
+	}
+	t.Fatal("pump did not settle")
+}
+
+// StepUntilWait steps the pump until it asks to wait: the queue is empty or
+// its head waits (a backoff, a pause), which the caller then inspects.
+func (e *Env) StepUntilWait(t testing.TB) {
+	t.Helper()
+	for range 1000 {
+		wait, err := e.Pump.Step(t.Context())
+		require.NoError(t, err)
+		if wait > 0 {
+			return
 		}
 	}
 	t.Fatal("pump did not settle")
