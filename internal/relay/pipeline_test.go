@@ -1,7 +1,6 @@
 package relay
 
 import (
-	"database/sql"
 	"os"
 	"path/filepath"
 	"sort"
@@ -9,50 +8,25 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
-	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/testenv"
 )
 
-// pipe is a relay env with the real pipeline in front of it: the MariaDB
-// mailbox and the pump writing the outbox, so events carry real payloads.
+// pipe is a relay env with the real pipeline in front of it (the shared
+// test environment on the relay's store and clock): the MariaDB mailbox and
+// the pump writing the outbox, so events carry real payloads.
 type pipe struct {
 	*env
-	mbdb *sql.DB
-	mb   *mailbox.Mailbox
-	pump *pipeline.Pump
+	*testenv.Env
 }
 
 func newPipe(t testing.TB, mutate ...func(*Config)) *pipe {
 	t.Helper()
 	e := newEnv(t, mutate...)
-	mbdb, _ := testdb.Mailbox(t)
-	mb := mailbox.New(mbdb)
-	return &pipe{env: e, mbdb: mbdb, mb: mb,
-		pump: pipeline.NewPump(e.st, mb, nil, e.clk, e.log, pipeline.DefaultPumpConfig())}
-}
-
-// send writes a message into the mailbox and enqueues it, as the poller would.
-func (p *pipe) send(t testing.TB, xml []byte) int64 {
-	t.Helper()
-	id, err := p.mb.Insert(t.Context(), xml, p.clk.Now())
-	require.NoError(t, err)
-	_, err = p.st.Enqueue(t.Context(), []int64{id}, p.clk.Now())
-	require.NoError(t, err)
-	return id
-}
-
-// process steps the pump until the queue is empty or its head waits.
-func (p *pipe) process(t testing.TB) {
-	t.Helper()
-	for range 1000 {
-		wait, err := p.pump.Step(t.Context())
-		require.NoError(t, err)
-		if wait > 0 {
-			return
-		}
-	}
-	t.Fatal("pump did not settle")
+	te := testenv.NewOn(t, e.st)
+	te.Clock = e.clk
+	te.Pump = pipeline.NewPump(e.st, te.Mailbox, nil, e.clk, e.log, pipeline.DefaultPumpConfig())
+	return &pipe{env: e, Env: te}
 }
 
 // sampleDay sends testdata/sample-day (the `make run` day: snapshot, FLOPs,
@@ -68,7 +42,7 @@ func (p *pipe) sampleDay(t testing.TB) {
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		require.NoError(t, err)
-		p.send(t, b)
+		p.Send(t, string(b))
 	}
-	p.process(t)
+	p.StepUntilWait(t)
 }
