@@ -18,8 +18,6 @@ import (
 	"github.com/msgx-aodb/msgx/internal/replay"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
-	"github.com/msgx-aodb/msgx/internal/store/pgstore"
-	"github.com/msgx-aodb/msgx/internal/testdb"
 	"github.com/msgx-aodb/msgx/internal/testenv"
 )
 
@@ -292,10 +290,8 @@ func TestApplyReplaysAndThePumpReappliesOlderState(t *testing.T) {
 
 func TestApplyInBatchesWithProgress(t *testing.T) {
 	t.Parallel()
-	pg := testdb.Postgres(t)
-	st := pgstore.New(pg.Pool)
-	mbdb, _ := testdb.Mailbox(t)
-	mb := mailbox.New(mbdb, mailbox.WithZone(shanghai))
+	te := testenv.New(t)
+	st, mb := te.Store, te.Mailbox
 	const n = 2*replay.BatchSize + 7
 	ids := make([]int64, n)
 	finishes := make([]store.Finish, n)
