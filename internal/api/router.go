@@ -6,7 +6,7 @@
 // /metrics), and every error is answered as JSON by errors.go, a 5xx with a
 // request id instead of the error's text. Tokens and the limit of failed
 // authentications are auth.go and authlimit.go; body limits, the page limit
-// and the request deadline are in limits.go.
+// and the request deadline are in body.go and deadline.go.
 package api
 
 import (
