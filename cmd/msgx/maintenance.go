@@ -8,13 +8,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/aodbrequest"
 	"github.com/msgx-aodb/msgx/internal/app"
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/maintenance"
 	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
-	"github.com/msgx-aodb/msgx/internal/request"
 )
 
 func init() {
@@ -107,7 +107,7 @@ func runMaintenance(ctx context.Context, args []string, s streams) int {
 			return 0, err
 		}
 		defer db.Close()
-		return request.New(st, mb, clk, slog.New(slog.NewTextHandler(io.Discard, nil)), app.RequestConfig(cfg), nil).Expiry().RunOnce(ctx)
+		return aodbrequest.New(st, mb, clk, slog.New(slog.NewTextHandler(io.Discard, nil)), app.RequestConfig(cfg), nil).Expiry().RunOnce(ctx)
 	}
 	var poller *pipeline.Poller // the reconciliation pass reads the mailbox
 	if pos[1] == "reconcile" {

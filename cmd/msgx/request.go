@@ -12,11 +12,11 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/aodbrequest"
 	"github.com/msgx-aodb/msgx/internal/app"
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/oneline"
-	"github.com/msgx-aodb/msgx/internal/request"
 	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -113,24 +113,24 @@ func runRequest(ctx context.Context, args []string, s streams) int {
 			return exitUsage
 		}
 		var err error
-		if begin, err = request.ParseLocal(*from, cfg.Location); err == nil {
-			if end, err = request.ParseLocal(*to, cfg.Location); err == nil {
-				err = request.CheckRange(begin, end)
+		if begin, err = aodbrequest.ParseLocal(*from, cfg.Location); err == nil {
+			if end, err = aodbrequest.ParseLocal(*to, cfg.Location); err == nil {
+				err = aodbrequest.CheckRange(begin, end)
 			}
 		}
 		if err != nil {
-			fmt.Fprintf(s.err, "msgx request flights: --from/--to: %s\n", strings.TrimPrefix(err.Error(), request.ErrInvalid.Error()+": "))
+			fmt.Fprintf(s.err, "msgx request flights: --from/--to: %s\n", strings.TrimPrefix(err.Error(), aodbrequest.ErrInvalid.Error()+": "))
 			return exitUsage
 		}
 	case "ref":
 		var err error
-		if list, err = request.CheckList(pos[0]); err != nil {
-			fmt.Fprintf(s.err, "msgx request ref: %s\n", strings.TrimPrefix(err.Error(), request.ErrInvalid.Error()+": "))
+		if list, err = aodbrequest.CheckList(pos[0]); err != nil {
+			fmt.Fprintf(s.err, "msgx request ref: %s\n", strings.TrimPrefix(err.Error(), aodbrequest.ErrInvalid.Error()+": "))
 			return exitUsage
 		}
 	}
 	if cfg.Shadow && sub != "list" {
-		fmt.Fprintf(s.err, "msgx request %s: %s\n", sub, request.ErrShadow)
+		fmt.Fprintf(s.err, "msgx request %s: %s\n", sub, aodbrequest.ErrShadow)
 		return exitFailure
 	}
 
@@ -140,7 +140,7 @@ func runRequest(ctx context.Context, args []string, s streams) int {
 		return exitFailure
 	}
 	defer st.Close()
-	var mb request.Outbox = noOutbox{}
+	var mb aodbrequest.Outbox = noOutbox{}
 	if sub != "list" {
 		m, db, err := openMailbox(ctx, cfg)
 		if err != nil {
@@ -150,7 +150,7 @@ func runRequest(ctx context.Context, args []string, s streams) int {
 		defer db.Close()
 		mb = m
 	}
-	svc := request.New(st, mb, clock.Real{}, slog.New(slog.NewTextHandler(io.Discard, nil)), app.RequestConfig(cfg), nil)
+	svc := aodbrequest.New(st, mb, clock.Real{}, slog.New(slog.NewTextHandler(io.Discard, nil)), app.RequestConfig(cfg), nil)
 
 	var req store.Request
 	switch sub {
@@ -207,7 +207,7 @@ func printRequests(w io.Writer, reqs []store.Request, asJSON bool, airport, show
 	for _, r := range reqs {
 		rng := "-"
 		if r.RangeBegin != nil && r.RangeEnd != nil {
-			rng = r.RangeBegin.In(airport).Format(request.LocalLayout) + ".." + r.RangeEnd.In(airport).Format(request.LocalLayout+" -07:00")
+			rng = r.RangeBegin.In(airport).Format(aodbrequest.LocalLayout) + ".." + r.RangeEnd.In(airport).Format(aodbrequest.LocalLayout+" -07:00")
 		}
 		answer := "-"
 		if r.ResponseMsgID != nil {

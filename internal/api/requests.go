@@ -9,8 +9,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/msgx-aodb/msgx/internal/aodbrequest"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
-	"github.com/msgx-aodb/msgx/internal/request"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -51,18 +51,18 @@ func (s *server) postRequest(w http.ResponseWriter, r *http.Request) {
 		err error
 	)
 	switch body.Kind {
-	case request.TypeFlights:
+	case aodbrequest.TypeFlights:
 		if body.List != "" {
 			writeError(w, http.StatusBadRequest, "list: only for kind RQRD")
 			return
 		}
 		loc := s.Requests.Location()
-		from, ferr := request.ParseLocal(body.From, loc)
-		to, terr := request.ParseLocal(body.To, loc)
+		from, ferr := aodbrequest.ParseLocal(body.From, loc)
+		to, terr := aodbrequest.ParseLocal(body.To, loc)
 		if err = errors.Join(ferr, terr); err == nil {
 			req, err = s.Requests.Flights(r.Context(), from, to)
 		}
-	case request.TypeReference:
+	case aodbrequest.TypeReference:
 		if body.From != "" || body.To != "" {
 			writeError(w, http.StatusBadRequest, "from/to: only for kind RQFD")
 			return
@@ -73,11 +73,11 @@ func (s *server) postRequest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	switch {
-	case errors.Is(err, request.ErrInvalid):
+	case errors.Is(err, aodbrequest.ErrInvalid):
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
-	case errors.Is(err, request.ErrShadow), errors.Is(err, mailbox.ErrReadOnly):
-		writeError(w, http.StatusConflict, request.ErrShadow.Error())
+	case errors.Is(err, aodbrequest.ErrShadow), errors.Is(err, mailbox.ErrReadOnly):
+		writeError(w, http.StatusConflict, aodbrequest.ErrShadow.Error())
 		return
 	case errors.Is(err, mailbox.ErrUnavailable):
 		s.Log.Error("api: request not sent", "err", err)

@@ -9,16 +9,16 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/msgx-aodb/msgx/internal/aodbrequest"
 	"github.com/msgx-aodb/msgx/internal/api"
-	"github.com/msgx-aodb/msgx/internal/request"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 func (e *sendEnv) withRequests(shadow bool) func(*api.Deps) {
 	return func(d *api.Deps) {
 		d.AdminToken = adminToken
-		d.Requests = request.New(e.st, e.mb, e.clk, quiet,
-			request.Config{Sender: "MSGX", RoutingID: "AODB", Timeout: 10 * time.Minute, Location: airport, Shadow: shadow}, nil)
+		d.Requests = aodbrequest.New(e.st, e.mb, e.clk, quiet,
+			aodbrequest.Config{Sender: "MSGX", RoutingID: "AODB", Timeout: 10 * time.Minute, Location: airport, Shadow: shadow}, nil)
 	}
 }
 

@@ -17,10 +17,10 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/msgx-aodb/msgx/internal/aodbrequest"
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/metrics"
-	"github.com/msgx-aodb/msgx/internal/request"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
@@ -71,7 +71,7 @@ type Deps struct {
 	// message waits for no poll interval).
 	Inserted func()
 	// Requests serves /admin/requests (requests.go); nil answers 503.
-	Requests *request.Service
+	Requests *aodbrequest.Service
 }
 
 // server carries the dependencies into the handlers of every file.

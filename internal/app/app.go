@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/aodbrequest"
 	"github.com/msgx-aodb/msgx/internal/api"
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/config"
@@ -23,7 +24,6 @@ import (
 	"github.com/msgx-aodb/msgx/internal/metrics"
 	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
-	"github.com/msgx-aodb/msgx/internal/request"
 	"github.com/msgx-aodb/msgx/internal/sdnotify"
 	"github.com/msgx-aodb/msgx/internal/service"
 	"github.com/msgx-aodb/msgx/internal/sis"
@@ -85,10 +85,10 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	}
 	gctune.Apply(cfg.GCPercent, cfg.MemoryLimit(), log)
 	clk := clock.Real{}
-	switch mode := request.Mode(cfg.Request.Guard); {
-	case mode == request.ModeOff:
+	switch mode := aodbrequest.Mode(cfg.Request.Guard); {
+	case mode == aodbrequest.ModeOff:
 		log.Warn("request.guard=off: every SCHD/RESP and <LIST>/RESP is applied, asked for or not (a RESP prunes like a DNLD)")
-	case mode == request.ModeRequest && cfg.Shadow:
+	case mode == aodbrequest.ModeRequest && cfg.Shadow:
 		log.Warn("shadow mode sends no requests, so with request.guard=request every RESP is SKIPPED no-match:request; request.guard=mailbox counts the live system's requests")
 	}
 	if cfg.Shadow {
@@ -232,12 +232,12 @@ func notify(sd *sdnotify.Notifier, log *slog.Logger, states ...string) {
 }
 
 // requestService is the request service of the configuration.
-func requestService(cfg config.Config, st store.Store, mb *mailbox.Mailbox, clk clock.Clock, log *slog.Logger, met *metrics.Metrics) *request.Service {
-	return request.New(st, mb, clk, log, RequestConfig(cfg), met)
+func requestService(cfg config.Config, st store.Store, mb *mailbox.Mailbox, clk clock.Clock, log *slog.Logger, met *metrics.Metrics) *aodbrequest.Service {
+	return aodbrequest.New(st, mb, clk, log, RequestConfig(cfg), met)
 }
 
 var (
-	_ request.Observer         = (*metrics.Metrics)(nil)
+	_ aodbrequest.Observer     = (*metrics.Metrics)(nil)
 	_ pipeline.RequestObserver = (*metrics.Metrics)(nil)
 )
 

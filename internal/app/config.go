@@ -8,10 +8,10 @@ import (
 	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/msgx-aodb/msgx/internal/aodbrequest"
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/oneline"
-	"github.com/msgx-aodb/msgx/internal/request"
 )
 
 // LoadConfig is config.Load with the checks that need a package config does
@@ -26,7 +26,7 @@ func LoadConfig(path string, getenv func(string) string) (config.Config, error) 
 func checkKafka(c config.Config) error { return KafkaConfig(c).Validate() }
 
 func checkRequest(c config.Config) error {
-	if _, _, _, err := request.ParseDailyAt(c.Request.DailyAt); err != nil {
+	if _, _, _, err := aodbrequest.ParseDailyAt(c.Request.DailyAt); err != nil {
 		return fmt.Errorf("%s: %v", config.Name("request.daily-at"), err)
 	}
 	return nil
@@ -77,8 +77,8 @@ func KafkaConfig(c config.Config) kafka.Config {
 }
 
 // RequestConfig is the request service's configuration (request.*).
-func RequestConfig(c config.Config) request.Config {
-	return request.Config{
+func RequestConfig(c config.Config) aodbrequest.Config {
+	return aodbrequest.Config{
 		Sender: c.Request.Sender, RoutingID: c.Request.RoutingID, Timeout: c.Request.Timeout, Location: c.Location,
 		Shadow: c.Shadow, OnStart: c.Request.OnStart, DailyAt: c.Request.DailyAt,
 	}

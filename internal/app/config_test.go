@@ -7,13 +7,13 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/msgx-aodb/msgx/internal/aodbrequest"
 	"github.com/msgx-aodb/msgx/internal/api"
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/maintenance"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
 	"github.com/msgx-aodb/msgx/internal/relay"
-	"github.com/msgx-aodb/msgx/internal/request"
 	"github.com/msgx-aodb/msgx/internal/sis"
 )
 
@@ -120,7 +120,7 @@ func TestConfigDefaultsAreThePackagesDefaults(t *testing.T) {
 	require.Equal(t, sis.DefaultZone, c.AirportTZ)
 	require.Equal(t, sis.DefaultIgnoreTypes, c.IgnoreTypes)
 
-	require.Equal(t, request.DefaultTimeout, c.Request.Timeout)
+	require.Equal(t, aodbrequest.DefaultTimeout, c.Request.Timeout)
 
 	m := c.Maintenance
 	require.Equal(t, maintenance.DefaultBatch, m.Batch)
@@ -142,8 +142,8 @@ func TestConfigDefaultsAreThePackagesDefaults(t *testing.T) {
 // The values config's table accepts for a setting another package reads are
 // that package's: every request.guard mode and SASL mechanism loads.
 func TestConfigAcceptsThePackagesValues(t *testing.T) {
-	require.Equal(t, request.ModeRequest, request.Mode(config.Defaults().Request.Guard))
-	for _, m := range request.Modes {
+	require.Equal(t, aodbrequest.ModeRequest, aodbrequest.Mode(config.Defaults().Request.Guard))
+	for _, m := range aodbrequest.Modes {
 		c, err := LoadConfig("", env(map[string]string{"MSGX_REQUEST_GUARD": m}))
 		require.NoError(t, err, m)
 		require.Equal(t, m, c.Request.Guard)

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/aodbrequest"
 	"github.com/msgx-aodb/msgx/internal/api"
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/config"
@@ -14,7 +15,6 @@ import (
 	"github.com/msgx-aodb/msgx/internal/metrics"
 	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
-	"github.com/msgx-aodb/msgx/internal/request"
 	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -63,7 +63,7 @@ func sendLimit(ctx context.Context, cfg config.Config, mb *mailbox.Mailbox, log 
 }
 
 func apiDeps(cfg config.Config, st store.Store, mb *mailbox.Mailbox, sendMax int64, clk clock.Clock, log *slog.Logger,
-	met *metrics.Metrics, el *leader.Elector, ready func(context.Context) status.Readiness, bell *pipeline.Bell, reqs *request.Service) api.Deps {
+	met *metrics.Metrics, el *leader.Elector, ready func(context.Context) status.Readiness, bell *pipeline.Bell, reqs *aodbrequest.Service) api.Deps {
 	return api.Deps{
 		Store: st, Mailbox: mb, Clock: clk, Log: log,
 		MaxBodyBytes:       sendMax,

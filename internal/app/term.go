@@ -5,6 +5,7 @@ import (
 	"context"
 	"log/slog"
 
+	"github.com/msgx-aodb/msgx/internal/aodbrequest"
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/leader"
@@ -13,7 +14,6 @@ import (
 	"github.com/msgx-aodb/msgx/internal/metrics"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
 	"github.com/msgx-aodb/msgx/internal/relay"
-	"github.com/msgx-aodb/msgx/internal/request"
 	"github.com/msgx-aodb/msgx/internal/service"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -30,7 +30,7 @@ type leaderTerm struct {
 	met         *metrics.Metrics
 	bell, polls *pipeline.Bell
 	pause       *pipeline.PauseState
-	reqs        *request.Service
+	reqs        *aodbrequest.Service
 	opt         Options
 }
 
@@ -76,7 +76,7 @@ func (t leaderTerm) services() []service.Service {
 	// Requests to the AODB: the guard the pump applies RESPs through and the
 	// automatic triggers (no sends in shadow mode); their expiry is a
 	// maintenance job (above).
-	pcfg.Guard = request.NewGuard(request.Mode(cfg.Request.Guard), mb, cfg.Request.Timeout, pcfg.Decode)
+	pcfg.Guard = aodbrequest.NewGuard(aodbrequest.Mode(cfg.Request.Guard), mb, cfg.Request.Timeout, pcfg.Decode)
 	pump := pipeline.NewPump(st, mb, notify, clk, log, pcfg)
 	return append(svcs, t.reqs.Triggers(), poller, pump, jobs)
 }
@@ -88,7 +88,7 @@ var (
 	_ service.Service = (*pipeline.Backfiller)(nil)
 	_ service.Service = (*relay.Dispatcher)(nil)
 	_ service.Service = (*relay.Aggregator)(nil)
-	_ service.Service = (*request.Triggers)(nil)
+	_ service.Service = (*aodbrequest.Triggers)(nil)
 	_ service.Service = (*maintenance.Runner)(nil)
 	_ service.Service = (*metrics.Sampler)(nil)
 	_ service.Service = (*leader.Elector)(nil)

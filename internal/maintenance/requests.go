@@ -7,7 +7,7 @@ import (
 
 // Requests is the request expiry (docs/design.md §7): SENT requests past
 // their deadline become EXPIRED, so a late RESP is SKIPPED. Expire is the
-// request service's run (internal/request: it first recovers an
+// request service's run (internal/aodbrequest: it first recovers an
 // interrupted send, then expires in bounded batches); the dry run counts
 // what is due.
 type Requests struct {

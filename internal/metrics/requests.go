@@ -33,7 +33,7 @@ func newRequestMetrics(reg *prometheus.Registry) requestMetrics {
 	return r
 }
 
-// RequestSent counts a request marked SENT (request.Observer).
+// RequestSent counts a request marked SENT (aodbrequest.Observer).
 func (m *Metrics) RequestSent(typ string) {
 	if m == nil {
 		return
@@ -41,7 +41,7 @@ func (m *Metrics) RequestSent(typ string) {
 	m.requests.sent.WithLabelValues(typ).Inc()
 }
 
-// RequestsExpired counts requests the expiry job closed (request.Observer).
+// RequestsExpired counts requests the expiry job closed (aodbrequest.Observer).
 func (m *Metrics) RequestsExpired(n int) {
 	if m == nil || n <= 0 {
 		return

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/aodbrequest"
 	"github.com/msgx-aodb/msgx/internal/flight"
-	"github.com/msgx-aodb/msgx/internal/request"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -257,7 +257,7 @@ func (p *Pump) applyReference(ctx context.Context, ex store.Executor, msgID int6
 			return outcome{}, err
 		}
 	}
-	if resp != nil && resp.Rule != request.RuleOff {
+	if resp != nil && resp.Rule != aodbrequest.RuleOff {
 		keys := make([]string, len(ref.Records))
 		for i, r := range ref.Records {
 			keys[i] = r.Key

@@ -8,10 +8,10 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/aodbrequest"
 	"github.com/msgx-aodb/msgx/internal/backoff"
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/limits"
-	"github.com/msgx-aodb/msgx/internal/request"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -33,8 +33,8 @@ type PumpConfig struct {
 	CheckTimeout time.Duration // bounds the probe that decides whether a failure is an outage (pause.go); default 2 s
 	Pause        *PauseState   // where the pump shows it is paused (readiness, metrics); nil = its own
 	Decode       sis.Options
-	Shadow       bool           // shadow mode: no outbox events and no mailbox backfill todos
-	Guard        *request.Guard // request.guard: which RESPs apply; nil = request mode (REQ_TRACK)
+	Shadow       bool               // shadow mode: no outbox events and no mailbox backfill todos
+	Guard        *aodbrequest.Guard // request.guard: which RESPs apply; nil = request mode (REQ_TRACK)
 	// MaxRecordBytes is kafka.max-record-bytes, as a number: a message whose
 	// event's record (EventBytes) would be larger is refused, DEAD(PROTOCOL)
 	// (eventsize.go); 0 = no limit. Not applied in shadow mode (no events).

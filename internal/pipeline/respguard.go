@@ -6,26 +6,26 @@ import (
 	"strings"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/aodbrequest"
 	"github.com/msgx-aodb/msgx/internal/flight"
-	"github.com/msgx-aodb/msgx/internal/request"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 // The RESP guard (docs/design.md §7): a SCHD/RESP or <LIST>/RESP is applied
 // only when it answers a request; otherwise it is SKIPPED no-match:request
-// and writes nothing. Matching itself is request.Match (pure); this file
+// and writes nothing. Matching itself is aodbrequest.Match (pure); this file
 // reads what it needs inside the message's transaction.
 
 // guardResp decides a RESP: ok false means SKIPPED (the outcome is
 // returned). A message that is no RESP is let through with a nil decision.
 // states are the stored flights a schedule RESP names.
-func (p *Pump) guardResp(ctx context.Context, ex store.Executor, msg *sis.Message, states map[int64]*flight.State) (*request.Decision, outcome, bool, error) {
-	key, isResp := request.KeyOf(msg)
+func (p *Pump) guardResp(ctx context.Context, ex store.Executor, msg *sis.Message, states map[int64]*flight.State) (*aodbrequest.Decision, outcome, bool, error) {
+	key, isResp := aodbrequest.KeyOf(msg)
 	if !isResp {
 		return nil, outcome{}, true, nil
 	}
-	resp := request.Resp{Key: key, DTTM: msg.Meta.Sent}
+	resp := aodbrequest.Resp{Key: key, DTTM: msg.Meta.Sent}
 	if msg.Schedule != nil {
 		resp.Records, resp.SODTs = len(msg.Schedule.Flights), recordSODTs(msg.Schedule.Flights, states)
 	}
@@ -35,7 +35,7 @@ func (p *Pump) guardResp(ctx context.Context, ex store.Executor, msg *sis.Messag
 	}
 	if !d.Matched {
 		p.log.Info("RESP matches no request", "kind", key, "dttm", msg.Meta.SentRaw, "why", d.Why)
-		return nil, skipped(request.ReasonNoMatch), false, nil
+		return nil, skipped(aodbrequest.ReasonNoMatch), false, nil
 	}
 	return &d, outcome{}, true, nil
 }
@@ -43,7 +43,7 @@ func (p *Pump) guardResp(ctx context.Context, ex store.Executor, msg *sis.Messag
 // answered completes the request a RESP answered, in its transaction, and
 // records the match on the message. Only an applied RESP answers: a stale
 // one leaves the request open.
-func (p *Pump) answered(ctx context.Context, ex store.Executor, d *request.Decision, msgID int64, out outcome, now time.Time) (outcome, error) {
+func (p *Pump) answered(ctx context.Context, ex store.Executor, d *aodbrequest.Decision, msgID int64, out outcome, now time.Time) (outcome, error) {
 	if d == nil || out.status != store.StatusSucceeded {
 		return out, nil
 	}
@@ -73,7 +73,7 @@ func recordSODTs(recs []*sis.FlightRecord, states map[int64]*flight.State) []tim
 // snapshot of its whole range, so those days are pruned too (a RESP with
 // RECS 0 empties the range) and their generations advance like the others
 // (docs/design.md §7). loc is the airport zone. Pure.
-func rangeDays(days []*snapshotDay, d *request.Decision, loc *time.Location) []*snapshotDay {
+func rangeDays(days []*snapshotDay, d *aodbrequest.Decision, loc *time.Location) []*snapshotDay {
 	if d == nil || d.Begin == nil || d.End == nil {
 		return days
 	}
@@ -95,12 +95,12 @@ func rangeDays(days []*snapshotDay, d *request.Decision, loc *time.Location) []*
 // RESP may prune (SODT inside the requested [begin, end]) and the ids of
 // the others, which it leaves alone. A nil decision or range (a DNLD, guard
 // off) prunes them all. Pure.
-func inScope(cands []*flight.State, d *request.Decision) (prune []*flight.State, kept []int64) {
+func inScope(cands []*flight.State, d *aodbrequest.Decision) (prune []*flight.State, kept []int64) {
 	if d == nil || d.Begin == nil || d.End == nil {
 		return cands, nil
 	}
 	for _, c := range cands {
-		if t := c.Scalars["SODT"].Time; t != nil && request.InRange(*t, d.Begin, d.End) {
+		if t := c.Scalars["SODT"].Time; t != nil && aodbrequest.InRange(*t, d.Begin, d.End) {
 			prune = append(prune, c)
 		} else {
 			kept = append(kept, c.FLID)
@@ -126,7 +126,7 @@ func (p *Pump) countResp(out outcome) {
 	o, ok := p.cfg.Observer.(RequestObserver)
 	switch {
 	case !ok:
-	case out.status == store.StatusSkipped && out.reason == request.ReasonNoMatch:
+	case out.status == store.StatusSkipped && out.reason == aodbrequest.ReasonNoMatch:
 		o.RespUnmatched()
 	case matchedResp(out):
 		o.RespMatched()

@@ -10,20 +10,20 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/msgx-aodb/msgx/internal/aodbrequest"
 	"github.com/msgx-aodb/msgx/internal/flight"
-	"github.com/msgx-aodb/msgx/internal/request"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 // The RESP guard (docs/design.md §7) on the real databases: requests are
-// registered and sent by internal/request, RESPs processed by the pump.
+// registered and sent by internal/aodbrequest, RESPs processed by the pump.
 
 // requests is the request service of an env, on its clock and mailbox.
-func (e *env) requests(t testing.TB) *request.Service {
+func (e *env) requests(t testing.TB) *aodbrequest.Service {
 	t.Helper()
-	return request.New(e.Store, e.Mailbox, e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)),
-		request.Config{Sender: "MSGX", RoutingID: "AODB", Timeout: 10 * time.Minute, Location: shanghai}, nil)
+	return aodbrequest.New(e.Store, e.Mailbox, e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)),
+		aodbrequest.Config{Sender: "MSGX", RoutingID: "AODB", Timeout: 10 * time.Minute, Location: shanghai}, nil)
 }
 
 // fltrAt is a schedule record of a flight on 2 Dec 2026 at hhmm (local).
@@ -33,7 +33,7 @@ func fltrAt(flid int64, hhmm string) string {
 
 func local(t testing.TB, s string) time.Time {
 	t.Helper()
-	v, err := request.ParseLocal(s, shanghai)
+	v, err := aodbrequest.ParseLocal(s, shanghai)
 	require.NoError(t, err)
 	return v
 }
@@ -75,7 +75,7 @@ func TestRespWithoutRequestIsSkipped(t *testing.T) {
 
 	m := e.msg(t, resp)
 	require.Equal(t, store.StatusSkipped, m.Status)
-	require.Equal(t, request.ReasonNoMatch, m.Reason)
+	require.Equal(t, aodbrequest.ReasonNoMatch, m.Reason)
 	requireActive(t, e, 501, 502, 503)
 	require.Empty(t, e.flight(t, 501).Scalars["STND"].Raw, "nothing of the RESP written")
 	require.Empty(t, e.events(t, resp))
@@ -109,13 +109,13 @@ func TestRespPrunesOnlyInsideTheRequestedRange(t *testing.T) {
 	done := e.request(t, req.ID)
 	require.Equal(t, store.RequestDone, done.Status)
 	require.Equal(t, resp, *done.ResponseMsgID)
-	require.Equal(t, request.RuleDegraded, done.MatchRule)
+	require.Equal(t, aodbrequest.RuleDegraded, done.MatchRule)
 	require.NotNil(t, done.DoneAt)
 
 	// The request is answered: the next RESP has nothing to answer.
 	again := e.Send(t, schdAt("20261202160200", "RESP", fltrAt(605, "1200")))
 	e.StepUntilWait(t)
-	require.Equal(t, request.ReasonNoMatch, e.msg(t, again).Reason)
+	require.Equal(t, aodbrequest.ReasonNoMatch, e.msg(t, again).Reason)
 	require.Nil(t, e.flight(t, 605))
 }
 
@@ -137,7 +137,7 @@ func TestRespBeforeSentAtIsSkipped(t *testing.T) {
 	e.StepUntilWait(t)
 	for _, id := range []int64{early, utcLike} {
 		require.Equal(t, store.StatusSkipped, e.msg(t, id).Status)
-		require.Equal(t, request.ReasonNoMatch, e.msg(t, id).Reason)
+		require.Equal(t, aodbrequest.ReasonNoMatch, e.msg(t, id).Reason)
 	}
 	require.Equal(t, store.RequestSent, e.request(t, req.ID).Status, "no early completion")
 
@@ -174,7 +174,7 @@ func TestLateRespAfterExpiredIsSkipped(t *testing.T) {
 	late := e.Send(t, schdAt("20261202161100", "RESP", fltrAt(801, "1030")))
 	e.StepUntilWait(t)
 	for _, id := range []int64{inTime, late} {
-		require.Equal(t, request.ReasonNoMatch, e.msg(t, id).Reason)
+		require.Equal(t, aodbrequest.ReasonNoMatch, e.msg(t, id).Reason)
 	}
 	requireActive(t, e, 801, 802)
 	require.Equal(t, store.RequestExpired, e.request(t, req.ID).Status, "a closed request is never reopened")
@@ -207,7 +207,7 @@ func TestReferenceRespReplacesItsList(t *testing.T) {
 	e.Send(t, refList("20261202080000", "DNLD", "CA", "MU", "CZ"))
 	unsolicited := e.Send(t, refList("20261202150000", "RESP", "CA"))
 	e.StepUntilWait(t)
-	require.Equal(t, request.ReasonNoMatch, e.msg(t, unsolicited).Reason)
+	require.Equal(t, aodbrequest.ReasonNoMatch, e.msg(t, unsolicited).Reason)
 	for _, k := range []string{"CA", "MU", "CZ"} {
 		require.True(t, e.refExists(t, k), k)
 	}
@@ -236,7 +236,7 @@ func TestGuardModes(t *testing.T) {
 	t.Parallel()
 	t.Run("off", func(t *testing.T) {
 		t.Parallel()
-		e := newEnv(t, func(c *PumpConfig) { c.Guard = request.NewGuard(request.ModeOff, nil, 0, c.Decode) })
+		e := newEnv(t, func(c *PumpConfig) { c.Guard = aodbrequest.NewGuard(aodbrequest.ModeOff, nil, 0, c.Decode) })
 		e.Send(t, schd("DNLD", fltr(901), fltr(902)))
 		resp := e.Send(t, schdAt("20261202170000", "RESP", fltr(901)))
 		e.StepUntilWait(t)
@@ -247,13 +247,13 @@ func TestGuardModes(t *testing.T) {
 	t.Run("mailbox", func(t *testing.T) {
 		t.Parallel()
 		e := newEnv(t)
-		e.pump.cfg.Guard = request.NewGuard(request.ModeMailbox, e.Mailbox, 10*time.Minute, e.pump.cfg.Decode)
+		e.pump.cfg.Guard = aodbrequest.NewGuard(aodbrequest.ModeMailbox, e.Mailbox, 10*time.Minute, e.pump.cfg.Decode)
 		e.Send(t, schd("DNLD", fltrAt(911, "0830"), fltrAt(912, "1030")))
 		e.StepUntilWait(t)
 
 		none := e.Send(t, schdAt("20261202160100", "RESP", fltrAt(913, "1100")))
 		e.StepUntilWait(t)
-		require.Equal(t, request.ReasonNoMatch, e.msg(t, none).Reason, "no request row in coutmsgs")
+		require.Equal(t, aodbrequest.ReasonNoMatch, e.msg(t, none).Reason, "no request row in coutmsgs")
 
 		// The live system's request, inserted at 16:00:00 local.
 		body := sis.EncodeRQFD(sis.RequestMeta{Sender: "LIVE", Seq: 7, Sent: start, Location: shanghai},
@@ -263,7 +263,7 @@ func TestGuardModes(t *testing.T) {
 		before := e.Send(t, schdAt("20261202155959", "RESP", fltrAt(913, "1100")))
 		resp := e.Send(t, schdAt("20261202160100", "RESP", fltrAt(913, "1100")))
 		e.StepUntilWait(t)
-		require.Equal(t, request.ReasonNoMatch, e.msg(t, before).Reason, "inserted after the RESP's DTTM")
+		require.Equal(t, aodbrequest.ReasonNoMatch, e.msg(t, before).Reason, "inserted after the RESP's DTTM")
 		require.Equal(t, store.StatusSucceeded, e.msg(t, resp).Status)
 		require.Equal(t, "request:coutmsgs:"+strconv.FormatInt(oid, 10)+" (mailbox)", e.msg(t, resp).Reason)
 		requireActive(t, e, 911, 913)
@@ -299,7 +299,7 @@ func TestScopedPrunePlan(t *testing.T) {
 	all, none := inScope(cands, nil)
 	require.Len(t, all, 4, "a DNLD prunes every candidate")
 	require.Empty(t, none)
-	prune, kept := inScope(cands, &request.Decision{Matched: true, Begin: &begin, End: &end})
+	prune, kept := inScope(cands, &aodbrequest.Decision{Matched: true, Begin: &begin, End: &end})
 	require.Equal(t, []int64{2, 3}, []int64{prune[0].FLID, prune[1].FLID}, "SODT inside [STDB, STDE], ends included")
 	require.Equal(t, []int64{1, 4}, kept, "outside the range, or no SODT")
 

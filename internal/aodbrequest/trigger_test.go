@@ -1,4 +1,4 @@
-package request_test
+package aodbrequest_test
 
 import (
 	"context"

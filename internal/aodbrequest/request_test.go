@@ -1,4 +1,4 @@
-package request_test
+package aodbrequest_test
 
 import (
 	"context"
@@ -9,8 +9,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/msgx-aodb/msgx/internal/aodbrequest"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
-	"github.com/msgx-aodb/msgx/internal/request"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/testenv"
@@ -23,17 +23,17 @@ var start = testenv.Start
 
 type env struct {
 	*testenv.Env
-	cfg request.Config
+	cfg aodbrequest.Config
 }
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	return &env{Env: testenv.New(t),
-		cfg: request.Config{Sender: "MSGX", RoutingID: "AODB", Timeout: 10 * time.Minute, Location: shanghai}}
+		cfg: aodbrequest.Config{Sender: "MSGX", RoutingID: "AODB", Timeout: 10 * time.Minute, Location: shanghai}}
 }
 
-func (e *env) service(mb request.Outbox) *request.Service {
-	return request.New(e.Store, mb, e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)), e.cfg, nil)
+func (e *env) service(mb aodbrequest.Outbox) *aodbrequest.Service {
+	return aodbrequest.New(e.Store, mb, e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)), e.cfg, nil)
 }
 
 func (e *env) get(t *testing.T, id int64) store.Request {
@@ -54,7 +54,7 @@ func day(t *testing.T, s string) (time.Time, time.Time) {
 	t.Helper()
 	d, err := time.ParseInLocation(time.DateOnly, s, shanghai)
 	require.NoError(t, err)
-	return request.DayRange(d, shanghai)
+	return aodbrequest.DayRange(d, shanghai)
 }
 
 // A request is written to coutmsgs as the codec encodes it, then SENT with
@@ -120,7 +120,7 @@ func TestNewRequestExpiresTheOld(t *testing.T) {
 }
 
 // failingOutbox inserts nothing and says the mailbox is down.
-type failingOutbox struct{ request.Outbox }
+type failingOutbox struct{ aodbrequest.Outbox }
 
 func (failingOutbox) InsertOutbound(_ context.Context, _ []byte, _ time.Time, _ string) (int64, error) {
 	return 0, mailbox.ErrUnavailable
@@ -179,7 +179,7 @@ func TestShadowNeverWritesTheOutboundMailbox(t *testing.T) {
 	e.cfg.Shadow = true
 	from, to := day(t, "2026-12-04")
 	_, err := e.service(e.Mailbox).Flights(t.Context(), from, to)
-	require.ErrorIs(t, err, request.ErrShadow)
+	require.ErrorIs(t, err, aodbrequest.ErrShadow)
 	e.cfg.Shadow = false
 	_, err = e.service(mailbox.New(e.MailboxDB, mailbox.WithShadow())).Flights(t.Context(), from, to)
 	require.ErrorIs(t, err, mailbox.ErrReadOnly)
@@ -210,8 +210,8 @@ func TestBadRequestsAreRefused(t *testing.T) {
 	e := newEnv(t)
 	from, to := day(t, "2026-12-04")
 	_, err := e.service(e.Mailbox).Flights(t.Context(), to, from)
-	require.ErrorIs(t, err, request.ErrInvalid)
+	require.ErrorIs(t, err, aodbrequest.ErrInvalid)
 	_, err = e.service(e.Mailbox).Reference(t.Context(), "NOPE")
-	require.ErrorIs(t, err, request.ErrInvalid)
+	require.ErrorIs(t, err, aodbrequest.ErrInvalid)
 	require.Zero(t, e.outboundRows(t))
 }

@@ -1,4 +1,4 @@
-// Package request is msgx's side of the requests to the AODB (docs/design.md
+// Package aodbrequest is msgx's side of the requests to the AODB (docs/design.md
 // §7, docs/requests.md): RQFD (flight data of an SODT range) and RQRD (one
 // reference list) are registered in REQ_TRACK, written to the shared
 // outbound mailbox coutmsgs, and answered by an inbound SCHD/RESP or
@@ -10,7 +10,7 @@
 // after its insert into coutmsgs is confirmed; a crash between the insert
 // and the mark is recovered before any new send by finding our own row
 // (SNDR + SEQN) — never by sending again.
-package request
+package aodbrequest
 
 import (
 	"errors"

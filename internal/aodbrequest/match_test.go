@@ -1,4 +1,4 @@
-package request_test
+package aodbrequest_test
 
 import (
 	"testing"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/msgx-aodb/msgx/internal/request"
+	"github.com/msgx-aodb/msgx/internal/aodbrequest"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -32,7 +32,7 @@ func TestMatchDegradedRule(t *testing.T) {
 		{"20261202160500", nil, false},
 		{"20261202160500", &store.Request{ID: 8, Status: store.RequestRegistered, ExpiresAt: sent.Add(time.Hour)}, false},
 	} {
-		d := request.Match(request.Resp{Key: "RQFD", DTTM: at(tc.dttm)}, tc.req)
+		d := aodbrequest.Match(aodbrequest.Resp{Key: "RQFD", DTTM: at(tc.dttm)}, tc.req)
 		require.Equal(t, tc.ok, d.Matched, "%s: %s", tc.dttm, d.Why)
 		if tc.ok {
 			require.Equal(t, "request:7 (degraded)", d.Note())
@@ -50,30 +50,30 @@ func TestMatchNeedsARecordInTheRange(t *testing.T) {
 	sent := time.Date(2026, 12, 2, 16, 0, 0, 0, shanghai)
 	begin, end := time.Date(2026, 12, 3, 0, 0, 0, 0, shanghai), time.Date(2026, 12, 3, 23, 59, 0, 0, shanghai)
 	open := &store.Request{ID: 9, Status: store.RequestSent, SentAt: &sent, ExpiresAt: sent.Add(10 * time.Minute), RangeBegin: &begin, RangeEnd: &end}
-	resp := func(sodts ...time.Time) request.Resp {
-		return request.Resp{Key: "RQFD", DTTM: sent.Add(time.Minute), Records: max(len(sodts), 1), SODTs: sodts}
+	resp := func(sodts ...time.Time) aodbrequest.Resp {
+		return aodbrequest.Resp{Key: "RQFD", DTTM: sent.Add(time.Minute), Records: max(len(sodts), 1), SODTs: sodts}
 	}
-	require.False(t, request.Match(resp(begin.Add(-time.Minute)), open).Matched, "the day before the range")
-	require.False(t, request.Match(request.Resp{Key: "RQFD", DTTM: sent, Records: 1}, open).Matched, "a record without SODT")
-	require.True(t, request.Match(resp(begin.Add(-time.Hour), end), open).Matched, "one record at STDE is enough")
-	require.True(t, request.Match(request.Resp{Key: "RQFD", DTTM: sent}, open).Matched, "RECS 0")
+	require.False(t, aodbrequest.Match(resp(begin.Add(-time.Minute)), open).Matched, "the day before the range")
+	require.False(t, aodbrequest.Match(aodbrequest.Resp{Key: "RQFD", DTTM: sent, Records: 1}, open).Matched, "a record without SODT")
+	require.True(t, aodbrequest.Match(resp(begin.Add(-time.Hour), end), open).Matched, "one record at STDE is enough")
+	require.True(t, aodbrequest.Match(aodbrequest.Resp{Key: "RQFD", DTTM: sent}, open).Matched, "RECS 0")
 }
 
 func TestMatchMailboxPicksTheNewestRowOfTheKindBeforeDTTM(t *testing.T) {
 	t.Parallel()
 	t0 := time.Date(2026, 12, 2, 16, 0, 0, 0, shanghai)
-	rows := []request.Outbound{
+	rows := []aodbrequest.Outbound{
 		{ID: 1, InsertedAt: t0, Key: "RQFD"},
 		{ID: 2, InsertedAt: t0.Add(time.Minute), Key: "RQFD"},
 		{ID: 3, InsertedAt: t0.Add(time.Minute), Key: "RQRD:AIRL"},
 		{ID: 4, InsertedAt: t0.Add(5 * time.Minute), Key: "RQFD"},
 	}
-	d := request.MatchMailbox(t0.Add(2*time.Minute), "RQFD", rows)
+	d := aodbrequest.MatchMailbox(t0.Add(2*time.Minute), "RQFD", rows)
 	require.True(t, d.Matched)
 	require.Equal(t, int64(2), d.OutboundID)
 	require.Equal(t, "request:coutmsgs:2 (mailbox)", d.Note())
-	require.False(t, request.MatchMailbox(t0.Add(-time.Second), "RQFD", rows).Matched)
-	require.False(t, request.MatchMailbox(t0.Add(time.Hour), "RQRD:GLST", rows).Matched)
+	require.False(t, aodbrequest.MatchMailbox(t0.Add(-time.Second), "RQFD", rows).Matched)
+	require.False(t, aodbrequest.MatchMailbox(t0.Add(time.Hour), "RQRD:GLST", rows).Matched)
 }
 
 // The daily trigger's next time is the local wall clock by the calendar:
@@ -83,16 +83,16 @@ func TestNextDailyFollowsTheCalendar(t *testing.T) {
 	berlin, err := time.LoadLocation("Europe/Berlin")
 	require.NoError(t, err)
 	now := time.Date(2026, 3, 28, 22, 0, 0, 0, berlin) // the night before summer time
-	next := request.NextDaily(now, 22, 0, berlin)
+	next := aodbrequest.NextDaily(now, 22, 0, berlin)
 	require.Equal(t, time.Date(2026, 3, 29, 22, 0, 0, 0, berlin), next)
 	require.Equal(t, 23*time.Hour, next.Sub(now))
-	require.Equal(t, time.Date(2026, 3, 28, 22, 0, 0, 0, berlin), request.NextDaily(now.Add(-time.Minute), 22, 0, berlin))
+	require.Equal(t, time.Date(2026, 3, 28, 22, 0, 0, 0, berlin), aodbrequest.NextDaily(now.Add(-time.Minute), 22, 0, berlin))
 
 	for _, bad := range []string{"24:00", "7:00", "22", "22:60", "x"} {
-		_, _, _, err := request.ParseDailyAt(bad)
+		_, _, _, err := aodbrequest.ParseDailyAt(bad)
 		require.Error(t, err, bad)
 	}
-	_, _, on, err := request.ParseDailyAt("")
+	_, _, on, err := aodbrequest.ParseDailyAt("")
 	require.NoError(t, err)
 	require.False(t, on)
 }
