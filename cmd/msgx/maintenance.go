@@ -18,20 +18,21 @@ import (
 )
 
 func init() {
-	register("maintenance", "run one maintenance job now ("+strings.Join(jobRegistry().Names(), ", ")+"), or preview it", runMaintenance)
+	register("maintenance", "run one maintenance job now ("+strings.Join(jobRegistry(config.Defaults()).Names(), ", ")+"), or preview it", runMaintenance)
 }
 
-// jobRegistry is the leader's registry of jobs, for their names and lines:
-// the help texts list it, never a list by hand.
-func jobRegistry() *maintenance.Registry {
-	cfg, clk := config.Defaults(), clock.Real{}
+// jobRegistry is the leader's registry of jobs under cfg, without the
+// databases: for their names and lines (the help texts list it, never a
+// list by hand) and to check a job's name before connecting.
+func jobRegistry(cfg config.Config) *maintenance.Registry {
+	clk := clock.Real{}
 	return app.MaintenanceJobs(cfg, nil, clk, nil, app.ReconcileJob(cfg, nil), app.BackfillJob(cfg, nil, clk, nil))
 }
 
 // maintenanceUsage is the command's help, its job list from the registry.
 func maintenanceUsage() string {
 	var jobs strings.Builder
-	for _, j := range jobRegistry().Jobs() {
+	for _, j := range jobRegistry(config.Defaults()).Jobs() {
 		line := strings.TrimRight(fmt.Sprintf("  %-9s %s", j.Name(), wrap(maintenance.Doc(j), 64, "\n            ")), " ")
 		jobs.WriteString(line + "\n")
 	}
@@ -90,7 +91,7 @@ func runMaintenance(ctx context.Context, args []string, s streams) int {
 		return exitUsage
 	}
 	clk := clock.Real{}
-	if _, err := app.MaintenanceJobs(cfg, nil, clk, nil, app.ReconcileJob(cfg, nil), app.BackfillJob(cfg, nil, clk, nil)).Job(pos[1]); err != nil {
+	if _, err := jobRegistry(cfg).Job(pos[1]); err != nil {
 		fmt.Fprintf(s.err, "msgx maintenance: %s\n", err)
 		return exitUsage
 	}

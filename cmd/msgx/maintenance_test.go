@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -196,7 +197,7 @@ func TestHelpListsEveryJob(t *testing.T) {
 	require.Equal(t, exitOK, code)
 	code, usage, _ := runMsgx(t, "maintenance", "--help")
 	require.Equal(t, exitOK, code)
-	names := jobRegistry().Names()
+	names := jobRegistry(config.Defaults()).Names()
 	require.Subset(t, names, []string{"requests", "reconcile", "backfill"})
 	for _, n := range names {
 		require.Contains(t, help, n)
