@@ -29,6 +29,11 @@ func newRequestMetrics(reg *prometheus.Registry) requestMetrics {
 			Help: "RESPs SKIPPED no-match:request: no open request, an expired one, DTTM before sent_at, or a schedule RESP with no record in the request's range.",
 		}),
 	}
+	// Both types' series exist from the first scrape, so an alert or a panel
+	// sees 0 (not no data) before the first request of a type is sent.
+	for _, typ := range []string{"RQFD", "RQRD"} {
+		r.sent.WithLabelValues(typ)
+	}
 	reg.MustRegister(r.sent, r.matched, r.expired, r.unmatched)
 	return r
 }
