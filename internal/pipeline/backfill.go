@@ -8,9 +8,9 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/backoff"
 	"github.com/msgx-aodb/msgx/internal/clock"
-	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/widths"
 )
 
 // Backfiller writes the outcome of committed messages back to the shared
@@ -113,7 +113,7 @@ func (b *Backfiller) apply(ctx context.Context, todos []store.Backfill) (done, f
 
 func (b *Backfiller) reschedule(ctx context.Context, t store.Backfill, cause error) error {
 	next := b.clock.Now().Add(b.delay(t.Attempts + 1))
-	if err := b.store.RecordBackfillFailure(ctx, t.MsgID, next, limits.LastError.Cut(cause.Error())); err != nil {
+	if err := b.store.RecordBackfillFailure(ctx, t.MsgID, next, widths.LastError.Cut(cause.Error())); err != nil {
 		return fmt.Errorf("backfill %d: record failure: %w", t.MsgID, err)
 	}
 	if b.cfg.Observer != nil {

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
-	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/widths"
 )
 
 // batchable is the length of the run's prefix the fast path can take:
@@ -207,7 +207,7 @@ func (w *batchWriter) finish(m store.Message, meta store.Meta, out outcome, bind
 	}
 	w.finishes = append(w.finishes, store.Finish{
 		MsgID: m.ID, Status: out.status, ErrorClass: string(out.class),
-		Reason: limits.Reason.Cut(out.reason), DuplicateOf: out.duplicateOf, Bind: bind, Now: now,
+		Reason: widths.Reason.Cut(out.reason), DuplicateOf: out.duplicateOf, Bind: bind, Now: now,
 	})
 	// Every terminal message is backfilled: the AODB sees it read, with the
 	// META columns where META decoded (a MALFORMED row gets only its status).

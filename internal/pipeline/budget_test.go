@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/config"
-	"github.com/msgx-aodb/msgx/internal/limits"
+	"github.com/msgx-aodb/msgx/internal/decode"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -203,7 +203,7 @@ func TestLargeMessagesAreNotKeptAlive(t *testing.T) {
 	require.Contains(t, e.pump.cache.entries, int64(2), "the small message's flight is")
 	require.Equal(t, "7", e.flight(t, 1).Scalars["STND"].Raw)
 
-	m, err := limits.Decode([]byte(paddedFlop(1, "7", 2*pinBytes)), e.pump.cfg.Decode)
+	m, err := decode.Message([]byte(paddedFlop(1, "7", 2*pinBytes)), e.pump.cfg.Decode)
 	require.NoError(t, err)
 	meta := metaOf(m)
 	require.Equal(t, m.Meta.Sender, meta.Sndr)
@@ -238,7 +238,7 @@ func TestRunIsCutByDecodedSize(t *testing.T) {
 			fmt.Fprintf(&recs, "<FLOP><FLID>%d</FLID><STND>%d</STND></FLOP>", r%3+1, 100*m+r)
 		}
 		xml := envelope("FLOP", "STND", recs.String())
-		d, err := limits.Decode([]byte(xml), e.pump.cfg.Decode)
+		d, err := decode.Message([]byte(xml), e.pump.cfg.Decode)
 		require.NoError(t, err)
 		require.Less(t, 5*len(xml), budget, "the raw XML of all five fits one run")
 		require.Greater(t, 2*d.Footprint, budget, "what one holds decoded leaves no room for a second")

@@ -1,8 +1,8 @@
 package pipeline
 
 import (
-	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/widths"
 )
 
 // fitMeta drops the META values that do not fit their columns: a refused
@@ -11,9 +11,9 @@ import (
 // does.
 func fitMeta(meta store.Meta) store.Meta {
 	for _, v := range [...]struct {
-		t limits.Target
+		t widths.Target
 		s *string
-	}{{limits.Sender, &meta.Sndr}, {limits.Type, &meta.Type}, {limits.Subtype, &meta.Styp}, {limits.SentRaw, &meta.DttmRaw}} {
+	}{{widths.Sender, &meta.Sndr}, {widths.Type, &meta.Type}, {widths.Subtype, &meta.Styp}, {widths.SentRaw, &meta.DttmRaw}} {
 		if !v.t.Fits(*v.s) {
 			*v.s = ""
 		}

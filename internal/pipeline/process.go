@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/msgx-aodb/msgx/internal/limits"
+	"github.com/msgx-aodb/msgx/internal/decode"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
@@ -138,7 +138,7 @@ func (p *Pump) readDecoded(ctx context.Context, ids []int64, room int) (map[int6
 			continue
 		}
 		delete(raws, id)
-		d, err := limits.Decode(raw, p.cfg.Decode)
+		d, err := decode.Message(raw, p.cfg.Decode)
 		pr := prepared{decoded: d, err: err, size: len(raw)}
 		if d != nil {
 			pr.size = max(pr.size, d.Footprint)

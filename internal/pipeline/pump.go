@@ -11,9 +11,9 @@ import (
 	"github.com/msgx-aodb/msgx/internal/aodbrequest"
 	"github.com/msgx-aodb/msgx/internal/backoff"
 	"github.com/msgx-aodb/msgx/internal/clock"
-	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/widths"
 )
 
 // PumpConfig sets the head rules (docs/design.md §3.2). Durations are from the
@@ -261,7 +261,7 @@ func (p *Pump) failHead(ctx context.Context, m store.Message, err error, bind *s
 func (p *Pump) recordFailure(ctx context.Context, m store.Message, f *failure, bind *store.Binding) error {
 	now := p.now()
 	attempts, err := p.store.RecordFailure(ctx, store.Failure{
-		MsgID: m.ID, ErrorClass: string(f.class), Reason: limits.Reason.Cut(f.reason),
+		MsgID: m.ID, ErrorClass: string(f.class), Reason: widths.Reason.Cut(f.reason),
 		NextAttemptAt: now.Add(p.backoff(m.Attempts + 1)), Now: now, Bind: bind,
 	})
 	if err != nil {
