@@ -12,7 +12,7 @@ import (
 
 // OutboundReader reads coutmsgs (*mailbox.Mailbox); the mailbox guard only reads.
 type OutboundReader interface {
-	OutboundBetween(ctx context.Context, from, to time.Time, limit int) ([]mailbox.Outbound, error)
+	OutboundBetween(ctx context.Context, p mailbox.OutboundBetweenParams) ([]mailbox.Outbound, error)
 }
 
 // mailboxWindow bounds the rows the mailbox guard reads.
@@ -50,7 +50,7 @@ func (g *Guard) Decide(ctx context.Context, ex store.Executor, resp Resp) (Decis
 	case ModeOff:
 		return Decision{Matched: true, Rule: RuleOff}, nil
 	case ModeMailbox:
-		rows, err := g.mb.OutboundBetween(ctx, dttm.Add(-g.timeout), dttm, mailboxWindow)
+		rows, err := g.mb.OutboundBetween(ctx, mailbox.OutboundBetweenParams{From: dttm.Add(-g.timeout), To: dttm, Limit: mailboxWindow})
 		if err != nil {
 			return Decision{}, err
 		}
@@ -72,7 +72,7 @@ func (g *Guard) Complete(ctx context.Context, ex store.Executor, d Decision, msg
 	if d.Request == nil {
 		return nil
 	}
-	return ex.MarkRequestDone(ctx, d.Request.ID, msgID, d.Rule, now)
+	return ex.MarkRequestDone(ctx, store.MarkRequestDoneParams{ID: d.Request.ID, MsgID: msgID, MatchRule: d.Rule, Now: now})
 }
 
 // decodeOutbound keeps the rows that are requests, with their kind and
