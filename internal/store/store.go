@@ -2,6 +2,9 @@
 // in, domain values out, errors mapped to the kinds in errors.go. One adapter
 // per dialect implements it around sqlc code (pgstore for PostgreSQL; Oracle
 // 11g later), and every adapter must pass the conformance suite in storetest.
+// A method that takes more than two values (ctx aside) takes them as one
+// struct named after it (DeadEvents: DeadEventsParams) or after what it
+// records (Failure), so a call names every value it passes.
 //
 // The interface is as small as the pipeline needs. Transactions are explicit:
 // Begin returns a Tx, which is itself an Executor, and Begin on a Tx opens a
