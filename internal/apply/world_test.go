@@ -25,13 +25,12 @@ var (
 )
 
 var (
-	envelope   = sistest.Envelope
-	envelopeAt = sistest.EnvelopeAt
-	fltr       = sistest.Fltr
-	schd       = sistest.Schd
-	schdAt     = sistest.SchdAt
-	flop       = sistest.Flop
-	refList    = sistest.RefList
+	envelope = sistest.Envelope
+	fltr     = sistest.Fltr
+	schd     = sistest.Schd
+	schdAt   = sistest.SchdAt
+	flop     = sistest.Flop
+	refList  = sistest.RefList
 )
 
 // world is an in-memory store for the rules' tests: Reader over maps, and

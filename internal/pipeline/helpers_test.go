@@ -116,14 +116,12 @@ func (e *env) events(t testing.TB, msgID int64) []store.Event {
 
 // The message builders are sistest's (one copy for every package's tests).
 var (
-	envelope   = sistest.Envelope
-	envelopeAt = sistest.EnvelopeAt
-	fltr       = sistest.Fltr
-	schd       = sistest.Schd
-	schdAt     = sistest.SchdAt
-	flop       = sistest.Flop
-	gates      = sistest.Gates
-	refList    = sistest.RefList
-	vipList    = sistest.VIPList
-	nextSeq    = sistest.NextSeq
+	envelope = sistest.Envelope
+	fltr     = sistest.Fltr
+	schd     = sistest.Schd
+	schdAt   = sistest.SchdAt
+	flop     = sistest.Flop
+	gates    = sistest.Gates
+	refList  = sistest.RefList
+	vipList  = sistest.VIPList
 )
