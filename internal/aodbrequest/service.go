@@ -9,6 +9,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -75,7 +76,7 @@ func (s *Service) flights(ctx context.Context, from, to time.Time, origin string
 	if err := CheckRange(from, to); err != nil {
 		return store.Request{}, err
 	}
-	return s.submit(ctx, store.NewRequest{Type: TypeFlights, Key: KeyFlights, RangeBegin: &from, RangeEnd: &to, Origin: origin})
+	return s.submit(ctx, store.NewRequest{Type: respmatch.TypeFlights, Key: respmatch.KeyFlights, RangeBegin: &from, RangeEnd: &to, Origin: origin})
 }
 
 // Reference requests one reference list.
@@ -84,7 +85,7 @@ func (s *Service) Reference(ctx context.Context, list string) (store.Request, er
 	if err != nil {
 		return store.Request{}, err
 	}
-	return s.submit(ctx, store.NewRequest{Type: TypeReference, Key: RefKey(code), List: code})
+	return s.submit(ctx, store.NewRequest{Type: respmatch.TypeReference, Key: respmatch.RefKey(code), List: code})
 }
 
 // submit registers a request and sends it: an operator's expires the open
@@ -204,7 +205,7 @@ func (s *Service) markSent(ctx context.Context, req store.Request, outboundID in
 // encode is the request's XML: META DTTM is its registration time.
 func (s *Service) encode(req store.Request) []byte {
 	meta := sis.RequestMeta{Sender: req.Sender, Seq: req.Seqn, Sent: req.RegisteredAt, Location: s.cfg.Location}
-	if req.Type == TypeFlights {
+	if req.Type == respmatch.TypeFlights {
 		return sis.EncodeRQFD(meta, *req.RangeBegin, *req.RangeEnd)
 	}
 	return sis.EncodeRQRD(meta, req.List)
