@@ -13,7 +13,7 @@ import (
 
 // OutboundReader reads coutmsgs (*mailbox.Mailbox); the mailbox guard only reads.
 type OutboundReader interface {
-	OutboundBetween(ctx context.Context, from, to time.Time, limit int) ([]mailbox.Outbound, error)
+	OutboundBetween(ctx context.Context, p mailbox.OutboundBetweenParams) ([]mailbox.Outbound, error)
 }
 
 // mailboxWindow bounds the rows the mailbox guard reads.
@@ -51,7 +51,7 @@ func (g *Guard) Read(ctx context.Context, ex store.Executor, key string, dttm ti
 	case respmatch.ModeOff:
 		return respmatch.Candidates{}, nil
 	case respmatch.ModeMailbox:
-		rows, err := g.mb.OutboundBetween(ctx, dttm.Add(-g.timeout), dttm, mailboxWindow)
+		rows, err := g.mb.OutboundBetween(ctx, mailbox.OutboundBetweenParams{From: dttm.Add(-g.timeout), To: dttm, Limit: mailboxWindow})
 		if err != nil {
 			return respmatch.Candidates{}, err
 		}

@@ -30,8 +30,8 @@ const DefaultTimeout = 10 * time.Minute
 
 // Outbox is the outbound mailbox as the service uses it (*mailbox.Mailbox).
 type Outbox interface {
-	InsertOutbound(ctx context.Context, body []byte, insertedAt time.Time, routingID string) (int64, error)
-	FindOutbound(ctx context.Context, sender string, seqn int64, since time.Time, limit int) ([]mailbox.Outbound, error)
+	InsertOutbound(ctx context.Context, p mailbox.InsertOutboundParams) (int64, error)
+	FindOutbound(ctx context.Context, p mailbox.FindOutboundParams) ([]mailbox.Outbound, error)
 }
 
 // Observer counts what the service does (internal/metrics implements it).
@@ -119,7 +119,7 @@ func (s *Service) register(ctx context.Context, nr store.NewRequest) (store.Requ
 	defer tx.Rollback(ctx)
 	var old []int64
 	if store.RequestOrigin(nr.Origin) == store.OriginOperator {
-		old, err = tx.ExpireRequestKey(ctx, nr.Key, "superseded by a new request", now)
+		old, err = tx.ExpireRequestKey(ctx, store.ExpireRequestKeyParams{Key: nr.Key, Note: "superseded by a new request", Now: now})
 	} else {
 		old, err = s.held(ctx, tx, nr.Key, now)
 	}
@@ -164,7 +164,7 @@ func (s *Service) held(ctx context.Context, tx store.Tx, key string, now time.Ti
 		if open.Status == store.RequestRegistered {
 			note = "never sent: no outbound row by expires_at"
 		}
-		return tx.ExpireRequestKey(ctx, key, note, now)
+		return tx.ExpireRequestKey(ctx, store.ExpireRequestKeyParams{Key: key, Note: note, Now: now})
 	case !errors.Is(err, store.ErrNotFound):
 		return nil, err
 	}
@@ -183,7 +183,7 @@ func (s *Service) held(ctx context.Context, tx store.Tx, key string, now time.Ti
 func (s *Service) send(ctx context.Context, req store.Request) (store.Request, error) {
 	body := s.encode(req)
 	insertedAt := s.clk.Now()
-	id, err := s.mb.InsertOutbound(ctx, body, insertedAt, s.cfg.RoutingID)
+	id, err := s.mb.InsertOutbound(ctx, mailbox.InsertOutboundParams{Body: body, InsertedAt: insertedAt, RoutingID: s.cfg.RoutingID})
 	if err != nil {
 		return req, fmt.Errorf("request %d registered but not sent: %w", req.ID, err)
 	}
@@ -226,7 +226,7 @@ func (s *Service) Recover(ctx context.Context) error {
 		if req.Status != store.RequestRegistered {
 			continue
 		}
-		rows, err := s.mb.FindOutbound(ctx, req.Sender, req.Seqn, req.RegisteredAt, 10)
+		rows, err := s.mb.FindOutbound(ctx, mailbox.FindOutboundParams{Sender: req.Sender, Seqn: req.Seqn, Since: req.RegisteredAt, Limit: 10})
 		if err != nil {
 			return err
 		}

@@ -64,7 +64,8 @@ func (t leaderTerm) services() []service.Service {
 			}})
 		notify, sweep = backfiller.Notify, backfiller.Sweep
 	}
-	jobs.Registry = MaintenanceJobs(cfg, st, clk, t.reqs.Expiry().RunOnce, ReconcileJob(cfg, poller), BackfillJob(cfg, st, clk, sweep))
+	jobs.Registry = MaintenanceJobs(MaintenanceParams{Config: cfg, Store: st, Clock: clk,
+		Expire: t.reqs.Expiry().RunOnce, Reconcile: poller, Backfill: sweep})
 	var svcs []service.Service
 	if backfiller != nil {
 		svcs = append(svcs, backfiller)

@@ -254,7 +254,7 @@ func TestGuardModes(t *testing.T) {
 		// The live system's request, inserted at 16:00:00 local.
 		body := sis.EncodeRQFD(sis.RequestMeta{Sender: "LIVE", Seq: 7, Sent: start, Location: shanghai},
 			local(t, "2026-12-02T10:00"), local(t, "2026-12-02T23:59"))
-		oid, err := e.Mailbox.InsertOutbound(t.Context(), body, start, "AODB")
+		oid, err := e.Mailbox.InsertOutbound(t.Context(), mailbox.InsertOutboundParams{Body: body, InsertedAt: start, RoutingID: "AODB"})
 		require.NoError(t, err)
 		before := e.Send(t, schdAt("20261202155959", "RESP", fltrAt(913, "1100")))
 		resp := e.Send(t, schdAt("20261202160100", "RESP", fltrAt(913, "1100")))
