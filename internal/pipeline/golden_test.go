@@ -52,7 +52,10 @@ func TestStoredTablesMatchGolden(t *testing.T) {
 			require.NotEmpty(t, want, "no golden file: run with -update")
 			require.Equal(t, slices.Sorted(maps.Keys(want)), slices.Sorted(maps.Keys(got)), "the tables dumped")
 			for _, table := range slices.Sorted(maps.Keys(want)) {
-				require.Equal(t, want[table], got[table], "table %s differs from %s (a wanted change: go test -run TestStoredTablesMatchGolden -update)", table, goldenFile)
+				if want[table] != got[table] {
+					t.Errorf("table %s differs from %s (a wanted change: go test ./internal/pipeline -run TestStoredTablesMatchGolden -update):\n%s",
+						table, goldenFile, strings.Join(rowDiff(t, want[table], got[table]), "\n"))
+				}
 			}
 		})
 	}
@@ -185,23 +188,34 @@ func runGoldenCorpus(t *testing.T, runLength int) map[string]string {
 		}
 		c.sisFLOP(name, to, also)
 	}
-	c.sisFLOP("flop_fdel", 5, 5)                                                                              // a FLOP deleting its flight
-	c.flop("STND", 5, "<STND>501</STND>")                                                                     // on a deleted flight: no-match:flight-deleted
-	c.flop("STND", 99, "<STND>991</STND>")                                                                    // an unknown flight: no-match:flight
-	dup := c.flop("STND", 3, "<STND>301</STND>")                                                              // applied...
-	c.sendRaw(string(mustRaw(t, e, dup)))                                                                     // ...and its duplicate (same identity)
-	c.sendRaw("<MSG><META>broken")                                                                            // DEAD MALFORMED
-	c.schd("20261202090000", "UPD", fltrOn(4, "03DEC", "1230"))                                               // DEAD PROTOCOL: moves the operation day
-	c.flop("VIPF", 4, vipList(100))                                                                           // DEAD PROTOCOL: over kafka.max-record-bytes
-	c.send("20261202090000", "LDM", "NONE", "<LDM>x</LDM>")                                                   // ignored type: SKIPPED
-	c.send("20261202090000", "RQFD", "NONE", "<RQFD><STDB>02DEC260000</STDB><STDE>02DEC262359</STDE></RQFD>") // an outbound request inbound
+	c.sisFLOP("flop_fdel", 5, 5) // a FLOP deleting its flight
+	// Skipped: on a deleted flight (no-match:flight-deleted), on an unknown
+	// one (no-match:flight), a duplicate (same identity) of an applied FLOP,
+	// an ignored type.
+	c.flop("STND", 5, "<STND>501</STND>")
+	c.flop("STND", 99, "<STND>991</STND>")
+	dup := c.flop("STND", 3, "<STND>301</STND>")
+	c.sendRaw(string(mustRaw(t, e, dup)))
+	c.send("20261202090000", "LDM", "NONE", "<LDM>x</LDM>")
+	// DEAD MALFORMED: broken XML, and a row the mailbox lost.
+	c.sendRaw("<MSG><META>broken")
+	gone := c.flop("STND", 3, "<STND>302</STND>")
+	_, err := e.MailboxDB.ExecContext(t.Context(), "DELETE FROM cminmsgs WHERE CMINMSGS_ID = ?", gone)
+	require.NoError(t, err)
+	// DEAD PROTOCOL: a state rule broken (SODT moves the operation day), an
+	// event over kafka.max-record-bytes, an outbound request inbound.
+	c.schd("20261202090000", "UPD", fltrOn(4, "03DEC", "1230"))
+	c.flop("VIPF", 4, vipList(100))
+	c.send("20261202090000", "RQFD", "NONE", "<RQFD><STDB>02DEC260000</STDB><STDE>02DEC262359</STDE></RQFD>")
+	// Deletes, schedule changes, reference changes.
 	c.send("20261202090000", "FDEL", "NONE", "<FDEL><FLID>6</FLID></FDEL>")
 	c.schd("20261202090000", "UPD", fltrOn(2, "02DEC", "1030", gates("B2")), fltrOn(7, "02DEC", "1530"))
 	c.schd("20261202090000", "ADFT", fltrOn(8, "02DEC", "1630", "<STND>801</STND>"))
 	c.schd("20261202090000", "DEL", `<FLTR><FLID>7</FLID></FLTR>`, `<FLTR><FLID>98</FLID></FLTR>`)
 	c.refList("20261202090000", "UPD", "3U")
 	c.refList("20261202090000", "DEL", "CZ")
-	c.send("20261202090000", "FLOP", "STND", sliced()) // more than sliceRecords records: applied in slices
+	// More than sliceRecords records: applied in slices.
+	c.send("20261202090000", "FLOP", "STND", sliced())
 	e.StepUntilWait(t)
 
 	// An unsupported kind fails, holding the head, until exhausted; the
@@ -213,7 +227,7 @@ func runGoldenCorpus(t *testing.T, runLength int) map[string]string {
 
 	// Replayed under a configuration that ignores the kind: SKIPPED.
 	e.Clock.Advance(time.Hour)
-	_, err := replay.Apply(t.Context(), e.Store, replay.Filter{IDs: []int64{unsupported}}, e.Clock.Now(), nil)
+	_, err = replay.Apply(t.Context(), e.Store, replay.Filter{IDs: []int64{unsupported}}, e.Clock.Now(), nil)
 	require.NoError(t, err)
 	e.pump.cfg.Decode.IgnoreTypes = []string{"SCHS"}
 	e.StepUntilWait(t)
@@ -373,4 +387,69 @@ func writeGolden(t *testing.T, tables map[string]string) {
 	b, err := json.MarshalIndent(raw, "", " ")
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(goldenFile, append(b, '\n'), 0o644))
+}
+
+// rowDiff describes the first rows where two dumps of a table differ: the
+// row's place and the columns whose values differ (rows are in a stable
+// order, so a row added or removed shows as the rows after it shifting).
+func rowDiff(t *testing.T, want, got string) []string {
+	t.Helper()
+	var w, g []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(want), &w))
+	require.NoError(t, json.Unmarshal([]byte(got), &g))
+	out := []string{fmt.Sprintf("  %d rows wanted, %d got", len(w), len(g))}
+	shown := 0
+	for i := range max(len(w), len(g)) {
+		if shown == 5 {
+			out = append(out, "  ...")
+			break
+		}
+		switch {
+		case i >= len(g):
+			out = append(out, fmt.Sprintf("  row %d missing: %s", i, compact(w[i])))
+		case i >= len(w):
+			out = append(out, fmt.Sprintf("  row %d extra: %s", i, compact(g[i])))
+		default:
+			var cols []string
+			for _, k := range slices.Sorted(maps.Keys(w[i])) {
+				if compact(w[i][k]) != compact(g[i][k]) {
+					cols = append(cols, fmt.Sprintf("    %s: want %s, got %s", k, compact(w[i][k]), compact(g[i][k])))
+				}
+			}
+			for _, k := range slices.Sorted(maps.Keys(g[i])) {
+				if _, ok := w[i][k]; !ok {
+					cols = append(cols, fmt.Sprintf("    %s: not wanted, got %s", k, compact(g[i][k])))
+				}
+			}
+			if len(cols) == 0 {
+				continue
+			}
+			out = append(out, fmt.Sprintf("  row %d%s:", i, rowKey(w[i])))
+			out = append(out, cols...)
+		}
+		shown++
+	}
+	return out
+}
+
+// compact is a value as one line of JSON, cut to a readable length.
+func compact(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	if len(b) > 300 {
+		return string(b[:300]) + "..."
+	}
+	return string(b)
+}
+
+// rowKey names a row by its key column, where it has one of the usual.
+func rowKey(row map[string]any) string {
+	for _, k := range []string{"event_id", "msg_id", "req_id", "flid", "CMINMSGS_ID", "COUTMSGS_ID"} {
+		if v, ok := row[k]; ok {
+			return fmt.Sprintf(" (%s %s)", k, compact(v))
+		}
+	}
+	return ""
 }
