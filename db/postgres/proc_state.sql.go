@@ -74,53 +74,6 @@ func (q *Queries) ProcStateArchive(ctx context.Context, db DBTX, arg ProcStateAr
 	return i, err
 }
 
-const procStateBindIdentities = `-- name: ProcStateBindIdentities :many
-UPDATE proc_state p SET
-  identity_key = v.identity_key,
-  kind = v.kind,
-  msg_type = v.msg_type,
-  msg_subtype = v.msg_subtype,
-  meta_sndr = v.meta_sndr,
-  meta_seqn = v.meta_seqn,
-  meta_dttm_raw = v.meta_dttm_raw,
-  meta_dttm = v.meta_dttm,
-  updated_at = $1
-FROM json_to_recordset($2::json) AS v(
-  msg_id bigint, identity_key varchar, kind varchar, msg_type varchar, msg_subtype varchar,
-  meta_sndr varchar, meta_seqn bigint, meta_dttm_raw varchar, meta_dttm timestamptz)
-WHERE p.msg_id = v.msg_id AND p.status IN ('PENDING', 'FAILED')
-RETURNING p.msg_id
-`
-
-type ProcStateBindIdentitiesParams struct {
-	Now   time.Time `json:"now"`
-	Binds []byte    `json:"binds"`
-}
-
-// Binds the decoded identity (NULL: META only) and META of unfinished
-// messages, all rows of a run in one statement (a JSON array of objects). A
-// retry re-binds the same values; a key held by another row fails on the
-// UNIQUE constraint. Returns the ids bound.
-func (q *Queries) ProcStateBindIdentities(ctx context.Context, db DBTX, arg ProcStateBindIdentitiesParams) ([]int64, error) {
-	rows, err := db.Query(ctx, procStateBindIdentities, arg.Now, arg.Binds)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []int64{}
-	for rows.Next() {
-		var msg_id int64
-		if err := rows.Scan(&msg_id); err != nil {
-			return nil, err
-		}
-		items = append(items, msg_id)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const procStateCountByStatus = `-- name: ProcStateCountByStatus :many
 SELECT status, COALESCE(error_class, '')::varchar AS error_class, count(*) AS messages
 FROM proc_state
@@ -299,8 +252,8 @@ type ProcStateFinishManyParams struct {
 
 // Moves unfinished messages to their terminal status (SUCCEEDED, SKIPPED,
 // DEAD), all rows of a run in one statement. A row with bind = true also
-// binds identity and META as ProcStateBindIdentities does, in the same row
-// write (without it they are kept). Returns the ids finished.
+// binds identity, kind and META in the same row write (without it they are
+// kept). Returns the ids finished.
 func (q *Queries) ProcStateFinishMany(ctx context.Context, db DBTX, arg ProcStateFinishManyParams) ([]int64, error) {
 	rows, err := db.Query(ctx, procStateFinishMany, arg.Now, arg.Finishes)
 	if err != nil {

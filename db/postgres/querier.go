@@ -217,11 +217,6 @@ type Querier interface {
 	// checked again on the row deleted: a replay may have moved it back to
 	// PENDING meanwhile. With @dry_run only counts. Oldest/newest: FINISHED_AT.
 	ProcStateArchive(ctx context.Context, db DBTX, arg ProcStateArchiveParams) (ProcStateArchiveRow, error)
-	// Binds the decoded identity (NULL: META only) and META of unfinished
-	// messages, all rows of a run in one statement (a JSON array of objects). A
-	// retry re-binds the same values; a key held by another row fails on the
-	// UNIQUE constraint. Returns the ids bound.
-	ProcStateBindIdentities(ctx context.Context, db DBTX, arg ProcStateBindIdentitiesParams) ([]int64, error)
 	// Backlog and outcomes for status and metrics.
 	ProcStateCountByStatus(ctx context.Context, db DBTX) ([]ProcStateCountByStatusRow, error)
 	// Enqueues mailbox ids as PENDING and returns the new ones. The primary key
@@ -242,8 +237,8 @@ type Querier interface {
 	ProcStateFindIdentities(ctx context.Context, db DBTX, identityKeys []string) ([]ProcStateFindIdentitiesRow, error)
 	// Moves unfinished messages to their terminal status (SUCCEEDED, SKIPPED,
 	// DEAD), all rows of a run in one statement. A row with bind = true also
-	// binds identity and META as ProcStateBindIdentities does, in the same row
-	// write (without it they are kept). Returns the ids finished.
+	// binds identity, kind and META in the same row write (without it they are
+	// kept). Returns the ids finished.
 	ProcStateFinishMany(ctx context.Context, db DBTX, arg ProcStateFinishManyParams) ([]int64, error)
 	ProcStateGet(ctx context.Context, db DBTX, msgID int64) (ProcState, error)
 	// The queue head: the smallest unfinished MSG_ID. FAILED holds the head too.

@@ -77,12 +77,8 @@ type Queue interface {
 	// IdentityHolders returns the messages holding the given identity keys,
 	// live or archived; free keys are absent from the map.
 	IdentityHolders(ctx context.Context, keys []string) (map[string]int64, error)
-	// BindIdentities records the decoded identity (empty: META only) and META
-	// of unfinished messages. ErrDuplicate when another message holds a key;
-	// ErrNotFound when a message is not unfinished.
-	BindIdentities(ctx context.Context, binds []BindIdentity) error
 	// FinishMessages moves unfinished messages to SUCCEEDED, SKIPPED or DEAD,
-	// binding those with a Bind as BindIdentities would; ErrNotFound when one
+	// binding those with a Bind (identity, kind, META) in the same write; ErrNotFound when one
 	// is not unfinished, ErrDuplicate when another message holds a key.
 	FinishMessages(ctx context.Context, finishes []Finish) error
 	// RecordFailure marks an unfinished message FAILED with its backoff and

@@ -79,13 +79,6 @@ type Binding struct {
 	Meta        Meta
 }
 
-// BindIdentity binds a decoded identity to an unfinished message.
-type BindIdentity struct {
-	MsgID int64
-	Binding
-	Now time.Time
-}
-
 // Finish is a terminal outcome.
 type Finish struct {
 	MsgID       int64

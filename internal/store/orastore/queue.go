@@ -192,29 +192,10 @@ func columns(rows []map[string]any) map[string]any {
 	return out
 }
 
-// BindIdentities binds every message with one array-bound UPDATE. Array DML
-// reports the total of rows: fewer than messages means some were not
+// FinishMessages finishes every message with one array-bound UPDATE. Array
+// DML reports the total of rows: fewer than messages means some were not
 // unfinished (the caller rolls back the run, as with PostgreSQL's list).
-func (e executor) BindIdentities(ctx context.Context, binds []store.BindIdentity) error {
-	if len(binds) == 0 {
-		return nil
-	}
-	rows := make([]map[string]any, len(binds))
-	ids := make([]int64, len(binds))
-	for i, p := range binds {
-		ids[i] = p.MsgID
-		rows[i] = bindValues(p.Binding)
-		rows[i]["msg_id"], rows[i]["now"] = p.MsgID, instant(binds[0].Now)
-	}
-	n, err := e.execRows(ctx, "ProcStateBindIdentities", columns(rows))
-	if err != nil {
-		return err
-	}
-	return allDone("bind identity", ids, n)
-}
-
-// FinishMessages finishes every message with one array-bound UPDATE (see
-// BindIdentities); bind_meta 1 binds a message's identity in the same write.
+// bind_meta 1 binds a message's identity in the same write.
 func (e executor) FinishMessages(ctx context.Context, finishes []store.Finish) error {
 	if len(finishes) == 0 {
 		return nil

@@ -9,7 +9,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
-// AddBackfills registers every todo in one statement (see BindIdentities).
+// AddBackfills registers every todo in one statement (see FinishMessages).
 func (e executor) AddBackfills(ctx context.Context, todos []store.Backfill) error {
 	type row struct {
 		MsgID         int64      `json:"msg_id"`

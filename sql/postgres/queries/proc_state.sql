@@ -68,32 +68,11 @@ UNION ALL
 SELECT h.identity_key::varchar AS identity_key, h.msg_id FROM proc_state_hst h
 WHERE h.identity_key = ANY(sqlc.arg(identity_keys)::varchar[]) AND h.duplicate_of IS NULL;
 
--- name: ProcStateBindIdentities :many
--- Binds the decoded identity (NULL: META only) and META of unfinished
--- messages, all rows of a run in one statement (a JSON array of objects). A
--- retry re-binds the same values; a key held by another row fails on the
--- UNIQUE constraint. Returns the ids bound.
-UPDATE proc_state p SET
-  identity_key = v.identity_key,
-  kind = v.kind,
-  msg_type = v.msg_type,
-  msg_subtype = v.msg_subtype,
-  meta_sndr = v.meta_sndr,
-  meta_seqn = v.meta_seqn,
-  meta_dttm_raw = v.meta_dttm_raw,
-  meta_dttm = v.meta_dttm,
-  updated_at = @now
-FROM json_to_recordset(@binds::json) AS v(
-  msg_id bigint, identity_key varchar, kind varchar, msg_type varchar, msg_subtype varchar,
-  meta_sndr varchar, meta_seqn bigint, meta_dttm_raw varchar, meta_dttm timestamptz)
-WHERE p.msg_id = v.msg_id AND p.status IN ('PENDING', 'FAILED')
-RETURNING p.msg_id;
-
 -- name: ProcStateFinishMany :many
 -- Moves unfinished messages to their terminal status (SUCCEEDED, SKIPPED,
 -- DEAD), all rows of a run in one statement. A row with bind = true also
--- binds identity and META as ProcStateBindIdentities does, in the same row
--- write (without it they are kept). Returns the ids finished.
+-- binds identity, kind and META in the same row write (without it they are
+-- kept). Returns the ids finished.
 UPDATE proc_state p SET
   identity_key = CASE WHEN v.bind THEN v.identity_key ELSE p.identity_key END,
   kind = CASE WHEN v.bind THEN v.kind ELSE p.kind END,
