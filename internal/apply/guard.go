@@ -52,7 +52,7 @@ func answered(w *Writes, d *respmatch.Decision, msgID int64, out Outcome, now ti
 		return out
 	}
 	if d.Request != nil {
-		w.RequestDone = &RequestDone{ID: d.Request.ID, MsgID: msgID, Rule: d.Rule, Now: now}
+		w.RequestDone = &store.MarkRequestDoneParams{ID: d.Request.ID, MsgID: msgID, MatchRule: d.Rule, Now: now}
 	}
 	out.Reason = strings.TrimSpace(d.Note() + " " + out.Reason)
 	return out

@@ -24,7 +24,7 @@ type Writes struct {
 	Flights      []store.FlightWrite
 	Events       []store.NewEvent
 	Members      []Members // the applied snapshot days' new memberships
-	RequestDone  *RequestDone
+	RequestDone  *store.MarkRequestDoneParams // the request a RESP answered
 	Finishes     []store.Finish
 	Backfills    []store.Backfill
 
@@ -44,13 +44,6 @@ type RefList struct {
 type Members struct {
 	FDay  time.Time
 	FLIDs []int64
-}
-
-// RequestDone completes the request a RESP answered.
-type RequestDone struct {
-	ID, MsgID int64
-	Rule      string
-	Now       time.Time
 }
 
 // addResults queues a message's flight results: the row (final state, every

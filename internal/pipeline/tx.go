@@ -73,7 +73,7 @@ func write(ctx context.Context, ex store.Executor, w *apply.Writes, now time.Tim
 		}
 	}
 	if d := w.RequestDone; d != nil {
-		if err := ex.MarkRequestDone(ctx, store.MarkRequestDoneParams{ID: d.ID, MsgID: d.MsgID, MatchRule: d.Rule, Now: d.Now}); err != nil {
+		if err := ex.MarkRequestDone(ctx, *d); err != nil {
 			return err
 		}
 	}
