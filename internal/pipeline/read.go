@@ -253,8 +253,8 @@ func (p *Pump) readBudgeted(ctx context.Context, ids []int64, held map[int64]pre
 
 // releaseMemory returns freed memory to the operating system after a step
 // that read at least a quarter of the run budget: the garbage collector
-// keeps freed pages for reuse (at gc.percent 400 the heap may grow to five
-// times its live data), so without this a burst of large messages would
+// keeps freed pages for reuse (the heap may grow to 1 + gc.percent/100
+// times its live data, up to gc.memory-limit), so without this a burst of large messages would
 // leave the process at its peak size long after the burst.
 func (p *Pump) releaseMemory(read int) {
 	if read > 0 && read >= p.cfg.RunBytes/4 {
