@@ -17,7 +17,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sync/atomic"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
@@ -62,9 +61,6 @@ type Mailbox struct {
 	// processing them) and refuse every write.
 	includeProcessed bool
 	readOnly         bool
-
-	// The server has no JSON_TABLE: BackfillMany uses its legacy statement.
-	noJSONTable atomic.Bool
 }
 
 // Option configures a Mailbox.
