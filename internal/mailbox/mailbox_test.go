@@ -24,7 +24,11 @@ var t0 = time.Date(2026, 12, 2, 0, 30, 15, 0, time.UTC)
 
 func newMailbox(t *testing.T, opts ...mailbox.Option) (*mailbox.Mailbox, *sql.DB, string) {
 	t.Helper()
-	db, dsn := testdb.Mailbox(t)
+	_, dsn := testdb.Mailbox(t)
+	// Opened as msgx serve opens it (interpolateParams among its defaults).
+	db, err := mailbox.Open(t.Context(), dsn)
+	require.NoError(t, err)
+	t.Cleanup(func() { db.Close() })
 	return mailbox.New(db, append([]mailbox.Option{mailbox.WithZone(shanghai)}, opts...)...), db, dsn
 }
 
