@@ -32,7 +32,7 @@ mariadbd --no-defaults --datadir="$DIR/data" --port="$PORT" --bind-address=127.0
 	--socket="$DIR/mariadb.sock" --pid-file="$DIR/mariadb.pid" --user="$(id -un)" \
 	--skip-grant-tables --log-error="$DIR/error.log" --innodb-buffer-pool-size=128M \
 	--character-set-server=utf8mb4 --collation-server=utf8mb4_general_ci \
-	--general-log-file="$DIR/general.log" --slow-query-log-file="$DIR/slow.log" &
+	--general-log-file="$DIR/general.log" --slow-query-log-file="$DIR/slow.log" 2>>"$DIR/error.log" &
 stop() { kill "$(cat "$DIR/mariadb.pid")" 2>/dev/null || true; }
 trap stop EXIT
 for _ in $(seq 50); do $SQL -e 'SELECT 1' >/dev/null 2>&1 && break; sleep 0.2; done
