@@ -157,7 +157,10 @@ func (m *Mailbox) Insert(ctx context.Context, body []byte, receivedAt time.Time)
 		return 0, unavailable("insert", err)
 	}
 	defer conn.Close()
-	id, err := m.q.InboundInsert(ctx, conn, dbmb.InboundInsertParams{Body: body, ReceivedAt: m.wallPtr(receivedAt)})
+	// A server-side statement, even when the DSN interpolates: the body
+	// then travels as is, not escaped (quotes and newlines doubled), so
+	// every body up to BodyLimit fits the server's packet.
+	id, err := m.q.InboundInsert(ctx, prepared{conn}, dbmb.InboundInsertParams{Body: body, ReceivedAt: m.wallPtr(receivedAt)})
 	if tooLarge(err) {
 		discard(conn)
 		return 0, tooLargeError(len(body), err)
