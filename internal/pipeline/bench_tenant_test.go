@@ -56,6 +56,7 @@ func BenchmarkTenantCPU(b *testing.B) {
 		e.MailboxDB.SetMaxOpenConns(1)
 		status0 := sessionStatus(b, e.MailboxDB)
 		resetPeakRSS(b)
+		statements := pgStatements(b, e)
 		own0 := backendsCPU(b, e)
 		self0, pg0, my0 := selfCPU(b), pgCPU(b, pgPID), procCPU(b, myPID)
 		runService(b, e, n+1)
@@ -63,6 +64,7 @@ func BenchmarkTenantCPU(b *testing.B) {
 		own1 := backendsCPU(b, e)
 		peak := peakRSS(b)
 		status1 := sessionStatus(b, e.MailboxDB)
+		statements(n + 1)
 
 		counts, err := e.Store.QueueCounts(b.Context())
 		require.NoError(b, err)
