@@ -149,10 +149,10 @@ func TestMailboxListAfterAndRescan(t *testing.T) {
 
 	// Rows received at t0+2m and later are inside the age bound; the cut-off
 	// is an instant, compared with the airport wall clock.
-	got, err = mb.Rescan(ctx, ids[0], ids[3], t0.Add(2*time.Minute), 10)
+	got, err = mb.Rescan(ctx, mailbox.RescanParams{FromID: ids[0], ToID: ids[3], ReceivedAfter: t0.Add(2 * time.Minute), Limit: 10})
 	require.NoError(t, err)
 	require.Equal(t, ids[2:4], got)
-	got, err = mb.Rescan(ctx, 0, ids[4], t0, 2)
+	got, err = mb.Rescan(ctx, mailbox.RescanParams{ToID: ids[4], ReceivedAfter: t0, Limit: 2})
 	require.NoError(t, err)
 	require.Equal(t, []int64{ids[0], ids[2]}, got, "bounded")
 }
@@ -331,7 +331,7 @@ func TestMailboxShadow(t *testing.T) {
 	got, err := shadow.ListAfter(ctx, 0, 10)
 	require.NoError(t, err)
 	require.Equal(t, ids, got, "the row the other system processed is listed too")
-	got, err = shadow.Rescan(ctx, 0, ids[2], t0, 10)
+	got, err = shadow.Rescan(ctx, mailbox.RescanParams{ToID: ids[2], ReceivedAfter: t0, Limit: 10})
 	require.NoError(t, err)
 	require.Equal(t, ids, got)
 

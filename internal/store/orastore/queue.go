@@ -265,9 +265,9 @@ func (e executor) RecordFailure(ctx context.Context, p store.Failure) (int, erro
 	return int(attempts), err
 }
 
-func (e executor) DeadLetters(ctx context.Context, class string, afterID int64, limit int) ([]store.Message, error) {
+func (e executor) DeadLetters(ctx context.Context, p store.DeadLettersParams) ([]store.Message, error) {
 	return e.messages(ctx, "ProcStateListDead", map[string]any{
-		"after_msg_id": afterID, "error_class": text(class), "page_size": limit,
+		"after_msg_id": p.AfterID, "error_class": text(p.Class), "page_size": p.Limit,
 	})
 }
 

@@ -220,9 +220,9 @@ func (e executor) RecordFailure(ctx context.Context, p store.Failure) (int, erro
 	return int(attempts), interpret(err)
 }
 
-func (e executor) DeadLetters(ctx context.Context, class string, afterID int64, limit int) ([]store.Message, error) {
+func (e executor) DeadLetters(ctx context.Context, p store.DeadLettersParams) ([]store.Message, error) {
 	rows, err := e.q.ProcStateListDead(ctx, e.db, postgres.ProcStateListDeadParams{
-		AfterMsgID: afterID, ErrorClass: nilIfEmpty(class), PageSize: int32(limit),
+		AfterMsgID: p.AfterID, ErrorClass: nilIfEmpty(p.Class), PageSize: int32(p.Limit),
 	})
 	return messages(rows), interpret(err)
 }

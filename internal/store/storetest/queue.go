@@ -150,10 +150,10 @@ func testQueue(t *testing.T, newStore Factory) {
 		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 2, Status: store.StatusDead, ErrorClass: "MALFORMED", Reason: "not XML", Now: t0}}))
 		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 3, Status: store.StatusDead, ErrorClass: "PROTOCOL", Reason: "day", Now: t0}}))
 
-		dead, err := s.DeadLetters(ctx(t), "PROTOCOL", 0, 10)
+		dead, err := s.DeadLetters(ctx(t), store.DeadLettersParams{Class: "PROTOCOL", Limit: 10})
 		require.NoError(t, err)
 		require.Equal(t, []int64{1, 3}, ids(dead))
-		page, err := s.DeadLetters(ctx(t), "", 1, 1)
+		page, err := s.DeadLetters(ctx(t), store.DeadLettersParams{AfterID: 1, Limit: 1})
 		require.NoError(t, err)
 		require.Equal(t, []int64{2}, ids(page), "keyset paging after id 1")
 
