@@ -222,7 +222,11 @@ type Querier interface {
 	// Enqueues mailbox ids as PENDING and returns the new ones. The primary key
 	// makes a rescan harmless, and an id already archived is never enqueued
 	// again. A new id smaller than a finished one (live or archived) is a late
-	// row (rule 17): late_after keeps the largest such id. The caller holds
+	// row (rule 17): late_after keeps the largest such id. That is the largest
+	// finished id above the smallest new one when it is above the new id too, so
+	// each maximum is one read of the key range above the smallest new id (empty
+	// in the usual poll), not a subquery per id (a scan per id when the planner
+	// took a young table for empty: O(n²) over a drain). The caller holds
 	// PIPELINE_LOCK unless ProcStateEnqueueCheck found every new id above every
 	// known one, so no business transaction commits between this check and the
 	// insert.

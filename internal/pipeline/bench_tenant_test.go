@@ -60,6 +60,7 @@ func BenchmarkTenantCPU(b *testing.B) {
 		runtime.GC()
 		debug.FreeOSMemory() // the messages the benchmark built are not the service's
 		resetPeakRSS(b)
+		statements := pgStatements(b, e)
 		own0 := backendsCPU(b, e)
 		self0, pg0, my0 := selfCPU(b), pgCPU(b, pgPID), procCPU(b, myPID)
 		runService(b, e, n+1)
@@ -67,6 +68,7 @@ func BenchmarkTenantCPU(b *testing.B) {
 		own1 := backendsCPU(b, e)
 		peak := peakRSS(b)
 		status1 := sessionStatus(b, e.MailboxDB)
+		statements(n + 1)
 
 		counts, err := e.Store.QueueCounts(b.Context())
 		require.NoError(b, err)

@@ -2,18 +2,28 @@
 -- Enqueues mailbox ids as PENDING and returns the new ones. The primary key
 -- makes a rescan harmless, and an id already archived is never enqueued
 -- again. A new id smaller than a finished one (live or archived) is a late
--- row (rule 17): late_after keeps the largest such id. The caller holds
+-- row (rule 17): late_after keeps the largest such id. That is the largest
+-- finished id above the smallest new one when it is above the new id too, so
+-- each maximum is one read of the key range above the smallest new id (empty
+-- in the usual poll), not a subquery per id (a scan per id when the planner
+-- took a young table for empty: O(n²) over a drain). The caller holds
 -- PIPELINE_LOCK unless ProcStateEnqueueCheck found every new id above every
 -- known one, so no business transaction commits between this check and the
 -- insert.
+WITH ids AS (SELECT unnest(@msg_ids::bigint[]) AS id),
+finished AS (
+  SELECT
+    (SELECT max(p.msg_id) FROM proc_state p
+     WHERE p.msg_id > (SELECT min(id) FROM ids) AND p.status IN ('SUCCEEDED', 'SKIPPED', 'DEAD')) AS live,
+    (SELECT max(h.msg_id) FROM proc_state_hst h WHERE h.msg_id > (SELECT min(id) FROM ids)) AS archived)
 INSERT INTO proc_state (msg_id, status, first_seen_at, created_at, updated_at, late_after)
-SELECT id, 'PENDING', @now::timestamptz, @now::timestamptz, @now::timestamptz,
+SELECT ids.id, 'PENDING', @now::timestamptz, @now::timestamptz, @now::timestamptz,
   GREATEST(
-    (SELECT max(p.msg_id) FROM proc_state p WHERE p.msg_id > id AND p.status IN ('SUCCEEDED', 'SKIPPED', 'DEAD')),
-    (SELECT max(h.msg_id) FROM proc_state_hst h WHERE h.msg_id > id))
-FROM unnest(@msg_ids::bigint[]) AS id
-WHERE NOT EXISTS (SELECT 1 FROM proc_state_hst h WHERE h.msg_id = id)
-  AND NOT EXISTS (SELECT 1 FROM proc_state l WHERE l.msg_id = id)
+    CASE WHEN f.live > ids.id THEN f.live END,
+    CASE WHEN f.archived > ids.id THEN f.archived END)
+FROM ids, finished f
+WHERE NOT EXISTS (SELECT 1 FROM proc_state_hst h WHERE h.msg_id = ids.id)
+  AND NOT EXISTS (SELECT 1 FROM proc_state l WHERE l.msg_id = ids.id)
 ON CONFLICT (msg_id) DO NOTHING
 RETURNING msg_id, late_after;
 
