@@ -30,13 +30,6 @@ var MailboxSchema embed.FS
 //go:embed mysql/queries/*.sql
 var MailboxQueries embed.FS
 
-// MailboxBackfillMany is the set-based backfill of the mailbox (one JSON
-// parameter): sqlc's MySQL parser does not know its JSON_TABLE, so
-// internal/mailbox runs it from here.
-//
-//go:embed mysql/backfill/backfill_many.sql
-var MailboxBackfillMany string
-
 // OracleQueries are the Oracle 11g twins of postgres/queries (same names and
 // kinds), loaded by name by internal/store/orastore.
 //

@@ -25,8 +25,8 @@ func init() {
 // databases: for their names and lines (the help texts list it, never a
 // list by hand) and to check a job's name before connecting.
 func jobRegistry(cfg config.Config) *maintenance.Registry {
-	clk := clock.Real{}
-	return app.MaintenanceJobs(cfg, nil, clk, nil, app.ReconcileJob(cfg, nil), app.BackfillJob(cfg, nil, clk, nil))
+	return app.MaintenanceJobs(app.MaintenanceParams{Config: cfg, Store: nil, Clock: clock.Real{},
+		Expire: nil, Reconcile: nil, Backfill: nil})
 }
 
 // maintenanceUsage is the command's help, its job list from the registry.
@@ -131,7 +131,8 @@ func runMaintenance(ctx context.Context, args []string, s streams) int {
 		return pipeline.NewBackfiller(st, mb, clk, slog.New(slog.NewTextHandler(io.Discard, nil)),
 			pipeline.BackfillConfig{Interval: cfg.BackfillInterval}).Sweep(ctx)
 	}
-	job, _ := app.MaintenanceJobs(cfg, st, clk, expire, app.ReconcileJob(cfg, poller), app.BackfillJob(cfg, st, clk, sweep)).Job(pos[1])
+	job, _ := app.MaintenanceJobs(app.MaintenanceParams{Config: cfg, Store: st, Clock: clk,
+		Expire: expire, Reconcile: poller, Backfill: sweep}).Job(pos[1])
 	if h, ok := job.(*maintenance.History); ok {
 		h.QueueWait = 0 // by hand: say at once that the queue is busy
 	}

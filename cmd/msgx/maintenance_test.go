@@ -167,7 +167,7 @@ func TestMaintenanceRunReconcile(t *testing.T) {
 	_, err = e.st.Enqueue(t.Context(), []int64{newer}, time.Now())
 	require.NoError(t, err)
 	require.NoError(t, e.st.FinishMessages(t.Context(), []store.Finish{{MsgID: newer, Status: store.StatusDead, ErrorClass: "MALFORMED", Now: time.Now()}}))
-	require.NoError(t, e.st.AdvanceIngressMark(t.Context(), "cminmsgs", newer, time.Now()))
+	require.NoError(t, e.st.AdvanceIngressMark(t.Context(), store.AdvanceIngressMarkParams{Source: "cminmsgs", LastID: newer, Now: time.Now()}))
 
 	code, out, stderr := runMsgx(t, "maintenance", "run", "reconcile", "--dry-run", "--config", e.config)
 	require.Equal(t, exitOK, code, stderr)

@@ -186,11 +186,11 @@ func runRequest(ctx context.Context, args []string, s streams) int {
 // noOutbox: list never touches the mailbox.
 type noOutbox struct{}
 
-func (noOutbox) InsertOutbound(context.Context, []byte, time.Time, string) (int64, error) {
+func (noOutbox) InsertOutbound(context.Context, mailbox.InsertOutboundParams) (int64, error) {
 	return 0, errors.New("no mailbox")
 }
 
-func (noOutbox) FindOutbound(context.Context, string, int64, time.Time, int) ([]mailbox.Outbound, error) {
+func (noOutbox) FindOutbound(context.Context, mailbox.FindOutboundParams) ([]mailbox.Outbound, error) {
 	return nil, errors.New("no mailbox")
 }
 

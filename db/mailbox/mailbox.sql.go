@@ -75,20 +75,20 @@ func (q *Queries) InboundBackfill(ctx context.Context, db DBTX, arg InboundBackf
 	return result.RowsAffected()
 }
 
-const inboundBackfillManyLegacy = `-- name: InboundBackfillManyLegacy :execrows
+const inboundBackfillMany = `-- name: InboundBackfillMany :execrows
 UPDATE cminmsgs SET
-  CMINMSGS_DATE_PROCESSED = ELT(FIELD(CMINMSGS_ID, /*SLICE:pos*/?), /*SLICE:processed_at*/?),
-  CMINMSGS_STATUS = ELT(FIELD(CMINMSGS_ID, /*SLICE:pos*/?), /*SLICE:status*/?),
-  CMINMSGS_SUBSYSTEM_NAME = NULLIF(ELT(FIELD(CMINMSGS_ID, /*SLICE:pos*/?), /*SLICE:sndr*/?), ''),
-  CMINMSGS_SUBSYSTEM_SEQUENCE = NULLIF(ELT(FIELD(CMINMSGS_ID, /*SLICE:pos*/?), /*SLICE:seqn*/?), ''),
-  CMINMSGS_SUBSYSTEM_DATE_SENT = NULLIF(ELT(FIELD(CMINMSGS_ID, /*SLICE:pos*/?), /*SLICE:dttm*/?), ''),
-  CMINMSGS_SUBSYSTEM_TYPE = NULLIF(ELT(FIELD(CMINMSGS_ID, /*SLICE:pos*/?), /*SLICE:msg_type*/?), ''),
-  CMINMSGS_SUBSYSTEM_SUBTYPE = NULLIF(ELT(FIELD(CMINMSGS_ID, /*SLICE:pos*/?), /*SLICE:msg_subtype*/?), '')
-WHERE CMINMSGS_ID IN (/*SLICE:ids*/?) AND CMINMSGS_DATE_PROCESSED IS NULL
+  CMINMSGS_DATE_PROCESSED = ELT(CMINMSGS_ID - ?, /*SLICE:processed_at*/?),
+  CMINMSGS_STATUS = ELT(CMINMSGS_ID - ?, /*SLICE:status*/?),
+  CMINMSGS_SUBSYSTEM_NAME = NULLIF(ELT(CMINMSGS_ID - ?, /*SLICE:sndr*/?), ''),
+  CMINMSGS_SUBSYSTEM_SEQUENCE = NULLIF(ELT(CMINMSGS_ID - ?, /*SLICE:seqn*/?), ''),
+  CMINMSGS_SUBSYSTEM_DATE_SENT = NULLIF(ELT(CMINMSGS_ID - ?, /*SLICE:dttm*/?), ''),
+  CMINMSGS_SUBSYSTEM_TYPE = NULLIF(ELT(CMINMSGS_ID - ?, /*SLICE:msg_type*/?), ''),
+  CMINMSGS_SUBSYSTEM_SUBTYPE = NULLIF(ELT(CMINMSGS_ID - ?, /*SLICE:msg_subtype*/?), '')
+WHERE CMINMSGS_ID IN (/*SLICE:ids*/?) AND COALESCE(CMINMSGS_DATE_PROCESSED) IS NULL
 `
 
-type InboundBackfillManyLegacyParams struct {
-	Pos         []string `json:"pos"`
+type InboundBackfillManyParams struct {
+	BeforeFirst int64    `json:"before_first"`
 	ProcessedAt []string `json:"processed_at"`
 	Status      []string `json:"status"`
 	Sndr        []string `json:"sndr"`
@@ -99,24 +99,25 @@ type InboundBackfillManyLegacyParams struct {
 	Ids         []int64  `json:"ids"`
 }
 
-// sql/mysql/backfill/backfill_many.sql for servers without JSON_TABLE
-// (MySQL 5.7, MariaDB before 10.6): O(rows x chunk), each row searches the
-// chunk's ids. The lists are parallel to pos, the ids as text: FIELD finds
-// a row's position in pos and ELT picks its value from each list. The values
-// travel as text, an empty string for NULL (never a valid value here).
-// Rows backfilled before are left as they are; ids that no longer exist
-// match nothing.
-func (q *Queries) InboundBackfillManyLegacy(ctx context.Context, db DBTX, arg InboundBackfillManyLegacyParams) (int64, error) {
-	query := inboundBackfillManyLegacy
+// InboundBackfill for many rows in one statement (one round trip instead of
+// one per row), for rows without an overwrite condition. The rows' ids are
+// in ids, and each value list has one element per id of (before_first,
+// before_first + len], so a row's values are at position CMINMSGS_ID -
+// before_first of each list: ELT picks them in O(1), no search. (ELT(FIELD(id,
+// ids…)) once searched the chunk's ids per row and column, O(rows × chunk),
+// and a JSON_TABLE joined on the key made a multi-table update that parses
+// JSON and buffers its rows: docs/performance.md.) Positions of ids not in
+// ids hold an empty string and are never read. The values travel as text, an
+// empty string for NULL (never a valid value here). The test of
+// DATE_PROCESSED is wrapped (COALESCE) so the rows are found by a range of
+// the PRIMARY key over ids: on cminmsgs_unprocessed_ix, whose key the
+// statement changes, MariaDB would buffer the rows first ("Using buffer",
+// TestBackfillManyUsesThePrimaryKey). Rows backfilled before are left as
+// they are, ids that no longer exist match nothing.
+func (q *Queries) InboundBackfillMany(ctx context.Context, db DBTX, arg InboundBackfillManyParams) (int64, error) {
+	query := inboundBackfillMany
 	var queryParams []interface{}
-	if len(arg.Pos) > 0 {
-		for _, v := range arg.Pos {
-			queryParams = append(queryParams, v)
-		}
-		query = strings.Replace(query, "/*SLICE:pos*/?", strings.Repeat(",?", len(arg.Pos))[1:], 1)
-	} else {
-		query = strings.Replace(query, "/*SLICE:pos*/?", "NULL", 1)
-	}
+	queryParams = append(queryParams, arg.BeforeFirst)
 	if len(arg.ProcessedAt) > 0 {
 		for _, v := range arg.ProcessedAt {
 			queryParams = append(queryParams, v)
@@ -125,14 +126,7 @@ func (q *Queries) InboundBackfillManyLegacy(ctx context.Context, db DBTX, arg In
 	} else {
 		query = strings.Replace(query, "/*SLICE:processed_at*/?", "NULL", 1)
 	}
-	if len(arg.Pos) > 0 {
-		for _, v := range arg.Pos {
-			queryParams = append(queryParams, v)
-		}
-		query = strings.Replace(query, "/*SLICE:pos*/?", strings.Repeat(",?", len(arg.Pos))[1:], 1)
-	} else {
-		query = strings.Replace(query, "/*SLICE:pos*/?", "NULL", 1)
-	}
+	queryParams = append(queryParams, arg.BeforeFirst)
 	if len(arg.Status) > 0 {
 		for _, v := range arg.Status {
 			queryParams = append(queryParams, v)
@@ -141,14 +135,7 @@ func (q *Queries) InboundBackfillManyLegacy(ctx context.Context, db DBTX, arg In
 	} else {
 		query = strings.Replace(query, "/*SLICE:status*/?", "NULL", 1)
 	}
-	if len(arg.Pos) > 0 {
-		for _, v := range arg.Pos {
-			queryParams = append(queryParams, v)
-		}
-		query = strings.Replace(query, "/*SLICE:pos*/?", strings.Repeat(",?", len(arg.Pos))[1:], 1)
-	} else {
-		query = strings.Replace(query, "/*SLICE:pos*/?", "NULL", 1)
-	}
+	queryParams = append(queryParams, arg.BeforeFirst)
 	if len(arg.Sndr) > 0 {
 		for _, v := range arg.Sndr {
 			queryParams = append(queryParams, v)
@@ -157,14 +144,7 @@ func (q *Queries) InboundBackfillManyLegacy(ctx context.Context, db DBTX, arg In
 	} else {
 		query = strings.Replace(query, "/*SLICE:sndr*/?", "NULL", 1)
 	}
-	if len(arg.Pos) > 0 {
-		for _, v := range arg.Pos {
-			queryParams = append(queryParams, v)
-		}
-		query = strings.Replace(query, "/*SLICE:pos*/?", strings.Repeat(",?", len(arg.Pos))[1:], 1)
-	} else {
-		query = strings.Replace(query, "/*SLICE:pos*/?", "NULL", 1)
-	}
+	queryParams = append(queryParams, arg.BeforeFirst)
 	if len(arg.Seqn) > 0 {
 		for _, v := range arg.Seqn {
 			queryParams = append(queryParams, v)
@@ -173,14 +153,7 @@ func (q *Queries) InboundBackfillManyLegacy(ctx context.Context, db DBTX, arg In
 	} else {
 		query = strings.Replace(query, "/*SLICE:seqn*/?", "NULL", 1)
 	}
-	if len(arg.Pos) > 0 {
-		for _, v := range arg.Pos {
-			queryParams = append(queryParams, v)
-		}
-		query = strings.Replace(query, "/*SLICE:pos*/?", strings.Repeat(",?", len(arg.Pos))[1:], 1)
-	} else {
-		query = strings.Replace(query, "/*SLICE:pos*/?", "NULL", 1)
-	}
+	queryParams = append(queryParams, arg.BeforeFirst)
 	if len(arg.Dttm) > 0 {
 		for _, v := range arg.Dttm {
 			queryParams = append(queryParams, v)
@@ -189,14 +162,7 @@ func (q *Queries) InboundBackfillManyLegacy(ctx context.Context, db DBTX, arg In
 	} else {
 		query = strings.Replace(query, "/*SLICE:dttm*/?", "NULL", 1)
 	}
-	if len(arg.Pos) > 0 {
-		for _, v := range arg.Pos {
-			queryParams = append(queryParams, v)
-		}
-		query = strings.Replace(query, "/*SLICE:pos*/?", strings.Repeat(",?", len(arg.Pos))[1:], 1)
-	} else {
-		query = strings.Replace(query, "/*SLICE:pos*/?", "NULL", 1)
-	}
+	queryParams = append(queryParams, arg.BeforeFirst)
 	if len(arg.MsgType) > 0 {
 		for _, v := range arg.MsgType {
 			queryParams = append(queryParams, v)
@@ -205,14 +171,7 @@ func (q *Queries) InboundBackfillManyLegacy(ctx context.Context, db DBTX, arg In
 	} else {
 		query = strings.Replace(query, "/*SLICE:msg_type*/?", "NULL", 1)
 	}
-	if len(arg.Pos) > 0 {
-		for _, v := range arg.Pos {
-			queryParams = append(queryParams, v)
-		}
-		query = strings.Replace(query, "/*SLICE:pos*/?", strings.Repeat(",?", len(arg.Pos))[1:], 1)
-	} else {
-		query = strings.Replace(query, "/*SLICE:pos*/?", "NULL", 1)
-	}
+	queryParams = append(queryParams, arg.BeforeFirst)
 	if len(arg.MsgSubtype) > 0 {
 		for _, v := range arg.MsgSubtype {
 			queryParams = append(queryParams, v)

@@ -16,14 +16,22 @@ type Querier interface {
 	// ones), or no META at all (the message died before its META decoded) — is
 	// written again with the new outcome.
 	InboundBackfill(ctx context.Context, db DBTX, arg InboundBackfillParams) (int64, error)
-	// sql/mysql/backfill/backfill_many.sql for servers without JSON_TABLE
-	// (MySQL 5.7, MariaDB before 10.6): O(rows x chunk), each row searches the
-	// chunk's ids. The lists are parallel to pos, the ids as text: FIELD finds
-	// a row's position in pos and ELT picks its value from each list. The values
-	// travel as text, an empty string for NULL (never a valid value here).
-	// Rows backfilled before are left as they are; ids that no longer exist
-	// match nothing.
-	InboundBackfillManyLegacy(ctx context.Context, db DBTX, arg InboundBackfillManyLegacyParams) (int64, error)
+	// InboundBackfill for many rows in one statement (one round trip instead of
+	// one per row), for rows without an overwrite condition. The rows' ids are
+	// in ids, and each value list has one element per id of (before_first,
+	// before_first + len], so a row's values are at position CMINMSGS_ID -
+	// before_first of each list: ELT picks them in O(1), no search. (ELT(FIELD(id,
+	// ids…)) once searched the chunk's ids per row and column, O(rows × chunk),
+	// and a JSON_TABLE joined on the key made a multi-table update that parses
+	// JSON and buffers its rows: docs/performance.md.) Positions of ids not in
+	// ids hold an empty string and are never read. The values travel as text, an
+	// empty string for NULL (never a valid value here). The test of
+	// DATE_PROCESSED is wrapped (COALESCE) so the rows are found by a range of
+	// the PRIMARY key over ids: on cminmsgs_unprocessed_ix, whose key the
+	// statement changes, MariaDB would buffer the rows first ("Using buffer",
+	// TestBackfillManyUsesThePrimaryKey). Rows backfilled before are left as
+	// they are, ids that no longer exist match nothing.
+	InboundBackfillMany(ctx context.Context, db DBTX, arg InboundBackfillManyParams) (int64, error)
 	InboundGet(ctx context.Context, db DBTX, cminmsgsID int64) (Cminmsg, error)
 	InboundGetRaw(ctx context.Context, db DBTX, cminmsgsID int64) ([]byte, error)
 	// The XML of the messages of a run, in one round trip.

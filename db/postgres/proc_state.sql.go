@@ -74,53 +74,6 @@ func (q *Queries) ProcStateArchive(ctx context.Context, db DBTX, arg ProcStateAr
 	return i, err
 }
 
-const procStateBindIdentities = `-- name: ProcStateBindIdentities :many
-UPDATE proc_state p SET
-  identity_key = v.identity_key,
-  kind = v.kind,
-  msg_type = v.msg_type,
-  msg_subtype = v.msg_subtype,
-  meta_sndr = v.meta_sndr,
-  meta_seqn = v.meta_seqn,
-  meta_dttm_raw = v.meta_dttm_raw,
-  meta_dttm = v.meta_dttm,
-  updated_at = $1
-FROM json_to_recordset($2::json) AS v(
-  msg_id bigint, identity_key varchar, kind varchar, msg_type varchar, msg_subtype varchar,
-  meta_sndr varchar, meta_seqn bigint, meta_dttm_raw varchar, meta_dttm timestamptz)
-WHERE p.msg_id = v.msg_id AND p.status IN ('PENDING', 'FAILED')
-RETURNING p.msg_id
-`
-
-type ProcStateBindIdentitiesParams struct {
-	Now   time.Time `json:"now"`
-	Binds []byte    `json:"binds"`
-}
-
-// Binds the decoded identity (NULL: META only) and META of unfinished
-// messages, all rows of a run in one statement (a JSON array of objects). A
-// retry re-binds the same values; a key held by another row fails on the
-// UNIQUE constraint. Returns the ids bound.
-func (q *Queries) ProcStateBindIdentities(ctx context.Context, db DBTX, arg ProcStateBindIdentitiesParams) ([]int64, error) {
-	rows, err := db.Query(ctx, procStateBindIdentities, arg.Now, arg.Binds)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []int64{}
-	for rows.Next() {
-		var msg_id int64
-		if err := rows.Scan(&msg_id); err != nil {
-			return nil, err
-		}
-		items = append(items, msg_id)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const procStateCountByStatus = `-- name: ProcStateCountByStatus :many
 SELECT status, COALESCE(error_class, '')::varchar AS error_class, count(*) AS messages
 FROM proc_state
@@ -156,14 +109,20 @@ func (q *Queries) ProcStateCountByStatus(ctx context.Context, db DBTX) ([]ProcSt
 }
 
 const procStateEnqueue = `-- name: ProcStateEnqueue :many
+WITH ids AS (SELECT unnest($2::bigint[]) AS id),
+finished AS (
+  SELECT
+    (SELECT max(p.msg_id) FROM proc_state p
+     WHERE p.msg_id > (SELECT min(id) FROM ids) AND p.status IN ('SUCCEEDED', 'SKIPPED', 'DEAD')) AS live,
+    (SELECT max(h.msg_id) FROM proc_state_hst h WHERE h.msg_id > (SELECT min(id) FROM ids)) AS archived)
 INSERT INTO proc_state (msg_id, status, first_seen_at, created_at, updated_at, late_after)
-SELECT id, 'PENDING', $1::timestamptz, $1::timestamptz, $1::timestamptz,
+SELECT ids.id, 'PENDING', $1::timestamptz, $1::timestamptz, $1::timestamptz,
   GREATEST(
-    (SELECT max(p.msg_id) FROM proc_state p WHERE p.msg_id > id AND p.status IN ('SUCCEEDED', 'SKIPPED', 'DEAD')),
-    (SELECT max(h.msg_id) FROM proc_state_hst h WHERE h.msg_id > id))
-FROM unnest($2::bigint[]) AS id
-WHERE NOT EXISTS (SELECT 1 FROM proc_state_hst h WHERE h.msg_id = id)
-  AND NOT EXISTS (SELECT 1 FROM proc_state l WHERE l.msg_id = id)
+    CASE WHEN f.live > ids.id THEN f.live END,
+    CASE WHEN f.archived > ids.id THEN f.archived END)
+FROM ids, finished f
+WHERE NOT EXISTS (SELECT 1 FROM proc_state_hst h WHERE h.msg_id = ids.id)
+  AND NOT EXISTS (SELECT 1 FROM proc_state l WHERE l.msg_id = ids.id)
 ON CONFLICT (msg_id) DO NOTHING
 RETURNING msg_id, late_after
 `
@@ -181,7 +140,11 @@ type ProcStateEnqueueRow struct {
 // Enqueues mailbox ids as PENDING and returns the new ones. The primary key
 // makes a rescan harmless, and an id already archived is never enqueued
 // again. A new id smaller than a finished one (live or archived) is a late
-// row (rule 17): late_after keeps the largest such id. The caller holds
+// row (rule 17): late_after keeps the largest such id. That is the largest
+// finished id above the smallest new one when it is above the new id too, so
+// each maximum is one read of the key range above the smallest new id (empty
+// in the usual poll), not a subquery per id (a scan per id when the planner
+// took a young table for empty: O(n²) over a drain). The caller holds
 // PIPELINE_LOCK unless ProcStateEnqueueCheck found every new id above every
 // known one, so no business transaction commits between this check and the
 // insert.
@@ -299,8 +262,8 @@ type ProcStateFinishManyParams struct {
 
 // Moves unfinished messages to their terminal status (SUCCEEDED, SKIPPED,
 // DEAD), all rows of a run in one statement. A row with bind = true also
-// binds identity and META as ProcStateBindIdentities does, in the same row
-// write (without it they are kept). Returns the ids finished.
+// binds identity, kind and META in the same row write (without it they are
+// kept). Returns the ids finished.
 func (q *Queries) ProcStateFinishMany(ctx context.Context, db DBTX, arg ProcStateFinishManyParams) ([]int64, error) {
 	rows, err := db.Query(ctx, procStateFinishMany, arg.Now, arg.Finishes)
 	if err != nil {

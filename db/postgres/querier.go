@@ -217,17 +217,16 @@ type Querier interface {
 	// checked again on the row deleted: a replay may have moved it back to
 	// PENDING meanwhile. With @dry_run only counts. Oldest/newest: FINISHED_AT.
 	ProcStateArchive(ctx context.Context, db DBTX, arg ProcStateArchiveParams) (ProcStateArchiveRow, error)
-	// Binds the decoded identity (NULL: META only) and META of unfinished
-	// messages, all rows of a run in one statement (a JSON array of objects). A
-	// retry re-binds the same values; a key held by another row fails on the
-	// UNIQUE constraint. Returns the ids bound.
-	ProcStateBindIdentities(ctx context.Context, db DBTX, arg ProcStateBindIdentitiesParams) ([]int64, error)
 	// Backlog and outcomes for status and metrics.
 	ProcStateCountByStatus(ctx context.Context, db DBTX) ([]ProcStateCountByStatusRow, error)
 	// Enqueues mailbox ids as PENDING and returns the new ones. The primary key
 	// makes a rescan harmless, and an id already archived is never enqueued
 	// again. A new id smaller than a finished one (live or archived) is a late
-	// row (rule 17): late_after keeps the largest such id. The caller holds
+	// row (rule 17): late_after keeps the largest such id. That is the largest
+	// finished id above the smallest new one when it is above the new id too, so
+	// each maximum is one read of the key range above the smallest new id (empty
+	// in the usual poll), not a subquery per id (a scan per id when the planner
+	// took a young table for empty: O(n²) over a drain). The caller holds
 	// PIPELINE_LOCK unless ProcStateEnqueueCheck found every new id above every
 	// known one, so no business transaction commits between this check and the
 	// insert.
@@ -242,8 +241,8 @@ type Querier interface {
 	ProcStateFindIdentities(ctx context.Context, db DBTX, identityKeys []string) ([]ProcStateFindIdentitiesRow, error)
 	// Moves unfinished messages to their terminal status (SUCCEEDED, SKIPPED,
 	// DEAD), all rows of a run in one statement. A row with bind = true also
-	// binds identity and META as ProcStateBindIdentities does, in the same row
-	// write (without it they are kept). Returns the ids finished.
+	// binds identity, kind and META in the same row write (without it they are
+	// kept). Returns the ids finished.
 	ProcStateFinishMany(ctx context.Context, db DBTX, arg ProcStateFinishManyParams) ([]int64, error)
 	ProcStateGet(ctx context.Context, db DBTX, msgID int64) (ProcState, error)
 	// The queue head: the smallest unfinished MSG_ID. FAILED holds the head too.

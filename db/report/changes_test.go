@@ -37,7 +37,7 @@ func TestFlightChanges(t *testing.T) {
 	}))
 	head, err := s.PendingEvents(ctx, store.TargetMsg, 1)
 	require.NoError(t, err)
-	require.NoError(t, s.MarkSent(ctx, store.TargetMsg, []int64{head[0].ID}, now))
+	require.NoError(t, s.MarkSent(ctx, store.MarkSentParams{Target: store.TargetMsg, IDs: []int64{head[0].ID}, Now: now}))
 
 	got, err := report.New().FlightChanges(ctx, pool, 7)
 	require.NoError(t, err)

@@ -2,8 +2,8 @@
 // §7, docs/requests.md): RQFD (flight data of an SODT range) and RQRD (one
 // reference list) are registered in REQ_TRACK, written to the shared
 // outbound mailbox coutmsgs, and answered by an inbound SCHD/RESP or
-// <LIST>/RESP, which the pump applies only when the guard (guard.go) matches
-// it to the open request of its kind.
+// <LIST>/RESP, which the pump applies only when it answers the open request
+// of its kind (guard.go reads the candidates, internal/respmatch decides).
 //
 // Lifecycle: REGISTERED → SENT → DONE | EXPIRED, at most one open request
 // per kind; registering a new one expires the old. A request is SENT only
@@ -22,50 +22,11 @@ import (
 	"github.com/msgx-aodb/msgx/internal/sis"
 )
 
-// Request types and the kinds (REQ_KEY) an open request is unique by.
-const (
-	TypeFlights   = "RQFD"
-	TypeReference = "RQRD"
-	KeyFlights    = TypeFlights // RQRD kinds are RQRD:<LIST>
-)
-
-// ReasonNoMatch is the SKIPPED reason of a RESP nobody asked for.
-const ReasonNoMatch = "no-match:request"
-
-// Mode is request.guard: how a RESP is matched.
-type Mode string
-
-const (
-	ModeRequest Mode = "request" // REQ_TRACK: the open SENT request of the kind
-	ModeMailbox Mode = "mailbox" // read-only: an RQFD/RQRD row in coutmsgs (shadow beside the live system)
-	ModeOff     Mode = "off"     // every RESP applies (the old behaviour)
-)
-
-// Modes lists the valid request.guard values.
-var Modes = []string{string(ModeRequest), string(ModeMailbox), string(ModeOff)}
-
 // ErrShadow: shadow mode never writes coutmsgs, so it sends no request.
 var ErrShadow = errors.New("shadow mode never writes the outbound mailbox (coutmsgs): no request is sent")
 
 // ErrInvalid is a request that cannot be made (bad range or list).
 var ErrInvalid = errors.New("invalid request")
-
-// RefKey is the kind of a reference-list request.
-func RefKey(list string) string { return TypeReference + ":" + list }
-
-// KeyOf is the kind of request an inbound RESP answers: RQFD for SCHD/RESP,
-// RQRD:<LIST> for <LIST>/RESP; ok is false for any other message.
-func KeyOf(m *sis.Message) (key string, ok bool) {
-	switch {
-	case m == nil:
-		return "", false
-	case m.Kind == sis.KindSchedule && m.Schedule != nil && m.Schedule.Subtype == "RESP":
-		return KeyFlights, true
-	case m.Kind == sis.KindReference && m.Ref != nil && m.Ref.Subtype == "RESP":
-		return RefKey(m.Ref.Type), true
-	}
-	return "", false
-}
 
 // CheckList validates a reference list code (the codec's list of TYPEs).
 func CheckList(list string) (string, error) {

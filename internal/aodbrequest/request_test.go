@@ -122,7 +122,7 @@ func TestNewRequestExpiresTheOld(t *testing.T) {
 // failingOutbox inserts nothing and says the mailbox is down.
 type failingOutbox struct{ aodbrequest.Outbox }
 
-func (failingOutbox) InsertOutbound(_ context.Context, _ []byte, _ time.Time, _ string) (int64, error) {
+func (failingOutbox) InsertOutbound(context.Context, mailbox.InsertOutboundParams) (int64, error) {
 	return 0, mailbox.ErrUnavailable
 }
 
@@ -142,10 +142,16 @@ func TestInterruptedSendIsRecoveredNotResent(t *testing.T) {
 		Sender: "MSGX", Seqn: seqn, Now: start, ExpiresAt: start.Add(10 * time.Minute)})
 	require.NoError(t, err)
 	// Another sender's row with the same SEQN is not ours.
-	_, err = e.Mailbox.InsertOutbound(t.Context(), sis.EncodeRQFD(sis.RequestMeta{Sender: "OTHR", Seq: seqn, Sent: start, Location: shanghai}, from, to), start, "AODB")
+	_, err = e.Mailbox.InsertOutbound(t.Context(), mailbox.InsertOutboundParams{
+		Body:       sis.EncodeRQFD(sis.RequestMeta{Sender: "OTHR", Seq: seqn, Sent: start, Location: shanghai}, from, to),
+		InsertedAt: start, RoutingID: "AODB",
+	})
 	require.NoError(t, err)
 	e.Clock.Advance(1500 * time.Millisecond)
-	oid, err := e.Mailbox.InsertOutbound(t.Context(), sis.EncodeRQFD(sis.RequestMeta{Sender: "MSGX", Seq: seqn, Sent: start, Location: shanghai}, from, to), e.Clock.Now(), "AODB")
+	oid, err := e.Mailbox.InsertOutbound(t.Context(), mailbox.InsertOutboundParams{
+		Body:       sis.EncodeRQFD(sis.RequestMeta{Sender: "MSGX", Seq: seqn, Sent: start, Location: shanghai}, from, to),
+		InsertedAt: e.Clock.Now(), RoutingID: "AODB",
+	})
 	require.NoError(t, err)
 
 	e.Clock.Advance(time.Minute)

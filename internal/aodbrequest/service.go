@@ -9,6 +9,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -29,8 +30,8 @@ const DefaultTimeout = 10 * time.Minute
 
 // Outbox is the outbound mailbox as the service uses it (*mailbox.Mailbox).
 type Outbox interface {
-	InsertOutbound(ctx context.Context, body []byte, insertedAt time.Time, routingID string) (int64, error)
-	FindOutbound(ctx context.Context, sender string, seqn int64, since time.Time, limit int) ([]mailbox.Outbound, error)
+	InsertOutbound(ctx context.Context, p mailbox.InsertOutboundParams) (int64, error)
+	FindOutbound(ctx context.Context, p mailbox.FindOutboundParams) ([]mailbox.Outbound, error)
 }
 
 // Observer counts what the service does (internal/metrics implements it).
@@ -75,7 +76,7 @@ func (s *Service) flights(ctx context.Context, from, to time.Time, origin string
 	if err := CheckRange(from, to); err != nil {
 		return store.Request{}, err
 	}
-	return s.submit(ctx, store.NewRequest{Type: TypeFlights, Key: KeyFlights, RangeBegin: &from, RangeEnd: &to, Origin: origin})
+	return s.submit(ctx, store.NewRequest{Type: respmatch.TypeFlights, Key: respmatch.KeyFlights, RangeBegin: &from, RangeEnd: &to, Origin: origin})
 }
 
 // Reference requests one reference list.
@@ -84,7 +85,7 @@ func (s *Service) Reference(ctx context.Context, list string) (store.Request, er
 	if err != nil {
 		return store.Request{}, err
 	}
-	return s.submit(ctx, store.NewRequest{Type: TypeReference, Key: RefKey(code), List: code})
+	return s.submit(ctx, store.NewRequest{Type: respmatch.TypeReference, Key: respmatch.RefKey(code), List: code})
 }
 
 // submit registers a request and sends it: an operator's expires the open
@@ -118,7 +119,7 @@ func (s *Service) register(ctx context.Context, nr store.NewRequest) (store.Requ
 	defer tx.Rollback(ctx)
 	var old []int64
 	if store.RequestOrigin(nr.Origin) == store.OriginOperator {
-		old, err = tx.ExpireRequestKey(ctx, nr.Key, "superseded by a new request", now)
+		old, err = tx.ExpireRequestKey(ctx, store.ExpireRequestKeyParams{Key: nr.Key, Note: "superseded by a new request", Now: now})
 	} else {
 		old, err = s.held(ctx, tx, nr.Key, now)
 	}
@@ -163,7 +164,7 @@ func (s *Service) held(ctx context.Context, tx store.Tx, key string, now time.Ti
 		if open.Status == store.RequestRegistered {
 			note = "never sent: no outbound row by expires_at"
 		}
-		return tx.ExpireRequestKey(ctx, key, note, now)
+		return tx.ExpireRequestKey(ctx, store.ExpireRequestKeyParams{Key: key, Note: note, Now: now})
 	case !errors.Is(err, store.ErrNotFound):
 		return nil, err
 	}
@@ -182,7 +183,7 @@ func (s *Service) held(ctx context.Context, tx store.Tx, key string, now time.Ti
 func (s *Service) send(ctx context.Context, req store.Request) (store.Request, error) {
 	body := s.encode(req)
 	insertedAt := s.clk.Now()
-	id, err := s.mb.InsertOutbound(ctx, body, insertedAt, s.cfg.RoutingID)
+	id, err := s.mb.InsertOutbound(ctx, mailbox.InsertOutboundParams{Body: body, InsertedAt: insertedAt, RoutingID: s.cfg.RoutingID})
 	if err != nil {
 		return req, fmt.Errorf("request %d registered but not sent: %w", req.ID, err)
 	}
@@ -204,7 +205,7 @@ func (s *Service) markSent(ctx context.Context, req store.Request, outboundID in
 // encode is the request's XML: META DTTM is its registration time.
 func (s *Service) encode(req store.Request) []byte {
 	meta := sis.RequestMeta{Sender: req.Sender, Seq: req.Seqn, Sent: req.RegisteredAt, Location: s.cfg.Location}
-	if req.Type == TypeFlights {
+	if req.Type == respmatch.TypeFlights {
 		return sis.EncodeRQFD(meta, *req.RangeBegin, *req.RangeEnd)
 	}
 	return sis.EncodeRQRD(meta, req.List)
@@ -225,7 +226,7 @@ func (s *Service) Recover(ctx context.Context) error {
 		if req.Status != store.RequestRegistered {
 			continue
 		}
-		rows, err := s.mb.FindOutbound(ctx, req.Sender, req.Seqn, req.RegisteredAt, 10)
+		rows, err := s.mb.FindOutbound(ctx, mailbox.FindOutboundParams{Sender: req.Sender, Seqn: req.Seqn, Since: req.RegisteredAt, Limit: 10})
 		if err != nil {
 			return err
 		}

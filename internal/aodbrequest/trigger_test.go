@@ -94,7 +94,7 @@ func TestOnStartRegistersOneRequestAcrossRestarts(t *testing.T) {
 
 	// Answered at 16:06: a start within request.timeout of the answer asks nothing.
 	e.Clock.Advance(time.Minute)
-	require.NoError(t, e.Store.MarkRequestDone(t.Context(), all[0].ID, 99, "degraded", e.Clock.Now()))
+	require.NoError(t, e.Store.MarkRequestDone(t.Context(), store.MarkRequestDoneParams{ID: all[0].ID, MsgID: 99, MatchRule: "degraded", Now: e.Clock.Now()}))
 	e.Clock.Advance(9 * time.Minute)
 	require.NoError(t, e.service(e.Mailbox).OnStart(t.Context()))
 	require.Len(t, e.requestsOf(t), 1)

@@ -214,7 +214,7 @@ func (s *server) getDeadEvents(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) deadEventPage(ctx context.Context, target string, p page) (deadEventsPage, error) {
-	evs, err := s.Store.DeadEvents(ctx, target, p.after, p.limit+1)
+	evs, err := s.Store.DeadEvents(ctx, store.DeadEventsParams{Target: target, AfterID: p.after, Limit: p.limit + 1})
 	if err != nil {
 		return deadEventsPage{}, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/redact"
 	"github.com/msgx-aodb/msgx/internal/sis"
+	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 // errorClasses are the classes a message can carry (docs/design.md §3).
@@ -73,7 +74,7 @@ func (s *server) flightsByDay(w http.ResponseWriter, r *http.Request) {
 // flightsOfDay is one page of an operation day's flights in FLID order
 // (GET /all/flights, the console's flight search) and the cursor of the next.
 func (s *server) flightsOfDay(ctx context.Context, day time.Time, p page) ([]*flight.State, *string, error) {
-	states, err := s.Store.FlightsByDay(ctx, day, p.after, p.limit+1)
+	states, err := s.Store.FlightsByDay(ctx, store.FlightsByDayParams{Day: day, AfterFLID: p.after, Limit: p.limit + 1})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -123,7 +124,7 @@ func (s *server) listDeadLetters(w http.ResponseWriter, r *http.Request, reason 
 // deadLetterPage is one page of the live DEAD messages, of one class unless
 // class is empty (GET /dead-letters, the console's dead letters).
 func (s *server) deadLetterPage(ctx context.Context, class string, p page, reason reasonFunc) (deadLettersPage, error) {
-	msgs, err := s.Store.DeadLetters(ctx, class, p.after, p.limit+1)
+	msgs, err := s.Store.DeadLetters(ctx, store.DeadLettersParams{Class: class, AfterID: p.after, Limit: p.limit + 1})
 	if err != nil {
 		return deadLettersPage{}, err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/aodbrequest"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -51,7 +52,7 @@ func (s *server) postRequest(w http.ResponseWriter, r *http.Request) {
 		err error
 	)
 	switch body.Kind {
-	case aodbrequest.TypeFlights:
+	case respmatch.TypeFlights:
 		if body.List != "" {
 			writeError(w, http.StatusBadRequest, "list: only for kind RQRD")
 			return
@@ -62,7 +63,7 @@ func (s *server) postRequest(w http.ResponseWriter, r *http.Request) {
 		if err = errors.Join(ferr, terr); err == nil {
 			req, err = s.Requests.Flights(r.Context(), from, to)
 		}
-	case aodbrequest.TypeReference:
+	case respmatch.TypeReference:
 		if body.From != "" || body.To != "" {
 			writeError(w, http.StatusBadRequest, "from/to: only for kind RQFD")
 			return

@@ -25,6 +25,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
 	"github.com/msgx-aodb/msgx/internal/readiness"
+	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/sdnotify"
 	"github.com/msgx-aodb/msgx/internal/service"
 	"github.com/msgx-aodb/msgx/internal/sis"
@@ -85,10 +86,10 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	}
 	gctune.Apply(cfg.GCPercent, cfg.MemoryLimit(), log)
 	clk := clock.Real{}
-	switch mode := aodbrequest.Mode(cfg.Request.Guard); {
-	case mode == aodbrequest.ModeOff:
+	switch mode := respmatch.Mode(cfg.Request.Guard); {
+	case mode == respmatch.ModeOff:
 		log.Warn("request.guard=off: every SCHD/RESP and <LIST>/RESP is applied, asked for or not (a RESP prunes like a DNLD)")
-	case mode == aodbrequest.ModeRequest && cfg.Shadow:
+	case mode == respmatch.ModeRequest && cfg.Shadow:
 		log.Warn("shadow mode sends no requests, so with request.guard=request every RESP is SKIPPED no-match:request; request.guard=mailbox counts the live system's requests")
 	}
 	if cfg.Shadow {

@@ -14,6 +14,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/maintenance"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
 	"github.com/msgx-aodb/msgx/internal/relay"
+	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/sis"
 )
 
@@ -142,8 +143,8 @@ func TestConfigDefaultsAreThePackagesDefaults(t *testing.T) {
 // The values config's table accepts for a setting another package reads are
 // that package's: every request.guard mode and SASL mechanism loads.
 func TestConfigAcceptsThePackagesValues(t *testing.T) {
-	require.Equal(t, aodbrequest.ModeRequest, aodbrequest.Mode(config.Defaults().Request.Guard))
-	for _, m := range aodbrequest.Modes {
+	require.Equal(t, respmatch.ModeRequest, respmatch.Mode(config.Defaults().Request.Guard))
+	for _, m := range respmatch.Modes {
 		c, err := LoadConfig("", env(map[string]string{"MSGX_REQUEST_GUARD": m}))
 		require.NoError(t, err, m)
 		require.Equal(t, m, c.Request.Guard)

@@ -14,6 +14,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/metrics"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
 	"github.com/msgx-aodb/msgx/internal/relay"
+	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/service"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -63,7 +64,8 @@ func (t leaderTerm) services() []service.Service {
 			}})
 		notify, sweep = backfiller.Notify, backfiller.Sweep
 	}
-	jobs.Registry = MaintenanceJobs(cfg, st, clk, t.reqs.Expiry().RunOnce, ReconcileJob(cfg, poller), BackfillJob(cfg, st, clk, sweep))
+	jobs.Registry = MaintenanceJobs(MaintenanceParams{Config: cfg, Store: st, Clock: clk,
+		Expire: t.reqs.Expiry().RunOnce, Reconcile: poller, Backfill: sweep})
 	var svcs []service.Service
 	if backfiller != nil {
 		svcs = append(svcs, backfiller)
@@ -76,7 +78,7 @@ func (t leaderTerm) services() []service.Service {
 	// Requests to the AODB: the guard the pump applies RESPs through and the
 	// automatic triggers (no sends in shadow mode); their expiry is a
 	// maintenance job (above).
-	pcfg.Guard = aodbrequest.NewGuard(aodbrequest.Mode(cfg.Request.Guard), mb, cfg.Request.Timeout, pcfg.Decode)
+	pcfg.Guard = aodbrequest.NewGuard(respmatch.Mode(cfg.Request.Guard), mb, cfg.Request.Timeout, pcfg.Decode)
 	pump := pipeline.NewPump(st, mb, notify, clk, log, pcfg)
 	return append(svcs, t.reqs.Triggers(), poller, pump, jobs)
 }

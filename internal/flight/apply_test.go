@@ -227,3 +227,25 @@ func TestChangesMergeKeepsEachCollectionsVersion(t *testing.T) {
 	require.Equal(t, map[string]int64{GroupCheckins: 3, GroupGates: 3, GroupBelts: 4}, got.Groups)
 	require.Equal(t, map[string]int64{GroupGates: 3, GroupCheckins: 3}, second.Groups, "Merge leaves its operands alone")
 }
+
+// Apply leaves the current state as it was: the next state's maps are
+// copies, a nil map of a state read back becomes an empty one.
+func TestApplyLeavesTheCurrentStateAlone(t *testing.T) {
+	cur := fullFlight(t)
+	before, err := EventPayload(cur)
+	require.NoError(t, err)
+	rec := decodeFLOP(t, "GTDT", `<GTDT GTNO="1"><GATE>B7</GATE></GTDT>`)
+	rec.Scalars.Set(sis.STND, set("999"))
+	r := apply(t, cur, rec, 2)
+	require.True(t, r.Changed)
+	after, err := EventPayload(cur)
+	require.NoError(t, err)
+	require.Equal(t, string(before), string(after))
+	require.Equal(t, "B7", r.Next.Groups[GroupGates][0].Fields["GATE"].Raw)
+
+	bare := *cur
+	bare.Structs, bare.Payloads = nil, nil
+	r = apply(t, &bare, rec, 3)
+	require.NotNil(t, r.Next.Structs)
+	require.NotNil(t, r.Next.Payloads)
+}

@@ -10,7 +10,7 @@ import (
 
 // decodeFLOP decodes a FLOP message of subtype styp for flight 7 and
 // returns its record, as the pipeline hands it to Apply.
-func decodeFLOP(t *testing.T, styp, inner string) *sis.FlightRecord {
+func decodeFLOP(t testing.TB, styp, inner string) *sis.FlightRecord {
 	t.Helper()
 	raw := `<MSG><META><SNDR>AODB</SNDR><SEQN>5</SEQN><DTTM>20261202090311</DTTM><TYPE>FLOP</TYPE><STYP>` + styp +
 		`</STYP></META><FLOP><FLID>7</FLID>` + inner + `</FLOP></MSG>`

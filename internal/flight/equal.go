@@ -1,5 +1,7 @@
 package flight
 
+import "maps"
+
 // Equal compares two values: raw text and every parsed form (times by instant).
 func (v Value) Equal(o Value) bool {
 	return v.Raw == o.Raw && eqTime(v, o) && eqInt(v.Minutes, o.Minutes) && eqInt(v.Days, o.Days)
@@ -67,21 +69,18 @@ func clone(s *State) *State {
 		return &State{Scalars: map[string]Value{}, Structs: map[string]Struct{}, Groups: map[string][]Item{}, Payloads: map[string]Payload{}}
 	}
 	c := *s
-	c.Scalars = make(map[string]Value, len(s.Scalars))
-	for k, v := range s.Scalars {
-		c.Scalars[k] = v
-	}
-	c.Structs = make(map[string]Struct, len(s.Structs))
-	for k, v := range s.Structs {
-		c.Structs[k] = v
-	}
-	c.Groups = make(map[string][]Item, len(s.Groups))
-	for k, v := range s.Groups {
-		c.Groups[k] = v // items are never mutated in place, only replaced
-	}
-	c.Payloads = make(map[string]Payload, len(s.Payloads))
-	for k, v := range s.Payloads {
-		c.Payloads[k] = v
-	}
+	// maps.Clone copies a map's table whole, far cheaper than re-inserting
+	// every key; a nil map becomes an empty one, as Apply writes into them.
+	c.Scalars = cloneMap(s.Scalars)
+	c.Structs = cloneMap(s.Structs)
+	c.Groups = cloneMap(s.Groups) // items are never mutated in place, only replaced
+	c.Payloads = cloneMap(s.Payloads)
 	return &c
+}
+
+func cloneMap[V any](m map[string]V) map[string]V {
+	if m == nil {
+		return map[string]V{}
+	}
+	return maps.Clone(m)
 }

@@ -80,7 +80,8 @@ func appendMap[V any](b []byte, m map[string]V, value func([]byte, V) ([]byte, e
 	if m == nil {
 		return append(b, "null"...), nil
 	}
-	keys := make([]string, 0, len(m))
+	var small [16]string // most maps are small: their keys sort on the stack
+	keys := small[:0]
 	for k := range m {
 		keys = append(keys, k)
 	}

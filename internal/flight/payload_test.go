@@ -2,6 +2,7 @@ package flight
 
 import (
 	"encoding/json"
+	"strconv"
 	"testing"
 	"time"
 
@@ -81,7 +82,13 @@ func TestEventPayloadMatchesEncodingJSON(t *testing.T) {
 		OperationDay: day, FDay: &day, Lifecycle: Deleted, DeletedAt: &at,
 		StateVersion: 7, LastMessageID: 123456789, CreatedAt: at.In(time.UTC), UpdatedAt: at,
 	}
-	for _, s := range []*State{full, {}, {FLID: 1, Scalars: map[string]Value{}, Structs: map[string]Struct{}, Groups: map[string][]Item{}, Payloads: map[string]Payload{}}} {
+	// More keys than appendMap sorts on the stack.
+	wide := map[string]Value{}
+	for i := range 20 {
+		wide[string(rune('Z'-i))+"K"] = Value{Raw: strconv.Itoa(i)}
+	}
+	many := &State{FLID: 2, Scalars: wide, Groups: map[string][]Item{GroupRoute: {{Fields: wide}}}}
+	for _, s := range []*State{full, fullFlight(t), many, {}, {FLID: 1, Scalars: map[string]Value{}, Structs: map[string]Struct{}, Groups: map[string][]Item{}, Payloads: map[string]Payload{}}} {
 		want, err := json.Marshal(s)
 		require.NoError(t, err)
 		got, err := EventPayload(s)

@@ -3,16 +3,15 @@ package mailbox
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
 
 	dbmb "github.com/msgx-aodb/msgx/db/mailbox"
 	"github.com/msgx-aodb/msgx/internal/store"
-	sqlfiles "github.com/msgx-aodb/msgx/sql"
 )
 
 // Capacities of the AODB's cminmsgs columns (sis-wire-format.md §8).
@@ -52,10 +51,10 @@ func (m *Mailbox) Backfill(ctx context.Context, b store.Backfill) (bool, error) 
 
 // BackfillMany backfills todos in ONE mailbox transaction (one commit for the
 // lot instead of one per row) and, for rows whose META is all writable, one
-// UPDATE per backfillChunk rows instead of one per row. It returns the ids
-// that are done — backfilled now, before, or gone from the mailbox — and, per
-// id, the todos refused as ErrInvalid. An outage rolls everything back and is
-// ErrUnavailable.
+// UPDATE per chunk of up to backfillRows rows instead of one per row. It
+// returns the ids that are done — backfilled now, before, or gone from the
+// mailbox — and, per id, the todos refused as ErrInvalid. An outage rolls
+// everything back and is ErrUnavailable.
 func (m *Mailbox) BackfillMany(ctx context.Context, todos []store.Backfill) (done []int64, invalid map[int64]error, err error) {
 	if m.readOnly {
 		return nil, nil, ErrReadOnly
@@ -65,15 +64,15 @@ func (m *Mailbox) BackfillMany(ctx context.Context, todos []store.Backfill) (don
 		return nil, nil, unavailable("backfill: begin", err)
 	}
 	defer tx.Rollback()
-	var set []setRow
+	var set setChunk
 	flush := func() error {
-		if len(set) == 0 {
+		if len(set.rows) == 0 {
 			return nil
 		}
-		if err := m.backfillSet(ctx, tx, set); err != nil {
-			return unavailable(fmt.Sprintf("backfill rows %d..%d", set[0].ID, set[len(set)-1].ID), err)
+		if _, err := m.q.InboundBackfillMany(ctx, tx, set.params()); err != nil {
+			return unavailable(fmt.Sprintf("backfill rows %d..%d", set.lo, set.hi), err)
 		}
-		set = set[:0]
+		set.reset()
 		return nil
 	}
 	for _, b := range todos {
@@ -93,12 +92,12 @@ func (m *Mailbox) BackfillMany(ctx context.Context, todos []store.Backfill) (don
 				return nil, nil, err
 			}
 		} else {
-			set = append(set, newSetRow(p))
-			if len(set) == backfillChunk {
+			if !set.fits(p.ID) {
 				if err := flush(); err != nil {
 					return nil, nil, err
 				}
 			}
+			set.add(newSetRow(p))
 		}
 		done = append(done, b.MsgID)
 	}
@@ -111,47 +110,27 @@ func (m *Mailbox) BackfillMany(ctx context.Context, todos []store.Backfill) (don
 	return done, invalid, nil
 }
 
-// backfillSet runs the set-based backfill of sql/mysql/backfill, or on a
-// server without JSON_TABLE its legacy twin.
-func (m *Mailbox) backfillSet(ctx context.Context, tx *sql.Tx, set []setRow) error {
-	if !m.noJSONTable.Load() {
-		rows, err := json.Marshal(set)
-		if err != nil {
-			return err
-		}
-		_, err = tx.ExecContext(ctx, sqlfiles.MailboxBackfillMany, string(rows))
-		if !lacksJSONTable(err) {
-			return err
-		}
-		// A parse error leaves the transaction as it was.
-		m.noJSONTable.Store(true)
-		m.log.Warn("mailbox: the server has no JSON_TABLE (MySQL 5.7, MariaDB before 10.6): the set-based backfill searches each chunk's ids per row", "error", err)
-	}
-	_, err := m.q.InboundBackfillManyLegacy(ctx, tx, legacySetParams(set))
-	return err
-}
+// Bounds of one set-based backfill (InboundBackfillMany): at most
+// backfillRows rows, whose ids lie within backfillSpan of each other (each
+// value list holds one element per id of that range). The statement costs
+// O(rows) on the server; the bounds keep its text (~40 bytes per id of the
+// span, 7 value lists) and the list of ids the range optimizer splits small.
+// A run's messages are mostly consecutive ids, so a chunk is usually
+// backfillRows rows; 500 cost the server less CPU per row than 100 or 1000
+// (docs/performance.md).
+const (
+	backfillRows = 500
+	backfillSpan = 1000
+)
 
-// backfillChunk bounds the rows of one set-based backfill: the statement
-// costs O(rows) (a JSON_TABLE joined on the primary key), so the chunk only
-// bounds its one parameter (~120 bytes a row) — and the legacy statement's
-// O(rows × chunk) search.
-const backfillChunk = 100
-
-// setRow is one element of the JSON array of sql/mysql/backfill: NULL
-// values are left out.
+// setRow is one row of a set-based backfill: the values as text, "" for
+// NULL (no text column of the update takes "" as a value).
 type setRow struct {
-	ID          int64  `json:"id"`
-	ProcessedAt string `json:"at"`
-	Status      string `json:"status"`
-	Sndr        string `json:"sndr,omitempty"`
-	Seqn        *int32 `json:"seqn,omitempty"`
-	Dttm        string `json:"dttm,omitempty"`
-	MsgType     string `json:"type,omitempty"`
-	MsgSubtype  string `json:"styp,omitempty"`
+	ID                                                   int64
+	ProcessedAt, Status, Sndr, Seqn, Dttm, Type, Subtype string
 }
 
-// newSetRow converts a row update to its setRow ("" for NULL: no text
-// column of the update takes "" as a value).
+// newSetRow converts a row update to its setRow.
 func newSetRow(p dbmb.InboundBackfillParams) setRow {
 	str := func(v *string) string {
 		if v == nil {
@@ -165,11 +144,68 @@ func newSetRow(p dbmb.InboundBackfillParams) setRow {
 		}
 		return v.Format(time.DateTime) // already the wall clock, whole seconds
 	}
+	seqn := ""
+	if p.Seqn != nil {
+		seqn = strconv.Itoa(int(*p.Seqn))
+	}
 	return setRow{
 		ID: p.ID, ProcessedAt: datetime(p.ProcessedAt), Status: str(p.Status),
-		Sndr: str(p.Sndr), Seqn: p.Seqn, Dttm: datetime(p.Dttm),
-		MsgType: str(p.MsgType), MsgSubtype: str(p.MsgSubtype),
+		Sndr: str(p.Sndr), Seqn: seqn, Dttm: datetime(p.Dttm),
+		Type: str(p.MsgType), Subtype: str(p.MsgSubtype),
 	}
+}
+
+// setChunk collects the rows of one set-based backfill.
+type setChunk struct {
+	rows   []setRow
+	lo, hi int64 // smallest and largest id
+	ids    map[int64]bool
+}
+
+// fits reports whether the row id can join the chunk: a chunk is bounded
+// (backfillRows, backfillSpan) and holds an id once.
+func (c *setChunk) fits(id int64) bool {
+	if len(c.rows) == 0 {
+		return true
+	}
+	return len(c.rows) < backfillRows && !c.ids[id] && max(c.hi, id)-min(c.lo, id) < backfillSpan
+}
+
+func (c *setChunk) add(r setRow) {
+	if len(c.rows) == 0 {
+		c.lo, c.hi = r.ID, r.ID
+		if c.ids == nil {
+			c.ids = map[int64]bool{}
+		}
+	}
+	c.lo, c.hi = min(c.lo, r.ID), max(c.hi, r.ID)
+	c.ids[r.ID] = true
+	c.rows = append(c.rows, r)
+}
+
+func (c *setChunk) reset() {
+	c.rows = c.rows[:0]
+	clear(c.ids)
+}
+
+// params lays the chunk out for InboundBackfillMany: the ids ascending, and
+// each value list indexed by id - lo (positions of other ids hold "").
+func (c *setChunk) params() dbmb.InboundBackfillManyParams {
+	n := int(c.hi - c.lo + 1)
+	p := dbmb.InboundBackfillManyParams{
+		BeforeFirst: c.lo - 1,
+		ProcessedAt: make([]string, n), Status: make([]string, n), Sndr: make([]string, n), Seqn: make([]string, n),
+		Dttm: make([]string, n), MsgType: make([]string, n), MsgSubtype: make([]string, n),
+		Ids: make([]int64, 0, len(c.rows)),
+	}
+	for _, r := range c.rows {
+		i := r.ID - c.lo
+		p.Ids = append(p.Ids, r.ID)
+		p.ProcessedAt[i], p.Status[i], p.Sndr[i], p.Seqn[i] = r.ProcessedAt, r.Status, r.Sndr, r.Seqn
+		p.Dttm[i], p.MsgType[i], p.MsgSubtype[i] = r.Dttm, r.Type, r.Subtype
+	}
+	slices.Sort(p.Ids)
+	return p
 }
 
 // backfillParams converts a todo to the row update; see Backfill for the

@@ -50,31 +50,44 @@ func (m *Mailbox) VisibleAfter(ctx context.Context, afterID int64, limit int) ([
 	return out, nil
 }
 
-// Unprocessed returns up to limit unprocessed row ids in (afterID, upTo],
+// UnprocessedParams is one page of the reconciliation pass.
+type UnprocessedParams struct {
+	AfterID, UpTo int64
+	Limit         int
+}
+
+// Unprocessed returns up to Limit unprocessed row ids in (AfterID, UpTo],
 // ascending: one page of the reconciliation pass, at any age.
-func (m *Mailbox) Unprocessed(ctx context.Context, afterID, upTo int64, limit int) ([]int64, error) {
-	ids, err := m.q.InboundUnprocessedPage(ctx, m.db, dbmb.InboundUnprocessedPageParams{AfterID: afterID, UpTo: upTo, Limit: limit32(limit)})
+func (m *Mailbox) Unprocessed(ctx context.Context, p UnprocessedParams) ([]int64, error) {
+	ids, err := m.q.InboundUnprocessedPage(ctx, m.db, dbmb.InboundUnprocessedPageParams{AfterID: p.AfterID, UpTo: p.UpTo, Limit: limit32(p.Limit)})
 	if err != nil {
 		return nil, unavailable("unprocessed page", err)
 	}
 	return ids, nil
 }
 
-// Rescan returns up to limit unprocessed row ids in (fromID, toID], ascending,
-// received at or after receivedAfter (or with no receive time): the bounded
+// RescanParams is one look behind the watermark.
+type RescanParams struct {
+	FromID, ToID  int64
+	ReceivedAfter time.Time
+	Limit         int
+}
+
+// Rescan returns up to Limit unprocessed row ids in (FromID, ToID], ascending,
+// received at or after ReceivedAfter (or with no receive time): the bounded
 // look behind the watermark that finds rows committed late with smaller ids.
-func (m *Mailbox) Rescan(ctx context.Context, fromID, toID int64, receivedAfter time.Time, limit int) ([]int64, error) {
+func (m *Mailbox) Rescan(ctx context.Context, p RescanParams) ([]int64, error) {
 	var (
 		ids []int64
 		err error
 	)
 	if m.includeProcessed {
 		ids, err = m.q.InboundRescanAny(ctx, m.db, dbmb.InboundRescanAnyParams{
-			FromID: fromID, ToID: toID, ReceivedAfter: m.wallPtr(receivedAfter), Limit: limit32(limit),
+			FromID: p.FromID, ToID: p.ToID, ReceivedAfter: m.wallPtr(p.ReceivedAfter), Limit: limit32(p.Limit),
 		})
 	} else {
 		ids, err = m.q.InboundRescan(ctx, m.db, dbmb.InboundRescanParams{
-			FromID: fromID, ToID: toID, ReceivedAfter: m.wallPtr(receivedAfter), Limit: limit32(limit),
+			FromID: p.FromID, ToID: p.ToID, ReceivedAfter: m.wallPtr(p.ReceivedAfter), Limit: limit32(p.Limit),
 		})
 	}
 	if err != nil {
@@ -144,7 +157,10 @@ func (m *Mailbox) Insert(ctx context.Context, body []byte, receivedAt time.Time)
 		return 0, unavailable("insert", err)
 	}
 	defer conn.Close()
-	id, err := m.q.InboundInsert(ctx, conn, dbmb.InboundInsertParams{Body: body, ReceivedAt: m.wallPtr(receivedAt)})
+	// A server-side statement, even when the DSN interpolates: the body
+	// then travels as is, not escaped (quotes and newlines doubled), so
+	// every body up to BodyLimit fits the server's packet.
+	id, err := m.q.InboundInsert(ctx, prepared{conn}, dbmb.InboundInsertParams{Body: body, ReceivedAt: m.wallPtr(receivedAt)})
 	if tooLarge(err) {
 		discard(conn)
 		return 0, tooLargeError(len(body), err)

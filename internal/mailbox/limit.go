@@ -12,8 +12,9 @@ import (
 
 // insertOverhead is what an INSERT of a body needs in a packet besides the
 // body: the execute command, the other parameters and their headers (about
-// 60 bytes measured on MariaDB 10.11), or the statement text when the DSN
-// interpolates parameters. 1 KiB leaves room for either.
+// 60 bytes measured on MariaDB 10.11). Insert always executes a server-side
+// statement (prepared), so the body is never escaped into the text. 1 KiB
+// leaves room.
 const insertOverhead = 1024
 
 // erNetPacketTooLarge is the server's refusal of a packet over its
@@ -43,6 +44,19 @@ func (m *Mailbox) MaxInsertBody(ctx context.Context) (int64, error) {
 func tooLarge(err error) bool {
 	var me *mysql.MySQLError
 	return errors.Is(err, mysql.ErrPktTooLarge) || (errors.As(err, &me) && me.Number == erNetPacketTooLarge)
+}
+
+// prepared runs ExecContext as a server-side statement even when the DSN
+// interpolates parameters: prepare, execute, close.
+type prepared struct{ *sql.Conn }
+
+func (p prepared) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	stmt, err := p.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	defer stmt.Close()
+	return stmt.ExecContext(ctx, args...)
 }
 
 // discard drops conn from the pool (database/sql closes a connection whose

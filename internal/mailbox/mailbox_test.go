@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"database/sql"
 	"errors"
-	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
@@ -25,7 +24,11 @@ var t0 = time.Date(2026, 12, 2, 0, 30, 15, 0, time.UTC)
 
 func newMailbox(t *testing.T, opts ...mailbox.Option) (*mailbox.Mailbox, *sql.DB, string) {
 	t.Helper()
-	db, dsn := testdb.Mailbox(t)
+	_, dsn := testdb.Mailbox(t)
+	// Opened as msgx serve opens it (interpolateParams among its defaults).
+	db, err := mailbox.Open(t.Context(), dsn)
+	require.NoError(t, err)
+	t.Cleanup(func() { db.Close() })
 	return mailbox.New(db, append([]mailbox.Option{mailbox.WithZone(shanghai)}, opts...)...), db, dsn
 }
 
@@ -149,10 +152,10 @@ func TestMailboxListAfterAndRescan(t *testing.T) {
 
 	// Rows received at t0+2m and later are inside the age bound; the cut-off
 	// is an instant, compared with the airport wall clock.
-	got, err = mb.Rescan(ctx, ids[0], ids[3], t0.Add(2*time.Minute), 10)
+	got, err = mb.Rescan(ctx, mailbox.RescanParams{FromID: ids[0], ToID: ids[3], ReceivedAfter: t0.Add(2 * time.Minute), Limit: 10})
 	require.NoError(t, err)
 	require.Equal(t, ids[2:4], got)
-	got, err = mb.Rescan(ctx, 0, ids[4], t0, 2)
+	got, err = mb.Rescan(ctx, mailbox.RescanParams{ToID: ids[4], ReceivedAfter: t0, Limit: 2})
 	require.NoError(t, err)
 	require.Equal(t, []int64{ids[0], ids[2]}, got, "bounded")
 }
@@ -331,7 +334,7 @@ func TestMailboxShadow(t *testing.T) {
 	got, err := shadow.ListAfter(ctx, 0, 10)
 	require.NoError(t, err)
 	require.Equal(t, ids, got, "the row the other system processed is listed too")
-	got, err = shadow.Rescan(ctx, 0, ids[2], t0, 10)
+	got, err = shadow.Rescan(ctx, mailbox.RescanParams{ToID: ids[2], ReceivedAfter: t0, Limit: 10})
 	require.NoError(t, err)
 	require.Equal(t, ids, got)
 
@@ -350,22 +353,8 @@ func TestMailboxShadow(t *testing.T) {
 // does not fit is NULL (and logged), absent META is NULL, never an empty string.
 func TestMailboxBackfillManyEdgeCases(t *testing.T) {
 	t.Parallel()
-	for _, legacy := range []bool{false, true} {
-		t.Run(fmt.Sprintf("legacy=%v", legacy), func(t *testing.T) {
-			t.Parallel()
-			backfillManyEdgeCases(t, legacy)
-		})
-	}
-}
-
-// backfillManyEdgeCases runs on the JSON_TABLE statement or, legacy, on the statement for
-// servers without JSON_TABLE.
-func backfillManyEdgeCases(t *testing.T, legacy bool) {
 	var logs bytes.Buffer
 	mb, db, _ := newMailbox(t, mailbox.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
-	if legacy {
-		mailbox.UseLegacyBackfill(mb)
-	}
 	ctx := t.Context()
 	var ids []int64
 	for range 5 {
@@ -432,26 +421,15 @@ func backfillManyEdgeCases(t *testing.T, legacy bool) {
 	require.Equal(t, "SUCCEEDED", row.Status)
 }
 
-// More rows than one statement takes are split, all in one transaction.
+// More rows than one statement takes are split, all in one transaction:
+// chunks are bounded by rows and by the span of their ids; ids skipped
+// between a chunk's rows are left as they are, whatever the order of the
+// todos, and an id twice is written once.
 func TestMailboxBackfillManyChunks(t *testing.T) {
 	t.Parallel()
-	for _, legacy := range []bool{false, true} {
-		t.Run(fmt.Sprintf("legacy=%v", legacy), func(t *testing.T) {
-			t.Parallel()
-			backfillManyChunks(t, legacy)
-		})
-	}
-}
-
-// backfillManyChunks runs on the JSON_TABLE statement or, legacy, on the statement for
-// servers without JSON_TABLE.
-func backfillManyChunks(t *testing.T, legacy bool) {
 	mb, db, _ := newMailbox(t)
-	if legacy {
-		mailbox.UseLegacyBackfill(mb)
-	}
 	ctx := t.Context()
-	const n = 2345
+	const n = 4345
 	var sb strings.Builder
 	sb.WriteString("INSERT INTO cminmsgs (CMINMSGS_CLOB_MSG, CMINMSGS_STATUS) VALUES ")
 	for i := range n {
@@ -462,21 +440,37 @@ func backfillManyChunks(t *testing.T, legacy bool) {
 	}
 	_, err := db.ExecContext(ctx, sb.String())
 	require.NoError(t, err)
-	todos := make([]store.Backfill, n)
-	for i := range todos {
-		seqn := int64(i)
-		todos[i] = store.Backfill{MsgID: int64(i + 1), MailboxStatus: store.StatusSucceeded, ProcessedAt: t0,
+	// Ids 1..2345 all, in order; then every third id of the rest is
+	// skipped, the ids descending; id 7 twice.
+	var todos []store.Backfill
+	todo := func(id int64) store.Backfill {
+		seqn := id - 1
+		return store.Backfill{MsgID: id, MailboxStatus: store.StatusSucceeded, ProcessedAt: t0,
 			Meta: store.Meta{Sndr: "AODB", Seqn: &seqn, Type: "FLOP"}}
 	}
+	for id := int64(1); id <= 2345; id++ {
+		todos = append(todos, todo(id))
+	}
+	want := 2345
+	for id := int64(n); id > 2345; id-- {
+		if id%3 != 0 {
+			todos = append(todos, todo(id))
+			want++
+		}
+	}
+	todos = append(todos, todo(7))
 	done, invalid, err := mb.BackfillMany(ctx, todos)
 	require.NoError(t, err)
 	require.Empty(t, invalid)
-	require.Len(t, done, n)
-	var processed, wrong int
+	require.Len(t, done, len(todos))
+	var processed, wrong, skipped int
 	require.NoError(t, db.QueryRowContext(ctx, `SELECT COUNT(CMINMSGS_DATE_PROCESSED),
-		SUM(CMINMSGS_SUBSYSTEM_SEQUENCE <> CMINMSGS_ID - 1) FROM cminmsgs`).Scan(&processed, &wrong))
-	require.Equal(t, n, processed)
+		SUM(CMINMSGS_SUBSYSTEM_SEQUENCE <> CMINMSGS_ID - 1),
+		SUM(CMINMSGS_ID > 2345 AND CMINMSGS_ID % 3 = 0 AND CMINMSGS_DATE_PROCESSED IS NULL AND CMINMSGS_STATUS = 'VALID')
+		FROM cminmsgs`).Scan(&processed, &wrong, &skipped))
+	require.Equal(t, want, processed)
 	require.Zero(t, wrong, "each row got its own values")
+	require.Equal(t, n-want, skipped, "ids skipped are left as they are")
 }
 
 func isNull(t *testing.T, db *sql.DB, column string, id int64) bool {

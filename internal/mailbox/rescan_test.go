@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/mailbox"
 )
 
 // The rescan behind the watermark reads its window, not the table (issue
@@ -22,7 +24,7 @@ func TestRescanReadsOnlyItsWindow(t *testing.T) {
 	insertBacklog(t, db, rows)
 
 	before := handlerReads(t, db)
-	ids, err := mb.Rescan(ctx, rows-100, rows, time.Date(2019, 12, 31, 0, 0, 0, 0, time.UTC), 50)
+	ids, err := mb.Rescan(ctx, mailbox.RescanParams{FromID: rows - 100, ToID: rows, ReceivedAfter: time.Date(2019, 12, 31, 0, 0, 0, 0, time.UTC), Limit: 50})
 	require.NoError(t, err)
 	read := handlerReads(t, db) - before
 	require.Len(t, ids, 50)

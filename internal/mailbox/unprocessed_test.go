@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/mailbox"
 )
 
 // The reconciliation pass pages the unprocessed rows by id at any age, and
@@ -21,10 +23,10 @@ func TestUnprocessedPagesUseTheIndex(t *testing.T) {
 		_, err := db.ExecContext(ctx, "INSERT INTO cminmsgs (CMINMSGS_ID, CMINMSGS_CLOB_MSG, CMINMSGS_DATE_RECEIVED, CMINMSGS_DATE_PROCESSED) VALUES (?, '<MSG/>', '2020-01-01 00:00:00', "+processed+")", i)
 		require.NoError(t, err)
 	}
-	ids, err := mb.Unprocessed(ctx, 0, 250, 1)
+	ids, err := mb.Unprocessed(ctx, mailbox.UnprocessedParams{UpTo: 250, Limit: 1})
 	require.NoError(t, err)
 	require.Equal(t, []int64{100}, ids, "one page, however old")
-	ids, err = mb.Unprocessed(ctx, 100, 250, 10)
+	ids, err = mb.Unprocessed(ctx, mailbox.UnprocessedParams{AfterID: 100, UpTo: 250, Limit: 10})
 	require.NoError(t, err)
 	require.Equal(t, []int64{200}, ids, "up to the bound")
 
@@ -48,7 +50,7 @@ func TestUnprocessedPageReadsOnlyItsPage(t *testing.T) {
 	require.NoError(t, err)
 
 	before := handlerReads(t, db)
-	ids, err := mb.Unprocessed(ctx, rows-100, rows, 50)
+	ids, err := mb.Unprocessed(ctx, mailbox.UnprocessedParams{AfterID: rows - 100, UpTo: rows, Limit: 50})
 	require.NoError(t, err)
 	read := handlerReads(t, db) - before
 	require.Len(t, ids, 50)

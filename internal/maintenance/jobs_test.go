@@ -55,7 +55,7 @@ func TestOutboxJobTwinRule(t *testing.T) {
 	require.Len(t, evs, 2)
 	msgEv, schdEv := evs[0], evs[1]
 	require.Equal(t, store.TargetMsg, msgEv.Target)
-	require.NoError(t, e.Store.MarkSent(t.Context(), store.TargetMsg, []int64{msgEv.ID}, e.Clock.Now()))
+	require.NoError(t, e.Store.MarkSent(t.Context(), store.MarkSentParams{Target: store.TargetMsg, IDs: []int64{msgEv.ID}, Now: e.Clock.Now()}))
 
 	o := &Outbox{Base: e.base(), Every: time.Hour, Retention: DefaultOutboxRetention}
 	e.Clock.Advance(DefaultOutboxRetention + time.Minute)
@@ -67,7 +67,7 @@ func TestOutboxJobTwinRule(t *testing.T) {
 	require.Len(t, pending, 1)
 	require.NotEmpty(t, pending[0].Payload)
 
-	require.NoError(t, e.Store.MarkSent(t.Context(), store.TargetSchd, []int64{schdEv.ID}, e.Clock.Now()))
+	require.NoError(t, e.Store.MarkSent(t.Context(), store.MarkSentParams{Target: store.TargetSchd, IDs: []int64{schdEv.ID}, Now: e.Clock.Now()}))
 	res, err = o.Run(t.Context(), false)
 	require.NoError(t, err)
 	require.Equal(t, 2, res.Rows)

@@ -119,7 +119,7 @@ func TestGaugesFollowTheDatabase(t *testing.T) {
 		MsgID: 1, FLID: 7, StateVersion: 1, IdempotencyKey: store.IdempotencyKey(1, 7, 1, store.TargetMsg),
 		Payload: []byte(`{}`), CreatedAt: t0.Add(time.Minute)}}))
 	require.NoError(t, s.AddBackfills(ctx, []store.Backfill{{MsgID: 1, MailboxStatus: store.StatusDead, ProcessedAt: t0}}))
-	require.NoError(t, s.RecordBackfillFailure(ctx, 1, t0.Add(time.Minute), "mailbox down"))
+	require.NoError(t, s.RecordBackfillFailure(ctx, store.RecordBackfillFailureParams{MsgID: 1, NextAttemptAt: t0.Add(time.Minute), Reason: "mailbox down"}))
 	clk.Advance(5 * time.Minute)
 
 	fams = scrape(t, url)

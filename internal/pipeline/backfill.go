@@ -113,7 +113,9 @@ func (b *Backfiller) apply(ctx context.Context, todos []store.Backfill) (done, f
 
 func (b *Backfiller) reschedule(ctx context.Context, t store.Backfill, cause error) error {
 	next := b.clock.Now().Add(b.delay(t.Attempts + 1))
-	if err := b.store.RecordBackfillFailure(ctx, t.MsgID, next, widths.LastError.Cut(cause.Error())); err != nil {
+	if err := b.store.RecordBackfillFailure(ctx, store.RecordBackfillFailureParams{
+		MsgID: t.MsgID, NextAttemptAt: next, Reason: widths.LastError.Cut(cause.Error()),
+	}); err != nil {
 		return fmt.Errorf("backfill %d: record failure: %w", t.MsgID, err)
 	}
 	if b.cfg.Observer != nil {

@@ -47,7 +47,14 @@ func dumpTables(t *testing.T, e *env) map[string]string {
 	t.Helper()
 	e.needPostgres(t)
 	ctx := t.Context()
-	rows, err := e.PG.Pool.Query(ctx, `SELECT table_name FROM information_schema.tables
+	// Times as UTC text whatever the server's TimeZone, so a golden dump
+	// compares on any machine.
+	tx, err := e.PG.Pool.Begin(ctx)
+	require.NoError(t, err)
+	defer func() { _ = tx.Rollback(ctx) }() // read only
+	_, err = tx.Exec(ctx, "SET LOCAL TimeZone = 'UTC'")
+	require.NoError(t, err)
+	rows, err := tx.Query(ctx, `SELECT table_name FROM information_schema.tables
 		WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY 1`)
 	require.NoError(t, err)
 	var tables []string
@@ -61,7 +68,7 @@ func dumpTables(t *testing.T, e *env) map[string]string {
 	out := map[string]string{}
 	for _, table := range tables {
 		var rows []json.RawMessage
-		err := e.PG.Pool.QueryRow(ctx, `SELECT coalesce(jsonb_agg(r ORDER BY r::text), '[]') FROM (
+		err := tx.QueryRow(ctx, `SELECT coalesce(jsonb_agg(r ORDER BY r::text), '[]') FROM (
 			SELECT to_jsonb(t) AS r FROM `+table+` t) x`).Scan(&rows)
 		require.NoError(t, err, table)
 		b, err := json.MarshalIndent(rows, "", " ")

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"fmt"
 	"regexp"
-	"strings"
 	"testing"
 	"time"
 
@@ -16,17 +15,6 @@ import (
 // limit is a small kafka.max-record-bytes: a flight's ordinary event fits,
 // one with a VIP list of a hundred entries does not.
 const limit = 4096
-
-// vipList is a FLOP VIPF body with n VIPT entries (the incident: 30 000).
-func vipList(n int) string {
-	var b strings.Builder
-	b.WriteString("<VIPF><VPCD>JACK</VPCD><VFES>Y</VFES>")
-	for i := range n {
-		fmt.Fprintf(&b, "<VIPT><VSCD>LOUNGE%03d</VSCD><VTQY>2</VTQY><VTST>02DEC261200</VTST><VTET>02DEC261300</VTET></VIPT>", i)
-	}
-	b.WriteString("</VIPF>")
-	return b.String()
-}
 
 func manyGates(n int) []string {
 	codes := make([]string, n)
@@ -99,17 +87,6 @@ func TestEventOverRecordLimitIsProtocol(t *testing.T) {
 	gen, err := e.Store.SnapshotGen(t.Context(), time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC))
 	require.NoError(t, err)
 	require.EqualValues(t, 1, gen.Version, "the refused snapshot advanced no generation")
-}
-
-// The pump measures an event with the EventBytes it is given (the wiring
-// passes kafka.EventBytes); without one, by its payload.
-func TestRecordLimitUsesTheGivenMeasure(t *testing.T) {
-	t.Parallel()
-	e, payload := store.NewEvent{FLID: 1}, []byte("0123456789")
-	require.Zero(t, recordLimit{}.exceeded(e, payload), "no limit")
-	require.Zero(t, recordLimit{max: 10}.exceeded(e, payload), "the payload fits")
-	require.Equal(t, 11, recordLimit{max: 10, size: func(store.NewEvent, []byte) int { return 11 }}.exceeded(e, payload))
-	require.Equal(t, 10, recordLimit{max: 9}.exceeded(e, payload))
 }
 
 // Shadow mode writes no events, so no event can be too large: the limit

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/msgx-aodb/msgx/internal/apply"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -85,7 +86,7 @@ func TestLargeDownloadIsWrittenInSlices(t *testing.T) {
 	require.NotNil(t, e.flight(t, 1))
 }
 
-// A message of more than sliceRecords records is applied a slice at a time
+// A message of more than apply.SliceRecords records is applied a slice at a time
 // (each slice's flights and events written before the next is computed),
 // with the outcome of the one-piece apply: every record applied in order on
 // the state the records before left, records of unknown flights named in
@@ -97,7 +98,7 @@ func TestManyRecordsAreAppliedInSlices(t *testing.T) {
 	e.StepUntilWait(t)
 	spy := writeSpy{Store: e.Store, largest: &largest{}}
 	pump := NewPump(spy, envReader{e}, nil, e.Clock, e.pump.log, e.pump.cfg)
-	const n = 2*sliceRecords + 2
+	const n = 2*apply.SliceRecords + 2
 	var recs strings.Builder
 	for r := range n - 2 {
 		fmt.Fprintf(&recs, "<FLOP><FLID>%d</FLID><STND>%d</STND></FLOP>", r%3+1, r)
@@ -134,7 +135,7 @@ func TestRefusalInALaterSliceWritesNothing(t *testing.T) {
 	e.Send(t, dnld(3))
 	e.StepUntilWait(t)
 	var recs []string
-	for r := range 2 * sliceRecords {
+	for r := range 2 * apply.SliceRecords {
 		recs = append(recs, fmt.Sprintf("<FLTR><FLID>%d</FLID><STND>%d</STND></FLTR>", r%3+1, r))
 	}
 	recs = append(recs, "<FLTR><FLID>99</FLID><STND>1</STND></FLTR>") // a new flight without SODT

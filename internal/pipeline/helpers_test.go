@@ -2,17 +2,15 @@ package pipeline
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
+	"github.com/msgx-aodb/msgx/internal/sis/sistest"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/testenv"
 )
@@ -116,43 +114,14 @@ func (e *env) events(t testing.TB, msgID int64) []store.Event {
 
 // SIS message builders.
 
-// seq numbers the messages; parallel tests share it.
-var seq atomic.Int64
-
-func nextSeq() int { return 1000 + int(seq.Add(1)) }
-
-func envelope(typ, styp, body string) string { return envelopeAt("20261202080000", typ, styp, body) }
-
-// envelopeAt is a message sent at dttm (yyyyMMddHHmmss, airport time).
-func envelopeAt(dttm, typ, styp, body string) string {
-	return fmt.Sprintf(`<?xml version="1.0" encoding="UTF-8"?>
-<MSG>
- <META><SNDR>AODB</SNDR><SEQN>%d</SEQN><DTTM>%s</DTTM><TYPE>%s</TYPE><STYP>%s</STYP></META>
- %s
-</MSG>`, nextSeq(), dttm, typ, styp, body)
-}
-
-// fltr is a schedule record of a flight on 2 Dec 2026 (local), plus extra elements.
-func fltr(flid int64, extra ...string) string {
-	return fmt.Sprintf(`<FLTR><FLID>%d</FLID><ALCD>CA</ALCD><FLNO>CA%d</FLNO><MVIN>D</MVIN><SODT>02DEC261030</SODT>%s</FLTR>`,
-		flid, flid, strings.Join(extra, ""))
-}
-
-func schd(styp string, records ...string) string { return schdAt("20261202080000", styp, records...) }
-
-// schdAt is a SCHD message sent at dttm (yyyyMMddHHmmss, airport time).
-func schdAt(dttm, styp string, records ...string) string {
-	return envelopeAt(dttm, "SCHD", styp, fmt.Sprintf("<SCHD><RECS>%d</RECS>%s</SCHD>", len(records), strings.Join(records, "")))
-}
-
-func flop(styp string, flid int64, elems ...string) string {
-	return envelope("FLOP", styp, fmt.Sprintf("<FLOP><FLID>%d</FLID>%s</FLOP>", flid, strings.Join(elems, "")))
-}
-
-func gates(codes ...string) string {
-	var b strings.Builder
-	for i, c := range codes {
-		fmt.Fprintf(&b, `<GTDT GTNO="%d"><GATE>%s</GATE></GTDT>`, i+1, c)
-	}
-	return b.String()
-}
+// The message builders are sistest's (one copy for every package's tests).
+var (
+	envelope = sistest.Envelope
+	fltr     = sistest.Fltr
+	schd     = sistest.Schd
+	schdAt   = sistest.SchdAt
+	flop     = sistest.Flop
+	gates    = sistest.Gates
+	refList  = sistest.RefList
+	vipList  = sistest.VIPList
+)

@@ -129,7 +129,7 @@ func (p *Poller) poll(ctx context.Context) (enqueued int, full bool, err error) 
 		return enqueued, false, nil
 	}
 	// Only after the enqueue: a crash in between re-reads, never skips.
-	if err := p.store.AdvanceIngressMark(ctx, p.cfg.Source, last, now); err != nil {
+	if err := p.store.AdvanceIngressMark(ctx, store.AdvanceIngressMarkParams{Source: p.cfg.Source, LastID: last, Now: now}); err != nil {
 		return enqueued, false, fmt.Errorf("ingress: advance watermark to %d: %w", last, err)
 	}
 	return enqueued, len(ahead) == p.cfg.Batch && last == ahead[len(ahead)-1].ID, nil
@@ -221,7 +221,7 @@ func (p *Poller) rescan(ctx context.Context, mark int64, now time.Time) ([]int64
 	if from >= mark {
 		from = lo
 	}
-	ids, err := p.mb.Rescan(ctx, from, mark, now.Add(-p.cfg.RescanAge), p.cfg.Batch)
+	ids, err := p.mb.Rescan(ctx, mailbox.RescanParams{FromID: from, ToID: mark, ReceivedAfter: now.Add(-p.cfg.RescanAge), Limit: p.cfg.Batch})
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/aodbrequest"
+	"github.com/msgx-aodb/msgx/internal/apply"
 	"github.com/msgx-aodb/msgx/internal/backoff"
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/sis"
@@ -24,7 +25,7 @@ type PumpConfig struct {
 	BackoffCap   time.Duration // cap of one delay; default 60 s
 	HeadDeadline time.Duration // a head failing for this long (from its first counted failure) → DEAD(EXHAUSTED); default 10 min
 	RunLength    int           // most consecutive head messages committed together; default 1000
-	RunBytes     int           // most raw XML bytes a run reads (at least its head); default 64 MiB (budget.go)
+	RunBytes     int           // most raw XML bytes a run reads (at least its head); default 64 MiB (read.go)
 	Idle         time.Duration // wait when the queue is empty, unless Bell rings first; default 1 s
 	Bell         *Bell         // rung after an enqueue; nil = none (the pump then looks every Idle)
 	Prune        bool          // snapshot prune of previous-generation members; default on
@@ -37,7 +38,7 @@ type PumpConfig struct {
 	Guard        *aodbrequest.Guard // request.guard: which RESPs apply; nil = request mode (REQ_TRACK)
 	// MaxRecordBytes is kafka.max-record-bytes, as a number: a message whose
 	// event's record (EventBytes) would be larger is refused, DEAD(PROTOCOL)
-	// (eventsize.go); 0 = no limit. Not applied in shadow mode (no events).
+	// (internal/apply); 0 = no limit. Not applied in shadow mode (no events).
 	MaxRecordBytes int
 	// EventBytes sizes the record the relay will produce for an event not
 	// yet written (payload: the record's value); internal/app wires
@@ -99,6 +100,7 @@ type RawReader interface {
 // smallest unfinished message, and nothing passes a FAILED head.
 type Pump struct {
 	store    store.Store
+	apply    *apply.Applier // what one message does
 	raw      RawReader
 	backfill func(ctx context.Context, todos []store.Backfill) // right after a commit; nil = sweep only
 	clock    clock.Clock
@@ -120,7 +122,9 @@ type Pump struct {
 // commit (the sweep retries what it could not do).
 func NewPump(s store.Store, raw RawReader, backfill func(context.Context, []store.Backfill), c clock.Clock, log *slog.Logger, cfg PumpConfig) *Pump {
 	cfg = cfg.withDefaults()
-	return &Pump{store: s, raw: raw, backfill: backfill, clock: c, log: log, cfg: cfg, cache: newStateCache(),
+	a := apply.New(apply.Config{Prune: cfg.Prune, Shadow: cfg.Shadow, Guard: cfg.Guard.Mode(), Location: cfg.Decode.Location,
+		MaxRecordBytes: cfg.MaxRecordBytes, EventBytes: cfg.EventBytes, Log: log})
+	return &Pump{store: s, apply: a, raw: raw, backfill: backfill, clock: c, log: log, cfg: cfg, cache: newStateCache(),
 		batchLimit: cfg.RunLength, release: debug.FreeOSMemory}
 }
 
@@ -230,9 +234,8 @@ func (p *Pump) exhausted(m store.Message, now time.Time) string {
 }
 
 func (p *Pump) finishExhausted(ctx context.Context, m store.Message, reason string, now time.Time) error {
-	w := p.newWriter()
-	w.finish(m, m.Meta, dead(sis.ClassExhausted, reason), nil, now)
-	err := p.inTx(ctx, now, func(tx store.Tx) error { return w.flush(ctx, tx, now) })
+	w := p.apply.Exhausted(m, reason, now)
+	err := p.inTx(ctx, now, func(tx store.Tx) error { return write(ctx, tx, w, now) })
 	if err != nil {
 		return fmt.Errorf("finish exhausted message %d: %w", m.ID, err)
 	}
@@ -241,7 +244,7 @@ func (p *Pump) finishExhausted(ctx context.Context, m store.Message, reason stri
 		kind := cmp.Or(m.Kind, string(sis.KindUnknown)) // bound at its failures when it decoded
 		p.cfg.Observer.MessageFinished(kind, store.StatusDead, string(sis.ClassExhausted), now.Sub(m.FirstSeenAt))
 	}
-	p.afterCommit(ctx, w.todos)
+	p.afterCommit(ctx, w.Backfills)
 	return nil
 }
 
@@ -253,21 +256,21 @@ func (p *Pump) failHead(ctx context.Context, m store.Message, err error, bind *s
 	if up := p.notTheMessages(ctx, err); up != nil {
 		return up
 	}
-	return p.recordFailure(ctx, m, classify(err), bind)
+	return p.recordFailure(ctx, m, apply.Classify(err), bind)
 }
 
 // recordFailure marks the head FAILED with its backoff, in its own short
 // transaction after the run's rollback or commit, binding bind if not nil.
-func (p *Pump) recordFailure(ctx context.Context, m store.Message, f *failure, bind *store.Binding) error {
+func (p *Pump) recordFailure(ctx context.Context, m store.Message, f *apply.Failure, bind *store.Binding) error {
 	now := p.now()
 	attempts, err := p.store.RecordFailure(ctx, store.Failure{
-		MsgID: m.ID, ErrorClass: string(f.class), Reason: widths.Reason.Cut(f.reason),
+		MsgID: m.ID, ErrorClass: string(f.Class), Reason: widths.Reason.Cut(f.Reason),
 		NextAttemptAt: now.Add(p.backoff(m.Attempts + 1)), Now: now, Bind: bind,
 	})
 	if err != nil {
 		return fmt.Errorf("record failure of message %d (%s): %w", m.ID, f, err)
 	}
-	p.log.Warn("message failed", "msg_id", m.ID, "class", f.class, "attempts", attempts, "reason", f.reason)
+	p.log.Warn("message failed", "msg_id", m.ID, "class", f.Class, "attempts", attempts, "reason", f.Reason)
 	return nil
 }
 

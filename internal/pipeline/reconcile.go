@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -39,7 +40,7 @@ func (p *Poller) Reconcile(ctx context.Context, dry bool) (Reconciled, error) {
 	}
 	var after int64
 	for range maxReconcilePages {
-		ids, err := p.mb.Unprocessed(ctx, after, mark, p.cfg.ReconcileBatch)
+		ids, err := p.mb.Unprocessed(ctx, mailbox.UnprocessedParams{AfterID: after, UpTo: mark, Limit: p.cfg.ReconcileBatch})
 		if err != nil {
 			return r, fmt.Errorf("reconcile: page after %d: %w", after, err)
 		}

@@ -77,7 +77,7 @@ func TestReconcileInShadowModeDoesNothing(t *testing.T) {
 	e := newEnv(t)
 	e.insertAt(t, 5, schd("UPD", fltr(1)), e.Clock.Now().Add(-48*time.Hour))
 	p := NewPoller(e.Store, e.Mailbox, e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)), PollerConfig{Shadow: true})
-	require.NoError(t, e.Store.AdvanceIngressMark(t.Context(), "cminmsgs", 10, e.Clock.Now()))
+	require.NoError(t, e.Store.AdvanceIngressMark(t.Context(), store.AdvanceIngressMarkParams{Source: "cminmsgs", LastID: 10, Now: e.Clock.Now()}))
 	got, err := p.Reconcile(t.Context(), false)
 	require.NoError(t, err)
 	require.Zero(t, got.Enqueued)

@@ -12,6 +12,8 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/aodbrequest"
 	"github.com/msgx-aodb/msgx/internal/flight"
+	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -75,7 +77,7 @@ func TestRespWithoutRequestIsSkipped(t *testing.T) {
 
 	m := e.msg(t, resp)
 	require.Equal(t, store.StatusSkipped, m.Status)
-	require.Equal(t, aodbrequest.ReasonNoMatch, m.Reason)
+	require.Equal(t, respmatch.ReasonNoMatch, m.Reason)
 	requireActive(t, e, 501, 502, 503)
 	require.Empty(t, e.flight(t, 501).Scalars["STND"].Raw, "nothing of the RESP written")
 	require.Empty(t, e.events(t, resp))
@@ -109,13 +111,13 @@ func TestRespPrunesOnlyInsideTheRequestedRange(t *testing.T) {
 	done := e.request(t, req.ID)
 	require.Equal(t, store.RequestDone, done.Status)
 	require.Equal(t, resp, *done.ResponseMsgID)
-	require.Equal(t, aodbrequest.RuleDegraded, done.MatchRule)
+	require.Equal(t, respmatch.RuleDegraded, done.MatchRule)
 	require.NotNil(t, done.DoneAt)
 
 	// The request is answered: the next RESP has nothing to answer.
 	again := e.Send(t, schdAt("20261202160200", "RESP", fltrAt(605, "1200")))
 	e.StepUntilWait(t)
-	require.Equal(t, aodbrequest.ReasonNoMatch, e.msg(t, again).Reason)
+	require.Equal(t, respmatch.ReasonNoMatch, e.msg(t, again).Reason)
 	require.Nil(t, e.flight(t, 605))
 }
 
@@ -137,7 +139,7 @@ func TestRespBeforeSentAtIsSkipped(t *testing.T) {
 	e.StepUntilWait(t)
 	for _, id := range []int64{early, utcLike} {
 		require.Equal(t, store.StatusSkipped, e.msg(t, id).Status)
-		require.Equal(t, aodbrequest.ReasonNoMatch, e.msg(t, id).Reason)
+		require.Equal(t, respmatch.ReasonNoMatch, e.msg(t, id).Reason)
 	}
 	require.Equal(t, store.RequestSent, e.request(t, req.ID).Status, "no early completion")
 
@@ -174,19 +176,10 @@ func TestLateRespAfterExpiredIsSkipped(t *testing.T) {
 	late := e.Send(t, schdAt("20261202161100", "RESP", fltrAt(801, "1030")))
 	e.StepUntilWait(t)
 	for _, id := range []int64{inTime, late} {
-		require.Equal(t, aodbrequest.ReasonNoMatch, e.msg(t, id).Reason)
+		require.Equal(t, respmatch.ReasonNoMatch, e.msg(t, id).Reason)
 	}
 	requireActive(t, e, 801, 802)
 	require.Equal(t, store.RequestExpired, e.request(t, req.ID).Status, "a closed request is never reopened")
-}
-
-// refList is a reference list message of AIRL records keyed by ALCD.
-func refList(dttm, styp string, codes ...string) string {
-	body := fmt.Sprintf("<RECS>%d</RECS>", len(codes))
-	for _, c := range codes {
-		body += "<AIRL><ALCD>" + c + "</ALCD><ALNM>" + c + " airline</ALNM></AIRL>"
-	}
-	return envelopeAt(dttm, "AIRL", styp, body)
 }
 
 func (e *env) refExists(t testing.TB, key string) bool {
@@ -207,7 +200,7 @@ func TestReferenceRespReplacesItsList(t *testing.T) {
 	e.Send(t, refList("20261202080000", "DNLD", "CA", "MU", "CZ"))
 	unsolicited := e.Send(t, refList("20261202150000", "RESP", "CA"))
 	e.StepUntilWait(t)
-	require.Equal(t, aodbrequest.ReasonNoMatch, e.msg(t, unsolicited).Reason)
+	require.Equal(t, respmatch.ReasonNoMatch, e.msg(t, unsolicited).Reason)
 	for _, k := range []string{"CA", "MU", "CZ"} {
 		require.True(t, e.refExists(t, k), k)
 	}
@@ -236,7 +229,7 @@ func TestGuardModes(t *testing.T) {
 	t.Parallel()
 	t.Run("off", func(t *testing.T) {
 		t.Parallel()
-		e := newEnv(t, func(c *PumpConfig) { c.Guard = aodbrequest.NewGuard(aodbrequest.ModeOff, nil, 0, c.Decode) })
+		e := newEnv(t, func(c *PumpConfig) { c.Guard = aodbrequest.NewGuard(respmatch.ModeOff, nil, 0, c.Decode) })
 		e.Send(t, schd("DNLD", fltr(901), fltr(902)))
 		resp := e.Send(t, schdAt("20261202170000", "RESP", fltr(901)))
 		e.StepUntilWait(t)
@@ -246,24 +239,27 @@ func TestGuardModes(t *testing.T) {
 	})
 	t.Run("mailbox", func(t *testing.T) {
 		t.Parallel()
-		e := newEnv(t)
-		e.pump.cfg.Guard = aodbrequest.NewGuard(aodbrequest.ModeMailbox, e.Mailbox, 10*time.Minute, e.pump.cfg.Decode)
+		var mb struct{ *mailbox.Mailbox } // the env's, once it exists
+		e := newEnv(t, func(c *PumpConfig) {
+			c.Guard = aodbrequest.NewGuard(respmatch.ModeMailbox, &mb, 10*time.Minute, c.Decode)
+		})
+		mb.Mailbox = e.Mailbox
 		e.Send(t, schd("DNLD", fltrAt(911, "0830"), fltrAt(912, "1030")))
 		e.StepUntilWait(t)
 
 		none := e.Send(t, schdAt("20261202160100", "RESP", fltrAt(913, "1100")))
 		e.StepUntilWait(t)
-		require.Equal(t, aodbrequest.ReasonNoMatch, e.msg(t, none).Reason, "no request row in coutmsgs")
+		require.Equal(t, respmatch.ReasonNoMatch, e.msg(t, none).Reason, "no request row in coutmsgs")
 
 		// The live system's request, inserted at 16:00:00 local.
 		body := sis.EncodeRQFD(sis.RequestMeta{Sender: "LIVE", Seq: 7, Sent: start, Location: shanghai},
 			local(t, "2026-12-02T10:00"), local(t, "2026-12-02T23:59"))
-		oid, err := e.Mailbox.InsertOutbound(t.Context(), body, start, "AODB")
+		oid, err := e.Mailbox.InsertOutbound(t.Context(), mailbox.InsertOutboundParams{Body: body, InsertedAt: start, RoutingID: "AODB"})
 		require.NoError(t, err)
 		before := e.Send(t, schdAt("20261202155959", "RESP", fltrAt(913, "1100")))
 		resp := e.Send(t, schdAt("20261202160100", "RESP", fltrAt(913, "1100")))
 		e.StepUntilWait(t)
-		require.Equal(t, aodbrequest.ReasonNoMatch, e.msg(t, before).Reason, "inserted after the RESP's DTTM")
+		require.Equal(t, respmatch.ReasonNoMatch, e.msg(t, before).Reason, "inserted after the RESP's DTTM")
 		require.Equal(t, store.StatusSucceeded, e.msg(t, resp).Status)
 		require.Equal(t, "request:coutmsgs:"+strconv.FormatInt(oid, 10)+" (mailbox)", e.msg(t, resp).Reason)
 		requireActive(t, e, 911, 913)
@@ -272,42 +268,6 @@ func TestGuardModes(t *testing.T) {
 		require.NoError(t, err)
 		require.Empty(t, reqs, "the mailbox guard writes no REQ_TRACK")
 	})
-}
-
-// A RESP is never part of a batch: the guard needs its own transaction.
-func TestRespIsNeverBatched(t *testing.T) {
-	t.Parallel()
-	for _, raw := range []string{schd("RESP", fltr(1)), refList("20261202160000", "RESP", "CA")} {
-		m, err := sis.Decode([]byte(raw), sis.Options{Location: shanghai})
-		require.NoError(t, err)
-		require.Zero(t, batchable([]prepared{{decoded: m}}))
-	}
-}
-
-// The scope prune without a database: inScope splits the candidates by the
-// requested range, and planSnapshot prunes only those inside and keeps the
-// others as members.
-func TestScopedPrunePlan(t *testing.T) {
-	t.Parallel()
-	sodt := func(flid int64, hh int) *flight.State {
-		v := time.Date(2026, 12, 2, hh, 0, 0, 0, shanghai)
-		return &flight.State{FLID: flid, Lifecycle: flight.Active, Scalars: map[string]flight.Value{"SODT": {Raw: "x", Time: &v}}}
-	}
-	begin, end := time.Date(2026, 12, 2, 10, 0, 0, 0, shanghai), time.Date(2026, 12, 2, 23, 59, 0, 0, shanghai)
-	cands := []*flight.State{sodt(1, 8), sodt(2, 10), sodt(3, 23), {FLID: 4, Scalars: map[string]flight.Value{}}}
-
-	all, none := inScope(cands, nil)
-	require.Len(t, all, 4, "a DNLD prunes every candidate")
-	require.Empty(t, none)
-	prune, kept := inScope(cands, &aodbrequest.Decision{Matched: true, Begin: &begin, End: &end})
-	require.Equal(t, []int64{2, 3}, []int64{prune[0].FLID, prune[1].FLID}, "SODT inside [STDB, STDE], ends included")
-	require.Equal(t, []int64{1, 4}, kept, "outside the range, or no SODT")
-
-	d := &snapshotDay{fday: dec2, flids: []int64{9}, results: []flight.Result{{Next: &flight.State{FLID: 9}}}, candidates: prune, kept: kept}
-	plan := planSnapshot([]*snapshotDay{d}, snapshotMsg{id: 50, subtype: "RESP", dttm: begin}, start)
-	require.Equal(t, []int64{9, 1, 4}, plan.members[0].flids)
-	require.Len(t, plan.results, 3, "the record and two prunes")
-	require.Equal(t, 2, plan.logs[0].Pruned)
 }
 
 // The reproduction of item 8: leader restarts wrote an RQFD each,

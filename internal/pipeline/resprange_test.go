@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/msgx-aodb/msgx/internal/aodbrequest"
+	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -125,7 +125,7 @@ func TestAnswerToASupersededRequestDoesNotCompleteTheNewer(t *testing.T) {
 	stray := e.Send(t, schdAt("20261202160130", "RESP", fltrOn(1303, "02DEC", "1100")))
 	e.StepUntilWait(t)
 	require.Equal(t, store.StatusSkipped, e.msg(t, stray).Status)
-	require.Equal(t, aodbrequest.ReasonNoMatch, e.msg(t, stray).Reason)
+	require.Equal(t, respmatch.ReasonNoMatch, e.msg(t, stray).Reason)
 	require.Nil(t, e.flight(t, 1303))
 	require.Equal(t, store.RequestSent, e.request(t, newer.ID).Status, "still open for its real answer")
 
@@ -135,24 +135,4 @@ func TestAnswerToASupersededRequestDoesNotCompleteTheNewer(t *testing.T) {
 	requireActive(t, e, 1301)
 	requireDeleted(t, e, 1302)
 	require.Equal(t, store.RequestDone, e.request(t, newer.ID).Status)
-}
-
-// rangeDays without a database: every local day of [STDB, STDE] that the
-// RESP has no record of is added, empty, in day order; no range adds none.
-func TestRangeDaysCoverTheRange(t *testing.T) {
-	t.Parallel()
-	dec4 := dec3.AddDate(0, 0, 1)
-	begin, end := time.Date(2026, 12, 2, 10, 0, 0, 0, shanghai), time.Date(2026, 12, 4, 0, 30, 0, 0, shanghai)
-	have := &snapshotDay{fday: dec3, flids: []int64{7}}
-	days := rangeDays([]*snapshotDay{have}, &aodbrequest.Decision{Matched: true, Begin: &begin, End: &end}, shanghai)
-	require.Len(t, days, 3)
-	require.Equal(t, []time.Time{dec2, dec3, dec4}, []time.Time{days[0].fday, days[1].fday, days[2].fday})
-	require.Same(t, have, days[1])
-	require.Empty(t, days[0].flids)
-
-	// In UTC the range would start on 2 Dec 02:00 and end on 3 Dec 16:30:
-	// the days are the airport's.
-	require.Len(t, rangeDays(nil, &aodbrequest.Decision{Matched: true, Begin: &begin, End: &end}, time.UTC), 2)
-	require.Equal(t, []*snapshotDay{have}, rangeDays([]*snapshotDay{have}, &aodbrequest.Decision{Matched: true, Rule: aodbrequest.RuleOff}, shanghai))
-	require.Equal(t, []*snapshotDay{have}, rangeDays([]*snapshotDay{have}, nil, shanghai), "a DNLD")
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/apply"
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -92,8 +93,8 @@ const pinBytes = 16 << 10
 func pinningFLIDs(run []prepared) []int64 {
 	var flids []int64
 	for _, pr := range run {
-		if pr.size >= pinBytes && pr.decoded != nil {
-			flids = append(flids, messageFLIDs(pr.decoded)...)
+		if pr.size >= pinBytes && pr.Decoded != nil {
+			flids = append(flids, apply.FLIDs(pr.Decoded)...)
 		}
 	}
 	return flids

@@ -74,7 +74,7 @@ func (a *Aggregator) Step(ctx context.Context) (int, error) {
 func (a *Aggregator) step(ctx context.Context) (delivered, read int, err error) {
 	now := a.clock.Now()
 	sctx, cancel := storeCtx(ctx, a.cfg.StoreTimeout)
-	latest, err := a.store.LatestPendingPerFlight(sctx, store.TargetSchd, now, a.cfg.FlushLimit)
+	latest, err := a.store.LatestPendingPerFlight(sctx, store.LatestPendingPerFlightParams{Target: store.TargetSchd, Now: now, Max: a.cfg.FlushLimit})
 	cancel()
 	if err != nil {
 		return 0, 0, fmt.Errorf("read pending %s flights: %w", store.TargetSchd, err)
@@ -92,7 +92,7 @@ func (a *Aggregator) step(ctx context.Context) (delivered, read int, err error) 
 	}
 	if len(done) > 0 {
 		sctx, cancel := storeCtx(ctx, a.cfg.StoreTimeout)
-		_, err := a.store.MarkSentUpTo(sctx, store.TargetSchd, done, a.clock.Now())
+		_, err := a.store.MarkSentUpTo(sctx, store.MarkSentUpToParams{Target: store.TargetSchd, Delivered: done, Now: a.clock.Now()})
 		cancel()
 		if err != nil {
 			return 0, len(latest), fmt.Errorf("mark %d delivered flights SENT (they will be sent again): %w", len(done), err)
@@ -171,8 +171,11 @@ func (a *Aggregator) fail(ctx context.Context, e store.Event, cause error, now t
 			"event_id", e.ID, "flid", e.FLID, "attempts", attempt, "retry_at", next, "err", cause)
 		return nil
 	}
-	n, err := a.store.MarkDeadBelow(sctx, store.TargetSchd, store.UpTo{PartitionKey: e.PartitionKey, EventID: e.ID},
-		"superseded by dead event "+strconv.FormatInt(e.ID, 10))
+	n, err := a.store.MarkDeadBelow(sctx, store.MarkDeadBelowParams{
+		Target: store.TargetSchd,
+		Below:  store.UpTo{PartitionKey: e.PartitionKey, EventID: e.ID},
+		Reason: "superseded by dead event " + strconv.FormatInt(e.ID, 10),
+	})
 	if err != nil {
 		return fmt.Errorf("mark events superseded by dead event %d (flight %d) DEAD: %w", e.ID, e.FLID, err)
 	}

@@ -207,7 +207,7 @@ func (d *Dispatcher) suspected(e store.Event, cause error) {
 func (d *Dispatcher) read(ctx context.Context, after int64) ([]store.Event, error) {
 	sctx, cancel := storeCtx(ctx, d.cfg.StoreTimeout)
 	defer cancel()
-	events, err := d.store.PendingEventsAfter(sctx, store.TargetMsg, after, d.cfg.BatchSize)
+	events, err := d.store.PendingEventsAfter(sctx, store.PendingEventsAfterParams{Target: store.TargetMsg, AfterID: after, Max: d.cfg.BatchSize})
 	if err != nil {
 		return nil, fmt.Errorf("read the %s head: %w", store.TargetMsg, err)
 	}
@@ -258,7 +258,7 @@ func (d *Dispatcher) markSent(ctx context.Context, events []store.Event, acks []
 	go func() {
 		sctx, cancel := storeCtx(ctx, d.cfg.StoreTimeout)
 		defer cancel()
-		m.done <- d.store.MarkSent(sctx, store.TargetMsg, ids, d.clock.Now())
+		m.done <- d.store.MarkSent(sctx, store.MarkSentParams{Target: store.TargetMsg, IDs: ids, Now: d.clock.Now()})
 	}()
 	return m
 }

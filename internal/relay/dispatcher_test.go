@@ -233,11 +233,11 @@ type failingMarks struct {
 	fail atomic.Bool
 }
 
-func (f *failingMarks) MarkSent(ctx context.Context, target string, ids []int64, now time.Time) error {
+func (f *failingMarks) MarkSent(ctx context.Context, p store.MarkSentParams) error {
 	if f.fail.Load() {
 		return errors.New("killed before the mark")
 	}
-	return f.Store.MarkSent(ctx, target, ids, now)
+	return f.Store.MarkSent(ctx, p)
 }
 
 // TestMsgResendAfterLostMark: the broker acknowledged, the SENT mark was

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 // Apply moves what f selects back to PENDING in batches of BatchSize (each
@@ -22,7 +24,7 @@ func Apply(ctx context.Context, st Store, f Filter, now time.Time, progress func
 	var todo []int64
 	var after int64
 	for {
-		page, err := st.ReplayCandidates(ctx, ids, f.Class, after, BatchSize)
+		page, err := st.ReplayCandidates(ctx, store.ReplayCandidatesParams{IDs: ids, Class: f.Class, AfterID: after, Limit: BatchSize})
 		if err != nil {
 			return nil, fmt.Errorf("replay: list candidates: %w", err)
 		}

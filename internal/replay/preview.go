@@ -74,7 +74,7 @@ func Preview(ctx context.Context, st Store, mb RawReader, f Filter, opt Options)
 	var found []int64
 	var after int64
 	for {
-		page, err := st.ReplayCandidates(ctx, ids, f.Class, after, BatchSize)
+		page, err := st.ReplayCandidates(ctx, store.ReplayCandidatesParams{IDs: ids, Class: f.Class, AfterID: after, Limit: BatchSize})
 		if err != nil {
 			return Plan{}, fmt.Errorf("replay: list candidates: %w", err)
 		}

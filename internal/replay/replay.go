@@ -42,7 +42,7 @@ const (
 // Store is what a replay reads and writes; every store.Store is one.
 type Store interface {
 	Message(ctx context.Context, id int64) (store.Message, error)
-	ReplayCandidates(ctx context.Context, ids []int64, class string, afterID int64, limit int) ([]store.Message, error)
+	ReplayCandidates(ctx context.Context, p store.ReplayCandidatesParams) ([]store.Message, error)
 	ReplayIDs(ctx context.Context, ids []int64, now time.Time) ([]int64, error)
 	FlightMarks(ctx context.Context, flids []int64) (map[int64]store.FlightMark, error)
 	SnapshotGen(ctx context.Context, fday time.Time) (store.SnapshotGen, error)

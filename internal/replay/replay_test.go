@@ -320,7 +320,7 @@ func TestApplyInBatchesWithProgress(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, ids, moved)
 	require.Equal(t, [][2]int{{0, n}, {replay.BatchSize, n}, {2 * replay.BatchSize, n}, {n, n}}, calls)
-	left, err := st.ReplayCandidates(t.Context(), nil, "", 0, 10)
+	left, err := st.ReplayCandidates(t.Context(), store.ReplayCandidatesParams{Limit: 10})
 	require.NoError(t, err)
 	require.Empty(t, left)
 

@@ -59,18 +59,18 @@ func seed(t *testing.T, s store.Store) {
 	}))
 	head, err := s.PendingEvents(ctx, store.TargetMsg, 1)
 	require.NoError(t, err)
-	require.NoError(t, s.MarkSent(ctx, store.TargetMsg, []int64{head[0].ID}, t0))
+	require.NoError(t, s.MarkSent(ctx, store.MarkSentParams{Target: store.TargetMsg, IDs: []int64{head[0].ID}, Now: t0}))
 
 	require.NoError(t, s.AddBackfills(ctx, []store.Backfill{
 		{MsgID: 1, MailboxStatus: store.StatusSucceeded, ProcessedAt: t0.Add(30 * time.Second)},
 		{MsgID: 2, MailboxStatus: store.StatusDead, ProcessedAt: t0.Add(time.Minute)},
 	}))
-	require.NoError(t, s.RecordBackfillFailure(ctx, 2, t0.Add(time.Hour), "mailbox down"))
+	require.NoError(t, s.RecordBackfillFailure(ctx, store.RecordBackfillFailureParams{MsgID: 2, NextAttemptAt: t0.Add(time.Hour), Reason: "mailbox down"}))
 
 	// An open request (registered 3 minutes in, SENT) and a closed one.
 	done, err := s.InsertRequest(ctx, store.NewRequest{Type: "RQRD", Key: "RQRD:AIRL", List: "AIRL", Sender: "MSGX", Seqn: 1, Now: t0, ExpiresAt: t0.Add(10 * time.Minute)})
 	require.NoError(t, err)
-	_, err = s.ExpireRequestKey(ctx, done.Key, "superseded", t0)
+	_, err = s.ExpireRequestKey(ctx, store.ExpireRequestKeyParams{Key: done.Key, Note: "superseded", Now: t0})
 	require.NoError(t, err)
 	open, err := s.InsertRequest(ctx, store.NewRequest{Type: "RQFD", Key: "RQFD", Sender: "MSGX", Seqn: 2, Now: t0.Add(3 * time.Minute), ExpiresAt: t0.Add(13 * time.Minute)})
 	require.NoError(t, err)

@@ -15,7 +15,7 @@ type Pipeline interface {
 	// IngressMark returns the poll watermark of a mailbox source (0 when none).
 	IngressMark(ctx context.Context, source string) (int64, error)
 	// AdvanceIngressMark moves the watermark forward, never back.
-	AdvanceIngressMark(ctx context.Context, source string, lastID int64, now time.Time) error
+	AdvanceIngressMark(ctx context.Context, p AdvanceIngressMarkParams) error
 	// RecordGap records a hole the poller gave up (rule 16); a hole recorded
 	// before keeps its first record.
 	RecordGap(ctx context.Context, g Gap) error
@@ -31,6 +31,13 @@ type Pipeline interface {
 	// FAILED messages whose failures began before pausedSince forward by
 	// the pause, resumedAt − pausedSince; it returns how many moved.
 	ShiftDeadlines(ctx context.Context, pausedSince, resumedAt time.Time) (int, error)
+}
+
+// AdvanceIngressMarkParams moves the watermark of a mailbox source to LastID.
+type AdvanceIngressMarkParams struct {
+	Source string
+	LastID int64
+	Now    time.Time
 }
 
 // Pause is a pump paused because a dependency cannot be reached (the

@@ -10,16 +10,24 @@ import (
 // record about their last change, to warn before a replay applies an older
 // message over a newer state.
 type Replays interface {
-	// ReplayCandidates pages, in MSG_ID order after afterID, up to limit
+	// ReplayCandidates pages, in MSG_ID order after AfterID, up to Limit
 	// messages a replay would move back to PENDING (FAILED or DEAD of a
-	// replayable class): among ids when ids is non-nil, of class when class is
-	// not empty.
-	ReplayCandidates(ctx context.Context, ids []int64, class string, afterID int64, limit int) ([]Message, error)
+	// replayable class): among IDs when IDs is non-nil, of Class when Class
+	// is not empty.
+	ReplayCandidates(ctx context.Context, p ReplayCandidatesParams) ([]Message, error)
 	// ReplayIDs moves those of ids that are replayable back to PENDING, as
 	// Replay does, and returns them in MSG_ID order; the others are left alone.
 	ReplayIDs(ctx context.Context, ids []int64, now time.Time) ([]int64, error)
 	// FlightMarks returns the last change of the given flights that exist, keyed by FLID.
 	FlightMarks(ctx context.Context, flids []int64) (map[int64]FlightMark, error)
+}
+
+// ReplayCandidatesParams pages the replayable messages.
+type ReplayCandidatesParams struct {
+	IDs     []int64 // nil: any id
+	Class   string  // empty: any replayable class
+	AfterID int64
+	Limit   int
 }
 
 // FlightMark is what a flight row records about its last change.

@@ -29,12 +29,12 @@ type Requests interface {
 	// MarkRequestSent moves a REGISTERED request to SENT; ErrNotFound when
 	// it is not REGISTERED.
 	MarkRequestSent(ctx context.Context, p SentRequest) error
-	// MarkRequestDone moves a SENT request to DONE, answered by msgID;
+	// MarkRequestDone moves a SENT request to DONE, answered by MsgID;
 	// ErrNotFound when it is not SENT.
-	MarkRequestDone(ctx context.Context, id, msgID int64, rule string, now time.Time) error
+	MarkRequestDone(ctx context.Context, p MarkRequestDoneParams) error
 	// ExpireRequestKey expires the open request of a key, with a note;
 	// returns the ids expired (none or one).
-	ExpireRequestKey(ctx context.Context, key, note string, now time.Time) ([]int64, error)
+	ExpireRequestKey(ctx context.Context, p ExpireRequestKeyParams) ([]int64, error)
 	// ExpireDueRequests expires up to max open requests past expires_at and
 	// returns their ids.
 	ExpireDueRequests(ctx context.Context, now time.Time, max int) ([]int64, error)
@@ -101,6 +101,21 @@ type NewRequest struct {
 type SentRequest struct {
 	ID, OutboundID    int64
 	SentAt, ExpiresAt time.Time
+}
+
+// MarkRequestDoneParams is the answer to a SENT request.
+type MarkRequestDoneParams struct {
+	ID        int64
+	MsgID     int64  // the answering message
+	MatchRule string // how it was matched (Request.MatchRule)
+	Now       time.Time
+}
+
+// ExpireRequestKeyParams expires the open request of a key.
+type ExpireRequestKeyParams struct {
+	Key  string
+	Note string
+	Now  time.Time
 }
 
 // RequestOrigin is the origin a request is registered with: empty is an

@@ -2,6 +2,9 @@
 // in, domain values out, errors mapped to the kinds in errors.go. One adapter
 // per dialect implements it around sqlc code (pgstore for PostgreSQL; Oracle
 // 11g later), and every adapter must pass the conformance suite in storetest.
+// A method that takes more than two values (ctx aside) takes them as one
+// struct named after it (DeadEvents: DeadEventsParams) or after what it
+// records (Failure), so a call names every value it passes.
 //
 // The interface is as small as the pipeline needs. Transactions are explicit:
 // Begin returns a Tx, which is itself an Executor, and Begin on a Tx opens a
@@ -74,19 +77,15 @@ type Queue interface {
 	// IdentityHolders returns the messages holding the given identity keys,
 	// live or archived; free keys are absent from the map.
 	IdentityHolders(ctx context.Context, keys []string) (map[string]int64, error)
-	// BindIdentities records the decoded identity (empty: META only) and META
-	// of unfinished messages. ErrDuplicate when another message holds a key;
-	// ErrNotFound when a message is not unfinished.
-	BindIdentities(ctx context.Context, binds []BindIdentity) error
 	// FinishMessages moves unfinished messages to SUCCEEDED, SKIPPED or DEAD,
-	// binding those with a Bind as BindIdentities would; ErrNotFound when one
+	// binding those with a Bind (identity, kind, META) in the same write; ErrNotFound when one
 	// is not unfinished, ErrDuplicate when another message holds a key.
 	FinishMessages(ctx context.Context, finishes []Finish) error
 	// RecordFailure marks an unfinished message FAILED with its backoff and
 	// returns the attempts so far.
 	RecordFailure(ctx context.Context, p Failure) (int, error)
 	// DeadLetters pages the DEAD messages by id, optionally of one class.
-	DeadLetters(ctx context.Context, class string, afterID int64, limit int) ([]Message, error)
+	DeadLetters(ctx context.Context, p DeadLettersParams) ([]Message, error)
 	// QueueCounts counts live messages by status and error class.
 	QueueCounts(ctx context.Context) ([]StatusCount, error)
 }
@@ -102,7 +101,7 @@ type Flights interface {
 	// only the collections its Changes name (replaced as a whole).
 	WriteFlights(ctx context.Context, writes []FlightWrite, now time.Time) error
 	// FlightsByDay pages the flights of an operation day in FLID order.
-	FlightsByDay(ctx context.Context, day time.Time, afterFLID int64, limit int) ([]*flight.State, error)
+	FlightsByDay(ctx context.Context, p FlightsByDayParams) ([]*flight.State, error)
 	// PruneCandidates returns the previous-generation members of a flight day
 	// that are still ACTIVE on that day and absent from keep.
 	PruneCandidates(ctx context.Context, fday time.Time, keep []int64) ([]*flight.State, error)
@@ -131,18 +130,18 @@ type Outbox interface {
 	InsertEvents(ctx context.Context, events []NewEvent) error
 	// PendingEvents returns the head of a target: up to max PENDING events in EVENT_ID order.
 	PendingEvents(ctx context.Context, target string, max int) ([]Event, error)
-	// PendingEventsAfter returns up to max PENDING events of a target with an
-	// EVENT_ID above afterID, in EVENT_ID order (the head after a cursor).
-	PendingEventsAfter(ctx context.Context, target string, afterID int64, max int) ([]Event, error)
+	// PendingEventsAfter returns up to Max PENDING events of a target with an
+	// EVENT_ID above AfterID, in EVENT_ID order (the head after a cursor).
+	PendingEventsAfter(ctx context.Context, p PendingEventsAfterParams) ([]Event, error)
 	// EventsOfMessage lists the events a message produced, with their
 	// effective status.
 	EventsOfMessage(ctx context.Context, msgID int64) ([]Event, error)
 	// EventsOfFlight lists the events of a flight in EVENT_ID order, with
 	// their effective status: its history of versions.
 	EventsOfFlight(ctx context.Context, flid int64) ([]Event, error)
-	// DeadEvents returns up to limit DEAD events of a target with an EVENT_ID
-	// above afterID, in EVENT_ID order (the outbox's dead letters).
-	DeadEvents(ctx context.Context, target string, afterID int64, limit int) ([]Event, error)
+	// DeadEvents returns up to Limit DEAD events of a target with an EVENT_ID
+	// above AfterID, in EVENT_ID order (the outbox's dead letters).
+	DeadEvents(ctx context.Context, p DeadEventsParams) ([]Event, error)
 	// MarkSent marks acknowledged events of a target SENT; ids that are not
 	// PENDING (unknown, already SENT, DEAD) are ignored. For TargetMsg, which
 	// is delivered in EVENT_ID order, ids must be the contiguous acknowledged
@@ -150,22 +149,22 @@ type Outbox interface {
 	// becomes SENT at once (an adapter may keep this as a watermark), and
 	// ErrConflict (nothing marked) when a PENDING event in that range is
 	// missing from ids. SentAt is not kept per event for TargetMsg.
-	MarkSent(ctx context.Context, target string, ids []int64, now time.Time) error
+	MarkSent(ctx context.Context, p MarkSentParams) error
 	// RecordDeliveryFailure counts a failed delivery: backoff until next, or
 	// DEAD at maxAttempts. Returns the new status.
 	RecordDeliveryFailure(ctx context.Context, p DeliveryFailure) (string, error)
 
 	// LatestPendingPerFlight is the schd aggregation: per flight of a target
 	// its latest PENDING event (highest STATE_VERSION), unless that one is
-	// still backing off at now; oldest first, at most max flights.
-	LatestPendingPerFlight(ctx context.Context, target string, now time.Time, max int) ([]Event, error)
+	// still backing off at Now; oldest first, at most Max flights.
+	LatestPendingPerFlight(ctx context.Context, p LatestPendingPerFlightParams) ([]Event, error)
 	// MarkSentUpTo marks SENT, per flight, every PENDING event of the target
 	// up to the delivered one (superseded events included). Returns how many.
-	MarkSentUpTo(ctx context.Context, target string, delivered []UpTo, now time.Time) (int, error)
+	MarkSentUpTo(ctx context.Context, p MarkSentUpToParams) (int, error)
 	// MarkDeadBelow marks DEAD, with reason, the PENDING events of one flight
 	// of the target older than the given event (superseded by an event that
 	// became DEAD). Returns how many.
-	MarkDeadBelow(ctx context.Context, target string, below UpTo, reason string) (int, error)
+	MarkDeadBelow(ctx context.Context, p MarkDeadBelowParams) (int, error)
 }
 
 // Backfills are the mailbox backfill todos.
@@ -174,7 +173,9 @@ type Backfills interface {
 	AddBackfills(ctx context.Context, todos []Backfill) error
 	DueBackfills(ctx context.Context, now time.Time, max int) ([]Backfill, error)
 	DeleteBackfills(ctx context.Context, msgIDs []int64) error
-	RecordBackfillFailure(ctx context.Context, msgID int64, next time.Time, reason string) error
+	// RecordBackfillFailure counts a failed attempt of a todo and defers it
+	// to NextAttemptAt.
+	RecordBackfillFailure(ctx context.Context, p RecordBackfillFailureParams) error
 }
 
 // Reference is the reference data (REF_MASTER).

@@ -79,13 +79,6 @@ type Binding struct {
 	Meta        Meta
 }
 
-// BindIdentity binds a decoded identity to an unfinished message.
-type BindIdentity struct {
-	MsgID int64
-	Binding
-	Now time.Time
-}
-
 // Finish is a terminal outcome.
 type Finish struct {
 	MsgID       int64
@@ -118,11 +111,25 @@ type StatusCount struct {
 	Messages           int64
 }
 
+// DeadLettersParams pages the DEAD messages by id.
+type DeadLettersParams struct {
+	Class   string // empty: every class
+	AfterID int64
+	Limit   int
+}
+
 // FlightWrite is one computed next state and what of it changed.
 type FlightWrite struct {
 	State   *flight.State
 	Changes flight.Changes
 	New     bool // the flight does not exist yet: nothing to update or delete
+}
+
+// FlightsByDayParams pages the flights of an operation day by FLID.
+type FlightsByDayParams struct {
+	Day       time.Time
+	AfterFLID int64
+	Limit     int
 }
 
 // FlightStamp identifies a written flight row: every write sets UpdatedAt to
@@ -224,6 +231,49 @@ type UpTo struct {
 	EventID      int64
 }
 
+// PendingEventsAfterParams is a target's pending head after a cursor.
+type PendingEventsAfterParams struct {
+	Target  string
+	AfterID int64
+	Max     int
+}
+
+// DeadEventsParams pages a target's DEAD events by EVENT_ID.
+type DeadEventsParams struct {
+	Target  string
+	AfterID int64
+	Limit   int
+}
+
+// MarkSentParams names the acknowledged events of a target.
+type MarkSentParams struct {
+	Target string
+	IDs    []int64
+	Now    time.Time
+}
+
+// LatestPendingPerFlightParams is one schd aggregation read.
+type LatestPendingPerFlightParams struct {
+	Target string
+	Now    time.Time // events still backing off at Now are left out
+	Max    int       // flights
+}
+
+// MarkSentUpToParams names, per flight of a target, the delivered event.
+type MarkSentUpToParams struct {
+	Target    string
+	Delivered []UpTo
+	Now       time.Time
+}
+
+// MarkDeadBelowParams names the superseded events of one flight of a target
+// and why they die.
+type MarkDeadBelowParams struct {
+	Target string
+	Below  UpTo
+	Reason string
+}
+
 // Backfill is a pending mailbox backfill.
 type Backfill struct {
 	MsgID         int64
@@ -237,6 +287,13 @@ type Backfill struct {
 	Attempts         int
 	NextAttemptAt    time.Time
 	LastError        string
+}
+
+// RecordBackfillFailureParams is a failed attempt of a backfill todo.
+type RecordBackfillFailureParams struct {
+	MsgID         int64
+	NextAttemptAt time.Time
+	Reason        string
 }
 
 // RefRecord is one reference-data record.

@@ -54,9 +54,23 @@ func NewOn(t testing.TB, st store.Store) *Env {
 		pg = testdb.Postgres(t)
 		st = pgstore.New(pg.Pool)
 	}
-	mbdb, _ := testdb.Mailbox(t)
+	mbdb := OpenMailbox(t)
 	return &Env{PG: pg, Store: st, MailboxDB: mbdb,
 		Mailbox: mailbox.New(mbdb, mailbox.WithZone(Zone)), Clock: clock.NewFake(Start)}
+}
+
+// OpenMailbox returns a fresh mailbox database (testdb.Mailbox) opened as
+// msgx serve opens it (mailbox.Open: its DSN defaults, interpolateParams
+// among them), closed when t ends.
+func OpenMailbox(t testing.TB) *sql.DB {
+	t.Helper()
+	_, dsn := testdb.Mailbox(t)
+	db, err := mailbox.Open(t.Context(), dsn)
+	if err != nil {
+		t.Fatalf("testenv: open the mailbox: %v", err)
+	}
+	t.Cleanup(func() { db.Close() }) // before testdb drops the database
+	return db
 }
 
 // Send writes a message into the mailbox and enqueues it, as the poller

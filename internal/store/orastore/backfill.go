@@ -72,9 +72,9 @@ func (e executor) deleteBackfillsOn(ctx context.Context, msgIDs []int64) error {
 	return err
 }
 
-func (e executor) RecordBackfillFailure(ctx context.Context, msgID int64, next time.Time, reason string) error {
+func (e executor) RecordBackfillFailure(ctx context.Context, p store.RecordBackfillFailureParams) error {
 	_, err := e.exec(ctx, "BackfillTodoRecordFailure", map[string]any{
-		"next_attempt_at": instant(next), "last_error": text(reason), "msg_id": msgID,
+		"next_attempt_at": instant(p.NextAttemptAt), "last_error": text(p.Reason), "msg_id": p.MsgID,
 	})
 	return err
 }

@@ -50,8 +50,8 @@ func (e executor) flightStampsOn(ctx context.Context, flids []int64) (map[int64]
 	return stamps, err
 }
 
-func (e executor) flightsByDayOn(ctx context.Context, d time.Time, afterFLID int64, limit int) ([]*flight.State, error) {
-	rows, err := e.rowMaps(ctx, "FlightListByDay", map[string]any{"operation_day": day(d), "after_flid": afterFLID, "page_size": limit})
+func (e executor) flightsByDayOn(ctx context.Context, p store.FlightsByDayParams) ([]*flight.State, error) {
+	rows, err := e.rowMaps(ctx, "FlightListByDay", map[string]any{"operation_day": day(p.Day), "after_flid": p.AfterFLID, "page_size": p.Limit})
 	if err != nil {
 		return nil, err
 	}

@@ -188,7 +188,7 @@ func TestEventListsAndDueRequests(t *testing.T) {
 	if err != nil || len(evs) != 2 || evs[0].ID != 5 || evs[1].Status != store.EventPending || f.calls[0].Args["flid"] != int64(7) {
 		t.Fatalf("flight events %+v, %v", evs, err)
 	}
-	dead, err := s.DeadEvents(ctx, store.TargetMsg, 8, 10)
+	dead, err := s.DeadEvents(ctx, store.DeadEventsParams{Target: store.TargetMsg, AfterID: 8, Limit: 10})
 	if err != nil || len(dead) != 1 || dead[0].Status != "DEAD" {
 		t.Fatalf("dead %+v, %v", dead, err)
 	}

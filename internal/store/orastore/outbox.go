@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"time"
 
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -36,14 +35,14 @@ func (e executor) InsertEvents(ctx context.Context, events []store.NewEvent) err
 }
 
 func (e executor) PendingEvents(ctx context.Context, target string, max int) ([]store.Event, error) {
-	return e.PendingEventsAfter(ctx, target, 0, max)
+	return e.PendingEventsAfter(ctx, store.PendingEventsAfterParams{Target: target, Max: max})
 }
 
-func (e executor) PendingEventsAfter(ctx context.Context, target string, afterID int64, max int) ([]store.Event, error) {
-	if target == store.TargetMsg {
-		return e.events(ctx, "EventListMsgPendingAfter", map[string]any{"after_event_id": afterID, "max_rows": max})
+func (e executor) PendingEventsAfter(ctx context.Context, p store.PendingEventsAfterParams) ([]store.Event, error) {
+	if p.Target == store.TargetMsg {
+		return e.events(ctx, "EventListMsgPendingAfter", map[string]any{"after_event_id": p.AfterID, "max_rows": p.Max})
 	}
-	return e.events(ctx, "EventListPendingAfter", map[string]any{"target": target, "after_event_id": afterID, "max_rows": max})
+	return e.events(ctx, "EventListPendingAfter", map[string]any{"target": p.Target, "after_event_id": p.AfterID, "max_rows": p.Max})
 }
 
 func (e executor) EventsOfMessage(ctx context.Context, msgID int64) ([]store.Event, error) {
@@ -56,34 +55,34 @@ func (e executor) EventsOfFlight(ctx context.Context, flid int64) ([]store.Event
 	return e.events(ctx, "EventListByFlight", map[string]any{"flid": flid})
 }
 
-func (e executor) DeadEvents(ctx context.Context, target string, afterID int64, limit int) ([]store.Event, error) {
-	return e.events(ctx, "EventListDead", map[string]any{"target": target, "after_event_id": afterID, "page_size": limit})
+func (e executor) DeadEvents(ctx context.Context, p store.DeadEventsParams) ([]store.Event, error) {
+	return e.events(ctx, "EventListDead", map[string]any{"target": p.Target, "after_event_id": p.AfterID, "page_size": p.Limit})
 }
 
 // MarkSent: KAFKA:schd rows by id; KAFKA:msg moves the watermark in one
 // PL/SQL block (tally, then the MERGE only when nothing below is missing).
-func (e executor) markSentOn(ctx context.Context, target string, ids []int64, now time.Time) error {
-	if len(ids) == 0 {
+func (e executor) markSentOn(ctx context.Context, p store.MarkSentParams) error {
+	if len(p.IDs) == 0 {
 		return nil
 	}
-	list, err := e.numbers(ctx, ids)
+	list, err := e.numbers(ctx, p.IDs)
 	if err != nil {
 		return err
 	}
-	if target != store.TargetMsg {
-		_, err := e.exec(ctx, "EventMarkSent", map[string]any{"now": instant(now), "event_ids": list, "target": target})
+	if p.Target != store.TargetMsg {
+		_, err := e.exec(ctx, "EventMarkSent", map[string]any{"now": instant(p.Now), "event_ids": list, "target": p.Target})
 		return err
 	}
 	var acked, through, moved int64
 	if _, err := e.exec(ctx, "EventAdvanceMsgCursor", map[string]any{
-		"event_ids": list, "now": instant(now),
+		"event_ids": list, "now": instant(p.Now),
 		"acked": sql.Out{Dest: &acked}, "pending_through": sql.Out{Dest: &through}, "moved": sql.Out{Dest: &moved},
 	}); err != nil {
 		return err
 	}
 	if acked != through {
 		return fmt.Errorf("%w: %d of the %d pending %s events up to the last acknowledged one were not acknowledged; the watermark stays",
-			store.ErrConflict, through-acked, through, target)
+			store.ErrConflict, through-acked, through, p.Target)
 	}
 	return nil
 }
@@ -109,27 +108,27 @@ func (e executor) RecordDeliveryFailure(ctx context.Context, p store.DeliveryFai
 	return status.String, nil
 }
 
-func (e executor) LatestPendingPerFlight(ctx context.Context, target string, now time.Time, max int) ([]store.Event, error) {
-	return e.events(ctx, "EventListSchdLatest", map[string]any{"target": target, "now": instant(now), "max_flights": max})
+func (e executor) LatestPendingPerFlight(ctx context.Context, p store.LatestPendingPerFlightParams) ([]store.Event, error) {
+	return e.events(ctx, "EventListSchdLatest", map[string]any{"target": p.Target, "now": instant(p.Now), "max_flights": p.Max})
 }
 
 // MarkSentUpTo runs the per-flight UPDATE array-bound, one element per
 // flight; the row count is the sum.
-func (e executor) MarkSentUpTo(ctx context.Context, target string, delivered []store.UpTo, now time.Time) (int, error) {
-	if len(delivered) == 0 {
+func (e executor) MarkSentUpTo(ctx context.Context, p store.MarkSentUpToParams) (int, error) {
+	if len(p.Delivered) == 0 {
 		return 0, nil
 	}
-	rows := make([]map[string]any, len(delivered))
-	for i, d := range delivered {
-		rows[i] = map[string]any{"now": instant(now), "target": target, "partition_key": d.PartitionKey, "up_to": d.EventID}
+	rows := make([]map[string]any, len(p.Delivered))
+	for i, d := range p.Delivered {
+		rows[i] = map[string]any{"now": instant(p.Now), "target": p.Target, "partition_key": d.PartitionKey, "up_to": d.EventID}
 	}
 	n, err := e.execRows(ctx, "EventMarkSupersededSent", columns(rows))
 	return int(n), err
 }
 
-func (e executor) MarkDeadBelow(ctx context.Context, target string, below store.UpTo, reason string) (int, error) {
+func (e executor) MarkDeadBelow(ctx context.Context, p store.MarkDeadBelowParams) (int, error) {
 	n, err := e.execRows(ctx, "EventMarkSupersededDead", map[string]any{
-		"last_error": text(reason), "target": target, "partition_key": below.PartitionKey, "below_event_id": below.EventID,
+		"last_error": text(p.Reason), "target": p.Target, "partition_key": p.Below.PartitionKey, "below_event_id": p.Below.EventID,
 	})
 	return int(n), err
 }

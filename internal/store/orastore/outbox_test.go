@@ -40,7 +40,7 @@ func TestOutbox(t *testing.T) {
 		t.Errorf("the head is after 0, never NULL: %v", f.calls[1].Args)
 	}
 	f.outs = []any{int64(1), int64(2), int64(0)}
-	if err := s.MarkSent(ctx, store.TargetMsg, []int64{12}, now); !errors.Is(err, store.ErrConflict) {
+	if err := s.MarkSent(ctx, store.MarkSentParams{Target: store.TargetMsg, IDs: []int64{12}, Now: now}); !errors.Is(err, store.ErrConflict) {
 		t.Errorf("a gap below the acknowledged event: %v", err)
 	}
 	f.outs = []any{sql.NullString{}, int64(1)}

@@ -48,8 +48,8 @@ func (e executor) PruneCandidates(ctx context.Context, fday time.Time, keep []in
 	return pinned(ctx, e, func(p executor) ([]*flight.State, error) { return p.pruneCandidatesOn(ctx, fday, keep) })
 }
 
-func (e executor) FlightsByDay(ctx context.Context, d time.Time, afterFLID int64, limit int) ([]*flight.State, error) {
-	return pinned(ctx, e, func(p executor) ([]*flight.State, error) { return p.flightsByDayOn(ctx, d, afterFLID, limit) })
+func (e executor) FlightsByDay(ctx context.Context, p store.FlightsByDayParams) ([]*flight.State, error) {
+	return pinned(ctx, e, func(x executor) ([]*flight.State, error) { return x.flightsByDayOn(ctx, p) })
 }
 
 func (e executor) WriteFlights(ctx context.Context, writes []store.FlightWrite, now time.Time) error {
@@ -60,14 +60,12 @@ func (e executor) DeleteBackfills(ctx context.Context, msgIDs []int64) error {
 	return e.pin(ctx, func(p executor) error { return p.deleteBackfillsOn(ctx, msgIDs) })
 }
 
-func (e executor) MarkSent(ctx context.Context, target string, ids []int64, now time.Time) error {
-	return e.pin(ctx, func(p executor) error { return p.markSentOn(ctx, target, ids, now) })
+func (e executor) MarkSent(ctx context.Context, p store.MarkSentParams) error {
+	return e.pin(ctx, func(x executor) error { return x.markSentOn(ctx, p) })
 }
 
-func (e executor) ReplayCandidates(ctx context.Context, ids []int64, class string, afterID int64, limit int) ([]store.Message, error) {
-	return pinned(ctx, e, func(p executor) ([]store.Message, error) {
-		return p.replayCandidatesOn(ctx, ids, class, afterID, limit)
-	})
+func (e executor) ReplayCandidates(ctx context.Context, p store.ReplayCandidatesParams) ([]store.Message, error) {
+	return pinned(ctx, e, func(x executor) ([]store.Message, error) { return x.replayCandidatesOn(ctx, p) })
 }
 
 func (e executor) ReplayIDs(ctx context.Context, ids []int64, now time.Time) ([]int64, error) {
@@ -90,8 +88,8 @@ func (e executor) ReplaceRefList(ctx context.Context, rtype string, keep []strin
 	return pinned(ctx, e, func(p executor) (int, error) { return p.replaceRefListOn(ctx, rtype, keep) })
 }
 
-func (e executor) ExpireRequestKey(ctx context.Context, key, note string, now time.Time) ([]int64, error) {
-	return pinned(ctx, e, func(p executor) ([]int64, error) { return p.expireRequestKeyOn(ctx, key, note, now) })
+func (e executor) ExpireRequestKey(ctx context.Context, p store.ExpireRequestKeyParams) ([]int64, error) {
+	return pinned(ctx, e, func(x executor) ([]int64, error) { return x.expireRequestKeyOn(ctx, p) })
 }
 
 func (e executor) ExpireDueRequests(ctx context.Context, now time.Time, max int) ([]int64, error) {

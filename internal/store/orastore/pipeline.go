@@ -32,8 +32,8 @@ func (e executor) IngressMark(ctx context.Context, source string) (int64, error)
 	return id, err
 }
 
-func (e executor) AdvanceIngressMark(ctx context.Context, source string, lastID int64, now time.Time) error {
-	binds := map[string]any{"source": source, "last_id": lastID, "now": instant(now)}
+func (e executor) AdvanceIngressMark(ctx context.Context, p store.AdvanceIngressMarkParams) error {
+	binds := map[string]any{"source": p.Source, "last_id": p.LastID, "now": instant(p.Now)}
 	_, err := e.exec(ctx, "IngressMarkAdvance", binds)
 	if errors.Is(err, store.ErrDuplicate) { // a concurrent first insert: now it matches
 		_, err = e.exec(ctx, "IngressMarkAdvance", binds)

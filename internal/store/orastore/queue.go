@@ -192,29 +192,10 @@ func columns(rows []map[string]any) map[string]any {
 	return out
 }
 
-// BindIdentities binds every message with one array-bound UPDATE. Array DML
-// reports the total of rows: fewer than messages means some were not
+// FinishMessages finishes every message with one array-bound UPDATE. Array
+// DML reports the total of rows: fewer than messages means some were not
 // unfinished (the caller rolls back the run, as with PostgreSQL's list).
-func (e executor) BindIdentities(ctx context.Context, binds []store.BindIdentity) error {
-	if len(binds) == 0 {
-		return nil
-	}
-	rows := make([]map[string]any, len(binds))
-	ids := make([]int64, len(binds))
-	for i, p := range binds {
-		ids[i] = p.MsgID
-		rows[i] = bindValues(p.Binding)
-		rows[i]["msg_id"], rows[i]["now"] = p.MsgID, instant(binds[0].Now)
-	}
-	n, err := e.execRows(ctx, "ProcStateBindIdentities", columns(rows))
-	if err != nil {
-		return err
-	}
-	return allDone("bind identity", ids, n)
-}
-
-// FinishMessages finishes every message with one array-bound UPDATE (see
-// BindIdentities); bind_meta 1 binds a message's identity in the same write.
+// bind_meta 1 binds a message's identity in the same write.
 func (e executor) FinishMessages(ctx context.Context, finishes []store.Finish) error {
 	if len(finishes) == 0 {
 		return nil
@@ -265,9 +246,9 @@ func (e executor) RecordFailure(ctx context.Context, p store.Failure) (int, erro
 	return int(attempts), err
 }
 
-func (e executor) DeadLetters(ctx context.Context, class string, afterID int64, limit int) ([]store.Message, error) {
+func (e executor) DeadLetters(ctx context.Context, p store.DeadLettersParams) ([]store.Message, error) {
 	return e.messages(ctx, "ProcStateListDead", map[string]any{
-		"after_msg_id": afterID, "error_class": text(class), "page_size": limit,
+		"after_msg_id": p.AfterID, "error_class": text(p.Class), "page_size": p.Limit,
 	})
 }
 

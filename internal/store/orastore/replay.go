@@ -10,20 +10,20 @@ import (
 
 // Replays (store/replay.go).
 
-func (e executor) replayCandidatesOn(ctx context.Context, ids []int64, class string, afterID int64, limit int) ([]store.Message, error) {
-	if ids != nil && len(ids) == 0 {
+func (e executor) replayCandidatesOn(ctx context.Context, p store.ReplayCandidatesParams) ([]store.Message, error) {
+	if p.IDs != nil && len(p.IDs) == 0 {
 		return []store.Message{}, nil // an empty list selects nothing (nil: every id)
 	}
 	anyID := int64(1)
-	if ids != nil {
+	if p.IDs != nil {
 		anyID = 0
 	}
-	list, err := e.numbers(ctx, ids)
+	list, err := e.numbers(ctx, p.IDs)
 	if err != nil {
 		return nil, err
 	}
 	return e.messages(ctx, "ReplayCandidates", map[string]any{
-		"after_msg_id": afterID, "any_id": anyID, "msg_ids": list, "error_class": text(class), "max_rows": max(limit, 0),
+		"after_msg_id": p.AfterID, "any_id": anyID, "msg_ids": list, "error_class": text(p.Class), "max_rows": max(p.Limit, 0),
 	})
 }
 

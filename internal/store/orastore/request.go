@@ -74,20 +74,20 @@ func (e executor) MarkRequestSent(ctx context.Context, p store.SentRequest) erro
 	return affected(n, err)
 }
 
-func (e executor) MarkRequestDone(ctx context.Context, id, msgID int64, rule string, now time.Time) error {
+func (e executor) MarkRequestDone(ctx context.Context, p store.MarkRequestDoneParams) error {
 	n, err := e.execRows(ctx, "ReqMarkDone", map[string]any{
-		"response_msg_id": msgID, "now": instant(now), "match_rule": text(rule), "req_id": id,
+		"response_msg_id": p.MsgID, "now": instant(p.Now), "match_rule": text(p.MatchRule), "req_id": p.ID,
 	})
 	return affected(n, err)
 }
 
 // ExpireRequestKey locks the open request of the key, then expires it.
-func (e executor) expireRequestKeyOn(ctx context.Context, key, note string, now time.Time) ([]int64, error) {
-	ids, err := e.ids(ctx, "ReqExpireKey", map[string]any{"req_key": key}, 0)
+func (e executor) expireRequestKeyOn(ctx context.Context, p store.ExpireRequestKeyParams) ([]int64, error) {
+	ids, err := e.ids(ctx, "ReqExpireKey", map[string]any{"req_key": p.Key}, 0)
 	if err != nil || len(ids) == 0 {
 		return ids, err
 	}
-	return ids, e.expire(ctx, ids, text(note), now)
+	return ids, e.expire(ctx, ids, text(p.Note), p.Now)
 }
 
 // ExpireDueRequests locks the first max due requests it can (SKIP LOCKED,

@@ -51,7 +51,7 @@ func TestReplayIDs(t *testing.T) {
 	if got := f.calls[1].Args["msg_ids"].([]int64); !slices.Equal(got, []int64{3}) {
 		t.Errorf("moved ids bound %v", got)
 	}
-	if _, err := s.ReplayCandidates(ctx, nil, "", 0, 10); err != nil {
+	if _, err := s.ReplayCandidates(ctx, store.ReplayCandidatesParams{Limit: 10}); err != nil {
 		t.Fatal(err)
 	}
 	if f.calls[2].Args["any_id"] != int64(1) {

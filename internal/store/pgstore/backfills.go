@@ -9,7 +9,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
-// AddBackfills registers every todo in one statement (see BindIdentities).
+// AddBackfills registers every todo in one statement (see FinishMessages).
 func (e executor) AddBackfills(ctx context.Context, todos []store.Backfill) error {
 	type row struct {
 		MsgID         int64      `json:"msg_id"`
@@ -58,8 +58,8 @@ func (e executor) DeleteBackfills(ctx context.Context, msgIDs []int64) error {
 	return interpret(err)
 }
 
-func (e executor) RecordBackfillFailure(ctx context.Context, msgID int64, next time.Time, reason string) error {
+func (e executor) RecordBackfillFailure(ctx context.Context, p store.RecordBackfillFailureParams) error {
 	return interpret(e.q.BackfillTodoRecordFailure(ctx, e.db, postgres.BackfillTodoRecordFailureParams{
-		NextAttemptAt: next, LastError: nilIfEmpty(reason), MsgID: msgID,
+		NextAttemptAt: p.NextAttemptAt, LastError: nilIfEmpty(p.Reason), MsgID: p.MsgID,
 	}))
 }

@@ -34,9 +34,9 @@ func (e executor) FlightStamps(ctx context.Context, flids []int64) (map[int64]st
 	return stamps, nil
 }
 
-func (e executor) FlightsByDay(ctx context.Context, day time.Time, afterFLID int64, limit int) ([]*flight.State, error) {
+func (e executor) FlightsByDay(ctx context.Context, p store.FlightsByDayParams) ([]*flight.State, error) {
 	rows, err := e.q.FlightListByDay(ctx, e.db, postgres.FlightListByDayParams{
-		OperationDay: day, AfterFlid: afterFLID, PageSize: int32(limit),
+		OperationDay: p.Day, AfterFlid: p.AfterFLID, PageSize: int32(p.Limit),
 	})
 	if err != nil {
 		return nil, interpret(err)

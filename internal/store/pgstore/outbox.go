@@ -3,7 +3,6 @@ package pgstore
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/msgx-aodb/msgx/db/postgres"
 	"github.com/msgx-aodb/msgx/internal/store"
@@ -38,15 +37,15 @@ func initialStatus(target string) *string {
 }
 
 func (e executor) PendingEvents(ctx context.Context, target string, max int) ([]store.Event, error) {
-	return e.PendingEventsAfter(ctx, target, 0, max)
+	return e.PendingEventsAfter(ctx, store.PendingEventsAfterParams{Target: target, Max: max})
 }
 
-func (e executor) PendingEventsAfter(ctx context.Context, target string, afterID int64, max int) ([]store.Event, error) {
-	if target == store.TargetMsg {
-		rows, err := e.q.EventListMsgPendingAfter(ctx, e.db, postgres.EventListMsgPendingAfterParams{AfterEventID: afterID, MaxRows: int32(max)})
+func (e executor) PendingEventsAfter(ctx context.Context, p store.PendingEventsAfterParams) ([]store.Event, error) {
+	if p.Target == store.TargetMsg {
+		rows, err := e.q.EventListMsgPendingAfter(ctx, e.db, postgres.EventListMsgPendingAfterParams{AfterEventID: p.AfterID, MaxRows: int32(p.Max)})
 		return events(rows), interpret(err)
 	}
-	rows, err := e.q.EventListPendingAfter(ctx, e.db, postgres.EventListPendingAfterParams{Target: target, AfterEventID: afterID, MaxRows: int32(max)})
+	rows, err := e.q.EventListPendingAfter(ctx, e.db, postgres.EventListPendingAfterParams{Target: p.Target, AfterEventID: p.AfterID, MaxRows: int32(p.Max)})
 	return events(rows), interpret(err)
 }
 
@@ -68,8 +67,8 @@ func (e executor) EventsOfFlight(ctx context.Context, flid int64) ([]store.Event
 	return events(msgs), interpret(err)
 }
 
-func (e executor) DeadEvents(ctx context.Context, target string, afterID int64, limit int) ([]store.Event, error) {
-	rows, err := e.q.EventListDead(ctx, e.db, postgres.EventListDeadParams{Target: target, AfterEventID: afterID, PageSize: int32(limit)})
+func (e executor) DeadEvents(ctx context.Context, p store.DeadEventsParams) ([]store.Event, error) {
+	rows, err := e.q.EventListDead(ctx, e.db, postgres.EventListDeadParams{Target: p.Target, AfterEventID: p.AfterID, PageSize: int32(p.Limit)})
 	return events(rows), interpret(err)
 }
 
@@ -83,21 +82,21 @@ func msgEvent(r postgres.EventListByFlightRow) postgres.MsgEvent {
 	}
 }
 
-func (e executor) MarkSent(ctx context.Context, target string, ids []int64, now time.Time) error {
-	if len(ids) == 0 {
+func (e executor) MarkSent(ctx context.Context, p store.MarkSentParams) error {
+	if len(p.IDs) == 0 {
 		return nil
 	}
-	if target != store.TargetMsg {
-		_, err := e.q.EventMarkSent(ctx, e.db, postgres.EventMarkSentParams{Now: now, EventIds: ids, Target: target})
+	if p.Target != store.TargetMsg {
+		_, err := e.q.EventMarkSent(ctx, e.db, postgres.EventMarkSentParams{Now: p.Now, EventIds: p.IDs, Target: p.Target})
 		return interpret(err)
 	}
-	r, err := e.q.EventAdvanceMsgCursor(ctx, e.db, postgres.EventAdvanceMsgCursorParams{EventIds: ids, Now: now})
+	r, err := e.q.EventAdvanceMsgCursor(ctx, e.db, postgres.EventAdvanceMsgCursorParams{EventIds: p.IDs, Now: p.Now})
 	if err != nil {
 		return interpret(err)
 	}
 	if r.Acked != r.PendingThrough {
 		return fmt.Errorf("%w: %d of the %d pending %s events up to the last acknowledged one were not acknowledged; the watermark stays",
-			store.ErrConflict, r.PendingThrough-r.Acked, r.PendingThrough, target)
+			store.ErrConflict, r.PendingThrough-r.Acked, r.PendingThrough, p.Target)
 	}
 	return nil
 }
@@ -110,8 +109,8 @@ func (e executor) RecordDeliveryFailure(ctx context.Context, p store.DeliveryFai
 	return r.Status, interpret(err)
 }
 
-func (e executor) LatestPendingPerFlight(ctx context.Context, target string, now time.Time, max int) ([]store.Event, error) {
-	rows, err := e.q.EventListSchdLatest(ctx, e.db, postgres.EventListSchdLatestParams{Target: target, Now: now, MaxFlights: int32(max)})
+func (e executor) LatestPendingPerFlight(ctx context.Context, p store.LatestPendingPerFlightParams) ([]store.Event, error) {
+	rows, err := e.q.EventListSchdLatest(ctx, e.db, postgres.EventListSchdLatestParams{Target: p.Target, Now: p.Now, MaxFlights: int32(p.Max)})
 	msgs := make([]postgres.MsgEvent, len(rows))
 	for i, r := range rows {
 		msgs[i] = postgres.MsgEvent(r)
@@ -119,21 +118,21 @@ func (e executor) LatestPendingPerFlight(ctx context.Context, target string, now
 	return events(msgs), interpret(err)
 }
 
-func (e executor) MarkSentUpTo(ctx context.Context, target string, delivered []store.UpTo, now time.Time) (int, error) {
-	keys := make([]string, len(delivered))
-	ids := make([]int64, len(delivered))
-	for i, d := range delivered {
+func (e executor) MarkSentUpTo(ctx context.Context, p store.MarkSentUpToParams) (int, error) {
+	keys := make([]string, len(p.Delivered))
+	ids := make([]int64, len(p.Delivered))
+	for i, d := range p.Delivered {
 		keys[i], ids[i] = d.PartitionKey, d.EventID
 	}
 	n, err := e.q.EventMarkSupersededSent(ctx, e.db, postgres.EventMarkSupersededSentParams{
-		Now: now, Target: target, PartitionKeys: keys, UpToEventIds: ids,
+		Now: p.Now, Target: p.Target, PartitionKeys: keys, UpToEventIds: ids,
 	})
 	return int(n), interpret(err)
 }
 
-func (e executor) MarkDeadBelow(ctx context.Context, target string, below store.UpTo, reason string) (int, error) {
+func (e executor) MarkDeadBelow(ctx context.Context, p store.MarkDeadBelowParams) (int, error) {
 	n, err := e.q.EventMarkSupersededDead(ctx, e.db, postgres.EventMarkSupersededDeadParams{
-		LastError: nilIfEmpty(reason), Target: target, PartitionKey: below.PartitionKey, BelowEventID: below.EventID,
+		LastError: nilIfEmpty(p.Reason), Target: p.Target, PartitionKey: p.Below.PartitionKey, BelowEventID: p.Below.EventID,
 	})
 	return int(n), interpret(err)
 }

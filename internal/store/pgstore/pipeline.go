@@ -21,9 +21,9 @@ func (e executor) IngressMark(ctx context.Context, source string) (int64, error)
 	return id, err
 }
 
-func (e executor) AdvanceIngressMark(ctx context.Context, source string, lastID int64, now time.Time) error {
+func (e executor) AdvanceIngressMark(ctx context.Context, p store.AdvanceIngressMarkParams) error {
 	return interpret(e.q.IngressMarkAdvance(ctx, e.db, postgres.IngressMarkAdvanceParams{
-		Source: source, LastID: lastID, Now: now,
+		Source: p.Source, LastID: p.LastID, Now: p.Now,
 	}))
 }
 

@@ -102,8 +102,8 @@ func (e executor) IdentityHolders(ctx context.Context, keys []string) (map[strin
 	return holders, nil
 }
 
-// bindRow is a binding as the JSON rows of ProcStateBindIdentities and
-// ProcStateFinishMany carry it (an absent key is NULL to json_to_recordset).
+// bindRow is a binding as the JSON rows of ProcStateFinishMany carry it (an
+// absent key is NULL to json_to_recordset).
 type bindRow struct {
 	IdentityKey *string    `json:"identity_key,omitempty"`
 	Kind        *string    `json:"kind,omitempty"`
@@ -123,35 +123,9 @@ func bindRowOf(b store.Binding) bindRow {
 	}
 }
 
-// BindIdentities binds every message in one statement: the rows travel as
-// one JSON array (json_to_recordset), one round trip for a whole run.
-func (e executor) BindIdentities(ctx context.Context, binds []store.BindIdentity) error {
-	type row struct {
-		MsgID int64 `json:"msg_id"`
-		bindRow
-	}
-	if len(binds) == 0 {
-		return nil
-	}
-	rows := make([]row, len(binds))
-	ids := make([]int64, len(binds))
-	for i, p := range binds {
-		ids[i] = p.MsgID
-		rows[i] = row{MsgID: p.MsgID, bindRow: bindRowOf(p.Binding)}
-	}
-	js, err := json.Marshal(rows)
-	if err != nil {
-		return err
-	}
-	done, err := e.q.ProcStateBindIdentities(ctx, e.db, postgres.ProcStateBindIdentitiesParams{Now: binds[0].Now, Binds: js})
-	if err != nil {
-		return interpret(err)
-	}
-	return allDone("bind identity", ids, done)
-}
-
-// FinishMessages finishes every message in one statement (see
-// BindIdentities), binding those that carry a Bind in the same row write.
+// FinishMessages finishes every message in one statement: the rows travel
+// as one JSON array (json_to_recordset), one round trip for a whole run,
+// binding those that carry a Bind in the same row write.
 func (e executor) FinishMessages(ctx context.Context, finishes []store.Finish) error {
 	type row struct {
 		MsgID       int64   `json:"msg_id"`
@@ -220,9 +194,9 @@ func (e executor) RecordFailure(ctx context.Context, p store.Failure) (int, erro
 	return int(attempts), interpret(err)
 }
 
-func (e executor) DeadLetters(ctx context.Context, class string, afterID int64, limit int) ([]store.Message, error) {
+func (e executor) DeadLetters(ctx context.Context, p store.DeadLettersParams) ([]store.Message, error) {
 	rows, err := e.q.ProcStateListDead(ctx, e.db, postgres.ProcStateListDeadParams{
-		AfterMsgID: afterID, ErrorClass: nilIfEmpty(class), PageSize: int32(limit),
+		AfterMsgID: p.AfterID, ErrorClass: nilIfEmpty(p.Class), PageSize: int32(p.Limit),
 	})
 	return messages(rows), interpret(err)
 }

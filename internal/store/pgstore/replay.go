@@ -11,12 +11,12 @@ import (
 
 // Replays (store/replay.go).
 
-func (e executor) ReplayCandidates(ctx context.Context, ids []int64, class string, afterID int64, limit int) ([]store.Message, error) {
-	if ids != nil && len(ids) == 0 {
+func (e executor) ReplayCandidates(ctx context.Context, p store.ReplayCandidatesParams) ([]store.Message, error) {
+	if p.IDs != nil && len(p.IDs) == 0 {
 		return []store.Message{}, nil // an empty list selects nothing (nil would select every id)
 	}
 	rows, err := e.q.ReplayCandidates(ctx, e.db, postgres.ReplayCandidatesParams{
-		AfterMsgID: afterID, MsgIds: ids, ErrorClass: nilIfEmpty(class), MaxRows: int32(max(limit, 0)),
+		AfterMsgID: p.AfterID, MsgIds: p.IDs, ErrorClass: nilIfEmpty(p.Class), MaxRows: int32(max(p.Limit, 0)),
 	})
 	return messages(rows), interpret(err)
 }

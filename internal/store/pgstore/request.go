@@ -54,13 +54,13 @@ func (e executor) MarkRequestSent(ctx context.Context, p store.SentRequest) erro
 	return affected(n, err)
 }
 
-func (e executor) MarkRequestDone(ctx context.Context, id, msgID int64, rule string, now time.Time) error {
-	n, err := e.q.ReqMarkDone(ctx, e.db, postgres.ReqMarkDoneParams{ResponseMsgID: &msgID, Now: now, MatchRule: nilIfEmpty(rule), ReqID: id})
+func (e executor) MarkRequestDone(ctx context.Context, p store.MarkRequestDoneParams) error {
+	n, err := e.q.ReqMarkDone(ctx, e.db, postgres.ReqMarkDoneParams{ResponseMsgID: &p.MsgID, Now: p.Now, MatchRule: nilIfEmpty(p.MatchRule), ReqID: p.ID})
 	return affected(n, err)
 }
 
-func (e executor) ExpireRequestKey(ctx context.Context, key, note string, now time.Time) ([]int64, error) {
-	ids, err := e.q.ReqExpireKey(ctx, e.db, postgres.ReqExpireKeyParams{Now: now, Note: nilIfEmpty(note), ReqKey: key})
+func (e executor) ExpireRequestKey(ctx context.Context, p store.ExpireRequestKeyParams) ([]int64, error) {
+	ids, err := e.q.ReqExpireKey(ctx, e.db, postgres.ReqExpireKeyParams{Now: p.Now, Note: nilIfEmpty(p.Note), ReqKey: p.Key})
 	return ids, interpret(err)
 }
 

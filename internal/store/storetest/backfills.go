@@ -20,7 +20,7 @@ func testBackfill(t *testing.T, newStore Factory) {
 	require.Equal(t, "STND", due[0].Meta.Styp)
 	require.Equal(t, int64(9), *due[0].Meta.Seqn)
 
-	require.NoError(t, s.RecordBackfillFailure(ctx(t), 5, t0.Add(30*time.Second), "mailbox down"))
+	require.NoError(t, s.RecordBackfillFailure(ctx(t), store.RecordBackfillFailureParams{MsgID: 5, NextAttemptAt: t0.Add(30 * time.Second), Reason: "mailbox down"}))
 	due, err = s.DueBackfills(ctx(t), t0.Add(29*time.Second), 10)
 	require.NoError(t, err)
 	require.Empty(t, due, "not due during its backoff")

@@ -249,10 +249,10 @@ func testFlights(t *testing.T, newStore Factory) {
 		require.Len(t, got[105].Groups[flight.GroupGates], 3)
 
 		day := time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
-		page, err := s.FlightsByDay(ctx(t), day, 0, 3)
+		page, err := s.FlightsByDay(ctx(t), store.FlightsByDayParams{Day: day, Limit: 3})
 		require.NoError(t, err)
 		require.Equal(t, []int64{101, 102, 103}, flids(page))
-		page, err = s.FlightsByDay(ctx(t), day, 103, 3)
+		page, err = s.FlightsByDay(ctx(t), store.FlightsByDayParams{Day: day, AfterFLID: 103, Limit: 3})
 		require.NoError(t, err)
 		require.Equal(t, []int64{104, 105}, flids(page))
 		require.Len(t, page[1].Groups[flight.GroupBridgeOps], 3)

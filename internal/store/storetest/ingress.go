@@ -57,6 +57,27 @@ func testIngress(t *testing.T, newStore Factory) {
 		require.Zero(t, irr.Gaps+irr.LateRows, "nothing since")
 	})
 
+	// The largest finished id may be archived already (proc_state_hst): it
+	// makes a new id below it late like a live one, and a PENDING id never.
+	t.Run("LateRowIsMarkedWithTheLargestArchivedID", func(t *testing.T) {
+		t.Parallel()
+		s := newStore(t)
+		_, err := s.Enqueue(ctx(t), []int64{10, 20, 30, 40}, t0)
+		require.NoError(t, err)
+		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{
+			{MsgID: 10, Status: store.StatusSucceeded, Now: t0}, {MsgID: 30, Status: store.StatusSkipped, Now: t0},
+		}))
+		moved, err := s.ArchiveMessages(ctx(t), store.ArchiveParams{Before: t0.Add(time.Hour), Max: 10, Now: t0.Add(2 * time.Hour)})
+		require.NoError(t, err)
+		require.Equal(t, 2, moved.Rows)
+		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 20, Status: store.StatusSucceeded, Now: t0.Add(3 * time.Hour)}}))
+
+		got, err := s.EnqueueNew(ctx(t), []int64{5, 10, 25, 35, 45}, t0.Add(4*time.Hour))
+		require.NoError(t, err)
+		require.Equal(t, []store.Enqueued{{ID: 5, LateAfter: ptr(int64(30))}, {ID: 25, LateAfter: ptr(int64(30))}, {ID: 35}, {ID: 45}}, got,
+			"archived 30 above live 20; 10 archived is not enqueued again; 40 is PENDING, not finished")
+	})
+
 	// An enqueue below a known id waits for a business transaction holding
 	// PIPELINE_LOCK: the message that transaction finishes makes the row
 	// late, so a row is never enqueued unmarked behind a larger id

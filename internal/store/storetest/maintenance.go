@@ -159,10 +159,10 @@ func testMaintenance(t *testing.T, newStore Factory) {
 		require.Len(t, msgs, 4)
 		_, err = s.RecordDeliveryFailure(ctx(t), store.DeliveryFailure{EventID: msgs[2].ID, Reason: "too large", NextAttemptAt: t0, MaxAttempts: 1})
 		require.NoError(t, err)
-		require.NoError(t, s.MarkSent(ctx(t), store.TargetMsg, []int64{msgs[0].ID, msgs[1].ID}, t0))
+		require.NoError(t, s.MarkSent(ctx(t), store.MarkSentParams{Target: store.TargetMsg, IDs: []int64{msgs[0].ID, msgs[1].ID}, Now: t0}))
 		schd, err := s.PendingEvents(ctx(t), store.TargetSchd, 10)
 		require.NoError(t, err)
-		require.NoError(t, s.MarkSent(ctx(t), store.TargetSchd, []int64{schd[0].ID}, t0))
+		require.NoError(t, s.MarkSent(ctx(t), store.MarkSentParams{Target: store.TargetSchd, IDs: []int64{schd[0].ID}, Now: t0}))
 
 		p := store.RetentionParams{Before: t0.Add(time.Second), Max: 100}
 		notYet, err := s.PurgeEvents(ctx(t), store.RetentionParams{Before: t0, Max: 100})
@@ -190,7 +190,7 @@ func testMaintenance(t *testing.T, newStore Factory) {
 		require.NotEmpty(t, pending[0].Payload, "the pending schd row still reads its twin's payload")
 
 		// Once the schd twin is delivered, both go.
-		require.NoError(t, s.MarkSent(ctx(t), store.TargetSchd, []int64{pending[0].ID}, t0))
+		require.NoError(t, s.MarkSent(ctx(t), store.MarkSentParams{Target: store.TargetSchd, IDs: []int64{pending[0].ID}, Now: t0}))
 		gone, err = s.PurgeEvents(ctx(t), p)
 		require.NoError(t, err)
 		require.Equal(t, 2, gone.Rows)

@@ -49,14 +49,14 @@ func testOutbox(t *testing.T, newStore Factory) {
 		require.Less(t, head[0].ID, head[1].ID)
 		require.Nil(t, head[2].Payload, "a tombstone may carry no payload")
 
-		after, err := s.PendingEventsAfter(ctx(t), store.TargetMsg, head[0].ID, 10)
+		after, err := s.PendingEventsAfter(ctx(t), store.PendingEventsAfterParams{Target: store.TargetMsg, AfterID: head[0].ID, Max: 10})
 		require.NoError(t, err)
 		require.Equal(t, []int64{head[1].ID, head[2].ID}, []int64{after[0].ID, after[1].ID}, "the head after a cursor")
-		after, err = s.PendingEventsAfter(ctx(t), store.TargetMsg, head[0].ID, 1)
+		after, err = s.PendingEventsAfter(ctx(t), store.PendingEventsAfterParams{Target: store.TargetMsg, AfterID: head[0].ID, Max: 1})
 		require.NoError(t, err)
 		require.Len(t, after, 1)
 
-		require.NoError(t, s.MarkSent(ctx(t), store.TargetMsg, []int64{head[0].ID, head[0].ID + 1000}, t0), "unknown ids are ignored")
+		require.NoError(t, s.MarkSent(ctx(t), store.MarkSentParams{Target: store.TargetMsg, IDs: []int64{head[0].ID, head[0].ID + 1000}, Now: t0}), "unknown ids are ignored")
 		status, err := s.RecordDeliveryFailure(ctx(t), store.DeliveryFailure{EventID: head[1].ID, Reason: "NOT_LEADER", NextAttemptAt: t0.Add(time.Second), MaxAttempts: 2})
 		require.NoError(t, err)
 		require.Equal(t, store.EventPending, status)
@@ -94,7 +94,7 @@ func testOutbox(t *testing.T, newStore Factory) {
 		require.NoError(t, err)
 		require.Empty(t, none)
 
-		dead, err := s.DeadEvents(ctx(t), store.TargetMsg, 0, 10)
+		dead, err := s.DeadEvents(ctx(t), store.DeadEventsParams{Target: store.TargetMsg, Limit: 10})
 		require.NoError(t, err)
 		require.Empty(t, dead)
 		for _, id := range []int64{evs[0].ID, evs[2].ID} {
@@ -102,15 +102,15 @@ func testOutbox(t *testing.T, newStore Factory) {
 			require.NoError(t, err)
 			require.Equal(t, store.EventDead, status)
 		}
-		dead, err = s.DeadEvents(ctx(t), store.TargetMsg, 0, 10)
+		dead, err = s.DeadEvents(ctx(t), store.DeadEventsParams{Target: store.TargetMsg, Limit: 10})
 		require.NoError(t, err)
 		require.Equal(t, []int64{evs[0].ID, evs[2].ID}, []int64{dead[0].ID, dead[1].ID})
 		require.Equal(t, "too large", dead[0].LastError)
-		page, err := s.DeadEvents(ctx(t), store.TargetMsg, evs[0].ID, 1)
+		page, err := s.DeadEvents(ctx(t), store.DeadEventsParams{Target: store.TargetMsg, AfterID: evs[0].ID, Limit: 1})
 		require.NoError(t, err)
 		require.Len(t, page, 1)
 		require.Equal(t, evs[2].ID, page[0].ID, "keyset paging after a cursor")
-		schd, err := s.DeadEvents(ctx(t), store.TargetSchd, 0, 10)
+		schd, err := s.DeadEvents(ctx(t), store.DeadEventsParams{Target: store.TargetSchd, Limit: 10})
 		require.NoError(t, err)
 		require.Empty(t, schd, "per target")
 	})
@@ -130,18 +130,18 @@ func testOutbox(t *testing.T, newStore Factory) {
 		}
 		e1, e2, e3, e4 := head[0].ID, head[1].ID, head[2].ID, head[3].ID
 
-		err = s.MarkSent(ctx(t), store.TargetMsg, []int64{e1, e3}, t0)
+		err = s.MarkSent(ctx(t), store.MarkSentParams{Target: store.TargetMsg, IDs: []int64{e1, e3}, Now: t0})
 		require.ErrorIs(t, err, store.ErrConflict, "a gap in the acknowledged prefix is refused")
 		head, err = s.PendingEvents(ctx(t), store.TargetMsg, 10)
 		require.NoError(t, err)
 		require.Len(t, head, 4, "nothing marked on a refused prefix")
 
-		require.NoError(t, s.MarkSent(ctx(t), store.TargetMsg, []int64{e1, e2}, t0))
-		require.NoError(t, s.MarkSent(ctx(t), store.TargetMsg, []int64{e1, e2}, t0), "a repeated mark is a no-op")
+		require.NoError(t, s.MarkSent(ctx(t), store.MarkSentParams{Target: store.TargetMsg, IDs: []int64{e1, e2}, Now: t0}))
+		require.NoError(t, s.MarkSent(ctx(t), store.MarkSentParams{Target: store.TargetMsg, IDs: []int64{e1, e2}, Now: t0}), "a repeated mark is a no-op")
 		head, err = s.PendingEvents(ctx(t), store.TargetMsg, 10)
 		require.NoError(t, err)
 		require.Equal(t, []int64{e3, e4}, []int64{head[0].ID, head[1].ID}, "the head moved past the prefix")
-		after, err := s.PendingEventsAfter(ctx(t), store.TargetMsg, e3, 10)
+		after, err := s.PendingEventsAfter(ctx(t), store.PendingEventsAfterParams{Target: store.TargetMsg, AfterID: e3, Max: 10})
 		require.NoError(t, err)
 		require.Len(t, after, 1)
 		evs, err := s.EventsOfMessage(ctx(t), 2)
@@ -164,7 +164,7 @@ func testOutbox(t *testing.T, newStore Factory) {
 		status, err = s.RecordDeliveryFailure(ctx(t), store.DeliveryFailure{EventID: e3, Reason: "too large", NextAttemptAt: t0.Add(2 * time.Second), MaxAttempts: 2})
 		require.NoError(t, err)
 		require.Equal(t, store.EventDead, status)
-		require.NoError(t, s.MarkSent(ctx(t), store.TargetMsg, []int64{e4}, t0), "a DEAD event is no gap")
+		require.NoError(t, s.MarkSent(ctx(t), store.MarkSentParams{Target: store.TargetMsg, IDs: []int64{e4}, Now: t0}), "a DEAD event is no gap")
 		head, err = s.PendingEvents(ctx(t), store.TargetMsg, 10)
 		require.NoError(t, err)
 		require.Empty(t, head)
@@ -184,7 +184,7 @@ func testOutbox(t *testing.T, newStore Factory) {
 		require.Len(t, head, 1)
 		_, err = s.RecordDeliveryFailure(ctx(t), store.DeliveryFailure{EventID: head[0].ID, Reason: "NOT_LEADER", NextAttemptAt: t0, MaxAttempts: 5})
 		require.NoError(t, err)
-		require.NoError(t, s.MarkSent(ctx(t), store.TargetMsg, []int64{head[0].ID}, t0))
+		require.NoError(t, s.MarkSent(ctx(t), store.MarkSentParams{Target: store.TargetMsg, IDs: []int64{head[0].ID}, Now: t0}))
 		evs, err = s.EventsOfMessage(ctx(t), 5)
 		require.NoError(t, err)
 		require.Equal(t, store.EventSent, evs[0].Status)
@@ -207,7 +207,7 @@ func testOutbox(t *testing.T, newStore Factory) {
 		require.Len(t, schd, 2)
 		msg, err := s.PendingEvents(ctx(t), store.TargetMsg, 10)
 		require.NoError(t, err)
-		require.NoError(t, s.MarkSent(ctx(t), store.TargetSchd, []int64{schd[1].ID, msg[0].ID}, t0), "no prefix rule; other targets' ids ignored")
+		require.NoError(t, s.MarkSent(ctx(t), store.MarkSentParams{Target: store.TargetSchd, IDs: []int64{schd[1].ID, msg[0].ID}, Now: t0}), "no prefix rule; other targets' ids ignored")
 		for m, want := range map[int64]string{1: store.EventPending, 2: store.EventSent, 3: store.EventPending} {
 			evs, err := s.EventsOfMessage(ctx(t), m)
 			require.NoError(t, err)
@@ -228,7 +228,7 @@ func testOutbox(t *testing.T, newStore Factory) {
 			newEvent(2, 10, 2, store.TargetSchd), newEvent(2, 10, 2, store.TargetMsg),
 			newEvent(3, 12, 1, store.TargetSchd), tomb,
 		}))
-		latest, err := s.LatestPendingPerFlight(ctx(t), store.TargetSchd, t0, 10)
+		latest, err := s.LatestPendingPerFlight(ctx(t), store.LatestPendingPerFlightParams{Target: store.TargetSchd, Now: t0, Max: 10})
 		require.NoError(t, err)
 		require.Len(t, latest, 3, "one event per flight, the msg target apart")
 		byKey := map[string]store.Event{}
@@ -240,21 +240,21 @@ func testOutbox(t *testing.T, newStore Factory) {
 		require.Equal(t, int64(1), byKey["11"].StateVersion)
 		require.Less(t, latest[0].ID, latest[1].ID, "oldest first")
 
-		limited, err := s.LatestPendingPerFlight(ctx(t), store.TargetSchd, t0, 2)
+		limited, err := s.LatestPendingPerFlight(ctx(t), store.LatestPendingPerFlightParams{Target: store.TargetSchd, Now: t0, Max: 2})
 		require.NoError(t, err)
 		require.Len(t, limited, 2)
 
 		// Flight 11 backs off: skipped until due; flight 10 delivered up to its tombstone.
 		_, err = s.RecordDeliveryFailure(ctx(t), store.DeliveryFailure{EventID: byKey["11"].ID, Reason: "timeout", NextAttemptAt: t0.Add(time.Minute), MaxAttempts: 5})
 		require.NoError(t, err)
-		n, err := s.MarkSentUpTo(ctx(t), store.TargetSchd, []store.UpTo{{PartitionKey: "10", EventID: byKey["10"].ID}}, t0)
+		n, err := s.MarkSentUpTo(ctx(t), store.MarkSentUpToParams{Target: store.TargetSchd, Delivered: []store.UpTo{{PartitionKey: "10", EventID: byKey["10"].ID}}, Now: t0})
 		require.NoError(t, err)
 		require.Equal(t, 3, n, "the delivered event and the two it superseded")
-		latest, err = s.LatestPendingPerFlight(ctx(t), store.TargetSchd, t0, 10)
+		latest, err = s.LatestPendingPerFlight(ctx(t), store.LatestPendingPerFlightParams{Target: store.TargetSchd, Now: t0, Max: 10})
 		require.NoError(t, err)
 		require.Len(t, latest, 1)
 		require.Equal(t, "12", latest[0].PartitionKey)
-		latest, err = s.LatestPendingPerFlight(ctx(t), store.TargetSchd, t0.Add(time.Minute), 10)
+		latest, err = s.LatestPendingPerFlight(ctx(t), store.LatestPendingPerFlightParams{Target: store.TargetSchd, Now: t0.Add(time.Minute), Max: 10})
 		require.NoError(t, err)
 		require.Len(t, latest, 2, "flight 11 is due again")
 
@@ -274,7 +274,7 @@ func testOutbox(t *testing.T, newStore Factory) {
 			newEvent(2, 10, 2, store.TargetMsg), newEvent(2, 10, 2, store.TargetSchd),
 			newEvent(3, 11, 1, store.TargetSchd), // written without its twin: no payload to find
 		}))
-		latest, err := s.LatestPendingPerFlight(ctx(t), store.TargetSchd, t0, 10)
+		latest, err := s.LatestPendingPerFlight(ctx(t), store.LatestPendingPerFlightParams{Target: store.TargetSchd, Now: t0, Max: 10})
 		require.NoError(t, err)
 		require.Len(t, latest, 2)
 		require.JSONEq(t, `{"flid":10,"version":2}`, string(latest[0].Payload), "the latest version's twin's payload")
@@ -294,10 +294,10 @@ func testOutbox(t *testing.T, newStore Factory) {
 		require.NoError(t, s.InsertEvents(ctx(t), []store.NewEvent{
 			newEvent(1, 10, 1, store.TargetSchd), newEvent(2, 10, 2, store.TargetSchd), newEvent(3, 10, 3, store.TargetSchd),
 		}))
-		latest, err := s.LatestPendingPerFlight(ctx(t), store.TargetSchd, t0, 10)
+		latest, err := s.LatestPendingPerFlight(ctx(t), store.LatestPendingPerFlightParams{Target: store.TargetSchd, Now: t0, Max: 10})
 		require.NoError(t, err)
 		require.Len(t, latest, 1)
-		n, err := s.MarkDeadBelow(ctx(t), store.TargetSchd, store.UpTo{PartitionKey: "10", EventID: latest[0].ID}, "superseded")
+		n, err := s.MarkDeadBelow(ctx(t), store.MarkDeadBelowParams{Target: store.TargetSchd, Below: store.UpTo{PartitionKey: "10", EventID: latest[0].ID}, Reason: "superseded"})
 		require.NoError(t, err)
 		require.Equal(t, 2, n, "the older events only")
 		for msg, want := range map[int64]string{1: store.EventDead, 2: store.EventDead, 3: store.EventPending} {

@@ -150,10 +150,10 @@ func testQueue(t *testing.T, newStore Factory) {
 		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 2, Status: store.StatusDead, ErrorClass: "MALFORMED", Reason: "not XML", Now: t0}}))
 		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 3, Status: store.StatusDead, ErrorClass: "PROTOCOL", Reason: "day", Now: t0}}))
 
-		dead, err := s.DeadLetters(ctx(t), "PROTOCOL", 0, 10)
+		dead, err := s.DeadLetters(ctx(t), store.DeadLettersParams{Class: "PROTOCOL", Limit: 10})
 		require.NoError(t, err)
 		require.Equal(t, []int64{1, 3}, ids(dead))
-		page, err := s.DeadLetters(ctx(t), "", 1, 1)
+		page, err := s.DeadLetters(ctx(t), store.DeadLettersParams{AfterID: 1, Limit: 1})
 		require.NoError(t, err)
 		require.Equal(t, []int64{2}, ids(page), "keyset paging after id 1")
 
@@ -185,11 +185,12 @@ func testIdentity(t *testing.T, newStore Factory) {
 	_, err := s.Enqueue(ctx(t), []int64{1, 2, 3}, t0)
 	require.NoError(t, err)
 	meta := store.Meta{Sndr: "AODB", Seqn: ptr(int64(77)), DttmRaw: "20261202080000", Dttm: ptr(t0), Type: "FLOP", Styp: "GTDT"}
+	// A message binds its identity with its terminal status.
 	bind := func(id int64) error {
-		return s.BindIdentities(ctx(t), []store.BindIdentity{{MsgID: id, Binding: store.Binding{IdentityKey: "AODB|FLOP|GTDT|77", Kind: "FLIGHT_OPS", Meta: meta}, Now: t0}})
+		return s.FinishMessages(ctx(t), []store.Finish{{MsgID: id, Status: store.StatusSucceeded,
+			Bind: &store.Binding{IdentityKey: "AODB|FLOP|GTDT|77", Kind: "FLIGHT_OPS", Meta: meta}, Now: t0}})
 	}
 	require.NoError(t, bind(1))
-	require.NoError(t, bind(1), "a retry re-binds its own identity")
 	require.ErrorIs(t, bind(2), store.ErrDuplicate, "IDENTITY_KEY is unique")
 
 	holders, err := s.IdentityHolders(ctx(t), []string{"AODB|FLOP|GTDT|77", "AODB|FLOP|GTDT|78"})
@@ -204,15 +205,14 @@ func testIdentity(t *testing.T, newStore Factory) {
 	require.Equal(t, "GTDT", m.Meta.Styp)
 
 	// Archived identities still deduplicate.
-	require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 1, Status: store.StatusSucceeded, Now: t0}}))
 	_, err = s.ArchiveMessages(ctx(t), store.ArchiveParams{Before: t0.Add(time.Hour), Max: 10, Now: t0.Add(time.Hour)})
 	require.NoError(t, err)
 	holders, err = s.IdentityHolders(ctx(t), []string{"AODB|FLOP|GTDT|77"})
 	require.NoError(t, err)
 	require.Equal(t, int64(1), holders["AODB|FLOP|GTDT|77"], "the archive still holds the identity")
 
-	// A finish binds in the same write when it carries a binding; one
-	// without keeps what the message bound before (message 1 above).
+	// A finish binds in the same write when it carries a binding; a finish
+	// that cannot bind writes nothing.
 	_, err = s.Enqueue(ctx(t), []int64{4, 5}, t0)
 	require.NoError(t, err)
 	fmeta := store.Meta{Sndr: "AODB", Seqn: ptr(int64(80)), Type: "FLOP", Styp: "STND"}

@@ -33,29 +33,29 @@ func testReplayBatches(t *testing.T, newStore Factory) {
 	t.Run("CandidatesPaged", func(t *testing.T) {
 		t.Parallel() // its own database (newStore)
 		s := seed(t)
-		all, err := s.ReplayCandidates(ctx(t), nil, "", 0, 10)
+		all, err := s.ReplayCandidates(ctx(t), store.ReplayCandidatesParams{Limit: 10})
 		require.NoError(t, err)
 		require.Equal(t, []int64{1, 3, 5, 7}, ids(all), "FAILED/DEAD of the replayable classes only")
 		require.Equal(t, "EXHAUSTED", all[0].ErrorClass)
 		require.Equal(t, "5 attempts", all[0].Reason)
 
-		page, err := s.ReplayCandidates(ctx(t), nil, "", 1, 2)
+		page, err := s.ReplayCandidates(ctx(t), store.ReplayCandidatesParams{AfterID: 1, Limit: 2})
 		require.NoError(t, err)
 		require.Equal(t, []int64{3, 5}, ids(page), "after 1, at most 2")
 
-		byClass, err := s.ReplayCandidates(ctx(t), nil, "EXHAUSTED", 0, 10)
+		byClass, err := s.ReplayCandidates(ctx(t), store.ReplayCandidatesParams{Class: "EXHAUSTED", Limit: 10})
 		require.NoError(t, err)
 		require.Equal(t, []int64{1, 5}, ids(byClass))
 
-		byIDs, err := s.ReplayCandidates(ctx(t), []int64{2, 4, 5, 6, 7, 99}, "", 0, 10)
+		byIDs, err := s.ReplayCandidates(ctx(t), store.ReplayCandidatesParams{IDs: []int64{2, 4, 5, 6, 7, 99}, Limit: 10})
 		require.NoError(t, err)
 		require.Equal(t, []int64{5, 7}, ids(byIDs), "PROTOCOL, PENDING, SUCCEEDED and unknown ids are not candidates")
 
-		both, err := s.ReplayCandidates(ctx(t), []int64{1, 3, 7}, "INFRA", 0, 10)
+		both, err := s.ReplayCandidates(ctx(t), store.ReplayCandidatesParams{IDs: []int64{1, 3, 7}, Class: "INFRA", Limit: 10})
 		require.NoError(t, err)
 		require.Equal(t, []int64{7}, ids(both))
 
-		none, err := s.ReplayCandidates(ctx(t), []int64{}, "", 0, 10)
+		none, err := s.ReplayCandidates(ctx(t), store.ReplayCandidatesParams{IDs: []int64{}, Limit: 10})
 		require.NoError(t, err)
 		require.Empty(t, none, "an empty id list selects nothing, not everything")
 	})
@@ -92,7 +92,7 @@ func testReplayBatches(t *testing.T, newStore Factory) {
 		require.NoError(t, err)
 		require.Empty(t, empty)
 
-		left, err := s.ReplayCandidates(ctx(t), nil, "", 0, 10)
+		left, err := s.ReplayCandidates(ctx(t), store.ReplayCandidatesParams{Limit: 10})
 		require.NoError(t, err)
 		require.Equal(t, []int64{1, 3}, ids(left))
 	})

@@ -31,7 +31,7 @@ func testRequests(t *testing.T, newStore Factory) {
 	ref, err := s.InsertRequest(ctx(t), store.NewRequest{Type: "RQRD", Key: "RQRD:AIRL", List: "AIRL", Sender: "MSGX", Seqn: 2, Now: t0, ExpiresAt: t0.Add(time.Minute)})
 	require.NoError(t, err)
 
-	require.ErrorIs(t, s.MarkRequestDone(ctx(t), a.ID, 9, "degraded", t0), store.ErrNotFound, "not SENT yet")
+	require.ErrorIs(t, s.MarkRequestDone(ctx(t), store.MarkRequestDoneParams{ID: a.ID, MsgID: 9, MatchRule: "degraded", Now: t0}), store.ErrNotFound, "not SENT yet")
 	require.NoError(t, s.MarkRequestSent(ctx(t), store.SentRequest{ID: a.ID, OutboundID: 5, SentAt: t0.Add(time.Second), ExpiresAt: t0.Add(11 * time.Minute)}))
 	require.ErrorIs(t, s.MarkRequestSent(ctx(t), store.SentRequest{ID: a.ID, OutboundID: 6, SentAt: t0, ExpiresAt: t0}), store.ErrNotFound, "sent once")
 	open, err := s.OpenRequestForUpdate(ctx(t), "RQFD")
@@ -48,7 +48,7 @@ func testRequests(t *testing.T, newStore Factory) {
 	require.Equal(t, store.RequestExpired, got.Status)
 	require.Equal(t, "never sent: no outbound row by expires_at", got.Note)
 
-	require.NoError(t, s.MarkRequestDone(ctx(t), a.ID, 9, "degraded", t0.Add(2*time.Minute)))
+	require.NoError(t, s.MarkRequestDone(ctx(t), store.MarkRequestDoneParams{ID: a.ID, MsgID: 9, MatchRule: "degraded", Now: t0.Add(2 * time.Minute)}))
 	got, err = s.Request(ctx(t), a.ID)
 	require.NoError(t, err)
 	require.Equal(t, store.RequestDone, got.Status)
@@ -71,7 +71,7 @@ func testRequests(t *testing.T, newStore Factory) {
 	got, err = s.Request(ctx(t), b.ID)
 	require.NoError(t, err)
 	require.Equal(t, store.OriginOnStart, got.Origin)
-	ids, err := s.ExpireRequestKey(ctx(t), "RQFD", "superseded", t0)
+	ids, err := s.ExpireRequestKey(ctx(t), store.ExpireRequestKeyParams{Key: "RQFD", Note: "superseded", Now: t0})
 	require.NoError(t, err)
 	require.Equal(t, []int64{b.ID}, ids)
 	all, err := s.Requests(ctx(t), 1<<62, 2)

@@ -26,7 +26,7 @@ func testStatus(t *testing.T, newStore Factory) {
 		}))
 		head, err := s.PendingEvents(ctx(t), store.TargetMsg, 10)
 		require.NoError(t, err)
-		require.NoError(t, s.MarkSent(ctx(t), store.TargetMsg, []int64{head[0].ID}, t0), "the oldest msg event is delivered")
+		require.NoError(t, s.MarkSent(ctx(t), store.MarkSentParams{Target: store.TargetMsg, IDs: []int64{head[0].ID}, Now: t0}), "the oldest msg event is delivered")
 		schd, err := s.PendingEvents(ctx(t), store.TargetSchd, 10)
 		require.NoError(t, err)
 		for range 2 { // DEAD is not pending
@@ -56,7 +56,7 @@ func testStatus(t *testing.T, newStore Factory) {
 			return store.Backfill{MsgID: id, MailboxStatus: store.StatusSucceeded, ProcessedAt: at}
 		}
 		require.NoError(t, s.AddBackfills(ctx(t), []store.Backfill{todo(7, t0.Add(time.Minute)), todo(5, t0.Add(2*time.Minute)), todo(9, t0)}))
-		require.NoError(t, s.RecordBackfillFailure(ctx(t), 5, t0.Add(time.Hour), "mailbox down"))
+		require.NoError(t, s.RecordBackfillFailure(ctx(t), store.RecordBackfillFailureParams{MsgID: 5, NextAttemptAt: t0.Add(time.Hour), Reason: "mailbox down"}))
 
 		st, err = s.BackfillStats(ctx(t))
 		require.NoError(t, err)

@@ -117,23 +117,31 @@ VALUES (sqlc.arg(body), sqlc.arg(inserted_at), sqlc.arg(routing_id));
 -- name: OutboundGet :one
 SELECT * FROM coutmsgs WHERE COUTMSGS_ID = ?;
 
--- name: InboundBackfillManyLegacy :execrows
--- sql/mysql/backfill/backfill_many.sql for servers without JSON_TABLE
--- (MySQL 5.7, MariaDB before 10.6): O(rows x chunk), each row searches the
--- chunk's ids. The lists are parallel to pos, the ids as text: FIELD finds
--- a row's position in pos and ELT picks its value from each list. The values
--- travel as text, an empty string for NULL (never a valid value here).
--- Rows backfilled before are left as they are; ids that no longer exist
--- match nothing.
+-- name: InboundBackfillMany :execrows
+-- InboundBackfill for many rows in one statement (one round trip instead of
+-- one per row), for rows without an overwrite condition. The rows' ids are
+-- in ids, and each value list has one element per id of (before_first,
+-- before_first + len], so a row's values are at position CMINMSGS_ID -
+-- before_first of each list: ELT picks them in O(1), no search. (ELT(FIELD(id,
+-- ids…)) once searched the chunk's ids per row and column, O(rows × chunk),
+-- and a JSON_TABLE joined on the key made a multi-table update that parses
+-- JSON and buffers its rows: docs/performance.md.) Positions of ids not in
+-- ids hold an empty string and are never read. The values travel as text, an
+-- empty string for NULL (never a valid value here). The test of
+-- DATE_PROCESSED is wrapped (COALESCE) so the rows are found by a range of
+-- the PRIMARY key over ids: on cminmsgs_unprocessed_ix, whose key the
+-- statement changes, MariaDB would buffer the rows first ("Using buffer",
+-- TestBackfillManyUsesThePrimaryKey). Rows backfilled before are left as
+-- they are, ids that no longer exist match nothing.
 UPDATE cminmsgs SET
-  CMINMSGS_DATE_PROCESSED = ELT(FIELD(CMINMSGS_ID, sqlc.slice(pos)), sqlc.slice(processed_at)),
-  CMINMSGS_STATUS = ELT(FIELD(CMINMSGS_ID, sqlc.slice(pos)), sqlc.slice(status)),
-  CMINMSGS_SUBSYSTEM_NAME = NULLIF(ELT(FIELD(CMINMSGS_ID, sqlc.slice(pos)), sqlc.slice(sndr)), ''),
-  CMINMSGS_SUBSYSTEM_SEQUENCE = NULLIF(ELT(FIELD(CMINMSGS_ID, sqlc.slice(pos)), sqlc.slice(seqn)), ''),
-  CMINMSGS_SUBSYSTEM_DATE_SENT = NULLIF(ELT(FIELD(CMINMSGS_ID, sqlc.slice(pos)), sqlc.slice(dttm)), ''),
-  CMINMSGS_SUBSYSTEM_TYPE = NULLIF(ELT(FIELD(CMINMSGS_ID, sqlc.slice(pos)), sqlc.slice(msg_type)), ''),
-  CMINMSGS_SUBSYSTEM_SUBTYPE = NULLIF(ELT(FIELD(CMINMSGS_ID, sqlc.slice(pos)), sqlc.slice(msg_subtype)), '')
-WHERE CMINMSGS_ID IN (sqlc.slice(ids)) AND CMINMSGS_DATE_PROCESSED IS NULL;
+  CMINMSGS_DATE_PROCESSED = ELT(CMINMSGS_ID - sqlc.arg(before_first), sqlc.slice(processed_at)),
+  CMINMSGS_STATUS = ELT(CMINMSGS_ID - sqlc.arg(before_first), sqlc.slice(status)),
+  CMINMSGS_SUBSYSTEM_NAME = NULLIF(ELT(CMINMSGS_ID - sqlc.arg(before_first), sqlc.slice(sndr)), ''),
+  CMINMSGS_SUBSYSTEM_SEQUENCE = NULLIF(ELT(CMINMSGS_ID - sqlc.arg(before_first), sqlc.slice(seqn)), ''),
+  CMINMSGS_SUBSYSTEM_DATE_SENT = NULLIF(ELT(CMINMSGS_ID - sqlc.arg(before_first), sqlc.slice(dttm)), ''),
+  CMINMSGS_SUBSYSTEM_TYPE = NULLIF(ELT(CMINMSGS_ID - sqlc.arg(before_first), sqlc.slice(msg_type)), ''),
+  CMINMSGS_SUBSYSTEM_SUBTYPE = NULLIF(ELT(CMINMSGS_ID - sqlc.arg(before_first), sqlc.slice(msg_subtype)), '')
+WHERE CMINMSGS_ID IN (sqlc.slice(ids)) AND COALESCE(CMINMSGS_DATE_PROCESSED) IS NULL;
 
 -- name: MaxAllowedPacket :one
 -- The server's largest packet: an INSERT of a body must fit in it whole

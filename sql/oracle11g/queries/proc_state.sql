@@ -83,24 +83,10 @@ UNION ALL
 SELECT h.identity_key, h.msg_id FROM proc_state_hst h
 WHERE CASE WHEN h.duplicate_of IS NULL THEN h.identity_key END IN (SELECT COLUMN_VALUE FROM TABLE(:identity_keys))
 
--- name: ProcStateBindIdentities :many
--- One row of the run (11g has no JSON): the adapter executes it array-bound,
--- one element per message, and returns the ids whose row was updated.
-UPDATE proc_state SET
-  identity_key = :identity_key,
-  kind = :kind,
-  msg_type = :msg_type,
-  msg_subtype = :msg_subtype,
-  meta_sndr = :meta_sndr,
-  meta_seqn = :meta_seqn,
-  meta_dttm_raw = :meta_dttm_raw,
-  meta_dttm = :meta_dttm,
-  updated_at = :now
-WHERE msg_id = :msg_id AND status IN ('PENDING', 'FAILED')
-
 -- name: ProcStateFinishMany :many
--- One row of the run, executed as ProcStateBindIdentities is; bind_meta is
--- 1 to bind identity and META in the same row write, 0 to keep them.
+-- One row of the run (11g has no JSON): the adapter executes it array-bound,
+-- one element per message, and returns the ids whose row was updated;
+-- bind_meta is 1 to bind identity and META in the same row write, 0 to keep them.
 UPDATE proc_state SET
   identity_key = CASE WHEN :bind_meta = 1 THEN :identity_key ELSE identity_key END,
   kind = CASE WHEN :bind_meta = 1 THEN :kind ELSE kind END,

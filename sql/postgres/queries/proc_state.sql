@@ -2,18 +2,28 @@
 -- Enqueues mailbox ids as PENDING and returns the new ones. The primary key
 -- makes a rescan harmless, and an id already archived is never enqueued
 -- again. A new id smaller than a finished one (live or archived) is a late
--- row (rule 17): late_after keeps the largest such id. The caller holds
+-- row (rule 17): late_after keeps the largest such id. That is the largest
+-- finished id above the smallest new one when it is above the new id too, so
+-- each maximum is one read of the key range above the smallest new id (empty
+-- in the usual poll), not a subquery per id (a scan per id when the planner
+-- took a young table for empty: O(n²) over a drain). The caller holds
 -- PIPELINE_LOCK unless ProcStateEnqueueCheck found every new id above every
 -- known one, so no business transaction commits between this check and the
 -- insert.
+WITH ids AS (SELECT unnest(@msg_ids::bigint[]) AS id),
+finished AS (
+  SELECT
+    (SELECT max(p.msg_id) FROM proc_state p
+     WHERE p.msg_id > (SELECT min(id) FROM ids) AND p.status IN ('SUCCEEDED', 'SKIPPED', 'DEAD')) AS live,
+    (SELECT max(h.msg_id) FROM proc_state_hst h WHERE h.msg_id > (SELECT min(id) FROM ids)) AS archived)
 INSERT INTO proc_state (msg_id, status, first_seen_at, created_at, updated_at, late_after)
-SELECT id, 'PENDING', @now::timestamptz, @now::timestamptz, @now::timestamptz,
+SELECT ids.id, 'PENDING', @now::timestamptz, @now::timestamptz, @now::timestamptz,
   GREATEST(
-    (SELECT max(p.msg_id) FROM proc_state p WHERE p.msg_id > id AND p.status IN ('SUCCEEDED', 'SKIPPED', 'DEAD')),
-    (SELECT max(h.msg_id) FROM proc_state_hst h WHERE h.msg_id > id))
-FROM unnest(@msg_ids::bigint[]) AS id
-WHERE NOT EXISTS (SELECT 1 FROM proc_state_hst h WHERE h.msg_id = id)
-  AND NOT EXISTS (SELECT 1 FROM proc_state l WHERE l.msg_id = id)
+    CASE WHEN f.live > ids.id THEN f.live END,
+    CASE WHEN f.archived > ids.id THEN f.archived END)
+FROM ids, finished f
+WHERE NOT EXISTS (SELECT 1 FROM proc_state_hst h WHERE h.msg_id = ids.id)
+  AND NOT EXISTS (SELECT 1 FROM proc_state l WHERE l.msg_id = ids.id)
 ON CONFLICT (msg_id) DO NOTHING
 RETURNING msg_id, late_after;
 
@@ -68,32 +78,11 @@ UNION ALL
 SELECT h.identity_key::varchar AS identity_key, h.msg_id FROM proc_state_hst h
 WHERE h.identity_key = ANY(sqlc.arg(identity_keys)::varchar[]) AND h.duplicate_of IS NULL;
 
--- name: ProcStateBindIdentities :many
--- Binds the decoded identity (NULL: META only) and META of unfinished
--- messages, all rows of a run in one statement (a JSON array of objects). A
--- retry re-binds the same values; a key held by another row fails on the
--- UNIQUE constraint. Returns the ids bound.
-UPDATE proc_state p SET
-  identity_key = v.identity_key,
-  kind = v.kind,
-  msg_type = v.msg_type,
-  msg_subtype = v.msg_subtype,
-  meta_sndr = v.meta_sndr,
-  meta_seqn = v.meta_seqn,
-  meta_dttm_raw = v.meta_dttm_raw,
-  meta_dttm = v.meta_dttm,
-  updated_at = @now
-FROM json_to_recordset(@binds::json) AS v(
-  msg_id bigint, identity_key varchar, kind varchar, msg_type varchar, msg_subtype varchar,
-  meta_sndr varchar, meta_seqn bigint, meta_dttm_raw varchar, meta_dttm timestamptz)
-WHERE p.msg_id = v.msg_id AND p.status IN ('PENDING', 'FAILED')
-RETURNING p.msg_id;
-
 -- name: ProcStateFinishMany :many
 -- Moves unfinished messages to their terminal status (SUCCEEDED, SKIPPED,
 -- DEAD), all rows of a run in one statement. A row with bind = true also
--- binds identity and META as ProcStateBindIdentities does, in the same row
--- write (without it they are kept). Returns the ids finished.
+-- binds identity, kind and META in the same row write (without it they are
+-- kept). Returns the ids finished.
 UPDATE proc_state p SET
   identity_key = CASE WHEN v.bind THEN v.identity_key ELSE p.identity_key END,
   kind = CASE WHEN v.bind THEN v.kind ELSE p.kind END,

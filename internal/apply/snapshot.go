@@ -1,7 +1,6 @@
-package pipeline
+package apply
 
 import (
-	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -19,15 +18,15 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
-// applySnapshot is rules 4 and 12 for a DNLD/RESP: read what the message's
-// flight days depend on, plan every day (pure), write the plan.
-func (p *Pump) applySnapshot(ctx context.Context, ex store.Executor, msgID int64, msg *sis.Message, now time.Time) (outcome, error) {
+// snapshot is rules 4 and 12 for a DNLD/RESP: read what the message's
+// flight days depend on, plan every day (pure), emit the plan.
+func (a *Applier) snapshot(ctx context.Context, r Reader, msgID int64, msg *sis.Message, now time.Time, emit func(*Writes) error) (Outcome, error) {
 	s := msg.Schedule
-	states, err := ex.Flights(ctx, recordFLIDs(s.Flights))
+	states, err := r.Flights(ctx, recordFLIDs(s.Flights))
 	if err != nil {
-		return outcome{}, err
+		return Outcome{}, err
 	}
-	resp, out, ok, err := p.guardResp(ctx, ex, msg, states)
+	resp, out, ok, err := a.guard(ctx, r, msg, states)
 	if !ok || err != nil {
 		return out, err
 	}
@@ -35,19 +34,19 @@ func (p *Pump) applySnapshot(ctx context.Context, ex store.Executor, msgID int64
 	if err != nil {
 		return refused(err), nil
 	}
-	days = rangeDays(days, resp, cmp.Or(p.cfg.Decode.Location, sis.DefaultOptions().Location))
+	days = rangeDays(days, resp, a.cfg.Location)
 	for _, d := range days {
-		gen, err := ex.SnapshotGen(ctx, d.fday)
+		gen, err := r.SnapshotGen(ctx, d.fday)
 		switch {
 		case err == nil:
 			d.gen = &gen
 		case !errors.Is(err, store.ErrNotFound):
-			return outcome{}, err
+			return Outcome{}, err
 		}
-		if p.cfg.Prune {
-			cands, err := ex.PruneCandidates(ctx, d.fday, d.flids)
+		if a.cfg.Prune {
+			cands, err := r.PruneCandidates(ctx, d.fday, d.flids)
 			if err != nil {
-				return outcome{}, err
+				return Outcome{}, err
 			}
 			// A RESP prunes only inside the requested range; previous members
 			// outside it stay members.
@@ -57,43 +56,15 @@ func (p *Pump) applySnapshot(ctx context.Context, ex store.Executor, msgID int64
 	plan := planSnapshot(days, snapshotMsg{id: msgID, subtype: s.Subtype, dttm: msg.Meta.Sent, dttmRaw: msg.Meta.SentRaw}, now)
 	// The flights and events first, in memory: an event over the record
 	// limit refuses the message before anything is written.
-	w := p.newWriter()
-	if tooLarge, err := w.addResults(msgID, plan.results, now); err != nil {
-		return outcome{}, err
+	var w Writes
+	if tooLarge, err := a.addResults(&w, msgID, plan.results, now); err != nil {
+		return Outcome{}, err
 	} else if tooLarge != "" {
 		return dead(sis.ClassProtocol, tooLarge), nil
 	}
-	if err := p.writeSnapshot(ctx, ex, &w, plan, now); err != nil {
-		return outcome{}, err
-	}
-	return p.answered(ctx, ex, resp, msgID, plan.out, now)
-}
-
-// writeSnapshot writes a plan, its flights and events queued in w: the
-// compare-and-set of every applied day first (a generation moved meanwhile
-// fails the message before anything else is written), the audit rows, the
-// flights with their events, then the memberships, which reference the
-// flights.
-func (p *Pump) writeSnapshot(ctx context.Context, ex store.Executor, w *batchWriter, plan snapshotPlan, now time.Time) error {
-	for _, a := range plan.advances {
-		if err := ex.AdvanceSnapshotGen(ctx, a); err != nil {
-			return err // ErrConflict: the generation moved; retry
-		}
-	}
-	for _, l := range plan.logs {
-		if err := ex.LogSnapshot(ctx, l); err != nil {
-			return err
-		}
-	}
-	if err := w.flush(ctx, ex, now); err != nil {
-		return err
-	}
-	for _, m := range plan.members {
-		if err := ex.ReplaceSnapshotMembers(ctx, m.fday, m.flids); err != nil {
-			return err
-		}
-	}
-	return nil
+	w.Advances, w.SnapshotLogs, w.Members = plan.advances, plan.logs, plan.members
+	out = answered(&w, resp, msgID, plan.out, now)
+	return out, emit(&w)
 }
 
 // snapshotDay is one flight day of a snapshot message: its records applied
@@ -181,16 +152,11 @@ func decideDay(gen *store.SnapshotGen, msg snapshotMsg) dayAction {
 
 // snapshotPlan is everything a snapshot message writes.
 type snapshotPlan struct {
-	out      outcome
+	out      Outcome
 	advances []store.AdvanceGen  // one compare-and-set per applied day
 	logs     []store.SnapshotLog // one audit row per applied or stale day
 	results  []flight.Result     // the applied days' records and prunes
-	members  []dayMembers        // the applied days' new memberships
-}
-
-type dayMembers struct {
-	fday  time.Time
-	flids []int64
+	members  []Members           // the applied days' new memberships
 }
 
 // planSnapshot decides every flight day of a snapshot and computes what it
@@ -247,7 +213,7 @@ func planSnapshot(days []*snapshotDay, msg snapshotMsg, now time.Time) snapshotP
 			GenVersion: version + 1, Dttm: &dttm, ScopeBegin: d.begin, ScopeEnd: d.end, Records: len(d.flids),
 			Changed: changed, Unchanged: len(d.flids) - changed, Pruned: len(d.candidates), RecvAt: now,
 		})
-		plan.members = append(plan.members, dayMembers{fday: d.fday, flids: append(slices.Clone(d.flids), d.kept...)})
+		plan.members = append(plan.members, Members{FDay: d.fday, FLIDs: append(slices.Clone(d.flids), d.kept...)})
 	}
 	switch {
 	case applied == 0 && len(staleOf) > 0:

@@ -1,16 +1,15 @@
-package pipeline
+package apply
 
 import (
 	"fmt"
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
-	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 // recordLimit is kafka.max-record-bytes and the measure of an event's
-// record against it (PumpConfig.MaxRecordBytes, EventBytes).
+// record against it (Config.MaxRecordBytes, EventBytes).
 type recordLimit struct {
 	max  int // 0: no limit
 	size func(e store.NewEvent, payload []byte) int
@@ -36,8 +35,9 @@ func (l recordLimit) exceeded(e store.NewEvent, payload []byte) int {
 // record of one of them would exceed the limit, it returns the refusal
 // instead: the broker could never take it, so the message is DEAD(PROTOCOL)
 // with nothing written, rather than a state whose event can never be
-// delivered. Sized as the relay builds the record (the wiring passes
-// kafka.EventBytes), so what passes here the relay never finds too large.
+// delivered. Sized as the relay builds the record (the wiring passes the
+// Kafka adapter's measure), so what passes here the relay never finds too
+// large.
 func messageEvents(msgID int64, results []flight.Result, now time.Time, limit recordLimit) (events []store.NewEvent, tooLarge string, err error) {
 	for _, r := range results {
 		if !r.Write || !r.Changed {
@@ -69,10 +69,4 @@ func messageEvents(msgID int64, results []flight.Result, now time.Time, limit re
 		}
 	}
 	return events, "", nil
-}
-
-// refusal: the message is refused whole (DEAD PROTOCOL), nothing of it is
-// written.
-func refusal(out outcome) bool {
-	return out.status == store.StatusDead && out.class == sis.ClassProtocol
 }

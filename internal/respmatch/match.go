@@ -1,4 +1,4 @@
-package aodbrequest
+package respmatch
 
 import (
 	"strconv"
@@ -121,4 +121,23 @@ func MatchMailbox(dttm time.Time, key string, rows []Outbound) Decision {
 		return Decision{Why: "no " + key + " row in coutmsgs inserted before DTTM " + dttm.Format(time.DateTime)}
 	}
 	return Decision{Matched: true, Rule: RuleMailbox, OutboundID: best.ID, Begin: best.Begin, End: best.End}
+}
+
+// Candidates is what the guard read for one RESP, inside the message's
+// transaction: the open request of its kind (request mode; nil: none) or
+// the coutmsgs request rows of its window (mailbox mode).
+type Candidates struct {
+	Open     *store.Request
+	Outbound []Outbound
+}
+
+// Decide is the guard's decision in a mode over what it read. Pure.
+func Decide(mode Mode, resp Resp, c Candidates) Decision {
+	switch mode {
+	case ModeOff:
+		return Decision{Matched: true, Rule: RuleOff}
+	case ModeMailbox:
+		return MatchMailbox(resp.DTTM, resp.Key, c.Outbound)
+	}
+	return Match(resp, c.Open)
 }

@@ -1,0 +1,63 @@
+package apply
+
+import (
+	"strings"
+
+	"github.com/msgx-aodb/msgx/internal/sis"
+	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/widths"
+)
+
+// FailureBinding is what a failing message binds: its kind and META, not
+// its identity (nil when it did not decode), so it is kept for audit and
+// backfilled when the message is exhausted.
+func FailureBinding(m *sis.Message) *store.Binding {
+	if m == nil {
+		return nil
+	}
+	return &store.Binding{Kind: string(m.Kind), Meta: metaOf(m)}
+}
+
+// bindingOf is what a decoded message binds: its identity, kind and META.
+func bindingOf(m *sis.Message, meta store.Meta) store.Binding {
+	return store.Binding{IdentityKey: m.Identity, Kind: string(m.Kind), Meta: meta}
+}
+
+func metaOf(m *sis.Message) store.Meta {
+	if m == nil || m.Meta.Type == "" {
+		return store.Meta{}
+	}
+	// Copies: the META outlives the message in backfill todos, and a
+	// substring would keep the message's whole XML alive.
+	meta := fitMeta(store.Meta{Sndr: strings.Clone(m.Meta.Sender), DttmRaw: strings.Clone(m.Meta.SentRaw),
+		Type: strings.Clone(m.Meta.Type), Styp: strings.Clone(m.Meta.Subtype)})
+	if m.Identity != "" { // SNDR, STYP and SEQN were valid
+		seq := m.Meta.Seq
+		meta.Seqn = &seq
+	}
+	if !m.Meta.Sent.IsZero() {
+		sent := m.Meta.Sent
+		meta.Dttm = &sent
+	}
+	return meta
+}
+
+// fitMeta drops the META values that do not fit their columns: a refused
+// message still binds the rest of its META for audit. A value too long is
+// NULL, never cut (a cut value would look valid), as the mailbox backfill
+// does.
+func fitMeta(meta store.Meta) store.Meta {
+	for _, v := range [...]struct {
+		t widths.Target
+		s *string
+	}{{widths.Sender, &meta.Sndr}, {widths.Type, &meta.Type}, {widths.Subtype, &meta.Styp}, {widths.SentRaw, &meta.DttmRaw}} {
+		if !v.t.Fits(*v.s) {
+			*v.s = ""
+		}
+	}
+	return meta
+}
+
+// metaKnown: the message's META was readable (some of it may have been
+// dropped by fitMeta).
+func metaKnown(meta store.Meta) bool { return meta != store.Meta{} }

@@ -1,0 +1,115 @@
+package apply
+
+import (
+	"context"
+	"maps"
+	"time"
+
+	"github.com/msgx-aodb/msgx/internal/flight"
+	"github.com/msgx-aodb/msgx/internal/sis"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// Result is what a message settled alone decided.
+type Result struct {
+	Outcome Outcome
+	// Final is its terminal status and backfill. It follows what emit wrote,
+	// except for a refusal (Outcome.Refused): the caller rolls back what emit
+	// wrote and writes Final alone.
+	Final *Writes
+}
+
+// One applies a message the batch cannot take (CanBatch), reading through
+// r: it decides the message's outcome and hands its writes to emit as it
+// goes — a message of many records a slice at a time (SliceRecords), so its
+// states and events are not all held at once. A returned error is a
+// retryable failure (a *Failure, or the reader's or emit's error): the
+// caller rolls back everything emit wrote.
+func (a *Applier) One(ctx context.Context, r Reader, in Input, now time.Time, emit func(*Writes) error) (Result, error) {
+	meta := metaOf(in.Decoded)
+	out, retry := in.decodeOutcome()
+	if retry != nil {
+		return Result{}, retry
+	}
+	var bind *store.Binding
+	if out.Status == "" {
+		msg := in.Decoded
+		holders, err := r.IdentityHolders(ctx, []string{msg.Identity})
+		if err != nil {
+			return Result{}, err
+		}
+		b := bindingOf(msg, meta)
+		if h, ok := holders[msg.Identity]; ok && h != in.Msg.ID {
+			out = duplicateOf(h)
+		} else if out, err = a.dispatch(ctx, r, in.Msg.ID, msg, now, emit); err != nil {
+			return Result{}, err
+		}
+		if !out.Refused() {
+			bind = &b
+		}
+	}
+	var w Writes
+	a.finish(&w, in.Msg, meta, out, bind, now)
+	return Result{Outcome: out, Final: &w}, nil
+}
+
+// dispatch applies a decoded message by kind. Returned errors are retryable
+// failures; refusals and skips are outcomes.
+func (a *Applier) dispatch(ctx context.Context, r Reader, msgID int64, msg *sis.Message, now time.Time, emit func(*Writes) error) (Outcome, error) {
+	switch msg.Kind {
+	case sis.KindUnsupported:
+		return Outcome{}, &Failure{Class: sis.ClassUnsupported, Reason: msg.Note}
+	case sis.KindReference:
+		return a.reference(ctx, r, msgID, msg, now, emit)
+	case sis.KindSchedule:
+		if msg.Schedule.Snapshot() {
+			return a.snapshot(ctx, r, msgID, msg, now, emit)
+		}
+	}
+	return a.inSlices(ctx, r, msgID, msg, now, emit)
+}
+
+// inSlices applies a message computed from the flights it names,
+// SliceRecords records at a time: read the slice's flights not read yet,
+// compute, emit the flights and events. The states carry over from slice to
+// slice, one per flight.
+func (a *Applier) inSlices(ctx context.Context, r Reader, msgID int64, msg *sis.Message, now time.Time, emit func(*Writes) error) (Outcome, error) {
+	var acc matches
+	states := map[int64]*flight.State{}
+	n := recordCount(msg)
+	for from := 0; ; from += SliceRecords {
+		part := sliceOf(msg, from, min(from+SliceRecords, n))
+		var need []int64
+		for _, id := range FLIDs(part) {
+			if _, ok := states[id]; !ok {
+				need = append(need, id)
+			}
+		}
+		got, err := r.Flights(ctx, need)
+		if err != nil {
+			return Outcome{}, err
+		}
+		maps.Copy(states, got)
+		overlay := overlayOf(states)
+		out, results := compute(&acc, part, overlay, msgID, now)
+		if out.Status == "" {
+			return Outcome{}, &Failure{Class: sis.ClassUnsupported, Reason: "kind " + string(msg.Kind)}
+		}
+		if out.Refused() {
+			return out, nil
+		}
+		overlay.merge()
+		var w Writes
+		if tooLarge, err := a.addResults(&w, msgID, results, now); err != nil {
+			return Outcome{}, err
+		} else if tooLarge != "" {
+			return dead(sis.ClassProtocol, tooLarge), nil
+		}
+		if err := emit(&w); err != nil {
+			return Outcome{}, err
+		}
+		if from+SliceRecords >= n {
+			return out, nil
+		}
+	}
+}

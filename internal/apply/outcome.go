@@ -1,0 +1,73 @@
+package apply
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/msgx-aodb/msgx/internal/respmatch"
+	"github.com/msgx-aodb/msgx/internal/sis"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// Outcome is the terminal decision for one message.
+type Outcome struct {
+	Status      string // SUCCEEDED, SKIPPED or DEAD
+	Class       sis.Class
+	Reason      string
+	DuplicateOf *int64
+}
+
+func succeeded(reason string) Outcome { return Outcome{Status: store.StatusSucceeded, Reason: reason} }
+func skipped(reason string) Outcome   { return Outcome{Status: store.StatusSkipped, Reason: reason} }
+
+func dead(class sis.Class, reason string) Outcome {
+	return Outcome{Status: store.StatusDead, Class: class, Reason: reason}
+}
+
+// duplicateOf is a message whose identity another message holds. It binds
+// that identity too (the holders' uniqueness leaves duplicates out), so
+// operators see what it repeated.
+func duplicateOf(holder int64) Outcome {
+	return Outcome{Status: store.StatusSkipped, Reason: "duplicate-of:" + strconv.FormatInt(holder, 10), DuplicateOf: &holder}
+}
+
+// Refused: the message is refused whole (DEAD PROTOCOL), nothing of it but
+// its status is written.
+func (o Outcome) Refused() bool {
+	return o.Status == store.StatusDead && o.Class == sis.ClassProtocol
+}
+
+// RespMatched: the outcome records a RESP's match to a request.
+func (o Outcome) RespMatched() bool {
+	return o.Status == store.StatusSucceeded && strings.HasPrefix(o.Reason, "request:")
+}
+
+// RespUnmatched: a RESP nobody asked for, skipped.
+func (o Outcome) RespUnmatched() bool {
+	return o.Status == store.StatusSkipped && o.Reason == respmatch.ReasonNoMatch
+}
+
+// Failure is a retryable failure of one message: it stays the head, FAILED
+// with backoff, until it succeeds or is exhausted.
+type Failure struct {
+	Class  sis.Class
+	Reason string
+}
+
+func (f *Failure) Error() string { return fmt.Sprintf("%s: %s", f.Class, f.Reason) }
+
+// Classify maps an error met while processing a message to a failure class:
+// codec and support gaps keep their class, everything else is INFRA.
+func Classify(err error) *Failure {
+	var f *Failure
+	if errors.As(err, &f) {
+		return f
+	}
+	var se *sis.Error
+	if errors.As(err, &se) {
+		return &Failure{Class: se.Class, Reason: se.Detail()}
+	}
+	return &Failure{Class: sis.ClassInfra, Reason: err.Error()}
+}

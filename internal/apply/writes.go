@@ -1,0 +1,110 @@
+package apply
+
+import (
+	"time"
+
+	"github.com/msgx-aodb/msgx/internal/flight"
+	"github.com/msgx-aodb/msgx/internal/sis"
+	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/widths"
+)
+
+// Writes is what a message, or a batch of messages, writes, field by field
+// in the order the store takes it: the generations' compare-and-set first
+// (a generation that moved meanwhile fails the message before anything else
+// is written), the audit rows, reference records, flights before the events
+// and memberships that refer to them, the answered request, the terminal
+// statuses, and the mailbox backfill todos.
+type Writes struct {
+	Advances     []store.AdvanceGen  // one compare-and-set per applied snapshot day
+	SnapshotLogs []store.SnapshotLog // one audit row per applied or stale day
+	RefUpserts   []store.RefRecord
+	RefDeletes   []RefKey
+	RefList      *RefList // a reference RESP's whole list: keys it lacks are deleted
+	Flights      []store.FlightWrite
+	Events       []store.NewEvent
+	Members      []Members                    // the applied snapshot days' new memberships
+	RequestDone  *store.MarkRequestDoneParams // the request a RESP answered
+	Finishes     []store.Finish
+	Backfills    []store.Backfill
+
+	byFLID map[int64]int // index into Flights: a flight changed twice is written once, last state
+}
+
+// RefKey names one reference record.
+type RefKey struct{ RType, RKey string }
+
+// RefList is a reference list's keys after a RESP.
+type RefList struct {
+	RType string
+	Keep  []string
+}
+
+// Members is a snapshot day's membership.
+type Members struct {
+	FDay  time.Time
+	FLIDs []int64
+}
+
+// addResults queues a message's flight results: the row (final state, every
+// replaced collection with the version that last replaced it) and, per
+// changed flight, one event per target built from the state of that message
+// (rule 7). A message with an event over the record limit is refused: it
+// queues nothing and the refusal's reason is returned.
+func (a *Applier) addResults(w *Writes, msgID int64, results []flight.Result, now time.Time) (tooLarge string, err error) {
+	var events []store.NewEvent
+	if !a.cfg.Shadow {
+		if events, tooLarge, err = messageEvents(msgID, results, now, a.limit); err != nil || tooLarge != "" {
+			return tooLarge, err
+		}
+	}
+	if w.byFLID == nil {
+		w.byFLID = map[int64]int{}
+	}
+	for _, r := range results {
+		if !r.Write {
+			continue
+		}
+		if i, ok := w.byFLID[r.Next.FLID]; ok {
+			w.Flights[i].State = r.Next
+			w.Flights[i].Changes = w.Flights[i].Changes.Merge(r.Changes)
+		} else {
+			w.byFLID[r.Next.FLID] = len(w.Flights)
+			w.Flights = append(w.Flights, store.FlightWrite{State: r.Next, Changes: r.Changes, New: r.Created})
+		}
+	}
+	w.Events = append(w.Events, events...)
+	return "", nil
+}
+
+// finish queues the terminal status with the message's binding (nil: bound
+// before, or nothing to bind) and the mailbox backfill todo. A refused
+// message keeps its META for audit but binds no identity.
+func (a *Applier) finish(w *Writes, m store.Message, meta store.Meta, out Outcome, bind *store.Binding, now time.Time) {
+	if bind == nil && out.Status == store.StatusDead && metaKnown(meta) && m.IdentityKey == "" {
+		bind = &store.Binding{Meta: meta}
+	}
+	w.Finishes = append(w.Finishes, store.Finish{
+		MsgID: m.ID, Status: out.Status, ErrorClass: string(out.Class),
+		Reason: widths.Reason.Cut(out.Reason), DuplicateOf: out.DuplicateOf, Bind: bind, Now: now,
+	})
+	// Every terminal message is backfilled: the AODB sees it read, with the
+	// META columns where META decoded (a MALFORMED row gets only its status).
+	// A replayed message may have been backfilled DEAD before: its new
+	// outcome overwrites that backfill, msgx's own (rule 18).
+	if !a.cfg.Shadow {
+		todo := store.Backfill{MsgID: m.ID, MailboxStatus: out.Status, ProcessedAt: now, Meta: meta, NextAttemptAt: now}
+		if m.ReplayCount > 0 {
+			todo.OverwritesStatus = store.StatusDead
+		}
+		w.Backfills = append(w.Backfills, todo)
+	}
+}
+
+// Exhausted is what a FAILED head that must stop retrying writes: DEAD
+// (EXHAUSTED) with its META kept from its failures, and its backfill.
+func (a *Applier) Exhausted(m store.Message, reason string, now time.Time) *Writes {
+	var w Writes
+	a.finish(&w, m, m.Meta, dead(sis.ClassExhausted, reason), nil, now)
+	return &w
+}

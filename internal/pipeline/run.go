@@ -1,0 +1,298 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/msgx-aodb/msgx/internal/apply"
+	"github.com/msgx-aodb/msgx/internal/sis"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// processRun processes a run of head messages. Reading the raw rows and
+// decoding happen first, outside any transaction (read.go); while the run is
+// processed, the next one is read ahead when the queue holds more. Then,
+// from the head on:
+//
+//   - batch: a prefix of messages apply.CanBatch takes (flight operations,
+//     deletes, schedule updates, ignored types, decode refusals) is computed
+//     in memory and written with a few bulk statements in ONE transaction —
+//     the fast path;
+//   - alone: a message the batch cannot take (retryable decode failure,
+//     snapshot, reference list, unsupported kind, very many records) is
+//     settled on its own in a short transaction, and batching goes on
+//     behind it.
+//
+// Every transaction commits one batch or one message, so progress is
+// committed however long the run. A message that fails holds the head: the
+// run stops there. A batch that fails rolls back whole; the pump then halves
+// its batches until the failing message is alone, so it fails on its own and
+// everything before it commits.
+func (p *Pump) processRun(ctx context.Context, heads []store.Message) error {
+	run, read, err := p.prepare(ctx, heads)
+	defer p.releaseMemory(read)
+	if err != nil {
+		return p.failHead(ctx, heads[0], err, nil)
+	}
+	// The queue holds more than this run: read the next one meanwhile, unless
+	// the byte budget cut this one (large messages: one run in memory).
+	if len(run) == p.cfg.RunLength {
+		p.startReadAhead(ctx, run[len(run)-1].Msg.ID)
+	}
+	for len(run) > 0 {
+		n := min(batchable(run), p.batchLimit)
+		if n < 2 {
+			settled, err := p.commitAlone(ctx, &run[0])
+			if err != nil || !settled {
+				p.keep(run[1:])
+				return err
+			}
+			run = run[1:]
+		} else {
+			if err := p.commitBatch(ctx, run[:n]); err != nil {
+				p.keep(run)
+				if errors.Is(err, errOvertaken) {
+					p.log.Info("pump: a smaller id entered the queue ahead of the run; starting again from the new head", "run_from_msg_id", run[0].Msg.ID)
+					return nil
+				}
+				if up := p.notTheMessages(ctx, err); up != nil {
+					return up // nothing to isolate
+				}
+				p.batchLimit = n / 2
+				p.log.Warn("batch failed, retrying it in halves", "from_msg_id", run[0].Msg.ID, "messages", n, "err", err)
+				return nil
+			}
+			run = run[n:]
+		}
+		p.batchLimit = min(2*p.batchLimit, p.cfg.RunLength)
+		if p.stopping(ctx) { // what is committed stays, the rest waits
+			p.keep(run)
+			return nil
+		}
+	}
+	return nil
+}
+
+// batchable is the length of the run's prefix the fast path can take.
+func batchable(run []prepared) int {
+	for i := range run {
+		if !apply.CanBatch(&run[i].Input) {
+			return i
+		}
+	}
+	return len(run)
+}
+
+// commitAlone settles one message in its own transaction, inside a
+// savepoint, and reports it once committed; settled is false when it failed
+// instead (it holds the head). A failure binds what the message decoded to
+// (kind, META), so it is kept for audit and backfilled when the message is
+// exhausted.
+func (p *Pump) commitAlone(ctx context.Context, pr *prepared) (settled bool, err error) {
+	now := p.now()
+	// This path writes flights without the state cache: forget what it touches.
+	defer p.forget(pr)
+	var res *apply.Result
+	err = p.inTx(ctx, now, func(tx store.Tx) (err error) {
+		res, err = p.settle(ctx, tx, pr, now)
+		return err
+	})
+	if errors.Is(err, errOvertaken) {
+		p.log.Info("pump: a smaller id entered the queue ahead of the run; starting again from the new head", "run_from_msg_id", pr.Msg.ID)
+		return false, nil
+	}
+	if err != nil {
+		return false, p.failHead(ctx, pr.Msg, err, apply.FailureBinding(pr.Decoded))
+	}
+	if res != nil {
+		p.finished(pr, res.Outcome, now)
+		p.afterCommit(ctx, res.Final.Backfills)
+	}
+	return true, nil
+}
+
+// settle is the transaction of one message: re-check the head under the
+// lock, apply the message in a savepoint, write its final status. It
+// returns nil when the message was no longer unfinished. An error means a
+// retryable failure: the savepoint is rolled back and nothing of the
+// message is written.
+func (p *Pump) settle(ctx context.Context, tx store.Tx, pr *prepared, now time.Time) (*apply.Result, error) {
+	sp, err := tx.Begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer sp.Rollback(ctx)
+	if err := stillHead(ctx, sp, pr.Msg.ID); err != nil {
+		return nil, err
+	}
+	// Re-check under the lock: another instance or a replay may have moved it.
+	locked, err := sp.LockMessages(ctx, []int64{pr.Msg.ID})
+	if err != nil {
+		return nil, err
+	}
+	if len(locked) == 0 || !unfinished(locked[0]) {
+		return nil, sp.Commit(ctx)
+	}
+	in := pr.Input
+	in.Msg = locked[0]
+	res, err := p.apply.One(ctx, txReader{sp, p.cfg.Guard}, in, now, func(w *apply.Writes) error { return write(ctx, sp, w, now) })
+	if err != nil {
+		return nil, err
+	}
+	if res.Outcome.Refused() {
+		// A refused message writes nothing but its status: undo what it began.
+		if err := sp.Rollback(ctx); err != nil {
+			return nil, err
+		}
+		if sp, err = tx.Begin(ctx); err != nil {
+			return nil, err
+		}
+		defer sp.Rollback(ctx)
+	}
+	if err := write(ctx, sp, res.Final, now); err != nil {
+		return nil, err
+	}
+	return &res, sp.Commit(ctx)
+}
+
+var errStale = errors.New("a message of the batch is no longer unfinished")
+
+// commitBatch is the fast path: one transaction, every message computed in
+// memory in order (apply.Batch) over the flights read once, then written
+// with one statement (or pgx batch) per table. Any error rolls the whole
+// batch back and the caller retries it in halves, so a failure still lands
+// on exactly the message that caused it.
+func (p *Pump) commitBatch(ctx context.Context, run []prepared) error {
+	now := p.now()
+	ins := make([]apply.Input, len(run))
+	ids := make([]int64, len(run))
+	for i := range run {
+		ins[i], ids[i] = run[i].Input, run[i].Msg.ID
+	}
+	identities, flids := apply.Needs(ins)
+
+	tx, err := p.store.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx)
+	if err := tx.LockPipeline(ctx, now); err != nil {
+		return err
+	}
+	if err := stillHead(ctx, tx, ids[0]); err != nil {
+		return err
+	}
+	locked, err := tx.LockMessages(ctx, ids)
+	if err != nil {
+		return err
+	}
+	if len(locked) != len(run) {
+		return errStale
+	}
+	for i, m := range locked {
+		if !unfinished(m) {
+			return errStale
+		}
+		ins[i].Msg = m
+	}
+	holders, err := tx.IdentityHolders(ctx, identities)
+	if err != nil {
+		return err
+	}
+	states, err := p.cache.states(ctx, tx, flids)
+	if err != nil {
+		return err
+	}
+	w, outs, err := p.apply.Batch(ins, holders, states, now)
+	if err != nil {
+		return err
+	}
+	if err := write(ctx, tx, w, now); err != nil {
+		return err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return err
+	}
+	p.cache.committed(w.Flights, now)
+	p.cache.forget(pinningFLIDs(run))
+	for i := range run {
+		p.finished(&run[i], outs[i], now)
+	}
+	p.afterCommit(ctx, w.Backfills)
+	return nil
+}
+
+// forget drops from the state cache the flights a message settled alone
+// may have written.
+func (p *Pump) forget(pr *prepared) {
+	flids, all := apply.Touches(pr.Decoded)
+	if all {
+		p.cache.clear()
+		return
+	}
+	p.cache.forget(flids)
+}
+
+// errOvertaken: a smaller id entered the queue after the run was read
+// (rule 16: a mailbox row committed late, a replay). The run is abandoned
+// without effect and the next step starts from the new head.
+var errOvertaken = errors.New("a smaller id entered the queue ahead of the run")
+
+// stillHead re-checks, under PIPELINE_LOCK, that a run starting at id still
+// starts at the smallest unfinished id. An enqueue of a smaller id takes
+// that lock too (store.EnqueueNew), so a row enqueued before this check is
+// seen here, and one enqueued after the commit finds this run finished: a
+// late row.
+func stillHead(ctx context.Context, ex store.Executor, id int64) error {
+	heads, err := ex.QueueHead(ctx, 1)
+	if err != nil {
+		return err
+	}
+	if len(heads) > 0 && heads[0].ID < id {
+		return errOvertaken
+	}
+	return nil
+}
+
+func unfinished(m store.Message) bool {
+	return m.Status == store.StatusPending || m.Status == store.StatusFailed
+}
+
+// finished reports a committed terminal outcome to the log and the observer.
+func (p *Pump) finished(pr *prepared, out apply.Outcome, now time.Time) {
+	kind, identity := string(sis.KindUnknown), ""
+	if pr.Decoded != nil {
+		kind, identity = string(pr.Decoded.Kind), pr.Decoded.Identity
+	}
+	attrs := []any{"msg_id", pr.Msg.ID, "kind", kind, "identity", identity, "status", out.Status}
+	if out.Class != "" {
+		attrs = append(attrs, "class", out.Class)
+	}
+	if out.Reason != "" {
+		attrs = append(attrs, "reason", out.Reason)
+	}
+	if out.DuplicateOf != nil {
+		attrs = append(attrs, "duplicate_of", *out.DuplicateOf)
+	}
+	p.log.Info("message processed", attrs...)
+	if p.cfg.Observer == nil {
+		return
+	}
+	p.cfg.Observer.MessageFinished(kind, out.Status, string(out.Class), now.Sub(pr.Msg.FirstSeenAt))
+	if o, ok := p.cfg.Observer.(RequestObserver); ok {
+		switch {
+		case out.RespUnmatched():
+			o.RespUnmatched()
+		case out.RespMatched():
+			o.RespMatched()
+		}
+	}
+}
+
+// RequestObserver is the optional part of an Observer that counts RESPs
+// (internal/metrics implements it).
+type RequestObserver interface {
+	RespMatched()
+	RespUnmatched()
+}
