@@ -8,8 +8,8 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/msgx-aodb/msgx/internal/leader"
+	"github.com/msgx-aodb/msgx/internal/readiness"
 	"github.com/msgx-aodb/msgx/internal/redact"
-	"github.com/msgx-aodb/msgx/internal/status"
 )
 
 func (s *server) mountHealth(r chi.Router) {
@@ -29,7 +29,7 @@ func (s *server) healthz(w http.ResponseWriter, _ *http.Request) {
 // readyBody is the JSON of GET /readyz.
 type readyBody struct {
 	Ready bool `json:"ready"`
-	status.Readiness
+	readiness.Readiness
 }
 
 // readyz is GET /readyz (and /admin/readyz with the checks' errors in
@@ -39,14 +39,14 @@ type readyBody struct {
 // per check (load balancers poll this route).
 func (s *server) readyz(reason reasonFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		rd := status.Readiness{Role: string(leader.Starting),
-			Checks: []status.CheckResult{{Name: "readiness", Error: "no readiness hook configured"}}}
+		rd := readiness.Readiness{Role: string(leader.Starting),
+			Checks: []readiness.CheckResult{{Name: "readiness", Error: "no readiness hook configured"}}}
 		if s.Ready != nil {
 			rd = s.Ready(r.Context())
 		}
 		rd.Checks = slices.Clone(rd.Checks)
 		if rd.Checks == nil {
-			rd.Checks = []status.CheckResult{}
+			rd.Checks = []readiness.CheckResult{}
 		}
 		for i, c := range rd.Checks {
 			if c.OK {

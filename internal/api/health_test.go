@@ -18,7 +18,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/api"
 	"github.com/msgx-aodb/msgx/internal/leader"
 	"github.com/msgx-aodb/msgx/internal/metrics"
-	"github.com/msgx-aodb/msgx/internal/status"
+	"github.com/msgx-aodb/msgx/internal/readiness"
 )
 
 func TestHealthzAlwaysAnswers(t *testing.T) {
@@ -33,10 +33,10 @@ func TestHealthzAlwaysAnswers(t *testing.T) {
 }
 
 type readyAnswer struct {
-	Ready  bool                 `json:"ready"`
-	Role   string               `json:"role"`
-	Shadow bool                 `json:"shadow"`
-	Checks []status.CheckResult `json:"checks"`
+	Ready  bool                    `json:"ready"`
+	Role   string                  `json:"role"`
+	Shadow bool                    `json:"shadow"`
+	Checks []readiness.CheckResult `json:"checks"`
 }
 
 func readyz(t *testing.T, base string) (int, readyAnswer) {
@@ -82,17 +82,17 @@ func TestReadyzChecksTheDependencies(t *testing.T) {
 		return kafkaCheck(addr)(ctx)
 	}
 	base := e.serve(t, func(d *api.Deps) {
-		d.Ready = status.Prober(mode, time.Second,
-			status.Check{Name: "postgres", Run: e.pg.Pool.Ping},
-			status.Check{Name: "mailbox", Run: e.mb.Ping},
-			status.Check{Name: "kafka", Run: kafka})
+		d.Ready = readiness.Prober(mode, time.Second,
+			readiness.Check{Name: "postgres", Run: e.pg.Pool.Ping},
+			readiness.Check{Name: "mailbox", Run: e.mb.Ping},
+			readiness.Check{Name: "kafka", Run: kafka})
 	})
 
 	code, a := readyz(t, base)
 	require.Equal(t, http.StatusOK, code, "%+v", a)
 	require.True(t, a.Ready)
 	require.Equal(t, string(leader.Leader), a.Role)
-	require.Equal(t, []status.CheckResult{{Name: "postgres", OK: true}, {Name: "mailbox", OK: true}, {Name: "kafka", OK: true}}, a.Checks)
+	require.Equal(t, []readiness.CheckResult{{Name: "postgres", OK: true}, {Name: "mailbox", OK: true}, {Name: "kafka", OK: true}}, a.Checks)
 
 	// A standby in shadow mode is ready too, and says so.
 	set(string(leader.Standby), true, broker.Addr().String())
@@ -129,9 +129,9 @@ func TestReadyzDatabaseDownOrHung(t *testing.T) {
 	hung := make(chan struct{})
 	t.Cleanup(func() { close(hung) })
 	base := e.serve(t, withAdmin, func(d *api.Deps) {
-		d.Ready = status.Prober(func() (string, bool) { return string(leader.Leader), false }, 300*time.Millisecond,
-			status.Check{Name: "postgres", Run: closed.Ping},
-			status.Check{Name: "mailbox", Run: func(context.Context) error { <-hung; return nil }})
+		d.Ready = readiness.Prober(func() (string, bool) { return string(leader.Leader), false }, 300*time.Millisecond,
+			readiness.Check{Name: "postgres", Run: closed.Ping},
+			readiness.Check{Name: "mailbox", Run: func(context.Context) error { <-hung; return nil }})
 	})
 	start := time.Now()
 	code, a := readyz(t, base)

@@ -13,8 +13,8 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/api"
 	"github.com/msgx-aodb/msgx/internal/leader"
+	"github.com/msgx-aodb/msgx/internal/readiness"
 	"github.com/msgx-aodb/msgx/internal/replay"
-	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 )
@@ -134,8 +134,8 @@ func TestReadyzLogsFailuresOncePerInterval(t *testing.T) {
 	var lg logs
 	base := e.serve(t, func(d *api.Deps) {
 		d.Log = lg.logger()
-		d.Ready = status.Prober(func() (string, bool) { return string(leader.Leader), false }, time.Second,
-			status.Check{Name: "postgres", Run: func(context.Context) error { return errors.New(pgDown) }})
+		d.Ready = readiness.Prober(func() (string, bool) { return string(leader.Leader), false }, time.Second,
+			readiness.Check{Name: "postgres", Run: func(context.Context) error { return errors.New(pgDown) }})
 	})
 	for range 50 {
 		code, a := readyz(t, base)

@@ -21,8 +21,8 @@ import (
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/metrics"
+	"github.com/msgx-aodb/msgx/internal/readiness"
 	"github.com/msgx-aodb/msgx/internal/sis"
-	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -59,11 +59,11 @@ type Deps struct {
 	// Decode are the pump's decode options: the replay preview decodes the
 	// raw messages to learn which flights they concern.
 	Decode sis.Options
-	// Ready answers GET /readyz (status.Prober builds one); nil answers 503.
-	Ready func(ctx context.Context) status.Readiness
+	// Ready answers GET /readyz (readiness.Prober builds one); nil answers 503.
+	Ready func(ctx context.Context) readiness.Readiness
 	// Mode tells GET /admin/queue the instance's role and shadow flag; nil
 	// leaves them out.
-	Mode status.Mode
+	Mode readiness.Mode
 	// Metrics, when non-nil, is served at GET /metrics.
 	Metrics *metrics.Metrics
 	// Inserted, when non-nil, is called after a send inserted its row (it

@@ -24,11 +24,11 @@ import (
 	"github.com/msgx-aodb/msgx/internal/metrics"
 	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
+	"github.com/msgx-aodb/msgx/internal/readiness"
 	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/sdnotify"
 	"github.com/msgx-aodb/msgx/internal/service"
 	"github.com/msgx-aodb/msgx/internal/sis"
-	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 )
@@ -151,7 +151,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 			return fmt.Errorf("HTTP: listen on %s (http.addr / MSGX_HTTP_ADDR): %w", cfg.HTTPAddr, err)
 		}
 	}
-	ready := readiness(cfg, own.check, mb, out, el, pause)
+	ready := readinessProbe(cfg, own.check, mb, out, el, pause)
 	met.ExportReadiness(ready)
 	srv := &http.Server{
 		Handler:           api.NewRouter(apiDeps(cfg, st, mb, sendMax, clk, log, met, el, ready, polls, reqs)),
@@ -287,7 +287,7 @@ func decodeOptions(cfg config.Config) sis.Options {
 // ownDB is msgx's own database, PostgreSQL or Oracle (database.dialect).
 type ownDB struct {
 	st    store.Store
-	check status.Check // the readiness check of the database
+	check readiness.Check // the readiness check of the database
 	// dial opens the leader's lock session: the adapter's lock.
 	dial  func(ctx context.Context, name string) (leader.LockSession, error)
 	close func()
@@ -348,7 +348,7 @@ func connectPostgres(ctx context.Context, cfg config.Config, log *slog.Logger) (
 	}
 	return ownDB{
 		st:    pgstore.New(pool),
-		check: status.Check{Name: "postgres", Run: pool.Ping},
+		check: readiness.Check{Name: "postgres", Run: pool.Ping},
 		dial:  pgstore.LeaderDialer(cfg.PGURL, cfg.LeaderLockID, lockIdle(cfg), log),
 		close: pool.Close,
 	}, nil

@@ -15,18 +15,18 @@ import (
 	"github.com/msgx-aodb/msgx/internal/metrics"
 	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
-	"github.com/msgx-aodb/msgx/internal/status"
+	"github.com/msgx-aodb/msgx/internal/readiness"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 // checkTimeout bounds each readiness check.
 const checkTimeout = 2 * time.Second
 
-// readiness is /readyz: msgx's database (own: "postgres" or "oracle"), the
+// readinessProbe is /readyz: msgx's database (own: "postgres" or "oracle"), the
 // mailbox and (unless in shadow mode) Kafka really answer, plus this
 // instance's role.
-func readiness(cfg config.Config, own status.Check, mb *mailbox.Mailbox, out *outbound, el *leader.Elector, pause *pipeline.PauseState) func(context.Context) status.Readiness {
-	checks := []status.Check{
+func readinessProbe(cfg config.Config, own readiness.Check, mb *mailbox.Mailbox, out *outbound, el *leader.Elector, pause *pipeline.PauseState) func(context.Context) readiness.Readiness {
+	checks := []readiness.Check{
 		own,
 		{Name: "mailbox", Run: mb.Ping},
 		{Name: "pump", Run: func(context.Context) error {
@@ -37,13 +37,13 @@ func readiness(cfg config.Config, own status.Check, mb *mailbox.Mailbox, out *ou
 		}},
 	}
 	if out != nil {
-		checks = append(checks, status.Check{Name: "kafka", Run: out.ping})
+		checks = append(checks, readiness.Check{Name: "kafka", Run: out.ping})
 	}
-	return status.Prober(modeOf(cfg, el), checkTimeout, checks...)
+	return readiness.Prober(modeOf(cfg, el), checkTimeout, checks...)
 }
 
 // modeOf reports the instance's role and whether it runs in shadow mode.
-func modeOf(cfg config.Config, el *leader.Elector) status.Mode {
+func modeOf(cfg config.Config, el *leader.Elector) readiness.Mode {
 	return func() (string, bool) { return string(el.Role()), cfg.Shadow }
 }
 
@@ -63,7 +63,7 @@ func sendLimit(ctx context.Context, cfg config.Config, mb *mailbox.Mailbox, log 
 }
 
 func apiDeps(cfg config.Config, st store.Store, mb *mailbox.Mailbox, sendMax int64, clk clock.Clock, log *slog.Logger,
-	met *metrics.Metrics, el *leader.Elector, ready func(context.Context) status.Readiness, bell *pipeline.Bell, reqs *aodbrequest.Service) api.Deps {
+	met *metrics.Metrics, el *leader.Elector, ready func(context.Context) readiness.Readiness, bell *pipeline.Bell, reqs *aodbrequest.Service) api.Deps {
 	return api.Deps{
 		Store: st, Mailbox: mb, Clock: clk, Log: log,
 		MaxBodyBytes:       sendMax,

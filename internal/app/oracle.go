@@ -8,7 +8,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
-	"github.com/msgx-aodb/msgx/internal/status"
+	"github.com/msgx-aodb/msgx/internal/readiness"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/orastore"
 )
@@ -37,7 +37,7 @@ func connectOracle(ctx context.Context, cfg config.Config) (ownDB, error) {
 	locks.DB().SetMaxIdleConns(0)
 	return ownDB{
 		st:    st,
-		check: status.Check{Name: "oracle", Run: st.DB().PingContext},
+		check: readiness.Check{Name: "oracle", Run: st.DB().PingContext},
 		dial:  orastore.LeaderDialer(locks.DB(), cfg.LeaderLockID, lockIdle(cfg)),
 		close: func() { locks.Close(); st.Close() },
 	}, nil

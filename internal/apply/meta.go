@@ -3,9 +3,9 @@ package apply
 import (
 	"strings"
 
-	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/widths"
 )
 
 // FailureBinding is what a failing message binds: its kind and META, not
@@ -48,9 +48,9 @@ func metaOf(m *sis.Message) store.Meta {
 // does.
 func fitMeta(meta store.Meta) store.Meta {
 	for _, v := range [...]struct {
-		t limits.Target
+		t widths.Target
 		s *string
-	}{{limits.Sender, &meta.Sndr}, {limits.Type, &meta.Type}, {limits.Subtype, &meta.Styp}, {limits.SentRaw, &meta.DttmRaw}} {
+	}{{widths.Sender, &meta.Sndr}, {widths.Type, &meta.Type}, {widths.Subtype, &meta.Styp}, {widths.SentRaw, &meta.DttmRaw}} {
 		if !v.t.Fits(*v.s) {
 			*v.s = ""
 		}

@@ -7,8 +7,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/msgx-aodb/msgx/internal/decode"
 	"github.com/msgx-aodb/msgx/internal/flight"
-	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
@@ -121,7 +121,7 @@ func TestRecordLimitUsesTheGivenMeasure(t *testing.T) {
 // todos, and a substring would keep the message's whole XML alive.
 func TestMetaIsACopy(t *testing.T) {
 	t.Parallel()
-	m, err := limits.Decode([]byte(flop("STND", 1, "<STND>7</STND>")), sis.Options{Location: shanghai})
+	m, err := decode.Message([]byte(flop("STND", 1, "<STND>7</STND>")), sis.Options{Location: shanghai})
 	require.NoError(t, err)
 	meta := metaOf(m)
 	require.Equal(t, m.Meta.Sender, meta.Sndr)

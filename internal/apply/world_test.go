@@ -8,8 +8,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/msgx-aodb/msgx/internal/decode"
 	"github.com/msgx-aodb/msgx/internal/flight"
-	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/sis/sistest"
@@ -147,7 +147,7 @@ func (w *world) write(wr *Writes) error {
 // input decodes raw as the pump does, as the next message id.
 func (w *world) input(raw string) Input {
 	w.nextID++
-	m, err := limits.Decode([]byte(raw), sis.Options{Location: shanghai})
+	m, err := decode.Message([]byte(raw), sis.Options{Location: shanghai})
 	return Input{Msg: store.Message{ID: w.nextID, Status: store.StatusPending}, Decoded: m, Err: err}
 }
 

@@ -4,9 +4,9 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
-	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/widths"
 )
 
 // Writes is what a message, or a batch of messages, writes, field by field
@@ -23,7 +23,7 @@ type Writes struct {
 	RefList      *RefList // a reference RESP's whole list: keys it lacks are deleted
 	Flights      []store.FlightWrite
 	Events       []store.NewEvent
-	Members      []Members // the applied snapshot days' new memberships
+	Members      []Members                    // the applied snapshot days' new memberships
 	RequestDone  *store.MarkRequestDoneParams // the request a RESP answered
 	Finishes     []store.Finish
 	Backfills    []store.Backfill
@@ -86,7 +86,7 @@ func (a *Applier) finish(w *Writes, m store.Message, meta store.Meta, out Outcom
 	}
 	w.Finishes = append(w.Finishes, store.Finish{
 		MsgID: m.ID, Status: out.Status, ErrorClass: string(out.Class),
-		Reason: limits.Reason.Cut(out.Reason), DuplicateOf: out.DuplicateOf, Bind: bind, Now: now,
+		Reason: widths.Reason.Cut(out.Reason), DuplicateOf: out.DuplicateOf, Bind: bind, Now: now,
 	})
 	// Every terminal message is backfilled: the AODB sees it read, with the
 	// META columns where META decoded (a MALFORMED row gets only its status).

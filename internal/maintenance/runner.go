@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/clock"
-	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/widths"
 )
 
 // Observer is what the runner reports per run (internal/metrics).
@@ -114,7 +114,7 @@ func (r *Runner) RunOnce(ctx context.Context, j Job, dry bool) (store.JobRun, er
 	res, err := j.Run(ctx, dry)
 	run := store.JobRun{Job: j.Name(), StartedAt: start, Duration: r.Clock.Now().Sub(start), Swept: res.Swept}
 	if err != nil {
-		run.Error = limits.LastError.Cut(err.Error())
+		run.Error = widths.LastError.Cut(err.Error())
 	}
 	if !dry && !(err != nil && errors.Is(ctx.Err(), context.Canceled)) {
 		// A run cut by the end of the lead term is not recorded as failed.

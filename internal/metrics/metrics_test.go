@@ -22,7 +22,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/metrics"
-	"github.com/msgx-aodb/msgx/internal/status"
+	"github.com/msgx-aodb/msgx/internal/readiness"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
@@ -279,8 +279,8 @@ func TestDocsMatchTheMetrics(t *testing.T) {
 	m.EventFailed(store.TargetMsg, false)
 	m.RequestSent("RQFD")
 	m.JobRun("history", 3, time.Second, nil)
-	m.ExportReadiness(func(context.Context) status.Readiness {
-		return status.Readiness{Role: "leader", Checks: []status.CheckResult{{Name: "postgres", OK: true}}}
+	m.ExportReadiness(func(context.Context) readiness.Readiness {
+		return readiness.Readiness{Role: "leader", Checks: []readiness.CheckResult{{Name: "postgres", OK: true}}}
 	})
 	fams := scrape(t, serve(t, m))
 

@@ -5,11 +5,11 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/msgx-aodb/msgx/internal/status"
+	"github.com/msgx-aodb/msgx/internal/readiness"
 )
 
 // ReadyFunc runs the readiness checks of /readyz.
-type ReadyFunc func(ctx context.Context) status.Readiness
+type ReadyFunc func(ctx context.Context) readiness.Readiness
 
 // ExportReadiness exports msgx_ready and msgx_ready_check{check} from the
 // same checks as /readyz, run at scrape time (each bounded by the probe's

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/metrics"
-	"github.com/msgx-aodb/msgx/internal/status"
+	"github.com/msgx-aodb/msgx/internal/readiness"
 )
 
 // msgx_ready follows /readyz at every scrape, and msgx_ready_check names the
@@ -16,9 +16,9 @@ import (
 func TestReadinessGauges(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
-	r := status.Readiness{Role: "standby", Checks: []status.CheckResult{{Name: "postgres", OK: true}, {Name: "kafka", OK: true}}}
+	r := readiness.Readiness{Role: "standby", Checks: []readiness.CheckResult{{Name: "postgres", OK: true}, {Name: "kafka", OK: true}}}
 	m := metrics.New(nil, nil, metrics.WithLogger(quiet))
-	m.ExportReadiness(func(context.Context) status.Readiness {
+	m.ExportReadiness(func(context.Context) readiness.Readiness {
 		mu.Lock()
 		defer mu.Unlock()
 		return r
@@ -45,7 +45,7 @@ func TestReadinessGauges(t *testing.T) {
 	require.Equal(t, map[string]float64{"postgres": 1, "kafka": 0}, checks)
 
 	mu.Lock()
-	r = status.Readiness{Role: "starting"}
+	r = readiness.Readiness{Role: "starting"}
 	mu.Unlock()
 	ready, _ = values()
 	require.Zero(t, ready, "no role yet: not ready")

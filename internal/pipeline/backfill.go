@@ -8,9 +8,9 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/backoff"
 	"github.com/msgx-aodb/msgx/internal/clock"
-	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/widths"
 )
 
 // Backfiller writes the outcome of committed messages back to the shared
@@ -114,7 +114,7 @@ func (b *Backfiller) apply(ctx context.Context, todos []store.Backfill) (done, f
 func (b *Backfiller) reschedule(ctx context.Context, t store.Backfill, cause error) error {
 	next := b.clock.Now().Add(b.delay(t.Attempts + 1))
 	if err := b.store.RecordBackfillFailure(ctx, store.RecordBackfillFailureParams{
-		MsgID: t.MsgID, NextAttemptAt: next, Reason: limits.LastError.Cut(cause.Error()),
+		MsgID: t.MsgID, NextAttemptAt: next, Reason: widths.LastError.Cut(cause.Error()),
 	}); err != nil {
 		return fmt.Errorf("backfill %d: record failure: %w", t.MsgID, err)
 	}

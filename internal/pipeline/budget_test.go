@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/config"
-	"github.com/msgx-aodb/msgx/internal/limits"
+	"github.com/msgx-aodb/msgx/internal/decode"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -227,7 +227,7 @@ func TestRunIsCutByDecodedSize(t *testing.T) {
 			fmt.Fprintf(&recs, "<FLOP><FLID>%d</FLID><STND>%d</STND></FLOP>", r%3+1, 100*m+r)
 		}
 		xml := envelope("FLOP", "STND", recs.String())
-		d, err := limits.Decode([]byte(xml), e.pump.cfg.Decode)
+		d, err := decode.Message([]byte(xml), e.pump.cfg.Decode)
 		require.NoError(t, err)
 		require.Less(t, 5*len(xml), budget, "the raw XML of all five fits one run")
 		require.Greater(t, 2*d.Footprint, budget, "what one holds decoded leaves no room for a second")

@@ -6,9 +6,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/widths"
 )
 
 // A dependency outage is not a message's fault (rule 14): while PostgreSQL
@@ -112,7 +112,7 @@ func (p *Pump) pauseOn(ctx context.Context, dep string, err error) {
 	if p.paused == nil || p.paused.Dependency != dep {
 		p.paused = &pause{Pause: store.Pause{Dependency: dep, Since: now}}
 	}
-	p.paused.Reason, p.paused.Now = limits.Reason.Cut(err.Error()), now
+	p.paused.Reason, p.paused.Now = widths.Reason.Cut(err.Error()), now
 	p.cfg.Pause.set(&p.paused.Pause)
 	log, held := p.paused.log.fail(now)
 	if !log {

@@ -12,9 +12,9 @@ import (
 	"github.com/msgx-aodb/msgx/internal/apply"
 	"github.com/msgx-aodb/msgx/internal/backoff"
 	"github.com/msgx-aodb/msgx/internal/clock"
-	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/widths"
 )
 
 // PumpConfig sets the head rules (docs/design.md §3.2). Durations are from the
@@ -264,7 +264,7 @@ func (p *Pump) failHead(ctx context.Context, m store.Message, err error, bind *s
 func (p *Pump) recordFailure(ctx context.Context, m store.Message, f *apply.Failure, bind *store.Binding) error {
 	now := p.now()
 	attempts, err := p.store.RecordFailure(ctx, store.Failure{
-		MsgID: m.ID, ErrorClass: string(f.Class), Reason: limits.Reason.Cut(f.Reason),
+		MsgID: m.ID, ErrorClass: string(f.Class), Reason: widths.Reason.Cut(f.Reason),
 		NextAttemptAt: now.Add(p.backoff(m.Attempts + 1)), Now: now, Bind: bind,
 	})
 	if err != nil {

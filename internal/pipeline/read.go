@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/apply"
-	"github.com/msgx-aodb/msgx/internal/limits"
+	"github.com/msgx-aodb/msgx/internal/decode"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -148,7 +148,7 @@ func (p *Pump) readDecoded(ctx context.Context, ids []int64, room int) (map[int6
 			continue
 		}
 		delete(raws, id)
-		d, err := limits.Decode(raw, p.cfg.Decode)
+		d, err := decode.Message(raw, p.cfg.Decode)
 		pr := prepared{Input: apply.Input{Decoded: d, Err: err}, size: len(raw)}
 		if d != nil {
 			pr.size = max(pr.size, d.Footprint)

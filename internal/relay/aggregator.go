@@ -12,8 +12,8 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/kafka"
-	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/widths"
 )
 
 // Aggregator delivers KAFKA:schd (docs/design.md §1.5): every FlushPeriod, per
@@ -159,7 +159,7 @@ func (a *Aggregator) fail(ctx context.Context, e store.Event, cause error, now t
 	sctx, cancel := storeCtx(ctx, a.cfg.StoreTimeout)
 	defer cancel()
 	status, err := a.store.RecordDeliveryFailure(sctx, store.DeliveryFailure{
-		EventID: e.ID, Reason: limits.LastError.Cut(cause.Error()), NextAttemptAt: next, MaxAttempts: a.cfg.maxAttempts(cause),
+		EventID: e.ID, Reason: widths.LastError.Cut(cause.Error()), NextAttemptAt: next, MaxAttempts: a.cfg.maxAttempts(cause),
 	})
 	if err != nil {
 		return fmt.Errorf("record failed delivery of event %d (flight %d, %v): %w", e.ID, e.FLID, cause, err)

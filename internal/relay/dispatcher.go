@@ -11,8 +11,8 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/kafka"
-	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/widths"
 )
 
 // Dispatcher delivers KAFKA:msg events in EVENT_ID order (docs/design.md §1.5).
@@ -291,7 +291,7 @@ func (d *Dispatcher) fail(ctx context.Context, e store.Event, cause error) time.
 	next := now.Add(d.cfg.backoff(attempt))
 	sctx, cancel := storeCtx(ctx, d.cfg.StoreTimeout)
 	status, err := d.store.RecordDeliveryFailure(sctx, store.DeliveryFailure{
-		EventID: e.ID, Reason: limits.LastError.Cut(cause.Error()), NextAttemptAt: next, MaxAttempts: d.cfg.maxAttempts(cause),
+		EventID: e.ID, Reason: widths.LastError.Cut(cause.Error()), NextAttemptAt: next, MaxAttempts: d.cfg.maxAttempts(cause),
 	})
 	cancel()
 	if err != nil {

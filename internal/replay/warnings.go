@@ -7,8 +7,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/decode"
 	"github.com/msgx-aodb/msgx/internal/flight"
-	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
@@ -176,7 +176,7 @@ func warn(ctx context.Context, st Store, mb RawReader, dec sis.Options, batch []
 // learn decodes a raw message for what it would change. fail says why this
 // build could not process it ("" when it could).
 func learn(raw []byte, dec sis.Options) (concern, string) {
-	m, err := limits.Decode(raw, dec)
+	m, err := decode.Message(raw, dec)
 	if err != nil {
 		class := sis.ClassOf(err)
 		if class == "" {

@@ -1,7 +1,7 @@
 // Package status is the operators' view of msgx: what the queue, the outbox
 // and the backfill are doing right now. One Report feeds `msgx status`,
 // GET /admin/queue and the scrape-time gauges of /metrics, so the three never
-// disagree. Readiness (readiness.go) is the /readyz side.
+// disagree. Whether the instance is ready (/readyz) is internal/readiness.
 package status
 
 import (

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"testing"
 	"time"
 
@@ -258,53 +257,4 @@ func keys(m map[string]any) []string {
 		out = append(out, k)
 	}
 	return out
-}
-
-func TestRunChecks(t *testing.T) {
-	t.Parallel()
-	stuck := make(chan struct{})
-	t.Cleanup(func() { close(stuck) })
-	started := time.Now()
-	res := status.RunChecks(t.Context(), 200*time.Millisecond,
-		status.Check{Name: "postgres", Run: func(context.Context) error { return nil }},
-		status.Check{Name: "mailbox", Run: func(context.Context) error { return errors.New("dial tcp: refused") }},
-		status.Check{Name: "kafka", Run: func(ctx context.Context) error { <-ctx.Done(); return ctx.Err() }},
-		status.Check{Name: "deaf", Run: func(context.Context) error { <-stuck; return nil }}, // ignores its context
-		status.Check{Name: "panics", Run: func(context.Context) error { panic("boom") }},
-		status.Check{Name: "missing"},
-	)
-	require.Less(t, time.Since(started), 5*time.Second, "bounded by the timeout, all checks concurrently")
-	require.Len(t, res, 6)
-	require.Equal(t, status.CheckResult{Name: "postgres", OK: true}, res[0])
-	require.Equal(t, status.CheckResult{Name: "mailbox", Error: "dial tcp: refused"}, res[1])
-	require.Equal(t, "kafka", res[2].Name)
-	require.False(t, res[2].OK)
-	require.Contains(t, res[2].Error, "timed out after 200ms")
-	require.False(t, res[3].OK)
-	require.Contains(t, res[3].Error, "timed out after 200ms")
-	require.False(t, res[4].OK)
-	require.Contains(t, res[4].Error, "boom")
-	require.Equal(t, status.CheckResult{Name: "missing", Error: "no check configured"}, res[5])
-}
-
-func TestReadiness(t *testing.T) {
-	t.Parallel()
-	ok := status.Check{Name: "postgres", Run: func(context.Context) error { return nil }}
-	bad := status.Check{Name: "kafka", Run: func(context.Context) error { return errors.New("no brokers") }}
-
-	r := status.Prober(func() (string, bool) { return string(leader.Leader), false }, time.Second, ok)(t.Context())
-	require.True(t, r.Ready())
-	require.Equal(t, string(leader.Leader), r.Role)
-
-	r = status.Prober(func() (string, bool) { return string(leader.Standby), true }, time.Second, ok)(t.Context())
-	require.True(t, r.Ready(), "a healthy standby is ready")
-	require.True(t, r.Shadow)
-
-	r = status.Prober(func() (string, bool) { return string(leader.Leader), false }, time.Second, ok, bad)(t.Context())
-	require.False(t, r.Ready(), "one failing check")
-	require.Equal(t, "no brokers", r.Checks[1].Error)
-
-	r = status.Prober(nil, time.Second, ok)(t.Context())
-	require.Equal(t, string(leader.Starting), r.Role)
-	require.False(t, r.Ready(), "starting is not ready")
 }

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
-	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/widths"
 )
 
 // Maintenance (sql/oracle11g/queries/maintenance.sql and the purges of
@@ -112,11 +112,11 @@ func (e executor) sweep(ctx context.Context, name string, binds map[string]any) 
 }
 
 // SaveJobRun: an empty Error is NULL (a success, which moves LAST_OK_AT);
-// a longer one is cut to the column's width (limits.LastError).
+// a longer one is cut to the column's width (widths.LastError).
 func (e executor) SaveJobRun(ctx context.Context, r store.JobRun) error {
 	_, err := e.exec(ctx, "MaintenanceRunSave", map[string]any{
 		"job": r.Job, "started_at": instant(r.StartedAt), "duration_ms": r.Duration.Milliseconds(), "affected": int64(r.Rows),
-		"oldest": instantPtr(r.Oldest), "newest": instantPtr(r.Newest), "last_error": text(limits.LastError.Cut(r.Error)),
+		"oldest": instantPtr(r.Oldest), "newest": instantPtr(r.Newest), "last_error": text(widths.LastError.Cut(r.Error)),
 	})
 	return err
 }

@@ -3,7 +3,7 @@
 --
 -- Sizing: every raw SIS value is VARCHAR(1000). 1000 characters of UTF-8 are at
 -- most 4000 bytes, so the same model fits Oracle 11g VARCHAR2(4000 BYTE); the
--- pipeline refuses longer values (PROTOCOL, internal/limits) before any write
+-- pipeline refuses longer values (PROTOCOL, internal/widths) before any write
 -- instead of letting them be truncated or fail the statement.
 -- Each time field keeps the raw text and, beside it, the value parsed in the
 -- airport time zone (<name>_at).

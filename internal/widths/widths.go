@@ -1,19 +1,24 @@
-// Package limits holds the width of every VARCHAR column a message value can
-// reach and refuses, before anything is written, a decoded message with a
-// value that would not fit: PROTOCOL naming the field, never an INFRA error
-// from the database (docs/design.md rule 15). TestWidthsMatchSchema holds the
-// table to sql/postgres/schema, so the two cannot drift.
-package limits
+// Package widths holds the width of every VARCHAR column a message value can
+// reach (Width, and the Targets a value is written to: Sender, Reason, ...)
+// and Check, which refuses, before anything is written, a decoded message
+// with a value that would not fit: PROTOCOL naming the field, never an INFRA
+// error from the database (docs/design.md rule 15). TestWidthsMatchSchema
+// holds the table to sql/postgres/schema, so the two cannot drift.
+//
+// Decoding a message as the pipeline does (the codec, then Check) is
+// internal/decode's: this package says how wide the columns are, not what a
+// message is.
+package widths
 
 // Column is a column of msgx's PostgreSQL schema.
 type Column struct{ Table, Name string }
 
 func (c Column) String() string { return c.Table + "." + c.Name }
 
-// widths: characters each column holds, by table and column. Columns only
+// table: characters each column holds, by table and column. Columns only
 // msgx's own vocabulary reaches (status, error_class, lifecycle, ...) are
 // not here; the schema test lists them.
-var widths = map[string]map[string]int{
+var table = map[string]map[string]int{
 	// META, identity and reasons (reasons quote message values; they are
 	// cut to fit, see Reason).
 	"proc_state": {"identity_key": 300, "msg_type": 8, "msg_subtype": 8, "meta_sndr": 32, "meta_dttm_raw": 32,
@@ -57,14 +62,14 @@ var widths = map[string]map[string]int{
 // Width is the number of characters column holds; ok is false for a column
 // no message value reaches.
 func Width(c Column) (n int, ok bool) {
-	n, ok = widths[c.Table][c.Name]
+	n, ok = table[c.Table][c.Name]
 	return n, ok
 }
 
 // Columns lists every column of the table.
 func Columns() []Column {
 	var cols []Column
-	for t, cs := range widths {
+	for t, cs := range table {
 		for c := range cs {
 			cols = append(cols, Column{t, c})
 		}

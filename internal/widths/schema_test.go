@@ -1,18 +1,18 @@
-package limits_test
+package widths_test
 
 import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/widths"
 )
 
 // msgxOwned are the VARCHAR columns no message value reaches: msgx writes
 // them from its own vocabulary or values. A new VARCHAR column must go
-// either here or into the limits table.
-var msgxOwned = []limits.Column{
+// either here or into the widths table.
+var msgxOwned = []widths.Column{
 	{"proc_state", "status"}, {"proc_state", "kind"}, {"proc_state", "error_class"}, {"proc_state", "prev_error_class"},
 	{"proc_state_hst", "status"}, {"proc_state_hst", "kind"}, {"proc_state_hst", "error_class"}, {"proc_state_hst", "prev_error_class"},
 	{"ingress_mark", "source"}, {"ingress_gap", "source"},
@@ -33,7 +33,7 @@ var msgxOwned = []limits.Column{
 	{"req_track", "sender"}, {"req_track", "status"}, {"req_track", "note"}, {"req_track", "match_rule"}, {"req_track", "origin"},
 }
 
-// The limits table is the schema's: every column it names has that width,
+// The widths table is the schema's: every column it names has that width,
 // and every character column of the schema is either in it or msgx's own.
 func TestWidthsMatchSchema(t *testing.T) {
 	t.Parallel()
@@ -46,9 +46,9 @@ func TestWidthsMatchSchema(t *testing.T) {
 		  AND table_name IN (SELECT table_name FROM information_schema.tables
 		                     WHERE table_schema = current_schema() AND table_type = 'BASE TABLE')`)
 	require.NoError(t, err)
-	schema := map[limits.Column]int{}
+	schema := map[widths.Column]int{}
 	for rows.Next() {
-		var c limits.Column
+		var c widths.Column
 		var n int
 		require.NoError(t, rows.Scan(&c.Table, &c.Name, &n))
 		schema[c] = n
@@ -56,21 +56,21 @@ func TestWidthsMatchSchema(t *testing.T) {
 	require.NoError(t, rows.Err())
 	require.NotEmpty(t, schema)
 
-	owned := map[limits.Column]bool{}
+	owned := map[widths.Column]bool{}
 	for _, c := range msgxOwned {
 		_, ok := schema[c]
 		require.True(t, ok, "%s is listed as msgx's own but is not in the schema", c)
 		owned[c] = true
 	}
-	for _, c := range limits.Columns() {
+	for _, c := range widths.Columns() {
 		n, ok := schema[c]
-		require.True(t, ok, "the limits table names %s, which the schema does not have", c)
-		w, _ := limits.Width(c)
+		require.True(t, ok, "the widths table names %s, which the schema does not have", c)
+		w, _ := widths.Width(c)
 		require.Equal(t, n, w, "width of %s", c)
 		require.False(t, owned[c], "%s is both limited and msgx's own", c)
 	}
 	for c := range schema {
-		_, limited := limits.Width(c)
-		require.True(t, limited || owned[c], "%s is in the schema but neither in the limits table nor msgx's own", c)
+		_, limited := widths.Width(c)
+		require.True(t, limited || owned[c], "%s is in the schema but neither in the widths table nor msgx's own", c)
 	}
 }

@@ -1,4 +1,4 @@
-package limits_test
+package widths_test
 
 import (
 	"fmt"
@@ -7,8 +7,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/msgx-aodb/msgx/internal/limits"
 	"github.com/msgx-aodb/msgx/internal/sis"
+	"github.com/msgx-aodb/msgx/internal/widths"
 )
 
 func decode(t *testing.T, sndr, typ, styp, body string) *sis.Message {
@@ -55,7 +55,7 @@ func TestCheck(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			err := limits.Check(decode(t, c.sndr, c.typ, c.styp, c.body))
+			err := widths.Check(decode(t, c.sndr, c.typ, c.styp, c.body))
 			if c.want == "" {
 				require.NoError(t, err)
 				return
@@ -69,9 +69,9 @@ func TestCheck(t *testing.T) {
 }
 
 func TestTargetFits(t *testing.T) {
-	require.Equal(t, 32, limits.Sender.Width)
-	require.True(t, limits.Sender.Fits(strings.Repeat("é", 32)))
-	require.False(t, limits.Sender.Fits(strings.Repeat("é", 33)))
-	require.Equal(t, 300, limits.Identity.Width)
-	require.Equal(t, 1000, limits.Reason.Width)
+	require.Equal(t, 32, widths.Sender.Width)
+	require.True(t, widths.Sender.Fits(strings.Repeat("é", 32)))
+	require.False(t, widths.Sender.Fits(strings.Repeat("é", 33)))
+	require.Equal(t, 300, widths.Identity.Width)
+	require.Equal(t, 1000, widths.Reason.Width)
 }

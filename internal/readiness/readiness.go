@@ -1,4 +1,11 @@
-package status
+// Package readiness is /readyz's side of the operators' view: whether each
+// dependency really answers now (Check, RunChecks) and which role this
+// instance has (Mode), put together by Prober into a Readiness. It is apart
+// from internal/status, the queue and outbox report, because the two answer
+// different questions from different sources: status reads the database's
+// state, readiness asks the dependencies whether they are reachable, and a
+// load balancer's probe must not depend on the report.
+package readiness
 
 import (
 	"context"
