@@ -9,6 +9,7 @@ import (
 	"time"
 	_ "time/tzdata" // the airport zone must load on hosts without tzdata
 
+	"github.com/msgx-aodb/msgx/internal/decode"
 	"github.com/msgx-aodb/msgx/internal/sis"
 )
 
@@ -73,7 +74,7 @@ func runDecode(_ context.Context, args []string, s streams) int {
 
 	opt := sis.DefaultOptions()
 	opt.Location, opt.MaxSize = loc, *maxSize
-	msg, err := sis.Decode(raw, opt)
+	msg, err := decode.Message(raw, opt) // the pump's decode: the codec, then the column widths
 	if err != nil {
 		var se *sis.Error
 		if !errors.As(err, &se) {

@@ -61,6 +61,18 @@ func TestDecodeFailureShape(t *testing.T) {
 	}
 }
 
+// msgx decode refuses what the pump refuses: a value too long for its
+// column is PROTOCOL, as the pump would settle it (it decoded before).
+func TestDecodeRefusesAValueTooLongForItsColumn(t *testing.T) {
+	raw := `<MSG><META><SNDR>AODB</SNDR><SEQN>7</SEQN><DTTM>20261202080000</DTTM><TYPE>FLOP</TYPE><STYP>REMC</STYP></META>` +
+		`<FLOP><FLID>1</FLID><REMC>` + strings.Repeat("x", 1001) + `</REMC></FLOP></MSG>`
+	code, out, _ := decodeCmd(t, raw, "decode", "-")
+	var v map[string]string
+	if code != exitUsage || json.Unmarshal([]byte(out), &v) != nil || v["class"] != "PROTOCOL" || !strings.Contains(v["reason"], "flight_schd.remc holds 1000") {
+		t.Fatalf("exit %d, %s", code, out)
+	}
+}
+
 func TestDecodeFlags(t *testing.T) {
 	raw, _ := os.ReadFile(filepath.Join(sisFixtures, "flop_botm.xml"))
 	code, out, _ := decodeCmd(t, string(raw), "decode", "--tz", "UTC", "-")
