@@ -165,53 +165,15 @@ var errStale = errors.New("a message of the batch is no longer unfinished")
 // on exactly the message that caused it.
 func (p *Pump) commitBatch(ctx context.Context, run []prepared) error {
 	now := p.now()
-	ins := make([]apply.Input, len(run))
-	ids := make([]int64, len(run))
-	for i := range run {
-		ins[i], ids[i] = run[i].Input, run[i].Msg.ID
-	}
-	identities, flids := apply.Needs(ins)
-
-	tx, err := p.store.Begin(ctx)
+	var (
+		w    *apply.Writes
+		outs []apply.Outcome
+	)
+	err := p.inTx(ctx, now, func(tx store.Tx) (err error) {
+		w, outs, err = p.applyBatch(ctx, tx, run, now)
+		return err
+	})
 	if err != nil {
-		return err
-	}
-	defer tx.Rollback(ctx)
-	if err := tx.LockPipeline(ctx, now); err != nil {
-		return err
-	}
-	if err := stillHead(ctx, tx, ids[0]); err != nil {
-		return err
-	}
-	locked, err := tx.LockMessages(ctx, ids)
-	if err != nil {
-		return err
-	}
-	if len(locked) != len(run) {
-		return errStale
-	}
-	for i, m := range locked {
-		if !unfinished(m) {
-			return errStale
-		}
-		ins[i].Msg = m
-	}
-	holders, err := tx.IdentityHolders(ctx, identities)
-	if err != nil {
-		return err
-	}
-	states, err := p.cache.states(ctx, tx, flids)
-	if err != nil {
-		return err
-	}
-	w, outs, err := p.apply.Batch(ins, holders, states, now)
-	if err != nil {
-		return err
-	}
-	if err := write(ctx, tx, w, now); err != nil {
-		return err
-	}
-	if err := tx.Commit(ctx); err != nil {
 		return err
 	}
 	p.cache.committed(w.Flights, now)
@@ -221,6 +183,47 @@ func (p *Pump) commitBatch(ctx context.Context, run []prepared) error {
 	}
 	p.afterCommit(ctx, w.Backfills)
 	return nil
+}
+
+// applyBatch is the batch's transaction: re-check the head and lock the
+// messages (all still unfinished, or errStale), read their identities'
+// holders and their flights (through the state cache), apply, write.
+func (p *Pump) applyBatch(ctx context.Context, tx store.Tx, run []prepared, now time.Time) (*apply.Writes, []apply.Outcome, error) {
+	ins := make([]apply.Input, len(run))
+	ids := make([]int64, len(run))
+	for i := range run {
+		ins[i], ids[i] = run[i].Input, run[i].Msg.ID
+	}
+	if err := stillHead(ctx, tx, ids[0]); err != nil {
+		return nil, nil, err
+	}
+	locked, err := tx.LockMessages(ctx, ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(locked) != len(run) {
+		return nil, nil, errStale
+	}
+	for i, m := range locked {
+		if !unfinished(m) {
+			return nil, nil, errStale
+		}
+		ins[i].Msg = m
+	}
+	identities, flids := apply.Needs(ins)
+	holders, err := tx.IdentityHolders(ctx, identities)
+	if err != nil {
+		return nil, nil, err
+	}
+	states, err := p.cache.states(ctx, tx, flids)
+	if err != nil {
+		return nil, nil, err
+	}
+	w, outs, err := p.apply.Batch(ins, holders, states, now)
+	if err != nil {
+		return nil, nil, err
+	}
+	return w, outs, write(ctx, tx, w, now)
 }
 
 // forget drops from the state cache the flights a message settled alone
