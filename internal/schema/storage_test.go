@@ -81,3 +81,20 @@ func TestStorageParamsPlanApplyMigrate(t *testing.T) {
 	require.NoError(t, schema.ExecFiles(ctx, migrated, "public", files))
 	require.Equal(t, []string{"q.fillfactor=90"}, storageParams(t, migrated, "public"))
 }
+
+// flight_schd leaves room on its pages for HOT updates (docs/performance.md),
+// in a database built by Apply (the test template) and by the migrations.
+func TestFlightSchdFillfactor(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	applied := openDB(t, testdb.Postgres(t))
+	require.Contains(t, storageParams(t, applied, "public"), "flight_schd.fillfactor=80")
+
+	migrated := openDB(t, testdb.PostgresEmpty(t))
+	dir, err := schema.MigrationDir()
+	require.NoError(t, err)
+	files, err := dir.Files()
+	require.NoError(t, err)
+	require.NoError(t, schema.ExecFiles(ctx, migrated, "public", files))
+	require.Equal(t, storageParams(t, applied, "public"), storageParams(t, migrated, "public"))
+}
