@@ -55,6 +55,51 @@ func (q *Queries) SetLocalSearchPath(ctx context.Context, db DBTX, searchPath st
 	return err
 }
 
+const tableStorageParams = `-- name: TableStorageParams :many
+SELECT c.relname::text AS table_name,
+       o.option_name::text AS name,
+       o.option_value::text AS value
+FROM pg_catalog.pg_class c
+JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+CROSS JOIN LATERAL pg_catalog.pg_options_to_table(c.reloptions) o
+WHERE n.nspname = $1::text AND c.relkind IN ('r', 'p')
+ORDER BY 1, 2
+`
+
+type TableStorageParamsRow struct {
+	TableName string
+	Name      string
+	Value     string
+}
+
+// The storage parameters (CREATE TABLE ... WITH (...), ALTER TABLE ... SET
+// (...)) of the tables of a schema, one row per table and parameter. Atlas's
+// open-source driver inspects those of indexes only, so internal/schema
+// compares these itself. A table's TOAST parameters (toast.*) live on its
+// TOAST table and are not listed.
+func (q *Queries) TableStorageParams(ctx context.Context, db DBTX, schemaName string) ([]TableStorageParamsRow, error) {
+	rows, err := db.QueryContext(ctx, tableStorageParams, schemaName)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []TableStorageParamsRow
+	for rows.Next() {
+		var i TableStorageParamsRow
+		if err := rows.Scan(&i.TableName, &i.Name, &i.Value); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const viewDefinitions = `-- name: ViewDefinitions :many
 SELECT c.relname::text AS name,
        pg_catalog.pg_get_viewdef(c.oid)::text AS definition,

@@ -14,7 +14,7 @@ import (
 
 // GenerateMigrationFrom is GenerateMigration with the desired schema read from src.
 func GenerateMigrationFrom(ctx context.Context, db *sql.DB, dir migrate.Dir, name string, src fs.FS) (string, error) {
-	desired, views, err := desiredWithViews(ctx, db, src)
+	desired, views, err := desiredWithExtras(ctx, db, src)
 	if err != nil {
 		return "", err
 	}

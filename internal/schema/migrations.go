@@ -34,14 +34,14 @@ func GenerateMigration(ctx context.Context, db *sql.DB, dirPath, name string) (s
 	if err != nil {
 		return "", err
 	}
-	desired, views, err := desiredWithViews(ctx, db, src)
+	desired, views, err := desiredWithExtras(ctx, db, src)
 	if err != nil {
 		return "", err
 	}
 	return generateMigration(ctx, db, dir, name, desired, views)
 }
 
-func generateMigration(ctx context.Context, db *sql.DB, dir migrate.Dir, name string, desired *atlas.Schema, views *viewSet) (string, error) {
+func generateMigration(ctx context.Context, db *sql.DB, dir migrate.Dir, name string, desired *atlas.Schema, views *extras) (string, error) {
 	if !validName.MatchString(name) {
 		return "", fmt.Errorf("invalid migration name %q: use lower-case letters, digits and _", name)
 	}
@@ -53,14 +53,20 @@ func generateMigration(ctx context.Context, db *sql.DB, dir migrate.Dir, name st
 	if err != nil {
 		return "", err
 	}
-	var currentViews []pgadmin.ViewDefinitionsRow
+	var (
+		currentViews  []pgadmin.ViewDefinitionsRow
+		currentParams storageParams
+	)
 	current, err := inScratch(ctx, db, func(sc *scratch) error {
 		for _, f := range files {
 			if err := sc.execFile(ctx, f); err != nil {
 				return fmt.Errorf("replay migrations: %w", err)
 			}
 		}
-		currentViews, err = viewDefinitions(ctx, sc.tx, sc.name)
+		if currentViews, err = viewDefinitions(ctx, sc.tx, sc.name); err != nil {
+			return err
+		}
+		currentParams, err = tableStorageParams(ctx, sc.tx, sc.name)
 		return err
 	})
 	if err != nil {
@@ -77,7 +83,8 @@ func generateMigration(ctx context.Context, db *sql.DB, dir migrate.Dir, name st
 	// Views, which atlas does not plan: replaced in place, or dropped before
 	// the table changes and created after them (views.go).
 	drop, create := viewChanges(currentViews, views, breaks, "")
-	if plan == nil && len(drop)+len(create) == 0 {
+	params := storageChanges(currentParams, views.params, desired, "")
+	if plan == nil && len(drop)+len(create)+len(params) == 0 {
 		return "", nil
 	}
 	if plan == nil {
@@ -88,6 +95,9 @@ func generateMigration(ctx context.Context, db *sql.DB, dir migrate.Dir, name st
 		changes = append(changes, &migrate.Change{Cmd: d, Comment: "drop the views before the tables change"})
 	}
 	changes = append(changes, plan.Changes...)
+	for _, p := range params {
+		changes = append(changes, &migrate.Change{Cmd: p, Comment: "storage parameters, which atlas does not plan"})
+	}
 	for _, c := range create {
 		changes = append(changes, &migrate.Change{Cmd: c})
 	}

@@ -123,18 +123,20 @@ func SameFiles(a, b fs.FS) (bool, error) {
 // rebuild those indexes for ever. The second pass is that fixed point, the
 // same normalisation atlas does with a dev database.
 func desiredFrom(ctx context.Context, db *sql.DB, src fs.FS) (*atlas.Schema, error) {
-	tables, _, err := desiredWithViews(ctx, db, src)
+	tables, _, err := desiredWithExtras(ctx, db, src)
 	return tables, err
 }
 
-// desiredWithViews is desiredFrom plus the desired views, which atlas does
-// not see (views.go): their statements and the server's deparse of them.
-func desiredWithViews(ctx context.Context, db *sql.DB, src fs.FS) (*atlas.Schema, *viewSet, error) {
+// desiredWithExtras is desiredFrom plus what atlas does not see: the desired
+// views (views.go), their statements and the server's deparse of them, and
+// the tables' storage parameters (storage.go). Both are read from the first
+// pass, the files as written: atlas's DDL carries neither.
+func desiredWithExtras(ctx context.Context, db *sql.DB, src fs.FS) (*atlas.Schema, *extras, error) {
 	files, err := sqlFiles(src)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read desired schema: %w", err)
 	}
-	views := &viewSet{}
+	views := &extras{}
 	written, err := inScratch(ctx, db, func(sc *scratch) error {
 		for _, f := range files {
 			if err := sc.execFile(ctx, f); err != nil {
@@ -144,7 +146,10 @@ func desiredWithViews(ctx context.Context, db *sql.DB, src fs.FS) (*atlas.Schema
 		if views.stmts, err = viewStatements(sc.drv, files); err != nil {
 			return err
 		}
-		views.defs, err = viewDefinitions(ctx, sc.tx, sc.name)
+		if views.defs, err = viewDefinitions(ctx, sc.tx, sc.name); err != nil {
+			return err
+		}
+		views.params, err = tableStorageParams(ctx, sc.tx, sc.name)
 		return err
 	})
 	if err != nil {
@@ -180,7 +185,9 @@ func desiredWithViews(ctx context.Context, db *sql.DB, src fs.FS) (*atlas.Schema
 // Views (which atlas does not see) are compared by their definitions,
 // columns and comments, and replaced in place where PostgreSQL allows it;
 // when a table change may break them the plan drops every view of target
-// first and creates the desired ones last (views.go).
+// first and creates the desired ones last (views.go). Table storage
+// parameters (which atlas does not see either) are set after the table
+// changes (storage.go).
 func Plan(ctx context.Context, db *sql.DB, target string) ([]string, error) {
 	return PlanFrom(ctx, db, target, Embedded())
 }
@@ -188,14 +195,14 @@ func Plan(ctx context.Context, db *sql.DB, target string) ([]string, error) {
 // PlanFrom is Plan with the desired schema read from the *.sql files of src
 // (`msgx schema plan --dir`, a working tree's sql/postgres/schema).
 func PlanFrom(ctx context.Context, db *sql.DB, target string, src fs.FS) ([]string, error) {
-	desired, views, err := desiredWithViews(ctx, db, src)
+	desired, views, err := desiredWithExtras(ctx, db, src)
 	if err != nil {
 		return nil, err
 	}
 	return planTo(ctx, db, target, desired, views)
 }
 
-func planTo(ctx context.Context, db *sql.DB, target string, desired *atlas.Schema, views *viewSet) ([]string, error) {
+func planTo(ctx context.Context, db *sql.DB, target string, desired *atlas.Schema, views *extras) ([]string, error) {
 	if target == "" {
 		target = DefaultSchema
 	}
@@ -220,8 +227,13 @@ func planTo(ctx context.Context, db *sql.DB, target string, desired *atlas.Schem
 		if err != nil {
 			return err
 		}
+		currentParams, err := tableStorageParams(ctx, tx, target)
+		if err != nil {
+			return err
+		}
 		drop, create := viewChanges(currentViews, views, breaks, target)
 		stmts = append(drop, tables...)
+		stmts = append(stmts, storageChanges(currentParams, views.params, desired, target)...)
 		if len(create) > 0 {
 			// The view statements are unqualified, like the files.
 			stmts = append(stmts, "SET LOCAL search_path TO "+quoteIdent(target))

@@ -31,11 +31,13 @@ type viewStmt struct {
 	text string
 }
 
-// viewSet is the desired views: the statements that create and comment them,
-// in file order, and what the server made of them.
-type viewSet struct {
-	stmts []viewStmt
-	defs  []pgadmin.ViewDefinitionsRow
+// extras is what atlas does not see of the desired state: the views (the
+// statements that create and comment them, in file order, and what the
+// server made of them) and the tables' storage parameters (storage.go).
+type extras struct {
+	stmts  []viewStmt
+	defs   []pgadmin.ViewDefinitionsRow
+	params storageParams
 }
 
 var (
@@ -83,7 +85,7 @@ func viewDefinitions(ctx context.Context, db pgadmin.DBTX, schemaName string) ([
 // changes and those that create, replace or comment views after them;
 // nothing when the views agree and no table change breaks them (breaksViews).
 // qualifier prefixes the dropped names ("" for none).
-func viewChanges(current []pgadmin.ViewDefinitionsRow, desired *viewSet, tablesBreakViews bool, qualifier string) (drop, create []string) {
+func viewChanges(current []pgadmin.ViewDefinitionsRow, desired *extras, tablesBreakViews bool, qualifier string) (drop, create []string) {
 	want := map[string]pgadmin.ViewDefinitionsRow{}
 	for _, v := range desired.defs {
 		want[v.Name] = v

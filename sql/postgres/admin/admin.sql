@@ -38,3 +38,18 @@ FROM pg_catalog.pg_class c
 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
 WHERE n.nspname = sqlc.arg(schema_name)::text AND c.relkind = 'v'
 ORDER BY c.relname;
+
+-- name: TableStorageParams :many
+-- The storage parameters (CREATE TABLE ... WITH (...), ALTER TABLE ... SET
+-- (...)) of the tables of a schema, one row per table and parameter. Atlas's
+-- open-source driver inspects those of indexes only, so internal/schema
+-- compares these itself. A table's TOAST parameters (toast.*) live on its
+-- TOAST table and are not listed.
+SELECT c.relname::text AS table_name,
+       o.option_name::text AS name,
+       o.option_value::text AS value
+FROM pg_catalog.pg_class c
+JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+CROSS JOIN LATERAL pg_catalog.pg_options_to_table(c.reloptions) o
+WHERE n.nspname = sqlc.arg(schema_name)::text AND c.relkind IN ('r', 'p')
+ORDER BY 1, 2;
