@@ -214,7 +214,7 @@ func runGoldenCorpus(t *testing.T, runLength int) map[string]string {
 	c.schd("20261202090000", "DEL", `<FLTR><FLID>7</FLID></FLTR>`, `<FLTR><FLID>98</FLID></FLTR>`)
 	c.refList("20261202090000", "UPD", "3U")
 	c.refList("20261202090000", "DEL", "CZ")
-	// More than sliceRecords records: applied in slices.
+	// More than apply.SliceRecords records: applied in slices.
 	c.send("20261202090000", "FLOP", "STND", sliced())
 	e.StepUntilWait(t)
 
