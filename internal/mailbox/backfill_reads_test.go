@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/testdb"
 )
 
 // The set-based backfill costs O(rows it updates) (issue #23): it reads
@@ -29,10 +30,10 @@ func TestBackfillManyReadsOnlyItsRows(t *testing.T) {
 	for i := range todos {
 		todos[i] = store.Backfill{MsgID: int64(1000 + i), MailboxStatus: store.StatusSucceeded, ProcessedAt: t0}
 	}
-	before := handlerReads(t, db)
+	before := testdb.MailboxReads(t, db)
 	done, invalid, err := mb.BackfillMany(ctx, todos)
 	require.NoError(t, err)
-	read := handlerReads(t, db) - before
+	read := testdb.MailboxReads(t, db) - before
 	require.Len(t, done, batch)
 	require.Empty(t, invalid)
 	var n int

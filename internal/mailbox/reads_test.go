@@ -3,7 +3,6 @@ package mailbox_test
 import (
 	"database/sql"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -26,26 +25,6 @@ func insertBacklog(t *testing.T, db *sql.DB, rows int) {
 	}
 	_, err := db.ExecContext(t.Context(), sb.String())
 	require.NoError(t, err)
-}
-
-// handlerReads is the session's count of rows read by the storage engine
-// (index and table scans, index condition checks). db must hold one
-// connection (SetMaxOpenConns(1)) so the session is the mailbox's.
-func handlerReads(t *testing.T, db *sql.DB) int64 {
-	t.Helper()
-	var total int64
-	r, err := db.QueryContext(t.Context(), "SHOW SESSION STATUS WHERE Variable_name IN ('Handler_read_key', 'Handler_read_next', 'Handler_read_prev', 'Handler_read_rnd', 'Handler_read_rnd_next', 'Handler_icp_attempts')")
-	require.NoError(t, err)
-	defer r.Close()
-	for r.Next() {
-		var k, v string
-		require.NoError(t, r.Scan(&k, &v))
-		n, err := strconv.ParseInt(v, 10, 64)
-		require.NoError(t, err)
-		total += n
-	}
-	require.NoError(t, r.Err())
-	return total
 }
 
 // explain returns the rows of EXPLAIN query, one map (column → value) per

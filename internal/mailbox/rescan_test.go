@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/testdb"
 )
 
 // The rescan behind the watermark reads its window, not the table (issue
@@ -23,10 +24,10 @@ func TestRescanReadsOnlyItsWindow(t *testing.T) {
 	const rows = 3000
 	insertBacklog(t, db, rows)
 
-	before := handlerReads(t, db)
+	before := testdb.MailboxReads(t, db)
 	ids, err := mb.Rescan(ctx, mailbox.RescanParams{FromID: rows - 100, ToID: rows, ReceivedAfter: time.Date(2019, 12, 31, 0, 0, 0, 0, time.UTC), Limit: 50})
 	require.NoError(t, err)
-	read := handlerReads(t, db) - before
+	read := testdb.MailboxReads(t, db) - before
 	require.Len(t, ids, 50)
 	require.Equal(t, int64(rows-99), ids[0])
 	require.LessOrEqual(t, read, int64(100), "rows read for a page of 50 in a window of 100")

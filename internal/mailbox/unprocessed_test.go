@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/testdb"
 )
 
 // The reconciliation pass pages the unprocessed rows by id at any age, and
@@ -49,10 +50,10 @@ func TestUnprocessedPageReadsOnlyItsPage(t *testing.T) {
 	_, err := db.ExecContext(ctx, "ANALYZE TABLE cminmsgs")
 	require.NoError(t, err)
 
-	before := handlerReads(t, db)
+	before := testdb.MailboxReads(t, db)
 	ids, err := mb.Unprocessed(ctx, mailbox.UnprocessedParams{AfterID: rows - 100, UpTo: rows, Limit: 50})
 	require.NoError(t, err)
-	read := handlerReads(t, db) - before
+	read := testdb.MailboxReads(t, db) - before
 	require.Len(t, ids, 50)
 	require.Equal(t, int64(rows-99), ids[0])
 	require.LessOrEqual(t, read, int64(60), "rows read for a page of 50")

@@ -32,11 +32,17 @@ type Poller struct {
 	log   *slog.Logger
 	cfg   PollerConfig
 
-	mu sync.Mutex // one poll at a time: rescanFrom and holes are per poller
-	// rescanFrom is where the next rescan page starts (0: window start). The
-	// window is paged one Batch per poll, so a late row is found even behind
-	// more than a Batch of rows that are queued but not yet processed.
+	mu sync.Mutex // one poll at a time: rescanFrom, passed and holes are per poller
+	// rescanFrom is where the next rescan page starts (0: the first id not
+	// seen). The window is paged one Batch per poll, so a late row is found
+	// even behind more than a Batch of rows not yet processed.
 	rescanFrom int64
+	// passed are the ids behind the watermark this poller passed as visible
+	// rows or found by a rescan: they are in the queue, so a late row is one
+	// it has not passed, and the rescan reads only the window's ids outside
+	// them (a drain without holes rescans nothing). A restart forgets them:
+	// the first rescan reads the whole window.
+	passed idRanges
 	// holes are the holes after the watermark the last poll saw, with when
 	// each was first seen (a restart forgets them: they wait again).
 	holes []hole
@@ -106,6 +112,9 @@ func (p *Poller) poll(ctx context.Context) (enqueued int, full bool, err error) 
 			p.log.Info("ingress: rescan found rows behind the watermark", "count", n, "watermark", mark)
 		}
 		enqueued += n
+		for _, id := range behind {
+			p.passed.add(id, id)
+		}
 	}
 	take, last, gaps := p.admit(mark, ahead, now)
 	for _, g := range gaps {
@@ -131,6 +140,11 @@ func (p *Poller) poll(ctx context.Context) (enqueued int, full bool, err error) 
 	// Only after the enqueue: a crash in between re-reads, never skips.
 	if err := p.store.AdvanceIngressMark(ctx, store.AdvanceIngressMarkParams{Source: p.cfg.Source, LastID: last, Now: now}); err != nil {
 		return enqueued, false, fmt.Errorf("ingress: advance watermark to %d: %w", last, err)
+	}
+	for _, r := range ahead {
+		if r.ID <= last {
+			p.passed.add(r.ID, r.ID)
+		}
 	}
 	return enqueued, len(ahead) == p.cfg.Batch && last == ahead[len(ahead)-1].ID, nil
 }
@@ -211,19 +225,34 @@ func (p *Poller) reportLate(got []store.Enqueued) int {
 	return late
 }
 
-// rescan reads the next page of the window (mark-RescanDistance, mark].
+// rescan reads the next page of the window (mark-RescanDistance, mark]:
+// the ids in it the poller has not passed, one query per run of them (at
+// most maxRescanRuns; past that, one query from the first of them, as if
+// nothing had been passed).
 func (p *Poller) rescan(ctx context.Context, mark int64, now time.Time) ([]int64, error) {
 	if mark <= 0 {
 		return nil, nil
 	}
 	lo := max(mark-p.cfg.RescanDistance, 0)
+	p.passed.trimBelow(lo + 1)
 	from := max(p.rescanFrom, lo)
 	if from >= mark {
 		from = lo
 	}
-	ids, err := p.mb.Rescan(ctx, mailbox.RescanParams{FromID: from, ToID: mark, ReceivedAfter: now.Add(-p.cfg.RescanAge), Limit: p.cfg.Batch})
-	if err != nil {
-		return nil, err
+	runs := p.passed.unseen(from+1, mark)
+	if len(runs) > maxRescanRuns {
+		runs = []idRange{{runs[0].from, mark}}
+	}
+	var ids []int64
+	for _, r := range runs {
+		got, err := p.mb.Rescan(ctx, mailbox.RescanParams{FromID: r.from - 1, ToID: r.to, ReceivedAfter: now.Add(-p.cfg.RescanAge), Limit: p.cfg.Batch - len(ids)})
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, got...)
+		if len(ids) == p.cfg.Batch {
+			break
+		}
 	}
 	p.rescanFrom = 0
 	if len(ids) == p.cfg.Batch {
@@ -231,6 +260,10 @@ func (p *Poller) rescan(ctx context.Context, mark int64, now time.Time) ([]int64
 	}
 	return ids, nil
 }
+
+// maxRescanRuns bounds the queries of one rescan: a mailbox whose ids have
+// many holes is read with one query over the window, as before.
+const maxRescanRuns = 8
 
 // Name is the poller's name as a service.
 func (p *Poller) Name() string { return "poller" }

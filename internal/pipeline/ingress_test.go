@@ -257,3 +257,32 @@ func TestPollerRunPollsWhenWoken(t *testing.T) {
 	cancel()
 	require.NoError(t, <-stopped)
 }
+
+// The rescan reads only the ids of its window the poller has not passed:
+// after a drain of consecutive ids it reads nothing, however many of them
+// wait unprocessed (it read a Batch of them on every poll); a row committed
+// late in a hole is still found.
+func TestRescanSkipsTheIDsThePollerPassed(t *testing.T) {
+	t.Parallel()
+	e := newIngressEnv(t)
+	e.db.SetMaxOpenConns(1) // the session counters are the mailbox's reads
+	for id := int64(1); id <= 600; id++ {
+		if id != 300 {
+			e.insertRow(t, id, t0)
+		}
+	}
+	p := e.poller(pipeline.PollerConfig{})
+	poll(t, p)
+	e.clk.Advance(pipeline.DefaultGapWait)
+	for poll(t, p) > 0 {
+	}
+	require.Equal(t, int64(600), e.mark(t))
+
+	before := testdb.MailboxReads(t, e.db)
+	require.Zero(t, poll(t, p))
+	require.LessOrEqual(t, testdb.MailboxReads(t, e.db)-before, int64(5), "599 unprocessed rows behind the mark, none read again")
+
+	e.insertRow(t, 300, e.clk.Now()) // committed late, in the hole given up
+	require.Equal(t, 1, poll(t, p))
+	require.Contains(t, e.queuedIDs(t), int64(300))
+}

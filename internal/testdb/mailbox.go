@@ -8,12 +8,14 @@ import (
 	"io/fs"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+	"github.com/stretchr/testify/require"
 
 	sqlfiles "github.com/msgx-aodb/msgx/sql"
 )
@@ -127,4 +129,24 @@ func splitStatements(src string) []string {
 		stmts = append(stmts, s)
 	}
 	return stmts
+}
+
+// MailboxReads is the session's count of rows read by the storage engine
+// (index and table scans, index condition checks). db must hold one
+// connection (SetMaxOpenConns(1)) so the session is the mailbox's.
+func MailboxReads(t testing.TB, db *sql.DB) int64 {
+	t.Helper()
+	var total int64
+	r, err := db.QueryContext(t.Context(), "SHOW SESSION STATUS WHERE Variable_name IN ('Handler_read_key', 'Handler_read_next', 'Handler_read_prev', 'Handler_read_rnd', 'Handler_read_rnd_next', 'Handler_icp_attempts')")
+	require.NoError(t, err)
+	defer r.Close()
+	for r.Next() {
+		var k, v string
+		require.NoError(t, r.Scan(&k, &v))
+		n, err := strconv.ParseInt(v, 10, 64)
+		require.NoError(t, err)
+		total += n
+	}
+	require.NoError(t, r.Err())
+	return total
 }
