@@ -587,7 +587,7 @@ func (q *Queries) InboundUnprocessedPage(ctx context.Context, db DBTX, arg Inbou
 }
 
 const inboundVisibleAfter = `-- name: InboundVisibleAfter :many
-SELECT CMINMSGS_ID, CMINMSGS_DATE_PROCESSED IS NOT NULL AS processed FROM cminmsgs
+SELECT CMINMSGS_ID, CMINMSGS_DATE_PROCESSED IS NOT NULL AS processed, LENGTH(CMINMSGS_CLOB_MSG) AS size FROM cminmsgs
 WHERE CMINMSGS_ID > ?
 ORDER BY CMINMSGS_ID
 LIMIT ?
@@ -601,11 +601,15 @@ type InboundVisibleAfterParams struct {
 type InboundVisibleAfterRow struct {
 	CminmsgsID int64 `json:"cminmsgs_id"`
 	Processed  bool  `json:"processed"`
+	Size       int32 `json:"size"`
 }
 
 // Every row after the watermark, processed or not, in ID order, bounded: the
 // poller needs the ids that exist to find the holes (ids no row has while a
-// larger one is visible; docs/design.md §1.1) and enqueues the unprocessed.
+// larger one is visible; docs/design.md §1.1) and enqueues the unprocessed,
+// with the byte length of each XML: the pump's byte budget then needs no
+// second read of the rows (it reads the rows here anyway: the primary key is
+// the table).
 func (q *Queries) InboundVisibleAfter(ctx context.Context, db DBTX, arg InboundVisibleAfterParams) ([]InboundVisibleAfterRow, error) {
 	rows, err := db.QueryContext(ctx, inboundVisibleAfter, arg.AfterID, arg.Limit)
 	if err != nil {
@@ -615,7 +619,7 @@ func (q *Queries) InboundVisibleAfter(ctx context.Context, db DBTX, arg InboundV
 	items := []InboundVisibleAfterRow{}
 	for rows.Next() {
 		var i InboundVisibleAfterRow
-		if err := rows.Scan(&i.CminmsgsID, &i.Processed); err != nil {
+		if err := rows.Scan(&i.CminmsgsID, &i.Processed, &i.Size); err != nil {
 			return nil, err
 		}
 		items = append(items, i)

@@ -71,7 +71,10 @@ type Querier interface {
 	InboundUnprocessedPage(ctx context.Context, db DBTX, arg InboundUnprocessedPageParams) ([]int64, error)
 	// Every row after the watermark, processed or not, in ID order, bounded: the
 	// poller needs the ids that exist to find the holes (ids no row has while a
-	// larger one is visible; docs/design.md §1.1) and enqueues the unprocessed.
+	// larger one is visible; docs/design.md §1.1) and enqueues the unprocessed,
+	// with the byte length of each XML: the pump's byte budget then needs no
+	// second read of the rows (it reads the rows here anyway: the primary key is
+	// the table).
 	InboundVisibleAfter(ctx context.Context, db DBTX, arg InboundVisibleAfterParams) ([]InboundVisibleAfterRow, error)
 	// The server's largest packet: an INSERT of a body must fit in it whole
 	// (statement, body and protocol overhead), or the server refuses it.

@@ -40,7 +40,12 @@ type leaderTerm struct {
 // The elector runs them as one group until the term ends.
 func (t leaderTerm) services() []service.Service {
 	cfg, st, mb, clk, log, met := t.cfg, t.st, t.mb, t.clk, t.log, t.met
-	poller := pipeline.NewPoller(st, mb, clk, log, pollerConfig(cfg, t.bell, t.polls, met))
+	// The poller reads each new row's size with its id; the pump's byte
+	// budget takes it from there instead of reading the row again.
+	sizes := pipeline.NewSizeHints()
+	pollCfg := pollerConfig(cfg, t.bell, t.polls, met)
+	pollCfg.Sizes = sizes
+	poller := pipeline.NewPoller(st, mb, clk, log, pollCfg)
 	pcfg := pumpConfig(cfg)
 	pcfg.Bell = t.bell
 	pcfg.Grace = t.opt.StepTimeout
@@ -79,7 +84,7 @@ func (t leaderTerm) services() []service.Service {
 	// automatic triggers (no sends in shadow mode); their expiry is a
 	// maintenance job (above).
 	pcfg.Guard = aodbrequest.NewGuard(respmatch.Mode(cfg.Request.Guard), mb, cfg.Request.Timeout, pcfg.Decode)
-	pump := pipeline.NewPump(st, mb, notify, clk, log, pcfg)
+	pump := pipeline.NewPump(st, sizes.Reader(mb), notify, clk, log, pcfg)
 	return append(svcs, t.reqs.Triggers(), poller, pump, jobs)
 }
 

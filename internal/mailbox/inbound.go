@@ -33,6 +33,7 @@ func (m *Mailbox) ListAfter(ctx context.Context, afterID int64, limit int) ([]in
 type Visible struct {
 	ID   int64
 	Done bool
+	Size int // bytes of its XML
 }
 
 // VisibleAfter returns up to limit rows with an id greater than afterID,
@@ -45,7 +46,7 @@ func (m *Mailbox) VisibleAfter(ctx context.Context, afterID int64, limit int) ([
 	}
 	out := make([]Visible, len(rows))
 	for i, r := range rows {
-		out[i] = Visible{ID: r.CminmsgsID, Done: r.Processed && !m.includeProcessed}
+		out[i] = Visible{ID: r.CminmsgsID, Done: r.Processed && !m.includeProcessed, Size: int(r.Size)}
 	}
 	return out, nil
 }

@@ -104,9 +104,10 @@ func runService(tb testing.TB, e *env, n int) (time.Duration, uint64) {
 	bell := NewBell()
 	cfg := e.pump.cfg
 	cfg.Bell = bell
-	pump := NewPump(e.Store, e.Mailbox, bf.Notify, real, quiet, cfg)
+	sizes := NewSizeHints() // as internal/app wires them
+	pump := NewPump(e.Store, sizes.Reader(e.Mailbox), bf.Notify, real, quiet, cfg)
 	pcfg := DefaultPollerConfig()
-	pcfg.Bell = bell
+	pcfg.Bell, pcfg.Sizes = bell, sizes
 	poller := NewPoller(e.Store, e.Mailbox, real, quiet, pcfg)
 
 	ctx, cancel := context.WithCancel(tb.Context())

@@ -26,6 +26,10 @@ type PollerConfig struct {
 	// the rows: the rescan window is the limit).
 	Shadow   bool
 	Observer IngressObserver // metrics; nil = none
+	// Sizes receives the XML size of every id enqueued after the
+	// watermark, for the pump (its RawReader is Sizes.Reader(mailbox));
+	// nil = none.
+	Sizes *SizeHints
 }
 
 // DefaultGapWait is pipeline.gap-wait's default (rule 16).

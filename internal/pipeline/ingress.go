@@ -133,6 +133,11 @@ func (p *Poller) poll(ctx context.Context) (enqueued int, full bool, err error) 
 			return enqueued, false, fmt.Errorf("ingress: enqueue ids %d..%d: %w", take[0], take[len(take)-1], err)
 		}
 		enqueued += n
+		for _, r := range ahead {
+			if !r.Done && r.ID <= take[len(take)-1] {
+				p.cfg.Sizes.put(r.ID, r.Size)
+			}
+		}
 	}
 	if last <= mark {
 		return enqueued, false, nil

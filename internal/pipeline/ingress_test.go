@@ -286,3 +286,21 @@ func TestRescanSkipsTheIDsThePollerPassed(t *testing.T) {
 	require.Equal(t, 1, poll(t, p))
 	require.Contains(t, e.queuedIDs(t), int64(300))
 }
+
+// The poller hands the pump the size of every row it enqueues after the
+// watermark, read with the ids: the pump's budget reads no row twice.
+func TestPollerHandsTheSizesToThePump(t *testing.T) {
+	t.Parallel()
+	e := newIngressEnv(t)
+	e.insertRow(t, 1, t0)
+	e.insertRow(t, 2, t0)
+	sizes := pipeline.NewSizeHints()
+	p := e.poller(pipeline.PollerConfig{Sizes: sizes})
+	require.Equal(t, 2, poll(t, p))
+	e.db.SetMaxOpenConns(1)
+	before := testdb.MailboxReads(t, e.db)
+	got, err := sizes.Reader(e.mb).RawSizes(t.Context(), []int64{1, 2})
+	require.NoError(t, err)
+	require.Equal(t, map[int64]int{1: len("<MSG/>"), 2: len("<MSG/>")}, got)
+	require.Zero(t, testdb.MailboxReads(t, e.db)-before, "no read of the mailbox")
+}

@@ -25,8 +25,11 @@ LIMIT ?;
 -- name: InboundVisibleAfter :many
 -- Every row after the watermark, processed or not, in ID order, bounded: the
 -- poller needs the ids that exist to find the holes (ids no row has while a
--- larger one is visible; docs/design.md §1.1) and enqueues the unprocessed.
-SELECT CMINMSGS_ID, CMINMSGS_DATE_PROCESSED IS NOT NULL AS processed FROM cminmsgs
+-- larger one is visible; docs/design.md §1.1) and enqueues the unprocessed,
+-- with the byte length of each XML: the pump's byte budget then needs no
+-- second read of the rows (it reads the rows here anyway: the primary key is
+-- the table).
+SELECT CMINMSGS_ID, CMINMSGS_DATE_PROCESSED IS NOT NULL AS processed, LENGTH(CMINMSGS_CLOB_MSG) AS size FROM cminmsgs
 WHERE CMINMSGS_ID > sqlc.arg(after_id)
 ORDER BY CMINMSGS_ID
 LIMIT ?;
