@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/msgx-aodb/msgx/internal/testdb"
 	sqlfiles "github.com/msgx-aodb/msgx/sql"
 )
 
@@ -33,24 +34,18 @@ func explain(t *testing.T, db *sql.DB, query string, args ...any) []map[string]s
 	t.Helper()
 	rows, err := db.QueryContext(t.Context(), "EXPLAIN "+query, args...)
 	require.NoError(t, err)
-	defer rows.Close()
-	cols, err := rows.Columns()
-	require.NoError(t, err)
 	var plan []map[string]string
-	for rows.Next() {
-		vals := make([]sql.NullString, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		require.NoError(t, rows.Scan(ptrs...))
+	for _, r := range testdb.Rows(t, rows) {
 		row := map[string]string{}
-		for i, c := range cols {
-			row[c] = vals[i].String
+		for c, v := range r {
+			if v != nil {
+				row[c] = *v
+			} else {
+				row[c] = ""
+			}
 		}
 		plan = append(plan, row)
 	}
-	require.NoError(t, rows.Err())
 	return plan
 }
 

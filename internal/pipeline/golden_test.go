@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"database/sql"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/replay"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/testdb"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden-tables.json from the current pump")
@@ -327,27 +327,7 @@ func dumpMailbox(t *testing.T, e *env) map[string]string {
 	for name, q := range queries {
 		rows, err := e.MailboxDB.QueryContext(t.Context(), q)
 		require.NoError(t, err, name)
-		cols, err := rows.Columns()
-		require.NoError(t, err)
-		var dump []map[string]any
-		for rows.Next() {
-			vals := make([]sql.NullString, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			require.NoError(t, rows.Scan(ptrs...))
-			row := map[string]any{}
-			for i, col := range cols {
-				row[col] = nil
-				if vals[i].Valid {
-					row[col] = vals[i].String
-				}
-			}
-			dump = append(dump, row)
-		}
-		require.NoError(t, rows.Err())
-		require.NoError(t, rows.Close())
+		dump := testdb.Rows(t, rows)
 		b, err := json.MarshalIndent(dump, "", " ")
 		require.NoError(t, err)
 		out[name] = string(b)

@@ -150,3 +150,32 @@ func MailboxReads(t testing.TB, db *sql.DB) int64 {
 	require.NoError(t, r.Err())
 	return total
 }
+
+// Rows reads every row of rows (and closes it) as column → text, nil for
+// NULL: a test's view of whatever a query returns (a plan, a table dump).
+func Rows(t testing.TB, rows *sql.Rows) []map[string]*string {
+	t.Helper()
+	defer rows.Close()
+	cols, err := rows.Columns()
+	require.NoError(t, err)
+	var out []map[string]*string
+	for rows.Next() {
+		vals := make([]sql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		require.NoError(t, rows.Scan(ptrs...))
+		row := make(map[string]*string, len(cols))
+		for i, c := range cols {
+			if vals[i].Valid {
+				row[c] = &vals[i].String
+			} else {
+				row[c] = nil
+			}
+		}
+		out = append(out, row)
+	}
+	require.NoError(t, rows.Err())
+	return out
+}
