@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"slices"
 	"strconv"
 	"time"
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/msgx-aodb/msgx/internal/mapkeys"
 	"github.com/msgx-aodb/msgx/internal/redact"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -127,13 +127,13 @@ func diffDocs(prev, next *eventDoc) []change {
 		prev = &eventDoc{}
 	}
 	var out []change
-	for _, k := range unionKeys(prev.Scalars, next.Scalars) {
+	for _, k := range mapkeys.Union(prev.Scalars, next.Scalars) {
 		if a, b := prev.Scalars[k].Raw, next.Scalars[k].Raw; a != b {
 			out = append(out, change{Field: k, From: a, To: b})
 		}
 	}
 	for _, m := range [][2]map[string]json.RawMessage{{prev.Structs, next.Structs}, {prev.Groups, next.Groups}, {prev.Payloads, next.Payloads}} {
-		for _, k := range unionKeys(m[0], m[1]) {
+		for _, k := range mapkeys.Union(m[0], m[1]) {
 			a, inA := m[0][k]
 			b, inB := m[1][k]
 			switch {
@@ -153,20 +153,6 @@ func diffDocs(prev, next *eventDoc) []change {
 		out = []change{}
 	}
 	return out
-}
-
-func unionKeys[V any](a, b map[string]V) []string {
-	keys := make([]string, 0, len(a)+len(b))
-	for k := range a {
-		keys = append(keys, k)
-	}
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // deadEventsPage is the JSON of GET /outbox/dead-events.

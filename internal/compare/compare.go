@@ -14,10 +14,10 @@ package compare
 
 import (
 	"slices"
-	"sort"
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
+	"github.com/msgx-aodb/msgx/internal/mapkeys"
 )
 
 // Kinds of difference.
@@ -97,16 +97,7 @@ func Compare(a, b map[int64]*flight.State, opt Options) ([]Diff, Summary) {
 	for _, f := range opt.Ignore {
 		ignore[f] = true
 	}
-	flids := make([]int64, 0, len(a)+len(b))
-	for id := range a {
-		flids = append(flids, id)
-	}
-	for id := range b {
-		if _, ok := a[id]; !ok {
-			flids = append(flids, id)
-		}
-	}
-	sort.Slice(flids, func(i, j int) bool { return flids[i] < flids[j] })
+	flids := mapkeys.Union(a, b)
 
 	var diffs []Diff
 	sum := Summary{Flights: len(flids)}

@@ -3,7 +3,8 @@ package compare
 import (
 	"bytes"
 	"encoding/json"
-	"slices"
+
+	"github.com/msgx-aodb/msgx/internal/mapkeys"
 )
 
 // GroupOutbound names the comparison of the flights' latest KAFKA:msg
@@ -39,17 +40,7 @@ func (c *collector) outbound(a, b *Outbound, ignore map[string]bool) {
 // jsonFields compares two JSON objects key by key (sorted), descending into
 // objects both sides have; any other value is compared as canonical JSON.
 func (c *collector) jsonFields(prefix string, a, b map[string]json.RawMessage) {
-	keys := make([]string, 0, len(a)+len(b))
-	for k := range a {
-		keys = append(keys, k)
-	}
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range mapkeys.Union(a, b) {
 		va, oka := a[k]
 		vb, okb := b[k]
 		oa, isA := jsonObject(rawText(va, oka))
