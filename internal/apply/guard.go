@@ -29,12 +29,9 @@ func (a *Applier) guard(ctx context.Context, r Reader, msg *sis.Message, states 
 	if msg.Schedule != nil {
 		resp.Records, resp.SODTs = len(msg.Schedule.Flights), recordSODTs(msg.Schedule.Flights, states)
 	}
-	var cands respmatch.Candidates
-	if a.cfg.Guard != respmatch.ModeOff {
-		var err error
-		if cands, err = r.RespCandidates(ctx, key, resp.DTTM); err != nil {
-			return nil, Outcome{}, false, err
-		}
+	cands, err := r.RespCandidates(ctx, key, resp.DTTM) // the guard's read reads nothing when off
+	if err != nil {
+		return nil, Outcome{}, false, err
 	}
 	d := respmatch.Decide(a.cfg.Guard, resp, cands)
 	if !d.Matched {

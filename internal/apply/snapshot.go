@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -120,7 +119,7 @@ func snapshotDays(recs []*sis.FlightRecord, states map[int64]*flight.State, msgI
 		}
 	}
 	days := make([]*snapshotDay, 0, len(byDay))
-	for _, fday := range sortedDays(byDay) {
+	for _, fday := range slices.SortedFunc(maps.Keys(byDay), time.Time.Compare) {
 		days = append(days, byDay[fday])
 	}
 	return days, nil
@@ -228,15 +227,6 @@ func planSnapshot(days []*snapshotDay, msg snapshotMsg, now time.Time) snapshotP
 		plan.out = succeeded("")
 	}
 	return plan
-}
-
-func sortedDays[T any](m map[time.Time]T) []time.Time {
-	days := make([]time.Time, 0, len(m))
-	for d := range m {
-		days = append(days, d)
-	}
-	sort.Slice(days, func(i, j int) bool { return days[i].Before(days[j]) })
-	return days
 }
 
 // digest summarises a generation: its members and their state versions.

@@ -3,6 +3,7 @@ package schema
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -53,7 +54,7 @@ func storageChanges(current, want storageParams, desired *atlas.Schema, qualifie
 	for _, t := range desired.Tables {
 		have, wanted := current[t.Name], want[t.Name]
 		var set, reset []string
-		for _, k := range sortedKeys(wanted) {
+		for _, k := range slices.Sorted(maps.Keys(wanted)) {
 			if v, ok := have[k]; !ok || v != wanted[k] {
 				v := wanted[k]
 				if !plainValue.MatchString(v) {
@@ -62,7 +63,7 @@ func storageChanges(current, want storageParams, desired *atlas.Schema, qualifie
 				set = append(set, k+" = "+v)
 			}
 		}
-		for _, k := range sortedKeys(have) {
+		for _, k := range slices.Sorted(maps.Keys(have)) {
 			if _, ok := wanted[k]; !ok {
 				reset = append(reset, k)
 			}
@@ -82,13 +83,4 @@ func storageChanges(current, want storageParams, desired *atlas.Schema, qualifie
 		}
 	}
 	return stmts
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
