@@ -133,11 +133,6 @@ func (p *Poller) poll(ctx context.Context) (enqueued int, full bool, err error) 
 			return enqueued, false, fmt.Errorf("ingress: enqueue ids %d..%d: %w", take[0], take[len(take)-1], err)
 		}
 		enqueued += n
-		for _, r := range ahead {
-			if !r.Done && r.ID <= take[len(take)-1] {
-				p.cfg.Sizes.put(r.ID, r.Size)
-			}
-		}
 	}
 	if last <= mark {
 		return enqueued, false, nil
@@ -151,6 +146,7 @@ func (p *Poller) poll(ctx context.Context) (enqueued int, full bool, err error) 
 			p.passed.add(r.ID, r.ID)
 		}
 	}
+	p.cfg.Sizes.put(ahead, last)
 	return enqueued, len(ahead) == p.cfg.Batch && last == ahead[len(ahead)-1].ID, nil
 }
 

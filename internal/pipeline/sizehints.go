@@ -4,6 +4,8 @@ import (
 	"context"
 	"maps"
 	"sync"
+
+	"github.com/msgx-aodb/msgx/internal/mailbox"
 )
 
 // SizeHints carries the XML sizes the poller reads with the ids
@@ -24,16 +26,22 @@ const maxSizeHints = 100_000
 // NewSizeHints returns an empty set of hints.
 func NewSizeHints() *SizeHints { return &SizeHints{sizes: map[int64]int{}} }
 
-func (h *SizeHints) put(id int64, size int) {
+// put keeps the sizes of the rows up to upTo the poller enqueued (a row
+// processed elsewhere is not the pump's).
+func (h *SizeHints) put(rows []mailbox.Visible, upTo int64) {
 	if h == nil {
 		return
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if len(h.sizes) >= maxSizeHints {
+	if len(h.sizes)+len(rows) > maxSizeHints {
 		clear(h.sizes)
 	}
-	h.sizes[id] = size
+	for _, r := range rows {
+		if r.ID <= upTo && !r.Done {
+			h.sizes[r.ID] = r.Size
+		}
+	}
 }
 
 // take removes and returns the hints of ids, with the ids that have none.

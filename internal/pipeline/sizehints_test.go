@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/mailbox"
 )
 
 // sizeCounter is a RawReader that counts the ids it was asked to size.
@@ -27,14 +29,17 @@ func (c *sizeCounter) RawSizes(_ context.Context, ids []int64) (map[int64]int, e
 func TestSizeHintsSpareTheMailboxASecondRead(t *testing.T) {
 	t.Parallel()
 	h := NewSizeHints()
-	h.put(1, 100)
-	h.put(2, 200)
+	h.put([]mailbox.Visible{{ID: 1, Size: 100}, {ID: 2, Size: 200}, {ID: 4, Size: 400, Done: true}, {ID: 5, Size: 500}}, 4)
 	c := &sizeCounter{}
 	r := h.Reader(c)
 	got, err := r.RawSizes(t.Context(), []int64{1, 2, 3})
 	require.NoError(t, err)
 	require.Equal(t, map[int64]int{1: 100, 2: 200, 3: 7}, got)
 	require.Equal(t, []int64{3}, c.asked, "only the id without a hint")
+	got, err = r.RawSizes(t.Context(), []int64{4, 5})
+	require.NoError(t, err)
+	require.Equal(t, map[int64]int{4: 7, 5: 7}, got, "no hint for a row processed elsewhere, or past the ids enqueued")
+	c.asked = c.asked[:1]
 	_, err = r.RawSizes(t.Context(), []int64{1})
 	require.NoError(t, err)
 	require.Equal(t, []int64{3, 1}, c.asked, "a hint is used once")
