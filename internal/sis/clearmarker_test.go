@@ -150,17 +150,20 @@ func TestEmptyItemAmongItemsIsProtocol(t *testing.T) {
 func TestPayloadClearMarker(t *testing.T) {
 	psht := `<PSHT PSHN="0"><PSTM>12DEC211346</PSTM><PSID>IN</PSID></PSHT>`
 	cases := []struct {
-		inner string
-		count int
-		clear bool
+		inner  string
+		count  int
+		marker string // the clear marker, "" for data
 	}{
-		{psht, 1, false}, // PSHN="0" with data is data
-		{psht + `<PSHT PSHN="1"><PSID>OUT</PSID></PSHT>`, 2, false},
-		{`<PSHT PSHN="0"/>`, 0, true},
-		{`<PSHT PSHN="4"></PSHT>`, 0, true}, // whatever its sequence number
-		{`<PSHT/>`, 0, true},
-		{`<SRVT></SRVT>`, 0, true},
-		{`<MAFL KIND="x"/>`, 1, false}, // an attribute is data
+		{psht, 1, ""}, // PSHN="0" with data is data
+		{psht + `<PSHT PSHN="1"><PSID>OUT</PSID></PSHT>`, 2, ""},
+		{`<PSHT PSHN="0"/>`, 0, `<PSHT PSHN="0"/>`},
+		{`<PSHT PSHN="4"></PSHT>`, 0, `<PSHT PSHN="4"/>`}, // whatever its sequence number
+		{`<PSHT/>`, 0, `<PSHT/>`},
+		{`<SRVT></SRVT>`, 0, `<SRVT/>`},
+		// blank text is no value (spec §5): the marker is the empty element
+		{"<PORT> </PORT>", 0, `<PORT/>`},
+		{"<PSHT PSHN=\"2\">\r\n\t</PSHT>", 0, `<PSHT PSHN="2"/>`},
+		{`<MAFL KIND="x"/>`, 1, ""}, // an attribute is data
 	}
 	for _, c := range cases {
 		rec, err := decodeUPD(t, c.inner)
@@ -173,7 +176,7 @@ func TestPayloadClearMarker(t *testing.T) {
 				op = p
 			}
 		}
-		if op.Op != Replace || op.Count != c.count || (op.ClearMarker != "") != c.clear || (op.XML == "") != c.clear {
+		if op.Op != Replace || op.Count != c.count || op.ClearMarker != c.marker || (op.XML == "") != (c.marker != "") {
 			t.Fatalf("%s: %+v", c.inner, op)
 		}
 	}

@@ -25,7 +25,7 @@ func (d *decoder) payload(p PayloadID, nodes []int32) (PayloadOp, *Error) {
 			return PayloadOp{}, newErr(ClassProtocol, d.t.path(nodes[emptyAt]), "",
 				"an empty <%s> next to other items (only a lone empty <%s> clears the collection)", spec.name, spec.name)
 		}
-		d.t.canon(&b, nodes[0])
+		d.t.canonEmpty(&b, nodes[0])
 		return PayloadOp{Op: Replace, ClearMarker: b.String()}, nil
 	}
 	for _, n := range nodes {

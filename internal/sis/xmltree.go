@@ -63,16 +63,7 @@ func (t *tree) attrsOf(n int32) []Attr {
 // exactly (escaped), empty elements as <X/>.
 func (t *tree) canon(b *strings.Builder, n int32) {
 	nd := &t.nodes[n]
-	b.WriteByte('<')
-	b.WriteString(t.name(n))
-	for i := nd.attr0; i < nd.attr0+nd.nattr; i++ {
-		a := t.attr(i)
-		b.WriteByte(' ')
-		b.WriteString(a.Name)
-		b.WriteString(`="`)
-		escapeXML(b, a.Value, true)
-		b.WriteByte('"')
-	}
+	t.openTag(b, n)
 	if nd.nchild == 0 && nd.textLen == 0 {
 		b.WriteString("/>")
 		return
@@ -87,6 +78,29 @@ func (t *tree) canon(b *strings.Builder, n int32) {
 	b.WriteString("</")
 	b.WriteString(t.name(n))
 	b.WriteByte('>')
+}
+
+// canonEmpty writes node n, an element without children whose text is
+// blank (a clear marker), as <X .../>: blank text is no value (spec §5), so
+// the marker reads the same however the AODB wrote its emptiness.
+func (t *tree) canonEmpty(b *strings.Builder, n int32) {
+	t.openTag(b, n)
+	b.WriteString("/>")
+}
+
+// openTag writes "<name" and the attributes in input order, double-quoted.
+func (t *tree) openTag(b *strings.Builder, n int32) {
+	nd := &t.nodes[n]
+	b.WriteByte('<')
+	b.WriteString(t.name(n))
+	for i := nd.attr0; i < nd.attr0+nd.nattr; i++ {
+		a := t.attr(i)
+		b.WriteByte(' ')
+		b.WriteString(a.Name)
+		b.WriteString(`="`)
+		escapeXML(b, a.Value, true)
+		b.WriteByte('"')
+	}
 }
 
 func escapeXML(b *strings.Builder, s string, attr bool) {
