@@ -119,6 +119,7 @@ func planTableChanges(ctx context.Context, drv migrate.Driver, current, desired 
 	if err != nil {
 		return nil, false, fmt.Errorf("atlas diff: %w", err)
 	}
+	changes = withCollationChanges(current, desired, changes)
 	if len(changes) == 0 {
 		return nil, false, nil
 	}

@@ -4,7 +4,7 @@
 CREATE TABLE proc_state (
   msg_id            BIGINT        NOT NULL,
   status            VARCHAR(16)   NOT NULL DEFAULT 'PENDING',
-  identity_key      VARCHAR(300)  NULL,
+  identity_key      VARCHAR(300)  COLLATE "C" NULL,
   kind              VARCHAR(32)   NULL,
   msg_type          VARCHAR(8)    NULL,
   msg_subtype       VARCHAR(8)    NULL,
@@ -37,7 +37,10 @@ CREATE TABLE proc_state (
 CREATE INDEX proc_state_head_ix ON proc_state (msg_id) WHERE status IN ('PENDING', 'FAILED');
 -- One holder per identity: a message is processed once. A SKIPPED duplicate
 -- keeps the identity it repeats (operators see why it was skipped), so the
--- uniqueness covers the holders only.
+-- uniqueness covers the holders only. IDENTITY_KEY is COLLATE "C" (here and
+-- in proc_state_hst): an identifier, compared bytewise; under a linguistic
+-- collation (en_US.UTF-8) every index comparison would go through strcoll
+-- (docs/performance.md).
 CREATE UNIQUE INDEX proc_state_identity_uq ON proc_state (identity_key) WHERE duplicate_of IS NULL;
 CREATE INDEX proc_state_dead_ix ON proc_state (error_class, msg_id) WHERE status = 'DEAD';
 -- The late rows of a period (msgx status): few, so a partial index.
@@ -67,7 +70,7 @@ COMMENT ON COLUMN proc_state.late_after IS 'Late row (rule 17): the largest MSG_
 CREATE TABLE proc_state_hst (
   msg_id            BIGINT        NOT NULL,
   status            VARCHAR(16)   NOT NULL,
-  identity_key      VARCHAR(300)  NULL,
+  identity_key      VARCHAR(300)  COLLATE "C" NULL,
   kind              VARCHAR(32)   NULL,
   msg_type          VARCHAR(8)    NULL,
   msg_subtype       VARCHAR(8)    NULL,
