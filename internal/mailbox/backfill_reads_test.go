@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	dbmb "github.com/msgx-aodb/msgx/db/mailbox"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/testdb"
 )
@@ -114,4 +115,35 @@ func TestBackfillManySendsSharedValuesOnce(t *testing.T) {
 		AND CMINMSGS_SUBSYSTEM_DATE_SENT = '2026-12-02 08:29:15' AND CMINMSGS_SUBSYSTEM_TYPE = 'FLOP'
 		AND CMINMSGS_SUBSYSTEM_SUBTYPE = 'TOBT') OR CMINMSGS_DATE_PROCESSED IS NULL`).Scan(&wrong))
 	require.Zero(t, wrong, "rows without their values")
+}
+
+// The AODB keeps inserting rows while msgx backfills the newest ones: the
+// backfill must never make those inserts wait. Its rows are found as points
+// of the primary key, which lock the rows alone; a range BETWEEN the first and
+// the last id (REPEATABLE READ) also locks the gap after the last row, so
+// every insert of the AODB would wait for msgx's commit
+// (docs/performance.md).
+func TestBackfillManyNeverBlocksInserts(t *testing.T) {
+	t.Parallel()
+	_, db, _ := newMailbox(t)
+	ctx := t.Context()
+	insertBacklog(t, db, 10)
+	tx, err := db.BeginTx(ctx, nil)
+	require.NoError(t, err)
+	defer tx.Rollback()
+	status := store.StatusSucceeded
+	n, err := dbmb.New().InboundBackfillMany(ctx, tx, dbmb.InboundBackfillManyParams{
+		BeforeFirst: 8, Ids: []int64{9, 10}, ProcessedAtAll: &t0, StatusAll: &status,
+		SndrAll: "", SeqnAll: "", DttmAll: "", MsgTypeAll: "", MsgSubtypeAll: "",
+	})
+	require.NoError(t, err)
+	require.Equal(t, int64(2), n)
+
+	other, err := db.Conn(ctx)
+	require.NoError(t, err)
+	defer other.Close()
+	_, err = other.ExecContext(ctx, "SET SESSION innodb_lock_wait_timeout = 1")
+	require.NoError(t, err)
+	_, err = other.ExecContext(ctx, "INSERT INTO cminmsgs (CMINMSGS_CLOB_MSG) VALUES ('<MSG/>')")
+	require.NoError(t, err, "an insert of the AODB while msgx backfills the newest rows")
 }
