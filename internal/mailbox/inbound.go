@@ -122,8 +122,9 @@ func (m *Mailbox) ReadRaws(ctx context.Context, ids []int64) (map[int64][]byte, 
 	if first, last, ok := consecutive(ids); ok {
 		var got []dbmb.InboundGetRawRangeRow
 		got, err = m.q.InboundGetRawRange(ctx, m.db, dbmb.InboundGetRawRangeParams{First: first, Last: last})
-		for _, r := range got {
-			rows = append(rows, dbmb.InboundGetRawManyRow(r))
+		rows = make([]dbmb.InboundGetRawManyRow, len(got))
+		for i, r := range got {
+			rows[i] = dbmb.InboundGetRawManyRow(r)
 		}
 	} else {
 		rows, err = m.q.InboundGetRawMany(ctx, m.db, ids)
@@ -164,8 +165,9 @@ func (m *Mailbox) RawSizes(ctx context.Context, ids []int64) (map[int64]int, err
 	if first, last, ok := consecutive(ids); ok {
 		var got []dbmb.InboundRawSizesRangeRow
 		got, err = m.q.InboundRawSizesRange(ctx, m.db, dbmb.InboundRawSizesRangeParams{First: first, Last: last})
-		for _, r := range got {
-			rows = append(rows, dbmb.InboundRawSizesRow(r))
+		rows = make([]dbmb.InboundRawSizesRow, len(got))
+		for i, r := range got {
+			rows[i] = dbmb.InboundRawSizesRow(r)
 		}
 	} else {
 		rows, err = m.q.InboundRawSizes(ctx, m.db, ids)
