@@ -128,6 +128,7 @@ const (
 type setRow struct {
 	ID                                                   int64
 	ProcessedAt, Status, Sndr, Seqn, Dttm, Type, Subtype string
+	processedAt                                          *time.Time // ProcessedAt as a time
 }
 
 // newSetRow converts a row update to its setRow.
@@ -151,7 +152,7 @@ func newSetRow(p dbmb.InboundBackfillParams) setRow {
 	return setRow{
 		ID: p.ID, ProcessedAt: datetime(p.ProcessedAt), Status: str(p.Status),
 		Sndr: str(p.Sndr), Seqn: seqn, Dttm: datetime(p.Dttm),
-		Type: str(p.MsgType), Subtype: str(p.MsgSubtype),
+		Type: str(p.MsgType), Subtype: str(p.MsgSubtype), processedAt: p.ProcessedAt,
 	}
 }
 
@@ -189,22 +190,50 @@ func (c *setChunk) reset() {
 }
 
 // params lays the chunk out for InboundBackfillMany: the ids ascending, and
-// each value list indexed by id - lo (positions of other ids hold "").
+// per column either the one value all rows share or a list indexed by id - lo
+// (positions of other ids hold "").
 func (c *setChunk) params() dbmb.InboundBackfillManyParams {
 	n := int(c.hi - c.lo + 1)
-	p := dbmb.InboundBackfillManyParams{
-		BeforeFirst: c.lo - 1,
-		ProcessedAt: make([]string, n), Status: make([]string, n), Sndr: make([]string, n), Seqn: make([]string, n),
-		Dttm: make([]string, n), MsgType: make([]string, n), MsgSubtype: make([]string, n),
-		Ids: make([]int64, 0, len(c.rows)),
-	}
+	p := dbmb.InboundBackfillManyParams{BeforeFirst: c.lo - 1, Ids: make([]int64, 0, len(c.rows))}
 	for _, r := range c.rows {
-		i := r.ID - c.lo
 		p.Ids = append(p.Ids, r.ID)
-		p.ProcessedAt[i], p.Status[i], p.Sndr[i], p.Seqn[i] = r.ProcessedAt, r.Status, r.Sndr, r.Seqn
-		p.Dttm[i], p.MsgType[i], p.MsgSubtype[i] = r.Dttm, r.Type, r.Subtype
 	}
 	slices.Sort(p.Ids)
+	// column returns the value every row has (ok), or the list.
+	column := func(v func(setRow) string) (all string, list []string, ok bool) {
+		all = v(c.rows[0])
+		if !slices.ContainsFunc(c.rows, func(r setRow) bool { return v(r) != all }) {
+			return all, nil, true
+		}
+		list = make([]string, n)
+		for _, r := range c.rows {
+			list[r.ID-c.lo] = v(r)
+		}
+		return "", list, false
+	}
+	// text sets a column's one value (as text; nil: the list holds them).
+	text := func(all *any, list *[]string, v func(setRow) string) {
+		if a, l, ok := column(v); ok {
+			*all = a
+		} else {
+			*list = l
+		}
+	}
+	if _, l, ok := column(func(r setRow) string { return r.ProcessedAt }); ok {
+		p.ProcessedAtAll = c.rows[0].processedAt
+	} else {
+		p.ProcessedAt = l
+	}
+	if a, l, ok := column(func(r setRow) string { return r.Status }); ok {
+		p.StatusAll = &a
+	} else {
+		p.Status = l
+	}
+	text(&p.SndrAll, &p.Sndr, func(r setRow) string { return r.Sndr })
+	text(&p.SeqnAll, &p.Seqn, func(r setRow) string { return r.Seqn })
+	text(&p.DttmAll, &p.Dttm, func(r setRow) string { return r.Dttm })
+	text(&p.MsgTypeAll, &p.MsgType, func(r setRow) string { return r.Type })
+	text(&p.MsgSubtypeAll, &p.MsgSubtype, func(r setRow) string { return r.Subtype })
 	return p
 }
 

@@ -3,9 +3,11 @@ package mailbox_test
 import (
 	"regexp"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
+	dbmb "github.com/msgx-aodb/msgx/db/mailbox"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/testdb"
 )
@@ -76,4 +78,72 @@ func TestBackfillManyUsesThePrimaryKey(t *testing.T) {
 	require.Equal(t, "range", plan[0]["type"], "plan: %v", plan)
 	require.Equal(t, "PRIMARY", plan[0]["key"], "plan: %v", plan)
 	require.NotContains(t, plan[0]["Extra"], "buffer", "plan: %v", plan)
+}
+
+// The set-based backfill sends a value all its rows share once, not once per
+// row (issue #23): every literal of the statement costs the server a parse
+// and an item, and STATUS, SNDR, TYPE and DATE_PROCESSED are mostly the same
+// for a whole statement. What varies (here SEQN) is still a value per row.
+func TestBackfillManySendsSharedValuesOnce(t *testing.T) {
+	t.Parallel()
+	mb, db, _ := newMailbox(t)
+	db.SetMaxOpenConns(1) // the session counters are the mailbox's
+	ctx := t.Context()
+	const rows = 500
+	insertBacklog(t, db, rows)
+	dttm := t0.Add(-time.Minute)
+	todos := make([]store.Backfill, rows)
+	for i := range todos {
+		seqn := int64(100000 + i)
+		todos[i] = store.Backfill{MsgID: int64(1 + i), MailboxStatus: store.StatusSucceeded, ProcessedAt: t0,
+			Meta: store.Meta{Sndr: "AODB", Seqn: &seqn, Dttm: &dttm, Type: "FLOP", Styp: "TOBT"}}
+	}
+	before := sessionStatus(t, db, "Bytes_received")
+	done, invalid, err := mb.BackfillMany(ctx, todos)
+	require.NoError(t, err)
+	sent := sessionStatus(t, db, "Bytes_received") - before
+	require.Len(t, done, rows)
+	require.Empty(t, invalid)
+	// Per row: its id and its SEQN in the statement (≈ 14 bytes); a list of
+	// each column was ≈ 95.
+	require.LessOrEqual(t, sent/rows, int64(24), "bytes sent per row backfilled")
+
+	var wrong int
+	require.NoError(t, db.QueryRowContext(ctx, `SELECT COUNT(*) FROM cminmsgs WHERE NOT (
+		CMINMSGS_DATE_PROCESSED = '2026-12-02 08:30:15' AND CMINMSGS_STATUS = 'SUCCEEDED'
+		AND CMINMSGS_SUBSYSTEM_NAME = 'AODB' AND CMINMSGS_SUBSYSTEM_SEQUENCE = 99999 + CMINMSGS_ID
+		AND CMINMSGS_SUBSYSTEM_DATE_SENT = '2026-12-02 08:29:15' AND CMINMSGS_SUBSYSTEM_TYPE = 'FLOP'
+		AND CMINMSGS_SUBSYSTEM_SUBTYPE = 'TOBT') OR CMINMSGS_DATE_PROCESSED IS NULL`).Scan(&wrong))
+	require.Zero(t, wrong, "rows without their values")
+}
+
+// The AODB keeps inserting rows while msgx backfills the newest ones: the
+// backfill must never make those inserts wait. Its rows are found as points
+// of the primary key, which lock the rows alone; a range BETWEEN the first and
+// the last id (REPEATABLE READ) also locks the gap after the last row, so
+// every insert of the AODB would wait for msgx's commit
+// (docs/performance.md).
+func TestBackfillManyNeverBlocksInserts(t *testing.T) {
+	t.Parallel()
+	_, db, _ := newMailbox(t)
+	ctx := t.Context()
+	insertBacklog(t, db, 10)
+	tx, err := db.BeginTx(ctx, nil)
+	require.NoError(t, err)
+	defer tx.Rollback()
+	status := store.StatusSucceeded
+	n, err := dbmb.New().InboundBackfillMany(ctx, tx, dbmb.InboundBackfillManyParams{
+		BeforeFirst: 8, Ids: []int64{9, 10}, ProcessedAtAll: &t0, StatusAll: &status,
+		SndrAll: "", SeqnAll: "", DttmAll: "", MsgTypeAll: "", MsgSubtypeAll: "",
+	})
+	require.NoError(t, err)
+	require.Equal(t, int64(2), n)
+
+	other, err := db.Conn(ctx)
+	require.NoError(t, err)
+	defer other.Close()
+	_, err = other.ExecContext(ctx, "SET SESSION innodb_lock_wait_timeout = 1")
+	require.NoError(t, err)
+	_, err = other.ExecContext(ctx, "INSERT INTO cminmsgs (CMINMSGS_CLOB_MSG) VALUES ('<MSG/>')")
+	require.NoError(t, err, "an insert of the AODB while msgx backfills the newest rows")
 }

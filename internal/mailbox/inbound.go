@@ -113,8 +113,22 @@ func (m *Mailbox) ReadRaw(ctx context.Context, id int64) ([]byte, error) {
 
 // ReadRaws returns the XML of many rows in one round trip, by id. Rows that
 // do not exist are absent from the map; a failure is ErrUnavailable.
+// Consecutive ids (a run's usually are) are read as one range of the key.
 func (m *Mailbox) ReadRaws(ctx context.Context, ids []int64) (map[int64][]byte, error) {
-	rows, err := m.q.InboundGetRawMany(ctx, m.db, ids)
+	var (
+		rows []dbmb.InboundGetRawManyRow
+		err  error
+	)
+	if first, last, ok := consecutive(ids); ok {
+		var got []dbmb.InboundGetRawRangeRow
+		got, err = m.q.InboundGetRawRange(ctx, m.db, dbmb.InboundGetRawRangeParams{First: first, Last: last})
+		rows = make([]dbmb.InboundGetRawManyRow, len(got))
+		for i, r := range got {
+			rows[i] = dbmb.InboundGetRawManyRow(r)
+		}
+	} else {
+		rows, err = m.q.InboundGetRawMany(ctx, m.db, ids)
+	}
 	if err != nil {
 		return nil, unavailable(fmt.Sprintf("read %d rows", len(ids)), err)
 	}
@@ -125,11 +139,39 @@ func (m *Mailbox) ReadRaws(ctx context.Context, ids []int64) (map[int64][]byte, 
 	return raws, nil
 }
 
+// consecutive reports whether ids are first, first+1, …, last: then a range
+// of the key reads exactly them, without a list of ids for the server to
+// parse (InboundGetRawRange).
+func consecutive(ids []int64) (first, last int64, ok bool) {
+	if len(ids) == 0 {
+		return 0, 0, false
+	}
+	for i, id := range ids {
+		if id != ids[0]+int64(i) {
+			return 0, 0, false
+		}
+	}
+	return ids[0], ids[len(ids)-1], true
+}
+
 // RawSizes returns the byte length of the XML of many rows, by id, without
 // reading the XML: what a read of them would hold. Rows that do not exist
 // are absent from the map; a failure is ErrUnavailable.
 func (m *Mailbox) RawSizes(ctx context.Context, ids []int64) (map[int64]int, error) {
-	rows, err := m.q.InboundRawSizes(ctx, m.db, ids)
+	var (
+		rows []dbmb.InboundRawSizesRow
+		err  error
+	)
+	if first, last, ok := consecutive(ids); ok {
+		var got []dbmb.InboundRawSizesRangeRow
+		got, err = m.q.InboundRawSizesRange(ctx, m.db, dbmb.InboundRawSizesRangeParams{First: first, Last: last})
+		rows = make([]dbmb.InboundRawSizesRow, len(got))
+		for i, r := range got {
+			rows[i] = dbmb.InboundRawSizesRow(r)
+		}
+	} else {
+		rows, err = m.q.InboundRawSizes(ctx, m.db, ids)
+	}
 	if err != nil {
 		return nil, unavailable(fmt.Sprintf("size %d rows", len(ids)), err)
 	}
