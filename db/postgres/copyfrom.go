@@ -573,39 +573,6 @@ func (q *Queries) RoutePointInsert(ctx context.Context, db DBTX, arg []RoutePoin
 	return db.CopyFrom(ctx, []string{"flight_route_point"}, []string{"flid", "route_kind", "ordinal", "source_seq", "apcd", "scat", "scat_at", "sadc", "sadc_days", "scdt", "scdt_at", "sddc", "sddc_days", "record_version", "created_at", "updated_at"}, &iteratorForRoutePointInsert{rows: arg})
 }
 
-// iteratorForSchdGenFlidInsert implements pgx.CopyFromSource.
-type iteratorForSchdGenFlidInsert struct {
-	rows                 []SchdGenFlidInsertParams
-	skippedFirstNextCall bool
-}
-
-func (r *iteratorForSchdGenFlidInsert) Next() bool {
-	if len(r.rows) == 0 {
-		return false
-	}
-	if !r.skippedFirstNextCall {
-		r.skippedFirstNextCall = true
-		return true
-	}
-	r.rows = r.rows[1:]
-	return len(r.rows) > 0
-}
-
-func (r iteratorForSchdGenFlidInsert) Values() ([]interface{}, error) {
-	return []interface{}{
-		r.rows[0].Fday,
-		r.rows[0].Flid,
-	}, nil
-}
-
-func (r iteratorForSchdGenFlidInsert) Err() error {
-	return nil
-}
-
-func (q *Queries) SchdGenFlidInsert(ctx context.Context, db DBTX, arg []SchdGenFlidInsertParams) (int64, error) {
-	return db.CopyFrom(ctx, []string{"schd_gen_flid"}, []string{"fday", "flid"}, &iteratorForSchdGenFlidInsert{rows: arg})
-}
-
 // iteratorForStandPlanInsert implements pgx.CopyFromSource.
 type iteratorForStandPlanInsert struct {
 	rows                 []StandPlanInsertParams

@@ -48,13 +48,14 @@ WITH gate AS (DELETE FROM flight_gate d WHERE d.flid = $1),
   delay AS (DELETE FROM flight_delay d WHERE d.flid = $1),
   bridge_op AS (DELETE FROM flight_bridge_op d WHERE d.flid = $1),
   chock_op AS (DELETE FROM flight_chock_op d WHERE d.flid = $1),
-  route_point AS (DELETE FROM flight_route_point d WHERE d.flid = $1)
+  route_point AS (DELETE FROM flight_route_point d WHERE d.flid = $1),
+  member AS (DELETE FROM schd_gen_flid m WHERE m.flid = $1)
 DELETE FROM flight_schd f WHERE f.flid = $1
 `
 
-// Physical delete (history sweep only). The detail tables have no foreign
-// key (020_flight.sql), so their rows go in the same statement; payloads and
-// memberships cascade.
+// Physical delete (history sweep only). The detail tables and the snapshot
+// memberships have no foreign key (020_flight.sql, 030_snapshot.sql), so
+// their rows go in the same statement; payloads cascade.
 func (q *Queries) FlightDelete(ctx context.Context, db DBTX, flid int64) (int64, error) {
 	result, err := db.Exec(ctx, flightDelete, flid)
 	if err != nil {

@@ -72,7 +72,8 @@ WITH gate AS (DELETE FROM flight_gate d WHERE d.flid = ANY(($1::bigint[])[1:$2::
   delay AS (DELETE FROM flight_delay d WHERE d.flid = ANY(($1::bigint[])[1:$2::int])),
   bridge_op AS (DELETE FROM flight_bridge_op d WHERE d.flid = ANY(($1::bigint[])[1:$2::int])),
   chock_op AS (DELETE FROM flight_chock_op d WHERE d.flid = ANY(($1::bigint[])[1:$2::int])),
-  route_point AS (DELETE FROM flight_route_point d WHERE d.flid = ANY(($1::bigint[])[1:$2::int]))
+  route_point AS (DELETE FROM flight_route_point d WHERE d.flid = ANY(($1::bigint[])[1:$2::int])),
+  member AS (DELETE FROM schd_gen_flid m WHERE m.flid = ANY(($1::bigint[])[1:$2::int]))
 DELETE FROM flight_schd s WHERE s.flid = ANY(($1::bigint[])[1:$2::int])
 `
 
@@ -82,9 +83,10 @@ type FlightDeleteManyParams struct {
 }
 
 // Physical delete of up to @max_rows flights (the first of @flids) with
-// their detail rows (the detail tables have no foreign key, 020_flight.sql);
-// payloads and snapshot memberships cascade. Counts flight rows. = ANY reads
-// each detail table by its primary key's FLID prefix.
+// their detail rows and snapshot memberships (those tables have no foreign
+// key, 020_flight.sql, 030_snapshot.sql); payloads cascade. Counts flight
+// rows. = ANY reads each detail table by its primary key's FLID prefix, the
+// memberships by schd_gen_flid_flid_ix.
 func (q *Queries) FlightDeleteMany(ctx context.Context, db DBTX, arg FlightDeleteManyParams) (int64, error) {
 	result, err := db.Exec(ctx, flightDeleteMany, arg.Flids, arg.MaxRows)
 	if err != nil {

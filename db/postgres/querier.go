@@ -105,14 +105,15 @@ type Querier interface {
 	// watermark. Returns the effective status.
 	EventRecordFailure(ctx context.Context, db DBTX, arg EventRecordFailureParams) (EventRecordFailureRow, error)
 	FlightCountByLifecycle(ctx context.Context, db DBTX) ([]FlightCountByLifecycleRow, error)
-	// Physical delete (history sweep only). The detail tables have no foreign
-	// key (020_flight.sql), so their rows go in the same statement; payloads and
-	// memberships cascade.
+	// Physical delete (history sweep only). The detail tables and the snapshot
+	// memberships have no foreign key (020_flight.sql, 030_snapshot.sql), so
+	// their rows go in the same statement; payloads cascade.
 	FlightDelete(ctx context.Context, db DBTX, flid int64) (int64, error)
 	// Physical delete of up to @max_rows flights (the first of @flids) with
-	// their detail rows (the detail tables have no foreign key, 020_flight.sql);
-	// payloads and snapshot memberships cascade. Counts flight rows. = ANY reads
-	// each detail table by its primary key's FLID prefix.
+	// their detail rows and snapshot memberships (those tables have no foreign
+	// key, 020_flight.sql, 030_snapshot.sql); payloads cascade. Counts flight
+	// rows. = ANY reads each detail table by its primary key's FLID prefix, the
+	// memberships by schd_gen_flid_flid_ix.
 	FlightDeleteMany(ctx context.Context, db DBTX, arg FlightDeleteManyParams) (int64, error)
 	FlightGet(ctx context.Context, db DBTX, flid int64) (FlightSchd, error)
 	// The current rows of the given flights, for a snapshot or multi-record message.
@@ -328,9 +329,13 @@ type Querier interface {
 	SchdGenAdvance(ctx context.Context, db DBTX, arg SchdGenAdvanceParams) (int64, error)
 	// First generation of a day; 0 rows when another snapshot created it first.
 	SchdGenCreate(ctx context.Context, db DBTX, arg SchdGenCreateParams) (int64, error)
-	SchdGenFlidDeleteByDay(ctx context.Context, db DBTX, fday time.Time) (int64, error)
-	SchdGenFlidInsert(ctx context.Context, db DBTX, arg []SchdGenFlidInsertParams) (int64, error)
 	SchdGenFlidListByDay(ctx context.Context, db DBTX, fday time.Time) ([]int64, error)
+	// Makes @flids the members of the day's generation, writing only the
+	// difference: the members it lacks are deleted, the flights not yet members
+	// inserted, so a snapshot of the same flights (the daily resend) writes no
+	// row. Both are hash anti-joins of the day's members (primary key prefix)
+	// and the list. A FLID listed twice fails on the primary key.
+	SchdGenFlidReplace(ctx context.Context, db DBTX, arg SchdGenFlidReplaceParams) error
 	SchdGenGet(ctx context.Context, db DBTX, fday time.Time) (SchdGen, error)
 	// One row per message and flight day: APPLIED, or STALE (left alone).
 	SchdSnapLogInsert(ctx context.Context, db DBTX, arg SchdSnapLogInsertParams) error

@@ -80,23 +80,6 @@ func (q *Queries) SchdGenCreate(ctx context.Context, db DBTX, arg SchdGenCreateP
 	return result.RowsAffected(), nil
 }
 
-const schdGenFlidDeleteByDay = `-- name: SchdGenFlidDeleteByDay :execrows
-DELETE FROM schd_gen_flid WHERE fday = $1
-`
-
-func (q *Queries) SchdGenFlidDeleteByDay(ctx context.Context, db DBTX, fday time.Time) (int64, error) {
-	result, err := db.Exec(ctx, schdGenFlidDeleteByDay, fday)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
-}
-
-type SchdGenFlidInsertParams struct {
-	Fday time.Time `json:"fday"`
-	Flid int64     `json:"flid"`
-}
-
 const schdGenFlidListByDay = `-- name: SchdGenFlidListByDay :many
 SELECT flid FROM schd_gen_flid WHERE fday = $1 ORDER BY flid
 `
@@ -119,6 +102,33 @@ func (q *Queries) SchdGenFlidListByDay(ctx context.Context, db DBTX, fday time.T
 		return nil, err
 	}
 	return items, nil
+}
+
+const schdGenFlidReplace = `-- name: SchdGenFlidReplace :exec
+WITH listed AS (
+  SELECT l.flid FROM unnest($2::bigint[]) AS l(flid)
+), gone AS (
+  DELETE FROM schd_gen_flid g
+  WHERE g.fday = $1 AND NOT EXISTS (SELECT 1 FROM listed l WHERE l.flid = g.flid)
+)
+INSERT INTO schd_gen_flid (fday, flid)
+SELECT $1, l.flid FROM listed l
+WHERE NOT EXISTS (SELECT 1 FROM schd_gen_flid g WHERE g.fday = $1 AND g.flid = l.flid)
+`
+
+type SchdGenFlidReplaceParams struct {
+	Fday  time.Time `json:"fday"`
+	Flids []int64   `json:"flids"`
+}
+
+// Makes @flids the members of the day's generation, writing only the
+// difference: the members it lacks are deleted, the flights not yet members
+// inserted, so a snapshot of the same flights (the daily resend) writes no
+// row. Both are hash anti-joins of the day's members (primary key prefix)
+// and the list. A FLID listed twice fails on the primary key.
+func (q *Queries) SchdGenFlidReplace(ctx context.Context, db DBTX, arg SchdGenFlidReplaceParams) error {
+	_, err := db.Exec(ctx, schdGenFlidReplace, arg.Fday, arg.Flids)
+	return err
 }
 
 const schdGenGet = `-- name: SchdGenGet :one

@@ -53,7 +53,7 @@ func (e executor) AdvanceSnapshotGen(ctx context.Context, p store.AdvanceGen) er
 // ReplaceSnapshotMembers deletes the day's members and inserts the new ones
 // with one array-bound INSERT (a slice per column).
 func (e executor) ReplaceSnapshotMembers(ctx context.Context, fday time.Time, flids []int64) error {
-	if _, err := e.exec(ctx, "SchdGenFlidDeleteByDay", map[string]any{"fday": day(fday)}); err != nil {
+	if _, err := e.exec(ctx, "SchdGenFlidReplace", map[string]any{"fday": day(fday)}); err != nil {
 		return err
 	}
 	if len(flids) == 0 {

@@ -21,9 +21,10 @@ func TestConformance(t *testing.T) {
 	})
 }
 
-// The detail tables have no foreign key to flight_schd (their check cost
-// 40 % of a DNLD): FlightDelete removes a flight's detail rows itself, as
-// ON DELETE CASCADE did, and leaves other flights' rows alone.
+// The detail tables and the snapshot memberships have no foreign key to
+// flight_schd (their checks cost 40 % of a DNLD, and most of the rest):
+// FlightDelete removes a flight's detail rows and memberships itself, as ON
+// DELETE CASCADE did, and leaves other flights' rows alone.
 func TestFlightDeleteRemovesDetails(t *testing.T) {
 	t.Parallel()
 	pool := testdb.Postgres(t).Pool
@@ -42,6 +43,9 @@ func TestFlightDeleteRemovesDetails(t *testing.T) {
 	all := flight.Replaced(1, flight.Groups, flight.PayloadKinds)
 	require.NoError(t, s.WriteFlights(t.Context(), []store.FlightWrite{
 		{State: state(1), Changes: all, New: true}, {State: state(2), Changes: all, New: true}}, now))
+	day := time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
+	require.NoError(t, s.AdvanceSnapshotGen(t.Context(), store.AdvanceGen{FDay: day, MessageID: 1, Now: now}))
+	require.NoError(t, s.ReplaceSnapshotMembers(t.Context(), day, []int64{1, 2}))
 	got, err := s.Flights(t.Context(), []int64{1})
 	require.NoError(t, err)
 	for _, g := range flight.Groups {
@@ -52,7 +56,7 @@ func TestFlightDeleteRemovesDetails(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, int64(1), n)
 	for _, table := range []string{"flight_gate", "flight_checkin", "flight_belt", "flight_stand_plan", "flight_chute",
-		"flight_delay", "flight_bridge_op", "flight_chock_op", "flight_route_point", "flight_payload"} {
+		"flight_delay", "flight_bridge_op", "flight_chock_op", "flight_route_point", "flight_payload", "schd_gen_flid"} {
 		var left, other int
 		require.NoError(t, pool.QueryRow(t.Context(), "SELECT count(*) FILTER (WHERE flid = 1), count(*) FILTER (WHERE flid = 2) FROM "+table).Scan(&left, &other))
 		require.Zero(t, left, table)

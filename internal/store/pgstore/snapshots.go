@@ -43,15 +43,10 @@ func (e executor) AdvanceSnapshotGen(ctx context.Context, p store.AdvanceGen) er
 }
 
 func (e executor) ReplaceSnapshotMembers(ctx context.Context, fday time.Time, flids []int64) error {
-	if _, err := e.q.SchdGenFlidDeleteByDay(ctx, e.db, fday); err != nil {
-		return interpret(err)
+	if flids == nil {
+		flids = []int64{} // an empty array, not NULL: the day keeps no member
 	}
-	rows := make([]postgres.SchdGenFlidInsertParams, len(flids))
-	for i, f := range flids {
-		rows[i] = postgres.SchdGenFlidInsertParams{Fday: fday, Flid: f}
-	}
-	_, err := e.q.SchdGenFlidInsert(ctx, e.db, rows)
-	return interpret(err)
+	return interpret(e.q.SchdGenFlidReplace(ctx, e.db, postgres.SchdGenFlidReplaceParams{Fday: fday, Flids: flids}))
 }
 
 func (e executor) SnapshotMembers(ctx context.Context, fday time.Time) ([]int64, error) {

@@ -50,6 +50,8 @@ func testMaintenance(t *testing.T, newStore Factory) {
 		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		write(t, s, t0, richFlight(1), richFlight(2))
+		require.NoError(t, s.AdvanceSnapshotGen(ctx(t), store.AdvanceGen{FDay: day2, MessageID: 1, Now: t0}))
+		require.NoError(t, s.ReplaceSnapshotMembers(ctx(t), day2, []int64{1, 2}))
 		_, err := s.LatestFlightHistory(ctx(t), 1)
 		require.ErrorIs(t, err, store.ErrNotFound)
 
@@ -66,6 +68,11 @@ func testMaintenance(t *testing.T, newStore Factory) {
 		require.NoError(t, err)
 		require.NotContains(t, got, int64(1))
 		require.Contains(t, got, int64(2), "beyond Max: kept")
+		// Its membership went with it (no foreign key to cascade: the
+		// delete does it), the other flight's stays.
+		members, err := s.SnapshotMembers(ctx(t), day2)
+		require.NoError(t, err)
+		require.Equal(t, []int64{2}, members)
 
 		back, err := s.LatestFlightHistory(ctx(t), 1)
 		require.NoError(t, err)

@@ -191,8 +191,8 @@ ORDER BY f.flid
 
 -- name: FlightDelete :execrows
 -- Physical delete (history sweep only). No DML in a WITH: one block deletes
--- the detail rows (no foreign key) and then the flight; payloads and
--- memberships cascade. :deleted is the flight row count.
+-- the detail rows and the snapshot memberships (no foreign key) and then the
+-- flight; payloads cascade. :deleted is the flight row count.
 BEGIN
   DELETE FROM flight_gate WHERE flid = :flid;
   DELETE FROM flight_checkin WHERE flid = :flid;
@@ -203,6 +203,7 @@ BEGIN
   DELETE FROM flight_bridge_op WHERE flid = :flid;
   DELETE FROM flight_chock_op WHERE flid = :flid;
   DELETE FROM flight_route_point WHERE flid = :flid;
+  DELETE FROM schd_gen_flid WHERE flid = :flid;
   DELETE FROM flight_schd WHERE flid = :flid;
   :deleted := SQL%ROWCOUNT;
 END;

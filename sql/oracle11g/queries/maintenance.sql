@@ -59,8 +59,8 @@ SELECT * FROM (
 
 -- name: FlightDeleteMany :execrows
 -- Physical delete of up to :max_rows flights (the first of :flids) with
--- their detail rows (no foreign key, 020_flight.sql); payloads and snapshot
--- memberships cascade. :deleted is the flight row count.
+-- their detail rows and snapshot memberships (no foreign key, 020_flight.sql,
+-- 030_snapshot.sql); payloads cascade. :deleted is the flight row count.
 DECLARE
   batch SYS.ODCINUMBERLIST;
 BEGIN
@@ -74,6 +74,7 @@ BEGIN
   DELETE FROM flight_bridge_op WHERE flid IN (SELECT COLUMN_VALUE FROM TABLE(batch));
   DELETE FROM flight_chock_op WHERE flid IN (SELECT COLUMN_VALUE FROM TABLE(batch));
   DELETE FROM flight_route_point WHERE flid IN (SELECT COLUMN_VALUE FROM TABLE(batch));
+  DELETE FROM schd_gen_flid WHERE flid IN (SELECT COLUMN_VALUE FROM TABLE(batch));
   DELETE FROM flight_schd WHERE flid IN (SELECT COLUMN_VALUE FROM TABLE(batch));
   :deleted := SQL%ROWCOUNT;
 END;

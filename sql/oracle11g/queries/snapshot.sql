@@ -23,10 +23,14 @@ UPDATE schd_gen SET
   msg_dttm = :msg_dttm
 WHERE fday = TO_DATE(:fday, 'YYYY-MM-DD') AND version = :expected_version
 
--- name: SchdGenFlidDeleteByDay :execrows
+-- name: SchdGenFlidReplace :exec
+-- Deletes the day's members; SchdGenFlidInsert then inserts the new ones.
+-- The PostgreSQL twin writes only the difference; here every member is
+-- written again (one array-bound INSERT, no foreign key checks).
 DELETE FROM schd_gen_flid WHERE fday = TO_DATE(:fday, 'YYYY-MM-DD')
 
 -- name: SchdGenFlidInsert :copyfrom
+-- step of: SchdGenFlidReplace
 -- Executed array-bound (one element per row).
 INSERT INTO schd_gen_flid (fday, flid) VALUES (TO_DATE(:fday, 'YYYY-MM-DD'), :flid)
 

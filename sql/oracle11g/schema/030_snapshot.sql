@@ -22,12 +22,14 @@ COMMENT ON COLUMN SCHD_GEN.CONTENT_DIGEST IS 'SHA-256 (hex) of the snapshot reco
 COMMENT ON COLUMN SCHD_GEN.MSG_DTTM_RAW IS 'META DTTM of the snapshot that produced this generation, exactly as sent (yyyyMMddHHmmss, airport local time).';
 COMMENT ON COLUMN SCHD_GEN.MSG_DTTM IS 'That DTTM parsed in the airport time zone: a snapshot sent before it leaves this day alone (STALE in schd_snap_log). NULL (a generation older than this column) lets any snapshot apply.';
 
+-- No foreign keys, as in PostgreSQL (030_snapshot.sql there): the pump
+-- writes a day's generation and its flights before the members in the same
+-- transaction, SCHD_GEN rows are never deleted, and FlightDelete /
+-- FlightDeleteMany delete a flight's memberships with it.
 CREATE TABLE SCHD_GEN_FLID (
   FDAY               DATE                        NOT NULL,
   FLID               NUMBER(19)                  NOT NULL,
-  CONSTRAINT SCHD_GEN_FLID_PKEY PRIMARY KEY (FDAY, FLID),
-  CONSTRAINT SCHD_GEN_FLID_GEN_FK FOREIGN KEY (FDAY) REFERENCES SCHD_GEN (FDAY) ON DELETE CASCADE,
-  CONSTRAINT SCHD_GEN_FLID_FLIGHT_FK FOREIGN KEY (FLID) REFERENCES FLIGHT_SCHD (FLID) ON DELETE CASCADE
+  CONSTRAINT SCHD_GEN_FLID_PKEY PRIMARY KEY (FDAY, FLID)
 );
 CREATE INDEX SCHD_GEN_FLID_FLID_IX ON SCHD_GEN_FLID (FLID);
 COMMENT ON TABLE SCHD_GEN_FLID IS 'Members of the current generation of each flight day: the only flights a later snapshot of that day may prune.';

@@ -259,9 +259,9 @@ WHERE g.fday = @fday
 ORDER BY f.flid;
 
 -- name: FlightDelete :execrows
--- Physical delete (history sweep only). The detail tables have no foreign
--- key (020_flight.sql), so their rows go in the same statement; payloads and
--- memberships cascade.
+-- Physical delete (history sweep only). The detail tables and the snapshot
+-- memberships have no foreign key (020_flight.sql, 030_snapshot.sql), so
+-- their rows go in the same statement; payloads cascade.
 WITH gate AS (DELETE FROM flight_gate d WHERE d.flid = @flid),
   checkin AS (DELETE FROM flight_checkin d WHERE d.flid = @flid),
   belt AS (DELETE FROM flight_belt d WHERE d.flid = @flid),
@@ -270,7 +270,8 @@ WITH gate AS (DELETE FROM flight_gate d WHERE d.flid = @flid),
   delay AS (DELETE FROM flight_delay d WHERE d.flid = @flid),
   bridge_op AS (DELETE FROM flight_bridge_op d WHERE d.flid = @flid),
   chock_op AS (DELETE FROM flight_chock_op d WHERE d.flid = @flid),
-  route_point AS (DELETE FROM flight_route_point d WHERE d.flid = @flid)
+  route_point AS (DELETE FROM flight_route_point d WHERE d.flid = @flid),
+  member AS (DELETE FROM schd_gen_flid m WHERE m.flid = @flid)
 DELETE FROM flight_schd f WHERE f.flid = @flid;
 
 -- name: FlightCountByLifecycle :many

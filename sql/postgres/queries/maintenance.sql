@@ -53,9 +53,10 @@ SELECT * FROM flight_hst WHERE flid = @flid ORDER BY purged_at DESC, hst_id DESC
 
 -- name: FlightDeleteMany :execrows
 -- Physical delete of up to @max_rows flights (the first of @flids) with
--- their detail rows (the detail tables have no foreign key, 020_flight.sql);
--- payloads and snapshot memberships cascade. Counts flight rows. = ANY reads
--- each detail table by its primary key's FLID prefix.
+-- their detail rows and snapshot memberships (those tables have no foreign
+-- key, 020_flight.sql, 030_snapshot.sql); payloads cascade. Counts flight
+-- rows. = ANY reads each detail table by its primary key's FLID prefix, the
+-- memberships by schd_gen_flid_flid_ix.
 WITH gate AS (DELETE FROM flight_gate d WHERE d.flid = ANY((@flids::bigint[])[1:@max_rows::int])),
   checkin AS (DELETE FROM flight_checkin d WHERE d.flid = ANY((@flids::bigint[])[1:@max_rows::int])),
   belt AS (DELETE FROM flight_belt d WHERE d.flid = ANY((@flids::bigint[])[1:@max_rows::int])),
@@ -64,7 +65,8 @@ WITH gate AS (DELETE FROM flight_gate d WHERE d.flid = ANY((@flids::bigint[])[1:
   delay AS (DELETE FROM flight_delay d WHERE d.flid = ANY((@flids::bigint[])[1:@max_rows::int])),
   bridge_op AS (DELETE FROM flight_bridge_op d WHERE d.flid = ANY((@flids::bigint[])[1:@max_rows::int])),
   chock_op AS (DELETE FROM flight_chock_op d WHERE d.flid = ANY((@flids::bigint[])[1:@max_rows::int])),
-  route_point AS (DELETE FROM flight_route_point d WHERE d.flid = ANY((@flids::bigint[])[1:@max_rows::int]))
+  route_point AS (DELETE FROM flight_route_point d WHERE d.flid = ANY((@flids::bigint[])[1:@max_rows::int])),
+  member AS (DELETE FROM schd_gen_flid m WHERE m.flid = ANY((@flids::bigint[])[1:@max_rows::int]))
 DELETE FROM flight_schd s WHERE s.flid = ANY((@flids::bigint[])[1:@max_rows::int]);
 
 -- name: EventPurgeDelivered :one

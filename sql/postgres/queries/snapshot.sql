@@ -19,11 +19,21 @@ UPDATE schd_gen SET
   msg_dttm = @msg_dttm
 WHERE fday = @fday AND version = @expected_version;
 
--- name: SchdGenFlidDeleteByDay :execrows
-DELETE FROM schd_gen_flid WHERE fday = @fday;
-
--- name: SchdGenFlidInsert :copyfrom
-INSERT INTO schd_gen_flid (fday, flid) VALUES (@fday, @flid);
+-- name: SchdGenFlidReplace :exec
+-- Makes @flids the members of the day's generation, writing only the
+-- difference: the members it lacks are deleted, the flights not yet members
+-- inserted, so a snapshot of the same flights (the daily resend) writes no
+-- row. Both are hash anti-joins of the day's members (primary key prefix)
+-- and the list. A FLID listed twice fails on the primary key.
+WITH listed AS (
+  SELECT l.flid FROM unnest(@flids::bigint[]) AS l(flid)
+), gone AS (
+  DELETE FROM schd_gen_flid g
+  WHERE g.fday = @fday AND NOT EXISTS (SELECT 1 FROM listed l WHERE l.flid = g.flid)
+)
+INSERT INTO schd_gen_flid (fday, flid)
+SELECT @fday, l.flid FROM listed l
+WHERE NOT EXISTS (SELECT 1 FROM schd_gen_flid g WHERE g.fday = @fday AND g.flid = l.flid);
 
 -- name: SchdGenFlidListByDay :many
 SELECT flid FROM schd_gen_flid WHERE fday = @fday ORDER BY flid;

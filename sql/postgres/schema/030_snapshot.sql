@@ -18,12 +18,19 @@ COMMENT ON COLUMN schd_gen.content_digest IS 'SHA-256 (hex) of the snapshot reco
 COMMENT ON COLUMN schd_gen.msg_dttm_raw IS 'META DTTM of the snapshot that produced this generation, exactly as sent (yyyyMMddHHmmss, airport local time).';
 COMMENT ON COLUMN schd_gen.msg_dttm IS 'That DTTM parsed in the airport time zone: a snapshot sent before it leaves this day alone (STALE in schd_snap_log). NULL (a generation older than this column) lets any snapshot apply.';
 
+-- No foreign keys (as the detail tables, 020_flight.sql): each member row's
+-- checks locked its flight_schd row (a heap write per flight) and its
+-- schd_gen row, a query each, and on a table not analysed yet the flight's
+-- check scanned a whole index: most of a DNLD's PostgreSQL time
+-- (docs/performance.md, "The DNLD"). The pump is the only writer: it writes a
+-- day's generation (SchdGenCreate/SchdGenAdvance) and its flights before the
+-- members in the same transaction; schd_gen rows are never deleted, and the
+-- history sweep deletes a flight's memberships with the flight (FlightDelete,
+-- FlightDeleteMany: what ON DELETE CASCADE did), by schd_gen_flid_flid_ix.
 CREATE TABLE schd_gen_flid (
   fday  DATE    NOT NULL,
   flid  BIGINT  NOT NULL,
-  CONSTRAINT schd_gen_flid_pkey PRIMARY KEY (fday, flid),
-  CONSTRAINT schd_gen_flid_gen_fk FOREIGN KEY (fday) REFERENCES schd_gen (fday) ON DELETE CASCADE,
-  CONSTRAINT schd_gen_flid_flight_fk FOREIGN KEY (flid) REFERENCES flight_schd (flid) ON DELETE CASCADE
+  CONSTRAINT schd_gen_flid_pkey PRIMARY KEY (fday, flid)
 );
 CREATE INDEX schd_gen_flid_flid_ix ON schd_gen_flid (flid);
 COMMENT ON TABLE schd_gen_flid IS 'Members of the current generation of each flight day: the only flights a later snapshot of that day may prune.';
