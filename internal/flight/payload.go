@@ -1,6 +1,7 @@
 package flight
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -30,7 +31,7 @@ func EventPayload(s *State) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"groups":`...)
-	if b, err = appendMap(b, s.Groups, appendItems); err != nil {
+	if b, err = appendGroups(b, s.Groups); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"payloads":`...)
@@ -76,16 +77,53 @@ func EventPayload(s *State) ([]byte, error) {
 }
 
 // appendMap writes a map with sorted keys like encoding/json; nil is null.
+//
+// The keys and values of a map of up to 16 keys are copied into arrays on
+// the stack and an index is sorted: indexed stores into a local array need
+// no write barrier, while sorting a slice of strings pays one per swap
+// whenever the collector runs (most of the time while the pump writes), and
+// the value comes with the key instead of a second lookup.
 func appendMap[V any](b []byte, m map[string]V, value func([]byte, V) ([]byte, error)) ([]byte, error) {
 	if m == nil {
 		return append(b, "null"...), nil
 	}
-	var small [16]string // most maps are small: their keys sort on the stack
-	keys := small[:0]
-	for k := range m {
-		keys = append(keys, k)
+	const small = 16
+	if len(m) > small {
+		return appendMapSorted(b, m, value)
 	}
-	slices.Sort(keys)
+	var (
+		keys  [small]string
+		vals  [small]V
+		order [small]uint8
+	)
+	n := 0
+	for k, v := range m {
+		keys[n], vals[n], order[n] = k, v, uint8(n)
+		n++
+	}
+	for i := 1; i < n; i++ { // insertion sort: a handful of keys
+		for j := i; j > 0 && keys[order[j]] < keys[order[j-1]]; j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+	b = append(b, '{')
+	var err error
+	for i, o := range order[:n] {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonstr.Append(b, keys[o])
+		b = append(b, ':')
+		if b, err = value(b, vals[o]); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// appendMapSorted is appendMap for a map of many keys.
+func appendMapSorted[V any](b []byte, m map[string]V, value func([]byte, V) ([]byte, error)) ([]byte, error) {
+	keys := slices.Sorted(maps.Keys(m))
 	b = append(b, '{')
 	var err error
 	for i, k := range keys {
@@ -117,7 +155,96 @@ func appendStruct(b []byte, s Struct) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-func appendItems(b []byte, items []Item) ([]byte, error) {
+// knownKey is a name and its JSON object key (`"NAME":`).
+type knownKey struct{ name, json string }
+
+// knownKeys are names in key order with their JSON keys.
+func knownKeys(names []string) []knownKey {
+	sorted := slices.Compact(slices.Sorted(slices.Values(names)))
+	out := make([]knownKey, len(sorted))
+	for i, n := range sorted {
+		out[i] = knownKey{name: n, json: string(jsonstr.Append(nil, n)) + ":"}
+	}
+	return out
+}
+
+// The groups and each group's item fields in key order: a payload looks
+// them up (appendKnown) instead of sorting each small map's keys.
+var (
+	groupKeys = knownKeys(Groups)
+	itemKeys  = func() map[string][]knownKey {
+		m := make(map[string][]knownKey, len(GroupFields))
+		for g, names := range GroupFields {
+			m[g] = knownKeys(names)
+		}
+		return m
+	}()
+)
+
+// appendKnown writes the map m (not nil) as appendMap does when every key
+// of m is among keys: it looks each key up instead of sorting m's. ok is
+// false, with b as it came, when m holds another key or a value fails; the
+// caller then writes m the general way (which returns that failure).
+func appendKnown[V any](b []byte, m map[string]V, keys []knownKey, value func([]byte, V) ([]byte, error)) (_ []byte, ok bool) {
+	start := len(b)
+	b = append(b, '{')
+	n := 0
+	for _, k := range keys {
+		v, found := m[k.name]
+		if !found {
+			continue
+		}
+		if n > 0 {
+			b = append(b, ',')
+		}
+		n++
+		b = append(b, k.json...)
+		next, err := value(b, v)
+		if err != nil {
+			return b[:start], false
+		}
+		b = next
+	}
+	if n != len(m) {
+		return b[:start], false
+	}
+	return append(b, '}'), true
+}
+
+// appendGroups writes the groups map like appendMap, each group's items by
+// its known field names; a group outside Groups, or a value that fails,
+// sends the whole map the general way.
+func appendGroups(b []byte, groups map[string][]Item) ([]byte, error) {
+	if groups == nil {
+		return append(b, "null"...), nil
+	}
+	start := len(b)
+	b = append(b, '{')
+	n := 0
+	for _, g := range groupKeys {
+		items, found := groups[g.name]
+		if !found {
+			continue
+		}
+		if n > 0 {
+			b = append(b, ',')
+		}
+		n++
+		b = append(b, g.json...)
+		next, err := appendItems(b, items, itemKeys[g.name])
+		if err != nil {
+			n = -1
+			break
+		}
+		b = next
+	}
+	if n != len(groups) {
+		return appendMap(b[:start], groups, func(b []byte, items []Item) ([]byte, error) { return appendItems(b, items, nil) })
+	}
+	return append(b, '}'), nil
+}
+
+func appendItems(b []byte, items []Item, keys []knownKey) ([]byte, error) {
 	if items == nil {
 		return append(b, "null"...), nil
 	}
@@ -134,7 +261,11 @@ func appendItems(b []byte, items []Item) ([]byte, error) {
 			b = append(b, ',')
 		}
 		b = append(b, `"fields":`...)
-		if b, err = appendMap(b, it.Fields, appendValue); err != nil {
+		if it.Fields == nil {
+			b = append(b, "null"...)
+		} else if next, ok := appendKnown(b, it.Fields, keys, appendValue); ok {
+			b = next
+		} else if b, err = appendMap(b, it.Fields, appendValue); err != nil {
 			return nil, err
 		}
 		b = append(b, '}')
