@@ -31,7 +31,7 @@ func EventPayload(s *State) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"groups":`...)
-	if b, err = appendGroups(b, s.Groups); err != nil {
+	if b, err = appendMap(b, s.Groups, appendItems); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"payloads":`...)
@@ -155,96 +155,7 @@ func appendStruct(b []byte, s Struct) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// knownKey is a name and its JSON object key (`"NAME":`).
-type knownKey struct{ name, json string }
-
-// knownKeys are names in key order with their JSON keys.
-func knownKeys(names []string) []knownKey {
-	sorted := slices.Compact(slices.Sorted(slices.Values(names)))
-	out := make([]knownKey, len(sorted))
-	for i, n := range sorted {
-		out[i] = knownKey{name: n, json: string(jsonstr.Append(nil, n)) + ":"}
-	}
-	return out
-}
-
-// The groups and each group's item fields in key order: a payload looks
-// them up (appendKnown) instead of sorting each small map's keys.
-var (
-	groupKeys = knownKeys(Groups)
-	itemKeys  = func() map[string][]knownKey {
-		m := make(map[string][]knownKey, len(GroupFields))
-		for g, names := range GroupFields {
-			m[g] = knownKeys(names)
-		}
-		return m
-	}()
-)
-
-// appendKnown writes the map m (not nil) as appendMap does when every key
-// of m is among keys: it looks each key up instead of sorting m's. ok is
-// false, with b as it came, when m holds another key or a value fails; the
-// caller then writes m the general way (which returns that failure).
-func appendKnown[V any](b []byte, m map[string]V, keys []knownKey, value func([]byte, V) ([]byte, error)) (_ []byte, ok bool) {
-	start := len(b)
-	b = append(b, '{')
-	n := 0
-	for _, k := range keys {
-		v, found := m[k.name]
-		if !found {
-			continue
-		}
-		if n > 0 {
-			b = append(b, ',')
-		}
-		n++
-		b = append(b, k.json...)
-		next, err := value(b, v)
-		if err != nil {
-			return b[:start], false
-		}
-		b = next
-	}
-	if n != len(m) {
-		return b[:start], false
-	}
-	return append(b, '}'), true
-}
-
-// appendGroups writes the groups map like appendMap, each group's items by
-// its known field names; a group outside Groups, or a value that fails,
-// sends the whole map the general way.
-func appendGroups(b []byte, groups map[string][]Item) ([]byte, error) {
-	if groups == nil {
-		return append(b, "null"...), nil
-	}
-	start := len(b)
-	b = append(b, '{')
-	n := 0
-	for _, g := range groupKeys {
-		items, found := groups[g.name]
-		if !found {
-			continue
-		}
-		if n > 0 {
-			b = append(b, ',')
-		}
-		n++
-		b = append(b, g.json...)
-		next, err := appendItems(b, items, itemKeys[g.name])
-		if err != nil {
-			n = -1
-			break
-		}
-		b = next
-	}
-	if n != len(groups) {
-		return appendMap(b[:start], groups, func(b []byte, items []Item) ([]byte, error) { return appendItems(b, items, nil) })
-	}
-	return append(b, '}'), nil
-}
-
-func appendItems(b []byte, items []Item, keys []knownKey) ([]byte, error) {
+func appendItems(b []byte, items []Item) ([]byte, error) {
 	if items == nil {
 		return append(b, "null"...), nil
 	}
@@ -261,11 +172,7 @@ func appendItems(b []byte, items []Item, keys []knownKey) ([]byte, error) {
 			b = append(b, ',')
 		}
 		b = append(b, `"fields":`...)
-		if it.Fields == nil {
-			b = append(b, "null"...)
-		} else if next, ok := appendKnown(b, it.Fields, keys, appendValue); ok {
-			b = next
-		} else if b, err = appendMap(b, it.Fields, appendValue); err != nil {
+		if b, err = appendMap(b, it.Fields, appendValue); err != nil {
 			return nil, err
 		}
 		b = append(b, '}')
