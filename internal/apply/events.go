@@ -30,22 +30,23 @@ func (l recordLimit) exceeded(e store.NewEvent, payload []byte) int {
 	return 0
 }
 
-// messageEvents builds a message's outbox events: per changed flight one
-// per target, from the state the message computed (rule 7). When the Kafka
-// record of one of them would exceed the limit, it returns the refusal
-// instead: the broker could never take it, so the message is DEAD(PROTOCOL)
-// with nothing written, rather than a state whose event can never be
-// delivered. Sized as the relay builds the record (the wiring passes the
-// Kafka adapter's measure), so what passes here the relay never finds too
-// large.
-func messageEvents(msgID int64, results []flight.Result, now time.Time, limit recordLimit) (events []store.NewEvent, tooLarge string, err error) {
+// messageEvents appends a message's outbox events to events: per changed
+// flight one per target, from the state the message computed (rule 7). When
+// the Kafka record of one of them would exceed the limit, it returns the
+// refusal instead, with events as they were: the broker could never take
+// it, so the message is DEAD(PROTOCOL) with nothing written, rather than a
+// state whose event can never be delivered. Sized as the relay builds the
+// record (the wiring passes the Kafka adapter's measure), so what passes
+// here the relay never finds too large.
+func messageEvents(events []store.NewEvent, msgID int64, results []flight.Result, now time.Time, limit recordLimit) (_ []store.NewEvent, tooLarge string, err error) {
+	before := len(events)
 	for _, r := range results {
 		if !r.Write || !r.Changed {
 			continue
 		}
 		payload, err := flight.EventPayload(r.Next)
 		if err != nil {
-			return nil, "", fmt.Errorf("event payload of flight %d: %w", r.Next.FLID, err)
+			return events[:before], "", fmt.Errorf("event payload of flight %d: %w", r.Next.FLID, err)
 		}
 		typ := store.EventUpsert
 		if r.Next.Lifecycle == flight.Deleted {
@@ -58,7 +59,7 @@ func messageEvents(msgID int64, results []flight.Result, now time.Time, limit re
 				IdempotencyKey: store.IdempotencyKey(msgID, r.Next.FLID, r.Next.StateVersion, target),
 			}
 			if n := limit.exceeded(e, payload); n > 0 {
-				return nil, fmt.Sprintf("flight %d: its event would be %d bytes, over kafka.max-record-bytes %d", r.Next.FLID, n, limit.max), nil
+				return events[:before], fmt.Sprintf("flight %d: its event would be %d bytes, over kafka.max-record-bytes %d", r.Next.FLID, n, limit.max), nil
 			}
 			// The payload is stored once, on the KAFKA:msg event; the
 			// KAFKA:schd event's is its twin's (040_outbox.sql).

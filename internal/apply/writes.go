@@ -52,9 +52,8 @@ type Members struct {
 // (rule 7). A message with an event over the record limit is refused: it
 // queues nothing and the refusal's reason is returned.
 func (a *Applier) addResults(w *Writes, msgID int64, results []flight.Result, now time.Time) (tooLarge string, err error) {
-	var events []store.NewEvent
 	if !a.cfg.Shadow {
-		if events, tooLarge, err = messageEvents(msgID, results, now, a.limit); err != nil || tooLarge != "" {
+		if w.Events, tooLarge, err = messageEvents(w.Events, msgID, results, now, a.limit); err != nil || tooLarge != "" {
 			return tooLarge, err
 		}
 	}
@@ -73,7 +72,6 @@ func (a *Applier) addResults(w *Writes, msgID int64, results []flight.Result, no
 			w.Flights = append(w.Flights, store.FlightWrite{State: r.Next, Changes: r.Changes, New: r.Created})
 		}
 	}
-	w.Events = append(w.Events, events...)
 	return "", nil
 }
 

@@ -35,7 +35,7 @@ type Result struct {
 // a DELETED flight brings it back (revive); a FLOP record does not. Pure: no
 // I/O, the caller supplies the message id and the time.
 func Apply(cur *State, rec *sis.FlightRecord, revive bool, msgID int64, now time.Time) (Result, error) {
-	next := clone(cur)
+	next := cloneFor(cur, rec)
 	if cur == nil {
 		next.FLID, next.Lifecycle = rec.FLID, Active
 	}
@@ -86,6 +86,24 @@ func Apply(cur *State, rec *sis.FlightRecord, revive bool, msgID int64, now time
 	}
 	r.Created = cur == nil
 	return r, nil
+}
+
+// cloneFor is clone for Apply of rec: the structures, groups and payloads
+// maps are copied only when rec carries operations on them; otherwise next
+// shares cur's (a state's maps are never written once it is computed, and
+// Apply writes only into the maps it copied). Most FLOPs change a scalar
+// or one kind of collection: copying all four maps was most of the
+// allocation of Apply.
+func cloneFor(s *State, rec *sis.FlightRecord) *State {
+	if s == nil {
+		return clone(nil)
+	}
+	c := *s
+	c.Scalars = cloneMap(s.Scalars)
+	c.Structs = cloneIf(s.Structs, rec.Structs.Len() > 0)
+	c.Groups = cloneIf(s.Groups, rec.Groups.Len() > 0)
+	c.Payloads = cloneIf(s.Payloads, rec.Payloads.Len() > 0)
+	return &c
 }
 
 // Delete marks a flight DELETED (soft delete until the history sweep). A

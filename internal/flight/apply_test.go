@@ -248,4 +248,21 @@ func TestApplyLeavesTheCurrentStateAlone(t *testing.T) {
 	r = apply(t, &bare, rec, 3)
 	require.NotNil(t, r.Next.Structs)
 	require.NotNil(t, r.Next.Payloads)
+
+	// A record of scalars alone leaves the collections shared with cur; a
+	// record of gates on that next state copies them before it writes, so
+	// neither earlier state changes.
+	scalars := &sis.FlightRecord{FLID: cur.FLID}
+	scalars.Scalars.Set(sis.STND, set("998"))
+	first := apply(t, cur, scalars, 4).Next
+	firstBefore, err := EventPayload(first)
+	require.NoError(t, err)
+	second := apply(t, first, decodeFLOP(t, "GTDT", `<GTDT GTNO="1"><GATE>Z9</GATE></GTDT>`), 5).Next
+	require.Equal(t, "Z9", second.Groups[GroupGates][0].Fields["GATE"].Raw)
+	firstAfter, err := EventPayload(first)
+	require.NoError(t, err)
+	require.Equal(t, string(firstBefore), string(firstAfter))
+	after, err = EventPayload(cur)
+	require.NoError(t, err)
+	require.Equal(t, string(before), string(after))
 }

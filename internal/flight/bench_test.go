@@ -53,3 +53,20 @@ func BenchmarkApplyAndPayload(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkEventPayloadCold is EventPayload over the states of 2 000
+// distinct full flights in turn, as the pump meets them: their maps are
+// not in the processor's cache.
+func BenchmarkEventPayloadCold(b *testing.B) {
+	states := make([]*State, 2000)
+	for i := range states {
+		states[i] = fullFlight(b)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		if _, err := EventPayload(states[i%len(states)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

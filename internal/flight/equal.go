@@ -78,6 +78,15 @@ func clone(s *State) *State {
 	return &c
 }
 
+// cloneIf is cloneMap(m) when write, else m itself (nil becomes empty, as
+// clone makes it).
+func cloneIf[V any](m map[string]V, write bool) map[string]V {
+	if write || m == nil {
+		return cloneMap(m)
+	}
+	return m
+}
+
 func cloneMap[V any](m map[string]V) map[string]V {
 	if m == nil {
 		return map[string]V{}

@@ -1,6 +1,7 @@
 package flight
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -76,16 +77,53 @@ func EventPayload(s *State) ([]byte, error) {
 }
 
 // appendMap writes a map with sorted keys like encoding/json; nil is null.
+//
+// The keys and values of a map of up to 16 keys are copied into arrays on
+// the stack and an index is sorted: indexed stores into a local array need
+// no write barrier, while sorting a slice of strings pays one per swap
+// whenever the collector runs (most of the time while the pump writes), and
+// the value comes with the key instead of a second lookup.
 func appendMap[V any](b []byte, m map[string]V, value func([]byte, V) ([]byte, error)) ([]byte, error) {
 	if m == nil {
 		return append(b, "null"...), nil
 	}
-	var small [16]string // most maps are small: their keys sort on the stack
-	keys := small[:0]
-	for k := range m {
-		keys = append(keys, k)
+	const small = 16
+	if len(m) > small {
+		return appendMapSorted(b, m, value)
 	}
-	slices.Sort(keys)
+	var (
+		keys  [small]string
+		vals  [small]V
+		order [small]uint8
+	)
+	n := 0
+	for k, v := range m {
+		keys[n], vals[n], order[n] = k, v, uint8(n)
+		n++
+	}
+	for i := 1; i < n; i++ { // insertion sort: a handful of keys
+		for j := i; j > 0 && keys[order[j]] < keys[order[j-1]]; j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+	b = append(b, '{')
+	var err error
+	for i, o := range order[:n] {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonstr.Append(b, keys[o])
+		b = append(b, ':')
+		if b, err = value(b, vals[o]); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// appendMapSorted is appendMap for a map of many keys.
+func appendMapSorted[V any](b []byte, m map[string]V, value func([]byte, V) ([]byte, error)) ([]byte, error) {
+	keys := slices.Sorted(maps.Keys(m))
 	b = append(b, '{')
 	var err error
 	for i, k := range keys {

@@ -77,6 +77,7 @@ func TestEventPayloadMatchesEncodingJSON(t *testing.T) {
 			GroupDelays: {{Fields: nil}},
 			GroupRoute:  {},
 			GroupChutes: nil,
+			"ZZZZ":      {{Fields: map[string]Value{"GATE": {Raw: "not a known group"}}}}, // written the general way
 		},
 		Payloads:     map[string]Payload{"SRVT": {Format: "xml", Content: "<SRVT a=\"1\">&amp;</SRVT>"}, "VIPF": {Format: "json", Content: `{"a":[1,2]}`}},
 		OperationDay: day, FDay: &day, Lifecycle: Deleted, DeletedAt: &at,
@@ -98,4 +99,8 @@ func TestEventPayloadMatchesEncodingJSON(t *testing.T) {
 	far := time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
 	_, err := EventPayload(&State{UpdatedAt: far})
 	require.Error(t, err)
+	// A value that fails inside a group item fails the payload, named as
+	// the general way names it.
+	_, err = EventPayload(&State{Groups: map[string][]Item{GroupGates: {{Fields: map[string]Value{"GOTM": {Raw: "far", Time: &far}}}}}})
+	require.ErrorContains(t, err, `value "far"`)
 }

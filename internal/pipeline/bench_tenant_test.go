@@ -35,7 +35,9 @@ import (
 //     the figure to compare while others use the shared server;
 //   - mariadb-µs/msg: the MariaDB server process (pid from @@pid_file);
 //   - peak-MB: this process's VmHWM over the drain (reset before it through
-//     /proc/self/clear_refs).
+//     /proc/self/clear_refs);
+//   - alloc-KB/msg, allocs/msg: what this process allocated over the drain
+//     (runtime.MemStats), which moves little from run to run.
 //
 // CPU time, not wall time: it is stable on a shared machine. The servers are
 // shared, so another client's work in the same seconds counts too; the
@@ -62,9 +64,12 @@ func BenchmarkTenantCPU(b *testing.B) {
 		resetPeakRSS(b)
 		statements := pgStatements(b, e)
 		own0 := backendsCPU(b, e)
+		var mem0, mem1 runtime.MemStats
+		runtime.ReadMemStats(&mem0)
 		self0, pg0, my0 := selfCPU(b), pgCPU(b, pgPID), procCPU(b, myPID)
 		runService(b, e, n+1)
 		self1, pg1, my1 := selfCPU(b), pgCPU(b, pgPID), procCPU(b, myPID)
+		runtime.ReadMemStats(&mem1)
 		own1 := backendsCPU(b, e)
 		peak := peakRSS(b)
 		status1 := sessionStatus(b, e.MailboxDB)
@@ -85,6 +90,10 @@ func BenchmarkTenantCPU(b *testing.B) {
 		b.ReportMetric(perMsg(my1-my0), "mariadb-µs/msg")
 		b.ReportMetric(perMsg(self1-self0+pg1-pg0+my1-my0), "total-µs/msg")
 		b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
+		// What the drain allocated (the collector's work follows it): a
+		// stable figure where CPU time moves with the machine's load.
+		b.ReportMetric(float64(mem1.TotalAlloc-mem0.TotalAlloc)/(1<<10)/float64(n+1), "alloc-KB/msg")
+		b.ReportMetric(float64(mem1.Mallocs-mem0.Mallocs)/float64(n+1), "allocs/msg")
 		// #23's goal with the default settings (gc.percent 100: ≈ 100 MB).
 		if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" && peak > 150<<20 {
 			b.Errorf("peak resident set %.0f MB draining %d messages, over the 150 MB goal", float64(peak)/(1<<20), n+1)

@@ -2,7 +2,6 @@ package pgstore
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/msgx-aodb/msgx/db/postgres"
@@ -11,32 +10,32 @@ import (
 
 // AddBackfills registers every todo in one statement (see FinishMessages).
 func (e executor) AddBackfills(ctx context.Context, todos []store.Backfill) error {
-	type row struct {
-		MsgID         int64      `json:"msg_id"`
-		MailboxStatus string     `json:"mailbox_status"`
-		ProcessedAt   time.Time  `json:"processed_at"`
-		MetaSndr      *string    `json:"meta_sndr"`
-		MetaSeqn      *int64     `json:"meta_seqn"`
-		MetaDttm      *time.Time `json:"meta_dttm"`
-		MetaType      *string    `json:"meta_type"`
-		MetaStyp      *string    `json:"meta_styp"`
-	}
 	if len(todos) == 0 {
 		return nil
 	}
-	rows := make([]row, len(todos))
-	for i, b := range todos {
-		rows[i] = row{
-			MsgID: b.MsgID, MailboxStatus: b.MailboxStatus, ProcessedAt: b.ProcessedAt,
-			MetaSndr: nilIfEmpty(b.Meta.Sndr), MetaSeqn: b.Meta.Seqn, MetaDttm: b.Meta.Dttm,
-			MetaType: nilIfEmpty(b.Meta.Type), MetaStyp: nilIfEmpty(b.Meta.Styp),
+	return interpret(e.q.BackfillTodoAdd(ctx, e.db, backfillRows(todos)))
+}
+
+// backfillRows is the JSON array BackfillTodoAdd reads (jsoncols.go).
+func backfillRows(todos []store.Backfill) []byte {
+	b := make([]byte, 0, 256*len(todos))
+	b = append(b, '[')
+	for i, t := range todos {
+		if i > 0 {
+			b = append(b, ',')
 		}
+		b = append(b, '{')
+		b = colInt(b, "msg_id", t.MsgID)
+		b = colString(b, "mailbox_status", t.MailboxStatus)
+		b = colTime(b, "processed_at", t.ProcessedAt)
+		b = colOptString(b, "meta_sndr", t.Meta.Sndr, true)
+		b = colOptInt(b, "meta_seqn", t.Meta.Seqn, true)
+		b = colOptTime(b, "meta_dttm", t.Meta.Dttm, true)
+		b = colOptString(b, "meta_type", t.Meta.Type, true)
+		b = colOptString(b, "meta_styp", t.Meta.Styp, true)
+		b = append(b, '}')
 	}
-	js, err := json.Marshal(rows)
-	if err != nil {
-		return err
-	}
-	return interpret(e.q.BackfillTodoAdd(ctx, e.db, js))
+	return append(b, ']')
 }
 
 func (e executor) DueBackfills(ctx context.Context, now time.Time, max int) ([]store.Backfill, error) {

@@ -67,13 +67,17 @@ func (cs valueColumns) get(row reflect.Value, into map[string]flight.Value) {
 
 // set writes values into row; names absent from values become NULL.
 func (cs valueColumns) set(row reflect.Value, values map[string]flight.Value) {
+	// The row's raw columns point into one block per row, not one string
+	// each (a flight row has dozens); its capacity never grows, so the
+	// pointers stay valid.
+	raws := make([]string, 0, len(values))
 	for _, c := range cs {
 		v, ok := values[c.name]
 		if !ok {
 			continue // the zero struct already holds NULLs
 		}
-		raw := v.Raw
-		row.Field(c.raw).Set(reflect.ValueOf(&raw))
+		raws = append(raws, v.Raw)
+		row.Field(c.raw).Set(reflect.ValueOf(&raws[len(raws)-1]))
 		if c.at >= 0 && v.Time != nil {
 			row.Field(c.at).Set(reflect.ValueOf(v.Time))
 		}

@@ -86,6 +86,7 @@ func (t *table[R, P]) load(ctx context.Context, e executor, flids []int64, into 
 func (t *table[R, P]) replace(ctx context.Context, e executor, writes []store.FlightWrite, now time.Time) error {
 	var flids []int64 // existing flights whose old rows go first
 	var rows []P
+	nowV := reflect.ValueOf(now) // once: each ValueOf(time.Time) is a heap copy
 	for _, w := range writes {
 		version, ok := w.Changes.Groups[t.group]
 		if !ok {
@@ -106,8 +107,8 @@ func (t *table[R, P]) replace(ctx context.Context, e executor, writes []store.Fl
 				v.Field(t.common.routeKind).SetString(t.kind)
 			}
 			v.Field(t.common.recordVersion).SetInt(version)
-			v.Field(t.common.createdAt).Set(reflect.ValueOf(now))
-			v.Field(t.common.updatedAt).Set(reflect.ValueOf(now))
+			v.Field(t.common.createdAt).Set(nowV)
+			v.Field(t.common.updatedAt).Set(nowV)
 			t.cols.set(v, item.Fields)
 			rows = append(rows, t.conv(r))
 		}

@@ -3,6 +3,7 @@ package pgstore
 import (
 	"context"
 	"fmt"
+	"unsafe"
 
 	"github.com/msgx-aodb/msgx/db/postgres"
 	"github.com/msgx-aodb/msgx/internal/store"
@@ -13,7 +14,10 @@ func (e executor) InsertEvents(ctx context.Context, events []store.NewEvent) err
 	for i, ev := range events {
 		var payload *string
 		if ev.Payload != nil {
-			p := string(ev.Payload)
+			// The bytes as a string without a copy (a payload is a few KB,
+			// one per changed flight): the string lives only in this call,
+			// which has COPY read the bytes before it returns.
+			p := unsafe.String(unsafe.SliceData(ev.Payload), len(ev.Payload))
 			payload = &p
 		}
 		rows[i] = postgres.EventInsertParams{

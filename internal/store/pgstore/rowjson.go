@@ -73,7 +73,8 @@ func (e *rowEncoder[T]) appendRow(buf []byte, row reflect.Value) []byte {
 			buf = strconv.AppendInt(buf, v.Int(), 10)
 		case v.Type() == timeType:
 			buf = append(buf, '"')
-			buf = v.Interface().(time.Time).AppendFormat(buf, time.RFC3339Nano)
+			// By address: a time.Time in an interface would be a copy on the heap.
+			buf = v.Addr().Interface().(*time.Time).AppendFormat(buf, time.RFC3339Nano)
 			buf = append(buf, '"')
 		default: // not in today's rows; correct, if slower
 			js, err := json.Marshal(v.Interface())

@@ -1,0 +1,68 @@
+package pgstore
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/msgx-aodb/msgx/internal/jsonstr"
+)
+
+// The JSON rows of the set-based statements over a run (json_to_recordset:
+// ProcStateFinishMany, BackfillTodoAdd) are written directly, byte for byte
+// what encoding/json wrote for their former row structs: its reflection and
+// a heap pointer per optional column were a few per cent of the pump's CPU.
+// An optional value is either left out (omitempty) or written as null; both
+// read as NULL.
+
+// colKey appends the key of a column, after a comma unless it is the first
+// of its object.
+func colKey(b []byte, key string) []byte {
+	if b[len(b)-1] != '{' {
+		b = append(b, ',')
+	}
+	b = append(b, '"')
+	b = append(b, key...)
+	return append(b, '"', ':')
+}
+
+func colString(b []byte, key, v string) []byte { return jsonstr.Append(colKey(b, key), v) }
+
+func colInt(b []byte, key string, v int64) []byte { return strconv.AppendInt(colKey(b, key), v, 10) }
+
+func colTime(b []byte, key string, t time.Time) []byte {
+	b = append(colKey(b, key), '"')
+	b = t.AppendFormat(b, time.RFC3339Nano)
+	return append(b, '"')
+}
+
+// colOptString writes a non-empty v; an empty one (NULL, as nilIfEmpty)
+// is left out, or written as null when null.
+func colOptString(b []byte, key, v string, null bool) []byte {
+	switch {
+	case v != "":
+		return colString(b, key, v)
+	case null:
+		return append(colKey(b, key), "null"...)
+	}
+	return b
+}
+
+func colOptInt(b []byte, key string, v *int64, null bool) []byte {
+	switch {
+	case v != nil:
+		return colInt(b, key, *v)
+	case null:
+		return append(colKey(b, key), "null"...)
+	}
+	return b
+}
+
+func colOptTime(b []byte, key string, t *time.Time, null bool) []byte {
+	switch {
+	case t != nil:
+		return colTime(b, key, *t)
+	case null:
+		return append(colKey(b, key), "null"...)
+	}
+	return b
+}
