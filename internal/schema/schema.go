@@ -184,8 +184,8 @@ func desiredWithExtras(ctx context.Context, db *sql.DB, src fs.FS) (*atlas.Schem
 //
 // Views (which atlas does not see) are compared by their definitions,
 // columns and comments, and replaced in place where PostgreSQL allows it;
-// when a table change may break them the plan drops every view of target
-// first and creates the desired ones last (views.go). Table storage
+// the views a table change breaks (they read what it touches) and the views
+// on those are dropped first and created last (views.go). Table storage
 // parameters (which atlas does not see either) are set after the table
 // changes (storage.go).
 func Plan(ctx context.Context, db *sql.DB, target string) ([]string, error) {
@@ -219,7 +219,7 @@ func planTo(ctx context.Context, db *sql.DB, target string, desired *atlas.Schem
 		if err != nil {
 			return fmt.Errorf("inspect schema %q: %w", target, err)
 		}
-		tables, breaks, err := planStatements(ctx, drv, current, desired, target)
+		tables, changes, err := planStatements(ctx, drv, current, desired, target)
 		if err != nil {
 			return err
 		}
@@ -227,11 +227,15 @@ func planTo(ctx context.Context, db *sql.DB, target string, desired *atlas.Schem
 		if err != nil {
 			return err
 		}
+		deps, err := viewDependencies(ctx, tx, target)
+		if err != nil {
+			return err
+		}
 		currentParams, err := tableStorageParams(ctx, tx, target)
 		if err != nil {
 			return err
 		}
-		drop, create := viewChanges(currentViews, views, breaks, target)
+		drop, create := viewChanges(currentViews, views, breaksViews(changes, deps), deps, target)
 		stmts = append(drop, tables...)
 		stmts = append(stmts, storageChanges(currentParams, views.params, desired, target)...)
 		if len(create) > 0 {
