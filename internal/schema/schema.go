@@ -304,8 +304,12 @@ func applyError(i, n int, stmt string, err error) error {
 	if !blocked {
 		return err
 	}
+	must := "re-create msgx's views"
+	if pe.Code == "0A000" { // their view reads a table column whose type changes
+		must = "change a column those objects read"
+	}
 	return fmt.Errorf("%w; dependent objects: %s; nothing was changed (one transaction). "+
-		"This upgrade must re-create msgx's views: drop those objects, run apply again, then re-create them "+
+		"This upgrade must %s: drop those objects, run apply again, then re-create them "+
 		"(docs/reporting.md, \"Building on flight_report\")",
-		err, strings.Join(strings.Split(strings.TrimSpace(pe.Detail), "\n"), "; "))
+		err, strings.Join(strings.Split(strings.TrimSpace(pe.Detail), "\n"), "; "), must)
 }

@@ -290,6 +290,14 @@ func TestPlanDropsOnlyViewsThatReadAChangedColumn(t *testing.T) {
 	again, err := schema.PlanFrom(ctx, db, "public", vc)
 	require.NoError(t, err)
 	require.Empty(t, again)
+
+	// A tool's view on the table column itself: PostgreSQL refuses the change.
+	_, err = db.ExecContext(ctx, "CREATE VIEW reports.tool_k AS SELECT id, k FROM public.t")
+	require.NoError(t, err)
+	_, err = schema.ApplyFrom(ctx, db, "public", depSchema(`VARCHAR(100) COLLATE "C"`, `COLLATE "C"`))
+	require.ErrorContains(t, err, "cannot alter type of a column used by a view or rule")
+	require.ErrorContains(t, err, "rule _RETURN on view reports.tool_k depends on column")
+	require.ErrorContains(t, err, "This upgrade must change a column those objects read: drop those objects")
 }
 
 // The collation migration (identifier_columns_collate_c) changes columns
