@@ -11,8 +11,8 @@ import (
 // so a changed COLLATE alone would plan nothing. withCollationChanges
 // completes the diff: a column whose collation differs is a type change,
 // which atlas plans as ALTER COLUMN ... TYPE <type> [COLLATE ...] (no
-// COLLATE: back to the type's default) and which breaks views like any type
-// change (breaksViews). PostgreSQL rebuilds the column's indexes with it.
+// COLLATE: back to the type's default) and which, like any type change,
+// breaks the views that read the column (breaksViews). PostgreSQL rebuilds the column's indexes with it.
 
 // withCollationChanges returns changes plus a type change for every column of
 // both current and desired whose collation differs and that atlas's diff

@@ -55,6 +55,7 @@ func generateMigration(ctx context.Context, db *sql.DB, dir migrate.Dir, name st
 	}
 	var (
 		currentViews  []pgadmin.ViewDefinitionsRow
+		currentDeps   []pgadmin.ViewDependenciesRow
 		currentParams storageParams
 	)
 	current, err := inScratch(ctx, db, func(sc *scratch) error {
@@ -64,6 +65,9 @@ func generateMigration(ctx context.Context, db *sql.DB, dir migrate.Dir, name st
 			}
 		}
 		if currentViews, err = viewDefinitions(ctx, sc.tx, sc.name); err != nil {
+			return err
+		}
+		if currentDeps, err = viewDependencies(ctx, sc.tx, sc.name); err != nil {
 			return err
 		}
 		currentParams, err = tableStorageParams(ctx, sc.tx, sc.name)
@@ -76,13 +80,13 @@ func generateMigration(ctx context.Context, db *sql.DB, dir migrate.Dir, name st
 	if err != nil {
 		return "", err
 	}
-	plan, breaks, err := planTableChanges(ctx, drv, current, desired, name, unqualified, func(o *migrate.PlanOptions) { o.Indent = "  " })
+	plan, tableChanges, err := planTableChanges(ctx, drv, current, desired, name, unqualified, func(o *migrate.PlanOptions) { o.Indent = "  " })
 	if err != nil {
 		return "", err
 	}
 	// Views, which atlas does not plan: replaced in place, or dropped before
 	// the table changes and created after them (views.go).
-	drop, create := viewChanges(currentViews, views, breaks, "")
+	drop, create := viewChanges(currentViews, views, breaksViews(tableChanges, currentDeps), currentDeps, "")
 	params := storageChanges(currentParams, views.params, desired, "")
 	if plan == nil && len(drop)+len(create)+len(params) == 0 {
 		return "", nil

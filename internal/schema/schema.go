@@ -184,8 +184,8 @@ func desiredWithExtras(ctx context.Context, db *sql.DB, src fs.FS) (*atlas.Schem
 //
 // Views (which atlas does not see) are compared by their definitions,
 // columns and comments, and replaced in place where PostgreSQL allows it;
-// when a table change may break them the plan drops every view of target
-// first and creates the desired ones last (views.go). Table storage
+// the views a table change breaks (they read what it touches) and the views
+// on those are dropped first and created last (views.go). Table storage
 // parameters (which atlas does not see either) are set after the table
 // changes (storage.go).
 func Plan(ctx context.Context, db *sql.DB, target string) ([]string, error) {
@@ -219,7 +219,7 @@ func planTo(ctx context.Context, db *sql.DB, target string, desired *atlas.Schem
 		if err != nil {
 			return fmt.Errorf("inspect schema %q: %w", target, err)
 		}
-		tables, breaks, err := planStatements(ctx, drv, current, desired, target)
+		tables, changes, err := planStatements(ctx, drv, current, desired, target)
 		if err != nil {
 			return err
 		}
@@ -227,11 +227,15 @@ func planTo(ctx context.Context, db *sql.DB, target string, desired *atlas.Schem
 		if err != nil {
 			return err
 		}
+		deps, err := viewDependencies(ctx, tx, target)
+		if err != nil {
+			return err
+		}
 		currentParams, err := tableStorageParams(ctx, tx, target)
 		if err != nil {
 			return err
 		}
-		drop, create := viewChanges(currentViews, views, breaks, target)
+		drop, create := viewChanges(currentViews, views, breaksViews(changes, deps), deps, target)
 		stmts = append(drop, tables...)
 		stmts = append(stmts, storageChanges(currentParams, views.params, desired, target)...)
 		if len(create) > 0 {
@@ -300,8 +304,12 @@ func applyError(i, n int, stmt string, err error) error {
 	if !blocked {
 		return err
 	}
+	must := "re-create msgx's views"
+	if pe.Code == "0A000" { // their view reads a table column whose type changes
+		must = "change a column those objects read"
+	}
 	return fmt.Errorf("%w; dependent objects: %s; nothing was changed (one transaction). "+
-		"This upgrade must re-create msgx's views: drop those objects, run apply again, then re-create them "+
+		"This upgrade must %s: drop those objects, run apply again, then re-create them "+
 		"(docs/reporting.md, \"Building on flight_report\")",
-		err, strings.Join(strings.Split(strings.TrimSpace(pe.Detail), "\n"), "; "))
+		err, strings.Join(strings.Split(strings.TrimSpace(pe.Detail), "\n"), "; "), must)
 }

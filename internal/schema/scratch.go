@@ -107,9 +107,9 @@ func planChanges(ctx context.Context, drv migrate.Driver, current, desired *atla
 	return plan, err
 }
 
-// planTableChanges is planChanges that also says whether the changes may
-// break a view (breaksViews).
-func planTableChanges(ctx context.Context, drv migrate.Driver, current, desired *atlas.Schema, name string, opts ...migrate.PlanOption) (*migrate.Plan, bool, error) {
+// planTableChanges is planChanges that also returns the changes planned, for
+// breaksViews.
+func planTableChanges(ctx context.Context, drv migrate.Driver, current, desired *atlas.Schema, name string, opts ...migrate.PlanOption) (*migrate.Plan, []atlas.Change, error) {
 	desired.Name, desired.Attrs = current.Name, current.Attrs
 	// Normalized: both sides are deparsed by the same server (desired is a
 	// fixed point of atlas's own DDL, see desiredFrom), so atlas may compare
@@ -117,17 +117,17 @@ func planTableChanges(ctx context.Context, drv migrate.Driver, current, desired 
 	// sees a changed CHECK expression.
 	changes, err := drv.SchemaDiff(current, desired, atlas.DiffNormalized())
 	if err != nil {
-		return nil, false, fmt.Errorf("atlas diff: %w", err)
+		return nil, nil, fmt.Errorf("atlas diff: %w", err)
 	}
 	changes = withCollationChanges(current, desired, changes)
 	if len(changes) == 0 {
-		return nil, false, nil
+		return nil, nil, nil
 	}
 	plan, err := drv.PlanChanges(ctx, name, changes, opts...)
 	if err != nil {
-		return nil, false, fmt.Errorf("atlas plan: %w", err)
+		return nil, nil, fmt.Errorf("atlas plan: %w", err)
 	}
-	return plan, breaksViews(changes), nil
+	return plan, changes, nil
 }
 
 // unqualified plans statements without a schema prefix; they apply to the
@@ -140,22 +140,22 @@ func unqualified(o *migrate.PlanOptions) {
 
 // planStatements is planTableChanges for direct execution: statements
 // qualified with the target schema, one line each.
-func planStatements(ctx context.Context, drv migrate.Driver, current, desired *atlas.Schema, target string) ([]string, bool, error) {
-	plan, breaks, err := planTableChanges(ctx, drv, current, desired, "", func(o *migrate.PlanOptions) {
+func planStatements(ctx context.Context, drv migrate.Driver, current, desired *atlas.Schema, target string) ([]string, []atlas.Change, error) {
+	plan, changes, err := planTableChanges(ctx, drv, current, desired, "", func(o *migrate.PlanOptions) {
 		o.SchemaQualifier = &target
 		o.Mode = migrate.PlanModeInPlace
 	})
 	if err != nil || plan == nil {
-		return nil, false, err
+		return nil, nil, err
 	}
 	stmts := make([]string, 0, len(plan.Changes))
 	for _, c := range plan.Changes {
 		if len(c.Args) > 0 { // the PostgreSQL planner inlines everything
-			return nil, false, fmt.Errorf("atlas plan: statement with arguments: %s", abbrev(c.Cmd))
+			return nil, nil, fmt.Errorf("atlas plan: statement with arguments: %s", abbrev(c.Cmd))
 		}
 		stmts = append(stmts, c.Cmd)
 	}
-	return stmts, breaks, nil
+	return stmts, changes, nil
 }
 
 // sqlFiles returns the *.sql files at the root of src in file-name order.

@@ -21,9 +21,11 @@ import (
 // A reporting tool may build its own views on msgx's (docs/reporting.md), and
 // PostgreSQL refuses to drop a view another one depends on. So a view is
 // replaced in place (CREATE OR REPLACE VIEW) whenever PostgreSQL allows it —
-// the same columns with the same types, new ones only at the end — and every
-// view is dropped and re-created only when a table change may break them (a
-// table or column dropped or renamed, a column's type changed).
+// the same columns with the same types, new ones only at the end. A view is
+// dropped and re-created only when a table change touches what it reads (a
+// table or column of it dropped or renamed, a column's type or collation
+// changed), as PostgreSQL's dependency record says (ViewDependencies), and
+// with it the views that read it.
 
 // viewStmt is one statement of the schema files about a view.
 type viewStmt struct {
@@ -81,23 +83,50 @@ func viewDefinitions(ctx context.Context, db pgadmin.DBTX, schemaName string) ([
 	return defs, nil
 }
 
+// viewDependencies lists what the views of schemaName read, as the server
+// recorded it.
+func viewDependencies(ctx context.Context, db pgadmin.DBTX, schemaName string) ([]pgadmin.ViewDependenciesRow, error) {
+	deps, err := pgadmin.New().ViewDependencies(ctx, db, schemaName)
+	if err != nil {
+		return nil, fmt.Errorf("list view dependencies of %q: %w", schemaName, err)
+	}
+	return deps, nil
+}
+
 // viewChanges returns the statements that drop views before the table
 // changes and those that create, replace or comment views after them;
-// nothing when the views agree and no table change breaks them (breaksViews).
-// qualifier prefixes the dropped names ("" for none).
-func viewChanges(current []pgadmin.ViewDefinitionsRow, desired *extras, tablesBreakViews bool, qualifier string) (drop, create []string) {
+// nothing when the views agree and no table change breaks them. broken are
+// the current views the table changes break (breaksViews); deps what the
+// current views read, so a view on a dropped view is dropped (and
+// re-created) too. qualifier prefixes the dropped names ("" for none).
+func viewChanges(current []pgadmin.ViewDefinitionsRow, desired *extras, broken map[string]bool, deps []pgadmin.ViewDependenciesRow, qualifier string) (drop, create []string) {
 	want := map[string]pgadmin.ViewDefinitionsRow{}
 	for _, v := range desired.defs {
 		want[v.Name] = v
 	}
+	gone := map[string]bool{}
+	for _, v := range current {
+		w, ok := want[v.Name]
+		if broken[v.Name] || !ok || (w != v && !replaceable(v.Columns, w.Columns)) {
+			gone[v.Name] = true
+		}
+	}
+	// PostgreSQL refuses to drop a view another one reads.
+	for grew := true; grew; {
+		grew = false
+		for _, d := range deps {
+			if gone[d.Relation] && !gone[d.ViewName] {
+				gone[d.ViewName], grew = true, true
+			}
+		}
+	}
 	have := map[string]pgadmin.ViewDefinitionsRow{}
 	var dropped []string
 	for _, v := range current {
-		have[v.Name] = v
-		w, ok := want[v.Name]
-		if tablesBreakViews || !ok || (w != v && !replaceable(v.Columns, w.Columns)) {
+		if gone[v.Name] {
 			dropped = append(dropped, v.Name)
-			delete(have, v.Name)
+		} else {
+			have[v.Name] = v
 		}
 	}
 	if len(dropped) > 0 {
@@ -113,7 +142,11 @@ func viewChanges(current []pgadmin.ViewDefinitionsRow, desired *extras, tablesBr
 		// (applyError says which and what to do).
 		drop = []string{"DROP VIEW " + strings.Join(names, ", ")}
 	}
-	for _, w := range desired.defs {
+	for _, name := range fileOrder(desired.stmts) {
+		w, ok := want[name]
+		if !ok {
+			continue
+		}
 		v, kept := have[w.Name]
 		if kept && v == w {
 			continue
@@ -142,6 +175,18 @@ func viewChanges(current []pgadmin.ViewDefinitionsRow, desired *extras, tablesBr
 	return drop, create
 }
 
+// fileOrder is the views of stmts in the order the files create them, which
+// creates a view after those it reads.
+func fileOrder(stmts []viewStmt) []string {
+	var names []string
+	for _, st := range stmts {
+		if !slices.Contains(names, st.view) {
+			names = append(names, st.view)
+		}
+	}
+	return names
+}
+
 // replaceable says whether CREATE OR REPLACE VIEW can turn a view with the
 // columns have into one with want: the same names and types in the same
 // order, new columns only at the end.
@@ -160,30 +205,44 @@ func commentedColumns(comments string) []string {
 	return names
 }
 
-// breaksViews says whether atlas's table changes may touch what a view
-// reads: PostgreSQL refuses them while the view exists (a dropped or renamed
-// table or column, a column whose type, collation or generation changes).
-// Added tables and columns, indexes, constraints, defaults, NULL-ness and
-// comments leave a view alone.
-func breaksViews(changes []atlas.Change) bool {
+// breaksViews returns the views (of deps, what the current views read) that
+// read what atlas's table changes touch, which PostgreSQL refuses to change
+// while they exist: a dropped or renamed table, a dropped or renamed column,
+// a column whose type, collation or generation changes. A view that reads a
+// whole row (an empty column in deps) reads every column. Added tables and
+// columns, indexes, constraints, defaults, NULL-ness and comments, and
+// changes of columns no view reads, leave the views alone.
+func breaksViews(changes []atlas.Change, deps []pgadmin.ViewDependenciesRow) map[string]bool {
+	broken := map[string]bool{}
+	touch := func(table, column string) {
+		for _, d := range deps {
+			if d.Relation == table && (column == "" || d.ColumnName == "" || d.ColumnName == column) {
+				broken[d.ViewName] = true
+			}
+		}
+	}
 	for _, c := range changes {
 		switch c := c.(type) {
-		case *atlas.DropTable, *atlas.RenameTable:
-			return true
+		case *atlas.DropTable:
+			touch(c.T.Name, "")
+		case *atlas.RenameTable:
+			touch(c.From.Name, "")
 		case *atlas.ModifyTable:
 			for _, tc := range c.Changes {
 				switch tc := tc.(type) {
-				case *atlas.DropColumn, *atlas.RenameColumn:
-					return true
+				case *atlas.DropColumn:
+					touch(c.T.Name, tc.C.Name)
+				case *atlas.RenameColumn:
+					touch(c.T.Name, tc.From.Name)
 				case *atlas.ModifyColumn:
 					if tc.Change&^(atlas.ChangeComment|atlas.ChangeNull|atlas.ChangeDefault) != 0 {
-						return true
+						touch(c.T.Name, tc.From.Name)
 					}
 				}
 			}
 		}
 	}
-	return false
+	return broken
 }
 
 // oneLineSQL puts a view statement on one line, as the plan prints every

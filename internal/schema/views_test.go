@@ -2,6 +2,7 @@ package schema_test
 
 import (
 	"context"
+	"database/sql"
 	"regexp"
 	"strings"
 	"testing"
@@ -221,4 +222,156 @@ func TestApplyKeepsToolViewOnFlightReport(t *testing.T) {
 	require.NotContains(t, strings.Join(plan, "\n"), "DROP VIEW")
 	var n int
 	require.NoError(t, db.QueryRowContext(ctx, "SELECT count(*) FROM reports.daily").Scan(&n))
+}
+
+// depSchema is a toy schema: table t whose column v only view zv reads (in
+// its WHERE, not among its columns), k no view reads, and view av on zv —
+// created after zv, though before it by name.
+func depSchema(kType, vCollate string) fstest.MapFS {
+	return fstest.MapFS{
+		"010_t.sql": {Data: []byte("CREATE TABLE t (id BIGINT NOT NULL, v VARCHAR(10) " + vCollate + " NULL, k " + kType + " NULL, CONSTRAINT t_pkey PRIMARY KEY (id));")},
+		"020_v.sql": {Data: []byte("CREATE VIEW zv AS SELECT id FROM t WHERE v IS NOT NULL;\nCOMMENT ON VIEW zv IS 'z';\nCREATE VIEW av AS SELECT id FROM zv;")},
+	}
+}
+
+// Only the views that read a changed column are dropped and re-created (and
+// the views on them): PostgreSQL's dependency record says which. A type or
+// collation change of a column no view reads leaves the views, and a
+// reporting tool's view on them, in place; a collation change of a column a
+// view reads drops that view and the one on it, which the tool's view then
+// blocks with the way out.
+func TestPlanDropsOnlyViewsThatReadAChangedColumn(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openDB(t, testdb.PostgresEmpty(t))
+	toolViewThere := func() {
+		t.Helper()
+		var n int
+		require.NoError(t, db.QueryRowContext(ctx, "SELECT count(*) FROM reports.tool_v").Scan(&n))
+	}
+	_, err := schema.ApplyFrom(ctx, db, "public", depSchema("VARCHAR(40)", ""))
+	require.NoError(t, err)
+	_, err = db.ExecContext(ctx, "CREATE SCHEMA reports; CREATE VIEW reports.tool_v AS SELECT id FROM public.av")
+	require.NoError(t, err)
+
+	// k, which no view reads: its collation, then its type.
+	for _, src := range []fstest.MapFS{depSchema(`VARCHAR(40) COLLATE "C"`, ""), depSchema(`VARCHAR(80) COLLATE "C"`, "")} {
+		plan, err := schema.PlanFrom(ctx, db, "public", src)
+		require.NoError(t, err)
+		require.Len(t, plan, 1)
+		require.Contains(t, plan[0], `ALTER TABLE "public"."t" ALTER COLUMN "k" TYPE character varying`)
+		_, err = schema.ApplyFrom(ctx, db, "public", src)
+		require.NoError(t, err)
+		toolViewThere()
+	}
+
+	// v, which zv reads: zv and av (on zv) go, which the tool's view on av blocks.
+	vc := depSchema(`VARCHAR(80) COLLATE "C"`, `COLLATE "C"`)
+	_, err = schema.ApplyFrom(ctx, db, "public", vc)
+	require.ErrorContains(t, err, "view reports.tool_v depends on view av")
+	require.ErrorContains(t, err, "nothing was changed")
+	require.ErrorContains(t, err, "drop those objects, run apply again, then re-create them")
+	toolViewThere()
+
+	_, err = db.ExecContext(ctx, "DROP VIEW reports.tool_v")
+	require.NoError(t, err)
+	plan, err := schema.PlanFrom(ctx, db, "public", vc)
+	require.NoError(t, err)
+	require.Equal(t, []string{
+		`DROP VIEW "public"."av", "public"."zv"`,
+		`ALTER TABLE "public"."t" ALTER COLUMN "v" TYPE character varying(10) COLLATE "C"`,
+		`SET LOCAL search_path TO "public"`,
+		"CREATE VIEW zv AS SELECT id FROM t WHERE v IS NOT NULL",
+		"COMMENT ON VIEW zv IS 'z'",
+		"CREATE VIEW av AS SELECT id FROM zv",
+	}, plan)
+	_, err = schema.ApplyFrom(ctx, db, "public", vc)
+	require.NoError(t, err)
+	again, err := schema.PlanFrom(ctx, db, "public", vc)
+	require.NoError(t, err)
+	require.Empty(t, again)
+
+	// A tool's view on the table column itself: PostgreSQL refuses the change.
+	_, err = db.ExecContext(ctx, "CREATE VIEW reports.tool_k AS SELECT id, k FROM public.t")
+	require.NoError(t, err)
+	_, err = schema.ApplyFrom(ctx, db, "public", depSchema(`VARCHAR(100) COLLATE "C"`, `COLLATE "C"`))
+	require.ErrorContains(t, err, "cannot alter type of a column used by a view or rule")
+	require.ErrorContains(t, err, "rule _RETURN on view reports.tool_k depends on column")
+	require.ErrorContains(t, err, "This upgrade must change a column those objects read: drop those objects")
+}
+
+// The collation migration (identifier_columns_collate_c) changes columns
+// flight_report does not read: a reporting tool's view on flight_report stays
+// through it, whether the DBA runs the migration file or msgx schema plan and
+// apply (neither drops the view).
+func TestCollationUpgradeKeepsToolViewOnFlightReport(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir, err := schema.MigrationDir()
+	require.NoError(t, err)
+	files, err := dir.Files()
+	require.NoError(t, err)
+	last := files[len(files)-1]
+	require.Contains(t, last.Name(), "_identifier_columns_collate_c.sql")
+	require.NotContains(t, string(last.Bytes()), "DROP VIEW")
+
+	before := func() *sql.DB {
+		t.Helper()
+		db := openDB(t, testdb.PostgresEmpty(t))
+		require.NoError(t, schema.ExecFiles(ctx, db, "public", files[:len(files)-1]))
+		_, err := db.ExecContext(ctx, "CREATE SCHEMA reports; CREATE VIEW reports.daily AS SELECT flid, gate_1 FROM public.flight_report")
+		require.NoError(t, err)
+		return db
+	}
+	toolViewThere := func(db *sql.DB) {
+		t.Helper()
+		var n int
+		require.NoError(t, db.QueryRowContext(ctx, "SELECT count(*) FROM reports.daily").Scan(&n))
+	}
+
+	migrated := before()
+	require.NoError(t, schema.ExecFiles(ctx, migrated, "public", files[len(files)-1:]))
+	toolViewThere(migrated)
+
+	applied := before()
+	plan, err := schema.Plan(ctx, applied, "public")
+	require.NoError(t, err)
+	require.Contains(t, strings.Join(plan, "\n"), `COLLATE "C"`)
+	require.NotContains(t, strings.Join(plan, "\n"), "VIEW")
+	_, err = schema.Apply(ctx, applied, "public")
+	require.NoError(t, err)
+	toolViewThere(applied)
+}
+
+// A collation change of a column flight_report reads (in neither its
+// definition nor its column types visible) still drops and re-creates it,
+// and a tool's view on it blocks that upgrade with the way out.
+func TestApplyRecreatesFlightReportWhenAColumnItReadsChanges(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openDB(t, testdb.Postgres(t))
+	_, err := db.ExecContext(ctx, "CREATE SCHEMA reports; CREATE VIEW reports.daily AS SELECT flid, gate_1 FROM public.flight_report")
+	require.NoError(t, err)
+
+	src := fstest.MapFS{}
+	files, err := schema.SchemaFiles()
+	require.NoError(t, err)
+	for _, f := range files {
+		src[f.Name()] = &fstest.MapFile{Data: f.Bytes()}
+	}
+	const flno = "  flno             VARCHAR(1000)  NULL,"
+	text := string(src["020_flight.sql"].Data)
+	require.Contains(t, text, flno)
+	src["020_flight.sql"] = &fstest.MapFile{Data: []byte(strings.Replace(text, flno, `  flno             VARCHAR(1000)  COLLATE "C" NULL,`, 1))}
+
+	_, err = schema.ApplyFrom(ctx, db, "public", src)
+	require.ErrorContains(t, err, "view reports.daily depends on view flight_report")
+	require.ErrorContains(t, err, "nothing was changed")
+
+	_, err = db.ExecContext(ctx, "DROP VIEW reports.daily")
+	require.NoError(t, err)
+	plan, err := schema.ApplyFrom(ctx, db, "public", src)
+	require.NoError(t, err)
+	require.Equal(t, `DROP VIEW "public"."flight_report"`, plan[0])
+	require.Contains(t, plan, `ALTER TABLE "public"."flight_schd" ALTER COLUMN "flno" TYPE character varying(1000) COLLATE "C"`)
 }

@@ -53,3 +53,23 @@ JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
 CROSS JOIN LATERAL pg_catalog.pg_options_to_table(c.reloptions) o
 WHERE n.nspname = sqlc.arg(schema_name)::text AND c.relkind IN ('r', 'p')
 ORDER BY 1, 2;
+
+-- name: ViewDependencies :many
+-- What each view of a schema reads of the relations (tables, views) of that
+-- schema, from PostgreSQL's own dependency record: a view's rewrite rule
+-- depends on every column it reads (column = its name) and on every
+-- relation it reads at all (an empty column). PostgreSQL refuses to drop, or to
+-- change the type of, what a view depends on; internal/schema drops and
+-- re-creates only the views a table change touches (views.go).
+SELECT DISTINCT v.relname::text AS view_name,
+       r.relname::text AS relation,
+       COALESCE(a.attname::text, '')::text AS column_name
+FROM pg_catalog.pg_rewrite w
+JOIN pg_catalog.pg_class v ON v.oid = w.ev_class AND v.relkind = 'v'
+JOIN pg_catalog.pg_namespace n ON n.oid = v.relnamespace
+JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_rewrite'::pg_catalog.regclass AND d.objid = w.oid
+ AND d.refclassid = 'pg_catalog.pg_class'::pg_catalog.regclass AND d.refobjid <> v.oid
+JOIN pg_catalog.pg_class r ON r.oid = d.refobjid AND r.relnamespace = v.relnamespace
+LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid AND d.refobjsubid > 0
+WHERE n.nspname = sqlc.arg(schema_name)::text
+ORDER BY 1, 2, 3;
