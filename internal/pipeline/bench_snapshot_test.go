@@ -21,7 +21,8 @@ import (
 // Each case drains one DNLD of 2 000 and of 10 000 flights with every
 // repeated group (fullRecord) and reports msgx-µs/flight, pg-µs/flight (the
 // whole server), pg-own-µs/flight (the benchmark's backends) and
-// total-µs/flight (msgx + the whole PostgreSQL). With
+// total-µs/flight (msgx + the whole PostgreSQL + MariaDB, as
+// BenchmarkTenantCPU's drainCPU measures a drain). With
 // MSGX_BENCH_PG_STATEMENTS (scripts/pg-profile.sh) it logs the measured
 // DNLD's statements and table work per flight.
 func BenchmarkSnapshotCPU(b *testing.B) {
@@ -52,13 +53,8 @@ func snapshotCPU(b *testing.B, flights int, again bool) {
 	_, err := e.Mailbox.Insert(b.Context(), []byte(dnld(flights)), e.Clock.Now())
 	require.NoError(b, err)
 
-	pgPID := postmasterPID(b, e)
 	statements := pgStatements(b, e)
-	own0 := backendsCPU(b, e)
-	self0, pg0 := selfCPU(b), pgCPU(b, pgPID)
-	runService(b, e, msgs)
-	self1, pg1 := selfCPU(b), pgCPU(b, pgPID)
-	own1 := backendsCPU(b, e)
+	c, _ := drainCPU(b, e, postmasterPID(b, e), mariadbPID(b, e.MailboxDB), msgs)
 	statements(flights)
 
 	counts, err := e.Store.QueueCounts(b.Context())
@@ -66,12 +62,8 @@ func snapshotCPU(b *testing.B, flights int, again bool) {
 	require.Equal(b, []store.StatusCount{{Status: store.StatusSucceeded, Messages: int64(msgs)}}, counts)
 
 	perFlight := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(flights) }
-	var own time.Duration
-	for pid, t := range own1 {
-		own += t - own0[pid]
-	}
-	b.ReportMetric(perFlight(self1-self0), "msgx-µs/flight")
-	b.ReportMetric(perFlight(pg1-pg0), "pg-µs/flight")
-	b.ReportMetric(perFlight(own), "pg-own-µs/flight")
-	b.ReportMetric(perFlight(self1-self0+pg1-pg0), "total-µs/flight")
+	b.ReportMetric(perFlight(c.self), "msgx-µs/flight")
+	b.ReportMetric(perFlight(c.pg), "pg-µs/flight")
+	b.ReportMetric(perFlight(c.own), "pg-own-µs/flight")
+	b.ReportMetric(perFlight(c.total()), "total-µs/flight")
 }
