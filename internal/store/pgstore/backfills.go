@@ -18,13 +18,8 @@ func (e executor) AddBackfills(ctx context.Context, todos []store.Backfill) erro
 
 // backfillRows is the JSON array BackfillTodoAdd reads (jsoncols.go).
 func backfillRows(todos []store.Backfill) []byte {
-	b := make([]byte, 0, 256*len(todos))
-	b = append(b, '[')
-	for i, t := range todos {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '{')
+	return jsonArray(len(todos), 256, func(b []byte, i int) []byte {
+		t := &todos[i]
 		b = colInt(b, "msg_id", t.MsgID)
 		b = colString(b, "mailbox_status", t.MailboxStatus)
 		b = colTime(b, "processed_at", t.ProcessedAt)
@@ -32,10 +27,8 @@ func backfillRows(todos []store.Backfill) []byte {
 		b = colOptInt(b, "meta_seqn", t.Meta.Seqn, true)
 		b = colOptTime(b, "meta_dttm", t.Meta.Dttm, true)
 		b = colOptString(b, "meta_type", t.Meta.Type, true)
-		b = colOptString(b, "meta_styp", t.Meta.Styp, true)
-		b = append(b, '}')
-	}
-	return append(b, ']')
+		return colOptString(b, "meta_styp", t.Meta.Styp, true)
+	})
 }
 
 func (e executor) DueBackfills(ctx context.Context, now time.Time, max int) ([]store.Backfill, error) {

@@ -14,6 +14,21 @@ import (
 // An optional value is either left out (omitempty) or written as null; both
 // read as NULL.
 
+// jsonArray writes the array of n objects, obj writing the columns of the
+// i-th between its braces; sizeHint is the bytes of one object.
+func jsonArray(n, sizeHint int, obj func(b []byte, i int) []byte) []byte {
+	b := make([]byte, 0, sizeHint*n+2)
+	b = append(b, '[')
+	for i := range n {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{')
+		b = append(obj(b, i), '}')
+	}
+	return append(b, ']')
+}
+
 // colKey appends the key of a column, after a comma unless it is the first
 // of its object.
 func colKey(b []byte, key string) []byte {

@@ -122,32 +122,27 @@ func (e executor) FinishMessages(ctx context.Context, finishes []store.Finish) e
 // finishRows is the JSON array ProcStateFinishMany reads (jsoncols.go);
 // a row without a binding has no bind key (NULL: its binding is kept).
 func finishRows(finishes []store.Finish) []byte {
-	b := make([]byte, 0, 320*len(finishes)) // a bound row is ~300 bytes
-	b = append(b, '[')
-	for i, p := range finishes {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '{')
+	return jsonArray(len(finishes), 320, func(b []byte, i int) []byte { // a bound row is ~300 bytes
+		p := &finishes[i]
 		b = colInt(b, "msg_id", p.MsgID)
 		b = colString(b, "status", p.Status)
 		b = colOptString(b, "error_class", p.ErrorClass, false)
 		b = colOptString(b, "reason", p.Reason, false)
 		b = colOptInt(b, "duplicate_of", p.DuplicateOf, false)
-		if bind := p.Bind; bind != nil {
-			b = append(colKey(b, "bind"), "true"...)
-			b = colOptString(b, "identity_key", bind.IdentityKey, false)
-			b = colOptString(b, "kind", bind.Kind, false)
-			b = colOptString(b, "msg_type", bind.Meta.Type, false)
-			b = colOptString(b, "msg_subtype", bind.Meta.Styp, false)
-			b = colOptString(b, "meta_sndr", bind.Meta.Sndr, false)
-			b = colOptInt(b, "meta_seqn", bind.Meta.Seqn, false)
-			b = colOptString(b, "meta_dttm_raw", bind.Meta.DttmRaw, false)
-			b = colOptTime(b, "meta_dttm", bind.Meta.Dttm, false)
+		bind := p.Bind
+		if bind == nil {
+			return b
 		}
-		b = append(b, '}')
-	}
-	return append(b, ']')
+		b = append(colKey(b, "bind"), "true"...)
+		b = colOptString(b, "identity_key", bind.IdentityKey, false)
+		b = colOptString(b, "kind", bind.Kind, false)
+		b = colOptString(b, "msg_type", bind.Meta.Type, false)
+		b = colOptString(b, "msg_subtype", bind.Meta.Styp, false)
+		b = colOptString(b, "meta_sndr", bind.Meta.Sndr, false)
+		b = colOptInt(b, "meta_seqn", bind.Meta.Seqn, false)
+		b = colOptString(b, "meta_dttm_raw", bind.Meta.DttmRaw, false)
+		return colOptTime(b, "meta_dttm", bind.Meta.Dttm, false)
+	})
 }
 
 // allDone reports the messages a set-based update did not find unfinished.
