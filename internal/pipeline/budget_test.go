@@ -65,7 +65,7 @@ func TestRunIsCutByBytes(t *testing.T) {
 	e.Send(t, dnld(3))
 	e.StepUntilWait(t)
 	counter := &byteCounter{r: e.Mailbox}
-	e.raw = counter
+	e.useRaw(counter)
 	releases = 0
 
 	var ids []int64
@@ -148,7 +148,7 @@ func TestReadAheadKeepsToTheBudget(t *testing.T) {
 	e.Send(t, dnld(2))
 	e.StepUntilWait(t)
 	counter := &byteCounter{r: e.Mailbox}
-	e.raw = counter
+	e.useRaw(counter)
 	reads := &countingReader{r: envReader{e}, reads: map[int64]int{}}
 	spy := &aheadSpy{Store: e.Store}
 	pump := NewPump(spy, reads, nil, e.Clock, e.pump.log, e.pump.cfg)

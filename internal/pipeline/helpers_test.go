@@ -79,6 +79,15 @@ func (f readerFunc) ReadRaws(ctx context.Context, ids []int64) (map[int64][]byte
 	return f(ctx, ids)
 }
 
+// useRaw makes the env pump read XML through r. A read-ahead the last step
+// left in flight reads through e.raw in the background: it is waited for and
+// dropped first, so it neither calls r before the step the test means nor
+// races the swap, and the next step reads through r whatever it needs.
+func (e *env) useRaw(r rawReads) {
+	e.pump.takeAhead()
+	e.raw = r
+}
+
 // envReader is the env pump's RawReader: the XML through e.raw, the sizes
 // from the mailbox.
 type envReader struct{ e *env }

@@ -220,13 +220,13 @@ func TestPumpAbandonsARunOvertakenBySmallerID(t *testing.T) {
 			_, err := e.Store.Enqueue(t.Context(), run, e.Clock.Now())
 			require.NoError(t, err)
 			var once sync.Once
-			e.raw = readerFunc(func(ctx context.Context, ids []int64) (map[int64][]byte, error) {
+			e.useRaw(readerFunc(func(ctx context.Context, ids []int64) (map[int64][]byte, error) {
 				once.Do(func() { // the poller enqueues the late-committed smaller row meanwhile
 					_, err := e.Store.Enqueue(ctx, []int64{smaller}, e.Clock.Now())
 					require.NoError(t, err)
 				})
 				return e.Mailbox.ReadRaws(ctx, ids)
-			})
+			}))
 			e.StepUntilWait(t)
 			require.Equal(t, tc.after[len(tc.after)-1], e.stand(t, 1), "the largest id's value wins")
 			require.Equal(t, append([]int64{smaller}, run...), e.msgOrder(t, 1))

@@ -73,7 +73,7 @@ func TestOutagePausesThePump(t *testing.T) {
 	closed, err := mailbox.Open(t.Context(), "root@tcp(127.0.0.1:3306)/?parseTime=true")
 	require.NoError(t, err)
 	require.NoError(t, closed.Close())
-	e.raw = mailbox.New(closed)
+	e.useRaw(mailbox.New(closed))
 	probe := func(outage time.Duration) {
 		t.Helper()
 		for range int(outage / time.Second) {
@@ -104,7 +104,8 @@ func TestOutagePausesThePump(t *testing.T) {
 	p, _ = state.Get()
 	require.Equal(t, store.DependencyPostgres, p.Dependency)
 
-	e.pump.store, e.raw = e.Store, e.Mailbox
+	e.pump.store = e.Store
+	e.useRaw(e.Mailbox)
 	e.StepUntilWait(t)
 	_, ok = state.Get()
 	require.False(t, ok, "resumed at the first probe that got through")
@@ -133,7 +134,7 @@ func TestOutageRunsNoDeadline(t *testing.T) {
 	closed, err := mailbox.Open(t.Context(), "root@tcp(127.0.0.1:3306)/?parseTime=true")
 	require.NoError(t, err)
 	require.NoError(t, closed.Close())
-	e.raw = mailbox.New(closed)
+	e.useRaw(mailbox.New(closed))
 	for range 300 { // a 5-minute outage, probed every second
 		_, err := e.pump.Step(t.Context())
 		require.NoError(t, err)
@@ -141,7 +142,7 @@ func TestOutageRunsNoDeadline(t *testing.T) {
 	}
 	require.Equal(t, store.StatusFailed, e.msg(t, bad).Status, "not exhausted during the outage")
 
-	e.raw = e.Mailbox
+	e.useRaw(e.Mailbox)
 	_, err = e.pump.Step(t.Context()) // the outage ends
 	require.NoError(t, err)
 	m := e.msg(t, bad)
@@ -218,7 +219,7 @@ func TestPauseStateFollowsTheRunningPump(t *testing.T) {
 	closed, err := mailbox.Open(t.Context(), "root@tcp(127.0.0.1:3306)/?parseTime=true")
 	require.NoError(t, err)
 	require.NoError(t, closed.Close())
-	e.raw = mailbox.New(closed)
+	e.useRaw(mailbox.New(closed))
 
 	ctx, stop := context.WithCancel(t.Context())
 	done := make(chan struct{})
@@ -234,7 +235,7 @@ func TestPauseStateFollowsTheRunningPump(t *testing.T) {
 	_, _ = e.pump.Step(t.Context())
 	_, ok = state.Get()
 	require.True(t, ok)
-	e.raw = e.Mailbox
+	e.useRaw(e.Mailbox)
 	next := NewPump(e.Store, envReader{e}, nil, e.Clock, e.pump.log, e.pump.cfg)
 	ctx, stop = context.WithCancel(t.Context())
 	stop()
@@ -251,12 +252,12 @@ func TestOwnMailboxReadFailureIsCounted(t *testing.T) {
 	state := &PauseState{}
 	e := newEnv(t, func(c *PumpConfig) { c.Pause = state; c.MaxAttempts = 2 })
 	bad := e.Send(t, schd("ADFT", fltr(1)))
-	e.raw = readerFunc(func(ctx context.Context, ids []int64) (map[int64][]byte, error) {
+	e.useRaw(readerFunc(func(ctx context.Context, ids []int64) (map[int64][]byte, error) {
 		if slices.Contains(ids, bad) {
 			return nil, fmt.Errorf("mailbox: read: %w: Query execution was interrupted (max_statement_time exceeded)", mailbox.ErrUnavailable)
 		}
 		return e.Mailbox.ReadRaws(ctx, ids)
-	})
+	}))
 	for range 5 {
 		wait, err := e.pump.Step(t.Context())
 		require.NoError(t, err)

@@ -204,12 +204,12 @@ func TestMissingRawIsMalformedButReadErrorIsInfra(t *testing.T) {
 	require.Equal(t, "MALFORMED", m.ErrorClass)
 
 	id := e.Send(t, schd("ADFT", fltr(1)))
-	e.raw = readerFunc(func(context.Context, []int64) (map[int64][]byte, error) { return nil, errors.New("connection reset") })
+	e.useRaw(readerFunc(func(context.Context, []int64) (map[int64][]byte, error) { return nil, errors.New("connection reset") }))
 	e.StepUntilWait(t)
 	m = e.msg(t, id)
 	require.Equal(t, store.StatusFailed, m.Status, "a read error is never taken for a missing row")
 	require.Equal(t, "INFRA", m.ErrorClass)
-	e.raw = e.Mailbox
+	e.useRaw(e.Mailbox)
 	e.Clock.Advance(time.Second)
 	e.StepUntilWait(t)
 	require.Equal(t, store.StatusSucceeded, e.msg(t, id).Status)

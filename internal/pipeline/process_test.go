@@ -27,7 +27,7 @@ func TestMessageFinishedMeanwhileIsNotProcessedAgain(t *testing.T) {
 	cfg.RunLength = DefaultPumpConfig().RunLength
 	other := NewPump(e.Store, e.Mailbox, nil, e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg)
 	raced := false
-	e.raw = readerFunc(func(ctx context.Context, ids []int64) (map[int64][]byte, error) {
+	e.useRaw(readerFunc(func(ctx context.Context, ids []int64) (map[int64][]byte, error) {
 		if !raced { // after this pump read the head [x], before it locks x
 			raced = true
 			_, err := other.Step(ctx)
@@ -35,7 +35,7 @@ func TestMessageFinishedMeanwhileIsNotProcessedAgain(t *testing.T) {
 			require.Equal(t, store.StatusSucceeded, e.msg(t, y).Status, "the other pump processed x and y")
 		}
 		return e.Mailbox.ReadRaws(ctx, ids)
-	})
+	}))
 	_, err := e.pump.Step(t.Context())
 	require.NoError(t, err)
 	require.True(t, raced)
