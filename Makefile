@@ -44,7 +44,7 @@ export MSGX_PG_URL MSGX_MAILBOX_DSN MSGX_HTTP_ADDR MSGX_TEST_PG_URL MSGX_TEST_MA
 # Go files for gofmt: tracked plus untracked-but-not-ignored, that still exist.
 GOFILES = $(wildcard $(shell git ls-files -co --exclude-standard -- '*.go' 2>/dev/null || find . -name '*.go' -not -path './.cache/*'))
 
-.PHONY: help generate sqlc-diff build package services test fuzz bench lint run clean
+.PHONY: help generate sqlc-diff contracts-diff build package services test fuzz bench lint run clean
 
 help:
 	@echo "targets:"
@@ -56,6 +56,7 @@ help:
 	@echo "  lint       gofmt, go vet, sqlc diff, golangci-lint (.golangci.yml)"
 	@echo "  generate   sqlc generate (db/) + gofmt + docs/config.md"
 	@echo "  sqlc-diff  fail if db/ differs from what sqlc would generate"
+	@echo "  contracts-diff  fail on a breaking change of docs/openapi.yaml, asyncapi.yaml or the flight schema since the last release (BASE=<ref>)"
 	@echo "  build      $(BIN) (version $(VERSION))"
 	@echo "  package    bin/msgx_<version>_amd64.deb: build + the systemd unit, /etc/msgx, docs, alerts (docs/deploy.md)"
 	@echo "  services   install/start PostgreSQL and MariaDB, create the databases"
@@ -68,6 +69,9 @@ generate:
 
 sqlc-diff:
 	$(SQLC) diff
+
+contracts-diff:
+	$(GO) run ./scripts/contracts-diff $(if $(BASE),-base $(BASE))
 
 build:
 	@mkdir -p $(dir $(BIN))
