@@ -106,10 +106,24 @@ func TestAPIDocMatchesContract(t *testing.T) {
 			}
 		}
 	}
+	headers := map[string]bool{}
 	for path, item := range doc.Paths.Map() {
-		for method := range item.Operations() {
+		for method, o := range item.Operations() {
 			require.True(t, named[method+" "+path], "docs/openapi.yaml has %s %s, docs/api.md does not name it", method, path)
+			for _, r := range o.Responses.Map() {
+				for h := range r.Value.Headers {
+					headers[h] = true
+				}
+			}
 		}
+	}
+	// The answer headers: those docs/api.md names are the contract's.
+	require.NotEmpty(t, headers)
+	for h := range headers {
+		require.Contains(t, string(b), "`"+h, "docs/openapi.yaml answers header %s, docs/api.md does not name it", h)
+	}
+	for _, h := range []string{"X-Request-Id", "WWW-Authenticate", "Retry-After"} {
+		require.True(t, headers[h], "docs/api.md names the answer header %s, docs/openapi.yaml does not", h)
 	}
 }
 

@@ -4,9 +4,13 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/docs"
 )
 
 // flightDoc is a valid flight; the cases below each break one rule.
@@ -119,4 +123,39 @@ func TestAsyncAPIRecordIsStrict(t *testing.T) {
 	} {
 		require.Error(t, ValidateRecord([]byte(c.key), c.hdr, c.value), name)
 	}
+}
+
+// TestEveryOperationHasAnExample: each request body and each answer of 2xx
+// shows an example, and the examples are validated against their schemas
+// when the document loads (a bad one fails LoadOpenAPI).
+func TestEveryOperationHasAnExample(t *testing.T) {
+	doc, err := LoadOpenAPI()
+	require.NoError(t, err)
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			var contents []openapi3.Content
+			if op.RequestBody != nil {
+				contents = append(contents, op.RequestBody.Value.Content)
+			}
+			for code, r := range op.Responses.Map() {
+				if strings.HasPrefix(code, "2") {
+					contents = append(contents, r.Value.Content)
+				}
+			}
+			require.NotEmpty(t, contents, "%s %s", method, path)
+			for _, c := range contents {
+				for mime, mt := range c {
+					if mime == "text/xml" {
+						continue // the twin of application/xml
+					}
+					require.True(t, mt.Example != nil || len(mt.Examples) > 0, "%s %s: %s has no example", method, path, mime)
+				}
+			}
+		}
+	}
+
+	bad := strings.Replace(string(docs.OpenAPI), `first_seen_at: "2026-12-03T05:00:01Z"`, `first_seen_at: "2026-12-03T13:00:01+08:00"`, 1)
+	require.NotEqual(t, string(docs.OpenAPI), bad)
+	_, err = loadOpenAPIFrom([]byte(bad))
+	require.ErrorContains(t, err, "first_seen_at", "an example that leaves its schema fails the load")
 }

@@ -45,7 +45,9 @@ func init() {
 // LoadOpenAPI loads the embedded docs/openapi.yaml, its reference to the
 // flight schema resolved from the embedded file too, and validates it as an
 // OpenAPI 3.1 document (examples included).
-func LoadOpenAPI() (*openapi3.T, error) {
+func LoadOpenAPI() (*openapi3.T, error) { return loadOpenAPIFrom(docs.OpenAPI) }
+
+func loadOpenAPIFrom(data []byte) (*openapi3.T, error) {
 	l := openapi3.NewLoader()
 	l.ReadFromURIFunc = func(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
 		if path.Clean(u.Path) == docs.FlightSchemaPath {
@@ -53,7 +55,7 @@ func LoadOpenAPI() (*openapi3.T, error) {
 		}
 		return nil, fmt.Errorf("docs/openapi.yaml refers to %s: only %s is embedded", u, docs.FlightSchemaPath)
 	}
-	doc, err := l.LoadFromDataWithPath(docs.OpenAPI, &url.URL{Path: "openapi.yaml"})
+	doc, err := l.LoadFromDataWithPath(data, &url.URL{Path: "openapi.yaml"})
 	if err != nil {
 		return nil, fmt.Errorf("docs/openapi.yaml: %w", err)
 	}
