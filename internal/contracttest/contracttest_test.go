@@ -9,6 +9,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/require"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/msgx-aodb/msgx/docs"
 )
@@ -158,4 +159,41 @@ func TestEveryOperationHasAnExample(t *testing.T) {
 	require.NotEqual(t, string(docs.OpenAPI), bad)
 	_, err = loadOpenAPIFrom([]byte(bad))
 	require.ErrorContains(t, err, "first_seen_at", "an example that leaves its schema fails the load")
+}
+
+// TestAsyncAPIRefsResolve: every $ref of docs/asyncapi.yaml points at
+// something in it, or at the flight schema.
+func TestAsyncAPIRefsResolve(t *testing.T) {
+	var doc any
+	require.NoError(t, yaml.Unmarshal(docs.AsyncAPI, &doc))
+	n := 0
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			if ref, ok := x["$ref"].(string); ok {
+				n++
+				if ref == "./"+docs.FlightSchemaPath {
+					return
+				}
+				require.True(t, strings.HasPrefix(ref, "#/"), ref)
+				at := doc
+				for _, part := range strings.Split(strings.TrimPrefix(ref, "#/"), "/") {
+					m, ok := at.(map[string]any)
+					require.True(t, ok, "%s: %s is not an object", ref, part)
+					at, ok = m[part]
+					require.True(t, ok, "%s: no %s", ref, part)
+				}
+			}
+			for _, c := range x {
+				walk(c)
+			}
+		case []any:
+			for _, c := range x {
+				walk(c)
+			}
+		}
+	}
+	walk(doc)
+	require.Positive(t, n)
 }
