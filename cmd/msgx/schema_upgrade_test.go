@@ -5,11 +5,14 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
+	"github.com/msgx-aodb/msgx/db/pgadmin"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/schema"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
 )
@@ -112,6 +115,20 @@ func TestMigrateNeedsBaselineAfterApply(t *testing.T) {
 	require.Equal(t, exitOK, code)
 	require.Contains(t, out, "baseline  "+last)
 	require.Contains(t, out, ", 0 pending")
+
+	// A newer msgx migrated this database: this one shows it and will not
+	// migrate (a rolled-back binary, docs/upgrade.md "Roll back").
+	db, err := schema.Open(t.Context(), pg.URL)
+	require.NoError(t, err)
+	defer db.Close()
+	require.NoError(t, pgadmin.New().SchemaVersionAdd(t.Context(), db, pgadmin.SchemaVersionAddParams{
+		Version: "29990101000000", Name: "29990101000000_future.sql", Sha256: "x", AppliedAt: time.Now()}))
+	code, out, _ = runMsgx(t, "schema", "status", "--url", pg.URL)
+	require.Equal(t, exitOK, code)
+	require.Contains(t, out, "UNKNOWN   29990101000000_future.sql")
+	code, _, stderr = runMsgx(t, "schema", "migrate", "--yes", "--url", pg.URL)
+	require.Equal(t, exitFailure, code)
+	require.Contains(t, stderr, "older than the schema")
 }
 
 // schema plan drops a table the DBA added to msgx's schema; --keep-unowned
