@@ -8,9 +8,11 @@
 //     same server (inside a transaction that is rolled back) and inspects it. This replaces atlas's "dev database": the
 //     server itself normalises types, defaults and expressions, so both sides of
 //     a diff are compared in the same canonical form.
-//   - Plan / Apply bring a live schema (declaratively) to that state.
-//   - GenerateMigration writes atlas-format versioned migrations for DBAs who
-//     prefer reviewed, versioned files (atlas migrate apply).
+//   - Plan / Apply bring a live schema (declaratively) to that state: the
+//     development and test route.
+//   - GenerateMigration writes atlas-format versioned migrations from it;
+//     Migrate / MigrationStatus (versioned.go) run and report them: the
+//     production route (docs/upgrade.md).
 package schema
 
 import (
