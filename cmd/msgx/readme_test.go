@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -22,10 +24,17 @@ func TestReadmeStatus(t *testing.T) {
 	require.NoError(t, err)
 	readme := string(b)
 
+	// The demo's day through the real pump.
 	e := newOpsEnv(t)
 	h := newHistory(e)
-	h.send(t, schdDNLD(101), false)
-	h.send(t, flopSTND(101, "1"), false)
+	files, err := filepath.Glob("../../testdata/sample-day/*.xml")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, f := range files {
+		xml, err := os.ReadFile(f)
+		require.NoError(t, err)
+		h.send(t, string(xml), false)
+	}
 
 	code, out, stderr := runMsgx(t, "request", "list", "--config", e.config)
 	require.Equal(t, exitOK, code, stderr)
@@ -39,6 +48,30 @@ func TestReadmeStatus(t *testing.T) {
 	block := readmeStatusBlock(t, readme)
 	require.Equal(t, statusShape(out), statusShape(block),
 		"the README's `msgx status` (left: msgx today)\n%s\n--- README:\n%s", out, block)
+
+	// The outcomes of the day are the README's, but for the demo's one
+	// message more: the AODB's answer to its airline request (SUCCEEDED).
+	want := statusValue(out, "by status")
+	want["SUCCEEDED"]++
+	require.Equal(t, want, statusValue(block, "by status"), "the README's outcomes are not the sample day's:\n%s", out)
+	require.Equal(t, statusValue(out, "dead letters"), statusValue(block, "dead letters"), "the README's dead letters are not the sample day's:\n%s", out)
+}
+
+// statusValue parses a "STATUS n, STATUS n" line of the report ("-": none).
+func statusValue(report, label string) map[string]int {
+	m := regexp.MustCompile(`(?m)^  ` + label + ` +(.*)$`).FindStringSubmatch(report)
+	out := map[string]int{}
+	if m == nil {
+		return nil
+	}
+	for _, part := range strings.Split(m[1], ", ") {
+		var k string
+		var n int
+		if _, err := fmt.Sscanf(part, "%s %d", &k, &n); err == nil {
+			out[k] = n
+		}
+	}
+	return out
 }
 
 // readmeStatusBlock is the README's status report: from "msgx status at" to
