@@ -372,7 +372,7 @@ func checkSchema(ctx context.Context, st store.Store) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, store.ErrSchema):
-		return fmt.Errorf("PostgreSQL: msgx's schema is missing or outdated (%s); run: msgx schema apply --yes", oneline.Err(err))
+		return fmt.Errorf("PostgreSQL: msgx's schema is missing or outdated (%s); run: msgx schema migrate --yes (docs/upgrade.md; a development database: msgx schema apply --yes)", oneline.Err(err))
 	default:
 		return fmt.Errorf("PostgreSQL: checking the schema: %s", oneline.Err(err))
 	}

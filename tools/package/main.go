@@ -107,6 +107,21 @@ func describe(root, binary, version string) (*nfpm.Info, error) {
 		}
 		contents = append(contents, file(d, "/usr/share/doc/msgx/docs/"+filepath.ToSlash(rel), files.TypeFile, 0o644))
 	}
+	// The versioned migrations, for the DBA to review before
+	// `msgx schema migrate` runs the copy built into the binary, and for
+	// SQL*Plus or the atlas CLI (docs/upgrade.md).
+	for dialect, glob := range map[string]string{"postgres": "sql/postgres/migrations/*", "oracle11g": "sql/oracle11g/migrations/*.sql"} {
+		migrations, err := filepath.Glob(at(glob))
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range migrations {
+			if filepath.Base(m) == "README.md" {
+				continue
+			}
+			contents = append(contents, file(m, "/usr/share/msgx/migrations/"+dialect+"/"+filepath.Base(m), files.TypeFile, 0o644))
+		}
+	}
 	for _, c := range contents {
 		if _, err := os.Stat(c.Source); err != nil {
 			return nil, fmt.Errorf("%s: %w", c.Destination, err)

@@ -40,7 +40,7 @@ CREATE INDEX proc_state_head_ix ON proc_state (msg_id) WHERE status IN ('PENDING
 -- uniqueness covers the holders only. IDENTITY_KEY is COLLATE "C" (here and
 -- in proc_state_hst): an identifier, compared bytewise; under a linguistic
 -- collation (en_US.UTF-8) every index comparison would go through strcoll
--- (docs/performance.md).
+-- (docs/dev/performance-notes.md).
 CREATE UNIQUE INDEX proc_state_identity_uq ON proc_state (identity_key) WHERE duplicate_of IS NULL;
 CREATE INDEX proc_state_dead_ix ON proc_state (error_class, msg_id) WHERE status = 'DEAD';
 -- The late rows of a period (msgx status): few, so a partial index.
