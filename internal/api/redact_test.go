@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -104,14 +105,17 @@ func TestServerErrorsHideTheErrorText(t *testing.T) {
 		res, body := call(t, http.MethodGet, base+path, nil, nil)
 		require.GreaterOrEqual(t, res.StatusCode, 500, "%s: %s", path, body)
 		requireError(t, res, body, res.StatusCode)
-		requireNoLeak(t, body)
-		require.NotContains(t, string(body), "closed")
 		var e struct {
 			RequestID string `json:"request_id"`
 		}
 		require.NoError(t, json.Unmarshal(body, &e))
-		require.NotEmpty(t, e.RequestID, path)
+		require.Regexp(t, `^[0-9a-f]{16}$`, e.RequestID, path)
 		require.Equal(t, e.RequestID, res.Header.Get("X-Request-Id"))
+		// The leak check reads the body without the id: a random hex id may
+		// hold "3306" or "5432" (about 1 run in 30), which leaks nothing.
+		rest := bytes.ReplaceAll(body, []byte(e.RequestID), nil)
+		requireNoLeak(t, rest)
+		require.NotContains(t, string(rest), "closed")
 
 		var logged bool
 		for _, name := range []string{"api: read message failed", "api: list dead letters failed", "api: read flight failed", "api: list flights failed"} {
