@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"html"
 	"net/http"
+	"strconv"
 	"testing"
 	"time"
 
@@ -16,6 +18,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/leader"
 	"github.com/msgx-aodb/msgx/internal/readiness"
 	"github.com/msgx-aodb/msgx/internal/replay"
+	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 )
@@ -155,4 +158,36 @@ func TestReadyzLogsFailuresOncePerInterval(t *testing.T) {
 	lines = lg.named("api: readiness check failed")
 	require.Equal(t, 2, len(lines))
 	require.Equal(t, "49", attr(lines[1], "suppressed"))
+}
+
+// A dead letter's reason in msgx's own words passes whole on the public
+// routes and the console, whatever its class: a class name (CODEC_ERROR) is
+// not database error text.
+func TestPublicReasonsKeepClassNames(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t)
+	base := e.serve(t)
+	ctx := t.Context()
+	ids := make([]int64, len(sis.Classes))
+	for i := range ids {
+		ids[i] = int64(i + 1)
+	}
+	_, err := e.st.Enqueue(ctx, ids, t0)
+	require.NoError(t, err)
+	want := map[int64]string{}
+	for i, class := range sis.Classes {
+		reason := "5 attempts; last " + string(class) + ": MSG/FLOP/STND: text mixed with elements is not handled"
+		want[ids[i]] = reason
+		require.NoError(t, e.st.FinishMessages(ctx, []store.Finish{{MsgID: ids[i], Status: store.StatusDead,
+			ErrorClass: string(sis.ClassExhausted), Reason: reason, Now: t0}}))
+	}
+	for id, reason := range want {
+		require.Equal(t, reason, message(t, base, id)["reason"])
+		require.Contains(t, page(t, base+"/console/messages/"+strconv.FormatInt(id, 10), http.StatusOK), html.EscapeString(reason))
+	}
+	_, p := deadIDs(t, base, "")
+	require.Len(t, p.DeadLetters, len(want))
+	for _, m := range p.DeadLetters {
+		require.Equal(t, want[int64(m["msg_id"].(float64))], m["reason"])
+	}
 }
