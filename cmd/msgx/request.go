@@ -161,7 +161,7 @@ func runRequest(ctx context.Context, args []string, s streams) int {
 			return exitFailure
 		}
 		for i := range reqs {
-			reqs[i] = svc.Local(reqs[i])
+			reqs[i] = aodbrequest.UTC(reqs[i])
 		}
 		if err := printRequests(s.out, reqs, *asJSON, cfg.Location, shownIn(cfg.Location, *utc)); err != nil {
 			fmt.Fprintf(s.err, "msgx request list: %s\n", oneline.Err(err))
