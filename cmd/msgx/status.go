@@ -16,14 +16,15 @@ func init() {
 	register("status", "queue head and its age, backlog, dead letters, outbox lag, backfill todos", runStatus)
 }
 
-const statusUsage = `usage: msgx status [--json] [--config FILE]
+const statusUsage = `usage: msgx status [--json] [--utc] [--config FILE]
 
 Prints what the queue, the outbox and the mailbox backfill of the configured
 PostgreSQL are doing now: the queue head (the smallest unfinished message,
 which every later one waits for) and its age, the backlog, FAILED and DEAD
 messages by error class, the outbox lag per Kafka target, the backfill todos,
 and which instance leads and how many wait as standby. --json prints the
-same report as JSON (the shape of GET /admin/queue; times in UTC).
+same report as JSON (the shape of GET /admin/queue; times in UTC). Text times
+are airport local time with its offset; --utc shows them in UTC.
 
 Exit codes: 0 printed; 1 the database could not be read; 2 bad flags or
 invalid configuration.`
