@@ -89,6 +89,9 @@ services:
 # go test runs with -v into $(TESTLOG) (full) while the terminal shows it without
 # the "=== RUN/PAUSE" noise; the last line is a plain summary
 # "test: N passed, N failed, N skipped" (also in $(TESTSUM)).
+# The fuzz run is independent of the tests before it: it always runs, and any
+# step's failure fails the target. (It used to run only when every test had
+# passed, so one failing test also hid whether the decoder still held up.)
 test: services
 	$(GO) vet ./...
 	@mkdir -p bin; rm -f $(TESTLOG) $(TESTSUM); rc=0; \
@@ -96,10 +99,8 @@ test: services
 	$(GO) test -race -count=1 -timeout=$(TIMEOUT) -v ./... 2>&1 | tee $(TESTLOG) | sed -u $(QUIET) || rc=$$?; \
 	echo "oraclecheck: sql/oracle11g through the PL/SQL grammar, the 11g lint and parity (nested module tools/oraclecheck)"; \
 	(cd tools/oraclecheck && $(GO) test -count=1 -timeout=$(TIMEOUT) -v .) 2>&1 | tee -a $(TESTLOG) | sed -u $(QUIET) || rc=$$?; \
-	if [ $$rc -eq 0 ]; then \
-		echo "fuzz: FuzzDecode in internal/sis for $(FUZZTIME)"; \
-		$(GO) test ./internal/sis -run='^$$' -fuzz=FuzzDecode -fuzztime=$(FUZZTIME) -v 2>&1 | tee -a $(TESTLOG) | sed -u $(QUIET) || rc=$$?; \
-	fi; \
+	echo "fuzz: FuzzDecode in internal/sis for $(FUZZTIME)"; \
+	$(GO) test ./internal/sis -run='^$$' -fuzz=FuzzDecode -fuzztime=$(FUZZTIME) -v 2>&1 | tee -a $(TESTLOG) | sed -u $(QUIET) || rc=$$?; \
 	passed=$$(grep -cE '^[[:space:]]*--- PASS:' $(TESTLOG) || true); \
 	failed=$$(grep -cE '^[[:space:]]*--- FAIL:' $(TESTLOG) || true); \
 	skipped=$$(grep -cE '^[[:space:]]*--- SKIP:' $(TESTLOG) || true); \

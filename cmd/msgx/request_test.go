@@ -65,7 +65,7 @@ func TestRequestCommands(t *testing.T) {
 	var reqs []store.Request
 	require.NoError(t, json.Unmarshal([]byte(out), &reqs))
 	require.Equal(t, []int64{refID, id}, []int64{reqs[0].ID, reqs[1].ID})
-	require.Contains(t, out, `"from": "2026-12-04T00:00:00+08:00"`)
+	require.Contains(t, out, `"from": "2026-12-03T16:00:00Z"`, "JSON times are UTC (docs/api.md, Times)")
 
 	code, out, stderr = runMsgx(t, "status", "--config", e.config)
 	require.Equal(t, exitOK, code, stderr)

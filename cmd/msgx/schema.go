@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/msgx-aodb/msgx/internal/config"
+	"github.com/msgx-aodb/msgx/internal/plural"
 	"github.com/msgx-aodb/msgx/internal/schema"
 )
 
@@ -19,7 +20,7 @@ func init() {
 const schemaUsage = `usage: msgx schema status  [--config FILE] [--url URL] [--schema public]
        msgx schema migrate --yes [--to VERSION] [--baseline VERSION] [--config FILE] [--url URL] [--schema public]
        msgx schema plan  [--keep-unowned] [--config FILE] [--url URL] [--schema public] [--dir DIR]
-       msgx schema apply --yes [--keep-unowned] [--config FILE] [--url URL] [--schema public] [--dir DIR]
+       msgx schema apply --yes [--verbose] [--keep-unowned] [--config FILE] [--url URL] [--schema public] [--dir DIR]
        msgx schema status|migrate|plan|apply --dialect oracle11g [--dsn DSN] [--yes]
 
 Production route (docs/upgrade.md): status lists the versioned migrations
@@ -33,7 +34,9 @@ to VERSION as applied without running them.
 Declarative (development, tests): plan prints the DDL that brings the
 schema to sql/postgres/schema, one statement per line on stdout ("-- schema
 is up to date" on stderr when there is none); apply executes it in one
-transaction and says how many statements it applied on stderr. The desired
+transaction and prints a one-line summary on stderr ("-- applied 234
+statements: 40 CREATE TABLE, ..."), and the statements on stdout with
+--verbose. The desired
 schema is the *.sql files of --dir, else of ./sql/postgres/schema when the
 working directory has one (a checkout), else the copy built into msgx; a
 line on stderr says when the files used differ from the built-in copy.
@@ -73,6 +76,7 @@ func runSchema(ctx context.Context, args []string, s streams) int {
 	url := fs.String("url", "", "PostgreSQL URL, postgres://... (default postgres.url of the configuration)")
 	target := fs.String("schema", schema.DefaultSchema, "PostgreSQL schema holding msgx's tables")
 	yes := fs.Bool("yes", false, "apply: really change the database")
+	verbose := fs.Bool("verbose", false, "apply: print every statement applied, as plan does")
 	dialect := fs.String("dialect", "", "postgres or oracle11g (default database.dialect of the configuration)")
 	dsn := fs.String("dsn", "", "oracle11g: godror DSN (default oracle.dsn of the configuration)")
 	dir := fs.String("dir", "", "plan, apply: directory of the desired schema's *.sql files (default "+workTreeSchema+" when present, else the built-in copy)")
@@ -122,16 +126,47 @@ func runSchema(ctx context.Context, args []string, s streams) int {
 		fmt.Fprintf(s.err, "msgx schema: %s\n", strings.Join(strings.Fields(err.Error()), " "))
 		return exitFailure
 	}
-	for _, st := range stmts {
-		fmt.Fprintf(s.out, "%s;\n", st)
+	if sub == "plan" || *verbose {
+		for _, st := range stmts {
+			fmt.Fprintf(s.out, "%s;\n", st)
+		}
 	}
 	switch {
 	case len(stmts) == 0:
 		fmt.Fprintln(s.err, "-- schema is up to date")
 	case sub == "apply":
-		fmt.Fprintf(s.err, "-- applied %d statements\n", len(stmts))
+		fmt.Fprintf(s.err, "-- applied %s\n", statementSummary(stmts))
 	}
 	return exitOK
+}
+
+// statementSummary counts statements by what they do: "3 statements: 2 CREATE
+// TABLE, 1 CREATE INDEX", kinds in order of first appearance.
+func statementSummary(stmts []string) string {
+	var kinds []string
+	n := map[string]int{}
+	for _, st := range stmts {
+		var w []string
+		for _, f := range strings.Fields(strings.ToUpper(st)) {
+			switch f {
+			case "UNIQUE", "OR", "REPLACE", "IF", "NOT", "EXISTS", "CONCURRENTLY":
+				continue
+			}
+			if w = append(w, f); len(w) == 2 {
+				break
+			}
+		}
+		k := strings.Join(w, " ")
+		if n[k] == 0 {
+			kinds = append(kinds, k)
+		}
+		n[k]++
+	}
+	parts := make([]string, len(kinds))
+	for i, k := range kinds {
+		parts[i] = fmt.Sprintf("%d %s", n[k], k)
+	}
+	return plural.Count(len(stmts), "statement") + ": " + strings.Join(parts, ", ")
 }
 
 // workTreeSchema is where a checkout keeps the desired schema: a DBA who edits

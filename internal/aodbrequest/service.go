@@ -264,19 +264,19 @@ func (s *Service) List(ctx context.Context, beforeID int64, limit int) ([]store.
 	return s.st.Requests(ctx, beforeID, limit)
 }
 
-// Local returns a request with its times in the airport zone (how the CLI
-// and the API show them).
-func (s *Service) Local(r store.Request) store.Request {
-	loc := s.cfg.Location
+// UTC returns a request with its times in UTC: how every JSON document
+// carries them (docs/api.md, "Times"); tables and pages convert to the
+// airport zone themselves.
+func UTC(r store.Request) store.Request {
 	in := func(t *time.Time) *time.Time {
 		if t == nil {
 			return nil
 		}
-		v := t.In(loc)
+		v := t.UTC()
 		return &v
 	}
 	r.RangeBegin, r.RangeEnd, r.SentAt, r.DoneAt = in(r.RangeBegin), in(r.RangeEnd), in(r.SentAt), in(r.DoneAt)
-	r.RegisteredAt, r.ExpiresAt = r.RegisteredAt.In(loc), r.ExpiresAt.In(loc)
+	r.RegisteredAt, r.ExpiresAt = r.RegisteredAt.UTC(), r.ExpiresAt.UTC()
 	return r
 }
 

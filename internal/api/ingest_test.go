@@ -92,6 +92,7 @@ func do(t *testing.T, method, url, contentType string, body io.Reader) (*http.Re
 	defer res.Body.Close()
 	b, err := io.ReadAll(res.Body)
 	require.NoError(t, err)
+	requireUTCTimes(t, res, b)
 	return res, b
 }
 

@@ -38,7 +38,7 @@ func TestAdminRequests(t *testing.T) {
 	require.Equal(t, store.RequestSent, fl.Status)
 	require.Equal(t, "RQFD", fl.Key)
 	require.NotNil(t, fl.OutboundID)
-	require.Contains(t, string(body), `"from":"2026-12-04T00:00:00+08:00"`, "airport time")
+	require.Contains(t, string(body), `"from":"2026-12-03T16:00:00Z"`, "the range asked in airport time, in UTC (docs/api.md, Times)")
 
 	res, body = call(t, http.MethodPost, base+"/admin/requests", bearer(adminToken), strings.NewReader(`{"kind":"RQRD","list":"AIRL"}`))
 	require.Equal(t, http.StatusCreated, res.StatusCode, string(body))
