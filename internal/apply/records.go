@@ -37,10 +37,13 @@ func compute(acc *matches, msg *sis.Message, states *overlay, msgID int64, now t
 }
 
 // matches counts what a message's records matched: flights changed, and
-// records naming no flight or a DELETED one.
+// records naming no flight or a DELETED one. It also keeps, per flight,
+// what the records did so far, to fold them into one change (fold.go).
 type matches struct {
 	results          int
 	unknown, deleted []string
+	runs             map[int64]*flightRun
+	sliced           bool // the message is applied in slices: fold every flight
 }
 
 // Reasons of records that matched no flight: none with that FLID, or one
@@ -66,6 +69,7 @@ func (m *matches) applyRecords(states *overlay, recs []*sis.FlightRecord, create
 			}
 			continue
 		}
+		m.begin(rec.FLID, cur)
 		r, err := flight.Apply(cur, rec, create, msgID, now)
 		if err != nil {
 			return refused(err), nil
@@ -74,6 +78,7 @@ func (m *matches) applyRecords(states *overlay, recs []*sis.FlightRecord, create
 		results = append(results, r)
 	}
 	m.results += len(results)
+	results = m.fold(states, results)
 	if m.results == 0 {
 		if len(m.unknown) == 0 {
 			return skipped(reasonDeleted), nil
@@ -95,12 +100,14 @@ func (m *matches) deleteFlights(states *overlay, flids []int64, msgID int64, now
 	var results []flight.Result
 	for _, id := range flids {
 		if cur := states.get(id); cur != nil {
+			m.begin(id, cur)
 			r := flight.Delete(cur, msgID, now)
 			states.put(r.Next)
 			results = append(results, r)
 		}
 	}
 	m.results += len(results)
+	results = m.fold(states, results)
 	if m.results == 0 {
 		return skipped(reasonNoMatch), nil
 	}
