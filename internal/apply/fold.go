@@ -22,7 +22,9 @@ type flightRun struct {
 	changes flight.Changes // every collection a record replaced
 }
 
-// begin notes the state of a flight before its first record of the message.
+// begin notes the state of a flight before its first record of the message
+// (only where a flight may be named twice: a message of one record folds
+// nothing).
 func (m *matches) begin(flid int64, cur *flight.State) {
 	if m.runs == nil {
 		m.runs = map[int64]*flightRun{}
@@ -37,6 +39,9 @@ func (m *matches) begin(flid int64, cur *flight.State) {
 // message (earlier slices included), and stages each in states so what
 // follows builds on the folded state.
 func (m *matches) fold(states *overlay, results []flight.Result) []flight.Result {
+	if m.runs == nil {
+		return results // one record (most messages): nothing to fold
+	}
 	last := make(map[int64]int, len(results))
 	for i, r := range results {
 		run := m.runs[r.Next.FLID]

@@ -59,6 +59,7 @@ const (
 // change it nor make it emit yet another TOMBSTONE.
 func (m *matches) applyRecords(states *overlay, recs []*sis.FlightRecord, create bool, msgID int64, now time.Time) (Outcome, []flight.Result) {
 	var results []flight.Result
+	track := m.sliced || len(recs) > 1 // a flight may be named again
 	for _, rec := range recs {
 		cur := states.get(rec.FLID)
 		if !create && (cur == nil || cur.Lifecycle == flight.Deleted) {
@@ -69,7 +70,9 @@ func (m *matches) applyRecords(states *overlay, recs []*sis.FlightRecord, create
 			}
 			continue
 		}
-		m.begin(rec.FLID, cur)
+		if track {
+			m.begin(rec.FLID, cur)
+		}
 		r, err := flight.Apply(cur, rec, create, msgID, now)
 		if err != nil {
 			return refused(err), nil
@@ -98,9 +101,12 @@ func (m *matches) applyRecords(states *overlay, recs []*sis.FlightRecord, create
 // deleteFlights marks the listed flights DELETED (FDEL, SCHD DEL).
 func (m *matches) deleteFlights(states *overlay, flids []int64, msgID int64, now time.Time) (Outcome, []flight.Result) {
 	var results []flight.Result
+	track := m.sliced || len(flids) > 1
 	for _, id := range flids {
 		if cur := states.get(id); cur != nil {
-			m.begin(id, cur)
+			if track {
+				m.begin(id, cur)
+			}
 			r := flight.Delete(cur, msgID, now)
 			states.put(r.Next)
 			results = append(results, r)
