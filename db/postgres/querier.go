@@ -12,9 +12,12 @@ import (
 type Querier interface {
 	// Registers backfills in the business transaction, all todos of a run in one
 	// statement (a JSON array of objects). A message that reaches a terminal
-	// status again after a replay overwrites its pending todo.
+	// status again after a replay overwrites its pending todo, under its new
+	// registration (rule 18).
 	BackfillTodoAdd(ctx context.Context, db DBTX, todos []byte) error
-	BackfillTodoDelete(ctx context.Context, db DBTX, msgIds []int64) (int64, error)
+	// Deletes the todos backfilled, each only under the registration that was
+	// backfilled: one a replay registered meanwhile stays (rule 18).
+	BackfillTodoDelete(ctx context.Context, db DBTX, arg BackfillTodoDeleteParams) (int64, error)
 	BackfillTodoGet(ctx context.Context, db DBTX, msgID int64) (BackfillTodo, error)
 	// The due todos, each with the status of msgx's own earlier backfill it may
 	// overwrite (rule 18): DEAD when its message was replayed (a replayed
