@@ -221,6 +221,50 @@ func (q *Queries) IngressGapCountSince(ctx context.Context, db DBTX, since time.
 	return count, err
 }
 
+const ingressGapPurge = `-- name: IngressGapPurge :one
+WITH doomed AS (
+  SELECT g.source, g.from_id, g.given_up_at FROM ingress_gap g
+  WHERE g.given_up_at < $1::timestamptz
+  ORDER BY g.given_up_at, g.source, g.from_id
+  LIMIT $2
+), gone AS (
+  DELETE FROM ingress_gap g USING doomed d
+  WHERE g.source = d.source AND g.from_id = d.from_id AND NOT $3::boolean
+  RETURNING g.from_id
+)
+SELECT count(*) AS affected, min(d.given_up_at) AS oldest, max(d.given_up_at) AS newest,
+  (SELECT count(*) FROM gone) AS deleted
+FROM doomed d
+`
+
+type IngressGapPurgeParams struct {
+	Before  time.Time `json:"before"`
+	MaxRows int32     `json:"max_rows"`
+	DryRun  bool      `json:"dry_run"`
+}
+
+type IngressGapPurgeRow struct {
+	Affected int64       `json:"affected"`
+	Oldest   interface{} `json:"oldest"`
+	Newest   interface{} `json:"newest"`
+	Deleted  int64       `json:"deleted"`
+}
+
+// Retention, with the snapshot log's (snaplog.retention, 90 days by
+// default): holes given up before the cut-off, oldest first, at most
+// @max_rows; with @dry_run only counts. Oldest/newest: GIVEN_UP_AT.
+func (q *Queries) IngressGapPurge(ctx context.Context, db DBTX, arg IngressGapPurgeParams) (IngressGapPurgeRow, error) {
+	row := db.QueryRow(ctx, ingressGapPurge, arg.Before, arg.MaxRows, arg.DryRun)
+	var i IngressGapPurgeRow
+	err := row.Scan(
+		&i.Affected,
+		&i.Oldest,
+		&i.Newest,
+		&i.Deleted,
+	)
+	return i, err
+}
+
 const ingressGapsSince = `-- name: IngressGapsSince :many
 SELECT source, from_id, to_id, seen_at, given_up_at FROM ingress_gap
 WHERE given_up_at >= $1

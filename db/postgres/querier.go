@@ -176,6 +176,10 @@ type Querier interface {
 	// restart gave it up again) keeps its first record.
 	IngressGapAdd(ctx context.Context, db DBTX, arg IngressGapAddParams) error
 	IngressGapCountSince(ctx context.Context, db DBTX, since time.Time) (int64, error)
+	// Retention, with the snapshot log's (snaplog.retention, 90 days by
+	// default): holes given up before the cut-off, oldest first, at most
+	// @max_rows; with @dry_run only counts. Oldest/newest: GIVEN_UP_AT.
+	IngressGapPurge(ctx context.Context, db DBTX, arg IngressGapPurgeParams) (IngressGapPurgeRow, error)
 	// The holes given up since a time, newest first (msgx status).
 	IngressGapsSince(ctx context.Context, db DBTX, arg IngressGapsSinceParams) ([]IngressGap, error)
 	// Moves the watermark forward, never back.

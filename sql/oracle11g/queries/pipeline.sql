@@ -123,6 +123,26 @@ SELECT * FROM (
 -- name: IngressGapCountSince :one
 SELECT COUNT(*) FROM ingress_gap WHERE given_up_at >= :since
 
+-- name: IngressGapPurge :one
+-- Retention, with the snapshot log's (snaplog.retention, 90 days by
+-- default): holes given up before :before, oldest first, at most
+-- :max_rows; count and oldest/newest GIVEN_UP_AT into the OUT binds; with
+-- :dry_run 1 nothing is deleted.
+DECLARE
+  batch SYS.ODCIVARCHAR2LIST;
+BEGIN
+  SELECT ROWIDTOCHAR(rid) BULK COLLECT INTO batch FROM (
+    SELECT g.ROWID AS rid FROM ingress_gap g
+    WHERE g.given_up_at < :before
+    ORDER BY g.given_up_at, g.source, g.from_id
+  ) WHERE ROWNUM <= :max_rows;
+  SELECT COUNT(*), MIN(given_up_at), MAX(given_up_at) INTO :affected, :oldest, :newest
+  FROM ingress_gap WHERE ROWID IN (SELECT CHARTOROWID(COLUMN_VALUE) FROM TABLE(batch));
+  IF :dry_run = 0 THEN
+    DELETE FROM ingress_gap WHERE ROWID IN (SELECT CHARTOROWID(COLUMN_VALUE) FROM TABLE(batch));
+  END IF;
+END;
+
 -- name: LateRowsSince :many
 -- The late rows enqueued since a time, live or archived, newest first (msgx status).
 SELECT * FROM (

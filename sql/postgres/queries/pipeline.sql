@@ -106,6 +106,24 @@ LIMIT @max_rows;
 -- name: IngressGapCountSince :one
 SELECT count(*) FROM ingress_gap WHERE given_up_at >= @since;
 
+-- name: IngressGapPurge :one
+-- Retention, with the snapshot log's (snaplog.retention, 90 days by
+-- default): holes given up before the cut-off, oldest first, at most
+-- @max_rows; with @dry_run only counts. Oldest/newest: GIVEN_UP_AT.
+WITH doomed AS (
+  SELECT g.source, g.from_id, g.given_up_at FROM ingress_gap g
+  WHERE g.given_up_at < @before::timestamptz
+  ORDER BY g.given_up_at, g.source, g.from_id
+  LIMIT @max_rows
+), gone AS (
+  DELETE FROM ingress_gap g USING doomed d
+  WHERE g.source = d.source AND g.from_id = d.from_id AND NOT @dry_run::boolean
+  RETURNING g.from_id
+)
+SELECT count(*) AS affected, min(d.given_up_at) AS oldest, max(d.given_up_at) AS newest,
+  (SELECT count(*) FROM gone) AS deleted
+FROM doomed d;
+
 -- name: LateRowsSince :many
 -- The late rows enqueued since a time, live or archived, newest first (msgx status).
 SELECT l.msg_id, l.late_after, l.first_seen_at FROM (
