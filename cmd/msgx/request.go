@@ -30,7 +30,8 @@ const requestUsage = `usage: msgx request flights --from YYYY-MM-DDTHH:MM --to Y
        msgx request list [--json] [--limit N] [--utc] [--config FILE]
 
 flights asks the AODB for the flights whose SODT lies in [--from, --to]
-(airport local time, whole minutes): an RQFD request. ref asks for one
+(airport local time, whole minutes; at most request.max-days operation
+days, default 7): an RQFD request. ref asks for one
 reference list (AIRL, GLST, ...): an RQRD request. Either registers the
 request in REQ_TRACK (expiring the open one of its kind), writes it to the
 outbound mailbox coutmsgs and marks it SENT, then prints
@@ -117,7 +118,7 @@ func runRequest(ctx context.Context, args []string, s streams) int {
 		var err error
 		if begin, err = aodbrequest.ParseLocal(*from, cfg.Location); err == nil {
 			if end, err = aodbrequest.ParseLocal(*to, cfg.Location); err == nil {
-				err = aodbrequest.CheckRange(begin, end)
+				err = aodbrequest.CheckRange(begin, end, cfg.Request.MaxDays)
 			}
 		}
 		if err != nil {

@@ -87,6 +87,7 @@ func TestRequestBadArguments(t *testing.T) {
 		{"request", "flights", "--from", "2026-12-04", "--to", "2026-12-04T23:59"},
 		{"request", "flights", "--from", "2026-12-05T00:00", "--to", "2026-12-04T23:59"},
 		{"request", "flights", "--to", "2026-12-04T23:59"},
+		{"request", "flights", "--from", "2026-12-04T00:00", "--to", "2026-12-11T00:00"}, // 8 days: over request.max-days 7
 		{"request", "ref"},
 		{"request", "ref", "NOPE"},
 		{"request", "ref", "AIRL", "GLST"},
@@ -98,6 +99,23 @@ func TestRequestBadArguments(t *testing.T) {
 	reqs, err := e.st.Requests(t.Context(), 1<<62, 10)
 	require.NoError(t, err)
 	require.Empty(t, reqs, "nothing registered")
+}
+
+// A flights request spans at most request.max-days operation days (both
+// ends counted): a longer one exits 2 naming the setting, before anything
+// is registered or sent.
+func TestRequestFlightsMaxDays(t *testing.T) {
+	t.Parallel()
+	e := newOpsEnv(t, "request:\n  max-days: 2\n")
+	code, _, stderr := runMsgx(t, "request", "flights", "--config", e.config, "--from", "2026-12-04T00:00", "--to", "2026-12-06T00:00")
+	require.Equal(t, exitUsage, code, stderr)
+	require.Equal(t, "msgx request flights: --from/--to: the range spans 3 operation days (2026-12-04 to 2026-12-06), more than request.max-days 2; request it in parts\n", stderr)
+	reqs, err := e.st.Requests(t.Context(), 1<<62, 10)
+	require.NoError(t, err)
+	require.Empty(t, reqs, "nothing registered")
+
+	code, _, stderr = runMsgx(t, "request", "flights", "--config", e.config, "--from", "2026-12-04T00:00", "--to", "2026-12-05T23:59")
+	require.Equal(t, exitOK, code, stderr)
 }
 
 func TestRequestFailures(t *testing.T) {

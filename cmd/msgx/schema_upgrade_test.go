@@ -26,7 +26,7 @@ const previousRelease = "20261203135423"
 
 // The upgrade a DBA runs (docs/upgrade.md), with the real command functions:
 // a database at the previous release's migrations, with a day of flights,
-// a dead letter and its history written by the pipeline, is brought to this
+// a dead letter and its history as that release's pipeline wrote them, is brought to this
 // release by `msgx schema migrate --yes`; the data is all there, the
 // declarative plan has nothing left to do, the pipeline goes on and
 // `msgx status` reads it all.
@@ -37,14 +37,23 @@ func TestUpgradeFromPreviousRelease(t *testing.T) {
 	require.Equal(t, exitOK, code, stderr)
 	require.True(t, strings.HasSuffix(strings.TrimSpace(out), previousRelease+"_req_track_origin.sql"), out)
 
-	// The previous release's data, written by the pipeline.
+	// The previous release's data, as that release's pipeline wrote it
+	// (testdata/previous_release.sql; this release's statements may name
+	// columns the old schema lacks), and its three mailbox rows.
+	data, err := os.ReadFile("testdata/previous_release.sql")
+	require.NoError(t, err)
+	_, err = pg.Pool.Exec(t.Context(), string(data))
+	require.NoError(t, err)
 	db, dsn := testdb.Mailbox(t)
 	e := &opsEnv{pgURL: pg.URL, dsn: dsn, st: pgstore.New(pg.Pool), mb: mailbox.New(db, mailbox.WithZone(opsZone))}
 	e.config = writeConfig(t, fmt.Sprintf("postgres:\n  url: %q\nmailbox:\n  dsn: %q\nairport:\n  timezone: Asia/Shanghai\n", pg.URL, dsn))
 	h := newHistory(e)
-	h.send(t, schdDNLD(101, 102), false)
-	h.send(t, flopSTND(101, "12"), false)
-	dead := h.send(t, flopSTND(102, "7"), true)
+	for i, xml := range []string{schdDNLD(101, 102), flopSTND(101, "12"), flopSTND(102, "7")} {
+		id, err := e.mb.Insert(t.Context(), []byte(xml), h.clk.Now())
+		require.NoError(t, err)
+		require.Equal(t, int64(i+1), id, "the mailbox ids the fixture's PROC_STATE rows name")
+	}
+	const dead = 3
 
 	code, out, stderr = runMsgx(t, "schema", "status", "--url", pg.URL)
 	require.Equal(t, exitOK, code, stderr)
