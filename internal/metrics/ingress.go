@@ -2,10 +2,12 @@ package metrics
 
 import "github.com/prometheus/client_golang/prometheus"
 
-// The ingress out of order (rules 16–17): counted as it happens, on the leader.
+// The ingress out of order (rules 16–17) and identities reused with other
+// content (rule 2): counted as it happens, on the leader.
 type ingressMetrics struct {
-	gaps prometheus.Counter
-	late prometheus.Counter
+	gaps      prometheus.Counter
+	late      prometheus.Counter
+	conflicts prometheus.Counter
 }
 
 func newIngressMetrics(reg *prometheus.Registry) ingressMetrics {
@@ -18,8 +20,12 @@ func newIngressMetrics(reg *prometheus.Registry) ingressMetrics {
 			Namespace: Namespace, Name: "ingress_late_rows_total",
 			Help: "Mailbox rows enqueued after a larger id had already finished (late rows, marked late:<id> on the message): processed, their effect lands after the larger ones'.",
 		}),
+		conflicts: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: Namespace, Name: "identity_conflicts_total",
+			Help: "Messages SKIPPED as duplicates whose raw message differed from the identity's holder's (duplicate-of:<id>:content-differs): the sender reused SNDR, TYPE, STYP and SEQN for another message (rule 2).",
+		}),
 	}
-	reg.MustRegister(i.gaps, i.late)
+	reg.MustRegister(i.gaps, i.late, i.conflicts)
 	return i
 }
 
@@ -37,4 +43,13 @@ func (m *Metrics) IngressLateRows(n int) {
 		return
 	}
 	m.ingress.late.Add(float64(n))
+}
+
+// IdentityConflict counts a duplicate whose raw message differs from its
+// holder's (pipeline.IdentityObserver).
+func (m *Metrics) IdentityConflict() {
+	if m == nil {
+		return
+	}
+	m.ingress.conflicts.Inc()
 }

@@ -195,8 +195,10 @@ func TestEventMetrics(t *testing.T) {
 	m.RespUnmatched()
 	m.RespUnmatched()
 	m.RequestsExpired(3)
+	m.IdentityConflict()
 
 	fams = scrape(t, url)
+	require.Equal(t, 1.0, value(t, fams, "msgx_identity_conflicts_total"))
 	require.Equal(t, 2.0, value(t, fams, "msgx_requests_sent_total", "type", "RQFD"))
 	require.Equal(t, 1.0, value(t, fams, "msgx_requests_matched_total"))
 	require.Equal(t, 2.0, value(t, fams, "msgx_resp_unmatched_total"))

@@ -56,6 +56,13 @@ func newEnvOn(t testing.TB, st store.Store, mutate ...func(*PumpConfig)) *env {
 	t.Helper()
 	e := &env{Env: testenv.NewOn(t, st)}
 	e.raw = e.Mailbox
+	e.logTo(io.Discard, mutate...)
+	return e
+}
+
+// logTo (re)builds the env's pump on the default config changed by mutate,
+// logging to w.
+func (e *env) logTo(w io.Writer, mutate ...func(*PumpConfig)) {
 	cfg := DefaultPumpConfig()
 	cfg.Decode.Location = shanghai
 	for _, m := range mutate {
@@ -63,9 +70,8 @@ func newEnvOn(t testing.TB, st store.Store, mutate ...func(*PumpConfig)) *env {
 	}
 	e.pump = NewPump(e.Store, envReader{e},
 		func(_ context.Context, todos []store.Backfill) { e.todos = append(e.todos, todos...) },
-		e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg)
+		e.Clock, slog.New(slog.NewTextHandler(w, nil)), cfg)
 	e.Env.Pump = e.pump
-	return e
 }
 
 // rawReads is the XML half of RawReader, what tests wrap.
