@@ -8,6 +8,7 @@ type ingressMetrics struct {
 	gaps      prometheus.Counter
 	late      prometheus.Counter
 	conflicts prometheus.Counter
+	up        *prometheus.GaugeVec
 }
 
 func newIngressMetrics(reg *prometheus.Registry) ingressMetrics {
@@ -25,7 +26,11 @@ func newIngressMetrics(reg *prometheus.Registry) ingressMetrics {
 			Help: "Messages SKIPPED as duplicates whose raw message differed from the identity's holder's (duplicate-of:<id>:content-differs): the sender reused SNDR, TYPE, STYP and SEQN for another message (rule 2).",
 		}),
 	}
-	reg.MustRegister(i.gaps, i.late, i.conflicts)
+	i.up = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Namespace: Namespace, Name: "dependency_up",
+		Help: "1 when this instance's last attempt on the dependency (mailbox, postgres or oracle: the poller's, every poll interval, queue empty or not) succeeded, 0 when it failed (rule 20). A series appears with the first attempt.",
+	}, []string{"dependency"})
+	reg.MustRegister(i.gaps, i.late, i.conflicts, i.up)
 	return i
 }
 
@@ -52,4 +57,17 @@ func (m *Metrics) IdentityConflict() {
 		return
 	}
 	m.ingress.conflicts.Inc()
+}
+
+// DependencyUp records the last attempt on a dependency
+// (pipeline.DependencyObserver).
+func (m *Metrics) DependencyUp(dependency string, up bool) {
+	if m == nil {
+		return
+	}
+	v := 0.0
+	if up {
+		v = 1
+	}
+	m.ingress.up.WithLabelValues(dependency).Set(v)
 }

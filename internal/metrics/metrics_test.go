@@ -281,6 +281,7 @@ func TestDocsMatchTheMetrics(t *testing.T) {
 	m.EventFailed(store.TargetMsg, false)
 	m.RequestSent("RQFD")
 	m.JobRun("history", 3, time.Second, nil)
+	m.DependencyUp(store.DependencyMailbox, false)
 	m.ExportReadiness(func(context.Context) readiness.Readiness {
 		return readiness.Readiness{Role: "leader", Checks: []readiness.CheckResult{{Name: "postgres", OK: true}}}
 	})
