@@ -27,6 +27,9 @@ type env struct {
 	pump         *Pump
 	raw          rawReads // what the pump reads the XML through (tests may wrap it); sizes come from mb
 	todos        []store.Backfill
+	// onCommit, when set, gets the todos of each commit as the pump hands
+	// them over (the service's backfill after commit).
+	onCommit func(todos []store.Backfill)
 }
 
 // newEnv is a pipeline on a fresh PostgreSQL database — or, with
@@ -69,7 +72,12 @@ func (e *env) logTo(w io.Writer, mutate ...func(*PumpConfig)) {
 		m(&cfg)
 	}
 	e.pump = NewPump(e.Store, envReader{e},
-		func(_ context.Context, todos []store.Backfill) { e.todos = append(e.todos, todos...) },
+		func(_ context.Context, todos []store.Backfill) {
+			e.todos = append(e.todos, todos...)
+			if e.onCommit != nil {
+				e.onCommit(todos)
+			}
+		},
 		e.Clock, slog.New(slog.NewTextHandler(w, nil)), cfg)
 	e.Env.Pump = e.pump
 }
