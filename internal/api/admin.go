@@ -181,5 +181,6 @@ func (s *server) statusReport(ctx context.Context) (status.Report, error) {
 	if s.Mode != nil {
 		rep.Role, rep.Shadow = s.Mode()
 	}
+	rep.Dependencies = s.Metrics.Dependencies()
 	return rep, nil
 }

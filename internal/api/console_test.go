@@ -307,6 +307,21 @@ func TestConsoleShowsLateRows(t *testing.T) {
 	require.Equal(t, "late:20", m["late"])
 }
 
+// The overview shows each dependency's last attempt (rule 20): a mailbox
+// the poller cannot read is down there, queue empty or not.
+func TestConsoleShowsDependencies(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t)
+	m := metrics.New(nil, e.clk)
+	base := e.serve(t, func(d *api.Deps) { d.Metrics = m })
+	require.Contains(t, page(t, base+"/console/", http.StatusOK), "not attempted yet")
+	m.DependencyUp("mailbox", false)
+	m.DependencyUp("postgres", true)
+	body := page(t, base+"/console/", http.StatusOK)
+	require.Contains(t, body, `<span class="tag bad">mailbox down</span>`)
+	require.Contains(t, body, `<span class="tag good">postgres up</span>`)
+}
+
 // A reused identity (rule 2) is counted, with a link, on the overview.
 func TestConsoleShowsIdentityConflicts(t *testing.T) {
 	t.Parallel()

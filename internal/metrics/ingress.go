@@ -1,6 +1,11 @@
 package metrics
 
-import "github.com/prometheus/client_golang/prometheus"
+import (
+	"maps"
+	"sync"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
 
 // The ingress out of order (rules 16–17) and identities reused with other
 // content (rule 2): counted as it happens, on the leader.
@@ -9,6 +14,8 @@ type ingressMetrics struct {
 	late      prometheus.Counter
 	conflicts prometheus.Counter
 	up        *prometheus.GaugeVec
+	mu        *sync.Mutex
+	deps      map[string]bool // the gauge's values, for the console and GET /admin/queue
 }
 
 func newIngressMetrics(reg *prometheus.Registry) ingressMetrics {
@@ -26,6 +33,7 @@ func newIngressMetrics(reg *prometheus.Registry) ingressMetrics {
 			Help: "Messages SKIPPED as duplicates whose raw message differed from the identity's holder's (duplicate-of:<id>:content-differs): the sender reused SNDR, TYPE, STYP and SEQN for another message (rule 2).",
 		}),
 	}
+	i.mu = &sync.Mutex{}
 	i.up = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Namespace: Namespace, Name: "dependency_up",
 		Help: "1 when this instance's last attempt on the dependency (mailbox, postgres or oracle: the poller's, every poll interval, queue empty or not) succeeded, 0 when it failed (rule 20). A series appears with the first attempt.",
@@ -59,6 +67,17 @@ func (m *Metrics) IdentityConflict() {
 	m.ingress.conflicts.Inc()
 }
 
+// Dependencies are the dependencies attempted so far and whether the last
+// attempt on each succeeded (what msgx_dependency_up exports).
+func (m *Metrics) Dependencies() map[string]bool {
+	if m == nil {
+		return nil
+	}
+	m.ingress.mu.Lock()
+	defer m.ingress.mu.Unlock()
+	return maps.Clone(m.ingress.deps)
+}
+
 // DependencyUp records the last attempt on a dependency
 // (pipeline.DependencyObserver).
 func (m *Metrics) DependencyUp(dependency string, up bool) {
@@ -69,5 +88,11 @@ func (m *Metrics) DependencyUp(dependency string, up bool) {
 	if up {
 		v = 1
 	}
+	m.ingress.mu.Lock()
+	defer m.ingress.mu.Unlock()
+	if m.ingress.deps == nil {
+		m.ingress.deps = map[string]bool{}
+	}
+	m.ingress.deps[dependency] = up
 	m.ingress.up.WithLabelValues(dependency).Set(v)
 }

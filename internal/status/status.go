@@ -36,6 +36,11 @@ type Report struct {
 	// the database does not know which instance asks.
 	Role   string `json:"role,omitempty"`
 	Shadow bool   `json:"shadow"`
+	// Dependencies is filled by the serving instance (GET /admin/queue, the
+	// console): whether its last attempt on each dependency succeeded
+	// (msgx_dependency_up, rule 20); absent from `msgx status`, which is
+	// another process.
+	Dependencies map[string]bool `json:"dependencies,omitempty"`
 
 	// Paused is set while the leader's pump waits for a dependency that
 	// cannot be reached (it counts no attempt meanwhile); nil while it runs.
