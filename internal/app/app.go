@@ -268,6 +268,7 @@ var (
 // pumpConfig maps the service configuration onto the pump's.
 func pumpConfig(cfg config.Config) pipeline.PumpConfig {
 	p := pipeline.DefaultPumpConfig()
+	p.StoreName = storeName(cfg.Dialect)
 	p.MaxAttempts = cfg.MaxAttempts
 	p.BackoffBase = cfg.BackoffBase
 	p.BackoffCap = cfg.BackoffCap
