@@ -55,7 +55,7 @@ func newStatusCollector(src status.Source, clk clock.Clock, timeout time.Duratio
 		outboxAge:       d("outbox_oldest_age_seconds", "Age of the oldest PENDING outbox event by target (KAFKA:msg: above its delivery watermark); 0 when none.", "target"),
 		backfillTodos:   d("backfill_todos", "Mailbox backfills still to do (BACKFILL_TODO rows)."),
 		backfillFailing: d("backfill_todos_failing", "Backfill todos that failed at least once."),
-		backfillAge:     d("backfill_oldest_age_seconds", "Age of the oldest backfill todo; 0 when none."),
+		backfillAge:     d("backfill_oldest_seconds", "Age of the oldest outstanding backfill todo (rule 20); 0 when none."),
 	}
 }
 

@@ -36,7 +36,7 @@ func newIngressMetrics(reg *prometheus.Registry) ingressMetrics {
 	i.mu = &sync.Mutex{}
 	i.up = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Namespace: Namespace, Name: "dependency_up",
-		Help: "1 when this instance's last attempt on the dependency (mailbox, postgres or oracle: the poller's, every poll interval, queue empty or not, and the pump's pause and resume) succeeded, 0 when it failed (rule 20). A series appears with the first attempt.",
+		Help: "1 when this instance's last attempt on the dependency succeeded, 0 when it failed (rule 20): mailbox, postgres or oracle from the poller's attempts (every poll interval, queue empty or not) and the pump's pause and resume; kafka from the relay's produces (0 when no broker answered, 1 when one acknowledged or refused a record). A series appears with the first attempt.",
 	}, []string{"dependency"})
 	reg.MustRegister(i.gaps, i.late, i.conflicts, i.up)
 	return i

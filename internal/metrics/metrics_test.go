@@ -137,7 +137,7 @@ func TestGaugesFollowTheDatabase(t *testing.T) {
 	require.Zero(t, value(t, fams, "msgx_outbox_pending", "target", store.TargetSchd))
 	require.Equal(t, 1.0, value(t, fams, "msgx_backfill_todos"))
 	require.Equal(t, 1.0, value(t, fams, "msgx_backfill_todos_failing"))
-	require.Equal(t, 300.0, value(t, fams, "msgx_backfill_oldest_age_seconds"))
+	require.Equal(t, 300.0, value(t, fams, "msgx_backfill_oldest_seconds"))
 
 	// The head moves on: the gauges follow at the next scrape.
 	require.NoError(t, s.FinishMessages(ctx, []store.Finish{{MsgID: 2, Status: store.StatusSucceeded, Now: clk.Now()}}))

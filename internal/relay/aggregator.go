@@ -134,7 +134,7 @@ func (a *Aggregator) produce(ctx context.Context, latest []store.Event) []ack {
 		return acks
 	}
 	ctx = context.WithoutCancel(ctx)
-	for j, k := range produce(ctx, a.cl, a.clock, recs, a.cfg.ProduceTimeout) {
+	for j, k := range produce(ctx, a.cl, a.clock, a.obs, recs, a.cfg.ProduceTimeout) {
 		acks[at[j]] = k
 	}
 	if len(recs) == 1 {
@@ -144,7 +144,7 @@ func (a *Aggregator) produce(ctx context.Context, latest []store.Event) []ack {
 		if refusedForGood(acks[i].err) {
 			// A new record: a produced one keeps the context of its produce.
 			alone := []*kgo.Record{kafka.Record(a.topic, latest[i])}
-			acks[i] = produce(ctx, a.cl, a.clock, alone, a.cfg.ProduceTimeout)[0]
+			acks[i] = produce(ctx, a.cl, a.clock, a.obs, alone, a.cfg.ProduceTimeout)[0]
 		}
 	}
 	return acks

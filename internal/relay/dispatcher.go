@@ -141,7 +141,7 @@ func (d *Dispatcher) step(ctx context.Context) (sent int, wait time.Duration, id
 		if more {
 			ahead = d.readAhead(ctx, events[len(events)-1].ID)
 		}
-		acks := produce(context.WithoutCancel(ctx), d.cl, d.clock, recs, d.cfg.ProduceTimeout)
+		acks := produce(context.WithoutCancel(ctx), d.cl, d.clock, d.obs, recs, d.cfg.ProduceTimeout)
 		// Only the contiguous acknowledged prefix is SENT: an event acknowledged
 		// after a failed one is sent again with it (consumers dedupe).
 		ok := 0

@@ -299,8 +299,8 @@ func TestMsgRunFinishesStepOnCancel(t *testing.T) {
 
 // TestMsgBrokerOutageResumes: every request to the cluster fails (the
 // connection is closed) for a while. Run keeps backing off, with no event
-// DEAD although the attempts pass MaxAttempts, and resumes by itself once
-// the brokers answer again.
+// DEAD although the attempts pass MaxAttempts, reports the brokers down, and
+// resumes by itself once the brokers answer again.
 func TestMsgBrokerOutageResumes(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, func(c *Config) { c.ProduceTimeout = time.Second })
@@ -331,6 +331,9 @@ func TestMsgBrokerOutageResumes(t *testing.T) {
 		time.Sleep(20 * time.Millisecond) // lets Run take its next turn; no ordering depends on it
 	}
 	require.Equal(t, store.EventPending, e.pending(t, store.TargetMsg)[0].Status)
+	up, known := e.obs.dependencyUp(DependencyKafka)
+	require.True(t, known, "every produce reports the brokers")
+	require.False(t, up, "msgx_dependency_up{dependency=kafka} is 0 while no broker answers (rule 20)")
 
 	down.Store(false)
 	for len(e.pending(t, store.TargetMsg)) > 0 {
@@ -340,6 +343,8 @@ func TestMsgBrokerOutageResumes(t *testing.T) {
 	}
 	cancel()
 	require.NoError(t, <-done)
+	up, _ = e.obs.dependencyUp(DependencyKafka)
+	require.True(t, up, "1 again once the brokers answer")
 	kept, _ := dedupe(e.consume(t, topicMsg, n))
 	require.Len(t, kept, n)
 	requirePerKeyOrder(t, kept)

@@ -295,6 +295,24 @@ type counter struct {
 	failed    map[string]int
 	dead      map[string]int
 	latencies []time.Duration
+	up        map[string]bool // the last DependencyUp of each dependency
+}
+
+func (c *counter) DependencyUp(dependency string, up bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.up == nil {
+		c.up = map[string]bool{}
+	}
+	c.up[dependency] = up
+}
+
+// dependencyUp is the last DependencyUp of dependency; known false before any.
+func (c *counter) dependencyUp(dependency string) (up, known bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	up, known = c.up[dependency]
+	return up, known
 }
 
 func (c *counter) EventDelivered(target string, latency time.Duration) {

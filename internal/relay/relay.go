@@ -35,6 +35,10 @@ import (
 type Observer interface {
 	EventDelivered(target string, latency time.Duration) // per event: created_at → broker ack
 	EventFailed(target string, dead bool)                // per failed delivery attempt; dead when it became DEAD
+	// DependencyUp is the outcome of each produce for the brokers
+	// (dependency "kafka"): up when a broker answered any record
+	// (msgx_dependency_up, rule 20).
+	DependencyUp(dependency string, up bool)
 }
 
 // Config is the delivery policy. Zero fields take the defaults.
@@ -143,10 +147,10 @@ type ack struct {
 	at  time.Time // when the broker answered
 }
 
-// produce sends records and waits for every answer, at most timeout.
-// acks[i] belongs to recs[i] (franz-go answers in completion order, not
-// input order).
-func produce(ctx context.Context, cl *kgo.Client, clk clock.Clock, recs []*kgo.Record, timeout time.Duration) []ack {
+// produce sends records and waits for every answer, at most timeout, and
+// tells obs whether the brokers answered. acks[i] belongs to recs[i]
+// (franz-go answers in completion order, not input order).
+func produce(ctx context.Context, cl *kgo.Client, clk clock.Clock, obs Observer, recs []*kgo.Record, timeout time.Duration) []ack {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	acks := make([]ack, len(recs))
@@ -164,7 +168,24 @@ func produce(ctx context.Context, cl *kgo.Client, clk clock.Clock, recs []*kgo.R
 			acks[i].err = fmt.Errorf("no acknowledgement within %s: %w", timeout, acks[i].err)
 		}
 	}
+	obs.DependencyUp(DependencyKafka, brokersAnswered(acks))
 	return acks
+}
+
+// DependencyKafka is the brokers in msgx_dependency_up.
+const DependencyKafka = "kafka"
+
+// brokersAnswered reports whether any record got an answer from a broker:
+// an acknowledgement, or a refusal of the record itself (the broker was
+// there to refuse it). Timeouts, refused connections and the like say the
+// brokers are out of reach.
+func brokersAnswered(acks []ack) bool {
+	for _, a := range acks {
+		if a.err == nil || recordError(a.err) {
+			return true
+		}
+	}
+	return false
 }
 
 // nopObserver stands in for a nil Observer.
@@ -172,6 +193,7 @@ type nopObserver struct{}
 
 func (nopObserver) EventDelivered(string, time.Duration) {}
 func (nopObserver) EventFailed(string, bool)             {}
+func (nopObserver) DependencyUp(string, bool)            {}
 
 func observer(o Observer) Observer {
 	if o == nil {
