@@ -72,6 +72,7 @@ func runStatus(ctx context.Context, args []string, s streams) int {
 		inst = status.Instances{Error: &msg}
 	}
 	r.Instances = &inst
+	r.Dependencies = statusDependencies(ctx, cfg)
 
 	if *asJSON {
 		enc := json.NewEncoder(s.out)

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
+	"net"
 	"slices"
 	"strings"
 	"testing"
@@ -198,4 +200,26 @@ func TestEveryCommandsHelp(t *testing.T) {
 	require.Equal(t, exitOK, code)
 	require.True(t, strings.HasPrefix(out, "msgx "), out)
 	require.Contains(t, out, "(commit ")
+}
+
+// msgx status shows its own attempt on each dependency (rule 20): another
+// process's are not known to it. A refused mailbox and Kafka are DOWN.
+func TestStatusDependencies(t *testing.T) {
+	t.Parallel()
+	e := newOpsEnv(t)
+	code, out, stderr := runMsgx(t, "status", "--config", e.config, "--json")
+	require.Equal(t, exitOK, code, stderr)
+	var r status.Report
+	require.NoError(t, json.Unmarshal([]byte(out), &r), out)
+	require.Equal(t, map[string]bool{"postgres": true, "mailbox": true}, r.Dependencies, "no brokers configured: no kafka check")
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	closed := ln.Addr().String()
+	require.NoError(t, ln.Close()) // nothing listens there now: refused
+	down := writeConfig(t, fmt.Sprintf("postgres:\n  url: %q\nmailbox:\n  dsn: %q\nkafka:\n  brokers: [%q]\nairport:\n  timezone: Asia/Shanghai\n",
+		e.pgURL, "root@tcp("+closed+")/msgx_mailbox?parseTime=true", closed))
+	code, out, stderr = runMsgx(t, "status", "--config", down)
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, out, "dependencies  kafka DOWN, mailbox DOWN, postgres up")
 }

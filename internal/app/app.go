@@ -248,12 +248,12 @@ func pollerConfig(cfg config.Config, bell, polls *pipeline.Bell, met *metrics.Me
 	return pipeline.PollerConfig{
 		Batch: cfg.ClaimBatch, RescanDistance: cfg.RescanDistance, RescanAge: cfg.RescanAge, GapWait: cfg.GapWait,
 		Bell: bell, Wake: polls, Shadow: cfg.Shadow, Observer: met, Interval: cfg.PollInterval,
-		StoreName: storeName(cfg.Dialect),
+		StoreName: StoreName(cfg.Dialect),
 	}
 }
 
-// storeName is msgx's own database in msgx_dependency_up.
-func storeName(dialect string) string {
+// StoreName is msgx's own database in msgx_dependency_up and the status report.
+func StoreName(dialect string) string {
 	if dialect == config.DialectOracle11g {
 		return "oracle"
 	}
@@ -269,7 +269,7 @@ var (
 // pumpConfig maps the service configuration onto the pump's.
 func pumpConfig(cfg config.Config) pipeline.PumpConfig {
 	p := pipeline.DefaultPumpConfig()
-	p.StoreName = storeName(cfg.Dialect)
+	p.StoreName = StoreName(cfg.Dialect)
 	p.MaxAttempts = cfg.MaxAttempts
 	p.BackoffBase = cfg.BackoffBase
 	p.BackoffCap = cfg.BackoffCap

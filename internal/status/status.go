@@ -8,6 +8,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -41,10 +43,10 @@ type Report struct {
 	// sessions (`msgx status`); null where they were not read.
 	Instances *Instances `json:"instances"`
 	Shadow    bool       `json:"shadow"`
-	// Dependencies is filled by the serving instance (GET /admin/queue, the
-	// console): whether its last attempt on each dependency succeeded
-	// (msgx_dependency_up, rule 20); null from `msgx status`, which is
-	// another process.
+	// Dependencies is filled by the caller: whether the answering process's
+	// last attempt on each dependency succeeded (rule 20) — the serving
+	// instance's (msgx_dependency_up: GET /admin/queue, the console), or
+	// `msgx status`'s own checks.
 	Dependencies map[string]bool `json:"dependencies"`
 
 	// Paused is set while the leader's pump waits for a dependency that
@@ -320,6 +322,9 @@ func (r Report) WriteText(w io.Writer, loc *time.Location) error {
 	if r.Instances != nil {
 		kv("instances", "%s", r.Instances.text(loc))
 	}
+	if len(r.Dependencies) > 0 {
+		kv("dependencies", "%s", dependenciesText(r.Dependencies))
+	}
 	if r.Shadow {
 		kv("mode", "SHADOW (no mailbox writes, no Kafka)")
 	}
@@ -377,6 +382,12 @@ func (r Report) WriteText(w io.Writer, loc *time.Location) error {
 	writeJobs(&b, kv, r.Maintenance, loc)
 
 	b.WriteString("ingress, last 24 h\n")
+	if in := r.Ingress; in.Gaps == 0 && in.LateRows == 0 && in.IdentityConflicts == 0 {
+		// The usual case in one line: the report stays on one screen.
+		kv("irregular", "none (no gaps, late rows or id conflicts)")
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
 	line := fmt.Sprintf("%d", r.Ingress.Gaps)
 	if len(r.Ingress.LatestGaps) > 0 {
 		g := r.Ingress.LatestGaps[0]
@@ -427,4 +438,17 @@ func counts(m map[string]int64) string {
 
 func seconds(s float64) string {
 	return (time.Duration(s * float64(time.Second))).Round(time.Second).String()
+}
+
+// dependenciesText is the dependencies line: each by name, up or DOWN.
+func dependenciesText(deps map[string]bool) string {
+	parts := make([]string, 0, len(deps))
+	for _, name := range slices.Sorted(maps.Keys(deps)) {
+		state := "up"
+		if !deps[name] {
+			state = "DOWN"
+		}
+		parts = append(parts, name+" "+state)
+	}
+	return strings.Join(parts, ", ")
 }
