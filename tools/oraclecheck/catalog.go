@@ -104,6 +104,10 @@ func oracleType(dataType string, charLen *int32) string {
 		return "TIMESTAMP(6)WITHTIMEZONE"
 	case "date":
 		return "DATE"
+	case "bytea":
+		// msgx's only binary columns are the 16-byte message digests
+		// (PROC_STATE(_HST).RAW_DIGEST, rule 2).
+		return "RAW(16)"
 	}
 	return ""
 }
