@@ -403,6 +403,8 @@ type FlightSchd struct {
 	LastMessageID int64     `json:"last_message_id"`
 	CreatedAt     time.Time `json:"created_at"`
 	UpdatedAt     time.Time `json:"updated_at"`
+	// Rule 19: the META DTTM of the message that last set each value, as NAME:unix-seconds pairs, comma-separated and sorted (SIS names, lifecycle, and * for every name without its own stamp). A snapshot sets a value only where its DTTM is not older. NULL: no stamp known.
+	Stamps *string `json:"stamps"`
 }
 
 // Planned stand occupations (SIS PSDT), in input order.
@@ -700,6 +702,8 @@ type SchdSnapLog struct {
 	Unchanged int32 `json:"unchanged"`
 	// Previous-generation members absent from this snapshot, marked DELETED.
 	Pruned int32 `json:"pruned"`
+	// Rule 19: values and flights a message sent after this snapshot had set, kept against it (a value not overwritten, a deleted flight not revived, a changed flight not pruned).
+	KeptNewer int32 `json:"kept_newer"`
 	// When the snapshot was processed (retention key).
 	RecvAt time.Time `json:"recv_at"`
 	// APPLIED: the day was upserted, pruned and advanced. STALE: the snapshot was sent (DTTM) before the day's generation, so the day was left alone (no upsert, no prune, version unchanged; changed, unchanged and pruned 0).

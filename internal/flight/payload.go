@@ -43,6 +43,12 @@ func EventPayload(s *State) ([]byte, error) {
 	}); err != nil {
 		return nil, err
 	}
+	if len(s.Stamps) > 0 {
+		b = append(b, `,"stamps":`...)
+		if b, err = appendMap(b, s.Stamps, appendTime); err != nil {
+			return nil, err
+		}
+	}
 	b = append(b, `,"operation_day":`...)
 	if b, err = appendTime(b, s.OperationDay); err != nil {
 		return nil, err

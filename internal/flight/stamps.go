@@ -1,0 +1,156 @@
+package flight
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Stamp keys beside the SIS names (scalars, FDIV/FRET/FLAB, groups, payload
+// kinds), which are upper case: these two are lower case or a symbol.
+const (
+	// StampLifecycle is the stamp of the flight's lifecycle (created,
+	// deleted, revived).
+	StampLifecycle = "lifecycle"
+	// StampDefault stands for every name without a stamp of its own: the
+	// upgrade stamps an existing flight with its last message's DTTM here.
+	StampDefault = "*"
+)
+
+// Stamps is rule 19: for each scalar, structure, group, payload kind and the
+// lifecycle, the META DTTM of the message that last set it.
+type Stamps map[string]time.Time
+
+// Of is the stamp of name (its own, else the default one).
+func (s Stamps) Of(name string) (time.Time, bool) {
+	if t, ok := s[name]; ok {
+		return t, true
+	}
+	t, ok := s[StampDefault]
+	return t, ok
+}
+
+// newer: name's stamp is after t.
+func (s Stamps) newer(name string, t time.Time) bool {
+	st, ok := s.Of(name)
+	return ok && st.After(t)
+}
+
+// NewerThan: some value of the flight was set by a message sent after t.
+func (s Stamps) NewerThan(t time.Time) bool {
+	for _, st := range s {
+		if st.After(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// Sent is the message a state change comes from, as the stamps see it: its
+// META DTTM and whether it is a snapshot (DNLD, RESP), whose values yield
+// to newer stamps. A zero DTTM stamps nothing and guards nothing.
+type Sent struct {
+	DTTM     time.Time
+	Snapshot bool
+}
+
+func (by Sent) guards() bool { return by.Snapshot && !by.DTTM.IsZero() }
+
+// stamper tracks the stamps of one state change: copy on first write, the
+// values a snapshot kept.
+type stamper struct {
+	by     Sent
+	stamps Stamps
+	copied bool
+	moved  bool // a stamp changed: the row must be written
+	kept   int  // values a newer stamp kept from a snapshot
+}
+
+// keep: name's stamp is newer than the snapshot's DTTM, its value stays.
+func (st *stamper) keep(name string) bool {
+	return st.by.guards() && st.stamps.newer(name, st.by.DTTM)
+}
+
+// set stamps name as set by the message. A snapshot stamps only what it
+// changed: an unchanged value keeps the stamp of the message that set it
+// (an older snapshot after this one is stale by rule 12 anyway), so an
+// unchanged DNLD writes no row. An incremental message stamps whatever it
+// carries.
+func (st *stamper) set(name string, changed bool) {
+	if st.by.DTTM.IsZero() || (st.by.Snapshot && !changed) {
+		return
+	}
+	if old, ok := st.stamps[name]; ok && old.Equal(st.by.DTTM) {
+		return
+	}
+	if !st.copied {
+		st.stamps = maps.Clone(st.stamps)
+		if st.stamps == nil {
+			st.stamps = Stamps{}
+		}
+		st.copied = true
+	}
+	st.stamps[name] = st.by.DTTM.UTC()
+	st.moved = true
+}
+
+// wouldChange says whether apply would change name in m, without touching m.
+func wouldChange[V any](m map[string]V, name string, apply func(map[string]V) bool) bool {
+	scratch := make(map[string]V, 1)
+	if v, ok := m[name]; ok {
+		scratch[name] = v
+	}
+	return apply(scratch)
+}
+
+// AppendText writes stamps as the FLIGHT_SCHD.STAMPS text: name:unix-seconds
+// pairs, comma-separated, names sorted ("*:1797310800,STND:1797318600").
+// Compact and parsed without reflection (docs/design.md, rule 19).
+func (s Stamps) AppendText(b []byte) []byte {
+	for i, k := range slices.Sorted(maps.Keys(s)) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, k...)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, s[k].Unix(), 10)
+	}
+	return b
+}
+
+// Text is AppendText as a string; nil for no stamps (a NULL column).
+func (s Stamps) Text() *string {
+	if len(s) == 0 {
+		return nil
+	}
+	t := string(s.AppendText(make([]byte, 0, 20*len(s))))
+	return &t
+}
+
+// ParseStamps reads the FLIGHT_SCHD.STAMPS text (times in UTC, as set
+// stamps them). A malformed pair is an error (the column is written only by
+// Text).
+func ParseStamps(text string) (Stamps, error) {
+	if text == "" {
+		return nil, nil
+	}
+	s := make(Stamps, strings.Count(text, ",")+1)
+	for pair := range strings.SplitSeq(text, ",") {
+		name, secs, ok := strings.Cut(pair, ":")
+		if !ok || name == "" {
+			return nil, &stampsError{text}
+		}
+		n, err := strconv.ParseInt(secs, 10, 64)
+		if err != nil {
+			return nil, &stampsError{text}
+		}
+		s[name] = time.Unix(n, 0).UTC()
+	}
+	return s, nil
+}
+
+type stampsError struct{ text string }
+
+func (e *stampsError) Error() string { return "flight: malformed stamps " + strconv.Quote(e.text) }
