@@ -168,8 +168,8 @@ func TestConsolePages(t *testing.T) {
 	t.Run("Flight", func(t *testing.T) {
 		body := page(t, base+"/console/flights/7", http.StatusOK)
 		require.Contains(t, body, "Flight 7 CA7")
-		require.Contains(t, body, `<td>SODT</td><td class="mono">02DEC261030</td><td class="mono">2026-12-02 10:30:00 &#43;08:00</td>`, "raw and parsed (airport time)")
-		require.Regexp(t, `(?s)<h3>GTDT \(3\)</h3>.*<td>1</td><td>1</td>.*<td>2</td><td>4</td>.*<td>3</td><td>2</td>`, body, "the detail list in order")
+		require.Contains(t, body, `<td>SODT</td><td class="mono">02DEC261030</td><td class="mono">2026-12-02 10:30:00 &#43;08:00</td><td class="mono">2026-12-02 08:30:00 &#43;08:00</td>`, "raw, parsed and when it was set (airport time)")
+		require.Regexp(t, `(?s)<h3>GTDT \(3\) <span class="muted">set 2026-12-02 08:30:00 &#43;08:00</span></h3>.*<td>1</td><td>1</td>.*<td>2</td><td>4</td>.*<td>3</td><td>2</td>`, body, "the detail list in order")
 		require.Contains(t, body, "History of versions (3)")
 		require.Contains(t, body, `<b>STND</b> <s>201</s> → 202`, "what changed, newest first")
 		require.Contains(t, body, `<a href="/console/messages/`+strconv.FormatInt(h.ok, 10)+`">`, "by which message")

@@ -86,6 +86,10 @@ func TestReadFlightIsTheEventPayload(t *testing.T) {
 	require.Equal(t, int64(2), got.StateVersion)
 	require.Equal(t, stnd, got.LastMessageID)
 	require.Equal(t, flight.Active, got.Lifecycle)
+	sent := time.Date(2026, 12, 2, 8, 30, 0, 0, airport) // both messages' DTTM
+	require.True(t, sent.Equal(got.Stamps["STND"]), "the stamps: when each value was set (rule 19)")
+	require.True(t, sent.Equal(got.Stamps[flight.StampLifecycle]))
+	require.Contains(t, string(body), `"stamps":{`)
 	gates := got.Groups[flight.GroupGates]
 	require.Len(t, gates, 3)
 	var seqs, codes, types []string
