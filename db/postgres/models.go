@@ -702,8 +702,6 @@ type SchdSnapLog struct {
 	Unchanged int32 `json:"unchanged"`
 	// Previous-generation members absent from this snapshot, marked DELETED.
 	Pruned int32 `json:"pruned"`
-	// Rule 19: values and flights a message sent after this snapshot had set, kept against it (a value not overwritten, a deleted flight not revived, a changed flight not pruned).
-	KeptNewer int32 `json:"kept_newer"`
 	// When the snapshot was processed (retention key).
 	RecvAt time.Time `json:"recv_at"`
 	// APPLIED: the day was upserted, pruned and advanced. STALE: the snapshot was sent (DTTM) before the day's generation, so the day was left alone (no upsert, no prune, version unchanged; changed, unchanged and pruned 0).
@@ -712,4 +710,6 @@ type SchdSnapLog struct {
 	MsgDttm *time.Time `json:"msg_dttm"`
 	// STALE only: MSG_ID of the snapshot that made the newer generation the day kept.
 	StaleOf *int64 `json:"stale_of"`
+	// Rule 19: values and flights a message sent after this snapshot had set, kept against it (a value not overwritten, a deleted flight not revived, a changed flight not pruned).
+	KeptNewer int32 `json:"kept_newer"`
 }

@@ -200,7 +200,7 @@ func (q *Queries) SchdSnapLogInsert(ctx context.Context, db DBTX, arg SchdSnapLo
 }
 
 const schdSnapLogListByMessage = `-- name: SchdSnapLogListByMessage :many
-SELECT snap_id, msg_id, msg_subtype, fday, gen_version, scope_begin, scope_end, record_count, changed, unchanged, pruned, kept_newer, recv_at, outcome, msg_dttm, stale_of FROM schd_snap_log WHERE msg_id = $1 ORDER BY fday, snap_id
+SELECT snap_id, msg_id, msg_subtype, fday, gen_version, scope_begin, scope_end, record_count, changed, unchanged, pruned, recv_at, outcome, msg_dttm, stale_of, kept_newer FROM schd_snap_log WHERE msg_id = $1 ORDER BY fday, snap_id
 `
 
 func (q *Queries) SchdSnapLogListByMessage(ctx context.Context, db DBTX, msgID int64) ([]SchdSnapLog, error) {
@@ -224,11 +224,11 @@ func (q *Queries) SchdSnapLogListByMessage(ctx context.Context, db DBTX, msgID i
 			&i.Changed,
 			&i.Unchanged,
 			&i.Pruned,
-			&i.KeptNewer,
 			&i.RecvAt,
 			&i.Outcome,
 			&i.MsgDttm,
 			&i.StaleOf,
+			&i.KeptNewer,
 		); err != nil {
 			return nil, err
 		}
