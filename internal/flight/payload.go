@@ -45,7 +45,7 @@ func EventPayload(s *State) ([]byte, error) {
 	}
 	if len(s.Stamps) > 0 {
 		b = append(b, `,"stamps":`...)
-		if b, err = appendMap(b, s.Stamps, appendTime); err != nil {
+		if b, err = appendMap(b, s.Stamps, appendStamp); err != nil {
 			return nil, err
 		}
 	}
@@ -196,3 +196,14 @@ func appendTime(b []byte, t time.Time) ([]byte, error) {
 }
 
 func appendValue(b []byte, v Value) ([]byte, error) { return v.appendJSON(b) }
+
+// appendStamp is appendTime without its allocation per call (a flight has
+// dozens of stamps): the same bytes for a time in years 0-9999.
+func appendStamp(b []byte, t time.Time) ([]byte, error) {
+	if y := t.Year(); y < 0 || y > 9999 {
+		return appendTime(b, t) // encoding/json's error
+	}
+	b = append(b, '"')
+	b = t.AppendFormat(b, time.RFC3339Nano)
+	return append(b, '"'), nil
+}

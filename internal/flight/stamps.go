@@ -109,7 +109,12 @@ func wouldChange[V any](m map[string]V, name string, apply func(map[string]V) bo
 // pairs, comma-separated, names sorted ("*:1797310800,STND:1797318600").
 // Compact and parsed without reflection (docs/design.md, rule 19).
 func (s Stamps) AppendText(b []byte) []byte {
-	for i, k := range slices.Sorted(maps.Keys(s)) {
+	keys := make([]string, 0, 96) // every name a flight has fits: no allocation
+	for k := range s {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for i, k := range keys {
 		if i > 0 {
 			b = append(b, ',')
 		}
