@@ -88,7 +88,7 @@ func TestReadFlightIsTheEventPayload(t *testing.T) {
 	require.Equal(t, flight.Active, got.Lifecycle)
 	sent := time.Date(2026, 12, 2, 8, 30, 0, 0, airport) // both messages' DTTM
 	require.True(t, sent.Equal(got.Stamps["STND"]), "the stamps: when each value was set (rule 19)")
-	require.True(t, sent.Equal(got.Stamps[flight.StampLifecycle]))
+	require.True(t, sent.Equal(got.Stamps[flight.StampDefault]), "the DNLD's: one stamp for the flight it described")
 	require.Contains(t, string(body), `"stamps":{`)
 	gates := got.Groups[flight.GroupGates]
 	require.Len(t, gates, 3)

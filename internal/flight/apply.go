@@ -48,7 +48,7 @@ func Apply(cur *State, rec *sis.FlightRecord, revive bool, msgID int64, now time
 	}
 	st := &stamper{by: by, stamps: next.Stamps}
 	if cur == nil {
-		st.set(StampLifecycle, true)
+		st.created()
 	}
 	var groups, payloads []string // replaced collections
 	changed := cur == nil

@@ -18,7 +18,7 @@ import (
 // changed flight, and reflection over the maps of a state was most of the
 // CPU of a batch.
 func EventPayload(s *State) ([]byte, error) {
-	b := make([]byte, 0, 2048)
+	b := make([]byte, 0, 2048+36*len(s.Stamps))
 	b = append(b, `{"flid":`...)
 	b = strconv.AppendInt(b, s.FLID, 10)
 	var err error

@@ -82,8 +82,8 @@ func (st *stamper) set(name string, changed bool) {
 	if st.by.DTTM.IsZero() || (st.by.Snapshot && !changed) {
 		return
 	}
-	if old, ok := st.stamps[name]; ok && old.Equal(st.by.DTTM) {
-		return
+	if old, ok := st.stamps.Of(name); ok && old.Equal(st.by.DTTM) {
+		return // already in effect (its own stamp, or the default)
 	}
 	if !st.copied {
 		st.stamps = maps.Clone(st.stamps)
@@ -94,6 +94,20 @@ func (st *stamper) set(name string, changed bool) {
 	}
 	st.stamps[name] = st.by.DTTM.UTC()
 	st.moved = true
+}
+
+// created stamps a flight a snapshot creates: the record describes the
+// whole flight as of the snapshot's DTTM, what it carries and what it lacks,
+// so one default stamp says it all — a flight of a DNLD carries a stamp,
+// not one per value, until a newer message sets a value of its own. A
+// flight an incremental message creates gets a stamp per value it carries.
+func (st *stamper) created() {
+	if st.by.guards() {
+		st.stamps = Stamps{StampDefault: st.by.DTTM.UTC()}
+		st.copied, st.moved = true, true
+		return
+	}
+	st.set(StampLifecycle, true)
 }
 
 // wouldChange says whether apply would change name in m, without touching m.

@@ -36,10 +36,27 @@ func TestStampsRecordWhoSetWhat(t *testing.T) {
 	}
 	flop := &sis.FlightRecord{FLID: 7}
 	flop.Scalars.Set(sis.STND, set("NEW"))
+	require.Equal(t, Stamps{StampDefault: at0600.UTC()}, s.Stamps, "a flight a snapshot creates: one stamp for all it describes")
 	n := mustApply(t, s, flop, false, 2, flopAt(at0730)).Next
 	require.True(t, n.Stamps["STND"].Equal(at0730))
-	require.True(t, n.Stamps["ALCD"].Equal(at0600), "only what the FLOP set moves")
-	require.True(t, s.Stamps["STND"].Equal(at0600), "the current state's stamps are not written")
+	alcd, _ := n.Stamps.Of("ALCD")
+	require.True(t, alcd.Equal(at0600), "only what the FLOP set moves")
+	stnd, _ := s.Stamps.Of("STND")
+	require.True(t, stnd.Equal(at0600), "the current state's stamps are not written")
+	require.Len(t, n.Stamps, 2)
+
+	// A flight an incremental message (ADFT/UPD) creates: a stamp per value
+	// it carries; what it lacks has none, and a snapshot may still set it.
+	adft := mustApply(t, nil, newRecord(8), true, 3, flopAt(at0730)).Next
+	require.True(t, adft.Stamps["STND"].Equal(at0730))
+	require.True(t, adft.Stamps[StampLifecycle].Equal(at0730))
+	_, has := adft.Stamps.Of("ACFT")
+	require.False(t, has)
+	late := newRecord(8)
+	late.Scalars.Set(sis.ACFT, set("A320"))
+	r := mustApply(t, adft, late, true, 4, snapshotAt(at0700))
+	require.Equal(t, "A320", r.Next.Scalars["ACFT"].Raw, "no newer message set ACFT")
+	require.Equal(t, 0, r.Kept, "the rest is equal: nothing to keep")
 }
 
 func TestOlderSnapshotKeepsNewerValue(t *testing.T) {
@@ -58,6 +75,14 @@ func TestOlderSnapshotKeepsNewerValue(t *testing.T) {
 	require.True(t, r.Next.Stamps["ALCD"].Equal(at0700))
 	require.True(t, r.Next.Stamps["STND"].Equal(at0730))
 	require.Equal(t, 2, r.Kept, "STND and GTDT")
+
+	// A value the creating snapshot lacked is described by it too: an
+	// older snapshot does not add it.
+	older := newRecord(7)
+	older.Scalars.Set(sis.ACFT, set("A320"))
+	o5 := mustApply(t, s, older, true, 6, snapshotAt(at0600.Add(-time.Hour)))
+	_, had := o5.Next.Scalars["ACFT"]
+	require.False(t, had)
 	require.True(t, r.Changed)
 
 	// Equal DTTM: FIFO, the snapshot applies.
