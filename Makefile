@@ -44,7 +44,7 @@ export MSGX_PG_URL MSGX_MAILBOX_DSN MSGX_HTTP_ADDR MSGX_TEST_PG_URL MSGX_TEST_MA
 # Go files for gofmt: tracked plus untracked-but-not-ignored, that still exist.
 GOFILES = $(wildcard $(shell git ls-files -co --exclude-standard -- '*.go' 2>/dev/null || find . -name '*.go' -not -path './.cache/*'))
 
-.PHONY: help generate sqlc-diff build package services test fuzz bench lint run clean
+.PHONY: help generate sqlc-diff contracts-diff build package services test fuzz bench lint run clean
 
 help:
 	@echo "targets:"
@@ -56,6 +56,7 @@ help:
 	@echo "  lint       gofmt, go vet, sqlc diff, golangci-lint (.golangci.yml)"
 	@echo "  generate   sqlc generate (db/) + gofmt + docs/config.md"
 	@echo "  sqlc-diff  fail if db/ differs from what sqlc would generate"
+	@echo "  contracts-diff  fail on a breaking change of docs/openapi.yaml, asyncapi.yaml or the flight schema since the last release (BASE=<ref>)"
 	@echo "  build      $(BIN) (version $(VERSION))"
 	@echo "  package    bin/msgx_<version>_amd64.deb: build + the systemd unit, /etc/msgx, docs, alerts (docs/deploy.md)"
 	@echo "  services   install/start PostgreSQL and MariaDB, create the databases"
@@ -68,6 +69,9 @@ generate:
 
 sqlc-diff:
 	$(SQLC) diff
+
+contracts-diff:
+	$(GO) run ./scripts/contracts-diff $(if $(BASE),-base $(BASE))
 
 build:
 	@mkdir -p $(dir $(BIN))
@@ -85,6 +89,9 @@ services:
 # go test runs with -v into $(TESTLOG) (full) while the terminal shows it without
 # the "=== RUN/PAUSE" noise; the last line is a plain summary
 # "test: N passed, N failed, N skipped" (also in $(TESTSUM)).
+# The fuzz run is independent of the tests before it: it always runs, and any
+# step's failure fails the target. (It used to run only when every test had
+# passed, so one failing test also hid whether the decoder still held up.)
 test: services
 	$(GO) vet ./...
 	@mkdir -p bin; rm -f $(TESTLOG) $(TESTSUM); rc=0; \
@@ -92,10 +99,8 @@ test: services
 	$(GO) test -race -count=1 -timeout=$(TIMEOUT) -v ./... 2>&1 | tee $(TESTLOG) | sed -u $(QUIET) || rc=$$?; \
 	echo "oraclecheck: sql/oracle11g through the PL/SQL grammar, the 11g lint and parity (nested module tools/oraclecheck)"; \
 	(cd tools/oraclecheck && $(GO) test -count=1 -timeout=$(TIMEOUT) -v .) 2>&1 | tee -a $(TESTLOG) | sed -u $(QUIET) || rc=$$?; \
-	if [ $$rc -eq 0 ]; then \
-		echo "fuzz: FuzzDecode in internal/sis for $(FUZZTIME)"; \
-		$(GO) test ./internal/sis -run='^$$' -fuzz=FuzzDecode -fuzztime=$(FUZZTIME) -v 2>&1 | tee -a $(TESTLOG) | sed -u $(QUIET) || rc=$$?; \
-	fi; \
+	echo "fuzz: FuzzDecode in internal/sis for $(FUZZTIME)"; \
+	$(GO) test ./internal/sis -run='^$$' -fuzz=FuzzDecode -fuzztime=$(FUZZTIME) -v 2>&1 | tee -a $(TESTLOG) | sed -u $(QUIET) || rc=$$?; \
 	passed=$$(grep -cE '^[[:space:]]*--- PASS:' $(TESTLOG) || true); \
 	failed=$$(grep -cE '^[[:space:]]*--- FAIL:' $(TESTLOG) || true); \
 	skipped=$$(grep -cE '^[[:space:]]*--- SKIP:' $(TESTLOG) || true); \

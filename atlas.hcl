@@ -1,7 +1,13 @@
 # Atlas CLI project file for msgx's own PostgreSQL schema, for DBAs who use the
 # atlas CLI (https://atlasgo.io). msgx itself does not need the CLI: it embeds
-# the same schema and uses the atlas Go library (`msgx schema plan|apply`,
-# `go run ./scripts/migrate-diff`). See docs/schema.md.
+# the same schema and migrations and uses the atlas Go library.
+#
+# Production applies only the versioned migrations of sql/postgres/migrations,
+# never a declarative schema apply: `msgx schema migrate --yes` (the route of
+# docs/upgrade.md, recorded in msgx_schema_version) or, for atlas users,
+# `atlas migrate apply --env prod` (recorded in atlas's own revision table).
+# Use one of the two per database. `msgx schema plan|apply` and env "local"'s
+# `atlas schema apply` are for development databases (docs/schema.md).
 #
 # Environment variables:
 #   MSGX_PG_URL      the database to inspect or change. For env "local" scope
@@ -21,10 +27,11 @@
 #
 # Commands:
 #   atlas schema diff --env local --from "$MSGX_PG_URL" --to file://sql/postgres/schema
-#   atlas schema apply --env local        # declarative: like msgx schema apply
+#   atlas schema apply --env local        # declarative, development: like msgx schema apply
 #   atlas migrate diff <name> --env local # like go run ./scripts/migrate-diff --name <name>
 #   atlas migrate validate --env local    # atlas.sum and replay check
-#   atlas migrate apply --env prod        # versioned: applies sql/postgres/migrations
+#   atlas migrate status --env prod       # like msgx schema status
+#   atlas migrate apply --env prod        # production: like msgx schema migrate --yes
 
 locals {
   # The desired state: plain SQL, applied in file-name order.
@@ -44,7 +51,7 @@ env "local" {
 }
 
 # Production: only versioned migrations are applied here, never a declarative
-# `schema apply`. Atlas keeps its revision table in the atlas_schema_revisions
+# `schema apply` (docs/upgrade.md). Atlas keeps its revision table in the atlas_schema_revisions
 # schema, outside msgx's tables.
 env "prod" {
   src = local.schema_src

@@ -345,6 +345,25 @@ func TestDebPackage(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, string(a), string(b), dst)
 	}
+	// Every migration of both dialects, as in the repository: the files
+	// docs/upgrade.md has the DBA review and SQL*Plus run.
+	for dialect, glob := range map[string]string{"postgres": "../sql/postgres/migrations/*.sql", "oracle11g": "../sql/oracle11g/migrations/*.sql"} {
+		srcs, err := filepath.Glob(glob)
+		require.NoError(t, err)
+		require.NotEmpty(t, srcs)
+		if dialect == "postgres" {
+			srcs = append(srcs, "../sql/postgres/migrations/atlas.sum")
+		}
+		for _, src := range srcs {
+			dst := "usr/share/msgx/migrations/" + dialect + "/" + filepath.Base(src)
+			require.Equal(t, "-rw-r--r-- root/root", modes["/"+dst], dst)
+			a, err := os.ReadFile(src)
+			require.NoError(t, err)
+			b, err := os.ReadFile(filepath.Join(x, dst))
+			require.NoError(t, err, "the package ships %s", dst)
+			require.Equal(t, string(a), string(b), dst)
+		}
+	}
 	checkUnits(t, filepath.Join(x, "lib/systemd/system"))
 	require.True(t, slices.Contains(strings.Fields(listing), "./usr/share/doc/msgx/docs/design.md"), "every doc is packaged")
 }

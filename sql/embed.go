@@ -18,6 +18,12 @@ var PostgresSchema embed.FS
 //go:embed postgres/migrations
 var PostgresMigrations embed.FS
 
+// PostgresBookkeeping is msgx's version table for `msgx schema migrate`
+// (postgres/bookkeeping/schema_version.sql), outside the desired schema.
+//
+//go:embed postgres/bookkeeping/schema_version.sql
+var PostgresBookkeeping []byte
+
 // MailboxSchema is the shared MySQL/MariaDB mailbox (cminmsgs, coutmsgs) as the
 // AODB side owns it; msgx creates it only in dev and tests.
 //
@@ -45,7 +51,7 @@ var OracleSchema embed.FS
 
 // OracleMigrations are the versioned Oracle 11g migrations
 // (oracle11g/migrations/NNNN_name.sql, applied in order and recorded in
-// MSGX_SCHEMA_VERSION by `msgx schema apply --dialect oracle11g`).
+// MSGX_SCHEMA_VERSION by `msgx schema migrate --dialect oracle11g`).
 //
 //go:embed oracle11g/migrations/*.sql
 var OracleMigrations embed.FS

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
+
 	"github.com/msgx-aodb/msgx/internal/compare"
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/oneline"
@@ -95,6 +97,9 @@ func runCompare(ctx context.Context, args []string, s streams) int {
 			return exitUsage
 		}
 		*aURL = cfg.PGURL
+	}
+	if *bURL != "" && sameDatabase(*aURL, *bURL) {
+		return usageErr("--a and --b name the same database (%s): a database compared with itself always agrees; give --b the other instance's URL", redactURL(*bURL))
 	}
 	var day *time.Time
 	if *dayFlag != "" {
@@ -259,6 +264,17 @@ func scopeText(day *time.Time, snap *compare.Snapshot) string {
 }
 
 // redactURL hides the password of a database URL in the report.
+// sameDatabase says whether two PostgreSQL URLs (or key=value strings) name
+// one database: the same hosts, ports and database name, whoever connects.
+func sameDatabase(a, b string) bool {
+	ca, errA := pgconn.ParseConfig(a)
+	cb, errB := pgconn.ParseConfig(b)
+	if errA != nil || errB != nil {
+		return a == b
+	}
+	return ca.Host == cb.Host && ca.Port == cb.Port && ca.Database == cb.Database
+}
+
 func redactURL(raw string) string {
 	if u, err := url.Parse(raw); err == nil {
 		return u.Redacted()

@@ -111,6 +111,28 @@ func TestCompareUsage(t *testing.T) {
 	require.Contains(t, stderr, "PostgreSQL unreachable (check --a)")
 }
 
+// A and B the same database (A defaulted from the configuration, B the same
+// URL written otherwise) is refused before either is read: it would always
+// agree.
+func TestCompareRefusesTheSameDatabase(t *testing.T) {
+	t.Parallel()
+	for _, ab := range [][2]string{
+		{"postgres://postgres@127.0.0.1:1/msgx?sslmode=disable", "postgres://other:pw@127.0.0.1:1/msgx"},
+		{"postgres://127.0.0.1:1/msgx", "host=127.0.0.1 port=1 dbname=msgx"},
+	} {
+		code, out, stderr := runMsgx(t, "compare", "--a", ab[0], "--b", ab[1])
+		require.Equal(t, exitUsage, code, "%q", ab)
+		require.Empty(t, out)
+		require.Contains(t, stderr, "--a and --b name the same database")
+		require.NotContains(t, stderr, "pw")
+		require.Equal(t, 1, strings.Count(stderr, "\n"), stderr)
+	}
+	cfg := writeConfig(t, "postgres:\n  url: postgres://127.0.0.1:1/msgx\n")
+	code, _, stderr := runMsgx(t, "compare", "--config", cfg, "--b", "postgres://127.0.0.1:1/msgx?sslmode=disable")
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, stderr, "same database")
+}
+
 // Issue #21 item 7: two sites fed the same input at different times agree
 // on every flight and on what they published; only --strict reports their
 // own write times.
@@ -173,11 +195,11 @@ func TestCompareNothingCompared(t *testing.T) {
 	require.Contains(t, stderr, "flights 0: equal 0")
 	require.Contains(t, stderr, "nothing was compared: neither side has a flight in scope, so no verdict\n")
 
-	full := dbOfSnapshot(t, nil)
-	code, _, stderr = runMsgx(t, "compare", "--a", full, "--b", full, "--day", "2026-12-04")
+	full, twin := dbOfSnapshot(t, nil), dbOfSnapshot(t, nil)
+	code, _, stderr = runMsgx(t, "compare", "--a", full, "--b", twin, "--day", "2026-12-04")
 	require.Equal(t, exitUsage, code, "an empty day: %s", stderr)
 	require.Contains(t, stderr, "nothing was compared")
-	code, out, stderr := runMsgx(t, "compare", "--a", full, "--b", full, "--day", "2026-12-04", "--json")
+	code, out, stderr := runMsgx(t, "compare", "--a", full, "--b", twin, "--day", "2026-12-04", "--json")
 	require.Equal(t, exitUsage, code)
 	require.Contains(t, out, `"flights": 0`)
 	require.Equal(t, "msgx compare: nothing was compared: neither side has a flight in operation day 2026-12-04\n", stderr)

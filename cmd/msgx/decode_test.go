@@ -79,8 +79,9 @@ func TestDecodeFlags(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, `"time": "2021-12-12T13:50:00Z"`) {
 		t.Errorf("--tz UTC: exit %d\n%s", code, out)
 	}
+	// The zone reads the SIS text (13:50 in Berlin); the JSON is UTC.
 	t.Setenv("MSGX_AIRPORT_TZ", "Europe/Berlin")
-	if code, out, _ = decodeCmd(t, string(raw), "decode"); code != exitOK || !strings.Contains(out, "2021-12-12T13:50:00+01:00") {
+	if code, out, _ = decodeCmd(t, string(raw), "decode"); code != exitOK || !strings.Contains(out, `"time": "2021-12-12T12:50:00Z"`) {
 		t.Errorf("MSGX_AIRPORT_TZ: exit %d\n%s", code, out)
 	}
 	if code, out, _ = decodeCmd(t, string(raw), "decode", "--max-size", "100"); code != exitUsage || !strings.Contains(out, "CODEC_ERROR") {

@@ -13,7 +13,7 @@ import (
 	"syscall"
 )
 
-// Exit codes, documented in the README.
+// Exit codes, documented in docs/cli.md.
 const (
 	exitOK      = 0 // success
 	exitFailure = 1 // the command ran and failed (unreachable database, ...)

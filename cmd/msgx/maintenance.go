@@ -15,6 +15,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/maintenance"
 	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
+	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 func init() {
@@ -171,19 +172,29 @@ func summary(job string, r maintenance.Result, took time.Duration, dry bool) str
 	if dry {
 		verb = "dry run, would do:"
 	}
-	what, _, _ := strings.Cut(r.What, " by ")
-	fmt.Fprintf(&b, "%s: %s %d %s", job, verb, r.Rows, what)
-	if r.Oldest != nil {
-		layout := time.RFC3339
-		if strings.HasSuffix(r.What, "operation day") {
-			layout = time.DateOnly
-		}
-		_, by, _ := strings.Cut(r.What, " by ")
-		fmt.Fprintf(&b, ", %s from %s to %s", by, r.Oldest.Format(layout), r.Newest.Format(layout))
+	fmt.Fprintf(&b, "%s: %s ", job, verb)
+	part(&b, r.Swept, r.What)
+	for _, p := range r.Also {
+		b.WriteString("; ")
+		part(&b, p.Swept, p.What)
 	}
 	if r.Note != "" {
 		fmt.Fprintf(&b, " (%s)", r.Note)
 	}
 	fmt.Fprintf(&b, " in %s", took.Round(time.Millisecond))
 	return b.String()
+}
+
+// part is one kind of rows of a summary: "12 flights, operation day from
+// 2026-11-20 to 2026-11-25".
+func part(b *strings.Builder, s store.Swept, what string) {
+	rows, by, _ := strings.Cut(what, " by ")
+	fmt.Fprintf(b, "%d %s", s.Rows, rows)
+	if s.Oldest != nil {
+		layout := time.RFC3339
+		if strings.HasSuffix(what, "operation day") {
+			layout = time.DateOnly
+		}
+		fmt.Fprintf(b, ", %s from %s to %s", by, s.Oldest.Format(layout), s.Newest.Format(layout))
+	}
 }

@@ -45,6 +45,32 @@ func TestMaintenanceRunHistory(t *testing.T) {
 	require.Regexp(t, `history +last run \S+ \S+ \S+, took \S+, 2 rows`, out)
 }
 
+// The snaplog job also deletes the INGRESS_GAP rows given up more than
+// snaplog.retention ago (spec §8), and its line counts them, dry or not.
+func TestMaintenanceRunSnapLogSweepsIngressGaps(t *testing.T) {
+	t.Parallel()
+	e := newOpsEnv(t)
+	old := time.Date(2020, 3, 1, 8, 0, 0, 0, time.UTC) // far older than 90 days on any wall clock
+	require.NoError(t, e.st.RecordGap(t.Context(), store.Gap{Source: "cminmsgs", From: 5, To: 6, SeenAt: old.Add(-time.Minute), GivenUpAt: old}))
+	recent := time.Now().UTC().Truncate(time.Second)
+	require.NoError(t, e.st.RecordGap(t.Context(), store.Gap{Source: "cminmsgs", From: 9, To: 9, SeenAt: recent, GivenUpAt: recent}))
+
+	code, out, stderr := runMsgx(t, "maintenance", "run", "snaplog", "--dry-run", "--config", e.config)
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, out, "snaplog: dry run, would do: 0 snapshot log rows; 1 ingress gaps, give-up time from 2020-03-01T08:00:00Z to 2020-03-01T08:00:00Z")
+	gaps, err := e.st.IngressIrregular(t.Context(), time.Time{}, 10)
+	require.NoError(t, err)
+	require.Equal(t, int64(2), gaps.Gaps, "a dry run deletes nothing")
+
+	code, out, stderr = runMsgx(t, "maintenance", "run", "snaplog", "--config", e.config)
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, out, "snaplog: done: 0 snapshot log rows; 1 ingress gaps")
+	gaps, err = e.st.IngressIrregular(t.Context(), time.Time{}, 10)
+	require.NoError(t, err)
+	require.Equal(t, int64(1), gaps.Gaps)
+	require.Equal(t, int64(9), gaps.LatestGaps[0].From, "the recent gap stays")
+}
+
 func TestMaintenanceRunUnknownJob(t *testing.T) {
 	t.Parallel()
 	e := newOpsEnv(t)

@@ -49,7 +49,7 @@ func openStore(ctx context.Context, cfg config.Config) (store.Store, error) {
 
 // openPool connects to a PostgreSQL URL given by setting (named in errors).
 func openPool(ctx context.Context, url, setting string) (*pgxpool.Pool, error) {
-	pc, err := pgxpool.ParseConfig(url)
+	pc, err := pgstore.ParsePoolConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("%s is not a valid URL: %s", setting, oneline.Err(err))
 	}

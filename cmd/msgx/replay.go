@@ -12,6 +12,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/oneline"
+	"github.com/msgx-aodb/msgx/internal/plural"
 	"github.com/msgx-aodb/msgx/internal/replay"
 	"github.com/msgx-aodb/msgx/internal/sis"
 )
@@ -156,12 +157,12 @@ func runReplay(ctx context.Context, args []string, s streams) int {
 	if err != nil {
 		_ = bar.Exit()
 		printMoved(s.out, moved, *asJSON)
-		fmt.Fprintf(s.err, "msgx replay: %s (the %d ids printed were replayed)\n", oneline.Err(err), len(moved))
+		fmt.Fprintf(s.err, "msgx replay: %s (the %s printed were replayed)\n", oneline.Err(err), plural.Count(len(moved), "id"))
 		return exitFailure
 	}
 	_ = bar.Finish()
 	printMoved(s.out, moved, *asJSON)
-	fmt.Fprintf(s.err, "msgx replay: replayed %d messages; the service processes them in MSG_ID order ('msgx status')\n", len(moved))
+	fmt.Fprintf(s.err, "msgx replay: replayed %s; the service processes them in MSG_ID order ('msgx status')\n", plural.Count(len(moved), "message"))
 	return exitOK
 }
 
@@ -210,7 +211,7 @@ func writePlan(w io.Writer, p replay.Plan) {
 	if p.Filter.Class != "" {
 		what = "class " + p.Filter.Class
 	}
-	fmt.Fprintf(w, "replay of %s: %d messages would go back to PENDING", what, p.Total)
+	fmt.Fprintf(w, "replay of %s: %s would go back to PENDING", what, plural.Count(p.Total, "message"))
 	if p.Truncated {
 		fmt.Fprintf(w, " (the first %d listed)", len(p.Messages))
 	}
@@ -238,7 +239,7 @@ func writePlan(w io.Writer, p replay.Plan) {
 		fmt.Fprintln(w, "\nno warnings: no flight, snapshot day or reference record holds a later message's state")
 		return
 	}
-	fmt.Fprintf(w, "\n%d warnings:\n", len(p.Warnings))
+	fmt.Fprintf(w, "\n%s:\n", plural.Count(len(p.Warnings), "warning"))
 	for _, wn := range p.Warnings {
 		fmt.Fprintf(w, "  %s\n", wn.Text)
 	}

@@ -32,7 +32,7 @@ func TestReplayDryRunShowsPlanAndWarnings(t *testing.T) {
 	code, out, stderr := runMsgx(t, "replay", "--config", e.config, "--class", "EXHAUSTED", "--dry-run")
 	require.Equal(t, exitOK, code, stderr)
 	require.Empty(t, stderr)
-	require.Contains(t, out, "replay of class EXHAUSTED: 1 messages would go back to PENDING")
+	require.Contains(t, out, "replay of class EXHAUSTED: 1 message would go back to PENDING")
 	row := ""
 	for _, l := range strings.Split(out, "\n") {
 		if strings.HasPrefix(l, fmt.Sprint(stnd1)+" ") {
@@ -43,6 +43,7 @@ func TestReplayDryRunShowsPlanAndWarnings(t *testing.T) {
 	for _, want := range []string{"DEAD", "EXHAUSTED", "AODB|FLOP|STND|", " 101 "} {
 		require.Contains(t, row, want)
 	}
+	require.Contains(t, out, "\n1 warning:\n", "one warning, said in the singular")
 	require.Contains(t, out, fmt.Sprintf("replaying %d would apply an older message over flight 101's state from message %d", stnd1, stnd2))
 	require.Equal(t, store.StatusDead, e.message(t, stnd1).Status, "a dry run changes nothing")
 
@@ -72,7 +73,7 @@ func TestReplayNeedsYesThenReplays(t *testing.T) {
 	require.Equal(t, exitOK, code, stderr)
 	require.Equal(t, fmt.Sprintf("%d\n", stnd1), out, "the ids moved, one per line")
 	require.Contains(t, stderr, fmt.Sprintf("warning: replaying %d would apply an older message over flight 101", stnd1))
-	require.Contains(t, stderr, "replayed 1 messages")
+	require.Contains(t, stderr, "replayed 1 message;")
 	require.NotContains(t, stderr, "\r", "no bar drawn when stderr is not a terminal")
 	m := e.message(t, stnd1)
 	require.Equal(t, store.StatusPending, m.Status)

@@ -25,12 +25,13 @@ func init() {
 	register("request", "ask the AODB for a day's flights or a reference list (RQFD/RQRD); list the requests", runRequest)
 }
 
-const requestUsage = `usage: msgx request flights --from YYYY-MM-DDTHH:MM --to YYYY-MM-DDTHH:MM [--config FILE]
-       msgx request ref LIST [--config FILE]
-       msgx request list [--json] [--limit N] [--config FILE]
+const requestUsage = `usage: msgx request flights --from YYYY-MM-DDTHH:MM --to YYYY-MM-DDTHH:MM [--utc] [--config FILE]
+       msgx request ref LIST [--utc] [--config FILE]
+       msgx request list [--json] [--limit N] [--utc] [--config FILE]
 
 flights asks the AODB for the flights whose SODT lies in [--from, --to]
-(airport local time, whole minutes): an RQFD request. ref asks for one
+(airport local time, whole minutes; at most request.max-days operation
+days, default 7): an RQFD request. ref asks for one
 reference list (AIRL, GLST, ...): an RQRD request. Either registers the
 request in REQ_TRACK (expiring the open one of its kind), writes it to the
 outbound mailbox coutmsgs and marks it SENT, then prints
@@ -38,9 +39,11 @@ outbound mailbox coutmsgs and marks it SENT, then prints
 service applies only while the request is open (request.timeout); see
 docs/requests.md. Shadow mode never sends.
 
-list prints the requests, newest first: status, times (airport time),
-coutmsgs id, the message that answered and how it matched. --json prints
-them as JSON (the shape of GET /admin/requests' "requests").
+list prints the requests, newest first: status, times (airport time with its
+offset; --utc: in UTC), coutmsgs id, the message that answered and how it
+matched. --json prints them as JSON (the shape of GET /admin/requests'
+"requests"; times in UTC). --utc also shows the expiry flights and ref print
+in UTC.
 
 Exit codes: 0 sent / listed; 1 the request could not be sent or the
 database read (a request left REGISTERED is superseded by the next one or
@@ -115,7 +118,7 @@ func runRequest(ctx context.Context, args []string, s streams) int {
 		var err error
 		if begin, err = aodbrequest.ParseLocal(*from, cfg.Location); err == nil {
 			if end, err = aodbrequest.ParseLocal(*to, cfg.Location); err == nil {
-				err = aodbrequest.CheckRange(begin, end)
+				err = aodbrequest.CheckRange(begin, end, cfg.Request.MaxDays)
 			}
 		}
 		if err != nil {
@@ -161,7 +164,7 @@ func runRequest(ctx context.Context, args []string, s streams) int {
 			return exitFailure
 		}
 		for i := range reqs {
-			reqs[i] = svc.Local(reqs[i])
+			reqs[i] = aodbrequest.UTC(reqs[i])
 		}
 		if err := printRequests(s.out, reqs, *asJSON, cfg.Location, shownIn(cfg.Location, *utc)); err != nil {
 			fmt.Fprintf(s.err, "msgx request list: %s\n", oneline.Err(err))

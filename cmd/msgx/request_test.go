@@ -65,7 +65,7 @@ func TestRequestCommands(t *testing.T) {
 	var reqs []store.Request
 	require.NoError(t, json.Unmarshal([]byte(out), &reqs))
 	require.Equal(t, []int64{refID, id}, []int64{reqs[0].ID, reqs[1].ID})
-	require.Contains(t, out, `"from": "2026-12-04T00:00:00+08:00"`)
+	require.Contains(t, out, `"from": "2026-12-03T16:00:00Z"`, "JSON times are UTC (docs/api.md, Times)")
 
 	code, out, stderr = runMsgx(t, "status", "--config", e.config)
 	require.Equal(t, exitOK, code, stderr)
@@ -87,6 +87,7 @@ func TestRequestBadArguments(t *testing.T) {
 		{"request", "flights", "--from", "2026-12-04", "--to", "2026-12-04T23:59"},
 		{"request", "flights", "--from", "2026-12-05T00:00", "--to", "2026-12-04T23:59"},
 		{"request", "flights", "--to", "2026-12-04T23:59"},
+		{"request", "flights", "--from", "2026-12-04T00:00", "--to", "2026-12-11T00:00"}, // 8 days: over request.max-days 7
 		{"request", "ref"},
 		{"request", "ref", "NOPE"},
 		{"request", "ref", "AIRL", "GLST"},
@@ -98,6 +99,23 @@ func TestRequestBadArguments(t *testing.T) {
 	reqs, err := e.st.Requests(t.Context(), 1<<62, 10)
 	require.NoError(t, err)
 	require.Empty(t, reqs, "nothing registered")
+}
+
+// A flights request spans at most request.max-days operation days (both
+// ends counted): a longer one exits 2 naming the setting, before anything
+// is registered or sent.
+func TestRequestFlightsMaxDays(t *testing.T) {
+	t.Parallel()
+	e := newOpsEnv(t, "request:\n  max-days: 2\n")
+	code, _, stderr := runMsgx(t, "request", "flights", "--config", e.config, "--from", "2026-12-04T00:00", "--to", "2026-12-06T00:00")
+	require.Equal(t, exitUsage, code, stderr)
+	require.Equal(t, "msgx request flights: --from/--to: the range spans 3 operation days (2026-12-04 to 2026-12-06), more than request.max-days 2; request it in parts\n", stderr)
+	reqs, err := e.st.Requests(t.Context(), 1<<62, 10)
+	require.NoError(t, err)
+	require.Empty(t, reqs, "nothing registered")
+
+	code, _, stderr = runMsgx(t, "request", "flights", "--config", e.config, "--from", "2026-12-04T00:00", "--to", "2026-12-05T23:59")
+	require.Equal(t, exitOK, code, stderr)
 }
 
 func TestRequestFailures(t *testing.T) {

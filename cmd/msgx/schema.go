@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/msgx-aodb/msgx/internal/config"
+	"github.com/msgx-aodb/msgx/internal/plural"
 	"github.com/msgx-aodb/msgx/internal/schema"
 )
 
@@ -16,29 +17,45 @@ func init() {
 	register("schema", "show (plan) or apply the DDL that brings PostgreSQL to msgx's schema", runSchema)
 }
 
-const schemaUsage = `usage: msgx schema plan  [--config FILE] [--url URL] [--schema public] [--dir DIR]
-       msgx schema apply --yes [--config FILE] [--url URL] [--schema public] [--dir DIR]
-       msgx schema plan|apply --dialect oracle11g [--dsn DSN] [--yes]
+const schemaUsage = `usage: msgx schema status  [--config FILE] [--url URL] [--schema public]
+       msgx schema migrate --yes [--to VERSION] [--baseline VERSION] [--config FILE] [--url URL] [--schema public]
+       msgx schema plan  [--keep-unowned] [--config FILE] [--url URL] [--schema public] [--dir DIR]
+       msgx schema apply --yes [--verbose] [--keep-unowned] [--config FILE] [--url URL] [--schema public] [--dir DIR]
+       msgx schema status|migrate|plan|apply --dialect oracle11g [--dsn DSN] [--yes]
 
-plan prints the DDL that brings the schema to sql/postgres/schema, one
-statement per line on stdout ("-- schema is up to date" on stderr when there
-is none); apply executes it in one transaction and says how many statements
-it applied on stderr. The desired schema is the *.sql files of --dir, else of
-./sql/postgres/schema when the working directory has one (a checkout), else
-the copy built into msgx; a line on stderr says when the files used differ
-from the built-in copy. The database is --url, else postgres.url of the
-configuration (--config / $MSGX_CONFIG, MSGX_PG_URL; docs/config.md), whose
-default is the local development database. Tables in the schema that msgx
-does not define are dropped.
+Production route (docs/upgrade.md): status lists the versioned migrations
+built into msgx (sql/postgres/migrations, also shipped in
+/usr/share/msgx/migrations for review) as applied or pending; migrate --yes
+runs the pending ones in order, each in one transaction with its record in
+msgx_schema_version, up to --to VERSION when given. A schema set up with
+"schema apply" has no record: --baseline VERSION records the migrations up
+to VERSION as applied without running them.
+
+Declarative (development, tests): plan prints the DDL that brings the
+schema to sql/postgres/schema, one statement per line on stdout ("-- schema
+is up to date" on stderr when there is none); apply executes it in one
+transaction and prints a one-line summary on stderr ("-- applied 234
+statements: 40 CREATE TABLE, ..."), and the statements on stdout with
+--verbose. The desired
+schema is the *.sql files of --dir, else of ./sql/postgres/schema when the
+working directory has one (a checkout), else the copy built into msgx; a
+line on stderr says when the files used differ from the built-in copy.
+Tables and views in the schema that msgx does not define are DROPPED,
+unless --keep-unowned.
+
+The database is --url, else postgres.url of the configuration (--config /
+$MSGX_CONFIG, MSGX_PG_URL; docs/config.md), whose default is the local
+development database.
 
 With --dialect oracle11g (default: database.dialect of the configuration),
-plan prints the migrations of sql/oracle11g/migrations not yet recorded in
-MSGX_SCHEMA_VERSION and apply runs them in order (Oracle DDL commits itself:
-a failed migration stays half applied and unrecorded). The DSN is --dsn,
-else oracle.dsn of the configuration (MSGX_ORACLE_DSN).
+status and plan print the migrations of sql/oracle11g/migrations not yet
+recorded in MSGX_SCHEMA_VERSION and migrate and apply run them in order
+(Oracle DDL commits itself: a failed migration stays half applied and
+unrecorded). The DSN is --dsn, else oracle.dsn of the configuration
+(MSGX_ORACLE_DSN).
 
 Exit codes: 0 planned / applied; 1 the database failed; 2 bad flags, invalid
-configuration, or apply without --yes.`
+configuration, or apply / migrate without --yes.`
 
 func runSchema(ctx context.Context, args []string, s streams) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
@@ -50,8 +67,8 @@ func runSchema(ctx context.Context, args []string, s streams) int {
 		return exitOK
 	}
 	sub := args[0]
-	if sub != "plan" && sub != "apply" {
-		fmt.Fprintf(s.err, "msgx schema: unknown subcommand %q (want plan or apply)\n", sub)
+	if sub != "plan" && sub != "apply" && sub != "status" && sub != "migrate" {
+		fmt.Fprintf(s.err, "msgx schema: unknown subcommand %q (want status, migrate, plan or apply)\n", sub)
 		return exitUsage
 	}
 	fs := newFlags("schema "+sub, schemaUsage)
@@ -59,9 +76,13 @@ func runSchema(ctx context.Context, args []string, s streams) int {
 	url := fs.String("url", "", "PostgreSQL URL, postgres://... (default postgres.url of the configuration)")
 	target := fs.String("schema", schema.DefaultSchema, "PostgreSQL schema holding msgx's tables")
 	yes := fs.Bool("yes", false, "apply: really change the database")
+	verbose := fs.Bool("verbose", false, "apply: print every statement applied, as plan does")
 	dialect := fs.String("dialect", "", "postgres or oracle11g (default database.dialect of the configuration)")
 	dsn := fs.String("dsn", "", "oracle11g: godror DSN (default oracle.dsn of the configuration)")
-	dir := fs.String("dir", "", "directory of the desired schema's *.sql files (default "+workTreeSchema+" when present, else the built-in copy)")
+	dir := fs.String("dir", "", "plan, apply: directory of the desired schema's *.sql files (default "+workTreeSchema+" when present, else the built-in copy)")
+	keep := fs.Bool("keep-unowned", false, "plan, apply: never drop tables and views msgx does not define")
+	to := fs.String("to", "", "migrate: stop after this migration version (default: all)")
+	baseline := fs.String("baseline", "", "migrate: record the migrations up to this version as applied, without running them")
 	if code, ok := parseFlags(fs, args[1:], s); !ok {
 		return code
 	}
@@ -69,8 +90,8 @@ func runSchema(ctx context.Context, args []string, s streams) int {
 		fmt.Fprintf(s.err, "msgx schema: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	if sub == "apply" && !*yes {
-		fmt.Fprintln(s.err, "msgx schema: apply changes the database: review 'msgx schema plan', then re-run with --yes")
+	if (sub == "apply" || sub == "migrate") && !*yes {
+		fmt.Fprintf(s.err, "msgx schema: %s changes the database: review 'msgx schema %s', then re-run with --yes\n", sub, map[string]string{"apply": "plan", "migrate": "status"}[sub])
 		return exitUsage
 	}
 	cfg, ok := loadConfig("schema", *configPath, s)
@@ -79,34 +100,73 @@ func runSchema(ctx context.Context, args []string, s streams) int {
 	}
 	switch cmp.Or(*dialect, cfg.Dialect) {
 	case config.DialectOracle11g:
-		return schemaOracle(ctx, sub, cmp.Or(*dsn, cfg.OracleDSN), s)
+		// Oracle has only the versioned route: status is plan, migrate apply.
+		return schemaOracle(ctx, cmp.Or(map[string]string{"status": "plan", "migrate": "apply"}[sub], sub), cmp.Or(*dsn, cfg.OracleDSN), s)
 	case config.DialectPostgres:
 	default:
 		fmt.Fprintf(s.err, "msgx schema: unknown dialect %q (want postgres or oracle11g)\n", *dialect)
 		return exitUsage
 	}
 	*url = cmp.Or(*url, cfg.PGURL)
+	if sub == "status" || sub == "migrate" {
+		return schemaVersioned(ctx, sub, *url, *target, versionedFlags{to: *to, baseline: *baseline}, s)
+	}
+	var opts []schema.Option
+	if *keep {
+		opts = append(opts, schema.KeepUnowned())
+	}
 	src, ok := desiredSchema(*dir, s)
 	if !ok {
 		return exitUsage
 	}
 
-	stmts, err := schemaRun(ctx, sub, *url, *target, src)
+	stmts, err := schemaRun(ctx, sub, *url, *target, src, opts...)
 	if err != nil {
 		// One line, whatever the driver put in the message.
 		fmt.Fprintf(s.err, "msgx schema: %s\n", strings.Join(strings.Fields(err.Error()), " "))
 		return exitFailure
 	}
-	for _, st := range stmts {
-		fmt.Fprintf(s.out, "%s;\n", st)
+	if sub == "plan" || *verbose {
+		for _, st := range stmts {
+			fmt.Fprintf(s.out, "%s;\n", st)
+		}
 	}
 	switch {
 	case len(stmts) == 0:
 		fmt.Fprintln(s.err, "-- schema is up to date")
 	case sub == "apply":
-		fmt.Fprintf(s.err, "-- applied %d statements\n", len(stmts))
+		fmt.Fprintf(s.err, "-- applied %s\n", statementSummary(stmts))
 	}
 	return exitOK
+}
+
+// statementSummary counts statements by what they do: "3 statements: 2 CREATE
+// TABLE, 1 CREATE INDEX", kinds in order of first appearance.
+func statementSummary(stmts []string) string {
+	var kinds []string
+	n := map[string]int{}
+	for _, st := range stmts {
+		var w []string
+		for _, f := range strings.Fields(strings.ToUpper(st)) {
+			switch f {
+			case "UNIQUE", "OR", "REPLACE", "IF", "NOT", "EXISTS", "CONCURRENTLY":
+				continue
+			}
+			if w = append(w, f); len(w) == 2 {
+				break
+			}
+		}
+		k := strings.Join(w, " ")
+		if n[k] == 0 {
+			kinds = append(kinds, k)
+		}
+		n[k]++
+	}
+	parts := make([]string, len(kinds))
+	for i, k := range kinds {
+		parts[i] = fmt.Sprintf("%d %s", n[k], k)
+	}
+	return plural.Count(len(stmts), "statement") + ": " + strings.Join(parts, ", ")
 }
 
 // workTreeSchema is where a checkout keeps the desired schema: a DBA who edits
@@ -140,14 +200,14 @@ func desiredSchema(dir string, s streams) (fs.FS, bool) {
 	return src, true
 }
 
-func schemaRun(ctx context.Context, sub, url, target string, src fs.FS) ([]string, error) {
+func schemaRun(ctx context.Context, sub, url, target string, src fs.FS, opts ...schema.Option) ([]string, error) {
 	db, err := schema.Open(ctx, url)
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
 	if sub == "apply" {
-		return schema.ApplyFrom(ctx, db, target, src)
+		return schema.ApplyFrom(ctx, db, target, src, opts...)
 	}
-	return schema.PlanFrom(ctx, db, target, src)
+	return schema.PlanFrom(ctx, db, target, src, opts...)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/plural"
 	"github.com/msgx-aodb/msgx/internal/store/orastore"
 )
 
@@ -46,7 +47,7 @@ func schemaOracle(ctx context.Context, sub, dsn string, s streams) int {
 	case len(migrations) == 0:
 		fmt.Fprintln(s.err, "-- schema is up to date")
 	case sub == "apply":
-		fmt.Fprintf(s.err, "-- applied %d migrations\n", len(migrations))
+		fmt.Fprintf(s.err, "-- applied %s\n", plural.Count(len(migrations), "migration"))
 	}
 	return exitOK
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -39,7 +40,15 @@ func TestSchemaPlanApply(t *testing.T) {
 	require.Equal(t, 1, strings.Count(stderr, "\n"), stderr)
 	require.Contains(t, stderr, "--yes")
 
-	code, applied, stderr := runMsgx(t, "schema", "apply", "--yes", "--url", pg.URL, "--schema", "public")
+	// apply says what it did in one line; --verbose prints the statements.
+	other := testdb.PostgresEmpty(t)
+	code, applied, stderr := runMsgx(t, "schema", "apply", "--yes", "--url", other.URL, "--schema", "public")
+	require.Equal(t, exitOK, code, stderr)
+	require.Empty(t, applied, "no statements without --verbose")
+	require.Regexp(t, `^-- applied `+strconv.Itoa(len(lines))+` statements: \d+ CREATE TABLE, `, stderr)
+	require.Equal(t, 1, strings.Count(stderr, "\n"), stderr)
+
+	code, applied, stderr = runMsgx(t, "schema", "apply", "--yes", "--verbose", "--url", pg.URL, "--schema", "public")
 	require.Equal(t, exitOK, code, stderr)
 	require.Equal(t, out, applied, "apply executes what plan printed")
 	require.Contains(t, stderr, "applied")

@@ -19,6 +19,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/oneline"
+	"github.com/msgx-aodb/msgx/internal/plural"
 )
 
 func init() {
@@ -115,7 +116,7 @@ func runSend(ctx context.Context, args []string, s streams) int {
 		_ = bar.Add(1)
 	}
 	_ = bar.Finish()
-	fmt.Fprintf(s.err, "msgx send: sent %d messages\n", len(files))
+	fmt.Fprintf(s.err, "msgx send: sent %s\n", plural.Count(len(files), "message"))
 	return exitOK
 }
 

@@ -85,6 +85,10 @@ func TestSendFolderOverHTTP(t *testing.T) {
 		require.Equal(t, store.StatusPending, e.message(t, ids[i]).Status, "the service's poller enqueued it")
 	}
 	require.Equal(t, "msgx send: sent 3 messages\n", stderr, "no bar drawn when stderr is not a terminal")
+
+	code, _, stderr = runMsgx(t, "send", "--config", e.config, "--url", srv.URL+"/", single)
+	require.Equal(t, exitOK, code, stderr)
+	require.Equal(t, "msgx send: sent 1 message\n", stderr)
 }
 
 func TestSendDefaultsToTheConfiguredAddress(t *testing.T) {

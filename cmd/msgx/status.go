@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
@@ -17,27 +16,22 @@ func init() {
 	register("status", "queue head and its age, backlog, dead letters, outbox lag, backfill todos", runStatus)
 }
 
-const statusUsage = `usage: msgx status [--json] [--config FILE]
+const statusUsage = `usage: msgx status [--json] [--utc] [--config FILE]
 
 Prints what the queue, the outbox and the mailbox backfill of the configured
 PostgreSQL are doing now: the queue head (the smallest unfinished message,
 which every later one waits for) and its age, the backlog, FAILED and DEAD
 messages by error class, the outbox lag per Kafka target, the backfill todos,
-and the role of the instance (leader or standby) when known. --json prints the
-same report as JSON (the shape of GET /admin/queue).
+and which instance leads and how many wait as standby. --json prints the
+same report as JSON (the shape of GET /admin/queue; times in UTC). Text times
+are airport local time with its offset; --utc shows them in UTC.
 
 Exit codes: 0 printed; 1 the database could not be read; 2 bad flags or
 invalid configuration.`
 
-// statusRole reports the role of the service instance that the
-// configuration names: leader.Leader, leader.Standby or
-// leader.Starting. It is the hook for the leader lock (issue #6 item 4):
-// nil, or a result of "", leaves the role out of the report; an error is
-// shown as role "unknown (...)". The lead sets it from the package that owns
-// the advisory lock, e.g. in an init function:
-//
-//	statusRole = func(ctx context.Context, cfg config.Config) (string, error) { return leader.Probe(ctx, cfg) }
-var statusRole func(ctx context.Context, cfg config.Config) (string, error)
+// statusInstances reads which instance leads and how many wait
+// (status_role.go); a test may replace it.
+var statusInstances = instances
 
 func runStatus(ctx context.Context, args []string, s streams) int {
 	fs := newFlags("status", statusUsage)
@@ -72,15 +66,12 @@ func runStatus(ctx context.Context, args []string, s streams) int {
 		return exitFailure
 	}
 	r.Shadow = cfg.Shadow
-	if statusRole != nil {
-		shown := cfg
-		shown.Location = shownIn(cfg.Location, *utc)
-		role, err := statusRole(ctx, shown)
-		if err != nil {
-			role = "unknown (" + oneline.Err(err) + ")"
-		}
-		r.Role = role
+	inst, err := statusInstances(ctx, cfg)
+	if err != nil {
+		msg := oneline.Err(err)
+		inst = status.Instances{Error: &msg}
 	}
+	r.Instances = &inst
 
 	if *asJSON {
 		enc := json.NewEncoder(s.out)

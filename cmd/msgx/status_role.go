@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -15,34 +14,25 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 )
 
-// The role line of `msgx status`: which instance leads (from the advisory
-// lock sessions in PostgreSQL) and how many wait as standby.
-func init() { statusRole = instancesLine }
-
-func instancesLine(ctx context.Context, cfg config.Config) (string, error) {
+// instances reads which instance leads and how many wait as standby, from
+// the lock sessions in the database (advisory locks in PostgreSQL).
+func instances(ctx context.Context, cfg config.Config) (status.Instances, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	sessions, err := lockSessions(ctx, cfg)
 	if err != nil {
-		return "", err
+		return status.Instances{}, err
 	}
-	var lead string
-	standby := 0
+	var out status.Instances
 	for _, s := range sessions {
-		name := strings.TrimPrefix(s.Name, leader.AppNamePrefix)
 		if s.Leading {
-			lead = fmt.Sprintf("%s %s (since %s)", leader.Leader, name, status.Stamp(s.Since, cfg.Location))
+			name, since := strings.TrimPrefix(s.Name, leader.AppNamePrefix), s.Since.UTC()
+			out.Leader, out.LeaderSince = &name, &since
 		} else {
-			standby++
+			out.Standby++
 		}
 	}
-	if lead == "" {
-		lead = "no leader"
-		if standby == 0 {
-			return "no instance running", nil
-		}
-	}
-	return fmt.Sprintf("%s, %d %s", lead, standby, leader.Standby), nil
+	return out, nil
 }
 
 // lockSessions reads the instances' lock sessions: advisory locks in

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +13,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/config"
-	"github.com/msgx-aodb/msgx/internal/leader"
 	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/testdb"
@@ -76,32 +77,53 @@ func TestStatusJSON(t *testing.T) {
 	require.Equal(t, int64(1), r.DeadLetters["EXHAUSTED"])
 	require.Equal(t, int64(1), r.Failing["INFRA"])
 	require.NotEmpty(t, r.Outbox)
-	require.Empty(t, r.Role, "no role hook: no role")
+	require.Nil(t, r.Role, "a CLI is no instance: no role")
+	require.Equal(t, &status.Instances{}, r.Instances, "no instance runs on this database")
 	require.False(t, r.Shadow)
+	requireStatusKeys(t, []byte(out))
+	require.True(t, strings.HasSuffix(r.At.Format(time.RFC3339Nano), "Z"), "JSON times are UTC: %s", r.At)
+	require.Contains(t, out, `"at": "`+r.At.Format(time.RFC3339Nano)+`"`)
 }
 
-// TestStatusRoleHook is not parallel: it sets the package's hook.
-func TestStatusRoleHook(t *testing.T) {
+// requireStatusKeys checks a status JSON has exactly the keys of
+// status.Report: `msgx status --json` and GET /admin/queue (whose test
+// checks the same) share one shape.
+func requireStatusKeys(t *testing.T, doc []byte) {
+	t.Helper()
+	var got, want map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(doc, &got))
+	zero, err := json.Marshal(status.Report{})
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(zero, &want))
+	require.ElementsMatch(t, slices.Collect(maps.Keys(want)), slices.Collect(maps.Keys(got)))
+}
+
+// TestStatusInstances is not parallel: it sets the package's hook.
+func TestStatusInstances(t *testing.T) {
 	e := newOpsEnv(t)
+	name, since := "host-1:4242", time.Date(2026, 12, 3, 2, 30, 5, 0, time.UTC)
 	var gotCfg config.Config
-	statusRole = func(_ context.Context, cfg config.Config) (string, error) {
+	statusInstances = func(_ context.Context, cfg config.Config) (status.Instances, error) {
 		gotCfg = cfg
-		return string(leader.Standby), nil
+		return status.Instances{Leader: &name, LeaderSince: &since, Standby: 1}, nil
 	}
-	t.Cleanup(func() { statusRole = nil })
+	t.Cleanup(func() { statusInstances = instances })
 
 	code, out, stderr := runMsgx(t, "status", "--config", e.config, "--json")
 	require.Equal(t, exitOK, code, stderr)
 	var r status.Report
 	require.NoError(t, json.Unmarshal([]byte(out), &r))
-	require.Equal(t, string(leader.Standby), r.Role)
+	require.Equal(t, name, *r.Instances.Leader)
+	require.Contains(t, out, `"leader_since": "2026-12-03T02:30:05Z"`)
 	require.Equal(t, e.pgURL, gotCfg.PGURL, "the hook gets the command's configuration")
 
 	code, out, stderr = runMsgx(t, "status", "--config", e.config)
 	require.Equal(t, exitOK, code, stderr)
-	require.Contains(t, out, "standby")
+	require.Contains(t, out, "instances     leader host-1:4242 (since 2026-12-03 10:30:05 +08:00), 1 standby")
 
-	statusRole = func(context.Context, config.Config) (string, error) { return "", errors.New("lock\nprobe failed") }
+	statusInstances = func(context.Context, config.Config) (status.Instances, error) {
+		return status.Instances{}, errors.New("lock\nprobe failed")
+	}
 	code, out, stderr = runMsgx(t, "status", "--config", e.config)
 	require.Equal(t, exitOK, code, "a failing probe does not hide the report: %s", stderr)
 	require.Contains(t, out, "unknown (lock probe failed)")

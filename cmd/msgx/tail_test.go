@@ -47,6 +47,20 @@ func TestTailPrintsRecords(t *testing.T) {
 	require.Contains(t, out, "7:30001:2:KAFKA:schd")
 	require.Contains(t, out, "TOMBSTONE")
 
+	// --to-end stops at the end, without --max (tailCmd's context would
+	// end it after 30 s otherwise: the test then fails on the time).
+	began := time.Now()
+	code, out, stderr = tailCmd(t, "--topic", "schd", "--from-start", "--to-end")
+	require.Equal(t, exitOK, code, stderr)
+	require.Equal(t, 2, strings.Count(out, "partition "), out)
+	require.Less(t, time.Since(began), 20*time.Second, "stopped at the end, not by the deadline")
+	code, out, stderr = tailCmd(t, "--topic", "msg", "--from-start", "--to-end")
+	require.Equal(t, exitOK, code, "an empty topic ends at once: %s", stderr)
+	require.Empty(t, out)
+	code, _, stderr = tailCmd(t, "--topic", "schd", "--to-end")
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, stderr, "--to-end needs --from-start")
+
 	code, _, stderr = tailCmd(t, "--topic", "nope", "--max", "1")
 	require.Equal(t, exitFailure, code)
 	require.Contains(t, stderr, `"nope"`)

@@ -25,7 +25,7 @@ type Querier interface {
 	// CMINMSGS_ID - before_first: ELT picks it in O(1), no search. (ELT(FIELD(id,
 	// ids…)) once searched the chunk's ids per row and column, O(rows × chunk),
 	// and a JSON_TABLE joined on the key made a multi-table update that parses
-	// JSON and buffers its rows: docs/performance.md.) Every literal of the
+	// JSON and buffers its rows: docs/dev/performance-notes.md.) Every literal of the
 	// statement costs the server a parse and an item, about as much as a row's
 	// read, hence the one value instead of a list where it can. Positions of ids
 	// not in ids hold an empty string and are never read. The values travel as
@@ -45,7 +45,7 @@ type Querier interface {
 	InboundGetRawMany(ctx context.Context, db DBTX, ids []int64) ([]InboundGetRawManyRow, error)
 	// InboundGetRawMany for consecutive ids (a run's usually are): one range of
 	// the PRIMARY key, each row read by next, no list of ids to parse (≈ 1.5 µs
-	// of server CPU per id: docs/performance.md). A plain read takes no locks.
+	// of server CPU per id: docs/dev/performance-notes.md). A plain read takes no locks.
 	InboundGetRawRange(ctx context.Context, db DBTX, arg InboundGetRawRangeParams) ([]InboundGetRawRangeRow, error)
 	// HTTP /cminmsgs/send: the raw body as a new inbound row.
 	InboundInsert(ctx context.Context, db DBTX, arg InboundInsertParams) (int64, error)

@@ -7,6 +7,7 @@ package pgadmin
 
 import (
 	"context"
+	"time"
 )
 
 const advisoryLock = `-- name: AdvisoryLock :exec
@@ -28,6 +29,16 @@ func (q *Queries) AdvisoryUnlock(ctx context.Context, db DBTX, lockKey int64) er
 	return err
 }
 
+const advisoryXactLock = `-- name: AdvisoryXactLock :exec
+SELECT pg_advisory_xact_lock($1::bigint)
+`
+
+// A transaction-level advisory lock, released at commit or rollback.
+func (q *Queries) AdvisoryXactLock(ctx context.Context, db DBTX, lockKey int64) error {
+	_, err := db.ExecContext(ctx, advisoryXactLock, lockKey)
+	return err
+}
+
 const databaseIsTemplate = `-- name: DatabaseIsTemplate :one
 SELECT datistemplate FROM pg_catalog.pg_database WHERE datname = $1::text
 `
@@ -39,6 +50,90 @@ func (q *Queries) DatabaseIsTemplate(ctx context.Context, db DBTX, name string) 
 	var datistemplate bool
 	err := row.Scan(&datistemplate)
 	return datistemplate, err
+}
+
+const schemaHasTables = `-- name: SchemaHasTables :one
+SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = $1::text AND tablename <> 'msgx_schema_version') AS has_tables
+`
+
+// Whether a schema holds any table: msgx's tables without a version record
+// mean a database set up with `msgx schema apply` (needs --baseline).
+func (q *Queries) SchemaHasTables(ctx context.Context, db DBTX, schemaName string) (bool, error) {
+	row := db.QueryRowContext(ctx, schemaHasTables, schemaName)
+	var has_tables bool
+	err := row.Scan(&has_tables)
+	return has_tables, err
+}
+
+const schemaVersionAdd = `-- name: SchemaVersionAdd :exec
+INSERT INTO msgx_schema_version (version, name, sha256, baseline, applied_at)
+VALUES ($1::text, $2::text, $3::text, $4::boolean, $5::timestamptz)
+`
+
+type SchemaVersionAddParams struct {
+	Version   string
+	Name      string
+	Sha256    string
+	Baseline  bool
+	AppliedAt time.Time
+}
+
+// Records one migration as applied (or as a baseline, not executed).
+func (q *Queries) SchemaVersionAdd(ctx context.Context, db DBTX, arg SchemaVersionAddParams) error {
+	_, err := db.ExecContext(ctx, schemaVersionAdd,
+		arg.Version,
+		arg.Name,
+		arg.Sha256,
+		arg.Baseline,
+		arg.AppliedAt,
+	)
+	return err
+}
+
+const schemaVersionList = `-- name: SchemaVersionList :many
+SELECT version, name, sha256, baseline, applied_at FROM msgx_schema_version ORDER BY version
+`
+
+// The migrations `msgx schema migrate` recorded (sql/postgres/bookkeeping), in order.
+func (q *Queries) SchemaVersionList(ctx context.Context, db DBTX) ([]MsgxSchemaVersion, error) {
+	rows, err := db.QueryContext(ctx, schemaVersionList)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []MsgxSchemaVersion
+	for rows.Next() {
+		var i MsgxSchemaVersion
+		if err := rows.Scan(
+			&i.Version,
+			&i.Name,
+			&i.Sha256,
+			&i.Baseline,
+			&i.AppliedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const schemaVersionTableExists = `-- name: SchemaVersionTableExists :one
+SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = $1::text AND tablename = 'msgx_schema_version') AS version_table
+`
+
+// Whether a schema has msgx_schema_version yet.
+func (q *Queries) SchemaVersionTableExists(ctx context.Context, db DBTX, schemaName string) (bool, error) {
+	row := db.QueryRowContext(ctx, schemaVersionTableExists, schemaName)
+	var version_table bool
+	err := row.Scan(&version_table)
+	return version_table, err
 }
 
 const setLocalSearchPath = `-- name: SetLocalSearchPath :exec

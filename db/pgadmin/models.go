@@ -3,3 +3,15 @@
 //   sqlc v1.31.1
 
 package pgadmin
+
+import (
+	"time"
+)
+
+type MsgxSchemaVersion struct {
+	Version   string
+	Name      string
+	Sha256    string
+	Baseline  bool
+	AppliedAt time.Time
+}

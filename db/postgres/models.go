@@ -25,6 +25,8 @@ type BackfillTodo struct {
 	NextAttemptAt time.Time `json:"next_attempt_at"`
 	LastError     *string   `json:"last_error"`
 	CreatedAt     time.Time `json:"created_at"`
+	// The message's REPLAY_COUNT when this todo was registered: a replay re-registers the todo under the next one, so a backfill of the todo before (rule 18) deletes only its own registration, never the new todo.
+	Registration int64 `json:"registration"`
 }
 
 // Baggage belt (carousel) allocations (SIS CLDT), in input order.

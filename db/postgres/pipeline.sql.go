@@ -13,13 +13,13 @@ import (
 const backfillTodoAdd = `-- name: BackfillTodoAdd :exec
 INSERT INTO backfill_todo (
   msg_id, mailbox_status, processed_at, meta_sndr, meta_seqn, meta_dttm, meta_type, meta_styp,
-  attempts, next_attempt_at, last_error, created_at)
+  attempts, next_attempt_at, last_error, created_at, registration)
 SELECT
   v.msg_id, v.mailbox_status, v.processed_at, v.meta_sndr, v.meta_seqn, v.meta_dttm, v.meta_type, v.meta_styp,
-  0, v.processed_at, NULL, v.processed_at
+  0, v.processed_at, NULL, v.processed_at, v.registration
 FROM json_to_recordset($1::json) AS v(
   msg_id bigint, mailbox_status varchar, processed_at timestamptz, meta_sndr varchar, meta_seqn bigint,
-  meta_dttm timestamptz, meta_type varchar, meta_styp varchar)
+  meta_dttm timestamptz, meta_type varchar, meta_styp varchar, registration bigint)
 ON CONFLICT (msg_id) DO UPDATE SET
   mailbox_status = EXCLUDED.mailbox_status,
   processed_at = EXCLUDED.processed_at,
@@ -30,23 +30,34 @@ ON CONFLICT (msg_id) DO UPDATE SET
   meta_styp = EXCLUDED.meta_styp,
   attempts = 0,
   next_attempt_at = EXCLUDED.next_attempt_at,
-  last_error = NULL
+  last_error = NULL,
+  registration = EXCLUDED.registration
 `
 
 // Registers backfills in the business transaction, all todos of a run in one
 // statement (a JSON array of objects). A message that reaches a terminal
-// status again after a replay overwrites its pending todo.
+// status again after a replay overwrites its pending todo, under its new
+// registration (rule 18).
 func (q *Queries) BackfillTodoAdd(ctx context.Context, db DBTX, todos []byte) error {
 	_, err := db.Exec(ctx, backfillTodoAdd, todos)
 	return err
 }
 
 const backfillTodoDelete = `-- name: BackfillTodoDelete :execrows
-DELETE FROM backfill_todo WHERE msg_id = ANY($1::bigint[])
+DELETE FROM backfill_todo b
+USING (SELECT unnest($1::bigint[]) AS msg_id, unnest($2::bigint[]) AS registration) d
+WHERE b.msg_id = d.msg_id AND b.registration = d.registration
 `
 
-func (q *Queries) BackfillTodoDelete(ctx context.Context, db DBTX, msgIds []int64) (int64, error) {
-	result, err := db.Exec(ctx, backfillTodoDelete, msgIds)
+type BackfillTodoDeleteParams struct {
+	MsgIds        []int64 `json:"msg_ids"`
+	Registrations []int64 `json:"registrations"`
+}
+
+// Deletes the todos backfilled, each only under the registration that was
+// backfilled: one a replay registered meanwhile stays (rule 18).
+func (q *Queries) BackfillTodoDelete(ctx context.Context, db DBTX, arg BackfillTodoDeleteParams) (int64, error) {
+	result, err := db.Exec(ctx, backfillTodoDelete, arg.MsgIds, arg.Registrations)
 	if err != nil {
 		return 0, err
 	}
@@ -54,7 +65,7 @@ func (q *Queries) BackfillTodoDelete(ctx context.Context, db DBTX, msgIds []int6
 }
 
 const backfillTodoGet = `-- name: BackfillTodoGet :one
-SELECT msg_id, mailbox_status, processed_at, meta_sndr, meta_seqn, meta_dttm, meta_type, meta_styp, attempts, next_attempt_at, last_error, created_at FROM backfill_todo WHERE msg_id = $1
+SELECT msg_id, mailbox_status, processed_at, meta_sndr, meta_seqn, meta_dttm, meta_type, meta_styp, attempts, next_attempt_at, last_error, created_at, registration FROM backfill_todo WHERE msg_id = $1
 `
 
 func (q *Queries) BackfillTodoGet(ctx context.Context, db DBTX, msgID int64) (BackfillTodo, error) {
@@ -73,12 +84,13 @@ func (q *Queries) BackfillTodoGet(ctx context.Context, db DBTX, msgID int64) (Ba
 		&i.NextAttemptAt,
 		&i.LastError,
 		&i.CreatedAt,
+		&i.Registration,
 	)
 	return i, err
 }
 
 const backfillTodoListDue = `-- name: BackfillTodoListDue :many
-SELECT b.msg_id, b.mailbox_status, b.processed_at, b.meta_sndr, b.meta_seqn, b.meta_dttm, b.meta_type, b.meta_styp, b.attempts, b.next_attempt_at, b.last_error, b.created_at, (CASE WHEN p.replay_count > 0 THEN 'DEAD' ELSE '' END)::varchar AS overwrites_status
+SELECT b.msg_id, b.mailbox_status, b.processed_at, b.meta_sndr, b.meta_seqn, b.meta_dttm, b.meta_type, b.meta_styp, b.attempts, b.next_attempt_at, b.last_error, b.created_at, b.registration, (CASE WHEN p.replay_count > 0 THEN 'DEAD' ELSE '' END)::varchar AS overwrites_status
 FROM backfill_todo b LEFT JOIN proc_state p ON p.msg_id = b.msg_id
 WHERE b.next_attempt_at <= $1
 ORDER BY b.msg_id
@@ -103,6 +115,7 @@ type BackfillTodoListDueRow struct {
 	NextAttemptAt    time.Time  `json:"next_attempt_at"`
 	LastError        *string    `json:"last_error"`
 	CreatedAt        time.Time  `json:"created_at"`
+	Registration     int64      `json:"registration"`
 	OverwritesStatus string     `json:"overwrites_status"`
 }
 
@@ -132,6 +145,7 @@ func (q *Queries) BackfillTodoListDue(ctx context.Context, db DBTX, arg Backfill
 			&i.NextAttemptAt,
 			&i.LastError,
 			&i.CreatedAt,
+			&i.Registration,
 			&i.OverwritesStatus,
 		); err != nil {
 			return nil, err
@@ -149,17 +163,23 @@ UPDATE backfill_todo SET
   attempts = attempts + 1,
   next_attempt_at = $1,
   last_error = $2
-WHERE msg_id = $3
+WHERE msg_id = $3 AND registration = $4
 `
 
 type BackfillTodoRecordFailureParams struct {
 	NextAttemptAt time.Time `json:"next_attempt_at"`
 	LastError     *string   `json:"last_error"`
 	MsgID         int64     `json:"msg_id"`
+	Registration  int64     `json:"registration"`
 }
 
 func (q *Queries) BackfillTodoRecordFailure(ctx context.Context, db DBTX, arg BackfillTodoRecordFailureParams) error {
-	_, err := db.Exec(ctx, backfillTodoRecordFailure, arg.NextAttemptAt, arg.LastError, arg.MsgID)
+	_, err := db.Exec(ctx, backfillTodoRecordFailure,
+		arg.NextAttemptAt,
+		arg.LastError,
+		arg.MsgID,
+		arg.Registration,
+	)
 	return err
 }
 
@@ -199,6 +219,50 @@ func (q *Queries) IngressGapCountSince(ctx context.Context, db DBTX, since time.
 	var count int64
 	err := row.Scan(&count)
 	return count, err
+}
+
+const ingressGapPurge = `-- name: IngressGapPurge :one
+WITH doomed AS (
+  SELECT g.source, g.from_id, g.given_up_at FROM ingress_gap g
+  WHERE g.given_up_at < $1::timestamptz
+  ORDER BY g.given_up_at, g.source, g.from_id
+  LIMIT $2
+), gone AS (
+  DELETE FROM ingress_gap g USING doomed d
+  WHERE g.source = d.source AND g.from_id = d.from_id AND NOT $3::boolean
+  RETURNING g.from_id
+)
+SELECT count(*) AS affected, min(d.given_up_at) AS oldest, max(d.given_up_at) AS newest,
+  (SELECT count(*) FROM gone) AS deleted
+FROM doomed d
+`
+
+type IngressGapPurgeParams struct {
+	Before  time.Time `json:"before"`
+	MaxRows int32     `json:"max_rows"`
+	DryRun  bool      `json:"dry_run"`
+}
+
+type IngressGapPurgeRow struct {
+	Affected int64       `json:"affected"`
+	Oldest   interface{} `json:"oldest"`
+	Newest   interface{} `json:"newest"`
+	Deleted  int64       `json:"deleted"`
+}
+
+// Retention, with the snapshot log's (snaplog.retention, 90 days by
+// default): holes given up before the cut-off, oldest first, at most
+// @max_rows; with @dry_run only counts. Oldest/newest: GIVEN_UP_AT.
+func (q *Queries) IngressGapPurge(ctx context.Context, db DBTX, arg IngressGapPurgeParams) (IngressGapPurgeRow, error) {
+	row := db.QueryRow(ctx, ingressGapPurge, arg.Before, arg.MaxRows, arg.DryRun)
+	var i IngressGapPurgeRow
+	err := row.Scan(
+		&i.Affected,
+		&i.Oldest,
+		&i.Newest,
+		&i.Deleted,
+	)
+	return i, err
 }
 
 const ingressGapsSince = `-- name: IngressGapsSince :many

@@ -12,9 +12,12 @@ import (
 type Querier interface {
 	// Registers backfills in the business transaction, all todos of a run in one
 	// statement (a JSON array of objects). A message that reaches a terminal
-	// status again after a replay overwrites its pending todo.
+	// status again after a replay overwrites its pending todo, under its new
+	// registration (rule 18).
 	BackfillTodoAdd(ctx context.Context, db DBTX, todos []byte) error
-	BackfillTodoDelete(ctx context.Context, db DBTX, msgIds []int64) (int64, error)
+	// Deletes the todos backfilled, each only under the registration that was
+	// backfilled: one a replay registered meanwhile stays (rule 18).
+	BackfillTodoDelete(ctx context.Context, db DBTX, arg BackfillTodoDeleteParams) (int64, error)
 	BackfillTodoGet(ctx context.Context, db DBTX, msgID int64) (BackfillTodo, error)
 	// The due todos, each with the status of msgx's own earlier backfill it may
 	// overwrite (rule 18): DEAD when its message was replayed (a replayed
@@ -173,6 +176,10 @@ type Querier interface {
 	// restart gave it up again) keeps its first record.
 	IngressGapAdd(ctx context.Context, db DBTX, arg IngressGapAddParams) error
 	IngressGapCountSince(ctx context.Context, db DBTX, since time.Time) (int64, error)
+	// Retention, with the snapshot log's (snaplog.retention, 90 days by
+	// default): holes given up before the cut-off, oldest first, at most
+	// @max_rows; with @dry_run only counts. Oldest/newest: GIVEN_UP_AT.
+	IngressGapPurge(ctx context.Context, db DBTX, arg IngressGapPurgeParams) (IngressGapPurgeRow, error)
 	// The holes given up since a time, newest first (msgx status).
 	IngressGapsSince(ctx context.Context, db DBTX, arg IngressGapsSinceParams) ([]IngressGap, error)
 	// Moves the watermark forward, never back.

@@ -11,7 +11,6 @@ import (
 )
 
 const flightChanges = `-- name: FlightChanges :many
-
 SELECT e.event_id,
        e.event_type,
        e.cminmsgs_id,
@@ -35,7 +34,6 @@ type FlightChangesRow struct {
 	Status       string    `json:"status"`
 }
 
-// A flight's changes from the outbox.
 // Every change of a flight still in the outbox (KAFKA:msg: one event per
 // change, payload = full state after it), in order, with its delivery status
 // (msg_event's effective status rule, sql/postgres/schema/040_outbox.sql).

@@ -528,7 +528,6 @@ func (q *Queries) FlightStandPlans(ctx context.Context, db DBTX, flid int64) ([]
 }
 
 const flightsByDay = `-- name: FlightsByDay :many
-
 SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, fint, appt, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at, stamps FROM flight_schd
 WHERE operation_day = $1 AND flid > $2
 ORDER BY flid
@@ -541,9 +540,6 @@ type FlightsByDayParams struct {
 	PageSize     int32     `json:"page_size"`
 }
 
-// Read-only queries for reporting tools (generated into db/report). Only
-// SELECTs live here: TestReportQueriesOnlySelect (db/report) fails on
-// anything else. The service's own queries are in sql/postgres/queries.
 // One page of the flights of an operation day in FLID order (keyset paging:
 // pass the last FLID seen as after_flid, 0 to start). DELETED flights are
 // included; filter on lifecycle.

@@ -94,7 +94,6 @@ func (q *Queries) DelaysByCode(ctx context.Context, db DBTX, operationDay time.T
 }
 
 const gateUsageByDay = `-- name: GateUsageByDay :many
-
 SELECT g.gate::text AS gate,
        COUNT(DISTINCT g.flid) AS flights,
        array_agg(DISTINCT g.flid ORDER BY g.flid)::bigint[] AS flids
@@ -111,7 +110,6 @@ type GateUsageByDayRow struct {
 	Flids   []int64 `json:"flids"`
 }
 
-// Resource usage and delays of an operation day, over ACTIVE flights.
 // Per gate: how many flights of the day it serves, and which (FLIDs in order).
 func (q *Queries) GateUsageByDay(ctx context.Context, db DBTX, operationDay time.Time) ([]GateUsageByDayRow, error) {
 	rows, err := db.Query(ctx, gateUsageByDay, operationDay)

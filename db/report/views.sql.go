@@ -79,7 +79,6 @@ func (q *Queries) FlightReport(ctx context.Context, db DBTX, flid int64) (Flight
 }
 
 const flightReportsByDay = `-- name: FlightReportsByDay :many
-
 SELECT flid, operation_day, fday, lifecycle, alcd, flno, mvin, sodt, sodt_at, stnd, gate_count, gate_1, gate_1_pgot_at, gate_1_pgct_at, gate_2, gate_2_pgot_at, gate_2_pgct_at, checkin_count, checkin_1, checkin_1_pcot_at, checkin_1_pcct_at, checkin_2, checkin_2_pcot_at, checkin_2_pcct_at, belt_count, belt_1, belt_1_pcot_at, belt_1_pcct_at, belt_2, belt_2_pcot_at, belt_2_pcct_at, stand_plan_count, stand_plan_1, stand_plan_1_stst_at, stand_plan_1_stet_at, stand_plan_2, stand_plan_2_stst_at, stand_plan_2_stet_at, chute_count, chute_1, chute_1_pcbt_at, chute_1_pcet_at, chute_2, chute_2_pcbt_at, chute_2_pcet_at, delay_count, delay_total_minutes, last_delay_code, last_delay_minutes, bridge_op_count, bridge, bridge_state, bridge_at, chock_op_count, chock_state, chock_at FROM flight_report
 WHERE operation_day = $1 AND flid > $2
 ORDER BY flid
@@ -92,7 +91,6 @@ type FlightReportsByDayParams struct {
 	PageSize     int32     `json:"page_size"`
 }
 
-// The reporting views (sql/postgres/schema/060_reporting.sql, docs/reporting.md).
 // flight_report rows of an operation day, one page in FLID order.
 func (q *Queries) FlightReportsByDay(ctx context.Context, db DBTX, arg FlightReportsByDayParams) ([]FlightReport, error) {
 	rows, err := db.Query(ctx, flightReportsByDay, arg.OperationDay, arg.AfterFlid, arg.PageSize)

@@ -38,8 +38,10 @@ func CheckList(list string) (string, error) {
 }
 
 // CheckRange validates an RQFD range: from ≤ to, whole minutes (STDB/STDE
-// are ddMONyyHHmm).
-func CheckRange(from, to time.Time) error {
+// are ddMONyyHHmm), and at most maxDays operation days (calendar days of
+// from and to in their zone, the airport's, both ends counted;
+// request.max-days).
+func CheckRange(from, to time.Time, maxDays int) error {
 	switch {
 	case from.IsZero() || to.IsZero():
 		return fmt.Errorf("%w: both ends of the range are required", ErrInvalid)
@@ -48,7 +50,20 @@ func CheckRange(from, to time.Time) error {
 	case from.Second() != 0 || from.Nanosecond() != 0 || to.Second() != 0 || to.Nanosecond() != 0:
 		return fmt.Errorf("%w: the range is in whole minutes (STDB/STDE are ddMONyyHHmm)", ErrInvalid)
 	}
+	if days := operationDays(from, to); days > maxDays {
+		return fmt.Errorf("%w: the range spans %d operation days (%s to %s), more than request.max-days %d; request it in parts",
+			ErrInvalid, days, from.Format(time.DateOnly), to.Format(time.DateOnly), maxDays)
+	}
 	return nil
+}
+
+// operationDays counts the calendar days from from's to to's, both counted.
+func operationDays(from, to time.Time) int {
+	day := func(t time.Time) time.Time {
+		y, m, d := t.Date()
+		return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	}
+	return int(day(to).Sub(day(from))/(24*time.Hour)) + 1
 }
 
 // LocalLayout is how the CLI and the API spell a range end: airport time to the minute.

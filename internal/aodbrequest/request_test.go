@@ -219,5 +219,23 @@ func TestBadRequestsAreRefused(t *testing.T) {
 	require.ErrorIs(t, err, aodbrequest.ErrInvalid)
 	_, err = e.service(e.Mailbox).Reference(t.Context(), "NOPE")
 	require.ErrorIs(t, err, aodbrequest.ErrInvalid)
+	_, err = e.service(e.Mailbox).Flights(t.Context(), from, to.AddDate(0, 0, 7)) // 8 days: over the default 7
+	require.ErrorIs(t, err, aodbrequest.ErrInvalid)
+	require.ErrorContains(t, err, "more than request.max-days 7")
 	require.Zero(t, e.outboundRows(t))
+}
+
+// request.max-days counts the airport's calendar days of the range, both
+// ends counted, whatever the hours.
+func TestCheckRangeCountsOperationDays(t *testing.T) {
+	t.Parallel()
+	at := func(s string) time.Time {
+		v, err := aodbrequest.ParseLocal(s, time.FixedZone("Asia/Shanghai", 8*3600))
+		require.NoError(t, err)
+		return v
+	}
+	require.NoError(t, aodbrequest.CheckRange(at("2026-12-04T23:59"), at("2026-12-04T23:59"), 1))
+	require.NoError(t, aodbrequest.CheckRange(at("2026-12-04T00:00"), at("2026-12-10T23:59"), 7))
+	require.ErrorContains(t, aodbrequest.CheckRange(at("2026-12-04T23:59"), at("2026-12-05T00:00"), 1), "spans 2 operation days")
+	require.ErrorContains(t, aodbrequest.CheckRange(at("2026-12-04T00:00"), at("2026-12-11T00:00"), 7), "spans 8 operation days")
 }

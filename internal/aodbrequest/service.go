@@ -23,10 +23,14 @@ type Config struct {
 	Shadow    bool           // shadow mode: never send
 	OnStart   bool           // at leader start, request today when it has no generation
 	DailyAt   string         // HH:MM local: request the next day daily; "" = off
+	MaxDays   int            // most operation days a flights request spans; default DefaultMaxDays
 }
 
 // DefaultTimeout is request.timeout's default.
 const DefaultTimeout = 10 * time.Minute
+
+// DefaultMaxDays is request.max-days' default.
+const DefaultMaxDays = 7
 
 // Outbox is the outbound mailbox as the service uses it (*mailbox.Mailbox).
 type Outbox interface {
@@ -56,6 +60,9 @@ func New(st store.Store, mb Outbox, clk clock.Clock, log *slog.Logger, cfg Confi
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
 	}
+	if cfg.MaxDays <= 0 {
+		cfg.MaxDays = DefaultMaxDays
+	}
 	if cfg.Location == nil {
 		cfg.Location = sis.DefaultOptions().Location
 	}
@@ -73,7 +80,7 @@ func (s *Service) Flights(ctx context.Context, from, to time.Time) (store.Reques
 }
 
 func (s *Service) flights(ctx context.Context, from, to time.Time, origin string) (store.Request, error) {
-	if err := CheckRange(from, to); err != nil {
+	if err := CheckRange(from.In(s.cfg.Location), to.In(s.cfg.Location), s.cfg.MaxDays); err != nil {
 		return store.Request{}, err
 	}
 	return s.submit(ctx, store.NewRequest{Type: respmatch.TypeFlights, Key: respmatch.KeyFlights, RangeBegin: &from, RangeEnd: &to, Origin: origin})
@@ -264,19 +271,19 @@ func (s *Service) List(ctx context.Context, beforeID int64, limit int) ([]store.
 	return s.st.Requests(ctx, beforeID, limit)
 }
 
-// Local returns a request with its times in the airport zone (how the CLI
-// and the API show them).
-func (s *Service) Local(r store.Request) store.Request {
-	loc := s.cfg.Location
+// UTC returns a request with its times in UTC: how every JSON document
+// carries them (docs/api.md, "Times"); tables and pages convert to the
+// airport zone themselves.
+func UTC(r store.Request) store.Request {
 	in := func(t *time.Time) *time.Time {
 		if t == nil {
 			return nil
 		}
-		v := t.In(loc)
+		v := t.UTC()
 		return &v
 	}
 	r.RangeBegin, r.RangeEnd, r.SentAt, r.DoneAt = in(r.RangeBegin), in(r.RangeEnd), in(r.SentAt), in(r.DoneAt)
-	r.RegisteredAt, r.ExpiresAt = r.RegisteredAt.In(loc), r.ExpiresAt.In(loc)
+	r.RegisteredAt, r.ExpiresAt = r.RegisteredAt.UTC(), r.ExpiresAt.UTC()
 	return r
 }
 

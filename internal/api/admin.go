@@ -179,7 +179,8 @@ func (s *server) statusReport(ctx context.Context) (status.Report, error) {
 		return status.Report{}, err
 	}
 	if s.Mode != nil {
-		rep.Role, rep.Shadow = s.Mode()
+		role, shadow := s.Mode()
+		rep.Role, rep.Shadow = &role, shadow
 	}
 	return rep, nil
 }

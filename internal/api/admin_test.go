@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -95,7 +97,8 @@ func TestAdminQueueIsTheStatusReport(t *testing.T) {
 	require.Equal(t, "application/json", res.Header.Get("Content-Type"))
 	var got status.Report
 	require.NoError(t, json.Unmarshal(body, &got))
-	require.Equal(t, string(leader.Standby), got.Role)
+	require.Equal(t, string(leader.Standby), *got.Role)
+	require.Nil(t, got.Instances, "read by msgx status only")
 	require.True(t, got.Shadow)
 	require.Equal(t, int64(12), got.Head.MsgID)
 	require.Equal(t, store.StatusFailed, got.Head.Status)
@@ -107,10 +110,20 @@ func TestAdminQueueIsTheStatusReport(t *testing.T) {
 	// Exactly what status.Collect reads from the database.
 	want, err := status.Collect(ctx, e.st, e.clk.Now())
 	require.NoError(t, err)
-	want.Role, want.Shadow = string(leader.Standby), true
+	role := string(leader.Standby)
+	want.Role, want.Shadow = &role, true
 	wantJSON, err := json.Marshal(want)
 	require.NoError(t, err)
 	require.JSONEq(t, string(wantJSON), string(body))
+
+	// The keys of status.Report, every one: msgx status --json has the same
+	// (cmd/msgx TestStatusJSON checks it there).
+	var keys, zero map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(body, &keys))
+	zeroJSON, err := json.Marshal(status.Report{})
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(zeroJSON, &zero))
+	require.ElementsMatch(t, slices.Collect(maps.Keys(zero)), slices.Collect(maps.Keys(keys)))
 }
 
 // history is a flight with a replayable dead letter behind which a later

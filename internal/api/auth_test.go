@@ -69,7 +69,7 @@ func serveDirect(h http.Handler, method, path, remote string, hdr http.Header, b
 func TestFailedAuthenticationIsLimitedPerClient(t *testing.T) {
 	t.Parallel()
 	e := newSendEnv(t)
-	h := api.NewRouter(api.Deps{Store: e.st, Mailbox: e.mb, Clock: e.clk, Log: quiet,
+	h := newRouter(t, api.Deps{Store: e.st, Mailbox: e.mb, Clock: e.clk, Log: quiet,
 		AdminToken: adminToken, SendToken: sendToken, AuthFailures: 3, AuthInterval: time.Minute})
 	const guesser, other = "192.0.2.7:40000", "192.0.2.8:40000"
 	admin := func(remote, token string) *httptest.ResponseRecorder {
@@ -104,7 +104,7 @@ func TestAValidTokenIsNeverLimited(t *testing.T) {
 	t.Parallel()
 	e := newSendEnv(t)
 	met := metrics.New(nil, e.clk)
-	h := api.NewRouter(api.Deps{Store: e.st, Mailbox: e.mb, Clock: e.clk, Log: quiet, Metrics: met,
+	h := newRouter(t, api.Deps{Store: e.st, Mailbox: e.mb, Clock: e.clk, Log: quiet, Metrics: met,
 		AdminToken: adminToken, SendToken: sendToken, AuthFailures: 10, AuthInterval: time.Minute})
 	const nat = "203.0.113.5:40000"
 	admin := func(token string) int {
@@ -149,7 +149,7 @@ func TestFailedAuthenticationLogIsLimited(t *testing.T) {
 	t.Parallel()
 	e := newSendEnv(t)
 	var lg logs
-	h := api.NewRouter(api.Deps{Store: e.st, Mailbox: e.mb, Clock: e.clk, Log: lg.logger(),
+	h := newRouter(t, api.Deps{Store: e.st, Mailbox: e.mb, Clock: e.clk, Log: lg.logger(),
 		AdminToken: adminToken, SendToken: sendToken})
 	const guesser = "198.51.100.9:5555"
 	for i := range 12001 {

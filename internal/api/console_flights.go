@@ -29,6 +29,7 @@ type flightsView struct {
 type flightRow struct {
 	FLID                 int64
 	FLNO, SODT, Movement string
+	SODTAt               *time.Time // SODT parsed (shown in airport time); nil: only the raw text
 	Lifecycle            string
 }
 
@@ -49,8 +50,7 @@ func (s *server) consoleFlights(w http.ResponseWriter, r *http.Request) {
 			s.consoleBadRequest(w, r, "a flight number is searched within a day: give the day too")
 			return
 		}
-		s.render(w, r, "flights", v)
-		return
+		v.Day = s.today() // the page opens on today's flights
 	}
 	day, err := time.Parse(time.DateOnly, v.Day)
 	if err != nil {
@@ -90,8 +90,19 @@ func (s *server) consoleFlights(w http.ResponseWriter, r *http.Request) {
 }
 
 func newFlightRow(st *flight.State) flightRow {
-	return flightRow{FLID: st.FLID, FLNO: st.Scalars["FLNO"].Raw, SODT: st.Scalars["SODT"].Raw,
+	sodt := st.Scalars["SODT"]
+	return flightRow{FLID: st.FLID, FLNO: st.Scalars["FLNO"].Raw, SODT: sodt.Raw, SODTAt: sodt.Time,
 		Movement: st.Scalars["MVIN"].Raw, Lifecycle: st.Lifecycle}
+}
+
+// today is the current operation day: the injected clock's date in the
+// airport zone.
+func (s *server) today() string {
+	loc := s.Decode.Location
+	if loc == nil {
+		loc = time.UTC
+	}
+	return s.Clock.Now().In(loc).Format(time.DateOnly)
 }
 
 // flightView is a flight's full state and its history.

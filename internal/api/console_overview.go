@@ -14,6 +14,7 @@ import (
 // last hour, the outbox and the open requests.
 type overviewPage struct {
 	Report        status.Report
+	Role          string // the instance's role, "" when unknown
 	Chart         chart
 	Outcomes      []outcomeRow
 	OutcomesSince time.Time
@@ -34,6 +35,9 @@ func (s *server) consoleOverview(w http.ResponseWriter, r *http.Request) {
 	now := s.Clock.Now()
 	kept, current := s.Metrics.History(now)
 	p := overviewPage{Report: rep, Chart: newChart(kept, now)}
+	if rep.Role != nil {
+		p.Role = *rep.Role
+	}
 	p.Outcomes, p.OutcomesSince = lastHourOutcomes(kept, current)
 	for _, n := range rep.DeadLetters {
 		p.DeadTotal += n

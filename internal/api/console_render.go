@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -52,6 +53,8 @@ func parseConsole(loc *time.Location, adminOn bool) consoleTemplates {
 		"join":    strings.Join,
 		"sumMap":  sumMap,
 		"deleted": func(lifecycle string) bool { return lifecycle == "DELETED" },
+		"meaning": sis.Meaning,
+		"kind":    kindLabel,
 		"adminOn": func() bool { return adminOn },
 		"zone":    func() string { return loc.String() },
 		"replayForm": func(ids, class string, classes []string) replayFormView {
@@ -69,6 +72,22 @@ func parseConsole(loc *time.Location, adminOn bool) consoleTemplates {
 		pages[name] = template.Must(template.Must(base.Clone()).ParseFS(consoleFiles, n))
 	}
 	return consoleTemplates{pages: pages, fragments: base}
+}
+
+// kindLabel is a message kind as the console shows it: a message whose kind
+// was never bound (it did not decode) is UNKNOWN, as in the metrics' labels.
+func kindLabel(k any) string {
+	switch v := k.(type) {
+	case *string:
+		if v != nil && *v != "" {
+			return *v
+		}
+	case string:
+		if v != "" {
+			return v
+		}
+	}
+	return string(sis.KindUnknown)
 }
 
 // timeHTML is a time in the airport zone (status.Stamp), carrying its UTC

@@ -14,6 +14,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/api"
 	"github.com/msgx-aodb/msgx/internal/leader"
 	"github.com/msgx-aodb/msgx/internal/metrics"
+	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -78,6 +79,7 @@ func TestConsolePages(t *testing.T) {
 	met.Sample(e.clk.Now(), &status.Report{Backlog: 0})
 	h := makeHistory(t, e, base)
 	met.MessageFinished("FLOP", store.StatusSucceeded, "", time.Second)
+	met.MessageFinished("", store.StatusDead, "MALFORMED", time.Second) // never decoded: no kind
 	e.clk.Advance(30 * time.Second)
 	met.Sample(e.clk.Now(), &status.Report{Backlog: 2, Head: &status.Head{AgeSeconds: 42}})
 
@@ -91,12 +93,15 @@ func TestConsolePages(t *testing.T) {
 		require.Contains(t, body, "<svg class=\"chart\"", "the chart of the last hour")
 		require.Contains(t, body, "<polyline", "drawn from the samples")
 		require.Regexp(t, `<td>FLOP</td><td>SUCCEEDED</td><td class="num">1</td>`, body, "outcomes of the last hour by kind and status")
+		require.Contains(t, body, `<td>UNKNOWN</td><td>DEAD</td>`, "a kind never bound is UNKNOWN, as in the metrics")
+		require.NotContains(t, body, "(none)")
 		require.Contains(t, body, "no maintenance job has run yet")
 		require.Contains(t, body, "no open requests")
 	})
 
 	t.Run("DeadLetters", func(t *testing.T) {
 		body := page(t, base+"/console/dead-letters?class=EXHAUSTED", http.StatusOK)
+		require.Contains(t, body, `<td>EXHAUSTED</td><td>UNKNOWN</td>`, "the kind column is filled: it never decoded")
 		require.Contains(t, body, `href="/console/messages/`+strconv.FormatInt(h.unsup, 10)+`"`)
 		require.Contains(t, body, "EXHAUSTED (1)")
 		require.Contains(t, body, `hx-post="/admin/replay"`, "replay behind the admin API")
@@ -152,6 +157,12 @@ func TestConsolePages(t *testing.T) {
 	t.Run("Flights", func(t *testing.T) {
 		body := page(t, base+"/console/flights", http.StatusOK)
 		require.Contains(t, body, `name="q"`)
+		// It opens on today (the injected clock's date in the airport zone),
+		// SODT in airport time, not the raw ddMONyyHHmm.
+		require.Contains(t, body, `id="flight-day" value="2026-12-02"`)
+		require.Contains(t, body, "1 flight(s) of 2026-12-02")
+		require.Contains(t, body, `<td><time datetime="2026-12-02T02:30:00Z" data-utc="2026-12-02 02:30:00Z">2026-12-02 10:30:00 +08:00</time></td>`)
+		require.NotContains(t, body, "02DEC261030")
 		res, _ := call(t, http.MethodGet, base+"/console/flights?q=7", nil, nil)
 		require.Equal(t, http.StatusOK, res.StatusCode)
 		require.Equal(t, "/console/flights/7", res.Request.URL.Path, "a FLID opens the flight")
@@ -168,9 +179,20 @@ func TestConsolePages(t *testing.T) {
 	t.Run("Flight", func(t *testing.T) {
 		body := page(t, base+"/console/flights/7", http.StatusOK)
 		require.Contains(t, body, "Flight 7 CA7")
-		require.Contains(t, body, `<td>SODT</td><td class="mono">02DEC261030</td><td class="mono">2026-12-02 10:30:00 &#43;08:00</td><td class="mono">2026-12-02 08:30:00 &#43;08:00</td>`, "raw, parsed and when it was set (airport time)")
-		require.Regexp(t, `(?s)<h3>GTDT \(3\) <span class="muted">set 2026-12-02 08:30:00 &#43;08:00</span></h3>.*<td>1</td><td>1</td>.*<td>2</td><td>4</td>.*<td>3</td><td>2</td>`, body, "the detail list in order")
+		require.Contains(t, body, `<td>SODT<div class="muted meaning">scheduled date/time (its local date is the operation day)</div></td><td class="mono">02DEC261030</td><td class="mono">2026-12-02 10:30:00 &#43;08:00</td><td class="mono">2026-12-02 08:30:00 &#43;08:00</td>`, "raw, parsed and when it was set (airport time)")
+		require.Regexp(t, `(?s)<h3>GTDT \(3\)[^<]*<span class="muted meaning">gate allocations</span> <span class="muted">set 2026-12-02 08:30:00 &#43;08:00</span></h3>.*<td>1</td><td>1</td>.*<td>2</td><td>4</td>.*<td>3</td><td>2</td>`, body, "the detail list in order, and when it was set")
 		require.Contains(t, body, "History of versions (3)")
+		require.Contains(t, body, `>written at</th>`, "the history's time is when msgx wrote the version")
+		// Every SIS code with a glossary entry is labelled with it (one
+		// glossary: sis.Glossary, also docs/decode.md's).
+		require.Contains(t, body, `<td>MVIN<div class="muted meaning">movement: A arrival, D departure</div></td>`)
+		require.Contains(t, body, `<td>STND<div class="muted meaning">stand</div></td>`)
+		require.Contains(t, body, `<h3>GTDT (3) <span class="muted meaning">gate allocations</span> <span class="muted">set`)
+		for _, m := range regexp.MustCompile(`<tr><td>([A-Z]{4})(<div|</td>)`).FindAllStringSubmatch(body, -1) {
+			if sis.Meaning(m[1]) != "" {
+				require.Equal(t, "<div", m[2], "%s has a meaning and shows it", m[1])
+			}
+		}
 		require.Contains(t, body, `<b>STND</b> <s>201</s> → 202`, "what changed, newest first")
 		require.Contains(t, body, `<a href="/console/messages/`+strconv.FormatInt(h.ok, 10)+`">`, "by which message")
 		page(t, base+"/console/flights/404", http.StatusNotFound)

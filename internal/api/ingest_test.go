@@ -19,6 +19,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/api"
 	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/contracttest"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
 	"github.com/msgx-aodb/msgx/internal/store"
@@ -51,16 +52,25 @@ func newSendEnv(t *testing.T) *sendEnv {
 		mb: mailbox.New(db, mailbox.WithZone(airport)), clk: clock.NewFake(t0)}
 }
 
-// serve starts the router over real HTTP; mutate adjusts the deps.
+// serve starts the router over real HTTP; mutate adjusts the deps. Every
+// answer is checked against docs/openapi.yaml (newRouter).
 func (e *sendEnv) serve(t *testing.T, mutate ...func(*api.Deps)) string {
 	t.Helper()
 	deps := api.Deps{Store: e.st, Mailbox: e.mb, Clock: e.clk, Log: quiet}
 	for _, m := range mutate {
 		m(&deps)
 	}
-	srv := httptest.NewServer(api.NewRouter(deps))
+	srv := httptest.NewServer(newRouter(t, deps))
 	t.Cleanup(srv.Close)
 	return srv.URL
+}
+
+// newRouter is the router every test uses: each answer it gives is checked
+// against the contract, docs/openapi.yaml, so a route's real responses
+// cannot leave it unnoticed.
+func newRouter(t *testing.T, deps api.Deps) http.Handler {
+	t.Helper()
+	return contracttest.Wrap(t, api.NewRouter(deps))
 }
 
 func (e *sendEnv) rows(t *testing.T) int {
@@ -82,6 +92,7 @@ func do(t *testing.T, method, url, contentType string, body io.Reader) (*http.Re
 	defer res.Body.Close()
 	b, err := io.ReadAll(res.Body)
 	require.NoError(t, err)
+	requireUTCTimes(t, res, b)
 	return res, b
 }
 

@@ -18,8 +18,7 @@ import (
 )
 
 // errorClasses are the classes a message can carry (docs/design.md §3).
-var errorClasses = []string{string(sis.ClassMalformed), string(sis.ClassProtocol), string(sis.ClassCodec),
-	string(sis.ClassUnsupported), string(sis.ClassInfra), string(sis.ClassExhausted)}
+var errorClasses = sis.ClassNames()
 
 func (s *server) mountLists(r chi.Router) {
 	r.Get("/all/flights", s.flightsByDay)

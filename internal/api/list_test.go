@@ -28,6 +28,7 @@ func call(t *testing.T, method, url string, hdr http.Header, body io.Reader) (*h
 	defer res.Body.Close()
 	b, err := io.ReadAll(res.Body)
 	require.NoError(t, err)
+	requireUTCTimes(t, res, b)
 	return res, b
 }
 

@@ -90,7 +90,7 @@ func (s *server) postRequest(w http.ResponseWriter, r *http.Request) {
 	}
 	s.Log.Info("api: request sent", "req_id", req.ID, "kind", req.Key, "coutmsgs_id", req.OutboundID)
 	w.Header().Set("Location", "/admin/requests?before="+strconv.FormatInt(req.ID+1, 10)+"&limit=1")
-	s.answer(w, r, http.StatusCreated, "request-sent", s.Requests.Local(req))
+	s.answer(w, r, http.StatusCreated, "request-sent", aodbrequest.UTC(req))
 }
 
 // requestList is GET /admin/requests: newest first; next_before pages on.
@@ -138,7 +138,7 @@ func (s *server) requestPage(ctx context.Context, before int64, limit int) (requ
 	}
 	res := requestList{Requests: make([]store.Request, len(reqs))}
 	for i, q := range reqs {
-		res.Requests[i] = s.Requests.Local(q)
+		res.Requests[i] = aodbrequest.UTC(q)
 	}
 	if len(reqs) == limit {
 		last := reqs[len(reqs)-1].ID

@@ -22,6 +22,26 @@ func (e *sendEnv) withRequests(shadow bool) func(*api.Deps) {
 	}
 }
 
+// A flights request spanning more than request.max-days operation days
+// (default 7, both ends counted) is refused with 400 before anything is
+// registered; seven days are taken.
+func TestAdminRequestsMaxDays(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t)
+	base := e.serve(t, e.withRequests(false))
+	res, body := call(t, http.MethodPost, base+"/admin/requests", bearer(adminToken),
+		strings.NewReader(`{"kind":"RQFD","from":"2026-12-04T00:00","to":"2026-12-11T00:00"}`))
+	requireError(t, res, body, http.StatusBadRequest)
+	require.Contains(t, string(body), "the range spans 8 operation days (2026-12-04 to 2026-12-11), more than request.max-days 7")
+	reqs, err := e.st.Requests(t.Context(), 1<<62, 10)
+	require.NoError(t, err)
+	require.Empty(t, reqs, "nothing registered")
+
+	res, body = call(t, http.MethodPost, base+"/admin/requests", bearer(adminToken),
+		strings.NewReader(`{"kind":"RQFD","from":"2026-12-04T00:00","to":"2026-12-10T23:59"}`))
+	require.Equal(t, http.StatusCreated, res.StatusCode, string(body))
+}
+
 func TestAdminRequests(t *testing.T) {
 	t.Parallel()
 	e := newSendEnv(t)
@@ -38,7 +58,7 @@ func TestAdminRequests(t *testing.T) {
 	require.Equal(t, store.RequestSent, fl.Status)
 	require.Equal(t, "RQFD", fl.Key)
 	require.NotNil(t, fl.OutboundID)
-	require.Contains(t, string(body), `"from":"2026-12-04T00:00:00+08:00"`, "airport time")
+	require.Contains(t, string(body), `"from":"2026-12-03T16:00:00Z"`, "the range asked in airport time, in UTC (docs/api.md, Times)")
 
 	res, body = call(t, http.MethodPost, base+"/admin/requests", bearer(adminToken), strings.NewReader(`{"kind":"RQRD","list":"AIRL"}`))
 	require.Equal(t, http.StatusCreated, res.StatusCode, string(body))

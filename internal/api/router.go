@@ -3,8 +3,9 @@
 // endpoint behind the send token; read.go and list.go: flights, messages,
 // dead letters; admin.go: replay, queue and the full-text twins of the
 // public routes behind the admin token; health.go: /healthz, /readyz,
-// /metrics), and every error is answered as JSON by errors.go, a 5xx with a
-// request id instead of the error's text. Tokens and the limit of failed
+// /metrics; contract.go: docs/openapi.yaml and the other contracts), and
+// every error is answered as JSON by errors.go, a 5xx with a request id
+// instead of the error's text. Tokens and the limit of failed
 // authentications are auth.go and authlimit.go; body limits, the page limit
 // and the request deadline are in body.go and deadline.go.
 package api
@@ -127,7 +128,8 @@ func NewRouter(deps Deps) http.Handler {
 	// where the limit comes from), the others MaxJSONBytes.
 	r.Group(s.mountIngest)
 	r.With(limitBody(s.MaxJSONBytes)).Group(func(r chi.Router) {
-		s.mountHealth(r) // /metrics bounds its own scrape
+		s.mountHealth(r)   // /metrics bounds its own scrape
+		s.mountContract(r) // contract.go: docs/openapi.yaml and the rest, embedded
 		r.With(deadline(s.RequestTimeout)).Group(func(r chi.Router) {
 			s.mountRead(r)
 			s.mountLists(r)

@@ -39,7 +39,7 @@ func (b *heldBody) Read(p []byte) (int, error) {
 func TestSendConcurrencyLimit(t *testing.T) {
 	t.Parallel()
 	e := newSendEnv(t)
-	h := api.NewRouter(api.Deps{Store: e.st, Mailbox: e.mb, Clock: e.clk, Log: quiet, MaxConcurrentSends: 2})
+	h := newRouter(t, api.Deps{Store: e.st, Mailbox: e.mb, Clock: e.clk, Log: quiet, MaxConcurrentSends: 2})
 	post := func(body io.Reader) *httptest.ResponseRecorder {
 		req := httptest.NewRequestWithContext(t.Context(), http.MethodPost, "/cminmsgs/send", body)
 		req.Header.Set("Content-Type", "application/xml")

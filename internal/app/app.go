@@ -170,6 +170,11 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	sdStatus := func(r leader.Role) string { return "STATUS=" + string(r) + ", serving on " + ln.Addr().String() }
 	el.OnChange(func(r leader.Role) { notify(sd, log, sdStatus(r)) })
 
+	if cfg.SendToken == "" && !cfg.Shadow {
+		// Only dev gets here: prod refuses to start without the token. Logged
+		// before the server accepts a request, so it precedes every send.
+		log.Warn("http.send-token (MSGX_HTTP_SEND_TOKEN) is not set: anyone who reaches " + ln.Addr().String() + " can send messages (POST /cminmsgs/send)")
+	}
 	// run ends on the signal or when HTTP fails; it stops the election.
 	run, stop := context.WithCancel(ctx)
 	defer stop()
@@ -190,10 +195,6 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 			stop()
 		}
 	}()
-	if cfg.SendToken == "" && !cfg.Shadow {
-		// Only dev gets here: prod refuses to start without the token.
-		log.Warn("http.send-token (MSGX_HTTP_SEND_TOKEN) is not set: anyone who reaches " + ln.Addr().String() + " can send messages (POST /cminmsgs/send)")
-	}
 	log.Info("msgx serving", "http_addr", ln.Addr().String(), "env", cfg.Env, "shadow", cfg.Shadow,
 		"poll_interval", cfg.PollInterval.String(), "leader_lock_id", cfg.LeaderLockID)
 	notify(sd, log, sdnotify.Ready, sdStatus(el.Role()))
@@ -372,7 +373,7 @@ func checkSchema(ctx context.Context, st store.Store) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, store.ErrSchema):
-		return fmt.Errorf("PostgreSQL: msgx's schema is missing or outdated (%s); run: msgx schema apply --yes", oneline.Err(err))
+		return fmt.Errorf("PostgreSQL: msgx's schema is missing or outdated (%s); run: msgx schema migrate --yes (docs/upgrade.md; a development database: msgx schema apply --yes)", oneline.Err(err))
 	default:
 		return fmt.Errorf("PostgreSQL: checking the schema: %s", oneline.Err(err))
 	}

@@ -80,6 +80,6 @@ func KafkaConfig(c config.Config) kafka.Config {
 func RequestConfig(c config.Config) aodbrequest.Config {
 	return aodbrequest.Config{
 		Sender: c.Request.Sender, RoutingID: c.Request.RoutingID, Timeout: c.Request.Timeout, Location: c.Location,
-		Shadow: c.Shadow, OnStart: c.Request.OnStart, DailyAt: c.Request.DailyAt,
+		Shadow: c.Shadow, OnStart: c.Request.OnStart, DailyAt: c.Request.DailyAt, MaxDays: c.Request.MaxDays,
 	}
 }

@@ -79,6 +79,7 @@ func TestSampleDayEndToEnd(t *testing.T) {
 	cfg.Kafka.Brokers = emb.Addrs()
 	cfg.Schd.FlushPeriod = 100 * time.Millisecond
 	cfg.AdminToken = "0123456789abcdef-admin"
+	cfg.BackoffBase = 20 * time.Millisecond // the day's dead letter is retried to EXHAUSTED in ms
 	s := startService(t, cfg)
 
 	day := sampleDay(t)
@@ -99,9 +100,16 @@ func TestSampleDayEndToEnd(t *testing.T) {
 	}
 	require.Equal(t, 1, statuses["SKIPPED ignored:LDM"], "%v", statuses)
 	require.Equal(t, 1, statuses["SKIPPED no-match:flight"], "%v", statuses)
+	// The day's dead letter (015): a FLOP subtype msgx does not know, retried
+	// until EXHAUSTED, the one to replay from the console.
+	require.Equal(t, 1, statuses["DEAD 5 attempts; last UNSUPPORTED: unsupported:FLOP/ETOT unknown subtype"], "%v", statuses)
+	require.Equal(t, len(ids)-3, statuses["SUCCEEDED "], "%v", statuses)
+	code, body := httpDo(t, http.MethodGet, s.base+"/dead-letters?class=EXHAUSTED", "", "")
+	require.Equal(t, http.StatusOK, code, "%s", body)
+	require.Contains(t, string(body), `"msg_id":`+strconv.FormatInt(ids[len(ids)-1], 10))
 
 	// The day's flights, paged through the API.
-	code, body := httpDo(t, http.MethodGet, s.base+"/all/flights?day=2026-12-03&limit=5", "", "")
+	code, body = httpDo(t, http.MethodGet, s.base+"/all/flights?day=2026-12-03&limit=5", "", "")
 	require.Equal(t, http.StatusOK, code, "%s", body)
 	require.Contains(t, string(body), `"next_cursor"`)
 	st, _ := getFlight(t, s.base, 30001)

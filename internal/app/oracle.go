@@ -56,7 +56,7 @@ func checkOracleSchema(ctx context.Context, st store.Store) error {
 	case err == nil:
 		return nil
 	case errors.As(err, &ora) && (ora.Code() == 942 || ora.Code() == 904):
-		return fmt.Errorf("Oracle: msgx's schema is missing or outdated (%s); run: msgx schema apply --dialect oracle11g --yes", oneline.Err(err)) //nolint:staticcheck // ST1005: starts with the product's name, like the PostgreSQL ones
+		return fmt.Errorf("Oracle: msgx's schema is missing or outdated (%s); run: msgx schema migrate --dialect oracle11g --yes (docs/upgrade.md)", oneline.Err(err)) //nolint:staticcheck // ST1005: starts with the product's name, like the PostgreSQL ones
 	default:
 		return fmt.Errorf("Oracle: checking the schema: %s", oneline.Err(err)) //nolint:staticcheck // ST1005: starts with the product's name, like the PostgreSQL ones
 	}

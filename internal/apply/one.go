@@ -72,13 +72,23 @@ func (a *Applier) dispatch(ctx context.Context, r Reader, msgID int64, msg *sis.
 // inSlices applies a message computed from the flights it names,
 // SliceRecords records at a time: read the slice's flights not read yet,
 // compute, emit the flights and events. The states carry over from slice to
-// slice, one per flight.
+// slice, one per flight. A flight a later slice names again is emitted
+// there, once, with the change of all its records (rule 8).
 func (a *Applier) inSlices(ctx context.Context, r Reader, msgID int64, msg *sis.Message, now time.Time, emit func(*Writes) error) (Outcome, error) {
 	var acc matches
 	states := map[int64]*flight.State{}
 	n := recordCount(msg)
+	var lastAt map[int64]int // the record naming each flight last
+	if n > SliceRecords {
+		acc.sliced = true
+		lastAt = map[int64]int{}
+		for i, id := range FLIDs(msg) {
+			lastAt[id] = i
+		}
+	}
 	for from := 0; ; from += SliceRecords {
-		part := sliceOf(msg, from, min(from+SliceRecords, n))
+		to := min(from+SliceRecords, n)
+		part := sliceOf(msg, from, to)
 		var need []int64
 		for _, id := range FLIDs(part) {
 			if _, ok := states[id]; !ok {
@@ -99,6 +109,9 @@ func (a *Applier) inSlices(ctx context.Context, r Reader, msgID int64, msg *sis.
 			return out, nil
 		}
 		overlay.merge()
+		if acc.sliced {
+			results = settled(&acc, results, lastAt, to)
+		}
 		var w Writes
 		if tooLarge, err := a.addResults(&w, msgID, results, now); err != nil {
 			return Outcome{}, err
@@ -108,8 +121,22 @@ func (a *Applier) inSlices(ctx context.Context, r Reader, msgID int64, msg *sis.
 		if err := emit(&w); err != nil {
 			return Outcome{}, err
 		}
-		if from+SliceRecords >= n {
+		if to >= n {
 			return out, nil
 		}
 	}
+}
+
+// settled keeps the results of the flights no record after to names (their
+// last slice), and forgets their runs; the others are emitted by a later
+// slice.
+func settled(acc *matches, results []flight.Result, lastAt map[int64]int, to int) []flight.Result {
+	out := results[:0]
+	for _, r := range results {
+		if lastAt[r.Next.FLID] < to {
+			delete(acc.runs, r.Next.FLID)
+			out = append(out, r)
+		}
+	}
+	return out
 }

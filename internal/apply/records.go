@@ -37,10 +37,13 @@ func compute(acc *matches, msg *sis.Message, states *overlay, msgID int64, now t
 }
 
 // matches counts what a message's records matched: flights changed, and
-// records naming no flight or a DELETED one.
+// records naming no flight or a DELETED one. It also keeps, per flight,
+// what the records did so far, to fold them into one change (fold.go).
 type matches struct {
 	results          int
 	unknown, deleted []string
+	runs             map[int64]*flightRun
+	sliced           bool // the message is applied in slices: fold every flight
 }
 
 // Reasons of records that matched no flight: none with that FLID, or one
@@ -56,6 +59,7 @@ const (
 // change it nor make it emit yet another TOMBSTONE.
 func (m *matches) applyRecords(states *overlay, recs []*sis.FlightRecord, create bool, msgID int64, now time.Time, by flight.Sent) (Outcome, []flight.Result) {
 	var results []flight.Result
+	track := m.sliced || len(recs) > 1 // a flight may be named again
 	for _, rec := range recs {
 		cur := states.get(rec.FLID)
 		if !create && (cur == nil || cur.Lifecycle == flight.Deleted) {
@@ -66,6 +70,9 @@ func (m *matches) applyRecords(states *overlay, recs []*sis.FlightRecord, create
 			}
 			continue
 		}
+		if track {
+			m.begin(rec.FLID, cur)
+		}
 		r, err := flight.Apply(cur, rec, create, msgID, now, by)
 		if err != nil {
 			return refused(err), nil
@@ -74,6 +81,7 @@ func (m *matches) applyRecords(states *overlay, recs []*sis.FlightRecord, create
 		results = append(results, r)
 	}
 	m.results += len(results)
+	results = m.fold(states, results)
 	if m.results == 0 {
 		if len(m.unknown) == 0 {
 			return skipped(reasonDeleted), nil
@@ -93,14 +101,19 @@ func (m *matches) applyRecords(states *overlay, recs []*sis.FlightRecord, create
 // deleteFlights marks the listed flights DELETED (FDEL, SCHD DEL).
 func (m *matches) deleteFlights(states *overlay, flids []int64, msgID int64, now time.Time, by flight.Sent) (Outcome, []flight.Result) {
 	var results []flight.Result
+	track := m.sliced || len(flids) > 1
 	for _, id := range flids {
 		if cur := states.get(id); cur != nil {
+			if track {
+				m.begin(id, cur)
+			}
 			r := flight.Delete(cur, msgID, now, by)
 			states.put(r.Next)
 			results = append(results, r)
 		}
 	}
 	m.results += len(results)
+	results = m.fold(states, results)
 	if m.results == 0 {
 		return skipped(reasonNoMatch), nil
 	}

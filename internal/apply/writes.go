@@ -91,7 +91,8 @@ func (a *Applier) finish(w *Writes, m store.Message, meta store.Meta, out Outcom
 	// A replayed message may have been backfilled DEAD before: its new
 	// outcome overwrites that backfill, msgx's own (rule 18).
 	if !a.cfg.Shadow {
-		todo := store.Backfill{MsgID: m.ID, MailboxStatus: out.Status, ProcessedAt: now, Meta: meta, NextAttemptAt: now}
+		todo := store.Backfill{MsgID: m.ID, MailboxStatus: out.Status, ProcessedAt: now, Meta: meta, NextAttemptAt: now,
+			Registration: int64(m.ReplayCount)}
 		if m.ReplayCount > 0 {
 			todo.OverwritesStatus = store.StatusDead
 		}

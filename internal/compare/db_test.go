@@ -77,9 +77,12 @@ func sampleDay(t testing.TB) [][]byte {
 	t.Helper()
 	files, err := filepath.Glob("../../testdata/sample-day/*.xml")
 	require.NoError(t, err)
-	require.Len(t, files, 14)
+	require.Len(t, files, 15)
 	var out [][]byte
 	for _, f := range files {
+		if strings.HasSuffix(f, "-unsupported.xml") {
+			continue // the day's dead letter writes nothing (and its retries would hold the queue)
+		}
 		b, err := os.ReadFile(f)
 		require.NoError(t, err)
 		out = append(out, b)

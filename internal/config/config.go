@@ -125,6 +125,7 @@ type Request struct {
 	DailyAt   string // HH:MM airport time, "" = off
 	RoutingID string // coutmsgs ROUTINGID
 	Sender    string // META SNDR of our requests
+	MaxDays   int    // most operation days one flights request spans
 }
 
 // Maintenance is the leader's housekeeping (internal/maintenance).

@@ -171,19 +171,21 @@ func TestMemoryLimit(t *testing.T) {
 func TestRequestKeys(t *testing.T) {
 	c, err := Load("", env(nil))
 	require.NoError(t, err)
-	require.Equal(t, Request{Guard: "request", Timeout: 10 * time.Minute, OnStart: true, DailyAt: "22:00", RoutingID: "AODB", Sender: "MSGX"}, c.Request)
+	require.Equal(t, Request{Guard: "request", Timeout: 10 * time.Minute, OnStart: true, DailyAt: "22:00", RoutingID: "AODB", Sender: "MSGX", MaxDays: 7}, c.Request)
 
 	for _, tc := range []struct{ env, value, want string }{
 		{"MSGX_REQUEST_GUARD", "maybe", "request.guard (MSGX_REQUEST_GUARD)"},
 		{"MSGX_REQUEST_ROUTING_ID", strings.Repeat("R", 24), "request.routing-id (MSGX_REQUEST_ROUTING_ID)"},
 		{"MSGX_REQUEST_SENDER", "MS%X", "request.sender (MSGX_REQUEST_SENDER)"},
 		{"MSGX_REQUEST_TIMEOUT", "0s", "request.timeout (MSGX_REQUEST_TIMEOUT)"},
+		{"MSGX_REQUEST_MAX_DAYS", "0", "request.max-days (MSGX_REQUEST_MAX_DAYS)"},
 	} {
 		_, err := Load("", env(map[string]string{tc.env: tc.value}))
 		require.ErrorContains(t, err, tc.want)
 	}
-	c, err = Load("", env(map[string]string{"MSGX_REQUEST_GUARD": "mailbox", "MSGX_REQUEST_DAILY_AT": "06:30"}))
+	c, err = Load("", env(map[string]string{"MSGX_REQUEST_GUARD": "mailbox", "MSGX_REQUEST_DAILY_AT": "06:30", "MSGX_REQUEST_MAX_DAYS": "3"}))
 	require.NoError(t, err)
+	require.Equal(t, 3, c.Request.MaxDays)
 	require.Equal(t, "mailbox", c.Request.Guard)
 	require.Equal(t, "06:30", c.Request.DailyAt)
 }

@@ -117,7 +117,7 @@ func (m *Mailbox) BackfillMany(ctx context.Context, todos []store.Backfill) (don
 // span, 7 value lists) and the list of ids the range optimizer splits small.
 // A run's messages are mostly consecutive ids, so a chunk is usually
 // backfillRows rows; 500 cost the server less CPU per row than 100 or 1000
-// (docs/performance.md).
+// (docs/dev/performance-notes.md).
 const (
 	backfillRows = 500
 	backfillSpan = 1000

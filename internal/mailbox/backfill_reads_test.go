@@ -122,7 +122,7 @@ func TestBackfillManySendsSharedValuesOnce(t *testing.T) {
 // of the primary key, which lock the rows alone; a range BETWEEN the first and
 // the last id (REPEATABLE READ) also locks the gap after the last row, so
 // every insert of the AODB would wait for msgx's commit
-// (docs/performance.md).
+// (docs/dev/performance-notes.md).
 func TestBackfillManyNeverBlocksInserts(t *testing.T) {
 	t.Parallel()
 	_, db, _ := newMailbox(t)

@@ -117,7 +117,7 @@ func (m *Mailbox) Zone() *time.Location { return m.zone }
 // as one query instead of preparing a server-side statement, executing it
 // and closing it (three round trips, and the server parses and frees a
 // statement each time): about a third fewer commands on the AODB's server
-// (docs/performance.md). The driver escapes values for the server's
+// (docs/dev/performance-notes.md). The driver escapes values for the server's
 // NO_BACKSLASH_ESCAPES as each connection reports it, and refuses the
 // multibyte charsets where escaping is unsafe (BIG5, CP932, GB18030, GBK,
 // SJIS): with such a charset in the DSN msgx keeps server-side statements.

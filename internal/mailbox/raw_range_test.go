@@ -13,7 +13,7 @@ import (
 // as one range of the primary key, each row by next (issue #23). A list of
 // ids costs the server a key lookup per id and the parse of the list (from
 // 1 000 ids MariaDB even turns it into a temporary table): ≈ 1.5 µs of
-// server CPU per id more (docs/performance.md).
+// server CPU per id more (docs/dev/performance-notes.md).
 func TestReadRawsReadsConsecutiveIDsAsARange(t *testing.T) {
 	t.Parallel()
 	mb, db, _ := newMailbox(t)

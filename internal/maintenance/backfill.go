@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/plural"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -57,7 +58,7 @@ func (b *Backfill) Run(ctx context.Context, dry bool) (Result, error) {
 	done, failed, err := b.Sweep(ctx)
 	res.Rows = done
 	if failed > 0 {
-		res.Note = fmt.Sprintf("%d todos failed, retried after their backoff", failed)
+		res.Note = plural.Count(failed, "todo") + " failed, retried after their backoff"
 	}
 	return res, err
 }

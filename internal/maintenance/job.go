@@ -42,6 +42,24 @@ type Result struct {
 	What string
 	// Note says why a run did nothing on purpose (e.g. history disabled).
 	Note string
+	// Also is what the job swept besides its rows (the snaplog job's
+	// ingress gaps), each named like What.
+	Also []Part
+}
+
+// Part is one more kind of rows a job swept.
+type Part struct {
+	store.Swept
+	What string
+}
+
+// AllRows counts every row a run swept, Also included.
+func (r Result) AllRows() int {
+	n := r.Rows
+	for _, p := range r.Also {
+		n += p.Rows
+	}
+	return n
 }
 
 // Registry holds the jobs by name.

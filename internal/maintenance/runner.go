@@ -113,6 +113,7 @@ func (r *Runner) RunOnce(ctx context.Context, j Job, dry bool) (store.JobRun, er
 	start := r.Clock.Now()
 	res, err := j.Run(ctx, dry)
 	run := store.JobRun{Job: j.Name(), StartedAt: start, Duration: r.Clock.Now().Sub(start), Swept: res.Swept}
+	run.Rows = res.AllRows()
 	if err != nil {
 		run.Error = widths.LastError.Cut(err.Error())
 	}
@@ -124,12 +125,15 @@ func (r *Runner) RunOnce(ctx context.Context, j Job, dry bool) (store.JobRun, er
 		}
 		cancel()
 		if r.Observer != nil {
-			r.Observer.JobRun(j.Name(), res.Rows, run.Duration, err)
+			r.Observer.JobRun(j.Name(), run.Rows, run.Duration, err)
 		}
 	}
-	attrs := []any{"rows", res.Rows, "took", run.Duration.Round(time.Millisecond).String(), "dry_run", dry}
+	attrs := []any{"rows", run.Rows, "took", run.Duration.Round(time.Millisecond).String(), "dry_run", dry}
 	if res.Oldest != nil {
 		attrs = append(attrs, "oldest", *res.Oldest, "newest", *res.Newest)
+	}
+	for _, p := range res.Also {
+		attrs = append(attrs, p.What, p.Rows)
 	}
 	if res.Note != "" {
 		attrs = append(attrs, "note", res.Note)
@@ -137,7 +141,7 @@ func (r *Runner) RunOnce(ctx context.Context, j Job, dry bool) (store.JobRun, er
 	switch {
 	case err != nil && ctx.Err() == nil:
 		log.Error("maintenance run failed", append(attrs, "err", err)...)
-	case res.Rows > 0 || res.Note != "":
+	case run.Rows > 0 || res.Note != "":
 		log.Info("maintenance run", attrs...)
 	}
 	return run, err

@@ -17,8 +17,7 @@ import (
 // "dead letters of class X" or "outbox lag of target Y" has a series to watch
 // from the first scrape.
 var (
-	knownClasses = []string{string(sis.ClassMalformed), string(sis.ClassProtocol), string(sis.ClassCodec),
-		string(sis.ClassUnsupported), string(sis.ClassInfra), string(sis.ClassExhausted)}
+	knownClasses  = sis.ClassNames()
 	knownStatuses = []string{store.StatusPending, store.StatusFailed, store.StatusSucceeded, store.StatusSkipped, store.StatusDead}
 	knownTargets  = []string{store.TargetMsg, store.TargetSchd}
 	knownKinds    = []string{string(sis.KindSchedule), string(sis.KindFlightOps), string(sis.KindFlightDelete),

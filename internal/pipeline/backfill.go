@@ -94,7 +94,7 @@ func (b *Backfiller) apply(ctx context.Context, todos []store.Backfill) (done, f
 		}
 		return 0, failed, fmt.Errorf("backfill %d todos: %w", len(todos), merr)
 	}
-	if err := b.store.DeleteBackfills(ctx, ids); err != nil {
+	if err := b.store.DeleteBackfills(ctx, doneKeys(todos, ids)); err != nil {
 		return 0, 0, fmt.Errorf("backfill: delete %d todos: %w", len(ids), err)
 	}
 	if b.cfg.Observer != nil && len(ids) > 0 {
@@ -111,10 +111,25 @@ func (b *Backfiller) apply(ctx context.Context, todos []store.Backfill) (done, f
 	return len(ids), failed, nil
 }
 
+// doneKeys names the todos of the ids backfilled as they were registered
+// when read: a replay may have re-registered one since, and that todo stays
+// (rule 18).
+func doneKeys(todos []store.Backfill, ids []int64) []store.BackfillKey {
+	reg := make(map[int64]int64, len(todos))
+	for _, t := range todos {
+		reg[t.MsgID] = t.Registration
+	}
+	keys := make([]store.BackfillKey, len(ids))
+	for i, id := range ids {
+		keys[i] = store.BackfillKey{MsgID: id, Registration: reg[id]}
+	}
+	return keys
+}
+
 func (b *Backfiller) reschedule(ctx context.Context, t store.Backfill, cause error) error {
 	next := b.clock.Now().Add(b.delay(t.Attempts + 1))
 	if err := b.store.RecordBackfillFailure(ctx, store.RecordBackfillFailureParams{
-		MsgID: t.MsgID, NextAttemptAt: next, Reason: widths.LastError.Cut(cause.Error()),
+		MsgID: t.MsgID, Registration: t.Registration, NextAttemptAt: next, Reason: widths.LastError.Cut(cause.Error()),
 	}); err != nil {
 		return fmt.Errorf("backfill %d: record failure: %w", t.MsgID, err)
 	}

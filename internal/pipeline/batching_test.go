@@ -22,6 +22,9 @@ func TestRunLengthDoesNotChangeWhatIsStored(t *testing.T) {
 		flop("STND", 2, "<STND>202</STND>"),
 		flop("GTDT", 1, gates("A9")),
 		flop("STND", 1, "<STND>203</STND>"),
+		// One flight twice in a message: one change (rule 8), in a batch or not.
+		envelope("FLOP", "STND", "<FLOP><FLID>1</FLID><STND>14</STND></FLOP><FLOP><FLID>1</FLID><STND>15</STND></FLOP>"),
+		schd("UPD", fltr(1, gates("A3")), fltr(1, "<STND>16</STND>")),
 		envelope("FDEL", "NONE", "<FDEL><FLID>2</FLID></FDEL>"),
 		schd("UPD", fltr(2, gates("B2"))),
 	}

@@ -13,7 +13,7 @@ import (
 // when MSGX_BENCH_PG_STATEMENTS is set (scripts/pg-profile.sh: a private
 // server with pg_stat_statements preloaded). start resets the statistics;
 // the function it returns logs every statement of the benchmark's database
-// since then, per message, by total execution time (docs/performance.md).
+// since then, per message, by total execution time (docs/dev/performance-notes.md).
 func pgStatements(tb testing.TB, e *env) (report func(n int)) {
 	if os.Getenv("MSGX_BENCH_PG_STATEMENTS") == "" || e.PG == nil {
 		return func(int) {}

@@ -143,6 +143,29 @@ func TestPollRescanFindsLateSmallerID(t *testing.T) {
 	require.Equal(t, int64(12), e.mark(t), "the watermark never moves back")
 }
 
+// With no watermark the first visible row starts the ids (docs/design.md
+// §1.1): nothing below it is a hole, as no row there can be told from a
+// purged or never-allocated id. A row that still commits below it is not
+// lost: the rescan behind the watermark enqueues it.
+func TestFirstPollStartsAtTheFirstVisibleRow(t *testing.T) {
+	t.Parallel()
+	e := newIngressEnv(t)
+	for id := int64(100); id <= 102; id++ {
+		e.insertRow(t, id, t0)
+	}
+	p := e.poller(pipeline.PollerConfig{})
+	require.Equal(t, 3, poll(t, p), "nothing waits for the ids below 100")
+	require.Equal(t, int64(102), e.mark(t))
+	irr, err := e.st.IngressIrregular(t.Context(), time.Time{}, 10)
+	require.NoError(t, err)
+	require.Zero(t, irr.Gaps, "no gap recorded below the first row")
+
+	e.clk.Advance(time.Second)
+	e.insertRow(t, 99, e.clk.Now()) // an insert that was in flight at the first poll
+	require.Equal(t, 1, poll(t, p))
+	require.Equal(t, []int64{99, 100, 101, 102}, e.queuedIDs(t))
+}
+
 // The rescan is bounded by age and distance: rows outside either are left alone.
 func TestPollRescanWindowIsBounded(t *testing.T) {
 	t.Parallel()

@@ -292,7 +292,7 @@ func TestDuplicateAfterArchive(t *testing.T) {
 	msg := schd("ADFT", fltr(1))
 	first := e.Send(t, msg)
 	e.StepUntilWait(t)
-	require.NoError(t, e.Store.DeleteBackfills(t.Context(), []int64{first}))
+	require.NoError(t, e.Store.DeleteBackfills(t.Context(), []store.BackfillKey{{MsgID: first}}))
 	moved, err := e.Store.ArchiveMessages(t.Context(), store.ArchiveParams{Before: e.Clock.Now().Add(time.Hour), Max: 100, Now: e.Clock.Now()})
 	require.NoError(t, err)
 	require.Equal(t, 1, moved.Rows)
@@ -330,7 +330,7 @@ func TestDuplicateShowsItsIdentity(t *testing.T) {
 			require.Equal(t, holder.Kind, d.Kind)
 			require.Equal(t, holder.Meta, d.Meta)
 
-			require.NoError(t, e.Store.DeleteBackfills(t.Context(), []int64{first, dup}))
+			require.NoError(t, e.Store.DeleteBackfills(t.Context(), []store.BackfillKey{{MsgID: first}, {MsgID: dup}}))
 			moved, err := e.Store.ArchiveMessages(t.Context(), store.ArchiveParams{Before: e.Clock.Now().Add(time.Hour), Max: 100, Now: e.Clock.Now()})
 			require.NoError(t, err)
 			require.Equal(t, 2, moved.Rows, "holder and duplicate archive side by side")

@@ -15,10 +15,12 @@ const MaxLen = 300
 // infraStart finds where infrastructure text begins in an error: msgx's own
 // "unavailable" wrappers, and the openings of the pgx, go-sql-driver/mysql,
 // net and franz-go errors. Whatever follows is summed up, never shown.
+// PostgreSQL's severities start a word: msgx's own class CODEC_ERROR is not
+// one (its reasons are msgx's words, shown whole).
 var infraStart = regexp.MustCompile("(?:store|mailbox): unavailable|failed to connect to `|" +
 	`unable to dial|hostname resolving error|lookup \S+|` +
 	`(?:dial|read|write) (?:tcp|tcp4|tcp6|udp|unix)\b|` +
-	`Error \d{4}(?: \([0-9A-Z]{5}\))?:|(?:ERROR|FATAL|PANIC): |\(SQLSTATE [0-9A-Z]{5}\)|` +
+	`Error \d{4}(?: \([0-9A-Z]{5}\))?:|\b(?:ERROR|FATAL|PANIC): |\(SQLSTATE [0-9A-Z]{5}\)|` +
 	`timeout: |context deadline exceeded|i/o timeout|connection refused|connection reset|broken pipe|` +
 	`unexpected EOF|invalid connection|bad connection|closed pool|tls: |x509: `)
 

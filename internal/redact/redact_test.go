@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/redact"
+	"github.com/msgx-aodb/msgx/internal/sis"
 )
 
 // The error texts below are verbatim what pgx v5, go-sql-driver/mysql, net
@@ -99,4 +100,45 @@ func TestReasonIsBounded(t *testing.T) {
 	t.Parallel()
 	got := redact.Reason(strings.Repeat("é", 2000))
 	require.Equal(t, redact.MaxLen, len([]rune(got)))
+}
+
+// msgx's own reasons of every error class pass whole, alone and as the last
+// error of an EXHAUSTED message: a class name such as CODEC_ERROR is not a
+// database's "ERROR: ". The codec's reasons are what it says of real bad
+// messages; INFRA's is a driver's error, summed up.
+func TestReasonKeepsEveryClassOwnWords(t *testing.T) {
+	t.Parallel()
+	const meta = `<MSG><META><SNDR>AODB</SNDR><SEQN>1</SEQN><DTTM>20261202083000</DTTM><TYPE>FLOP</TYPE><STYP>STND</STYP></META>`
+	bad := map[sis.Class]string{
+		sis.ClassMalformed:   meta + `<FLOP><FLID>1</FLID><STND>1</STND>`,
+		sis.ClassProtocol:    meta + `<FLOP><FLID>x</FLID><STND>1</STND></FLOP></MSG>`,
+		sis.ClassCodec:       meta + `<FLOP><FLID>1</FLID><STND>1<B/></STND></FLOP></MSG>`,
+		sis.ClassUnsupported: meta + `<FLOP><FLID>1</FLID><ZZZZ>1</ZZZZ></FLOP></MSG>`,
+	}
+	// stored is the reason as stored, public what a client reads of it.
+	type reason struct{ stored, public string }
+	reasons := map[sis.Class]reason{
+		sis.ClassInfra: {"store: unavailable: dial tcp 10.0.0.7:5432: connect: connection refused", "connection refused"},
+	}
+	for class, raw := range bad {
+		_, err := sis.Decode([]byte(raw), sis.DefaultOptions())
+		var se *sis.Error
+		require.ErrorAs(t, err, &se, "%s", class)
+		require.Equal(t, class, se.Class)
+		reasons[class] = reason{se.Detail(), se.Detail()}
+	}
+	for _, last := range sis.Classes {
+		if last == sis.ClassExhausted {
+			continue
+		}
+		r := reasons[last]
+		reasons[sis.ClassExhausted] = reason{"5 attempts; last " + string(last) + ": " + r.stored, "5 attempts; last " + string(last) + ": " + r.public}
+		require.Equal(t, reasons[sis.ClassExhausted].public, redact.Reason(reasons[sis.ClassExhausted].stored))
+		require.Equal(t, string(last)+": "+r.public, redact.Reason(string(last)+": "+r.stored))
+	}
+	for _, class := range sis.Classes {
+		r, ok := reasons[class]
+		require.True(t, ok, "a reason of class %s", class)
+		require.Equal(t, r.public, redact.Reason(r.stored), "%s", class)
+	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/msgx-aodb/msgx/internal/contracttest"
 	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -161,7 +162,8 @@ func typeError(v any, typ string) string {
 
 // TestEventsDocMatchesRealRecords runs the sample day and a snapshot with
 // every group, structure and payload kind through the pipeline and both
-// relays, and checks every record on both topics against docs/events.md, and
+// relays, and checks every record on both topics against docs/events.md and
+// docs/asyncapi.yaml (key, headers, value against the flight schema), and
 // that the document names no field real payloads never carry.
 func TestEventsDocMatchesRealRecords(t *testing.T) {
 	t.Parallel()
@@ -206,6 +208,11 @@ func checkRecord(t *testing.T, doc eventsDoc, r *kgo.Record, target string, seen
 		names = append(names, h.Key)
 	}
 	require.ElementsMatch(t, doc.headers, names, "headers are the documented ones")
+	hdrs := map[string]string{}
+	for _, h := range r.Headers {
+		hdrs[h.Key] = string(h.Value)
+	}
+	require.NoError(t, contracttest.ValidateRecord(r.Key, hdrs, r.Value), "docs/asyncapi.yaml, flight %s", r.Key)
 	flid := mustAtoi(t, string(r.Key))
 	msg, version := headerInt(t, r, kafka.HeaderCminmsgsID), headerInt(t, r, kafka.HeaderStateVersion)
 	headerInt(t, r, kafka.HeaderEventID)

@@ -4,7 +4,7 @@ import (
 	atlas "ariga.io/atlas/sql/schema"
 )
 
-// Column collations (COLLATE "C" on identifier columns, docs/performance.md)
+// Column collations (COLLATE "C" on identifier columns, docs/dev/performance-notes.md)
 // are half seen by atlas's open-source PostgreSQL driver: it inspects a
 // column's collation (when it is not the type's default) and writes it in
 // CREATE TABLE and in ALTER COLUMN ... TYPE, but its diff never compares it,

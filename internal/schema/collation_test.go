@@ -92,7 +92,7 @@ func TestColumnCollationPlanApplyMigrate(t *testing.T) {
 }
 
 // The identifier columns of the hot-path indexes compare bytewise
-// (docs/performance.md), in a database built by Apply (the test template)
+// (docs/dev/performance-notes.md), in a database built by Apply (the test template)
 // and by the migrations.
 func TestIdentifierColumnsCollateC(t *testing.T) {
 	t.Parallel()

@@ -8,9 +8,11 @@
 //     same server (inside a transaction that is rolled back) and inspects it. This replaces atlas's "dev database": the
 //     server itself normalises types, defaults and expressions, so both sides of
 //     a diff are compared in the same canonical form.
-//   - Plan / Apply bring a live schema (declaratively) to that state.
-//   - GenerateMigration writes atlas-format versioned migrations for DBAs who
-//     prefer reviewed, versioned files (atlas migrate apply).
+//   - Plan / Apply bring a live schema (declaratively) to that state: the
+//     development and test route.
+//   - GenerateMigration writes atlas-format versioned migrations from it;
+//     Migrate / MigrationStatus (versioned.go) run and report them: the
+//     production route (docs/upgrade.md).
 package schema
 
 import (
@@ -31,6 +33,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 
+	"github.com/msgx-aodb/msgx/db/pgadmin"
 	"github.com/msgx-aodb/msgx/internal/oneline"
 	sqlfiles "github.com/msgx-aodb/msgx/sql"
 )
@@ -194,17 +197,31 @@ func Plan(ctx context.Context, db *sql.DB, target string) ([]string, error) {
 
 // PlanFrom is Plan with the desired schema read from the *.sql files of src
 // (`msgx schema plan --dir`, a working tree's sql/postgres/schema).
-func PlanFrom(ctx context.Context, db *sql.DB, target string, src fs.FS) ([]string, error) {
+func PlanFrom(ctx context.Context, db *sql.DB, target string, src fs.FS, opts ...Option) ([]string, error) {
 	desired, views, err := desiredWithExtras(ctx, db, src)
 	if err != nil {
 		return nil, err
 	}
-	return planTo(ctx, db, target, desired, views)
+	return planTo(ctx, db, target, desired, views, opts...)
 }
 
-func planTo(ctx context.Context, db *sql.DB, target string, desired *atlas.Schema, views *extras) ([]string, error) {
+// Option changes what Plan and Apply may do.
+type Option func(*options)
+
+type options struct{ keepUnowned bool }
+
+// KeepUnowned leaves the tables and views the desired schema does not define
+// (a DBA's own, a reporting tool's) in place instead of dropping them
+// (`msgx schema plan|apply --keep-unowned`).
+func KeepUnowned() Option { return func(o *options) { o.keepUnowned = true } }
+
+func planTo(ctx context.Context, db *sql.DB, target string, desired *atlas.Schema, views *extras, opts ...Option) ([]string, error) {
 	if target == "" {
 		target = DefaultSchema
+	}
+	var o options
+	for _, opt := range opts {
+		opt(&o)
 	}
 	var stmts []string
 	err := withSearchPath(ctx, db, target, func(tx *sql.Tx) error {
@@ -219,6 +236,10 @@ func planTo(ctx context.Context, db *sql.DB, target string, desired *atlas.Schem
 		if err != nil {
 			return fmt.Errorf("inspect schema %q: %w", target, err)
 		}
+		current.Tables = slices.DeleteFunc(current.Tables, func(t *atlas.Table) bool {
+			_, defined := desired.Table(t.Name)
+			return t.Name == VersionTable || (o.keepUnowned && !defined)
+		})
 		tables, changes, err := planStatements(ctx, drv, current, desired, target)
 		if err != nil {
 			return err
@@ -226,6 +247,11 @@ func planTo(ctx context.Context, db *sql.DB, target string, desired *atlas.Schem
 		currentViews, err := viewDefinitions(ctx, tx, target)
 		if err != nil {
 			return err
+		}
+		if o.keepUnowned {
+			currentViews = slices.DeleteFunc(currentViews, func(v pgadmin.ViewDefinitionsRow) bool {
+				return !views.defines(v.Name)
+			})
 		}
 		deps, err := viewDependencies(ctx, tx, target)
 		if err != nil {
@@ -258,8 +284,8 @@ func Apply(ctx context.Context, db *sql.DB, target string) ([]string, error) {
 }
 
 // ApplyFrom is Apply with the desired schema read from src.
-func ApplyFrom(ctx context.Context, db *sql.DB, target string, src fs.FS) ([]string, error) {
-	stmts, err := PlanFrom(ctx, db, target, src)
+func ApplyFrom(ctx context.Context, db *sql.DB, target string, src fs.FS, opts ...Option) ([]string, error) {
+	stmts, err := PlanFrom(ctx, db, target, src, opts...)
 	if err != nil || len(stmts) == 0 {
 		return nil, err
 	}

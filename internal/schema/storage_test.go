@@ -82,7 +82,7 @@ func TestStorageParamsPlanApplyMigrate(t *testing.T) {
 	require.Equal(t, []string{"q.fillfactor=90"}, storageParams(t, migrated, "public"))
 }
 
-// flight_schd leaves room on its pages for HOT updates (docs/performance.md),
+// flight_schd leaves room on its pages for HOT updates (docs/dev/performance-notes.md),
 // in a database built by Apply (the test template) and by the migrations.
 func TestFlightSchdFillfactor(t *testing.T) {
 	t.Parallel()

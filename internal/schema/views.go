@@ -42,6 +42,11 @@ type extras struct {
 	params storageParams
 }
 
+// defines reports whether the desired schema has the view name.
+func (e *extras) defines(name string) bool {
+	return slices.ContainsFunc(e.defs, func(v pgadmin.ViewDefinitionsRow) bool { return v.Name == name })
+}
+
 var (
 	createView      = regexp.MustCompile(`(?is)^\s*CREATE\s+(OR\s+REPLACE\s+)?VIEW\s+("?)([a-z_][a-z0-9_]*)`)
 	commentView     = regexp.MustCompile(`(?is)^\s*COMMENT\s+ON\s+VIEW\s+"?([a-z_][a-z0-9_]*)`)

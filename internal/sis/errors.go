@@ -29,6 +29,19 @@ const (
 	ClassExhausted Class = "EXHAUSTED"
 )
 
+// Classes are every error class, in the contract's order: one list for
+// metrics' label values, the API's filter and the redaction tests.
+var Classes = []Class{ClassMalformed, ClassProtocol, ClassCodec, ClassUnsupported, ClassInfra, ClassExhausted}
+
+// ClassNames are Classes as strings (label values, query parameters).
+func ClassNames() []string {
+	out := make([]string, len(Classes))
+	for i, c := range Classes {
+		out[i] = string(c)
+	}
+	return out
+}
+
 // Error is a classified decode failure. Path names the element, in the form
 // MSG/FLOP[2]/FDIV@DDIR (an index appears when siblings share the name, an
 // @ names an attribute); Value is the offending text, if any.

@@ -20,9 +20,12 @@ func WriteJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-const jsonTime = "2006-01-02T15:04:05Z07:00"
+// jsonTime is how a decoded time is printed: RFC 3339 in UTC with Z, as in
+// every JSON document msgx writes (docs/api.md, "Times"); raw keeps the
+// AODB's airport-time text.
+const jsonTime = "2006-01-02T15:04:05Z"
 
-// MarshalJSON gives {"op":"set","raw":"15DEC031805","time":"2003-12-15T18:05:00+08:00"},
+// MarshalJSON gives {"op":"set","raw":"15DEC031805","time":"2003-12-15T10:05:00Z"},
 // {"op":"clear"}; "date" for date-only times, "minutes" for durations,
 // "days" for day offsets, "value" for integers.
 func (f Field) MarshalJSON() ([]byte, error) {
@@ -41,7 +44,7 @@ func (f Field) MarshalJSON() ([]byte, error) {
 			if f.DateOnly {
 				j.Date = f.Time.Format("2006-01-02")
 			} else {
-				j.Time = f.Time.Format(jsonTime)
+				j.Time = f.Time.UTC().Format(jsonTime)
 			}
 		case TypeDuration:
 			j.Minutes = &f.Num
@@ -197,7 +200,7 @@ func (m *Message) MarshalJSON() ([]byte, error) {
 		j.Meta.RcvrRaw = rawIfDiff(mt.ReceiverRaw, mt.Receiver)
 	}
 	if !mt.Sent.IsZero() {
-		j.Meta.Dttm.Time = mt.Sent.Format(jsonTime)
+		j.Meta.Dttm.Time = mt.Sent.UTC().Format(jsonTime)
 	}
 	if s := m.Schedule; s != nil {
 		js := &jsonSchedule{Styp: s.Subtype, Flights: make([]jsonRecord, 0, len(s.Flights))}

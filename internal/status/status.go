@@ -32,10 +32,15 @@ type Source interface {
 // (snake_case) is a stable interface: fields are added, never renamed.
 type Report struct {
 	At time.Time `json:"at"`
-	// Role and Shadow are filled by the caller (Collect leaves them empty):
-	// the database does not know which instance asks.
-	Role   string `json:"role,omitempty"`
-	Shadow bool   `json:"shadow"`
+	// Role, Instances and Shadow are filled by the caller (Collect leaves
+	// them empty): the database does not know who asks. Role is the
+	// answering instance's ("leader", "standby", "starting"; GET
+	// /admin/queue), null from `msgx status`, which is no instance.
+	Role *string `json:"role"`
+	// Instances are the service instances on this database, from their lock
+	// sessions (`msgx status`); null where they were not read.
+	Instances *Instances `json:"instances"`
+	Shadow    bool       `json:"shadow"`
 
 	// Paused is set while the leader's pump waits for a dependency that
 	// cannot be reached (it counts no attempt meanwhile); nil while it runs.
@@ -59,6 +64,33 @@ type Report struct {
 	Maintenance []Job `json:"maintenance"`
 	// Ingress is what entered the queue out of order in the last 24 h.
 	Ingress Ingress `json:"ingress"`
+}
+
+// Instances are which instance leads and how many wait as standby.
+type Instances struct {
+	// Leader is the leading instance's name (host:pid), null when none leads.
+	Leader      *string    `json:"leader"`
+	LeaderSince *time.Time `json:"leader_since"`
+	Standby     int        `json:"standby"`
+	// Error says why the sessions could not be read (the rest is then empty).
+	Error *string `json:"error"`
+}
+
+// text is the instances line of WriteText.
+func (i Instances) text(loc *time.Location) string {
+	switch {
+	case i.Error != nil:
+		return "unknown (" + *i.Error + ")"
+	case i.Leader == nil && i.Standby == 0:
+		return "no instance running"
+	case i.Leader == nil:
+		return fmt.Sprintf("no leader, %d standby", i.Standby)
+	}
+	lead := "leader " + *i.Leader
+	if i.LeaderSince != nil {
+		lead += " (since " + Stamp(*i.LeaderSince, loc) + ")"
+	}
+	return fmt.Sprintf("%s, %d standby", lead, i.Standby)
 }
 
 // IngressWindow is the period Ingress covers.
@@ -141,6 +173,7 @@ type Backfill struct {
 
 // Collect reads the report from the database; ages are measured at now.
 func Collect(ctx context.Context, src Source, now time.Time) (Report, error) {
+	now = now.UTC() // JSON times are UTC (docs/api.md, "Times")
 	r := Report{At: now, ByStatus: map[string]int64{}, DeadLetters: map[string]int64{},
 		Failing: map[string]int64{}, Outbox: []TargetLag{}}
 
@@ -258,8 +291,11 @@ func (r Report) WriteText(w io.Writer, loc *time.Location) error {
 	kv := func(key, format string, a ...any) { fmt.Fprintf(&b, "  %-13s %s\n", key, fmt.Sprintf(format, a...)) }
 
 	fmt.Fprintf(&b, "msgx status at %s\n", Stamp(r.At, loc))
-	if r.Role != "" {
-		kv("role", "%s", r.Role)
+	if r.Role != nil {
+		kv("role", "%s", *r.Role)
+	}
+	if r.Instances != nil {
+		kv("instances", "%s", r.Instances.text(loc))
 	}
 	if r.Shadow {
 		kv("mode", "SHADOW (no mailbox writes, no Kafka)")

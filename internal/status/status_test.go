@@ -121,7 +121,7 @@ func TestCollectKnownDatabase(t *testing.T) {
 	require.NoError(t, err)
 	var m map[string]any
 	require.NoError(t, json.Unmarshal(b, &m))
-	require.ElementsMatch(t, []string{"at", "shadow", "paused", "head", "backlog", "by_status", "dead_letters", "failing", "outbox", "backfill", "requests", "maintenance", "ingress"}, keys(m))
+	require.ElementsMatch(t, []string{"at", "role", "instances", "shadow", "paused", "head", "backlog", "by_status", "dead_letters", "failing", "outbox", "backfill", "requests", "maintenance", "ingress"}, keys(m))
 	require.Nil(t, m["paused"], "the pump runs")
 	require.ElementsMatch(t, []string{"id", "kind", "status", "registered_at", "sent_at", "expires_at", "coutmsgs_id", "age_seconds"},
 		keys(m["requests"].([]any)[0].(map[string]any)))
@@ -141,12 +141,15 @@ func TestCollectKnownDatabase(t *testing.T) {
 	require.ElementsMatch(t, []string{"todos", "failing", "oldest_at", "oldest_age_seconds"}, keys(m["backfill"].(map[string]any)))
 	require.Equal(t, float64(2), m["dead_letters"].(map[string]any)["PROTOCOL"])
 
-	r.Role, r.Shadow = string(leader.Standby), true
+	role, lead, since := string(leader.Standby), "host-1:42", time.Date(2026, 12, 2, 7, 0, 0, 0, time.UTC)
+	r.Role, r.Shadow = &role, true
+	r.Instances = &status.Instances{Leader: &lead, LeaderSince: &since, Standby: 2}
 	var text bytes.Buffer
 	require.NoError(t, r.WriteText(&text, shanghai))
 	out := text.String()
 	for _, want := range []string{
 		"role          standby",
+		"instances     leader host-1:42 (since 2026-12-02 15:00:00 +08:00), 2 standby",
 		"SHADOW",
 		"head          5 FAILED, age 10m0s, attempts 2, class INFRA, next attempt 2026-12-02 16:06:00 +08:00",
 		"reason        db down", // one line

@@ -34,6 +34,10 @@ type Maintenance interface {
 	// PurgeSnapshotLogs deletes up to Max snapshot log rows received, and
 	// whose scope ended, before Before; Oldest/Newest are receive times.
 	PurgeSnapshotLogs(ctx context.Context, p RetentionParams) (Swept, error)
+	// PurgeIngressGaps deletes up to Max INGRESS_GAP rows given up before
+	// Before, oldest first (with the snapshot log's retention); Oldest/Newest
+	// are give-up times.
+	PurgeIngressGaps(ctx context.Context, p RetentionParams) (Swept, error)
 	// PurgeEvents deletes up to Max delivered outbox events created before
 	// Before: never DEAD rows, never a KAFKA:msg row whose KAFKA:schd twin is
 	// not SENT (it reads its payload from it). Oldest/Newest: creation times.

@@ -172,7 +172,9 @@ type Backfills interface {
 	// AddBackfills registers todos (a todo of the same message is replaced).
 	AddBackfills(ctx context.Context, todos []Backfill) error
 	DueBackfills(ctx context.Context, now time.Time, max int) ([]Backfill, error)
-	DeleteBackfills(ctx context.Context, msgIDs []int64) error
+	// DeleteBackfills deletes the todos backfilled, each under its
+	// registration only.
+	DeleteBackfills(ctx context.Context, done []BackfillKey) error
 	// RecordBackfillFailure counts a failed attempt of a todo and defers it
 	// to NextAttemptAt.
 	RecordBackfillFailure(ctx context.Context, p RecordBackfillFailureParams) error

@@ -106,15 +106,30 @@ func Check(ctx context.Context, opt Options) (Result, error) {
 	switch {
 	case len(pgSchema) == 0:
 	case opt.PGURL == "":
-		r.Skipped = append(r.Skipped, "schema parity: not run (no PostgreSQL: set MSGX_TEST_PG_URL)")
+		r.Skipped = append(r.Skipped, "schema parity: not run (Options.PGURL is empty)")
 	default:
 		pg, err := postgresCatalog(ctx, opt.PGURL, pgSchema)
 		if err != nil {
-			return r, fmt.Errorf("postgres catalog: %w", err)
+			return r, fmt.Errorf("postgres catalog (schema parity needs a PostgreSQL: start it, or point MSGX_TEST_PG_URL at one): %w", err)
 		}
 		r.Parity = append(r.Parity, compareCatalogs(pg, oracleCatalog(schema))...)
 	}
 	return r, nil
+}
+
+// defaultPGURL is the PostgreSQL the parity check uses when
+// MSGX_TEST_PG_URL is not set: the same default as the main module's tests
+// (internal/testdb.DefaultPostgresURL; TestDefaultPGURLIsTestdbs keeps them
+// equal), so a missing Oracle column fails `go test .` rather than being
+// reported as "not run".
+const defaultPGURL = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
+
+// pgURL is MSGX_TEST_PG_URL, else defaultPGURL.
+func pgURL() string {
+	if u := os.Getenv("MSGX_TEST_PG_URL"); u != "" {
+		return u
+	}
+	return defaultPGURL
 }
 
 func main() {
@@ -122,7 +137,7 @@ func main() {
 	if len(os.Args) > 1 {
 		root = os.Args[1]
 	}
-	r, err := Check(context.Background(), Options{Root: root, PGURL: os.Getenv("MSGX_TEST_PG_URL")})
+	r, err := Check(context.Background(), Options{Root: root, PGURL: pgURL()})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "oraclecheck:", err)
 		os.Exit(2)

@@ -10,13 +10,12 @@ import (
 
 // TestRepository: checks 1-3 hold for the repository's sql/oracle11g.
 func TestRepository(t *testing.T) {
-	pgURL := os.Getenv("MSGX_TEST_PG_URL")
-	r, err := Check(context.Background(), Options{Root: "../..", PGURL: pgURL})
+	r, err := Check(context.Background(), Options{Root: "../..", PGURL: pgURL()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range r.Skipped {
-		t.Log(s)
+	if len(r.Skipped) > 0 {
+		t.Errorf("every check must run: %q", r.Skipped)
 	}
 	if r.Statements < 300 {
 		t.Fatalf("only %d statements read: the files were not found", r.Statements)
@@ -109,18 +108,18 @@ func TestBroken(t *testing.T) {
 
 // TestSchemaParity: the catalogs of a real PostgreSQL and of the Oracle
 // parse trees disagree on a missing column, a type and nullability.
+//
+// Without MSGX_TEST_PG_URL it runs against the default server, as the main
+// module's tests do: it used to pass as "not run".
 func TestSchemaParity(t *testing.T) {
-	pgURL := os.Getenv("MSGX_TEST_PG_URL")
-	if pgURL == "" {
-		t.Skip("schema parity against PostgreSQL not run: MSGX_TEST_PG_URL is not set")
-	}
+	t.Setenv("MSGX_TEST_PG_URL", "")
 	r := fixture(t, map[string]string{
 		"postgres/queries/q.sql":  goodPG,
 		"oracle11g/queries/q.sql": goodOra,
 		"postgres/schema/010_t.sql": "CREATE TABLE t (id bigint NOT NULL, note varchar(40) NULL, at timestamptz NOT NULL, body text NULL);\n" +
 			"CREATE TABLE u (id bigint NOT NULL);\n",
 		"oracle11g/schema/010_t.sql": "CREATE TABLE T (ID NUMBER(19) NOT NULL, NOTE VARCHAR2(41 CHAR) NULL, AT TIMESTAMP(6) WITH TIME ZONE NULL);\n",
-	}, pgURL)
+	}, pgURL())
 	for _, want := range []string{"T.NOTE is VARCHAR2(41CHAR) in Oracle", "T.AT nullable true in Oracle", "T.BODY (CLOB) is missing", "table U is in sql/postgres/schema"} {
 		if !containsFinding(r.Parity, want) {
 			t.Errorf("no parity finding %q in %q", want, r.Parity)
@@ -153,5 +152,16 @@ func TestMigrationsBuildTheSchema(t *testing.T) {
 	files["oracle11g/migrations/0002_note.sql"] = "ALTER TABLE T ADD (NOTE VARCHAR2(40 CHAR) NULL);\n"
 	if r := fixture(t, files, ""); r.Failed() {
 		t.Fatalf("with the migration: %q %q %q", r.Parse, r.Lint, r.Parity)
+	}
+}
+
+// The default server is the main module's tests' default.
+func TestDefaultPGURLIsTestdbs(t *testing.T) {
+	b, err := os.ReadFile("../../internal/testdb/testdb.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "DefaultPostgresURL = \""+defaultPGURL+"\"") {
+		t.Fatalf("internal/testdb.DefaultPostgresURL is no longer %q: change defaultPGURL with it", defaultPGURL)
 	}
 }

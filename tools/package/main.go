@@ -86,17 +86,41 @@ func describe(root, binary, version string) (*nfpm.Info, error) {
 		file(at("README.md"), "/usr/share/doc/msgx/README.md", files.TypeFile, 0o644),
 		file(at("deploy/debian/standby.env"), "/usr/share/doc/msgx/examples/standby.env", files.TypeFile, 0o644),
 	}
-	// Every doc (docs/*.md, the example config, the console's picture):
-	// the README links them as docs/NAME.
+	// Every doc (docs/*.md, the example config, the console's picture, the
+	// contracts and the flight schema they refer to as schema/NAME): the
+	// README links them as docs/NAME. docs/*.go only embeds the contracts.
 	docs, err := filepath.Glob(at("docs/*"))
 	if err != nil {
 		return nil, err
 	}
-	for _, d := range docs {
-		if st, err := os.Stat(d); err != nil || st.IsDir() {
+	schemas, err := filepath.Glob(at("docs/schema/*"))
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range append(docs, schemas...) {
+		if st, err := os.Stat(d); err != nil || st.IsDir() || filepath.Ext(d) == ".go" {
 			continue
 		}
-		contents = append(contents, file(d, "/usr/share/doc/msgx/docs/"+filepath.Base(d), files.TypeFile, 0o644))
+		rel, err := filepath.Rel(at("docs"), d)
+		if err != nil {
+			return nil, err
+		}
+		contents = append(contents, file(d, "/usr/share/doc/msgx/docs/"+filepath.ToSlash(rel), files.TypeFile, 0o644))
+	}
+	// The versioned migrations, for the DBA to review before
+	// `msgx schema migrate` runs the copy built into the binary, and for
+	// SQL*Plus or the atlas CLI (docs/upgrade.md).
+	for dialect, glob := range map[string]string{"postgres": "sql/postgres/migrations/*", "oracle11g": "sql/oracle11g/migrations/*.sql"} {
+		migrations, err := filepath.Glob(at(glob))
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range migrations {
+			if filepath.Base(m) == "README.md" {
+				continue
+			}
+			contents = append(contents, file(m, "/usr/share/msgx/migrations/"+dialect+"/"+filepath.Base(m), files.TypeFile, 0o644))
+		}
 	}
 	for _, c := range contents {
 		if _, err := os.Stat(c.Source); err != nil {

@@ -21,3 +21,25 @@ func TestDebVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestContractsArePackaged: the contracts ship beside the docs with the
+// flight schema at the relative path they refer to it by, and docs/*.go
+// (which only embeds them) does not.
+func TestContractsArePackaged(t *testing.T) {
+	info, err := describe("../..", "/bin/true", "1.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := map[string]bool{}
+	for _, c := range info.Contents {
+		dst[c.Destination] = true
+	}
+	for _, want := range []string{"openapi.yaml", "asyncapi.yaml", "schema/flight.schema.json", "api.md"} {
+		if !dst["/usr/share/doc/msgx/docs/"+want] {
+			t.Errorf("docs/%s is not packaged", want)
+		}
+	}
+	if dst["/usr/share/doc/msgx/docs/contracts.go"] {
+		t.Error("docs/contracts.go is packaged")
+	}
+}

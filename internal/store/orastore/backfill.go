@@ -22,15 +22,18 @@ func (e executor) AddBackfills(ctx context.Context, todos []store.Backfill) erro
 		styp          = make([]sql.NullString, n)
 		seqn          = make([]sql.NullInt64, n)
 		dttm          = make([]sql.NullTime, n)
+		registration  = make([]int64, n)
 	)
 	for i, b := range todos {
 		ids[i], statuses[i], processed[i] = b.MsgID, b.MailboxStatus, instant(b.ProcessedAt)
 		sndr[i], typ[i], styp[i] = text(b.Meta.Sndr), text(b.Meta.Type), text(b.Meta.Styp)
 		seqn[i], dttm[i] = int64Ptr(b.Meta.Seqn), instantPtr(b.Meta.Dttm)
+		registration[i] = b.Registration
 	}
 	_, err := e.exec(ctx, "BackfillTodoAdd", map[string]any{
 		"msg_id": ids, "mailbox_status": statuses, "processed_at": processed,
 		"meta_sndr": sndr, "meta_seqn": seqn, "meta_dttm": dttm, "meta_type": typ, "meta_styp": styp,
+		"registration": registration,
 	})
 	return err
 }
@@ -57,24 +60,30 @@ func scanBackfill(r *sql.Rows) (store.Backfill, error) {
 		created                    time.Time
 	)
 	err := r.Scan(&b.MsgID, &b.MailboxStatus, &b.ProcessedAt, &sndr, &seqn, &dttm, &typ, &styp,
-		&b.Attempts, &b.NextAttemptAt, &lastError, &created, &overwrites)
+		&b.Attempts, &b.NextAttemptAt, &lastError, &created, &b.Registration, &overwrites)
 	b.Meta = store.Meta{Sndr: sndr.String, Seqn: int64P(seqn), Dttm: timePtr(dttm), Type: typ.String, Styp: styp.String}
 	b.LastError, b.OverwritesStatus = lastError.String, overwrites.String
 	return b, err
 }
 
-func (e executor) deleteBackfillsOn(ctx context.Context, msgIDs []int64) error {
-	list, err := e.numbers(ctx, msgIDs)
-	if err != nil {
-		return err
+// DeleteBackfills deletes the todos backfilled with one array-bound DELETE,
+// each under its registration only.
+func (e executor) DeleteBackfills(ctx context.Context, done []store.BackfillKey) error {
+	if len(done) == 0 {
+		return nil
 	}
-	_, err = e.exec(ctx, "BackfillTodoDelete", map[string]any{"msg_ids": list})
+	ids, registrations := make([]int64, len(done)), make([]int64, len(done))
+	for i, k := range done {
+		ids[i], registrations[i] = k.MsgID, k.Registration
+	}
+	_, err := e.exec(ctx, "BackfillTodoDelete", map[string]any{"msg_id": ids, "registration": registrations})
 	return err
 }
 
 func (e executor) RecordBackfillFailure(ctx context.Context, p store.RecordBackfillFailureParams) error {
 	_, err := e.exec(ctx, "BackfillTodoRecordFailure", map[string]any{
 		"next_attempt_at": instant(p.NextAttemptAt), "last_error": text(p.Reason), "msg_id": p.MsgID,
+		"registration": p.Registration,
 	})
 	return err
 }

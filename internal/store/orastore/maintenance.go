@@ -96,6 +96,10 @@ func (e executor) PurgeSnapshotLogs(ctx context.Context, p store.RetentionParams
 	return e.sweep(ctx, "SchdSnapLogPurge", map[string]any{"before": instant(p.Before), "max_rows": p.Max, "dry_run": flag(p.DryRun)})
 }
 
+func (e executor) PurgeIngressGaps(ctx context.Context, p store.RetentionParams) (store.Swept, error) {
+	return e.sweep(ctx, "IngressGapPurge", map[string]any{"before": instant(p.Before), "max_rows": p.Max, "dry_run": flag(p.DryRun)})
+}
+
 func (e executor) PurgeEvents(ctx context.Context, p store.RetentionParams) (store.Swept, error) {
 	return e.sweep(ctx, "EventPurgeDelivered", map[string]any{"created_before": instant(p.Before), "max_rows": p.Max, "dry_run": flag(p.DryRun)})
 }

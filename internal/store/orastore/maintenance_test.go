@@ -12,7 +12,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
-// TestSweeps: the archive and the two purges send their block with the
+// TestSweeps: the archive and the purges send their block with the
 // batch bound, the dry run as the NUMBER 1 (0 otherwise), and read the
 // count and oldest/newest from the OUT binds; no row gives nil bounds.
 func TestSweeps(t *testing.T) {
@@ -28,6 +28,9 @@ func TestSweeps(t *testing.T) {
 		}},
 		{"SchdSnapLogPurge", "before", func(dry bool) (store.Swept, error) {
 			return s.PurgeSnapshotLogs(ctx, store.RetentionParams{Before: now, Max: 100, DryRun: dry})
+		}},
+		{"IngressGapPurge", "before", func(dry bool) (store.Swept, error) {
+			return s.PurgeIngressGaps(ctx, store.RetentionParams{Before: now, Max: 100, DryRun: dry})
 		}},
 		{"EventPurgeDelivered", "created_before", func(dry bool) (store.Swept, error) {
 			return s.PurgeEvents(ctx, store.RetentionParams{Before: now, Max: 100, DryRun: dry})

@@ -56,10 +56,6 @@ func (e executor) WriteFlights(ctx context.Context, writes []store.FlightWrite, 
 	return e.pin(ctx, func(p executor) error { return p.writeFlightsOn(ctx, writes, now) })
 }
 
-func (e executor) DeleteBackfills(ctx context.Context, msgIDs []int64) error {
-	return e.pin(ctx, func(p executor) error { return p.deleteBackfillsOn(ctx, msgIDs) })
-}
-
 func (e executor) MarkSent(ctx context.Context, p store.MarkSentParams) error {
 	return e.pin(ctx, func(x executor) error { return x.markSentOn(ctx, p) })
 }

@@ -27,7 +27,8 @@ func backfillRows(todos []store.Backfill) []byte {
 		b = colOptInt(b, "meta_seqn", t.Meta.Seqn, true)
 		b = colOptTime(b, "meta_dttm", t.Meta.Dttm, true)
 		b = colOptString(b, "meta_type", t.Meta.Type, true)
-		return colOptString(b, "meta_styp", t.Meta.Styp, true)
+		b = colOptString(b, "meta_styp", t.Meta.Styp, true)
+		return colInt(b, "registration", t.Registration)
 	})
 }
 
@@ -39,19 +40,26 @@ func (e executor) DueBackfills(ctx context.Context, now time.Time, max int) ([]s
 			MsgID: r.MsgID, MailboxStatus: r.MailboxStatus, ProcessedAt: r.ProcessedAt,
 			Meta:     store.Meta{Sndr: deref(r.MetaSndr), Seqn: r.MetaSeqn, Dttm: r.MetaDttm, Type: deref(r.MetaType), Styp: deref(r.MetaStyp)},
 			Attempts: int(r.Attempts), NextAttemptAt: r.NextAttemptAt, LastError: deref(r.LastError),
-			OverwritesStatus: r.OverwritesStatus,
+			OverwritesStatus: r.OverwritesStatus, Registration: r.Registration,
 		}
 	}
 	return out, interpret(err)
 }
 
-func (e executor) DeleteBackfills(ctx context.Context, msgIDs []int64) error {
-	_, err := e.q.BackfillTodoDelete(ctx, e.db, msgIDs)
+func (e executor) DeleteBackfills(ctx context.Context, done []store.BackfillKey) error {
+	if len(done) == 0 {
+		return nil
+	}
+	p := postgres.BackfillTodoDeleteParams{MsgIds: make([]int64, len(done)), Registrations: make([]int64, len(done))}
+	for i, k := range done {
+		p.MsgIds[i], p.Registrations[i] = k.MsgID, k.Registration
+	}
+	_, err := e.q.BackfillTodoDelete(ctx, e.db, p)
 	return interpret(err)
 }
 
 func (e executor) RecordBackfillFailure(ctx context.Context, p store.RecordBackfillFailureParams) error {
 	return interpret(e.q.BackfillTodoRecordFailure(ctx, e.db, postgres.BackfillTodoRecordFailureParams{
-		NextAttemptAt: p.NextAttemptAt, LastError: nilIfEmpty(p.Reason), MsgID: p.MsgID,
+		NextAttemptAt: p.NextAttemptAt, LastError: nilIfEmpty(p.Reason), MsgID: p.MsgID, Registration: p.Registration,
 	}))
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/testdb"
 )
 
-// The identifier columns are COLLATE "C" (docs/performance.md) while the
+// The identifier columns are COLLATE "C" (docs/dev/performance-notes.md) while the
 // queries compare them with values of the default collation: parameters and
 // the twin's key built by concatenation. A comparison in another collation
 // than the index's could not use it; "C" wins over the default, so each

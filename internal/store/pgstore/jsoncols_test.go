@@ -40,6 +40,7 @@ type refBackfillRow struct {
 	MetaDttm      *time.Time `json:"meta_dttm"`
 	MetaType      *string    `json:"meta_type"`
 	MetaStyp      *string    `json:"meta_styp"`
+	Registration  int64      `json:"registration"`
 }
 
 // The JSON rows of FinishMessages and AddBackfills are byte for byte what
@@ -71,11 +72,12 @@ func TestJSONRowsMatchEncodingJSON(t *testing.T) {
 				MetaSndr: nilIfEmpty(m.Sndr), MetaSeqn: m.Seqn, MetaDttmRaw: nilIfEmpty(m.DttmRaw), MetaDttm: m.Dttm,
 			},
 		})
-		todo := store.Backfill{MsgID: int64(i + 1), MailboxStatus: store.StatusSucceeded, ProcessedAt: at.UTC(), Meta: m}
+		todo := store.Backfill{MsgID: int64(i + 1), MailboxStatus: store.StatusSucceeded, ProcessedAt: at.UTC(), Meta: m, Registration: int64(i)}
 		todos = append(todos, todo)
 		wantTodo = append(wantTodo, refBackfillRow{
 			MsgID: todo.MsgID, MailboxStatus: todo.MailboxStatus, ProcessedAt: todo.ProcessedAt,
 			MetaSndr: nilIfEmpty(m.Sndr), MetaSeqn: m.Seqn, MetaDttm: m.Dttm, MetaType: nilIfEmpty(m.Type), MetaStyp: nilIfEmpty(m.Styp),
+			Registration: todo.Registration,
 		})
 	}
 	want, err := json.Marshal(wantFinish)

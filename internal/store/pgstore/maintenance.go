@@ -74,6 +74,13 @@ func (e executor) PurgeSnapshotLogs(ctx context.Context, p store.RetentionParams
 	return swept(r.Affected, r.Oldest, r.Newest), interpret(err)
 }
 
+func (e executor) PurgeIngressGaps(ctx context.Context, p store.RetentionParams) (store.Swept, error) {
+	r, err := e.q.IngressGapPurge(ctx, e.db, postgres.IngressGapPurgeParams{
+		Before: p.Before, MaxRows: int32(p.Max), DryRun: p.DryRun,
+	})
+	return swept(r.Affected, r.Oldest, r.Newest), interpret(err)
+}
+
 func (e executor) PurgeEvents(ctx context.Context, p store.RetentionParams) (store.Swept, error) {
 	r, err := e.q.EventPurgeDelivered(ctx, e.db, postgres.EventPurgeDeliveredParams{
 		CreatedBefore: p.Before, MaxRows: int32(p.Max), DryRun: p.DryRun,

@@ -10,9 +10,11 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/puddle/v2"
 
@@ -47,7 +49,8 @@ func New(pool *pgxpool.Pool) *Store {
 const DefaultMaxConns = 10
 
 // ParsePoolConfig parses a PostgreSQL URL into a pool configuration with
-// msgx's defaults (DefaultMaxConns unless the URL says pool_max_conns).
+// msgx's defaults (DefaultMaxConns unless the URL says pool_max_conns;
+// timestamps read in UTC).
 func ParsePoolConfig(url string) (*pgxpool.Config, error) {
 	pc, err := pgxpool.ParseConfig(url)
 	if err != nil {
@@ -56,7 +59,17 @@ func ParsePoolConfig(url string) (*pgxpool.Config, error) {
 	if !strings.Contains(url, "pool_max_conns") {
 		pc.MaxConns = DefaultMaxConns
 	}
+	pc.AfterConnect = ScanInUTC
 	return pc, nil
+}
+
+// ScanInUTC makes a connection read timestamptz values in UTC, not in the
+// machine's zone (pgx's default): every JSON document msgx writes carries
+// UTC times with Z (docs/api.md, "Times"), whatever TZ the host runs in.
+func ScanInUTC(_ context.Context, c *pgx.Conn) error {
+	c.TypeMap().RegisterType(&pgtype.Type{Name: "timestamptz", OID: pgtype.TimestamptzOID,
+		Codec: &pgtype.TimestamptzCodec{ScanLocation: time.UTC}})
+	return nil
 }
 
 // Close closes the pool.

@@ -36,7 +36,7 @@ func snapshotDay(t *testing.T, n int) (*pgxpool.Pool, *pgstore.Store, time.Time,
 // Writing a day's members neither reads nor locks its flights: the foreign
 // key's check took a KEY SHARE lock on every member's flight_schd row (a
 // heap write and a query per flight, on a young table a scan of a whole
-// index), most of a DNLD's PostgreSQL time (docs/performance.md).
+// index), most of a DNLD's PostgreSQL time (docs/dev/performance-notes.md).
 func TestSnapshotMembersLockNoFlight(t *testing.T) {
 	t.Parallel()
 	pool, s, day, flids := snapshotDay(t, 200)

@@ -47,8 +47,43 @@ func testBackfill(t *testing.T, newStore Factory) {
 	require.Empty(t, due[0].OverwritesStatus)
 	require.Equal(t, store.StatusDead, due[1].OverwritesStatus)
 
-	require.NoError(t, s.DeleteBackfills(ctx(t), []int64{5, 6}))
+	require.NoError(t, s.DeleteBackfills(ctx(t), []store.BackfillKey{due[0].Key(), due[1].Key()}))
 	due, err = s.DueBackfills(ctx(t), t0.Add(time.Hour), 10)
 	require.NoError(t, err)
 	require.Empty(t, due)
+}
+
+// Rule 18's race: a todo is deleted and deferred only under the
+// registration that was read. A replay that re-registers the todo while the
+// backfill of the one before is under way keeps the new todo.
+func testBackfillRegistration(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	dead := store.Backfill{MsgID: 7, MailboxStatus: store.StatusDead, ProcessedAt: t0}
+	require.NoError(t, s.AddBackfills(ctx(t), []store.Backfill{dead}))
+	due, err := s.DueBackfills(ctx(t), t0, 10)
+	require.NoError(t, err)
+	require.Len(t, due, 1)
+	read := due[0]
+	require.Equal(t, int64(0), read.Registration)
+
+	// Meanwhile a replay finishes the message again: its todo, registered
+	// under replay count 1, replaces the one read.
+	replayed := store.Backfill{MsgID: 7, MailboxStatus: store.StatusSucceeded, ProcessedAt: t0.Add(time.Second), Registration: 1}
+	require.NoError(t, s.AddBackfills(ctx(t), []store.Backfill{replayed}))
+
+	// The backfill of the DEAD todo fails, then succeeds: neither touches the new todo.
+	require.NoError(t, s.RecordBackfillFailure(ctx(t), store.RecordBackfillFailureParams{
+		MsgID: 7, Registration: read.Registration, NextAttemptAt: t0.Add(time.Hour), Reason: "mailbox down"}))
+	require.NoError(t, s.DeleteBackfills(ctx(t), []store.BackfillKey{read.Key()}))
+	due, err = s.DueBackfills(ctx(t), t0.Add(time.Second), 10)
+	require.NoError(t, err)
+	require.Len(t, due, 1, "the re-registered todo survives the delete of the one before, and is not deferred")
+	require.Equal(t, store.StatusSucceeded, due[0].MailboxStatus)
+	require.Equal(t, int64(1), due[0].Registration)
+	require.Zero(t, due[0].Attempts)
+
+	require.NoError(t, s.DeleteBackfills(ctx(t), []store.BackfillKey{due[0].Key()}))
+	due, err = s.DueBackfills(ctx(t), t0.Add(time.Hour), 10)
+	require.NoError(t, err)
+	require.Empty(t, due, "deleted under its own registration")
 }

@@ -149,6 +149,37 @@ func testMaintenance(t *testing.T, newStore Factory) {
 		}
 	})
 
+	t.Run("IngressGapRetention", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
+		s := newStore(t)
+		before := t0.Add(-90 * 24 * time.Hour)
+		old, older := before.Add(-time.Hour), before.Add(-2*time.Hour)
+		for i, at := range []time.Time{older, old, before, t0} {
+			require.NoError(t, s.RecordGap(ctx(t), store.Gap{Source: "cminmsgs", From: int64(10 * (i + 1)), To: int64(10*(i+1) + 2), SeenAt: at.Add(-time.Minute), GivenUpAt: at}))
+		}
+		p := store.RetentionParams{Before: before, Max: 10, DryRun: true}
+		dry, err := s.PurgeIngressGaps(ctx(t), p)
+		require.NoError(t, err)
+		require.Equal(t, 2, dry.Rows)
+		require.True(t, older.Equal(*dry.Oldest))
+		require.True(t, old.Equal(*dry.Newest))
+		p.DryRun, p.Max = false, 1
+		gone, err := s.PurgeIngressGaps(ctx(t), p)
+		require.NoError(t, err)
+		require.Equal(t, 1, gone.Rows, "bounded by Max, oldest first")
+		require.True(t, older.Equal(*gone.Oldest))
+		gone, err = s.PurgeIngressGaps(ctx(t), p)
+		require.NoError(t, err)
+		require.Equal(t, 1, gone.Rows)
+		gone, err = s.PurgeIngressGaps(ctx(t), p)
+		require.NoError(t, err)
+		require.Equal(t, store.Swept{}, gone)
+		left, err := s.IngressIrregular(ctx(t), time.Time{}, 10)
+		require.NoError(t, err)
+		require.Equal(t, int64(2), left.Gaps, "the gaps given up at and after the cut-off stay")
+		require.Equal(t, []int64{40, 30}, []int64{left.LatestGaps[0].From, left.LatestGaps[1].From})
+	})
+
 	t.Run("OutboxRetentionTwinRule", func(t *testing.T) {
 		t.Parallel() // its own database (newStore)
 		s := newStore(t)

@@ -65,7 +65,7 @@ func testStatus(t *testing.T, newStore Factory) {
 		require.NotNil(t, st.Oldest)
 		require.True(t, st.Oldest.Equal(t0), "the oldest registration: %v", st.Oldest)
 
-		require.NoError(t, s.DeleteBackfills(ctx(t), []int64{9, 5}))
+		require.NoError(t, s.DeleteBackfills(ctx(t), []store.BackfillKey{{MsgID: 9}, {MsgID: 5}}))
 		st, err = s.BackfillStats(ctx(t))
 		require.NoError(t, err)
 		require.Equal(t, int64(1), st.Todos)

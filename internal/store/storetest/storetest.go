@@ -28,21 +28,22 @@ func Run(t *testing.T, newStore Factory) {
 		name string
 		run  func(t *testing.T, newStore Factory)
 	}{
-		{"Queue", testQueue},                 // queue.go
-		{"Identity", testIdentity},           // queue.go
-		{"Flights", testFlights},             // flights.go
-		{"Snapshots", testSnapshots},         // snapshots.go
-		{"Outbox", testOutbox},               // outbox.go
-		{"Backfill", testBackfill},           // backfills.go
-		{"Reference", testReference},         // reference.go
-		{"Transactions", testTransactions},   // transactions.go
-		{"Errors", testErrors},               // errors.go
-		{"Status", testStatus},               // status.go
-		{"ReplayBatches", testReplayBatches}, // replay.go
-		{"Pipeline", testPipeline},           // pipeline.go
-		{"Requests", testRequests},           // request.go
-		{"Maintenance", testMaintenance},     // maintenance.go
-		{"Ingress", testIngress},             // ingress.go
+		{"Queue", testQueue},                               // queue.go
+		{"Identity", testIdentity},                         // queue.go
+		{"Flights", testFlights},                           // flights.go
+		{"Snapshots", testSnapshots},                       // snapshots.go
+		{"Outbox", testOutbox},                             // outbox.go
+		{"Backfill", testBackfill},                         // backfills.go
+		{"BackfillRegistration", testBackfillRegistration}, // backfills.go
+		{"Reference", testReference},                       // reference.go
+		{"Transactions", testTransactions},                 // transactions.go
+		{"Errors", testErrors},                             // errors.go
+		{"Status", testStatus},                             // status.go
+		{"ReplayBatches", testReplayBatches},               // replay.go
+		{"Pipeline", testPipeline},                         // pipeline.go
+		{"Requests", testRequests},                         // request.go
+		{"Maintenance", testMaintenance},                   // maintenance.go
+		{"Ingress", testIngress},                           // ingress.go
 	}
 	for _, s := range suites {
 		t.Run(s.name, func(t *testing.T) { t.Parallel(); s.run(t, newStore) })

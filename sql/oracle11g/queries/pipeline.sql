@@ -22,12 +22,13 @@ WHEN NOT MATCHED THEN INSERT (source, last_id, updated_at) VALUES (s.source, s.l
 
 -- name: BackfillTodoAdd :exec
 -- One todo of the run (11g has no JSON): executed array-bound, one element
--- per message. A message terminal again after a replay overwrites its todo.
+-- per message. A message terminal again after a replay overwrites its todo,
+-- under its new registration (rule 18).
 MERGE INTO backfill_todo t
 USING (
   SELECT :msg_id AS msg_id, :mailbox_status AS mailbox_status, :processed_at AS processed_at,
     :meta_sndr AS meta_sndr, :meta_seqn AS meta_seqn, :meta_dttm AS meta_dttm,
-    :meta_type AS meta_type, :meta_styp AS meta_styp
+    :meta_type AS meta_type, :meta_styp AS meta_styp, :registration AS registration
   FROM DUAL
 ) s
 ON (t.msg_id = s.msg_id)
@@ -41,13 +42,14 @@ WHEN MATCHED THEN UPDATE SET
   t.meta_styp = s.meta_styp,
   t.attempts = 0,
   t.next_attempt_at = s.processed_at,
-  t.last_error = NULL
+  t.last_error = NULL,
+  t.registration = s.registration
 WHEN NOT MATCHED THEN INSERT (
   msg_id, mailbox_status, processed_at, meta_sndr, meta_seqn, meta_dttm, meta_type, meta_styp,
-  attempts, next_attempt_at, last_error, created_at)
+  attempts, next_attempt_at, last_error, created_at, registration)
 VALUES (
   s.msg_id, s.mailbox_status, s.processed_at, s.meta_sndr, s.meta_seqn, s.meta_dttm, s.meta_type, s.meta_styp,
-  0, s.processed_at, NULL, s.processed_at)
+  0, s.processed_at, NULL, s.processed_at, s.registration)
 
 -- name: BackfillTodoListDue :many
 -- The due todos, each with the status of msgx's own earlier backfill it may
@@ -63,14 +65,17 @@ SELECT * FROM (
 SELECT * FROM backfill_todo WHERE msg_id = :msg_id
 
 -- name: BackfillTodoDelete :execrows
-DELETE FROM backfill_todo WHERE msg_id IN (SELECT COLUMN_VALUE FROM TABLE(:msg_ids))
+-- One todo backfilled, executed array-bound: deleted only under the
+-- registration that was backfilled, so one a replay registered meanwhile
+-- stays (rule 18).
+DELETE FROM backfill_todo WHERE msg_id = :msg_id AND registration = :registration
 
 -- name: BackfillTodoRecordFailure :exec
 UPDATE backfill_todo SET
   attempts = attempts + 1,
   next_attempt_at = :next_attempt_at,
   last_error = :last_error
-WHERE msg_id = :msg_id
+WHERE msg_id = :msg_id AND registration = :registration
 
 -- name: PumpStatePause :exec
 -- Publishes that the pump is paused on a dependency; the start of a pause
@@ -117,6 +122,26 @@ SELECT * FROM (
 
 -- name: IngressGapCountSince :one
 SELECT COUNT(*) FROM ingress_gap WHERE given_up_at >= :since
+
+-- name: IngressGapPurge :one
+-- Retention, with the snapshot log's (snaplog.retention, 90 days by
+-- default): holes given up before :before, oldest first, at most
+-- :max_rows; count and oldest/newest GIVEN_UP_AT into the OUT binds; with
+-- :dry_run 1 nothing is deleted.
+DECLARE
+  batch SYS.ODCIVARCHAR2LIST;
+BEGIN
+  SELECT ROWIDTOCHAR(rid) BULK COLLECT INTO batch FROM (
+    SELECT g.ROWID AS rid FROM ingress_gap g
+    WHERE g.given_up_at < :before
+    ORDER BY g.given_up_at, g.source, g.from_id
+  ) WHERE ROWNUM <= :max_rows;
+  SELECT COUNT(*), MIN(given_up_at), MAX(given_up_at) INTO :affected, :oldest, :newest
+  FROM ingress_gap WHERE ROWID IN (SELECT CHARTOROWID(COLUMN_VALUE) FROM TABLE(batch));
+  IF :dry_run = 0 THEN
+    DELETE FROM ingress_gap WHERE ROWID IN (SELECT CHARTOROWID(COLUMN_VALUE) FROM TABLE(batch));
+  END IF;
+END;
 
 -- name: LateRowsSince :many
 -- The late rows enqueued since a time, live or archived, newest first (msgx status).

@@ -73,3 +73,25 @@ JOIN pg_catalog.pg_class r ON r.oid = d.refobjid AND r.relnamespace = v.relnames
 LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid AND d.refobjsubid > 0
 WHERE n.nspname = sqlc.arg(schema_name)::text
 ORDER BY 1, 2, 3;
+
+-- name: AdvisoryXactLock :exec
+-- A transaction-level advisory lock, released at commit or rollback.
+SELECT pg_advisory_xact_lock(sqlc.arg(lock_key)::bigint);
+
+-- name: SchemaVersionList :many
+-- The migrations `msgx schema migrate` recorded (sql/postgres/bookkeeping), in order.
+SELECT version, name, sha256, baseline, applied_at FROM msgx_schema_version ORDER BY version;
+
+-- name: SchemaVersionAdd :exec
+-- Records one migration as applied (or as a baseline, not executed).
+INSERT INTO msgx_schema_version (version, name, sha256, baseline, applied_at)
+VALUES (sqlc.arg(version)::text, sqlc.arg(name)::text, sqlc.arg(sha256)::text, sqlc.arg(baseline)::boolean, sqlc.arg(applied_at)::timestamptz);
+
+-- name: SchemaVersionTableExists :one
+-- Whether a schema has msgx_schema_version yet.
+SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = sqlc.arg(schema_name)::text AND tablename = 'msgx_schema_version') AS version_table;
+
+-- name: SchemaHasTables :one
+-- Whether a schema holds any table: msgx's tables without a version record
+-- mean a database set up with `msgx schema apply` (needs --baseline).
+SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = sqlc.arg(schema_name)::text AND tablename <> 'msgx_schema_version') AS has_tables;

@@ -17,16 +17,17 @@ ON CONFLICT (source) DO UPDATE SET
 -- name: BackfillTodoAdd :exec
 -- Registers backfills in the business transaction, all todos of a run in one
 -- statement (a JSON array of objects). A message that reaches a terminal
--- status again after a replay overwrites its pending todo.
+-- status again after a replay overwrites its pending todo, under its new
+-- registration (rule 18).
 INSERT INTO backfill_todo (
   msg_id, mailbox_status, processed_at, meta_sndr, meta_seqn, meta_dttm, meta_type, meta_styp,
-  attempts, next_attempt_at, last_error, created_at)
+  attempts, next_attempt_at, last_error, created_at, registration)
 SELECT
   v.msg_id, v.mailbox_status, v.processed_at, v.meta_sndr, v.meta_seqn, v.meta_dttm, v.meta_type, v.meta_styp,
-  0, v.processed_at, NULL, v.processed_at
+  0, v.processed_at, NULL, v.processed_at, v.registration
 FROM json_to_recordset(@todos::json) AS v(
   msg_id bigint, mailbox_status varchar, processed_at timestamptz, meta_sndr varchar, meta_seqn bigint,
-  meta_dttm timestamptz, meta_type varchar, meta_styp varchar)
+  meta_dttm timestamptz, meta_type varchar, meta_styp varchar, registration bigint)
 ON CONFLICT (msg_id) DO UPDATE SET
   mailbox_status = EXCLUDED.mailbox_status,
   processed_at = EXCLUDED.processed_at,
@@ -37,7 +38,8 @@ ON CONFLICT (msg_id) DO UPDATE SET
   meta_styp = EXCLUDED.meta_styp,
   attempts = 0,
   next_attempt_at = EXCLUDED.next_attempt_at,
-  last_error = NULL;
+  last_error = NULL,
+  registration = EXCLUDED.registration;
 
 -- name: BackfillTodoListDue :many
 -- The due todos, each with the status of msgx's own earlier backfill it may
@@ -54,14 +56,18 @@ LIMIT @max_rows;
 SELECT * FROM backfill_todo WHERE msg_id = @msg_id;
 
 -- name: BackfillTodoDelete :execrows
-DELETE FROM backfill_todo WHERE msg_id = ANY(@msg_ids::bigint[]);
+-- Deletes the todos backfilled, each only under the registration that was
+-- backfilled: one a replay registered meanwhile stays (rule 18).
+DELETE FROM backfill_todo b
+USING (SELECT unnest(@msg_ids::bigint[]) AS msg_id, unnest(@registrations::bigint[]) AS registration) d
+WHERE b.msg_id = d.msg_id AND b.registration = d.registration;
 
 -- name: BackfillTodoRecordFailure :exec
 UPDATE backfill_todo SET
   attempts = attempts + 1,
   next_attempt_at = @next_attempt_at,
   last_error = @last_error
-WHERE msg_id = @msg_id;
+WHERE msg_id = @msg_id AND registration = @registration;
 
 -- name: PumpStatePause :exec
 -- Publishes that the pump is paused on a dependency; the start of a pause
@@ -99,6 +105,24 @@ LIMIT @max_rows;
 
 -- name: IngressGapCountSince :one
 SELECT count(*) FROM ingress_gap WHERE given_up_at >= @since;
+
+-- name: IngressGapPurge :one
+-- Retention, with the snapshot log's (snaplog.retention, 90 days by
+-- default): holes given up before the cut-off, oldest first, at most
+-- @max_rows; with @dry_run only counts. Oldest/newest: GIVEN_UP_AT.
+WITH doomed AS (
+  SELECT g.source, g.from_id, g.given_up_at FROM ingress_gap g
+  WHERE g.given_up_at < @before::timestamptz
+  ORDER BY g.given_up_at, g.source, g.from_id
+  LIMIT @max_rows
+), gone AS (
+  DELETE FROM ingress_gap g USING doomed d
+  WHERE g.source = d.source AND g.from_id = d.from_id AND NOT @dry_run::boolean
+  RETURNING g.from_id
+)
+SELECT count(*) AS affected, min(d.given_up_at) AS oldest, max(d.given_up_at) AS newest,
+  (SELECT count(*) FROM gone) AS deleted
+FROM doomed d;
 
 -- name: LateRowsSince :many
 -- The late rows enqueued since a time, live or archived, newest first (msgx status).

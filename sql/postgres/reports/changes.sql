@@ -1,5 +1,3 @@
--- A flight's changes from the outbox.
-
 -- name: FlightChanges :many
 -- Every change of a flight still in the outbox (KAFKA:msg: one event per
 -- change, payload = full state after it), in order, with its delivery status

@@ -1,7 +1,3 @@
--- Read-only queries for reporting tools (generated into db/report). Only
--- SELECTs live here: TestReportQueriesOnlySelect (db/report) fails on
--- anything else. The service's own queries are in sql/postgres/queries.
-
 -- name: FlightsByDay :many
 -- One page of the flights of an operation day in FLID order (keyset paging:
 -- pass the last FLID seen as after_flid, 0 to start). DELETED flights are

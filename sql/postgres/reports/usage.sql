@@ -1,5 +1,3 @@
--- Resource usage and delays of an operation day, over ACTIVE flights.
-
 -- name: GateUsageByDay :many
 -- Per gate: how many flights of the day it serves, and which (FLIDs in order).
 SELECT g.gate::text AS gate,

@@ -1,5 +1,3 @@
--- The reporting views (sql/postgres/schema/060_reporting.sql, docs/reporting.md).
-
 -- name: FlightReportsByDay :many
 -- flight_report rows of an operation day, one page in FLID order.
 SELECT * FROM flight_report

@@ -40,7 +40,7 @@ CREATE INDEX proc_state_head_ix ON proc_state (msg_id) WHERE status IN ('PENDING
 -- uniqueness covers the holders only. IDENTITY_KEY is COLLATE "C" (here and
 -- in proc_state_hst): an identifier, compared bytewise; under a linguistic
 -- collation (en_US.UTF-8) every index comparison would go through strcoll
--- (docs/performance.md).
+-- (docs/dev/performance-notes.md).
 CREATE UNIQUE INDEX proc_state_identity_uq ON proc_state (identity_key) WHERE duplicate_of IS NULL;
 CREATE INDEX proc_state_dead_ix ON proc_state (error_class, msg_id) WHERE status = 'DEAD';
 -- The late rows of a period (msgx status): few, so a partial index.
@@ -164,6 +164,7 @@ CREATE TABLE backfill_todo (
   next_attempt_at  TIMESTAMPTZ   NOT NULL,
   last_error       VARCHAR(1000) NULL,
   created_at       TIMESTAMPTZ   NOT NULL DEFAULT now(),
+  registration     BIGINT        NOT NULL DEFAULT 0,
   CONSTRAINT backfill_todo_pkey PRIMARY KEY (msg_id),
   CONSTRAINT backfill_todo_status_ck CHECK (mailbox_status IN ('SUCCEEDED', 'SKIPPED', 'DEAD')),
   CONSTRAINT backfill_todo_attempts_ck CHECK (attempts >= 0)
@@ -173,3 +174,4 @@ COMMENT ON TABLE backfill_todo IS 'Mailbox backfills still to do, registered in 
 COMMENT ON COLUMN backfill_todo.mailbox_status IS 'Terminal status to write into CMINMSGS_STATUS.';
 COMMENT ON COLUMN backfill_todo.processed_at IS 'Value for CMINMSGS_DATE_PROCESSED.';
 COMMENT ON COLUMN backfill_todo.next_attempt_at IS 'When the backfill sweep may try again (backoff 30 s to 15 min).';
+COMMENT ON COLUMN backfill_todo.registration IS 'The message''s REPLAY_COUNT when this todo was registered: a replay re-registers the todo under the next one, so a backfill of the todo before (rule 18) deletes only its own registration, never the new todo.';

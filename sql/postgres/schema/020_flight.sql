@@ -108,7 +108,7 @@ CREATE TABLE flight_schd (
 )
 -- Nearly every FLOP message updates its flight's row; free space on the page
 -- lets the new row version stay there (a HOT update: no new entries in the
--- indexes, whose columns never change). docs/performance.md.
+-- indexes, whose columns never change). docs/dev/performance-notes.md.
 WITH (fillfactor = 80);
 -- Flights by operation day, in FLID order: /all/flights paging and snapshot prune.
 CREATE INDEX flight_schd_day_ix ON flight_schd (operation_day, flid);

@@ -22,7 +22,7 @@ COMMENT ON COLUMN schd_gen.msg_dttm IS 'That DTTM parsed in the airport time zon
 -- checks locked its flight_schd row (a heap write per flight) and its
 -- schd_gen row, a query each, and on a table not analysed yet the flight's
 -- check scanned a whole index: most of a DNLD's PostgreSQL time
--- (docs/performance.md, "The DNLD"). The pump is the only writer: it writes a
+-- (docs/dev/performance-notes.md, "The DNLD"). The pump is the only writer: it writes a
 -- day's generation (SchdGenCreate/SchdGenAdvance) and its flights before the
 -- members in the same transaction; schd_gen rows are never deleted, and the
 -- history sweep deletes a flight's memberships with the flight (FlightDelete,
