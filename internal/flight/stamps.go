@@ -119,22 +119,37 @@ func wouldChange[V any](m map[string]V, name string, apply func(map[string]V) bo
 	return apply(scratch)
 }
 
-// AppendText writes stamps as the FLIGHT_SCHD.STAMPS text: name:unix-seconds
-// pairs, comma-separated, names sorted ("*:1797310800,STND:1797318600").
-// Compact and parsed without reflection (docs/design.md, rule 19).
+// AppendText writes stamps as the FLIGHT_SCHD.STAMPS text: per DTTM (unix
+// seconds, ascending) the names it stamps, sorted and space-separated;
+// groups separated by ";" ("1797285600:*;1797291000:GTDT STND"). Grouped,
+// every name a flight can have fits a VARCHAR2(1000 CHAR) — a flight's
+// values are set by a few messages — and it parses without reflection
+// (docs/design.md, rule 19).
 func (s Stamps) AppendText(b []byte) []byte {
 	keys := make([]string, 0, 96) // every name a flight has fits: no allocation
 	for k := range s {
 		keys = append(keys, k)
 	}
-	slices.Sort(keys)
-	for i, k := range keys {
-		if i > 0 {
-			b = append(b, ',')
+	// By time, then by name: each time's names follow one another.
+	slices.SortFunc(keys, func(x, y string) int {
+		if c := s[x].Compare(s[y]); c != 0 {
+			return c
 		}
-		b = append(b, k...)
-		b = append(b, ':')
+		return strings.Compare(x, y)
+	})
+	for i, k := range keys {
+		switch {
+		case i == 0:
+		case s[k].Equal(s[keys[i-1]]):
+			b = append(b, ' ')
+			b = append(b, k...)
+			continue
+		default:
+			b = append(b, ';')
+		}
 		b = strconv.AppendInt(b, s[k].Unix(), 10)
+		b = append(b, ':')
+		b = append(b, k...)
 	}
 	return b
 }
@@ -144,28 +159,31 @@ func (s Stamps) Text() *string {
 	if len(s) == 0 {
 		return nil
 	}
-	t := string(s.AppendText(make([]byte, 0, 20*len(s))))
+	t := string(s.AppendText(make([]byte, 0, 16+8*len(s))))
 	return &t
 }
 
 // ParseStamps reads the FLIGHT_SCHD.STAMPS text (times in UTC, as set
-// stamps them). A malformed pair is an error (the column is written only by
-// Text).
+// stamps them). A malformed group is an error (the column is written only
+// by Text and the upgrade).
 func ParseStamps(text string) (Stamps, error) {
 	if text == "" {
 		return nil, nil
 	}
-	s := make(Stamps, strings.Count(text, ",")+1)
-	for pair := range strings.SplitSeq(text, ",") {
-		name, secs, ok := strings.Cut(pair, ":")
-		if !ok || name == "" {
-			return nil, &stampsError{text}
-		}
+	s := make(Stamps, strings.Count(text, " ")+strings.Count(text, ";")+1)
+	for group := range strings.SplitSeq(text, ";") {
+		secs, names, ok := strings.Cut(group, ":")
 		n, err := strconv.ParseInt(secs, 10, 64)
-		if err != nil {
+		if !ok || names == "" || err != nil {
 			return nil, &stampsError{text}
 		}
-		s[name] = time.Unix(n, 0).UTC()
+		at := time.Unix(n, 0).UTC()
+		for name := range strings.SplitSeq(names, " ") {
+			if name == "" {
+				return nil, &stampsError{text}
+			}
+			s[name] = at
+		}
 	}
 	return s, nil
 }

@@ -1,6 +1,7 @@
 package flight
 
 import (
+	"maps"
 	"testing"
 	"time"
 
@@ -154,13 +155,19 @@ func TestStampsNewerThanAndDefault(t *testing.T) {
 func TestStampsText(t *testing.T) {
 	s := Stamps{"STND": at0730.UTC(), StampDefault: at0600.UTC(), StampLifecycle: at0700.UTC()}
 	text := s.Text()
-	require.Equal(t, "*:1796162400,STND:1796167800,lifecycle:1796166000", *text)
+	require.Equal(t, "1796162400:*;1796166000:lifecycle;1796167800:STND", *text)
+	g := Stamps{"GTDT": at0730.UTC(), "ALCD": at0600.UTC()}
+	maps.Copy(g, s)
+	require.Equal(t, "1796162400:* ALCD;1796166000:lifecycle;1796167800:GTDT STND", *g.Text(), "grouped by time")
 	back, err := ParseStamps(*text)
 	require.NoError(t, err)
 	require.Equal(t, s, back)
 	require.Nil(t, Stamps(nil).Text())
-	_, err = ParseStamps("STND")
-	require.Error(t, err)
-	_, err = ParseStamps("STND:x")
-	require.Error(t, err)
+	back, err = ParseStamps(*g.Text())
+	require.NoError(t, err)
+	require.Equal(t, g, back)
+	for _, bad := range []string{"STND", "x:STND", "1796162400:", "1796162400:A  B", "1796162400:A;"} {
+		_, err = ParseStamps(bad)
+		require.Error(t, err, bad)
+	}
 }

@@ -55,8 +55,8 @@ INSERT INTO flight_schd (flid, sodt, operation_day, last_message_id) VALUES
 		got[flid] = stamps
 	}
 	require.NoError(t, rows.Err())
-	require.Equal(t, "*:1797291000", *got[701], "proc_state: 2026-12-15 07:30 +08:00")
-	require.Equal(t, "*:1797285600", *got[702], "proc_state_hst, to the second")
+	require.Equal(t, "1797291000:*", *got[701], "proc_state: 2026-12-15 07:30 +08:00")
+	require.Equal(t, "1797285600:*", *got[702], "proc_state_hst, to the second")
 	require.Nil(t, got[703], "a last message without DTTM: no stamp")
 	require.Nil(t, got[704], "a last message in neither table: no stamp")
 

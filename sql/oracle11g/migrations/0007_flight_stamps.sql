@@ -6,8 +6,8 @@
 -- MSGX_SCHEMA_VERSION.
 
 -- ---- 020_flight.sql
-ALTER TABLE FLIGHT_SCHD ADD (STAMPS VARCHAR2(4000 BYTE) NULL);
-COMMENT ON COLUMN FLIGHT_SCHD.STAMPS IS 'Rule 19: the META DTTM of the message that last set each value, as NAME:unix-seconds pairs, comma-separated and sorted (SIS names, lifecycle, and * for every name without its own stamp). A snapshot sets a value only where its DTTM is not older. NULL: no stamp known.';
+ALTER TABLE FLIGHT_SCHD ADD (STAMPS VARCHAR2(1000 CHAR) NULL);
+COMMENT ON COLUMN FLIGHT_SCHD.STAMPS IS 'Rule 19: the META DTTM of the message that last set each value, per DTTM (unix seconds, ascending) the names it stamps, as "secs:NAME NAME;secs:NAME" (SIS names, lifecycle, and * for every name without its own stamp). A snapshot sets a value only where its DTTM is not older. NULL: no stamp known.';
 
 -- ---- 030_snapshot.sql
 ALTER TABLE SCHD_SNAP_LOG ADD (KEPT_NEWER NUMBER(10) DEFAULT 0 NOT NULL);
@@ -18,7 +18,7 @@ COMMENT ON COLUMN SCHD_SNAP_LOG.KEPT_NEWER IS 'Rule 19: values and flights a mes
 -- is in neither PROC_STATE nor PROC_STATE_HST (or has no DTTM) keeps no
 -- stamp, and the next snapshot applies to it whole, as before rule 19.
 UPDATE FLIGHT_SCHD f SET STAMPS = (
-  SELECT '*:' || TO_CHAR((CAST(SYS_EXTRACT_UTC(p.META_DTTM) AS DATE) - DATE '1970-01-01') * 86400)
+  SELECT TO_CHAR((CAST(SYS_EXTRACT_UTC(p.META_DTTM) AS DATE) - DATE '1970-01-01') * 86400) || ':*'
   FROM (
     SELECT MSG_ID, META_DTTM FROM PROC_STATE WHERE META_DTTM IS NOT NULL
     UNION ALL
