@@ -36,8 +36,13 @@ type Querier interface {
 	// TestBackfillManyUsesThePrimaryKey). Points, not a range BETWEEN the first
 	// and last id: a range locks the gap after its last row (REPEATABLE READ),
 	// and when that is the newest row the AODB's inserts wait for msgx's commit
-	// (TestBackfillManyNeverBlocksInserts). Rows backfilled before are left as
-	// they are, ids that no longer exist match nothing.
+	// (TestBackfillManyNeverBlocksInserts). FORCE INDEX (PRIMARY): on a small
+	// mailbox (hundreds of rows, most of them in the list) MariaDB chose a full
+	// scan, whose locking reads waited for every row an AODB transaction still
+	// held open (an uncommitted insert) — 1–6 s per held writer, and the
+	// backfills behind it fell to the 30 s sweep (rule 20,
+	// TestBackfillDoesNotWaitForHeldInserts). Rows backfilled before are left
+	// as they are, ids that no longer exist match nothing.
 	InboundBackfillMany(ctx context.Context, db DBTX, arg InboundBackfillManyParams) (int64, error)
 	InboundGet(ctx context.Context, db DBTX, cminmsgsID int64) (Cminmsg, error)
 	InboundGetRaw(ctx context.Context, db DBTX, cminmsgsID int64) ([]byte, error)

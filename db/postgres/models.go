@@ -563,6 +563,8 @@ type ProcState struct {
 	UpdatedAt  time.Time  `json:"updated_at"`
 	// Late row (rule 17): the largest MSG_ID already finished when this row was enqueued, so its effect lands after that one's (shown as late:<id>). NULL for a row enqueued in order.
 	LateAfter *int64 `json:"late_after"`
+	// SHA-256 of the raw mailbox message, first 16 bytes, bound with the identity (rule 2): a duplicate whose digest differs from its holder's is SKIPPED duplicate-of:<id>:content-differs. NULL until bound, and on rows bound before digests were kept (unknown: a plain duplicate).
+	RawDigest []byte `json:"raw_digest"`
 }
 
 // Archive of terminal PROC_STATE rows. Identity keys of holders stay unique here and are checked on bind, so an archived message still deduplicates.
@@ -591,6 +593,8 @@ type ProcStateHst struct {
 	ArchivedAt time.Time `json:"archived_at"`
 	// As proc_state.late_after.
 	LateAfter *int64 `json:"late_after"`
+	// As proc_state.raw_digest.
+	RawDigest []byte `json:"raw_digest"`
 }
 
 // What the leader's pump publishes about itself for operators (msgx status): a single row (id = 1).

@@ -183,6 +183,68 @@ func (q *Queries) BackfillTodoRecordFailure(ctx context.Context, db DBTX, arg Ba
 	return err
 }
 
+const identityConflictCountSince = `-- name: IdentityConflictCountSince :one
+SELECT ((SELECT count(*) FROM proc_state p WHERE p.duplicate_of IS NOT NULL
+    AND p.finished_at >= $1::timestamptz AND p.reason LIKE '%:content-differs')
+  + (SELECT count(*) FROM proc_state_hst h WHERE h.duplicate_of IS NOT NULL AND h.archived_at >= $1::timestamptz
+    AND h.finished_at >= $1::timestamptz AND h.reason LIKE '%:content-differs'))::bigint AS conflicts
+`
+
+func (q *Queries) IdentityConflictCountSince(ctx context.Context, db DBTX, since time.Time) (int64, error) {
+	row := db.QueryRow(ctx, identityConflictCountSince, since)
+	var conflicts int64
+	err := row.Scan(&conflicts)
+	return conflicts, err
+}
+
+const identityConflictsSince = `-- name: IdentityConflictsSince :many
+SELECT c.msg_id, c.duplicate_of, c.finished_at FROM (
+  SELECT p.msg_id, p.duplicate_of, p.finished_at FROM proc_state p
+  WHERE p.duplicate_of IS NOT NULL AND p.finished_at >= $1::timestamptz
+    AND p.reason LIKE '%:content-differs'
+  UNION ALL
+  SELECT h.msg_id, h.duplicate_of, h.finished_at FROM proc_state_hst h
+  WHERE h.duplicate_of IS NOT NULL AND h.archived_at >= $1::timestamptz
+    AND h.finished_at >= $1::timestamptz AND h.reason LIKE '%:content-differs'
+) c
+ORDER BY c.finished_at DESC, c.msg_id DESC
+LIMIT $2
+`
+
+type IdentityConflictsSinceParams struct {
+	Since   time.Time `json:"since"`
+	MaxRows int32     `json:"max_rows"`
+}
+
+type IdentityConflictsSinceRow struct {
+	MsgID       int64      `json:"msg_id"`
+	DuplicateOf *int64     `json:"duplicate_of"`
+	FinishedAt  *time.Time `json:"finished_at"`
+}
+
+// The duplicates finished since a time whose raw message differed from their
+// holder's (rule 2), live or archived, newest first (msgx status). A row
+// finished since then was archived since then too (archived_at's index).
+func (q *Queries) IdentityConflictsSince(ctx context.Context, db DBTX, arg IdentityConflictsSinceParams) ([]IdentityConflictsSinceRow, error) {
+	rows, err := db.Query(ctx, identityConflictsSince, arg.Since, arg.MaxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []IdentityConflictsSinceRow{}
+	for rows.Next() {
+		var i IdentityConflictsSinceRow
+		if err := rows.Scan(&i.MsgID, &i.DuplicateOf, &i.FinishedAt); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const ingressGapAdd = `-- name: IngressGapAdd :exec
 INSERT INTO ingress_gap (source, from_id, to_id, seen_at, given_up_at)
 VALUES ($1, $2, $3, $4, $5)

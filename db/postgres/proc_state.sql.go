@@ -21,16 +21,16 @@ WITH doomed AS (
 ), moved AS (
   DELETE FROM proc_state p USING doomed d
   WHERE p.msg_id = d.msg_id AND p.status IN ('SUCCEEDED', 'SKIPPED', 'DEAD') AND NOT $3::boolean
-  RETURNING p.msg_id, p.status, p.identity_key, p.kind, p.msg_type, p.msg_subtype, p.meta_sndr, p.meta_seqn, p.meta_dttm_raw, p.meta_dttm, p.attempts, p.next_attempt_at, p.first_seen_at, p.failing_since, p.error_class, p.reason, p.duplicate_of, p.replay_count, p.prev_error_class, p.prev_reason, p.finished_at, p.created_at, p.updated_at, p.late_after
+  RETURNING p.msg_id, p.status, p.identity_key, p.kind, p.msg_type, p.msg_subtype, p.meta_sndr, p.meta_seqn, p.meta_dttm_raw, p.meta_dttm, p.attempts, p.next_attempt_at, p.first_seen_at, p.failing_since, p.error_class, p.reason, p.duplicate_of, p.replay_count, p.prev_error_class, p.prev_reason, p.finished_at, p.created_at, p.updated_at, p.late_after, p.raw_digest
 ), archived AS (
   INSERT INTO proc_state_hst (
     msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
     meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of,
-    replay_count, prev_error_class, prev_reason, finished_at, created_at, archived_at, late_after)
+    replay_count, prev_error_class, prev_reason, finished_at, created_at, archived_at, late_after, raw_digest)
   SELECT
     msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
     meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of,
-    replay_count, prev_error_class, prev_reason, finished_at, created_at, $4, late_after
+    replay_count, prev_error_class, prev_reason, finished_at, created_at, $4, late_after, raw_digest
   FROM moved
   RETURNING 1
 )
@@ -197,19 +197,21 @@ func (q *Queries) ProcStateEnqueueCheck(ctx context.Context, db DBTX, msgIds []i
 }
 
 const procStateFindIdentities = `-- name: ProcStateFindIdentities :many
-SELECT p.identity_key::varchar AS identity_key, p.msg_id FROM proc_state p
+SELECT p.identity_key::varchar AS identity_key, p.msg_id, p.raw_digest FROM proc_state p
 WHERE p.identity_key = ANY($1::varchar[]) AND p.duplicate_of IS NULL
 UNION ALL
-SELECT h.identity_key::varchar AS identity_key, h.msg_id FROM proc_state_hst h
+SELECT h.identity_key::varchar AS identity_key, h.msg_id, h.raw_digest FROM proc_state_hst h
 WHERE h.identity_key = ANY($1::varchar[]) AND h.duplicate_of IS NULL
 `
 
 type ProcStateFindIdentitiesRow struct {
 	IdentityKey string `json:"identity_key"`
 	MsgID       int64  `json:"msg_id"`
+	RawDigest   []byte `json:"raw_digest"`
 }
 
-// Who holds these identity keys, live or archived (archived rows still deduplicate).
+// Who holds these identity keys, live or archived (archived rows still
+// deduplicate), with the digest of each holder's raw message (rule 2).
 func (q *Queries) ProcStateFindIdentities(ctx context.Context, db DBTX, identityKeys []string) ([]ProcStateFindIdentitiesRow, error) {
 	rows, err := db.Query(ctx, procStateFindIdentities, identityKeys)
 	if err != nil {
@@ -219,7 +221,7 @@ func (q *Queries) ProcStateFindIdentities(ctx context.Context, db DBTX, identity
 	items := []ProcStateFindIdentitiesRow{}
 	for rows.Next() {
 		var i ProcStateFindIdentitiesRow
-		if err := rows.Scan(&i.IdentityKey, &i.MsgID); err != nil {
+		if err := rows.Scan(&i.IdentityKey, &i.MsgID, &i.RawDigest); err != nil {
 			return nil, err
 		}
 		items = append(items, i)
@@ -240,6 +242,7 @@ UPDATE proc_state p SET
   meta_seqn = CASE WHEN v.bind THEN v.meta_seqn ELSE p.meta_seqn END,
   meta_dttm_raw = CASE WHEN v.bind THEN v.meta_dttm_raw ELSE p.meta_dttm_raw END,
   meta_dttm = CASE WHEN v.bind THEN v.meta_dttm ELSE p.meta_dttm END,
+  raw_digest = CASE WHEN v.bind AND v.raw_digest IS NOT NULL THEN decode(v.raw_digest, 'hex') ELSE p.raw_digest END,
   status = v.status,
   error_class = v.error_class,
   reason = v.reason,
@@ -250,7 +253,7 @@ UPDATE proc_state p SET
 FROM json_to_recordset($2::json) AS v(
   msg_id bigint, status varchar, error_class varchar, reason varchar, duplicate_of bigint,
   bind boolean, identity_key varchar, kind varchar, msg_type varchar, msg_subtype varchar,
-  meta_sndr varchar, meta_seqn bigint, meta_dttm_raw varchar, meta_dttm timestamptz)
+  meta_sndr varchar, meta_seqn bigint, meta_dttm_raw varchar, meta_dttm timestamptz, raw_digest varchar)
 WHERE p.msg_id = v.msg_id AND p.status IN ('PENDING', 'FAILED')
 RETURNING p.msg_id
 `
@@ -285,7 +288,7 @@ func (q *Queries) ProcStateFinishMany(ctx context.Context, db DBTX, arg ProcStat
 }
 
 const procStateGet = `-- name: ProcStateGet :one
-SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at, late_after FROM proc_state WHERE msg_id = $1
+SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at, late_after, raw_digest FROM proc_state WHERE msg_id = $1
 `
 
 func (q *Queries) ProcStateGet(ctx context.Context, db DBTX, msgID int64) (ProcState, error) {
@@ -316,12 +319,13 @@ func (q *Queries) ProcStateGet(ctx context.Context, db DBTX, msgID int64) (ProcS
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.LateAfter,
+		&i.RawDigest,
 	)
 	return i, err
 }
 
 const procStateGetHead = `-- name: ProcStateGetHead :one
-SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at, late_after FROM proc_state
+SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at, late_after, raw_digest FROM proc_state
 WHERE status IN ('PENDING', 'FAILED')
 ORDER BY msg_id
 LIMIT 1
@@ -356,12 +360,13 @@ func (q *Queries) ProcStateGetHead(ctx context.Context, db DBTX) (ProcState, err
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.LateAfter,
+		&i.RawDigest,
 	)
 	return i, err
 }
 
 const procStateGetManyForUpdate = `-- name: ProcStateGetManyForUpdate :many
-SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at, late_after FROM proc_state WHERE msg_id = ANY($1::bigint[]) ORDER BY msg_id FOR UPDATE
+SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at, late_after, raw_digest FROM proc_state WHERE msg_id = ANY($1::bigint[]) ORDER BY msg_id FOR UPDATE
 `
 
 // Re-checks the messages of a run inside the business transaction.
@@ -399,6 +404,7 @@ func (q *Queries) ProcStateGetManyForUpdate(ctx context.Context, db DBTX, msgIds
 			&i.CreatedAt,
 			&i.UpdatedAt,
 			&i.LateAfter,
+			&i.RawDigest,
 		); err != nil {
 			return nil, err
 		}
@@ -411,7 +417,7 @@ func (q *Queries) ProcStateGetManyForUpdate(ctx context.Context, db DBTX, msgIds
 }
 
 const procStateHstGet = `-- name: ProcStateHstGet :one
-SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, archived_at, late_after FROM proc_state_hst WHERE msg_id = $1
+SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, archived_at, late_after, raw_digest FROM proc_state_hst WHERE msg_id = $1
 `
 
 func (q *Queries) ProcStateHstGet(ctx context.Context, db DBTX, msgID int64) (ProcStateHst, error) {
@@ -440,12 +446,13 @@ func (q *Queries) ProcStateHstGet(ctx context.Context, db DBTX, msgID int64) (Pr
 		&i.CreatedAt,
 		&i.ArchivedAt,
 		&i.LateAfter,
+		&i.RawDigest,
 	)
 	return i, err
 }
 
 const procStateListDead = `-- name: ProcStateListDead :many
-SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at, late_after FROM proc_state
+SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at, late_after, raw_digest FROM proc_state
 WHERE status = 'DEAD'
   AND msg_id > $1
   AND ($2::varchar IS NULL OR error_class = $2)
@@ -494,6 +501,7 @@ func (q *Queries) ProcStateListDead(ctx context.Context, db DBTX, arg ProcStateL
 			&i.CreatedAt,
 			&i.UpdatedAt,
 			&i.LateAfter,
+			&i.RawDigest,
 		); err != nil {
 			return nil, err
 		}
@@ -506,7 +514,7 @@ func (q *Queries) ProcStateListDead(ctx context.Context, db DBTX, arg ProcStateL
 }
 
 const procStateListHead = `-- name: ProcStateListHead :many
-SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at, late_after FROM proc_state
+SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at, late_after, raw_digest FROM proc_state
 WHERE status IN ('PENDING', 'FAILED')
 ORDER BY msg_id
 LIMIT $1
@@ -547,6 +555,7 @@ func (q *Queries) ProcStateListHead(ctx context.Context, db DBTX, maxRows int32)
 			&i.CreatedAt,
 			&i.UpdatedAt,
 			&i.LateAfter,
+			&i.RawDigest,
 		); err != nil {
 			return nil, err
 		}

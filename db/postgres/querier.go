@@ -172,6 +172,11 @@ type Querier interface {
 	GateInsert(ctx context.Context, db DBTX, arg []GateInsertParams) (int64, error)
 	GateListByFlight(ctx context.Context, db DBTX, flid int64) ([]FlightGate, error)
 	GateListByFlights(ctx context.Context, db DBTX, flids []int64) ([]FlightGate, error)
+	IdentityConflictCountSince(ctx context.Context, db DBTX, since time.Time) (int64, error)
+	// The duplicates finished since a time whose raw message differed from their
+	// holder's (rule 2), live or archived, newest first (msgx status). A row
+	// finished since then was archived since then too (archived_at's index).
+	IdentityConflictsSince(ctx context.Context, db DBTX, arg IdentityConflictsSinceParams) ([]IdentityConflictsSinceRow, error)
 	// Records a hole the poller gave up (rule 16); a hole recorded before (a
 	// restart gave it up again) keeps its first record.
 	IngressGapAdd(ctx context.Context, db DBTX, arg IngressGapAddParams) error
@@ -245,7 +250,8 @@ type Querier interface {
 	// need no PIPELINE_LOCK (the poll's usual case); a rescan of ids already
 	// queued needs nothing at all.
 	ProcStateEnqueueCheck(ctx context.Context, db DBTX, msgIds []int64) (ProcStateEnqueueCheckRow, error)
-	// Who holds these identity keys, live or archived (archived rows still deduplicate).
+	// Who holds these identity keys, live or archived (archived rows still
+	// deduplicate), with the digest of each holder's raw message (rule 2).
 	ProcStateFindIdentities(ctx context.Context, db DBTX, identityKeys []string) ([]ProcStateFindIdentitiesRow, error)
 	// Moves unfinished messages to their terminal status (SUCCEEDED, SKIPPED,
 	// DEAD), all rows of a run in one statement. A row with bind = true also

@@ -104,7 +104,7 @@ func (q *Queries) ReplayByIDs(ctx context.Context, db DBTX, arg ReplayByIDsParam
 
 const replayCandidates = `-- name: ReplayCandidates :many
 
-SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at, late_after FROM proc_state
+SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at, late_after, raw_digest FROM proc_state
 WHERE status IN ('FAILED', 'DEAD')
   AND error_class IN ('CODEC_ERROR', 'UNSUPPORTED', 'INFRA', 'EXHAUSTED')
   AND msg_id > $1
@@ -166,6 +166,7 @@ func (q *Queries) ReplayCandidates(ctx context.Context, db DBTX, arg ReplayCandi
 			&i.CreatedAt,
 			&i.UpdatedAt,
 			&i.LateAfter,
+			&i.RawDigest,
 		); err != nil {
 			return nil, err
 		}

@@ -182,5 +182,6 @@ func (s *server) statusReport(ctx context.Context) (status.Report, error) {
 		role, shadow := s.Mode()
 		rep.Role, rep.Shadow = &role, shadow
 	}
+	rep.Dependencies = s.Metrics.Dependencies()
 	return rep, nil
 }

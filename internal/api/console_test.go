@@ -329,6 +329,39 @@ func TestConsoleShowsLateRows(t *testing.T) {
 	require.Equal(t, "late:20", m["late"])
 }
 
+// The overview shows each dependency's last attempt (rule 20): a mailbox
+// the poller cannot read is down there, queue empty or not.
+func TestConsoleShowsDependencies(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t)
+	m := metrics.New(nil, e.clk)
+	base := e.serve(t, func(d *api.Deps) { d.Metrics = m })
+	require.Contains(t, page(t, base+"/console/", http.StatusOK), "not attempted yet")
+	m.DependencyUp("mailbox", false)
+	m.DependencyUp("postgres", true)
+	body := page(t, base+"/console/", http.StatusOK)
+	require.Contains(t, body, `<span class="tag bad">mailbox down</span>`)
+	require.Contains(t, body, `<span class="tag good">postgres up</span>`)
+}
+
+// A reused identity (rule 2) is counted, with a link, on the overview.
+func TestConsoleShowsIdentityConflicts(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t)
+	base := e.serve(t, func(d *api.Deps) { d.Metrics = metrics.New(nil, e.clk) })
+	require.Contains(t, page(t, base+"/console/", http.StatusOK), "0 identity conflicts")
+	_, err := e.st.Enqueue(t.Context(), []int64{30, 31}, e.clk.Now())
+	require.NoError(t, err)
+	holder := int64(30)
+	bind := &store.Binding{IdentityKey: "AODB|FLOP|STND|2002"}
+	require.NoError(t, e.st.FinishMessages(t.Context(), []store.Finish{{MsgID: 30, Status: store.StatusSucceeded, Bind: bind, Now: e.clk.Now()}}))
+	require.NoError(t, e.st.FinishMessages(t.Context(), []store.Finish{{MsgID: 31, Status: store.StatusSkipped, Bind: bind,
+		Reason: "duplicate-of:30:content-differs", DuplicateOf: &holder, Now: e.clk.Now()}}))
+
+	body := page(t, base+"/console/", http.StatusOK)
+	require.Contains(t, body, `1 identity conflicts</span> · <a href="/console/messages/31">31</a> duplicate-of:30:content-differs`)
+}
+
 // Without an admin token the console says that admin actions are disabled
 // instead of inviting a token that cannot work.
 func TestConsoleWithoutAdminToken(t *testing.T) {

@@ -248,14 +248,28 @@ func pollerConfig(cfg config.Config, bell, polls *pipeline.Bell, met *metrics.Me
 	return pipeline.PollerConfig{
 		Batch: cfg.ClaimBatch, RescanDistance: cfg.RescanDistance, RescanAge: cfg.RescanAge, GapWait: cfg.GapWait,
 		Bell: bell, Wake: polls, Shadow: cfg.Shadow, Observer: met, Interval: cfg.PollInterval,
+		StoreName: storeName(cfg.Dialect),
 	}
 }
 
-var _ pipeline.IngressObserver = (*metrics.Metrics)(nil)
+// storeName is msgx's own database in msgx_dependency_up.
+func storeName(dialect string) string {
+	if dialect == config.DialectOracle11g {
+		return "oracle"
+	}
+	return "postgres"
+}
+
+var (
+	_ pipeline.IngressObserver    = (*metrics.Metrics)(nil)
+	_ pipeline.IdentityObserver   = (*metrics.Metrics)(nil)
+	_ pipeline.DependencyObserver = (*metrics.Metrics)(nil)
+)
 
 // pumpConfig maps the service configuration onto the pump's.
 func pumpConfig(cfg config.Config) pipeline.PumpConfig {
 	p := pipeline.DefaultPumpConfig()
+	p.StoreName = storeName(cfg.Dialect)
 	p.MaxAttempts = cfg.MaxAttempts
 	p.BackoffBase = cfg.BackoffBase
 	p.BackoffCap = cfg.BackoffCap

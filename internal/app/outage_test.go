@@ -23,13 +23,13 @@ func TestOutageOfEitherDatabaseLosesNothing(t *testing.T) {
 	t.Parallel()
 	pg := testdb.Postgres(t)
 	mbdb, dsn := testdb.Mailbox(t)
-	pgProxy := newTCPProxy(t, "127.0.0.1:5432")
-	mbProxy := newTCPProxy(t, "127.0.0.1:3306")
+	pgProxy := testdb.NewTCPProxy(t, "127.0.0.1:5432")
+	mbProxy := testdb.NewTCPProxy(t, "127.0.0.1:3306")
 	require.Contains(t, pg.URL, "127.0.0.1:5432")
 	require.Contains(t, dsn, "127.0.0.1:3306")
 	addr := freeAddr(t)
-	env := serviceEnv("MSGX_PG_URL="+strings.Replace(pg.URL, "127.0.0.1:5432", pgProxy.addr, 1),
-		"MSGX_MAILBOX_DSN="+strings.Replace(dsn, "127.0.0.1:3306", mbProxy.addr, 1), "MSGX_HTTP_ADDR="+addr,
+	env := serviceEnv("MSGX_PG_URL="+strings.Replace(pg.URL, "127.0.0.1:5432", pgProxy.Addr, 1),
+		"MSGX_MAILBOX_DSN="+strings.Replace(dsn, "127.0.0.1:3306", mbProxy.Addr, 1), "MSGX_HTTP_ADDR="+addr,
 		"MSGX_AIRPORT_TZ=Asia/Shanghai", "MSGX_POLL_INTERVAL=50ms", "MSGX_BACKFILL_INTERVAL=200ms",
 		// Five backoffs take 3.1 s and the head-deadline is 2 s: an outage of
 		// 5 s would dead-letter the head twice over if it counted.
@@ -49,7 +49,7 @@ func TestOutageOfEitherDatabaseLosesNothing(t *testing.T) {
 	}
 
 	for _, cut := range []struct {
-		proxy *tcpProxy
+		proxy *testdb.TCPProxy
 		name  string
 		after int
 	}{{mbProxy, "mailbox", 60}, {pgProxy, "postgres", 200}} {

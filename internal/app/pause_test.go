@@ -88,10 +88,10 @@ func TestPauseClearsAfterPostgresRestart(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(pool.Close)
 	mbdb, dsn := testdb.Mailbox(t)
-	mbProxy := newTCPProxy(t, "127.0.0.1:3306")
+	mbProxy := testdb.NewTCPProxy(t, "127.0.0.1:3306")
 	require.Contains(t, dsn, "127.0.0.1:3306")
 	addr := freeAddr(t)
-	env := serviceEnv("MSGX_PG_URL="+pgURL, "MSGX_MAILBOX_DSN="+strings.Replace(dsn, "127.0.0.1:3306", mbProxy.addr, 1),
+	env := serviceEnv("MSGX_PG_URL="+pgURL, "MSGX_MAILBOX_DSN="+strings.Replace(dsn, "127.0.0.1:3306", mbProxy.Addr, 1),
 		"MSGX_HTTP_ADDR="+addr, "MSGX_AIRPORT_TZ=Asia/Shanghai", "MSGX_POLL_INTERVAL=50ms", "MSGX_BACKFILL_INTERVAL=200ms",
 		"MSGX_LEADER_RETRY_INTERVAL=500ms", "MSGX_RUN_LENGTH=5", "MSGX_CLAIM_BATCH=40",
 		"MSGX_MAX_ATTEMPTS=2", "MSGX_BACKOFF_BASE=1s")

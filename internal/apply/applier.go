@@ -75,6 +75,9 @@ type Input struct {
 	Decoded *sis.Message  // nil when the raw row is missing or the XML did not decode
 	Err     error         // the decode error (classified by sis), if any
 	Missing bool          // the raw row is gone from the mailbox
+	// Digest is the raw message's digest (store.RawDigest), bound with its
+	// identity; nil when unknown (a duplicate is then never a conflict).
+	Digest []byte
 }
 
 // decodeOutcome: a missing raw row or a MALFORMED/PROTOCOL message is a

@@ -39,7 +39,7 @@ func CanBatch(in *Input) bool {
 // left. It returns everything the batch writes and each message's outcome.
 // states and holders are updated in place to what the batch leaves. An
 // error (an event payload that cannot be built) fails the whole batch.
-func (a *Applier) Batch(run []Input, holders map[string]int64, states map[int64]*flight.State, now time.Time) (*Writes, []Outcome, error) {
+func (a *Applier) Batch(run []Input, holders map[string]store.Holder, states map[int64]*flight.State, now time.Time) (*Writes, []Outcome, error) {
 	// Sized for the run: every message finishes and is backfilled, and most
 	// change one flight (two events); grown slices were a tenth of a batch's
 	// allocations.
@@ -59,9 +59,9 @@ func (a *Applier) Batch(run []Input, holders map[string]int64, states map[int64]
 			continue
 		}
 		var bind *store.Binding
-		if h, ok := holders[msg.Identity]; ok && h != m.ID {
-			outs[i] = duplicateOf(h) // held before, or by an earlier message of this batch
-			b := bindingOf(msg, meta)
+		if h, ok := holders[msg.Identity]; ok && h.MsgID != m.ID {
+			outs[i] = duplicateOf(h, in.Digest) // held before, or by an earlier message of this batch
+			b := bindingOf(in, meta)
 			bind = &b
 		} else {
 			overlay := overlayOf(states)
@@ -76,8 +76,8 @@ func (a *Applier) Batch(run []Input, holders map[string]int64, states map[int64]
 				}
 			}
 			if !out.Refused() {
-				holders[msg.Identity] = m.ID
-				b := bindingOf(msg, meta)
+				holders[msg.Identity] = store.Holder{MsgID: m.ID, Digest: in.Digest}
+				b := bindingOf(in, meta)
 				bind = &b
 				overlay.merge()
 			}

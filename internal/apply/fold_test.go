@@ -92,7 +92,7 @@ func TestFoldedChangesCarryTheMessageVersion(t *testing.T) {
 	in := w.input(schd("UPD", fltr(1, sistest.Gates("G1")), fltr(1, "<STND>9</STND>"), fltr(1, sistest.Gates("G2"))))
 	states, err := w.Flights(t.Context(), []int64{1})
 	require.NoError(t, err)
-	wr, outs, err := a.Batch([]Input{in}, map[string]int64{}, states, start)
+	wr, outs, err := a.Batch([]Input{in}, map[string]store.Holder{}, states, start)
 	require.NoError(t, err)
 	require.Equal(t, store.StatusSucceeded, outs[0].Status)
 	require.Len(t, wr.Flights, 1)

@@ -19,9 +19,10 @@ func FailureBinding(m *sis.Message) *store.Binding {
 	return &store.Binding{Kind: string(m.Kind), Meta: metaOf(m)}
 }
 
-// bindingOf is what a decoded message binds: its identity, kind and META.
-func bindingOf(m *sis.Message, meta store.Meta) store.Binding {
-	return store.Binding{IdentityKey: m.Identity, Kind: string(m.Kind), Meta: meta}
+// bindingOf is what a decoded message binds: its identity, kind, META and
+// raw digest.
+func bindingOf(in *Input, meta store.Meta) store.Binding {
+	return store.Binding{IdentityKey: in.Decoded.Identity, Kind: string(in.Decoded.Kind), Meta: meta, Digest: in.Digest}
 }
 
 func metaOf(m *sis.Message) store.Meta {

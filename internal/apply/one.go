@@ -38,9 +38,9 @@ func (a *Applier) One(ctx context.Context, r Reader, in Input, now time.Time, em
 		if err != nil {
 			return Result{}, err
 		}
-		b := bindingOf(msg, meta)
-		if h, ok := holders[msg.Identity]; ok && h != in.Msg.ID {
-			out = duplicateOf(h)
+		b := bindingOf(&in, meta)
+		if h, ok := holders[msg.Identity]; ok && h.MsgID != in.Msg.ID {
+			out = duplicateOf(h, in.Digest)
 		} else if out, err = a.dispatch(ctx, r, in.Msg.ID, msg, now, emit); err != nil {
 			return Result{}, err
 		}

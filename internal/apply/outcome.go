@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -17,6 +18,8 @@ type Outcome struct {
 	Class       sis.Class
 	Reason      string
 	DuplicateOf *int64
+	// Conflict: a duplicate whose raw message differs from its holder's.
+	Conflict bool
 }
 
 func succeeded(reason string) Outcome { return Outcome{Status: store.StatusSucceeded, Reason: reason} }
@@ -28,9 +31,17 @@ func dead(class sis.Class, reason string) Outcome {
 
 // duplicateOf is a message whose identity another message holds. It binds
 // that identity too (the holders' uniqueness leaves duplicates out), so
-// operators see what it repeated.
-func duplicateOf(holder int64) Outcome {
-	return Outcome{Status: store.StatusSkipped, Reason: "duplicate-of:" + strconv.FormatInt(holder, 10), DuplicateOf: &holder}
+// operators see what it repeated. When both raw messages' digests are known
+// and differ, the sender reused the identity (rule 2): still SKIPPED, but
+// marked content-differs (Conflict) so it is never silent. An unknown
+// digest (a holder bound before digests were kept) is a plain duplicate.
+func duplicateOf(holder store.Holder, digest []byte) Outcome {
+	out := Outcome{Status: store.StatusSkipped, Reason: "duplicate-of:" + strconv.FormatInt(holder.MsgID, 10), DuplicateOf: &holder.MsgID}
+	if len(digest) > 0 && len(holder.Digest) > 0 && !bytes.Equal(digest, holder.Digest) {
+		out.Reason += store.ConflictSuffix
+		out.Conflict = true
+	}
+	return out
 }
 
 // Refused: the message is refused whole (DEAD PROTOCOL), nothing of it but

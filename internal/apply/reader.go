@@ -14,8 +14,8 @@ import (
 // request guard's read (internal/aodbrequest). Tests use an in-memory one.
 type Reader interface {
 	// IdentityHolders maps identities to the unfinished or finished message
-	// holding each.
-	IdentityHolders(ctx context.Context, keys []string) (map[string]int64, error)
+	// holding each, with its raw digest.
+	IdentityHolders(ctx context.Context, keys []string) (map[string]store.Holder, error)
 	// Flights reads the current states of the flights that exist.
 	Flights(ctx context.Context, flids []int64) (map[int64]*flight.State, error)
 	// SnapshotGen is a flight day's generation; store.ErrNotFound: none yet.

@@ -88,7 +88,7 @@ func TestBatchableRules(t *testing.T) {
 				}
 				if c.name == "a repeated identity is a duplicate" {
 					require.Equal(t, last-1, *out.DuplicateOf)
-					require.Equal(t, last-1, w.holders[f.Bind.IdentityKey], "the first keeps the identity")
+					require.Equal(t, last-1, w.holders[f.Bind.IdentityKey].MsgID, "the first keeps the identity")
 				}
 			})
 		}
@@ -152,11 +152,11 @@ func TestReplayedMessageOverwritesItsDeadBackfill(t *testing.T) {
 	a := New(Config{Location: shanghai})
 	in := newWorld(t).input(flop("STND", 1, "<STND>5</STND>"))
 	in.Msg.ReplayCount = 1
-	w, _, err := a.Batch([]Input{in}, map[string]int64{}, map[int64]*flight.State{}, start)
+	w, _, err := a.Batch([]Input{in}, map[string]store.Holder{}, map[int64]*flight.State{}, start)
 	require.NoError(t, err)
 	require.Equal(t, store.StatusDead, w.Backfills[0].OverwritesStatus)
 	in.Msg.ReplayCount = 0
-	w, _, err = a.Batch([]Input{in}, map[string]int64{}, map[int64]*flight.State{}, start)
+	w, _, err = a.Batch([]Input{in}, map[string]store.Holder{}, map[int64]*flight.State{}, start)
 	require.NoError(t, err)
 	require.Empty(t, w.Backfills[0].OverwritesStatus)
 }

@@ -40,7 +40,7 @@ var (
 type world struct {
 	t        testing.TB
 	flights  map[int64]*flight.State
-	holders  map[string]int64
+	holders  map[string]store.Holder
 	gens     map[string]store.SnapshotGen // by flight day, YYYY-MM-DD
 	members  map[string][]int64
 	refs     map[RefKey]string
@@ -55,12 +55,12 @@ type world struct {
 }
 
 func newWorld(t testing.TB) *world {
-	return &world{t: t, flights: map[int64]*flight.State{}, holders: map[string]int64{}, gens: map[string]store.SnapshotGen{},
+	return &world{t: t, flights: map[int64]*flight.State{}, holders: map[string]store.Holder{}, gens: map[string]store.SnapshotGen{},
 		members: map[string][]int64{}, refs: map[RefKey]string{}, finishes: map[int64]store.Finish{}}
 }
 
-func (w *world) IdentityHolders(_ context.Context, keys []string) (map[string]int64, error) {
-	out := map[string]int64{}
+func (w *world) IdentityHolders(_ context.Context, keys []string) (map[string]store.Holder, error) {
+	out := map[string]store.Holder{}
 	for _, k := range keys {
 		if h, ok := w.holders[k]; ok {
 			out[k] = h
@@ -137,7 +137,7 @@ func (w *world) write(wr *Writes) error {
 	for _, f := range wr.Finishes {
 		w.finishes[f.MsgID] = f
 		if f.Bind != nil && f.Bind.IdentityKey != "" && f.DuplicateOf == nil {
-			w.holders[f.Bind.IdentityKey] = f.MsgID
+			w.holders[f.Bind.IdentityKey] = store.Holder{MsgID: f.MsgID, Digest: f.Bind.Digest}
 		}
 	}
 	w.todos = append(w.todos, wr.Backfills...)
@@ -148,7 +148,7 @@ func (w *world) write(wr *Writes) error {
 func (w *world) input(raw string) Input {
 	w.nextID++
 	m, err := decode.Message([]byte(raw), sis.Options{Location: shanghai})
-	return Input{Msg: store.Message{ID: w.nextID, Status: store.StatusPending}, Decoded: m, Err: err}
+	return Input{Msg: store.Message{ID: w.nextID, Status: store.StatusPending}, Decoded: m, Err: err, Digest: store.RawDigest([]byte(raw))}
 }
 
 // one settles a message alone: like the pump, a refusal keeps nothing but

@@ -195,8 +195,10 @@ func TestEventMetrics(t *testing.T) {
 	m.RespUnmatched()
 	m.RespUnmatched()
 	m.RequestsExpired(3)
+	m.IdentityConflict()
 
 	fams = scrape(t, url)
+	require.Equal(t, 1.0, value(t, fams, "msgx_identity_conflicts_total"))
 	require.Equal(t, 2.0, value(t, fams, "msgx_requests_sent_total", "type", "RQFD"))
 	require.Equal(t, 1.0, value(t, fams, "msgx_requests_matched_total"))
 	require.Equal(t, 2.0, value(t, fams, "msgx_resp_unmatched_total"))
@@ -279,6 +281,7 @@ func TestDocsMatchTheMetrics(t *testing.T) {
 	m.EventFailed(store.TargetMsg, false)
 	m.RequestSent("RQFD")
 	m.JobRun("history", 3, time.Second, nil)
+	m.DependencyUp(store.DependencyMailbox, false)
 	m.ExportReadiness(func(context.Context) readiness.Readiness {
 		return readiness.Readiness{Role: "leader", Checks: []readiness.CheckResult{{Name: "postgres", OK: true}}}
 	})

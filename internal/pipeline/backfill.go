@@ -26,6 +26,9 @@ type Backfiller struct {
 	log     *slog.Logger
 	cfg     BackfillConfig
 	pending chan []store.Backfill // handed over by Notify, done by Run
+	// behind is signalled when Notify found pending full: Run sweeps at
+	// once instead of leaving those todos for the next interval (rule 20).
+	behind chan struct{}
 }
 
 // NewBackfiller wires a backfiller; zero config fields take their defaults.
@@ -33,17 +36,22 @@ func NewBackfiller(s store.Store, mb *mailbox.Mailbox, c clock.Clock, log *slog.
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Backfiller{store: s, mb: mb, clock: c, log: log, cfg: cfg.withDefaults(), pending: make(chan []store.Backfill, 64)}
+	return &Backfiller{store: s, mb: mb, clock: c, log: log, cfg: cfg.withDefaults(), pending: make(chan []store.Backfill, 64), behind: make(chan struct{}, 1)}
 }
 
 // Notify hands todos just committed by the pump to Run, without waiting:
 // the pump goes on with the next messages while the mailbox is written. When
-// Run is behind (the queue is full) the todos are left to the sweep, where
-// they are registered anyway.
+// Run is behind (the queue is full) the todos are left to a sweep, where
+// they are registered anyway, which Run then starts as soon as it is free
+// rather than at its next interval.
 func (b *Backfiller) Notify(_ context.Context, todos []store.Backfill) {
 	select {
 	case b.pending <- todos:
 	default:
+		select {
+		case b.behind <- struct{}{}:
+		default:
+		}
 	}
 }
 
@@ -168,6 +176,8 @@ func (b *Backfiller) Run(ctx context.Context) error {
 				return nil
 			case todos := <-b.pending:
 				b.BackfillNow(ctx, todos)
+			case <-b.behind:
+				b.sweepOnce(ctx)
 			case <-tick:
 				break wait
 			}

@@ -165,6 +165,41 @@ func TestBackfillOutageReschedulesTheBatch(t *testing.T) {
 	require.Zero(t, done, "not due during the backoff")
 }
 
+// Todos Notify could not hand over (Run busy, its queue full) are swept as
+// soon as Run is free, not at its next interval (rule 20: the clock never
+// moves here, so the interval never comes).
+func TestTodosNotifyCouldNotHandOverAreSweptAtOnce(t *testing.T) {
+	t.Parallel()
+	e := newIngressEnv(t)
+	b := e.backfiller(e.mb)
+	ctx, cancel := context.WithCancel(t.Context())
+	stopped := make(chan struct{})
+	go func() { _ = b.Run(ctx); close(stopped) }()
+	t.Cleanup(func() { cancel(); <-stopped })
+	require.Eventually(t, func() bool { return e.clk.Waiters() == 1 }, 10*time.Second, time.Millisecond, "Run waits for its interval")
+
+	// Run is kept busy by a todo whose row another transaction holds.
+	busy := e.committed(t, store.StatusSucceeded)
+	tx, err := e.db.BeginTx(t.Context(), nil)
+	require.NoError(t, err)
+	defer tx.Rollback()
+	_, err = tx.ExecContext(t.Context(), "SELECT 1 FROM cminmsgs WHERE CMINMSGS_ID = ? FOR UPDATE", busy.MsgID)
+	require.NoError(t, err)
+	b.Notify(t.Context(), []store.Backfill{busy})
+	for range 64 { // Run's queue: full whether or not it took busy's batch
+		b.Notify(t.Context(), nil)
+	}
+	dropped := e.committed(t, store.StatusSucceeded)
+	b.Notify(t.Context(), []store.Backfill{dropped})
+	require.NoError(t, tx.Rollback())
+
+	require.Eventually(t, func() bool { return e.todo(t, dropped.MsgID) == nil }, 10*time.Second, 10*time.Millisecond,
+		"the dropped todo is swept without waiting for the interval")
+	row, err := e.mb.Get(t.Context(), dropped.MsgID)
+	require.NoError(t, err)
+	require.Equal(t, "SUCCEEDED", row.Status)
+}
+
 // The pump's path right after a commit: same handling as the sweep.
 func TestBackfillNow(t *testing.T) {
 	t.Parallel()

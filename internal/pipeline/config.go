@@ -26,6 +26,9 @@ type PollerConfig struct {
 	// the rows: the rescan window is the limit).
 	Shadow   bool
 	Observer IngressObserver // metrics; nil = none
+	// StoreName is msgx's own database in msgx_dependency_up (postgres or
+	// oracle); default postgres.
+	StoreName string
 	// Sizes receives the XML size of every id enqueued after the
 	// watermark, for the pump (its RawReader is Sizes.Reader(mailbox));
 	// nil = none.
@@ -37,7 +40,7 @@ const DefaultGapWait = 3 * time.Second
 
 // DefaultPollerConfig returns the documented defaults.
 func DefaultPollerConfig() PollerConfig {
-	return PollerConfig{Batch: 500, RescanDistance: 1000, RescanAge: 10 * time.Minute, Source: "cminmsgs", Interval: time.Second,
+	return PollerConfig{Batch: 500, RescanDistance: 1000, RescanAge: 10 * time.Minute, Source: "cminmsgs", Interval: time.Second, StoreName: "postgres",
 		GapWait: DefaultGapWait, ReconcileBatch: 500}
 }
 
@@ -50,6 +53,7 @@ func (c PollerConfig) withDefaults() PollerConfig {
 	c.Interval = cmp.Or(c.Interval, d.Interval)
 	c.GapWait = cmp.Or(c.GapWait, d.GapWait)
 	c.ReconcileBatch = cmp.Or(c.ReconcileBatch, d.ReconcileBatch)
+	c.StoreName = cmp.Or(c.StoreName, d.StoreName)
 	return c
 }
 

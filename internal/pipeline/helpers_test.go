@@ -27,6 +27,9 @@ type env struct {
 	pump         *Pump
 	raw          rawReads // what the pump reads the XML through (tests may wrap it); sizes come from mb
 	todos        []store.Backfill
+	// onCommit, when set, gets the todos of each commit as the pump hands
+	// them over (the service's backfill after commit).
+	onCommit func(todos []store.Backfill)
 }
 
 // newEnv is a pipeline on a fresh PostgreSQL database — or, with
@@ -56,16 +59,27 @@ func newEnvOn(t testing.TB, st store.Store, mutate ...func(*PumpConfig)) *env {
 	t.Helper()
 	e := &env{Env: testenv.NewOn(t, st)}
 	e.raw = e.Mailbox
+	e.logTo(io.Discard, mutate...)
+	return e
+}
+
+// logTo (re)builds the env's pump on the default config changed by mutate,
+// logging to w.
+func (e *env) logTo(w io.Writer, mutate ...func(*PumpConfig)) {
 	cfg := DefaultPumpConfig()
 	cfg.Decode.Location = shanghai
 	for _, m := range mutate {
 		m(&cfg)
 	}
 	e.pump = NewPump(e.Store, envReader{e},
-		func(_ context.Context, todos []store.Backfill) { e.todos = append(e.todos, todos...) },
-		e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg)
+		func(_ context.Context, todos []store.Backfill) {
+			e.todos = append(e.todos, todos...)
+			if e.onCommit != nil {
+				e.onCommit(todos)
+			}
+		},
+		e.Clock, slog.New(slog.NewTextHandler(w, nil)), cfg)
 	e.Env.Pump = e.pump
-	return e
 }
 
 // rawReads is the XML half of RawReader, what tests wrap.

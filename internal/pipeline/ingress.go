@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -61,6 +62,13 @@ type IngressObserver interface {
 	IngressLateRows(n int) // rows enqueued after a larger id finished
 }
 
+// DependencyObserver is the optional part of an observer that records
+// whether the last attempt on a dependency succeeded
+// (msgx_dependency_up; internal/metrics implements it).
+type DependencyObserver interface {
+	DependencyUp(dependency string, up bool)
+}
+
 // NewPoller wires a poller; zero config fields take their defaults.
 func NewPoller(s store.Store, mb *mailbox.Mailbox, c clock.Clock, log *slog.Logger, cfg PollerConfig) *Poller {
 	if log == nil {
@@ -78,6 +86,29 @@ func (p *Poller) PollOnce(ctx context.Context) (int, error) {
 	return n, err
 }
 
+// readMailbox reads the ids visible after the mark and the rescan's
+// behind it: the poller's attempt on the mailbox.
+func (p *Poller) readMailbox(ctx context.Context, mark int64, now time.Time) (ahead []mailbox.Visible, behind []int64, err error) {
+	if ahead, err = p.mb.VisibleAfter(ctx, mark, p.cfg.Batch); err != nil {
+		return nil, nil, fmt.Errorf("ingress: list after %d: %w", mark, err)
+	}
+	if behind, err = p.rescan(ctx, mark, now); err != nil {
+		return nil, nil, fmt.Errorf("ingress: rescan behind %d: %w", mark, err)
+	}
+	return ahead, behind, nil
+}
+
+// attempted reports whether an attempt on a dependency succeeded (rule 20:
+// its health is visible whether or not the queue holds anything). A
+// cancelled attempt (shutdown) says nothing.
+func (p *Poller) attempted(dependency string, err error) {
+	o, ok := p.cfg.Observer.(DependencyObserver)
+	if !ok || errors.Is(err, context.Canceled) {
+		return
+	}
+	o.DependencyUp(dependency, err == nil)
+}
+
 // poll is PollOnce, also reporting whether it read a full batch after the
 // mark and passed it all (more rows may be waiting).
 func (p *Poller) poll(ctx context.Context) (enqueued int, full bool, err error) {
@@ -90,16 +121,14 @@ func (p *Poller) poll(ctx context.Context) (enqueued int, full bool, err error) 
 	}()
 	now := p.clock.Now()
 	mark, err := p.store.IngressMark(ctx, p.cfg.Source)
+	p.attempted(p.cfg.StoreName, err)
 	if err != nil {
 		return 0, false, fmt.Errorf("ingress: read watermark: %w", err)
 	}
-	ahead, err := p.mb.VisibleAfter(ctx, mark, p.cfg.Batch)
+	ahead, behind, err := p.readMailbox(ctx, mark, now)
+	p.attempted(store.DependencyMailbox, err)
 	if err != nil {
-		return 0, false, fmt.Errorf("ingress: list after %d: %w", mark, err)
-	}
-	behind, err := p.rescan(ctx, mark, now)
-	if err != nil {
-		return 0, false, fmt.Errorf("ingress: rescan behind %d: %w", mark, err)
+		return 0, false, err
 	}
 
 	// Behind the mark first: those ids are smaller than any after it.

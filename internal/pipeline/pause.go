@@ -114,6 +114,7 @@ func (p *Pump) pauseOn(ctx context.Context, dep string, err error) {
 	}
 	p.paused.Reason, p.paused.Now = widths.Reason.Cut(err.Error()), now
 	p.cfg.Pause.set(&p.paused.Pause)
+	p.dependencyUp(dep, false)
 	log, held := p.paused.log.fail(now)
 	if !log {
 		return
@@ -141,9 +142,24 @@ func (p *Pump) resume(ctx context.Context) {
 	if _, err := p.store.ShiftDeadlines(ctx, p.paused.Since, now); err != nil {
 		p.log.Warn("pump: the failing heads' deadlines were not moved past the pause", "err", err)
 	}
+	p.dependencyUp(store.DependencyMailbox, true) // the step reached both
+	p.dependencyUp(store.DependencyPostgres, true)
 	p.paused = nil
 	p.cfg.Pause.set(nil)
 	p.publishResume(ctx)
+}
+
+// dependencyUp reports the pump's attempts on a dependency (rule 20), its
+// own database under its name (StoreName).
+func (p *Pump) dependencyUp(dep string, up bool) {
+	o, ok := p.cfg.Observer.(DependencyObserver)
+	if !ok {
+		return
+	}
+	if dep == store.DependencyPostgres {
+		dep = p.cfg.StoreName
+	}
+	o.DependencyUp(dep, up)
 }
 
 func (p *Pump) publishResume(ctx context.Context) {

@@ -12,7 +12,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
+	"github.com/msgx-aodb/msgx/internal/metrics"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -61,7 +63,8 @@ func TestOutagePausesThePump(t *testing.T) {
 	t.Parallel()
 	lines := &lineLog{}
 	state := &PauseState{}
-	e := newEnv(t, func(c *PumpConfig) { c.Pause = state; c.HeadDeadline = 10 * time.Second })
+	met := metrics.New(nil, clock.NewFake(start))
+	e := newEnv(t, func(c *PumpConfig) { c.Pause = state; c.HeadDeadline = 10 * time.Second; c.Observer = met })
 	e.pump.log = slog.New(lines)
 	e.Send(t, schd("ADFT", fltr(1)))
 	e.StepUntilWait(t)
@@ -91,6 +94,7 @@ func TestOutagePausesThePump(t *testing.T) {
 	pub, err := e.Store.PumpPause(t.Context())
 	require.NoError(t, err)
 	require.Equal(t, store.DependencyMailbox, pub.Dependency, "msgx status sees the pause")
+	require.Equal(t, map[string]bool{"mailbox": false}, met.Dependencies(), "msgx_dependency_up from the pump's attempts")
 	for _, id := range ids {
 		m := e.msg(t, id)
 		require.Equal(t, store.StatusPending, m.Status)
@@ -103,6 +107,7 @@ func TestOutagePausesThePump(t *testing.T) {
 	probe(time.Minute)
 	p, _ = state.Get()
 	require.Equal(t, store.DependencyPostgres, p.Dependency)
+	require.Equal(t, map[string]bool{"mailbox": false, "postgres": false}, met.Dependencies(), "the mailbox is still closed: not seen up yet")
 
 	e.pump.store = e.Store
 	e.useRaw(e.Mailbox)
@@ -113,6 +118,7 @@ func TestOutagePausesThePump(t *testing.T) {
 	require.NoError(t, err)
 	require.Nil(t, pub)
 	require.Equal(t, 1, lines.count("pump resumed"))
+	require.Equal(t, map[string]bool{"mailbox": true, "postgres": true}, met.Dependencies())
 	for _, id := range ids {
 		m := e.msg(t, id)
 		require.Equal(t, store.StatusSucceeded, m.Status)

@@ -46,7 +46,10 @@ type PumpConfig struct {
 	// (a lower bound).
 	EventBytes func(e store.NewEvent, payload []byte) int
 	Observer   Observer // metrics; nil = none
-	Committed  func()   // called after every commit (wakes the Kafka relay); nil = none
+	// StoreName is msgx's own database in msgx_dependency_up (postgres or
+	// oracle); default postgres.
+	StoreName string
+	Committed func() // called after every commit (wakes the Kafka relay); nil = none
 }
 
 // Observer receives the pipeline's outcomes (internal/metrics implements it).
@@ -64,6 +67,7 @@ func DefaultPumpConfig() PumpConfig {
 		MaxAttempts: 5, BackoffBase: time.Second, BackoffCap: time.Minute,
 		HeadDeadline: 10 * time.Minute, RunLength: 1000, RunBytes: DefaultRunBytes, Idle: time.Second,
 		Prune: true, Grace: 30 * time.Second, Probe: time.Second, CheckTimeout: 2 * time.Second, Decode: sis.DefaultOptions(),
+		StoreName: store.DependencyPostgres,
 	}
 }
 
@@ -81,6 +85,7 @@ func (c PumpConfig) withDefaults() PumpConfig {
 	c.Idle = cmp.Or(c.Idle, d.Idle)
 	c.Grace = cmp.Or(c.Grace, d.Grace)
 	c.Probe = cmp.Or(c.Probe, d.Probe)
+	c.StoreName = cmp.Or(c.StoreName, d.StoreName)
 	c.CheckTimeout = cmp.Or(c.CheckTimeout, d.CheckTimeout)
 	if c.Pause == nil {
 		c.Pause = &PauseState{}

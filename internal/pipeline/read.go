@@ -149,7 +149,7 @@ func (p *Pump) readDecoded(ctx context.Context, ids []int64, room int) (map[int6
 		}
 		delete(raws, id)
 		d, err := decode.Message(raw, p.cfg.Decode)
-		pr := prepared{Input: apply.Input{Decoded: d, Err: err}, size: len(raw)}
+		pr := prepared{Input: apply.Input{Decoded: d, Err: err, Digest: store.RawDigest(raw)}, size: len(raw)}
 		if d != nil {
 			pr.size = max(pr.size, d.Footprint)
 		}

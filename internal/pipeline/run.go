@@ -279,8 +279,16 @@ func (p *Pump) finished(pr *prepared, out apply.Outcome, now time.Time) {
 		attrs = append(attrs, "duplicate_of", *out.DuplicateOf)
 	}
 	p.log.Info("message processed", attrs...)
+	if out.Conflict {
+		// Rule 2: a reused identity is never silent.
+		p.log.Warn("identity reused with other content: skipped as a duplicate; weigh identity.include-day-boundary",
+			"msg_id", pr.Msg.ID, "holder", *out.DuplicateOf, "identity", identity)
+	}
 	if p.cfg.Observer == nil {
 		return
+	}
+	if o, ok := p.cfg.Observer.(IdentityObserver); ok && out.Conflict {
+		o.IdentityConflict()
 	}
 	p.cfg.Observer.MessageFinished(kind, out.Status, string(out.Class), now.Sub(pr.Msg.FirstSeenAt))
 	if o, ok := p.cfg.Observer.(RequestObserver); ok {
@@ -291,6 +299,12 @@ func (p *Pump) finished(pr *prepared, out apply.Outcome, now time.Time) {
 			o.RespMatched()
 		}
 	}
+}
+
+// IdentityObserver is the optional part of an Observer that counts
+// identity conflicts (rule 2; internal/metrics implements it).
+type IdentityObserver interface {
+	IdentityConflict()
 }
 
 // RequestObserver is the optional part of an Observer that counts RESPs

@@ -41,6 +41,11 @@ type Report struct {
 	// sessions (`msgx status`); null where they were not read.
 	Instances *Instances `json:"instances"`
 	Shadow    bool       `json:"shadow"`
+	// Dependencies is filled by the serving instance (GET /admin/queue, the
+	// console): whether its last attempt on each dependency succeeded
+	// (msgx_dependency_up, rule 20); null from `msgx status`, which is
+	// another process.
+	Dependencies map[string]bool `json:"dependencies"`
 
 	// Paused is set while the leader's pump waits for a dependency that
 	// cannot be reached (it counts no attempt meanwhile); nil while it runs.
@@ -62,7 +67,8 @@ type Report struct {
 	Requests []OpenRequest `json:"requests"`
 	// Maintenance is the last run of each maintenance job, by name.
 	Maintenance []Job `json:"maintenance"`
-	// Ingress is what entered the queue out of order in the last 24 h.
+	// Ingress is what entered the queue out of order in the last 24 h, and
+	// the identities reused with other content.
 	Ingress Ingress `json:"ingress"`
 }
 
@@ -97,13 +103,26 @@ func (i Instances) text(loc *time.Location) string {
 const IngressWindow = 24 * time.Hour
 
 // Ingress counts the gaps the poller gave up and the late rows enqueued
-// since Since (rules 16–17), with the newest few of each.
+// since Since (rules 16–17), and the duplicates finished since then whose
+// raw message differed from their holder's (rule 2), with the newest few
+// of each.
 type Ingress struct {
-	Since      time.Time `json:"since"`
-	Gaps       int64     `json:"gaps"`
-	LateRows   int64     `json:"late_rows"`
-	LatestGaps []Gap     `json:"latest_gaps"`
-	LatestLate []LateRow `json:"latest_late"`
+	Since             time.Time          `json:"since"`
+	Gaps              int64              `json:"gaps"`
+	LateRows          int64              `json:"late_rows"`
+	IdentityConflicts int64              `json:"identity_conflicts"`
+	LatestGaps        []Gap              `json:"latest_gaps"`
+	LatestLate        []LateRow          `json:"latest_late"`
+	LatestConflicts   []IdentityConflict `json:"latest_identity_conflicts"`
+}
+
+// IdentityConflict is a duplicate whose raw message differs from its
+// holder's: the sender reused the identity (SKIPPED
+// duplicate-of:<holder>:content-differs).
+type IdentityConflict struct {
+	MsgID      int64     `json:"msg_id"`
+	Holder     int64     `json:"holder"`
+	FinishedAt time.Time `json:"finished_at"`
 }
 
 // Gap is a hole in the mailbox ids the poller gave up.
@@ -259,12 +278,16 @@ func ingress(ctx context.Context, src Source, now time.Time) (Ingress, error) {
 	if err != nil {
 		return Ingress{}, err
 	}
-	in := Ingress{Since: since, Gaps: irr.Gaps, LateRows: irr.LateRows, LatestGaps: []Gap{}, LatestLate: []LateRow{}}
+	in := Ingress{Since: since, Gaps: irr.Gaps, LateRows: irr.LateRows, IdentityConflicts: irr.IdentityConflicts,
+		LatestGaps: []Gap{}, LatestLate: []LateRow{}, LatestConflicts: []IdentityConflict{}}
 	for _, g := range irr.LatestGaps {
 		in.LatestGaps = append(in.LatestGaps, Gap{FromID: g.From, ToID: g.To, SeenAt: g.SeenAt, GivenUpAt: g.GivenUpAt})
 	}
 	for _, l := range irr.LatestLate {
 		in.LatestLate = append(in.LatestLate, LateRow{MsgID: l.ID, LateAfter: l.After, EnqueuedAt: l.At})
+	}
+	for _, c := range irr.LatestConflicts {
+		in.LatestConflicts = append(in.LatestConflicts, IdentityConflict{MsgID: c.ID, Holder: c.Holder, FinishedAt: c.At})
 	}
 	return in, nil
 }
@@ -368,6 +391,14 @@ func (r Report) WriteText(w io.Writer, loc *time.Location) error {
 		line += fmt.Sprintf(" %d %s", l.MsgID, store.LateMark(l.LateAfter))
 	}
 	kv("late rows", "%s", line)
+	line = fmt.Sprintf("%d", r.Ingress.IdentityConflicts)
+	for i, c := range r.Ingress.LatestConflicts {
+		if i == 0 {
+			line += ", newest"
+		}
+		line += fmt.Sprintf(" %d duplicate-of:%d", c.MsgID, c.Holder)
+	}
+	kv("id conflicts", "%s", line)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

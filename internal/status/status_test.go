@@ -121,7 +121,7 @@ func TestCollectKnownDatabase(t *testing.T) {
 	require.NoError(t, err)
 	var m map[string]any
 	require.NoError(t, json.Unmarshal(b, &m))
-	require.ElementsMatch(t, []string{"at", "role", "instances", "shadow", "paused", "head", "backlog", "by_status", "dead_letters", "failing", "outbox", "backfill", "requests", "maintenance", "ingress"}, keys(m))
+	require.ElementsMatch(t, []string{"at", "role", "instances", "dependencies", "shadow", "paused", "head", "backlog", "by_status", "dead_letters", "failing", "outbox", "backfill", "requests", "maintenance", "ingress"}, keys(m))
 	require.Nil(t, m["paused"], "the pump runs")
 	require.ElementsMatch(t, []string{"id", "kind", "status", "registered_at", "sent_at", "expires_at", "coutmsgs_id", "age_seconds"},
 		keys(m["requests"].([]any)[0].(map[string]any)))
@@ -196,6 +196,39 @@ func TestCollectShowsIngressGapsAndLateRows(t *testing.T) {
 	require.NoError(t, r.WriteText(&text, time.UTC))
 	require.Contains(t, text.String(), "gaps          1, newest ids 8..8 given up")
 	require.Contains(t, text.String(), "late rows     1, newest 7 late:9")
+}
+
+// The identity conflicts (rule 2) of the last 24 h are in the report, its
+// JSON and its text; a plain duplicate and older conflicts are not.
+func TestCollectShowsIdentityConflicts(t *testing.T) {
+	t.Parallel()
+	s := pgstore.New(testdb.Postgres(t).Pool)
+	ctx := t.Context()
+	now := t0.Add(48 * time.Hour)
+	_, err := s.Enqueue(ctx, []int64{1, 2, 3, 4}, t0)
+	require.NoError(t, err)
+	bind := &store.Binding{IdentityKey: "AODB|FLOP|STND|2002"}
+	holder := int64(1)
+	require.NoError(t, s.FinishMessages(ctx, []store.Finish{{MsgID: 1, Status: store.StatusSucceeded, Bind: bind, Now: t0}}))
+	for _, f := range []store.Finish{
+		{MsgID: 2, Reason: "duplicate-of:1:content-differs", Now: t0},                  // too old
+		{MsgID: 3, Reason: "duplicate-of:1", Now: now.Add(-2 * time.Hour)},             // a resend
+		{MsgID: 4, Reason: "duplicate-of:1:content-differs", Now: now.Add(-time.Hour)}, // counted
+	} {
+		f.Status, f.DuplicateOf, f.Bind = store.StatusSkipped, &holder, bind
+		require.NoError(t, s.FinishMessages(ctx, []store.Finish{f}))
+	}
+
+	r, err := status.Collect(ctx, s, now)
+	require.NoError(t, err)
+	require.Equal(t, int64(1), r.Ingress.IdentityConflicts)
+	require.Equal(t, []status.IdentityConflict{{MsgID: 4, Holder: 1, FinishedAt: r.Ingress.LatestConflicts[0].FinishedAt}}, r.Ingress.LatestConflicts)
+	js, err := json.Marshal(r)
+	require.NoError(t, err)
+	require.Contains(t, string(js), `"identity_conflicts":1,`)
+	var text bytes.Buffer
+	require.NoError(t, r.WriteText(&text, time.UTC))
+	require.Contains(t, text.String(), "id conflicts  1, newest 4 duplicate-of:1")
 }
 
 // A pause the pump published (rule 14) is in the report and its text.

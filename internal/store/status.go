@@ -15,17 +15,27 @@ type Status interface {
 	// BackfillStats summarises the backfill todos.
 	BackfillStats(ctx context.Context) (BackfillStats, error)
 	// IngressIrregular counts the gaps given up and the late rows enqueued
-	// since a time (rules 16–17) and lists the newest max of each.
+	// since a time (rules 16–17), and the identity conflicts (rule 2)
+	// finished since then, and lists the newest max of each.
 	IngressIrregular(ctx context.Context, since time.Time, max int) (IngressIrregular, error)
 }
 
 // IngressIrregular is what went out of order at the ingress in a period.
 type IngressIrregular struct {
-	Gaps     int64
-	LateRows int64
+	Gaps              int64
+	LateRows          int64
+	IdentityConflicts int64
 	// Newest first, at most the max asked.
-	LatestGaps []Gap
-	LatestLate []LateRow
+	LatestGaps      []Gap
+	LatestLate      []LateRow
+	LatestConflicts []IdentityConflict
+}
+
+// IdentityConflict is a duplicate whose raw message differs from its
+// holder's (rule 2): its id, the holder's and when it finished.
+type IdentityConflict struct {
+	ID, Holder int64
+	At         time.Time
 }
 
 // LateRow is a late row: its id, the largest id finished before it was

@@ -75,8 +75,9 @@ type Queue interface {
 	// transaction), in MSG_ID order; ids not found are absent.
 	LockMessages(ctx context.Context, ids []int64) ([]Message, error)
 	// IdentityHolders returns the messages holding the given identity keys,
-	// live or archived; free keys are absent from the map.
-	IdentityHolders(ctx context.Context, keys []string) (map[string]int64, error)
+	// live or archived, with their raw messages' digests; free keys are
+	// absent from the map.
+	IdentityHolders(ctx context.Context, keys []string) (map[string]Holder, error)
 	// FinishMessages moves unfinished messages to SUCCEEDED, SKIPPED or DEAD,
 	// binding those with a Bind (identity, kind, META) in the same write; ErrNotFound when one
 	// is not unfinished, ErrDuplicate when another message holds a key.

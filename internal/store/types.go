@@ -50,6 +50,8 @@ type Message struct {
 	// LateAfter marks a late row (rule 17): the largest id already finished
 	// when it was enqueued; nil for a row enqueued in order.
 	LateAfter *int64
+	// Digest is the bound raw message's digest; nil when none was bound.
+	Digest []byte
 }
 
 // Enqueued is a message new to the queue; LateAfter as in Message.
@@ -77,6 +79,17 @@ type Binding struct {
 	IdentityKey string
 	Kind        string
 	Meta        Meta
+	// Digest is the raw message's digest (RawDigest), bound with the
+	// identity so a later duplicate can be compared with it (rule 2); nil
+	// keeps what is bound.
+	Digest []byte
+}
+
+// Holder is the message holding an identity, with the digest of its raw
+// message; Digest is nil when unknown (bound before digests were kept).
+type Holder struct {
+	MsgID  int64
+	Digest []byte
 }
 
 // Finish is a terminal outcome.

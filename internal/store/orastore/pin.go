@@ -76,8 +76,8 @@ func (e executor) LockMessages(ctx context.Context, ids []int64) ([]store.Messag
 	return pinned(ctx, e, func(p executor) ([]store.Message, error) { return p.lockMessagesOn(ctx, ids) })
 }
 
-func (e executor) IdentityHolders(ctx context.Context, keys []string) (map[string]int64, error) {
-	return pinned(ctx, e, func(p executor) (map[string]int64, error) { return p.identityHoldersOn(ctx, keys) })
+func (e executor) IdentityHolders(ctx context.Context, keys []string) (map[string]store.Holder, error) {
+	return pinned(ctx, e, func(p executor) (map[string]store.Holder, error) { return p.identityHoldersOn(ctx, keys) })
 }
 
 func (e executor) ReplaceRefList(ctx context.Context, rtype string, keep []string) (int, error) {

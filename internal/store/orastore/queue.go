@@ -3,6 +3,7 @@ package orastore
 import (
 	"context"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -115,8 +116,8 @@ func (e executor) lockMessagesOn(ctx context.Context, ids []int64) ([]store.Mess
 	return e.messages(ctx, "ProcStateGetManyForUpdate", map[string]any{"msg_ids": list})
 }
 
-func (e executor) identityHoldersOn(ctx context.Context, keys []string) (map[string]int64, error) {
-	holders := map[string]int64{}
+func (e executor) identityHoldersOn(ctx context.Context, keys []string) (map[string]store.Holder, error) {
+	holders := map[string]store.Holder{}
 	if len(keys) == 0 {
 		return holders, nil
 	}
@@ -126,9 +127,9 @@ func (e executor) identityHoldersOn(ctx context.Context, keys []string) (map[str
 	}
 	err = e.query(ctx, "ProcStateFindIdentities", map[string]any{"identity_keys": list}, func(r *sql.Rows) error {
 		var key string
-		var id int64
-		err := r.Scan(&key, &id)
-		holders[key] = id
+		var h store.Holder
+		err := r.Scan(&key, &h.MsgID, &h.Digest)
+		holders[key] = h
 		return err
 	})
 	return holders, err
@@ -212,6 +213,7 @@ func (e executor) FinishMessages(ctx context.Context, finishes []store.Finish) e
 		rows[i]["msg_id"], rows[i]["now"], rows[i]["bind_meta"] = p.MsgID, instant(finishes[0].Now), bind
 		rows[i]["status"], rows[i]["error_class"], rows[i]["reason"] = p.Status, text(p.ErrorClass), text(p.Reason)
 		rows[i]["duplicate_of"] = int64Ptr(p.DuplicateOf)
+		rows[i]["raw_digest"] = text(hex.EncodeToString(b.Digest))
 	}
 	n, err := e.execRows(ctx, "ProcStateFinishMany", columns(rows))
 	if err != nil {
@@ -288,7 +290,7 @@ func scanMessage(r *sql.Rows) (store.Message, error) {
 	)
 	err := r.Scan(&m.ID, &m.Status, &key, &kind, &typ, &styp, &sndr, &seqn, &raw, &dttm,
 		&m.Attempts, &next, &m.FirstSeenAt, &failing, &class, &reason, &dup, &m.ReplayCount,
-		&prevC, &prevR, &finished, &created, &updated, &late)
+		&prevC, &prevR, &finished, &created, &updated, &late, &m.Digest)
 	m.LateAfter = int64P(late)
 	m.IdentityKey, m.Kind, m.ErrorClass, m.Reason = key.String, kind.String, class.String, reason.String
 	m.Meta = store.Meta{Sndr: sndr.String, Seqn: int64P(seqn), DttmRaw: raw.String, Dttm: timePtr(dttm), Type: typ.String, Styp: styp.String}
@@ -309,7 +311,7 @@ func scanArchived(r *sql.Rows) (store.Message, error) {
 	)
 	err := r.Scan(&m.ID, &m.Status, &key, &kind, &typ, &styp, &sndr, &seqn, &raw, &dttm,
 		&m.Attempts, &m.FirstSeenAt, &class, &reason, &dup, &m.ReplayCount,
-		&prevC, &prevR, &finished, &created, &archivedAt, &late)
+		&prevC, &prevR, &finished, &created, &archivedAt, &late, &m.Digest)
 	m.LateAfter = int64P(late)
 	m.IdentityKey, m.Kind, m.ErrorClass, m.Reason = key.String, kind.String, class.String, reason.String
 	m.Meta = store.Meta{Sndr: sndr.String, Seqn: int64P(seqn), DttmRaw: raw.String, Dttm: timePtr(dttm), Type: typ.String, Styp: styp.String}

@@ -13,10 +13,10 @@ import (
 
 const procStateCols = "MSG_ID STATUS IDENTITY_KEY KIND MSG_TYPE MSG_SUBTYPE META_SNDR META_SEQN META_DTTM_RAW META_DTTM " +
 	"ATTEMPTS NEXT_ATTEMPT_AT FIRST_SEEN_AT FAILING_SINCE ERROR_CLASS REASON DUPLICATE_OF REPLAY_COUNT " +
-	"PREV_ERROR_CLASS PREV_REASON FINISHED_AT CREATED_AT UPDATED_AT LATE_AFTER"
+	"PREV_ERROR_CLASS PREV_REASON FINISHED_AT CREATED_AT UPDATED_AT LATE_AFTER RAW_DIGEST"
 
 const procStateHstCols = "MSG_ID STATUS IDENTITY_KEY KIND MSG_TYPE MSG_SUBTYPE META_SNDR META_SEQN META_DTTM_RAW META_DTTM " +
-	"ATTEMPTS FIRST_SEEN_AT ERROR_CLASS REASON DUPLICATE_OF REPLAY_COUNT PREV_ERROR_CLASS PREV_REASON FINISHED_AT CREATED_AT ARCHIVED_AT LATE_AFTER"
+	"ATTEMPTS FIRST_SEEN_AT ERROR_CLASS REASON DUPLICATE_OF REPLAY_COUNT PREV_ERROR_CLASS PREV_REASON FINISHED_AT CREATED_AT ARCHIVED_AT LATE_AFTER RAW_DIGEST"
 
 // TestMessage: a live row with NULLs reads as absent ("" / nil); a missing
 // live row falls back to the archive.
@@ -24,17 +24,17 @@ func TestMessage(t *testing.T) {
 	at := time.Date(2026, 12, 3, 10, 0, 0, 0, time.FixedZone("+08:00", 8*3600))
 	f, s := newFake(t,
 		rows(procStateCols, []driver.Value{number("5"), "PENDING", nil, nil, nil, nil, nil, nil, nil, nil,
-			number("0"), nil, at, nil, nil, nil, nil, number("0"), nil, nil, nil, at, at, nil}),
+			number("0"), nil, at, nil, nil, nil, nil, number("0"), nil, nil, nil, at, at, nil, nil}),
 		rows(procStateCols),
 		rows(procStateHstCols, []driver.Value{number("6"), "SUCCEEDED", "AODB|FLUP|U|1", "flight ops", "FLUP", "U", "AODB", number("1"), "20261203100000", at,
-			number("1"), at, nil, nil, nil, number("0"), nil, nil, at, at, at, number("9")}),
+			number("1"), at, nil, nil, nil, number("0"), nil, nil, at, at, at, number("9"), []byte{0xab, 0xcd}}),
 	)
 	m, err := s.Message(ctx, 5)
 	if err != nil || m.ID != 5 || m.IdentityKey != "" || m.Meta.Seqn != nil || m.ErrorClass != "" || m.FinishedAt != nil || m.Archived {
 		t.Fatalf("live %+v, %v", m, err)
 	}
 	m, err = s.Message(ctx, 6)
-	if err != nil || !m.Archived || m.IdentityKey != "AODB|FLUP|U|1" || *m.Meta.Seqn != 1 || !m.FinishedAt.Equal(at) || *m.LateAfter != 9 {
+	if err != nil || !m.Archived || m.IdentityKey != "AODB|FLUP|U|1" || *m.Meta.Seqn != 1 || !m.FinishedAt.Equal(at) || *m.LateAfter != 9 || string(m.Digest) != "\xab\xcd" {
 		t.Fatalf("archived %+v, %v", m, err)
 	}
 	if f.calls[2].SQL != mustQuery("ProcStateHstGet").SQL {
@@ -66,7 +66,7 @@ func TestFinishMessages(t *testing.T) {
 	now := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
 	f, s := newFake(t, answer{affected: 2}, answer{affected: 1})
 	fin := []store.Finish{
-		{MsgID: 1, Status: "SUCCEEDED", Now: now, Bind: &store.Binding{IdentityKey: "K1", Kind: "flight ops"}},
+		{MsgID: 1, Status: "SUCCEEDED", Now: now, Bind: &store.Binding{IdentityKey: "K1", Kind: "flight ops", Digest: []byte{0xab, 0x01}}},
 		{MsgID: 2, Status: "DEAD", ErrorClass: "MALFORMED", Reason: "bad", Now: now},
 	}
 	if err := s.FinishMessages(ctx, fin); err != nil {
@@ -78,6 +78,9 @@ func TestFinishMessages(t *testing.T) {
 	}
 	if k := a["identity_key"].([]sql.NullString); k[0].String != "K1" || k[1].Valid {
 		t.Errorf("identity_key %v", k)
+	}
+	if d := a["raw_digest"].([]sql.NullString); d[0].String != "ab01" || d[1].Valid {
+		t.Errorf("raw_digest %v, want hex and NULL", d)
 	}
 	if err := s.FinishMessages(ctx, fin); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("one row not unfinished: %v", err)

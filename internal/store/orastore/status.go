@@ -55,5 +55,17 @@ func (e executor) IngressIrregular(ctx context.Context, since time.Time, max int
 		r.LatestLate = append(r.LatestLate, l)
 		return err
 	})
+	if err != nil {
+		return r, err
+	}
+	if err := e.queryOne(ctx, "IdentityConflictCountSince", at, func(rows *sql.Rows) error { return rows.Scan(&r.IdentityConflicts) }); err != nil {
+		return r, err
+	}
+	err = e.query(ctx, "IdentityConflictsSince", page, func(rows *sql.Rows) error {
+		var c store.IdentityConflict
+		err := rows.Scan(&c.ID, &c.Holder, &c.At)
+		r.LatestConflicts = append(r.LatestConflicts, c)
+		return err
+	})
 	return r, err
 }

@@ -1,6 +1,7 @@
 package pgstore
 
 import (
+	"encoding/hex"
 	"strconv"
 	"time"
 
@@ -41,6 +42,17 @@ func colKey(b []byte, key string) []byte {
 }
 
 func colString(b []byte, key, v string) []byte { return jsonstr.Append(colKey(b, key), v) }
+
+// colOptHex writes a non-empty v as a hex string (SQL decode(v, 'hex')); an
+// empty one is left out.
+func colOptHex(b []byte, key string, v []byte) []byte {
+	if len(v) == 0 {
+		return b
+	}
+	b = append(colKey(b, key), '"')
+	b = hex.AppendEncode(b, v)
+	return append(b, '"')
+}
 
 func colInt(b []byte, key string, v int64) []byte { return strconv.AppendInt(colKey(b, key), v, 10) }
 

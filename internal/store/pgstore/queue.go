@@ -89,14 +89,14 @@ func (e executor) LockMessages(ctx context.Context, ids []int64) ([]store.Messag
 	return messages(rows), interpret(err)
 }
 
-func (e executor) IdentityHolders(ctx context.Context, keys []string) (map[string]int64, error) {
+func (e executor) IdentityHolders(ctx context.Context, keys []string) (map[string]store.Holder, error) {
 	rows, err := e.q.ProcStateFindIdentities(ctx, e.db, keys)
 	if err != nil {
 		return nil, interpret(err)
 	}
-	holders := make(map[string]int64, len(rows))
+	holders := make(map[string]store.Holder, len(rows))
 	for _, r := range rows {
-		holders[r.IdentityKey] = r.MsgID
+		holders[r.IdentityKey] = store.Holder{MsgID: r.MsgID, Digest: r.RawDigest}
 	}
 	return holders, nil
 }
@@ -141,6 +141,7 @@ func finishRows(finishes []store.Finish) []byte {
 		b = colOptString(b, "meta_sndr", bind.Meta.Sndr, false)
 		b = colOptInt(b, "meta_seqn", bind.Meta.Seqn, false)
 		b = colOptString(b, "meta_dttm_raw", bind.Meta.DttmRaw, false)
+		b = colOptHex(b, "raw_digest", bind.Digest)
 		return colOptTime(b, "meta_dttm", bind.Meta.Dttm, false)
 	})
 }
@@ -223,6 +224,7 @@ func message(r postgres.ProcState) store.Message {
 		PrevReason:    deref(r.PrevReason),
 		FinishedAt:    r.FinishedAt,
 		LateAfter:     r.LateAfter,
+		Digest:        r.RawDigest,
 	}
 }
 
@@ -244,6 +246,7 @@ func archived(r postgres.ProcStateHst) store.Message {
 		FinishedAt:  r.FinishedAt,
 		Archived:    true,
 		LateAfter:   r.LateAfter,
+		Digest:      r.RawDigest,
 	}
 }
 

@@ -58,5 +58,15 @@ func (e executor) IngressIrregular(ctx context.Context, since time.Time, max int
 	for _, l := range rows {
 		r.LatestLate = append(r.LatestLate, store.LateRow{ID: l.MsgID, After: deref(l.LateAfter), At: l.FirstSeenAt})
 	}
+	if r.IdentityConflicts, err = e.q.IdentityConflictCountSince(ctx, e.db, since); err != nil {
+		return r, interpret(err)
+	}
+	conflicts, err := e.q.IdentityConflictsSince(ctx, e.db, postgres.IdentityConflictsSinceParams{Since: since, MaxRows: int32(max)})
+	if err != nil {
+		return r, interpret(err)
+	}
+	for _, c := range conflicts {
+		r.LatestConflicts = append(r.LatestConflicts, store.IdentityConflict{ID: c.MsgID, Holder: deref(c.DuplicateOf), At: deref(c.FinishedAt)})
+	}
 	return r, nil
 }

@@ -57,6 +57,52 @@ func testIngress(t *testing.T, newStore Factory) {
 		require.Zero(t, irr.Gaps+irr.LateRows, "nothing since")
 	})
 
+	// A duplicate whose raw message differs from its holder's (rule 2) is an
+	// identity conflict: counted by the period it finished in, live or
+	// archived; a plain duplicate is not one.
+	t.Run("IdentityConflictsOfAPeriod", func(t *testing.T) {
+		t.Parallel()
+		s := newStore(t)
+		_, err := s.Enqueue(ctx(t), []int64{1, 2, 3, 4}, t0)
+		require.NoError(t, err)
+		at := t0.Add(time.Minute)
+		dup := func(id, holder int64, reason string, now time.Time) store.Finish {
+			return store.Finish{MsgID: id, Status: store.StatusSkipped, Reason: reason, DuplicateOf: &holder, Now: now,
+				Bind: &store.Binding{IdentityKey: "AODB|FLOP|STND|2002", Digest: store.RawDigest([]byte{byte(id)})}}
+		}
+		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 1, Status: store.StatusSucceeded, Now: t0,
+			Bind: &store.Binding{IdentityKey: "AODB|FLOP|STND|2002", Digest: store.RawDigest([]byte{1})}}}))
+		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{dup(2, 1, "duplicate-of:1:content-differs", t0)}))
+		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{dup(3, 1, "duplicate-of:1", at)}))
+		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{dup(4, 1, "duplicate-of:1:content-differs", at)}))
+		m, err := s.Message(ctx(t), 4)
+		require.NoError(t, err)
+		require.Equal(t, store.RawDigest([]byte{4}), m.Digest, "a duplicate keeps its own digest")
+
+		irr, err := s.IngressIrregular(ctx(t), t0, 10)
+		require.NoError(t, err)
+		require.Equal(t, int64(2), irr.IdentityConflicts, "the plain duplicate is no conflict")
+		require.Len(t, irr.LatestConflicts, 2)
+		require.Equal(t, int64(4), irr.LatestConflicts[0].ID, "newest first")
+		require.Equal(t, int64(1), irr.LatestConflicts[0].Holder)
+		require.True(t, irr.LatestConflicts[0].At.Equal(at))
+		irr, err = s.IngressIrregular(ctx(t), at, 10)
+		require.NoError(t, err)
+		require.Equal(t, int64(1), irr.IdentityConflicts, "finished before the period: not counted")
+
+		moved, err := s.ArchiveMessages(ctx(t), store.ArchiveParams{Before: at.Add(time.Hour), Max: 10, Now: at.Add(time.Hour)})
+		require.NoError(t, err)
+		require.Equal(t, 4, moved.Rows)
+		irr, err = s.IngressIrregular(ctx(t), at, 10)
+		require.NoError(t, err)
+		require.Equal(t, int64(1), irr.IdentityConflicts, "archived: still counted by when it finished")
+		require.Len(t, irr.LatestConflicts, 1)
+		require.Equal(t, int64(4), irr.LatestConflicts[0].ID)
+		m, err = s.Message(ctx(t), 4)
+		require.NoError(t, err)
+		require.Equal(t, store.RawDigest([]byte{4}), m.Digest, "the archive keeps the digest")
+	})
+
 	// The largest finished id may be archived already (proc_state_hst): it
 	// makes a new id below it late like a live one, and a PENDING id never.
 	t.Run("LateRowIsMarkedWithTheLargestArchivedID", func(t *testing.T) {

@@ -186,20 +186,23 @@ func testIdentity(t *testing.T, newStore Factory) {
 	require.NoError(t, err)
 	meta := store.Meta{Sndr: "AODB", Seqn: ptr(int64(77)), DttmRaw: "20261202080000", Dttm: ptr(t0), Type: "FLOP", Styp: "GTDT"}
 	// A message binds its identity with its terminal status.
+	digest := store.RawDigest([]byte("<MSG>77</MSG>"))
 	bind := func(id int64) error {
 		return s.FinishMessages(ctx(t), []store.Finish{{MsgID: id, Status: store.StatusSucceeded,
-			Bind: &store.Binding{IdentityKey: "AODB|FLOP|GTDT|77", Kind: "FLIGHT_OPS", Meta: meta}, Now: t0}})
+			Bind: &store.Binding{IdentityKey: "AODB|FLOP|GTDT|77", Kind: "FLIGHT_OPS", Meta: meta, Digest: digest}, Now: t0}})
 	}
 	require.NoError(t, bind(1))
 	require.ErrorIs(t, bind(2), store.ErrDuplicate, "IDENTITY_KEY is unique")
 
 	holders, err := s.IdentityHolders(ctx(t), []string{"AODB|FLOP|GTDT|77", "AODB|FLOP|GTDT|78"})
 	require.NoError(t, err)
-	require.Equal(t, map[string]int64{"AODB|FLOP|GTDT|77": 1}, holders, "a free key is absent")
+	require.Equal(t, map[string]store.Holder{"AODB|FLOP|GTDT|77": {MsgID: 1, Digest: digest}}, holders,
+		"a free key is absent; the holder's raw digest comes with it")
 
 	m, err := s.Message(ctx(t), 1)
 	require.NoError(t, err)
 	require.Equal(t, "AODB|FLOP|GTDT|77", m.IdentityKey)
+	require.Equal(t, digest, m.Digest)
 	require.Equal(t, "AODB", m.Meta.Sndr)
 	require.Equal(t, int64(77), *m.Meta.Seqn)
 	require.Equal(t, "GTDT", m.Meta.Styp)
@@ -209,7 +212,7 @@ func testIdentity(t *testing.T, newStore Factory) {
 	require.NoError(t, err)
 	holders, err = s.IdentityHolders(ctx(t), []string{"AODB|FLOP|GTDT|77"})
 	require.NoError(t, err)
-	require.Equal(t, int64(1), holders["AODB|FLOP|GTDT|77"], "the archive still holds the identity")
+	require.Equal(t, store.Holder{MsgID: 1, Digest: digest}, holders["AODB|FLOP|GTDT|77"], "the archive still holds the identity and its digest")
 
 	// A finish binds in the same write when it carries a binding; a finish
 	// that cannot bind writes nothing.
@@ -222,6 +225,10 @@ func testIdentity(t *testing.T, newStore Factory) {
 	require.NoError(t, err)
 	require.Equal(t, store.StatusSucceeded, m.Status)
 	require.Equal(t, "AODB|FLOP|STND|80", m.IdentityKey)
+	require.Nil(t, m.Digest, "bound without a digest: unknown (NULL), as rows bound before digests were kept")
+	holders, err = s.IdentityHolders(ctx(t), []string{"AODB|FLOP|STND|80"})
+	require.NoError(t, err)
+	require.Equal(t, store.Holder{MsgID: 4}, holders["AODB|FLOP|STND|80"])
 	require.Equal(t, "FLIGHT_OPS", m.Kind)
 	require.Equal(t, fmeta, m.Meta)
 	err = s.FinishMessages(ctx(t), []store.Finish{{MsgID: 5, Status: store.StatusSucceeded,

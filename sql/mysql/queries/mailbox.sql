@@ -148,9 +148,14 @@ SELECT * FROM coutmsgs WHERE COUTMSGS_ID = ?;
 -- TestBackfillManyUsesThePrimaryKey). Points, not a range BETWEEN the first
 -- and last id: a range locks the gap after its last row (REPEATABLE READ),
 -- and when that is the newest row the AODB's inserts wait for msgx's commit
--- (TestBackfillManyNeverBlocksInserts). Rows backfilled before are left as
--- they are, ids that no longer exist match nothing.
-UPDATE cminmsgs SET
+-- (TestBackfillManyNeverBlocksInserts). FORCE INDEX (PRIMARY): on a small
+-- mailbox (hundreds of rows, most of them in the list) MariaDB chose a full
+-- scan, whose locking reads waited for every row an AODB transaction still
+-- held open (an uncommitted insert) — 1–6 s per held writer, and the
+-- backfills behind it fell to the 30 s sweep (rule 20,
+-- TestBackfillDoesNotWaitForHeldInserts). Rows backfilled before are left
+-- as they are, ids that no longer exist match nothing.
+UPDATE cminmsgs FORCE INDEX (PRIMARY) SET
   CMINMSGS_DATE_PROCESSED = COALESCE(sqlc.narg(processed_at_all), ELT(CMINMSGS_ID - sqlc.arg(before_first), sqlc.slice(processed_at))),
   CMINMSGS_STATUS = COALESCE(sqlc.narg(status_all), ELT(CMINMSGS_ID - sqlc.arg(before_first), sqlc.slice(status))),
   CMINMSGS_SUBSYSTEM_NAME = NULLIF(COALESCE(sqlc.narg(sndr_all), ELT(CMINMSGS_ID - sqlc.arg(before_first), sqlc.slice(sndr))), ''),

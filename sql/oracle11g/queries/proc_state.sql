@@ -76,17 +76,19 @@ ORDER BY msg_id
 FOR UPDATE
 
 -- name: ProcStateFindIdentities :many
--- Who holds these identity keys, live or archived.
-SELECT p.identity_key, p.msg_id FROM proc_state p
+-- Who holds these identity keys, live or archived, with the digest of each
+-- holder's raw message (rule 2).
+SELECT p.identity_key, p.msg_id, p.raw_digest FROM proc_state p
 WHERE CASE WHEN p.duplicate_of IS NULL THEN p.identity_key END IN (SELECT COLUMN_VALUE FROM TABLE(:identity_keys))
 UNION ALL
-SELECT h.identity_key, h.msg_id FROM proc_state_hst h
+SELECT h.identity_key, h.msg_id, h.raw_digest FROM proc_state_hst h
 WHERE CASE WHEN h.duplicate_of IS NULL THEN h.identity_key END IN (SELECT COLUMN_VALUE FROM TABLE(:identity_keys))
 
 -- name: ProcStateFinishMany :many
 -- One row of the run (11g has no JSON): the adapter executes it array-bound,
 -- one element per message, and returns the ids whose row was updated;
--- bind_meta is 1 to bind identity and META in the same row write, 0 to keep them.
+-- bind_meta is 1 to bind identity and META in the same row write, 0 to keep
+-- them; raw_digest is hex text (an array bind of RAW values is not portable).
 UPDATE proc_state SET
   identity_key = CASE WHEN :bind_meta = 1 THEN :identity_key ELSE identity_key END,
   kind = CASE WHEN :bind_meta = 1 THEN :kind ELSE kind END,
@@ -96,6 +98,7 @@ UPDATE proc_state SET
   meta_seqn = CASE WHEN :bind_meta = 1 THEN :meta_seqn ELSE meta_seqn END,
   meta_dttm_raw = CASE WHEN :bind_meta = 1 THEN :meta_dttm_raw ELSE meta_dttm_raw END,
   meta_dttm = CASE WHEN :bind_meta = 1 THEN :meta_dttm ELSE meta_dttm END,
+  raw_digest = CASE WHEN :bind_meta = 1 AND :raw_digest IS NOT NULL THEN HEXTORAW(:raw_digest) ELSE raw_digest END,
   status = :status,
   error_class = :error_class,
   reason = :reason,
@@ -167,11 +170,11 @@ BEGIN
     INSERT INTO proc_state_hst (
       msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
       meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of,
-      replay_count, prev_error_class, prev_reason, finished_at, created_at, archived_at, late_after)
+      replay_count, prev_error_class, prev_reason, finished_at, created_at, archived_at, late_after, raw_digest)
     SELECT
       msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
       meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of,
-      replay_count, prev_error_class, prev_reason, finished_at, created_at, :now, late_after
+      replay_count, prev_error_class, prev_reason, finished_at, created_at, :now, late_after, raw_digest
     FROM proc_state
     WHERE msg_id IN (SELECT COLUMN_VALUE FROM TABLE(locked));
     DELETE FROM proc_state WHERE msg_id IN (SELECT COLUMN_VALUE FROM TABLE(locked));

@@ -30,6 +30,7 @@ CREATE TABLE PROC_STATE (
   CREATED_AT         TIMESTAMP(6) WITH TIME ZONE DEFAULT SYSTIMESTAMP NOT NULL,
   UPDATED_AT         TIMESTAMP(6) WITH TIME ZONE DEFAULT SYSTIMESTAMP NOT NULL,
   LATE_AFTER         NUMBER(19)                  NULL,
+  RAW_DIGEST         RAW(16)                     NULL,
   CONSTRAINT PROC_STATE_PKEY PRIMARY KEY (MSG_ID),
   CONSTRAINT PROC_STATE_STATUS_CK CHECK (STATUS IN ('PENDING', 'FAILED', 'SUCCEEDED', 'SKIPPED', 'DEAD')),
   CONSTRAINT PROC_STATE_CLASS_CK CHECK (ERROR_CLASS IN ('MALFORMED', 'PROTOCOL', 'CODEC_ERROR', 'UNSUPPORTED', 'INFRA', 'EXHAUSTED')),
@@ -52,6 +53,8 @@ CREATE UNIQUE INDEX PROC_STATE_IDENTITY_UQ ON PROC_STATE (CASE WHEN DUPLICATE_OF
 CREATE INDEX PROC_STATE_DEAD_IX ON PROC_STATE (CASE WHEN STATUS = 'DEAD' THEN ERROR_CLASS END, CASE WHEN STATUS = 'DEAD' THEN MSG_ID END);
 -- The late rows of a period (msgx status): the partial index as an expression.
 CREATE INDEX PROC_STATE_LATE_IX ON PROC_STATE (CASE WHEN LATE_AFTER IS NOT NULL THEN FIRST_SEEN_AT END);
+-- The duplicates of a period (identity conflicts in msgx status): the partial index as an expression.
+CREATE INDEX PROC_STATE_DUPLICATE_IX ON PROC_STATE (CASE WHEN DUPLICATE_OF IS NOT NULL THEN FINISHED_AT END);
 
 COMMENT ON TABLE PROC_STATE IS 'One row per inbound mailbox row (cminmsgs): its processing status, bound identity, attempts and error. The queue is every row with status PENDING or FAILED, in MSG_ID order.';
 COMMENT ON COLUMN PROC_STATE.MSG_ID IS 'CMINMSGS_ID of the mailbox row. Primary key: a mailbox row is enqueued at most once, so rescans are harmless.';
@@ -73,6 +76,7 @@ COMMENT ON COLUMN PROC_STATE.PREV_ERROR_CLASS IS 'Audit: the error class the row
 COMMENT ON COLUMN PROC_STATE.PREV_REASON IS 'Audit: the reason the row had before its last replay.';
 COMMENT ON COLUMN PROC_STATE.FINISHED_AT IS 'When the row reached a terminal status (SUCCEEDED, SKIPPED, DEAD).';
 COMMENT ON COLUMN PROC_STATE.LATE_AFTER IS 'Late row (rule 17): the largest MSG_ID already finished when this row was enqueued, so its effect lands after that one''s (shown as late:<id>). NULL for a row enqueued in order.';
+COMMENT ON COLUMN PROC_STATE.RAW_DIGEST IS 'SHA-256 of the raw mailbox message, first 16 bytes, bound with the identity (rule 2): a duplicate whose digest differs from its holder''s is SKIPPED duplicate-of:<id>:content-differs. NULL until bound, and on rows bound before digests were kept (unknown: a plain duplicate).';
 
 CREATE TABLE PROC_STATE_HST (
   MSG_ID             NUMBER(19)                  NOT NULL,
@@ -97,6 +101,7 @@ CREATE TABLE PROC_STATE_HST (
   CREATED_AT         TIMESTAMP(6) WITH TIME ZONE NOT NULL,
   ARCHIVED_AT        TIMESTAMP(6) WITH TIME ZONE DEFAULT SYSTIMESTAMP NOT NULL,
   LATE_AFTER         NUMBER(19)                  NULL,
+  RAW_DIGEST         RAW(16)                     NULL,
   CONSTRAINT PROC_STATE_HST_PKEY PRIMARY KEY (MSG_ID),
   CONSTRAINT PROC_STATE_HST_STATUS_CK CHECK (STATUS IN ('SUCCEEDED', 'SKIPPED', 'DEAD'))
 );
@@ -108,6 +113,7 @@ CREATE UNIQUE INDEX PROC_STATE_HST_IDENTITY_UQ ON PROC_STATE_HST (CASE WHEN DUPL
 COMMENT ON TABLE PROC_STATE_HST IS 'Archive of terminal PROC_STATE rows. Identity keys of holders stay unique here and are checked on bind, so an archived message still deduplicates.';
 COMMENT ON COLUMN PROC_STATE_HST.ARCHIVED_AT IS 'When the row was moved out of PROC_STATE.';
 COMMENT ON COLUMN PROC_STATE_HST.LATE_AFTER IS 'As proc_state.late_after.';
+COMMENT ON COLUMN PROC_STATE_HST.RAW_DIGEST IS 'As proc_state.raw_digest.';
 
 CREATE TABLE PIPELINE_LOCK (
   ID                 NUMBER(5)                   NOT NULL,

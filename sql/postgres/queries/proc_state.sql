@@ -71,11 +71,12 @@ SELECT * FROM proc_state WHERE msg_id = @msg_id;
 SELECT * FROM proc_state WHERE msg_id = ANY(@msg_ids::bigint[]) ORDER BY msg_id FOR UPDATE;
 
 -- name: ProcStateFindIdentities :many
--- Who holds these identity keys, live or archived (archived rows still deduplicate).
-SELECT p.identity_key::varchar AS identity_key, p.msg_id FROM proc_state p
+-- Who holds these identity keys, live or archived (archived rows still
+-- deduplicate), with the digest of each holder's raw message (rule 2).
+SELECT p.identity_key::varchar AS identity_key, p.msg_id, p.raw_digest FROM proc_state p
 WHERE p.identity_key = ANY(sqlc.arg(identity_keys)::varchar[]) AND p.duplicate_of IS NULL
 UNION ALL
-SELECT h.identity_key::varchar AS identity_key, h.msg_id FROM proc_state_hst h
+SELECT h.identity_key::varchar AS identity_key, h.msg_id, h.raw_digest FROM proc_state_hst h
 WHERE h.identity_key = ANY(sqlc.arg(identity_keys)::varchar[]) AND h.duplicate_of IS NULL;
 
 -- name: ProcStateFinishMany :many
@@ -92,6 +93,7 @@ UPDATE proc_state p SET
   meta_seqn = CASE WHEN v.bind THEN v.meta_seqn ELSE p.meta_seqn END,
   meta_dttm_raw = CASE WHEN v.bind THEN v.meta_dttm_raw ELSE p.meta_dttm_raw END,
   meta_dttm = CASE WHEN v.bind THEN v.meta_dttm ELSE p.meta_dttm END,
+  raw_digest = CASE WHEN v.bind AND v.raw_digest IS NOT NULL THEN decode(v.raw_digest, 'hex') ELSE p.raw_digest END,
   status = v.status,
   error_class = v.error_class,
   reason = v.reason,
@@ -102,7 +104,7 @@ UPDATE proc_state p SET
 FROM json_to_recordset(@finishes::json) AS v(
   msg_id bigint, status varchar, error_class varchar, reason varchar, duplicate_of bigint,
   bind boolean, identity_key varchar, kind varchar, msg_type varchar, msg_subtype varchar,
-  meta_sndr varchar, meta_seqn bigint, meta_dttm_raw varchar, meta_dttm timestamptz)
+  meta_sndr varchar, meta_seqn bigint, meta_dttm_raw varchar, meta_dttm timestamptz, raw_digest varchar)
 WHERE p.msg_id = v.msg_id AND p.status IN ('PENDING', 'FAILED')
 RETURNING p.msg_id;
 
@@ -165,11 +167,11 @@ WITH doomed AS (
   INSERT INTO proc_state_hst (
     msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
     meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of,
-    replay_count, prev_error_class, prev_reason, finished_at, created_at, archived_at, late_after)
+    replay_count, prev_error_class, prev_reason, finished_at, created_at, archived_at, late_after, raw_digest)
   SELECT
     msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
     meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of,
-    replay_count, prev_error_class, prev_reason, finished_at, created_at, @now, late_after
+    replay_count, prev_error_class, prev_reason, finished_at, created_at, @now, late_after, raw_digest
   FROM moved
   RETURNING 1
 )

@@ -26,6 +26,7 @@ CREATE TABLE proc_state (
   created_at        TIMESTAMPTZ   NOT NULL DEFAULT now(),
   updated_at        TIMESTAMPTZ   NOT NULL DEFAULT now(),
   late_after        BIGINT        NULL,
+  raw_digest        BYTEA         NULL,
   CONSTRAINT proc_state_pkey PRIMARY KEY (msg_id),
   CONSTRAINT proc_state_status_ck CHECK (status IN ('PENDING', 'FAILED', 'SUCCEEDED', 'SKIPPED', 'DEAD')),
   CONSTRAINT proc_state_class_ck CHECK (error_class IN ('MALFORMED', 'PROTOCOL', 'CODEC_ERROR', 'UNSUPPORTED', 'INFRA', 'EXHAUSTED')),
@@ -45,6 +46,8 @@ CREATE UNIQUE INDEX proc_state_identity_uq ON proc_state (identity_key) WHERE du
 CREATE INDEX proc_state_dead_ix ON proc_state (error_class, msg_id) WHERE status = 'DEAD';
 -- The late rows of a period (msgx status): few, so a partial index.
 CREATE INDEX proc_state_late_ix ON proc_state (first_seen_at) WHERE late_after IS NOT NULL;
+-- The duplicates of a period (identity conflicts in msgx status): few, so a partial index.
+CREATE INDEX proc_state_duplicate_ix ON proc_state (finished_at) WHERE duplicate_of IS NOT NULL;
 
 COMMENT ON TABLE proc_state IS 'One row per inbound mailbox row (cminmsgs): its processing status, bound identity, attempts and error. The queue is every row with status PENDING or FAILED, in MSG_ID order.';
 COMMENT ON COLUMN proc_state.msg_id IS 'CMINMSGS_ID of the mailbox row. Primary key: a mailbox row is enqueued at most once, so rescans are harmless.';
@@ -66,6 +69,7 @@ COMMENT ON COLUMN proc_state.prev_error_class IS 'Audit: the error class the row
 COMMENT ON COLUMN proc_state.prev_reason IS 'Audit: the reason the row had before its last replay.';
 COMMENT ON COLUMN proc_state.finished_at IS 'When the row reached a terminal status (SUCCEEDED, SKIPPED, DEAD).';
 COMMENT ON COLUMN proc_state.late_after IS 'Late row (rule 17): the largest MSG_ID already finished when this row was enqueued, so its effect lands after that one''s (shown as late:<id>). NULL for a row enqueued in order.';
+COMMENT ON COLUMN proc_state.raw_digest IS 'SHA-256 of the raw mailbox message, first 16 bytes, bound with the identity (rule 2): a duplicate whose digest differs from its holder''s is SKIPPED duplicate-of:<id>:content-differs. NULL until bound, and on rows bound before digests were kept (unknown: a plain duplicate).';
 
 CREATE TABLE proc_state_hst (
   msg_id            BIGINT        NOT NULL,
@@ -90,6 +94,7 @@ CREATE TABLE proc_state_hst (
   created_at        TIMESTAMPTZ   NOT NULL,
   archived_at       TIMESTAMPTZ   NOT NULL DEFAULT now(),
   late_after        BIGINT        NULL,
+  raw_digest        BYTEA         NULL,
   CONSTRAINT proc_state_hst_pkey PRIMARY KEY (msg_id),
   CONSTRAINT proc_state_hst_status_ck CHECK (status IN ('SUCCEEDED', 'SKIPPED', 'DEAD'))
 );
@@ -98,6 +103,7 @@ CREATE UNIQUE INDEX proc_state_hst_identity_uq ON proc_state_hst (identity_key) 
 COMMENT ON TABLE proc_state_hst IS 'Archive of terminal PROC_STATE rows. Identity keys of holders stay unique here and are checked on bind, so an archived message still deduplicates.';
 COMMENT ON COLUMN proc_state_hst.archived_at IS 'When the row was moved out of PROC_STATE.';
 COMMENT ON COLUMN proc_state_hst.late_after IS 'As proc_state.late_after.';
+COMMENT ON COLUMN proc_state_hst.raw_digest IS 'As proc_state.raw_digest.';
 
 CREATE TABLE pipeline_lock (
   id         SMALLINT     NOT NULL,

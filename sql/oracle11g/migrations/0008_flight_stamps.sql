@@ -1,4 +1,4 @@
--- msgx Oracle 11g migration 0007: per-value stamps (rule 19; twin of the
+-- msgx Oracle 11g migration 0008: per-value stamps (rule 19; twin of the
 -- PostgreSQL migration flight_stamps): FLIGHT_SCHD.STAMPS and
 -- SCHD_SNAP_LOG.KEPT_NEWER, and existing flights stamped with their last
 -- message's META DTTM. Applied by 'msgx schema apply --dialect oracle11g' or

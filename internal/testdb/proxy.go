@@ -1,4 +1,4 @@
-package app
+package testdb
 
 import (
 	"io"
@@ -9,31 +9,32 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// tcpProxy forwards a local port to a server, and can cut it: Cut closes
+// TCPProxy forwards a local port to a server, and can cut it: Cut closes
 // the port (new connections are refused) and every connection through it;
 // Restore listens on the same port again. It stands for a database whose
 // host goes away and comes back.
-type tcpProxy struct {
+type TCPProxy struct {
 	target string
-	addr   string
+	// Addr is the proxy's host:port, what a DSN names instead of the server.
+	Addr string
 
 	mu    sync.Mutex
 	ln    net.Listener
 	conns map[net.Conn]struct{}
 }
 
-func newTCPProxy(t *testing.T, target string) *tcpProxy {
+func NewTCPProxy(t testing.TB, target string) *TCPProxy {
 	t.Helper()
-	p := &tcpProxy{target: target, conns: map[net.Conn]struct{}{}}
+	p := &TCPProxy{target: target, conns: map[net.Conn]struct{}{}}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	p.addr = ln.Addr().String()
+	p.Addr = ln.Addr().String()
 	p.serve(ln)
 	t.Cleanup(p.Cut)
 	return p
 }
 
-func (p *tcpProxy) serve(ln net.Listener) {
+func (p *TCPProxy) serve(ln net.Listener) {
 	p.mu.Lock()
 	p.ln = ln
 	p.mu.Unlock()
@@ -48,7 +49,7 @@ func (p *tcpProxy) serve(ln net.Listener) {
 	}()
 }
 
-func (p *tcpProxy) forward(c net.Conn) {
+func (p *TCPProxy) forward(c net.Conn) {
 	s, err := net.Dial("tcp", p.target)
 	if err != nil {
 		c.Close()
@@ -69,7 +70,7 @@ func (p *tcpProxy) forward(c net.Conn) {
 }
 
 // track registers a connection pair unless the proxy is cut.
-func (p *tcpProxy) track(conns ...net.Conn) bool {
+func (p *TCPProxy) track(conns ...net.Conn) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.ln == nil {
@@ -82,7 +83,7 @@ func (p *tcpProxy) track(conns ...net.Conn) bool {
 }
 
 // Cut refuses new connections and breaks the open ones.
-func (p *tcpProxy) Cut() {
+func (p *TCPProxy) Cut() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.ln != nil {
@@ -96,9 +97,9 @@ func (p *tcpProxy) Cut() {
 }
 
 // Restore accepts connections on the same port again.
-func (p *tcpProxy) Restore(t *testing.T) {
+func (p *TCPProxy) Restore(t testing.TB) {
 	t.Helper()
-	ln, err := net.Listen("tcp", p.addr)
+	ln, err := net.Listen("tcp", p.Addr)
 	require.NoError(t, err)
 	p.serve(ln)
 }
