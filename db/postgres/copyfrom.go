@@ -466,6 +466,7 @@ func (r iteratorForFlightInsert) Values() ([]interface{}, error) {
 		r.rows[0].LastMessageID,
 		r.rows[0].CreatedAt,
 		r.rows[0].UpdatedAt,
+		r.rows[0].Stamps,
 	}, nil
 }
 
@@ -476,7 +477,7 @@ func (r iteratorForFlightInsert) Err() error {
 // New flights (a snapshot's first generation creates thousands): COPY, no
 // conflict handling needed since the pump read that they do not exist.
 func (q *Queries) FlightInsert(ctx context.Context, db DBTX, arg []FlightInsertParams) (int64, error) {
-	return db.CopyFrom(ctx, []string{"flight_schd"}, []string{"flid", "ffid", "alcd", "alsc", "flno", "mvin", "sodt", "sodt_at", "flty", "flin", "acft", "reno", "taop", "tafl", "taid", "trml", "maxp", "csop", "csft", "maid", "estt", "estt_at", "actt", "actt_at", "stnd", "phag", "fhag", "mhag", "cncl", "remc", "botm", "botm_at", "lacl", "fint", "appt", "egsr", "egst", "egst_at", "vipp", "vipr", "lbno", "lbwt", "paxc", "exsc", "exsr", "ftss", "pedt", "pedt_at", "neat", "neat_at", "padt", "padt_at", "naat", "naat_at", "stdt", "stdt_at", "eddt", "eddt_at", "dyop", "scht", "scht_minutes", "cobt", "cobt_at", "tobt", "tobt_at", "eobt", "eobt_at", "ctot", "ctot_at", "iest", "iest_at", "runw", "fdiv_ddes", "fdiv_ddir", "fdiv_text", "fret_reid", "fret_text", "flab_ares", "flab_text", "operation_day", "fday", "lifecycle", "deleted_at", "state_version", "last_message_id", "created_at", "updated_at"}, &iteratorForFlightInsert{rows: arg})
+	return db.CopyFrom(ctx, []string{"flight_schd"}, []string{"flid", "ffid", "alcd", "alsc", "flno", "mvin", "sodt", "sodt_at", "flty", "flin", "acft", "reno", "taop", "tafl", "taid", "trml", "maxp", "csop", "csft", "maid", "estt", "estt_at", "actt", "actt_at", "stnd", "phag", "fhag", "mhag", "cncl", "remc", "botm", "botm_at", "lacl", "fint", "appt", "egsr", "egst", "egst_at", "vipp", "vipr", "lbno", "lbwt", "paxc", "exsc", "exsr", "ftss", "pedt", "pedt_at", "neat", "neat_at", "padt", "padt_at", "naat", "naat_at", "stdt", "stdt_at", "eddt", "eddt_at", "dyop", "scht", "scht_minutes", "cobt", "cobt_at", "tobt", "tobt_at", "eobt", "eobt_at", "ctot", "ctot_at", "iest", "iest_at", "runw", "fdiv_ddes", "fdiv_ddir", "fdiv_text", "fret_reid", "fret_text", "flab_ares", "flab_text", "operation_day", "fday", "lifecycle", "deleted_at", "state_version", "last_message_id", "created_at", "updated_at", "stamps"}, &iteratorForFlightInsert{rows: arg})
 }
 
 // iteratorForGateInsert implements pgx.CopyFromSource.

@@ -65,7 +65,7 @@ func (q *Queries) FlightDelete(ctx context.Context, db DBTX, flid int64) (int64,
 }
 
 const flightGet = `-- name: FlightGet :one
-SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, fint, appt, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at FROM flight_schd WHERE flid = $1
+SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, fint, appt, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at, stamps FROM flight_schd WHERE flid = $1
 `
 
 func (q *Queries) FlightGet(ctx context.Context, db DBTX, flid int64) (FlightSchd, error) {
@@ -159,12 +159,13 @@ func (q *Queries) FlightGet(ctx context.Context, db DBTX, flid int64) (FlightSch
 		&i.LastMessageID,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Stamps,
 	)
 	return i, err
 }
 
 const flightGetMany = `-- name: FlightGetMany :many
-SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, fint, appt, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at FROM flight_schd WHERE flid = ANY($1::bigint[]) ORDER BY flid
+SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, fint, appt, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at, stamps FROM flight_schd WHERE flid = ANY($1::bigint[]) ORDER BY flid
 `
 
 // The current rows of the given flights, for a snapshot or multi-record message.
@@ -265,6 +266,7 @@ func (q *Queries) FlightGetMany(ctx context.Context, db DBTX, flids []int64) ([]
 			&i.LastMessageID,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.Stamps,
 		); err != nil {
 			return nil, err
 		}
@@ -398,10 +400,11 @@ type FlightInsertParams struct {
 	LastMessageID int64      `json:"last_message_id"`
 	CreatedAt     time.Time  `json:"created_at"`
 	UpdatedAt     time.Time  `json:"updated_at"`
+	Stamps        *string    `json:"stamps"`
 }
 
 const flightListByDay = `-- name: FlightListByDay :many
-SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, fint, appt, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at FROM flight_schd
+SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, fint, appt, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at, stamps FROM flight_schd
 WHERE operation_day = $1 AND flid > $2
 ORDER BY flid
 LIMIT $3
@@ -511,6 +514,7 @@ func (q *Queries) FlightListByDay(ctx context.Context, db DBTX, arg FlightListBy
 			&i.LastMessageID,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.Stamps,
 		); err != nil {
 			return nil, err
 		}
@@ -523,7 +527,7 @@ func (q *Queries) FlightListByDay(ctx context.Context, db DBTX, arg FlightListBy
 }
 
 const flightListPruneCandidates = `-- name: FlightListPruneCandidates :many
-SELECT f.flid, f.ffid, f.alcd, f.alsc, f.flno, f.mvin, f.sodt, f.sodt_at, f.flty, f.flin, f.acft, f.reno, f.taop, f.tafl, f.taid, f.trml, f.maxp, f.csop, f.csft, f.maid, f.estt, f.estt_at, f.actt, f.actt_at, f.stnd, f.phag, f.fhag, f.mhag, f.cncl, f.remc, f.botm, f.botm_at, f.lacl, f.fint, f.appt, f.egsr, f.egst, f.egst_at, f.vipp, f.vipr, f.lbno, f.lbwt, f.paxc, f.exsc, f.exsr, f.ftss, f.pedt, f.pedt_at, f.neat, f.neat_at, f.padt, f.padt_at, f.naat, f.naat_at, f.stdt, f.stdt_at, f.eddt, f.eddt_at, f.dyop, f.scht, f.scht_minutes, f.cobt, f.cobt_at, f.tobt, f.tobt_at, f.eobt, f.eobt_at, f.ctot, f.ctot_at, f.iest, f.iest_at, f.runw, f.fdiv_ddes, f.fdiv_ddir, f.fdiv_text, f.fret_reid, f.fret_text, f.flab_ares, f.flab_text, f.operation_day, f.fday, f.lifecycle, f.deleted_at, f.state_version, f.last_message_id, f.created_at, f.updated_at FROM schd_gen_flid g
+SELECT f.flid, f.ffid, f.alcd, f.alsc, f.flno, f.mvin, f.sodt, f.sodt_at, f.flty, f.flin, f.acft, f.reno, f.taop, f.tafl, f.taid, f.trml, f.maxp, f.csop, f.csft, f.maid, f.estt, f.estt_at, f.actt, f.actt_at, f.stnd, f.phag, f.fhag, f.mhag, f.cncl, f.remc, f.botm, f.botm_at, f.lacl, f.fint, f.appt, f.egsr, f.egst, f.egst_at, f.vipp, f.vipr, f.lbno, f.lbwt, f.paxc, f.exsc, f.exsr, f.ftss, f.pedt, f.pedt_at, f.neat, f.neat_at, f.padt, f.padt_at, f.naat, f.naat_at, f.stdt, f.stdt_at, f.eddt, f.eddt_at, f.dyop, f.scht, f.scht_minutes, f.cobt, f.cobt_at, f.tobt, f.tobt_at, f.eobt, f.eobt_at, f.ctot, f.ctot_at, f.iest, f.iest_at, f.runw, f.fdiv_ddes, f.fdiv_ddir, f.fdiv_text, f.fret_reid, f.fret_text, f.flab_ares, f.flab_text, f.operation_day, f.fday, f.lifecycle, f.deleted_at, f.state_version, f.last_message_id, f.created_at, f.updated_at, f.stamps FROM schd_gen_flid g
 JOIN flight_schd f ON f.flid = g.flid
 WHERE g.fday = $1
   AND f.lifecycle = 'ACTIVE'
@@ -637,6 +641,7 @@ func (q *Queries) FlightListPruneCandidates(ctx context.Context, db DBTX, arg Fl
 			&i.LastMessageID,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.Stamps,
 		); err != nil {
 			return nil, err
 		}
@@ -695,7 +700,7 @@ INSERT INTO flight_schd (
   dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest,
   iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text,
   operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at,
-  updated_at)
+  updated_at, stamps)
 SELECT
   flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid,
   trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc,
@@ -704,7 +709,7 @@ SELECT
   dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest,
   iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text,
   operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at,
-  updated_at
+  updated_at, stamps
 FROM json_to_recordset($1::json) AS v(
   flid bigint,
   ffid varchar,
@@ -792,7 +797,8 @@ FROM json_to_recordset($1::json) AS v(
   state_version bigint,
   last_message_id bigint,
   created_at timestamptz,
-  updated_at timestamptz)
+  updated_at timestamptz,
+  stamps text)
 ON CONFLICT (flid) DO UPDATE SET
   ffid = EXCLUDED.ffid,
   alcd = EXCLUDED.alcd,
@@ -878,7 +884,8 @@ ON CONFLICT (flid) DO UPDATE SET
   deleted_at = EXCLUDED.deleted_at,
   state_version = EXCLUDED.state_version,
   last_message_id = EXCLUDED.last_message_id,
-  updated_at = EXCLUDED.updated_at
+  updated_at = EXCLUDED.updated_at,
+  stamps = EXCLUDED.stamps
 `
 
 // Writes the computed next states of flights (every column; the pump

@@ -131,14 +131,14 @@ func (q *Queries) FlightHstLatest(ctx context.Context, db DBTX, flid int64) (Fli
 
 const flightListPurgeCandidates = `-- name: FlightListPurgeCandidates :many
 
-SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, fint, appt, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at FROM (
-  (SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, fint, appt, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at FROM flight_schd d
+SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, fint, appt, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at, stamps FROM (
+  (SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, fint, appt, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at, stamps FROM flight_schd d
    WHERE d.lifecycle = 'DELETED' AND d.deleted_at < $1::timestamptz
      AND d.operation_day < $2::date
    ORDER BY d.deleted_at, d.flid
    LIMIT $3)
   UNION ALL
-  (SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, fint, appt, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at FROM flight_schd a
+  (SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, fint, appt, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at, stamps FROM flight_schd a
    WHERE a.lifecycle = 'ACTIVE' AND a.operation_day < $2::date
      AND a.updated_at < $4::timestamptz
    ORDER BY a.operation_day, a.flid
@@ -265,6 +265,7 @@ func (q *Queries) FlightListPurgeCandidates(ctx context.Context, db DBTX, arg Fl
 			&i.LastMessageID,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.Stamps,
 		); err != nil {
 			return nil, err
 		}

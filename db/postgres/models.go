@@ -405,6 +405,8 @@ type FlightSchd struct {
 	LastMessageID int64     `json:"last_message_id"`
 	CreatedAt     time.Time `json:"created_at"`
 	UpdatedAt     time.Time `json:"updated_at"`
+	// Rule 19: the META DTTM of the message that last set each value, per DTTM (unix seconds, ascending) the names it stamps, as "secs:NAME NAME;secs:NAME" (SIS names, lifecycle, and * for every name without its own stamp). A snapshot sets a value only where its DTTM is not older. NULL: no stamp known.
+	Stamps *string `json:"stamps"`
 }
 
 // Planned stand occupations (SIS PSDT), in input order.
@@ -714,4 +716,6 @@ type SchdSnapLog struct {
 	MsgDttm *time.Time `json:"msg_dttm"`
 	// STALE only: MSG_ID of the snapshot that made the newer generation the day kept.
 	StaleOf *int64 `json:"stale_of"`
+	// Rule 19: values and flights a message sent after this snapshot had set, kept against it (a value not overwritten, a deleted flight not revived, a changed flight not pruned).
+	KeptNewer int32 `json:"kept_newer"`
 }

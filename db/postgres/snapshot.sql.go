@@ -153,10 +153,10 @@ func (q *Queries) SchdGenGet(ctx context.Context, db DBTX, fday time.Time) (Schd
 const schdSnapLogInsert = `-- name: SchdSnapLogInsert :exec
 INSERT INTO schd_snap_log (
   msg_id, msg_subtype, fday, gen_version, scope_begin, scope_end,
-  record_count, changed, unchanged, pruned, recv_at, outcome, msg_dttm, stale_of)
+  record_count, changed, unchanged, pruned, kept_newer, recv_at, outcome, msg_dttm, stale_of)
 VALUES (
   $1, $2, $3, $4, $5, $6,
-  $7, $8, $9, $10, $11, $12, $13, $14)
+  $7, $8, $9, $10, $11, $12, $13, $14, $15)
 `
 
 type SchdSnapLogInsertParams struct {
@@ -170,6 +170,7 @@ type SchdSnapLogInsertParams struct {
 	Changed     int32      `json:"changed"`
 	Unchanged   int32      `json:"unchanged"`
 	Pruned      int32      `json:"pruned"`
+	KeptNewer   int32      `json:"kept_newer"`
 	RecvAt      time.Time  `json:"recv_at"`
 	Outcome     string     `json:"outcome"`
 	MsgDttm     *time.Time `json:"msg_dttm"`
@@ -189,6 +190,7 @@ func (q *Queries) SchdSnapLogInsert(ctx context.Context, db DBTX, arg SchdSnapLo
 		arg.Changed,
 		arg.Unchanged,
 		arg.Pruned,
+		arg.KeptNewer,
 		arg.RecvAt,
 		arg.Outcome,
 		arg.MsgDttm,
@@ -198,7 +200,7 @@ func (q *Queries) SchdSnapLogInsert(ctx context.Context, db DBTX, arg SchdSnapLo
 }
 
 const schdSnapLogListByMessage = `-- name: SchdSnapLogListByMessage :many
-SELECT snap_id, msg_id, msg_subtype, fday, gen_version, scope_begin, scope_end, record_count, changed, unchanged, pruned, recv_at, outcome, msg_dttm, stale_of FROM schd_snap_log WHERE msg_id = $1 ORDER BY fday, snap_id
+SELECT snap_id, msg_id, msg_subtype, fday, gen_version, scope_begin, scope_end, record_count, changed, unchanged, pruned, recv_at, outcome, msg_dttm, stale_of, kept_newer FROM schd_snap_log WHERE msg_id = $1 ORDER BY fday, snap_id
 `
 
 func (q *Queries) SchdSnapLogListByMessage(ctx context.Context, db DBTX, msgID int64) ([]SchdSnapLog, error) {
@@ -226,6 +228,7 @@ func (q *Queries) SchdSnapLogListByMessage(ctx context.Context, db DBTX, msgID i
 			&i.Outcome,
 			&i.MsgDttm,
 			&i.StaleOf,
+			&i.KeptNewer,
 		); err != nil {
 			return nil, err
 		}

@@ -11,7 +11,7 @@ import (
 )
 
 const flight = `-- name: Flight :one
-SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, fint, appt, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at FROM flight_schd WHERE flid = $1
+SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, fint, appt, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at, stamps FROM flight_schd WHERE flid = $1
 `
 
 // One flight's row; with the detail queries below, the flight with every detail.
@@ -106,6 +106,7 @@ func (q *Queries) Flight(ctx context.Context, db DBTX, flid int64) (FlightSchd, 
 		&i.LastMessageID,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Stamps,
 	)
 	return i, err
 }
@@ -527,7 +528,7 @@ func (q *Queries) FlightStandPlans(ctx context.Context, db DBTX, flid int64) ([]
 }
 
 const flightsByDay = `-- name: FlightsByDay :many
-SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, fint, appt, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at FROM flight_schd
+SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, fint, appt, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at, stamps FROM flight_schd
 WHERE operation_day = $1 AND flid > $2
 ORDER BY flid
 LIMIT $3
@@ -639,6 +640,7 @@ func (q *Queries) FlightsByDay(ctx context.Context, db DBTX, arg FlightsByDayPar
 			&i.LastMessageID,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.Stamps,
 		); err != nil {
 			return nil, err
 		}
@@ -651,7 +653,7 @@ func (q *Queries) FlightsByDay(ctx context.Context, db DBTX, arg FlightsByDayPar
 }
 
 const flightsInWindow = `-- name: FlightsInWindow :many
-SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, fint, appt, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at FROM flight_schd
+SELECT flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid, trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc, botm, botm_at, lacl, fint, appt, egsr, egst, egst_at, vipp, vipr, lbno, lbwt, paxc, exsc, exsr, ftss, pedt, pedt_at, neat, neat_at, padt, padt_at, naat, naat_at, stdt, stdt_at, eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at, updated_at, stamps FROM flight_schd
 WHERE sodt_at >= $1 AND sodt_at < $2 AND flid > $3
 ORDER BY flid
 LIMIT $4
@@ -768,6 +770,7 @@ func (q *Queries) FlightsInWindow(ctx context.Context, db DBTX, arg FlightsInWin
 			&i.LastMessageID,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.Stamps,
 		); err != nil {
 			return nil, err
 		}

@@ -384,6 +384,8 @@ type FlightSchd struct {
 	LastMessageID int64     `json:"last_message_id"`
 	CreatedAt     time.Time `json:"created_at"`
 	UpdatedAt     time.Time `json:"updated_at"`
+	// Rule 19: the META DTTM of the message that last set each value, per DTTM (unix seconds, ascending) the names it stamps, as "secs:NAME NAME;secs:NAME" (SIS names, lifecycle, and * for every name without its own stamp). A snapshot sets a value only where its DTTM is not older. NULL: no stamp known.
+	Stamps *string `json:"stamps"`
 }
 
 // Planned stand occupations (SIS PSDT), in input order.

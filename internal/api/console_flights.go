@@ -114,21 +114,25 @@ type flightView struct {
 	Groups   []groupView
 	Payloads []payloadRow
 	History  flightHistory
+	// LifecycleSet is when the lifecycle was last set (its stamp, rule 19).
+	LifecycleSet string
 }
 
+// Set, in each row, is when the value was set: the META DTTM of the message
+// that last set it, in the airport zone ("" when not known; rule 19).
 type scalarRow struct {
-	Name, Raw, Parsed string
+	Name, Raw, Parsed, Set string
 }
 
 type structRow struct {
-	Name, Text string
-	Attrs      []string
+	Name, Text, Set string
+	Attrs           []string
 }
 
 type groupView struct {
-	Name   string
-	Fields []string
-	Items  []groupItem
+	Name, Set string
+	Fields    []string
+	Items     []groupItem
 }
 
 type groupItem struct {
@@ -138,7 +142,7 @@ type groupItem struct {
 }
 
 type payloadRow struct {
-	Name, Format, Content string
+	Name, Format, Content, Set string
 }
 
 func (s *server) consoleFlight(w http.ResponseWriter, r *http.Request) {
@@ -170,11 +174,18 @@ func (s *server) consoleFlight(w http.ResponseWriter, r *http.Request) {
 }
 
 func fillFlightView(v *flightView, st *flight.State, loc *time.Location) {
+	set := func(name string) string {
+		if t, ok := st.Stamps.Of(name); ok {
+			return status.Stamp(t, loc)
+		}
+		return ""
+	}
+	v.LifecycleSet = set(flight.StampLifecycle)
 	for _, k := range sortedKeys(st.Scalars) {
-		v.Scalars = append(v.Scalars, scalarRow{Name: k, Raw: st.Scalars[k].Raw, Parsed: parsedValue(st.Scalars[k], loc)})
+		v.Scalars = append(v.Scalars, scalarRow{Name: k, Raw: st.Scalars[k].Raw, Parsed: parsedValue(st.Scalars[k], loc), Set: set(k)})
 	}
 	for _, k := range sortedKeys(st.Structs) {
-		sr := structRow{Name: k}
+		sr := structRow{Name: k, Set: set(k)}
 		if t := st.Structs[k].Text; t != nil {
 			sr.Text = *t
 		}
@@ -184,7 +195,7 @@ func fillFlightView(v *flightView, st *flight.State, loc *time.Location) {
 		v.Structs = append(v.Structs, sr)
 	}
 	for _, k := range sortedKeys(st.Groups) {
-		g := groupView{Name: k}
+		g := groupView{Name: k, Set: set(k)}
 		fields := map[string]bool{}
 		for _, it := range st.Groups[k] {
 			for f := range it.Fields {
@@ -206,7 +217,7 @@ func fillFlightView(v *flightView, st *flight.State, loc *time.Location) {
 		v.Groups = append(v.Groups, g)
 	}
 	for _, k := range sortedKeys(st.Payloads) {
-		v.Payloads = append(v.Payloads, payloadRow{Name: k, Format: st.Payloads[k].Format, Content: st.Payloads[k].Content})
+		v.Payloads = append(v.Payloads, payloadRow{Name: k, Format: st.Payloads[k].Format, Content: st.Payloads[k].Content, Set: set(k)})
 	}
 }
 

@@ -179,15 +179,15 @@ func TestConsolePages(t *testing.T) {
 	t.Run("Flight", func(t *testing.T) {
 		body := page(t, base+"/console/flights/7", http.StatusOK)
 		require.Contains(t, body, "Flight 7 CA7")
-		require.Contains(t, body, `<td>SODT<div class="muted meaning">scheduled date/time (its local date is the operation day)</div></td><td class="mono">02DEC261030</td><td class="mono">2026-12-02 10:30:00 &#43;08:00</td>`, "raw and parsed (airport time)")
-		require.Regexp(t, `(?s)<h3>GTDT \(3\)[^<]*<span class="muted meaning">gate allocations</span></h3>.*<td>1</td><td>1</td>.*<td>2</td><td>4</td>.*<td>3</td><td>2</td>`, body, "the detail list in order")
+		require.Contains(t, body, `<td>SODT<div class="muted meaning">scheduled date/time (its local date is the operation day)</div></td><td class="mono">02DEC261030</td><td class="mono">2026-12-02 10:30:00 &#43;08:00</td><td class="mono">2026-12-02 08:30:00 &#43;08:00</td>`, "raw, parsed and when it was set (airport time)")
+		require.Regexp(t, `(?s)<h3>GTDT \(3\)[^<]*<span class="muted meaning">gate allocations</span> <span class="muted">set 2026-12-02 08:30:00 &#43;08:00</span></h3>.*<td>1</td><td>1</td>.*<td>2</td><td>4</td>.*<td>3</td><td>2</td>`, body, "the detail list in order, and when it was set")
 		require.Contains(t, body, "History of versions (3)")
 		require.Contains(t, body, `>written at</th>`, "the history's time is when msgx wrote the version")
 		// Every SIS code with a glossary entry is labelled with it (one
 		// glossary: sis.Glossary, also docs/decode.md's).
 		require.Contains(t, body, `<td>MVIN<div class="muted meaning">movement: A arrival, D departure</div></td>`)
 		require.Contains(t, body, `<td>STND<div class="muted meaning">stand</div></td>`)
-		require.Contains(t, body, `<h3>GTDT (3) <span class="muted meaning">gate allocations</span></h3>`)
+		require.Contains(t, body, `<h3>GTDT (3) <span class="muted meaning">gate allocations</span> <span class="muted">set`)
 		for _, m := range regexp.MustCompile(`<tr><td>([A-Z]{4})(<div|</td>)`).FindAllStringSubmatch(body, -1) {
 			if sis.Meaning(m[1]) != "" {
 				require.Equal(t, "<div", m[2], "%s has a meaning and shows it", m[1])

@@ -86,6 +86,11 @@ func TestReadFlightIsTheEventPayload(t *testing.T) {
 	require.Equal(t, int64(2), got.StateVersion)
 	require.Equal(t, stnd, got.LastMessageID)
 	require.Equal(t, flight.Active, got.Lifecycle)
+	sent := time.Date(2026, 12, 2, 8, 30, 0, 0, airport) // both messages' DTTM
+	stndAt, ok := got.Stamps.Of("STND")
+	require.True(t, ok && sent.Equal(stndAt), "the stamps: when each value was set (rule 19)")
+	require.Equal(t, flight.Stamps{flight.StampDefault: sent.UTC()}, got.Stamps, "the DNLD's one stamp for the flight it described; the FLOP of the same DTTM adds none")
+	require.Contains(t, string(body), `"stamps":{`)
 	gates := got.Groups[flight.GroupGates]
 	require.Len(t, gates, 3)
 	var seqs, codes, types []string

@@ -74,7 +74,15 @@ func (run *flightRun) result(last flight.Result) flight.Result {
 		return last // applied on the state before the message
 	}
 	if !run.changed || (run.start != nil && sameState(run.start, last.Next)) {
-		return flight.Result{Next: run.start} // nothing, or records that cancel out
+		// Nothing, or records that cancel out; the stamps of what they
+		// carried still move (rule 19), a write without a version.
+		r := flight.Result{Next: run.start}
+		if run.start != nil && !maps.EqualFunc(run.start.Stamps, last.Next.Stamps, time.Time.Equal) {
+			s := *run.start
+			s.Stamps = last.Next.Stamps
+			r.Next, r.Write = &s, true
+		}
+		return r
 	}
 	next := *last.Next
 	next.StateVersion = 1

@@ -3,6 +3,7 @@ package apply
 import (
 	"strings"
 
+	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/widths"
@@ -62,3 +63,9 @@ func fitMeta(meta store.Meta) store.Meta {
 // metaKnown: the message's META was readable (some of it may have been
 // dropped by fitMeta).
 func metaKnown(meta store.Meta) bool { return meta != store.Meta{} }
+
+// sentBy is the message as the stamps see it (rule 19): its META DTTM, and
+// whether it is a snapshot, whose values yield to newer stamps.
+func sentBy(msg *sis.Message) flight.Sent {
+	return flight.Sent{DTTM: msg.Meta.Sent, Snapshot: msg.Kind == sis.KindSchedule && msg.Schedule.Snapshot()}
+}

@@ -86,6 +86,36 @@ func TestScopedPrunePlan(t *testing.T) {
 	require.Equal(t, 2, plan.logs[0].Pruned)
 }
 
+// Rule 19 without a database: the records' kept values and the candidates a
+// newer message changed are counted (kept-newer:<n>, after stale-days); such
+// a candidate is not pruned but stays a member.
+func TestPlanSnapshotKeepsNewer(t *testing.T) {
+	t.Parallel()
+	at := func(h int) time.Time { return time.Date(2026, 12, 3, h, 0, 0, 0, shanghai) }
+	cand := func(flid int64, stamp time.Time) *flight.State {
+		return &flight.State{FLID: flid, Lifecycle: flight.Active, Scalars: map[string]flight.Value{}, Stamps: flight.Stamps{"STND": stamp}}
+	}
+	stale := &snapshotDay{fday: dec2, flids: []int64{1}, results: []flight.Result{{Next: &flight.State{FLID: 1}}},
+		gen: &store.SnapshotGen{Version: 1, LastMessageID: 7, Dttm: ptrTime(at(9))}}
+	d := &snapshotDay{fday: dec3, flids: []int64{9}, results: []flight.Result{{Next: &flight.State{FLID: 9}, Kept: 2}},
+		candidates: []*flight.State{cand(5, at(8)), cand(6, at(7)), cand(8, at(6))}}
+	plan := planSnapshot([]*snapshotDay{stale, d}, snapshotMsg{id: 50, subtype: "DNLD", dttm: at(7)}, start)
+
+	require.Equal(t, store.StatusSucceeded, plan.out.Status)
+	require.Equal(t, "stale-days:2026-12-02 kept-newer:3", plan.out.Reason, "two values of 9, and 5 not pruned")
+	require.Equal(t, []int64{9, 5}, plan.members[0].FLIDs, "5 stays a member: a newer snapshot may prune it")
+	require.Len(t, plan.results, 3, "the record and two prunes (6: equal DTTM, FIFO; 8)")
+	for _, r := range plan.results[1:] {
+		require.Equal(t, flight.Deleted, r.Next.Lifecycle)
+		require.True(t, at(7).Equal(r.Next.Stamps[flight.StampLifecycle]), "a prune stamps the lifecycle")
+	}
+	applied := plan.logs[1]
+	require.Equal(t, 2, applied.Pruned)
+	require.Equal(t, 3, applied.KeptNewer)
+}
+
+func ptrTime(t time.Time) *time.Time { return &t }
+
 // rangeDays without a database: every local day of [STDB, STDE] that the
 // RESP has no record of is added, empty, in day order; no range adds none.
 func TestRangeDaysCoverTheRange(t *testing.T) {

@@ -22,15 +22,15 @@ func compute(acc *matches, msg *sis.Message, states *overlay, msgID int64, now t
 	case sis.KindRequest:
 		return dead(sis.ClassProtocol, "an outbound request ("+msg.Meta.Type+") arrived inbound"), nil
 	case sis.KindFlightOps:
-		return acc.applyRecords(states, msg.FlightOps.Records, false, msgID, now)
+		return acc.applyRecords(states, msg.FlightOps.Records, false, msgID, now, sentBy(msg))
 	case sis.KindFlightDelete:
-		return acc.deleteFlights(states, FLIDs(msg), msgID, now)
+		return acc.deleteFlights(states, FLIDs(msg), msgID, now, sentBy(msg))
 	case sis.KindSchedule:
 		if msg.Schedule.Subtype == "DEL" {
-			return acc.deleteFlights(states, FLIDs(msg), msgID, now)
+			return acc.deleteFlights(states, FLIDs(msg), msgID, now, sentBy(msg))
 		}
 		if !msg.Schedule.Snapshot() { // ADFT, UPD: upsert the listed flights, never prune
-			return acc.applyRecords(states, msg.Schedule.Flights, true, msgID, now)
+			return acc.applyRecords(states, msg.Schedule.Flights, true, msgID, now, sentBy(msg))
 		}
 	}
 	return Outcome{}, nil
@@ -57,7 +57,7 @@ const (
 // A FLOP record matches neither an unknown flight nor a DELETED one: only a
 // schedule record brings a deleted flight back, so a late FLOP can neither
 // change it nor make it emit yet another TOMBSTONE.
-func (m *matches) applyRecords(states *overlay, recs []*sis.FlightRecord, create bool, msgID int64, now time.Time) (Outcome, []flight.Result) {
+func (m *matches) applyRecords(states *overlay, recs []*sis.FlightRecord, create bool, msgID int64, now time.Time, by flight.Sent) (Outcome, []flight.Result) {
 	var results []flight.Result
 	track := m.sliced || len(recs) > 1 // a flight may be named again
 	for _, rec := range recs {
@@ -73,7 +73,7 @@ func (m *matches) applyRecords(states *overlay, recs []*sis.FlightRecord, create
 		if track {
 			m.begin(rec.FLID, cur)
 		}
-		r, err := flight.Apply(cur, rec, create, msgID, now)
+		r, err := flight.Apply(cur, rec, create, msgID, now, by)
 		if err != nil {
 			return refused(err), nil
 		}
@@ -99,7 +99,7 @@ func (m *matches) applyRecords(states *overlay, recs []*sis.FlightRecord, create
 }
 
 // deleteFlights marks the listed flights DELETED (FDEL, SCHD DEL).
-func (m *matches) deleteFlights(states *overlay, flids []int64, msgID int64, now time.Time) (Outcome, []flight.Result) {
+func (m *matches) deleteFlights(states *overlay, flids []int64, msgID int64, now time.Time, by flight.Sent) (Outcome, []flight.Result) {
 	var results []flight.Result
 	track := m.sliced || len(flids) > 1
 	for _, id := range flids {
@@ -107,7 +107,7 @@ func (m *matches) deleteFlights(states *overlay, flids []int64, msgID int64, now
 			if track {
 				m.begin(id, cur)
 			}
-			r := flight.Delete(cur, msgID, now)
+			r := flight.Delete(cur, msgID, now, by)
 			states.put(r.Next)
 			results = append(results, r)
 		}

@@ -29,7 +29,7 @@ func (a *Applier) snapshot(ctx context.Context, r Reader, msgID int64, msg *sis.
 	if !ok || err != nil {
 		return out, err
 	}
-	days, err := snapshotDays(s.Flights, states, msgID, now)
+	days, err := snapshotDays(s.Flights, states, msgID, now, sentBy(msg))
 	if err != nil {
 		return refused(err), nil
 	}
@@ -91,11 +91,11 @@ type snapshotMsg struct {
 // (a later record of a flight builds on the earlier one) and groups the
 // results by flight day, the operation day of each record, in day order.
 // Pure. A rule violation refuses the whole message.
-func snapshotDays(recs []*sis.FlightRecord, states map[int64]*flight.State, msgID int64, now time.Time) ([]*snapshotDay, error) {
+func snapshotDays(recs []*sis.FlightRecord, states map[int64]*flight.State, msgID int64, now time.Time, by flight.Sent) ([]*snapshotDay, error) {
 	cur := maps.Clone(states)
 	byDay := map[time.Time]*snapshotDay{}
 	for _, rec := range recs {
-		r, err := flight.Apply(cur[rec.FLID], rec, true, msgID, now)
+		r, err := flight.Apply(cur[rec.FLID], rec, true, msgID, now, by)
 		if err != nil {
 			return nil, err
 		}
@@ -167,10 +167,12 @@ func planSnapshot(days []*snapshotDay, msg snapshotMsg, now time.Time) snapshotP
 	var (
 		plan      snapshotPlan
 		applied   int
+		kept      int
 		staleOf   []int64
 		staleDays []string
 	)
 	dttm := msg.dttm
+	by := flight.Sent{DTTM: dttm, Snapshot: true}
 	for _, d := range days {
 		switch decideDay(d.gen, msg) {
 		case dayReplay:
@@ -193,16 +195,28 @@ func planSnapshot(days []*snapshotDay, msg snapshotMsg, now time.Time) snapshotP
 		if d.gen != nil {
 			version = d.gen.Version
 		}
-		changed := 0
+		changed, dayKept := 0, 0
 		for _, r := range d.results {
 			if r.Changed {
 				changed++
 			}
+			dayKept += r.Kept
 		}
 		plan.results = append(plan.results, d.results...)
+		members := append(slices.Clone(d.flids), d.kept...)
+		pruned := 0
 		for _, c := range d.candidates {
-			plan.results = append(plan.results, flight.Delete(c, msg.id, now))
+			if !dttm.IsZero() && c.Stamps.NewerThan(dttm) {
+				// Changed by a newer message: not pruned, and still a member,
+				// so a later snapshot newer than that change prunes it (rule 19).
+				dayKept++
+				members = append(members, c.FLID)
+				continue
+			}
+			plan.results = append(plan.results, flight.Delete(c, msg.id, now, by))
+			pruned++
 		}
+		kept += dayKept
 		plan.advances = append(plan.advances, store.AdvanceGen{
 			FDay: d.fday, ExpectedVersion: version, MessageID: msg.id,
 			ContentDigest: digest(d.results), Dttm: &dttm, DttmRaw: msg.dttmRaw, Now: now,
@@ -210,9 +224,9 @@ func planSnapshot(days []*snapshotDay, msg snapshotMsg, now time.Time) snapshotP
 		plan.logs = append(plan.logs, store.SnapshotLog{
 			MsgID: msg.id, Subtype: msg.subtype, FDay: d.fday, Outcome: store.SnapApplied,
 			GenVersion: version + 1, Dttm: &dttm, ScopeBegin: d.begin, ScopeEnd: d.end, Records: len(d.flids),
-			Changed: changed, Unchanged: len(d.flids) - changed, Pruned: len(d.candidates), RecvAt: now,
+			Changed: changed, Unchanged: len(d.flids) - changed, Pruned: pruned, KeptNewer: dayKept, RecvAt: now,
 		})
-		plan.members = append(plan.members, Members{FDay: d.fday, FLIDs: append(slices.Clone(d.flids), d.kept...)})
+		plan.members = append(plan.members, Members{FDay: d.fday, FLIDs: members})
 	}
 	switch {
 	case applied == 0 && len(staleOf) > 0:
@@ -221,10 +235,15 @@ func planSnapshot(days []*snapshotDay, msg snapshotMsg, now time.Time) snapshotP
 			ids[i] = strconv.FormatInt(id, 10)
 		}
 		plan.out = skipped("stale-snapshot:" + strings.Join(ids, ","))
-	case len(staleDays) > 0:
-		plan.out = succeeded("stale-days:" + strings.Join(staleDays, ","))
 	default:
-		plan.out = succeeded("")
+		var reason []string
+		if len(staleDays) > 0 {
+			reason = append(reason, "stale-days:"+strings.Join(staleDays, ","))
+		}
+		if kept > 0 {
+			reason = append(reason, "kept-newer:"+strconv.Itoa(kept))
+		}
+		plan.out = succeeded(strings.Join(reason, " "))
 	}
 	return plan
 }

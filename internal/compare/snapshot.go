@@ -36,7 +36,7 @@ func FromSnapshot(raw []byte, opt sis.Options) (*Snapshot, error) {
 		if _, dup := snap.States[rec.FLID]; dup {
 			return nil, fmt.Errorf("record %d: FLID %d appears twice in the snapshot", rec.Ordinal, rec.FLID)
 		}
-		r, err := flight.Apply(nil, rec, true, 0, time.Time{})
+		r, err := flight.Apply(nil, rec, true, 0, time.Time{}, flight.Sent{})
 		if err != nil {
 			return nil, fmt.Errorf("record %d: %w", rec.Ordinal, err)
 		}

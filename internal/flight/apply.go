@@ -27,51 +27,102 @@ type Result struct {
 	Write   bool
 	Created bool // the flight did not exist before
 	Changes Changes
+	// Kept counts what a snapshot's record left to a newer message (rule
+	// 19): the values it would have changed, or 1 for a flight a newer
+	// message deleted.
+	Kept int
 }
 
 // Apply computes the next state of a flight from its current state (nil for
 // a new flight) and one decoded record: absent fields stay, Set writes, Clear
 // removes, Replace swaps a whole group. A schedule record (SCHD) that lists
-// a DELETED flight brings it back (revive); a FLOP record does not. Pure: no
-// I/O, the caller supplies the message id and the time.
-func Apply(cur *State, rec *sis.FlightRecord, revive bool, msgID int64, now time.Time) (Result, error) {
+// a DELETED flight brings it back (revive); a FLOP record does not. Every
+// value the record sets is stamped with by's DTTM; a snapshot's (by.Snapshot)
+// value yields to a newer stamp, and a snapshot never revives a flight a
+// newer message deleted (rule 19). Pure: no I/O, the caller supplies the
+// message id and the time.
+func Apply(cur *State, rec *sis.FlightRecord, revive bool, msgID int64, now time.Time, by Sent) (Result, error) {
 	next := cloneFor(cur, rec)
 	if cur == nil {
 		next.FLID, next.Lifecycle = rec.FLID, Active
 	}
+	st := &stamper{by: by, stamps: next.Stamps}
+	if cur == nil {
+		st.created()
+	}
 	var groups, payloads []string // replaced collections
 	changed := cur == nil
 	if revive && next.Lifecycle == Deleted {
+		if st.keep(StampLifecycle) {
+			// Deleted by a newer message: the snapshot's record is kept out
+			// whole, the flight stays DELETED.
+			same := *cur
+			return Result{Next: &same, Kept: 1}, nil
+		}
 		next.Lifecycle, next.DeletedAt = Active, nil
 		changed = true
+		st.set(StampLifecycle, true)
 	}
 
-	if applyValue(next.Scalars, "FFID", rec.FFID) {
-		changed = true
-	}
-	for id, f := range rec.Scalars.All() {
-		if applyValue(next.Scalars, id.String(), f) {
-			changed = true
+	scalar := func(name string, f sis.Field) {
+		if f.Op == sis.Unchanged {
+			return
 		}
+		if st.keep(name) {
+			if wouldChange(next.Scalars, name, func(m map[string]Value) bool { return applyValue(m, name, f) }) {
+				st.kept++
+			}
+			return
+		}
+		c := applyValue(next.Scalars, name, f)
+		changed = changed || c
+		st.set(name, c)
+	}
+	scalar("FFID", rec.FFID)
+	for id, f := range rec.Scalars.All() {
+		scalar(id.String(), f)
 	}
 	for id, op := range rec.Structs.All() {
-		if applyStruct(next.Structs, id.String(), op) {
-			changed = true
+		name := id.String()
+		if st.keep(name) {
+			if wouldChange(next.Structs, name, func(m map[string]Struct) bool { return applyStruct(m, name, op) }) {
+				st.kept++
+			}
+			continue
 		}
+		c := applyStruct(next.Structs, name, op)
+		changed = changed || c
+		st.set(name, c)
 	}
 	for id, op := range rec.Groups.All() {
 		name := id.String()
-		if applyGroup(next.Groups, name, op) {
+		if st.keep(name) {
+			if wouldChange(next.Groups, name, func(m map[string][]Item) bool { return applyGroup(m, name, op) }) {
+				st.kept++
+			}
+			continue
+		}
+		c := applyGroup(next.Groups, name, op)
+		if c {
 			changed = true
 			groups = append(groups, name)
 		}
+		st.set(name, c)
 	}
 	for id, op := range rec.Payloads.All() {
 		kind := id.String()
-		if applyPayload(next.Payloads, kind, op) {
+		if st.keep(kind) {
+			if wouldChange(next.Payloads, kind, func(m map[string]Payload) bool { return applyPayload(m, kind, op) }) {
+				st.kept++
+			}
+			continue
+		}
+		c := applyPayload(next.Payloads, kind, op)
+		if c {
 			changed = true
 			payloads = append(payloads, kind)
 		}
+		st.set(kind, c)
 	}
 	if err := setOperationDay(cur, next); err != nil {
 		return Result{}, err
@@ -80,11 +131,14 @@ func Apply(cur *State, rec *sis.FlightRecord, revive bool, msgID int64, now time
 		// A new flight writes every collection it carries.
 		groups, payloads = Groups, PayloadKinds
 	}
+	next.Stamps = st.stamps
 	r := finish(cur, next, changed, msgID, now)
 	if r.Changed {
 		r.Changes = Replaced(next.StateVersion, groups, payloads)
 	}
+	r.Write = r.Write || st.moved
 	r.Created = cur == nil
+	r.Kept = st.kept
 	return r, nil
 }
 
@@ -106,16 +160,24 @@ func cloneFor(s *State, rec *sis.FlightRecord) *State {
 	return &c
 }
 
-// Delete marks a flight DELETED (soft delete until the history sweep). A
-// flight already deleted is unchanged.
-func Delete(cur *State, msgID int64, now time.Time) Result {
+// Delete marks a flight DELETED (soft delete until the history sweep) and
+// stamps its lifecycle with by's DTTM. A flight already deleted is
+// unchanged (an incremental delete still moves the stamp). A snapshot's
+// prune never deletes a flight a newer message changed: the caller checks
+// Stamps.NewerThan first (rule 19).
+func Delete(cur *State, msgID int64, now time.Time, by Sent) Result {
 	next := clone(cur)
 	changed := next.Lifecycle != Deleted
 	if changed {
 		next.Lifecycle = Deleted
 		next.DeletedAt = &now
 	}
-	return finish(cur, next, changed, msgID, now)
+	st := &stamper{by: by, stamps: next.Stamps}
+	st.set(StampLifecycle, changed)
+	next.Stamps = st.stamps
+	r := finish(cur, next, changed, msgID, now)
+	r.Write = r.Write || st.moved
+	return r
 }
 
 // SetSnapshotDay records the snapshot day the flight now belongs to. It is

@@ -39,7 +39,7 @@ func newRecord(flid int64) *sis.FlightRecord {
 
 func apply(t *testing.T, cur *State, rec *sis.FlightRecord, msg int64) Result {
 	t.Helper()
-	r, err := Apply(cur, rec, false, msg, now)
+	r, err := Apply(cur, rec, false, msg, now, Sent{})
 	require.NoError(t, err)
 	return r
 }
@@ -62,7 +62,7 @@ func TestNewFlight(t *testing.T) {
 func TestNewFlightWithoutSODTIsRefused(t *testing.T) {
 	rec := newRecord(7)
 	rec.Scalars.Set(sis.SODT, sis.Field{})
-	_, err := Apply(nil, rec, false, 1, now)
+	_, err := Apply(nil, rec, false, 1, now, Sent{})
 	var re *RuleError
 	require.True(t, errors.As(err, &re))
 }
@@ -149,7 +149,7 @@ func TestOperationDayIsFixedOnce(t *testing.T) {
 	cur := apply(t, nil, newRecord(7), 1).Next
 	rec := &sis.FlightRecord{FLID: 7}
 	rec.Scalars.Set(sis.SODT, setTime("03DEC260030", time.Date(2026, 12, 3, 0, 30, 0, 0, cst)))
-	_, err := Apply(cur, rec, false, 2, now)
+	_, err := Apply(cur, rec, false, 2, now, Sent{})
 	var re *RuleError
 	require.True(t, errors.As(err, &re), "a record moving the operation day is refused")
 
@@ -160,19 +160,19 @@ func TestOperationDayIsFixedOnce(t *testing.T) {
 
 func TestDeleteAndRevive(t *testing.T) {
 	cur := apply(t, nil, newRecord(7), 1).Next
-	r := Delete(cur, 2, now)
+	r := Delete(cur, 2, now, Sent{})
 	require.True(t, r.Changed)
 	require.Equal(t, Deleted, r.Next.Lifecycle)
 	require.Equal(t, int64(2), r.Next.StateVersion)
-	again := Delete(r.Next, 3, now)
+	again := Delete(r.Next, 3, now, Sent{})
 	require.False(t, again.Changed, "deleting a deleted flight emits nothing")
 
-	back, err := Apply(r.Next, &sis.FlightRecord{FLID: 7}, true, 4, now)
+	back, err := Apply(r.Next, &sis.FlightRecord{FLID: 7}, true, 4, now, Sent{})
 	require.NoError(t, err)
 	require.True(t, back.Changed)
 	require.Equal(t, Active, back.Next.Lifecycle)
 	require.Nil(t, back.Next.DeletedAt)
-	flop, err := Apply(r.Next, &sis.FlightRecord{FLID: 7}, false, 4, now)
+	flop, err := Apply(r.Next, &sis.FlightRecord{FLID: 7}, false, 4, now, Sent{})
 	require.NoError(t, err)
 	require.Equal(t, Deleted, flop.Next.Lifecycle, "a FLOP does not revive")
 }

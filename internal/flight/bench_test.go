@@ -25,7 +25,7 @@ func fullFlight(tb testing.TB) *State {
 		`</FLTR></SCHD></MSG>`
 	m, err := sis.Decode([]byte(raw), sis.DefaultOptions())
 	require.NoError(tb, err)
-	r, err := Apply(nil, m.Schedule.Flights[0], false, 1, now)
+	r, err := Apply(nil, m.Schedule.Flights[0], false, 1, now, Sent{})
 	require.NoError(tb, err)
 	return r.Next
 }
@@ -39,7 +39,7 @@ func BenchmarkApplyAndPayload(b *testing.B) {
 	b.Run("Apply", func(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {
-			if _, err := Apply(cur, rec, false, 2, now); err != nil {
+			if _, err := Apply(cur, rec, false, 2, now, Sent{}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -18,7 +18,7 @@ import (
 // changed flight, and reflection over the maps of a state was most of the
 // CPU of a batch.
 func EventPayload(s *State) ([]byte, error) {
-	b := make([]byte, 0, 2048)
+	b := make([]byte, 0, 2048+36*len(s.Stamps))
 	b = append(b, `{"flid":`...)
 	b = strconv.AppendInt(b, s.FLID, 10)
 	var err error
@@ -42,6 +42,12 @@ func EventPayload(s *State) ([]byte, error) {
 		return append(jsonstr.Append(b, p.Content), '}'), nil
 	}); err != nil {
 		return nil, err
+	}
+	if len(s.Stamps) > 0 {
+		b = append(b, `,"stamps":`...)
+		if b, err = appendMap(b, s.Stamps, appendStamp); err != nil {
+			return nil, err
+		}
 	}
 	b = append(b, `,"operation_day":`...)
 	if b, err = appendTime(b, s.OperationDay); err != nil {
@@ -190,3 +196,14 @@ func appendTime(b []byte, t time.Time) ([]byte, error) {
 }
 
 func appendValue(b []byte, v Value) ([]byte, error) { return v.appendJSON(b) }
+
+// appendStamp is appendTime without its allocation per call (a flight has
+// dozens of stamps): the same bytes for a time in years 0-9999.
+func appendStamp(b []byte, t time.Time) ([]byte, error) {
+	if y := t.Year(); y < 0 || y > 9999 {
+		return appendTime(b, t) // encoding/json's error
+	}
+	b = append(b, '"')
+	b = t.AppendFormat(b, time.RFC3339Nano)
+	return append(b, '"'), nil
+}

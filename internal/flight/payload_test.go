@@ -80,6 +80,7 @@ func TestEventPayloadMatchesEncodingJSON(t *testing.T) {
 			"ZZZZ":      {{Fields: map[string]Value{"GATE": {Raw: "not a known group"}}}}, // written the general way
 		},
 		Payloads:     map[string]Payload{"SRVT": {Format: "xml", Content: "<SRVT a=\"1\">&amp;</SRVT>"}, "VIPF": {Format: "json", Content: `{"a":[1,2]}`}},
+		Stamps:       Stamps{"STND": at, StampLifecycle: at.UTC(), StampDefault: day},
 		OperationDay: day, FDay: &day, Lifecycle: Deleted, DeletedAt: &at,
 		StateVersion: 7, LastMessageID: 123456789, CreatedAt: at.In(time.UTC), UpdatedAt: at,
 	}
@@ -88,7 +89,11 @@ func TestEventPayloadMatchesEncodingJSON(t *testing.T) {
 	for i := range 20 {
 		wide[string(rune('Z'-i))+"K"] = Value{Raw: strconv.Itoa(i)}
 	}
-	many := &State{FLID: 2, Scalars: wide, Groups: map[string][]Item{GroupRoute: {{Fields: wide}}}}
+	stamps := Stamps{}
+	for k := range wide {
+		stamps[k] = day.Add(time.Duration(len(stamps)) * time.Second)
+	}
+	many := &State{FLID: 2, Scalars: wide, Groups: map[string][]Item{GroupRoute: {{Fields: wide}}}, Stamps: stamps}
 	for _, s := range []*State{full, fullFlight(t), many, {}, {FLID: 1, Scalars: map[string]Value{}, Structs: map[string]Struct{}, Groups: map[string][]Item{}, Payloads: map[string]Payload{}}} {
 		want, err := json.Marshal(s)
 		require.NoError(t, err)
@@ -99,6 +104,8 @@ func TestEventPayloadMatchesEncodingJSON(t *testing.T) {
 	far := time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
 	_, err := EventPayload(&State{UpdatedAt: far})
 	require.Error(t, err)
+	_, err = EventPayload(&State{Stamps: Stamps{"STND": far}})
+	require.Error(t, err, "a stamp encoding/json refuses is refused too")
 	// A value that fails inside a group item fails the payload, named as
 	// the general way names it.
 	_, err = EventPayload(&State{Groups: map[string][]Item{GroupGates: {{Fields: map[string]Value{"GOTM": {Raw: "far", Time: &far}}}}}})

@@ -123,6 +123,9 @@ type State struct {
 	Groups map[string][]Item `json:"groups"`
 	// Payloads by kind (SRVT, ...); absent = none.
 	Payloads map[string]Payload `json:"payloads"`
+	// Stamps: the META DTTM (UTC) of the message that last set each value
+	// and the lifecycle (rule 19); absent when none is known.
+	Stamps Stamps `json:"stamps,omitempty"`
 
 	OperationDay  time.Time  `json:"operation_day"` // local date of SODT (midnight UTC of that date)
 	FDay          *time.Time `json:"fday,omitempty"`

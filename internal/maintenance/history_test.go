@@ -1,6 +1,7 @@
 package maintenance
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"testing"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -123,9 +125,14 @@ func TestHistoryTombstoneForActive(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "ACTIVE", h1.Lifecycle)
 	require.Contains(t, string(h1.State), `"GTDT":[`)
+	require.Contains(t, string(h1.State), `"stamps":{`, "and its stamps (rule 19)")
 	h2, err := e.Store.LatestFlightHistory(t.Context(), 2)
 	require.NoError(t, err)
 	require.Equal(t, "DELETED", h2.Lifecycle)
+	var doc flight.State
+	require.NoError(t, json.Unmarshal(h2.State, &doc))
+	_, stamped := doc.Stamps.Of(flight.StampLifecycle)
+	require.True(t, stamped, "the history keeps when the flight was deleted")
 }
 
 var errCrash = errors.New("crash between the history write and the delete")

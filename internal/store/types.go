@@ -194,7 +194,10 @@ type SnapshotLog struct {
 	Dttm                                *time.Time // META DTTM of the message
 	ScopeBegin, ScopeEnd                *time.Time
 	Records, Changed, Unchanged, Pruned int
-	RecvAt                              time.Time
+	// KeptNewer: values and flights a newer message kept from the
+	// snapshot (rule 19).
+	KeptNewer int
+	RecvAt    time.Time
 }
 
 // NewEvent is an outbox event written in a business transaction.

@@ -3,6 +3,7 @@ package orastore
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strings"
 	"time"
 
@@ -80,7 +81,10 @@ func (e executor) withDetails(ctx context.Context, rows []rowMap) (map[int64]*fl
 	ordered := make([]*flight.State, len(rows))
 	flids := make([]int64, len(rows))
 	for i, r := range rows {
-		s := stateOf(r)
+		s, err := stateOf(r)
+		if err != nil {
+			return nil, nil, err
+		}
 		states[s.FLID], ordered[i], flids[i] = s, s, s.FLID
 	}
 	if len(rows) == 0 {
@@ -127,7 +131,7 @@ func (e executor) withDetails(ctx context.Context, rows []rowMap) (map[int64]*fl
 	return states, ordered, nil
 }
 
-func stateOf(r rowMap) *flight.State {
+func stateOf(r rowMap) (*flight.State, error) {
 	s := &flight.State{
 		Scalars: map[string]flight.Value{}, Structs: map[string]flight.Struct{},
 		Groups: map[string][]flight.Item{}, Payloads: map[string]flight.Payload{},
@@ -170,7 +174,14 @@ func stateOf(r rowMap) *flight.State {
 			s.Structs[name] = st
 		}
 	}
-	return s
+	if text, ok := r.str("stamps"); ok {
+		stamps, err := flight.ParseStamps(text)
+		if err != nil {
+			return nil, fmt.Errorf("flight %d: %w", s.FLID, err)
+		}
+		s.Stamps = stamps
+	}
+	return s, nil
 }
 
 // valueOf reads value col and its parsed columns; absent when col is NULL.
@@ -221,7 +232,10 @@ func flightValues(s *flight.State, now time.Time) map[string]any {
 	m := map[string]any{
 		"flid": s.FLID, "operation_day": day(s.OperationDay), "fday": fday, "lifecycle": s.Lifecycle,
 		"deleted_at": instantPtr(s.DeletedAt), "state_version": s.StateVersion, "last_message_id": s.LastMessageID,
-		"created_at": instant(created), "updated_at": instant(now),
+		"created_at": instant(created), "updated_at": instant(now), "stamps": sql.NullString{},
+	}
+	if t := s.Stamps.Text(); t != nil {
+		m["stamps"] = text(*t)
 	}
 	for _, n := range flight.ScalarNames {
 		v, ok := s.Scalars[n]

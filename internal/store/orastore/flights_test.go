@@ -19,7 +19,7 @@ func sampleState() *flight.State {
 	mins, text, seq := int32(95), "diverted", int64(2)
 	return &flight.State{
 		FLID: 7, OperationDay: day, FDay: &day, Lifecycle: "ACTIVE", StateVersion: 3, LastMessageID: 41,
-		CreatedAt: at, UpdatedAt: at,
+		CreatedAt: at, UpdatedAt: at, Stamps: flight.Stamps{"FLNO": at, flight.StampLifecycle: at.Add(-time.Hour)},
 		Scalars: map[string]flight.Value{"FLNO": {Raw: "1234"}, "SODT": {Raw: "20261203093000", Time: &at}, "SCHT": {Raw: "0135", Minutes: &mins}},
 		Structs: map[string]flight.Struct{"FDIV": {Text: &text, Attrs: map[string]string{"DDES": "PEK"}}},
 		Groups: map[string][]flight.Item{flight.GroupGates: {{SourceSeq: &seq, Fields: map[string]flight.Value{"GATE": {Raw: "A1"}, "GOTM": {Raw: "20261203090000", Time: &at}}}},
@@ -78,8 +78,11 @@ func TestFlightRowRoundTrip(t *testing.T) {
 	if _, err := mustQuery("FlightUpsert").args(binds); err != nil {
 		t.Fatal(err)
 	}
-	got := stateOf(asRow(binds))
-	if !reflect.DeepEqual(got.Scalars, s.Scalars) || !reflect.DeepEqual(got.Structs, s.Structs) {
+	got, err := stateOf(asRow(binds))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Scalars, s.Scalars) || !reflect.DeepEqual(got.Structs, s.Structs) || !reflect.DeepEqual(got.Stamps, s.Stamps) {
 		t.Errorf("scalars %+v structs %+v", got.Scalars, got.Structs)
 	}
 	if got.FLID != 7 || !got.OperationDay.Equal(s.OperationDay) || !got.FDay.Equal(*s.FDay) || got.StateVersion != 3 || got.Lifecycle != "ACTIVE" {

@@ -82,7 +82,7 @@ func (e executor) LogSnapshot(ctx context.Context, l store.SnapshotLog) error {
 	_, err := e.exec(ctx, "SchdSnapLogInsert", map[string]any{
 		"msg_id": l.MsgID, "msg_subtype": l.Subtype, "fday": day(l.FDay), "gen_version": l.GenVersion,
 		"scope_begin": instantPtr(l.ScopeBegin), "scope_end": instantPtr(l.ScopeEnd), "record_count": l.Records,
-		"changed": l.Changed, "unchanged": l.Unchanged, "pruned": l.Pruned, "recv_at": instant(l.RecvAt),
+		"changed": l.Changed, "unchanged": l.Unchanged, "pruned": l.Pruned, "kept_newer": l.KeptNewer, "recv_at": instant(l.RecvAt),
 		"outcome": l.Outcome, "msg_dttm": instantPtr(l.Dttm), "stale_of": int64Ptr(l.StaleOf),
 	})
 	return err
@@ -107,7 +107,7 @@ func (e executor) SnapshotLogs(ctx context.Context, msgID int64) ([]store.Snapsh
 			staleOf          sql.NullInt64
 		)
 		err := r.Scan(&snapID, &l.MsgID, &l.Subtype, &l.FDay, &l.GenVersion, &begin, &end,
-			&l.Records, &l.Changed, &l.Unchanged, &l.Pruned, &l.RecvAt, &l.Outcome, &dttm, &staleOf)
+			&l.Records, &l.Changed, &l.Unchanged, &l.Pruned, &l.RecvAt, &l.Outcome, &dttm, &staleOf, &l.KeptNewer)
 		l.FDay, l.ScopeBegin, l.ScopeEnd, l.Dttm, l.StaleOf = dayOf(l.FDay), timePtr(begin), timePtr(end), timePtr(dttm), int64P(staleOf)
 		out = append(out, l)
 		return err

@@ -2,6 +2,7 @@ package pgstore
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"time"
 
@@ -73,7 +74,11 @@ func (e executor) withDetails(ctx context.Context, rows []postgres.FlightSchd) (
 	states := make(map[int64]*flight.State, len(rows))
 	flids := make([]int64, len(rows))
 	for i := range rows {
-		states[rows[i].Flid] = stateFromRow(&rows[i])
+		st, err := stateFromRow(&rows[i])
+		if err != nil {
+			return nil, err
+		}
+		states[rows[i].Flid] = st
 		flids[i] = rows[i].Flid
 	}
 	if len(rows) == 0 {
@@ -177,7 +182,7 @@ func (e executor) writePayloads(ctx context.Context, writes []store.FlightWrite,
 	return batchErr
 }
 
-func stateFromRow(r *postgres.FlightSchd) *flight.State {
+func stateFromRow(r *postgres.FlightSchd) (*flight.State, error) {
 	s := &flight.State{
 		FLID:          r.Flid,
 		Scalars:       map[string]flight.Value{},
@@ -197,7 +202,14 @@ func stateFromRow(r *postgres.FlightSchd) *flight.State {
 	getStruct(s, "FDIV", r.FdivText, map[string]*string{"DDES": r.FdivDdes, "DDIR": r.FdivDdir})
 	getStruct(s, "FRET", r.FretText, map[string]*string{"REID": r.FretReid})
 	getStruct(s, "FLAB", r.FlabText, map[string]*string{"ARES": r.FlabAres})
-	return s
+	if r.Stamps != nil {
+		stamps, err := flight.ParseStamps(*r.Stamps)
+		if err != nil {
+			return nil, fmt.Errorf("flight %d: %w", r.Flid, err)
+		}
+		s.Stamps = stamps
+	}
+	return s, nil
 }
 
 // A structure is present when its text or any attribute is.
@@ -230,6 +242,7 @@ func setRow(r *postgres.FlightSchd, s *flight.State, now time.Time) {
 		LastMessageID: s.LastMessageID,
 		CreatedAt:     s.CreatedAt,
 		UpdatedAt:     now,
+		Stamps:        s.Stamps.Text(),
 	}
 	if r.CreatedAt.IsZero() {
 		r.CreatedAt = now

@@ -58,7 +58,7 @@ func (e executor) LogSnapshot(ctx context.Context, l store.SnapshotLog) error {
 	return interpret(e.q.SchdSnapLogInsert(ctx, e.db, postgres.SchdSnapLogInsertParams{
 		MsgID: l.MsgID, MsgSubtype: l.Subtype, Fday: l.FDay, GenVersion: l.GenVersion,
 		ScopeBegin: l.ScopeBegin, ScopeEnd: l.ScopeEnd, RecordCount: int32(l.Records),
-		Changed: int32(l.Changed), Unchanged: int32(l.Unchanged), Pruned: int32(l.Pruned), RecvAt: l.RecvAt,
+		Changed: int32(l.Changed), Unchanged: int32(l.Unchanged), Pruned: int32(l.Pruned), KeptNewer: int32(l.KeptNewer), RecvAt: l.RecvAt,
 		Outcome: l.Outcome, MsgDttm: l.Dttm, StaleOf: l.StaleOf,
 	}))
 }
@@ -74,7 +74,7 @@ func (e executor) SnapshotLogs(ctx context.Context, msgID int64) ([]store.Snapsh
 			MsgID: r.MsgID, Subtype: r.MsgSubtype, FDay: r.Fday, Outcome: r.Outcome,
 			GenVersion: r.GenVersion, StaleOf: r.StaleOf, Dttm: r.MsgDttm,
 			ScopeBegin: r.ScopeBegin, ScopeEnd: r.ScopeEnd, Records: int(r.RecordCount),
-			Changed: int(r.Changed), Unchanged: int(r.Unchanged), Pruned: int(r.Pruned), RecvAt: r.RecvAt,
+			Changed: int(r.Changed), Unchanged: int(r.Unchanged), Pruned: int(r.Pruned), KeptNewer: int(r.KeptNewer), RecvAt: r.RecvAt,
 		}
 	}
 	return logs, nil

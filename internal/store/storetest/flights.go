@@ -80,6 +80,12 @@ func richFlight(flid int64) *flight.State {
 			"SRVT": {Format: "xml", Content: "<SRVT><SRTC>WCH</SRTC></SRVT>"},
 			"VIPF": {Format: "xml", Content: "<VIPF><VPCD>1</VPCD><VIPT><VSCD>A</VSCD></VIPT></VIPF>"},
 		},
+		// Rule 19's stamps: a name, a group, a payload kind, the lifecycle
+		// and the upgrade's default, each of its own second.
+		Stamps: flight.Stamps{
+			"STND": at(2, 7, 30).UTC(), flight.GroupGates: at(2, 7, 31).UTC(), "SRVT": at(2, 7, 32).UTC(),
+			flight.StampLifecycle: at(2, 6, 0).UTC(), flight.StampDefault: at(2, 6, 1).UTC(),
+		},
 		OperationDay:  time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC),
 		Lifecycle:     flight.Active,
 		StateVersion:  1,
@@ -162,6 +168,25 @@ func testFlights(t *testing.T, newStore Factory) {
 		require.NotEqual(t, gates[0].Fields["GTYP"], gates[1].Fields["GTYP"])
 		require.Nil(t, got.Groups[flight.GroupDelays][0].SourceSeq, "DELY has no sequence number")
 		require.True(t, got.CreatedAt.Equal(t0))
+	})
+
+	t.Run("StampsReadBackAndClear", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
+		s := newStore(t)
+		want := richFlight(1002)
+		write(t, s, t0, want)
+		got := read(t, s, 1002)
+		require.Equal(t, want.Stamps, got.Stamps, "every stamp, to the second, in UTC")
+
+		next := richFlight(1002)
+		next.StateVersion = 2
+		next.Stamps = flight.Stamps{"STND": at(2, 8, 0).UTC()}
+		require.NoError(t, s.WriteFlights(ctx(t), []store.FlightWrite{{State: next}}, t0))
+		require.Equal(t, next.Stamps, read(t, s, 1002).Stamps, "a write replaces the stamps whole")
+
+		next.Stamps = nil
+		require.NoError(t, s.WriteFlights(ctx(t), []store.FlightWrite{{State: next}}, t0))
+		require.Nil(t, read(t, s, 1002).Stamps, "no stamp known")
 	})
 
 	t.Run("ReplacingOneCollectionLeavesOthersUntouched", func(t *testing.T) {

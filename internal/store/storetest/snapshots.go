@@ -47,7 +47,7 @@ func testSnapshots(t *testing.T, newStore Factory) {
 		s := newStore(t)
 		dttm, newer := t0.Add(-time.Hour), int64(7)
 		applied := store.SnapshotLog{MsgID: 9, Subtype: "DNLD", FDay: day2, Outcome: store.SnapApplied, GenVersion: 3, Dttm: &dttm,
-			ScopeBegin: &t0, ScopeEnd: &t0, Records: 2, Changed: 1, Unchanged: 1, Pruned: 1, RecvAt: t0}
+			ScopeBegin: &t0, ScopeEnd: &t0, Records: 2, Changed: 1, Unchanged: 1, Pruned: 1, KeptNewer: 2, RecvAt: t0}
 		stale := store.SnapshotLog{MsgID: 9, Subtype: "DNLD", FDay: day2.AddDate(0, 0, 1), Outcome: store.SnapStale, GenVersion: 4, StaleOf: &newer,
 			Dttm: &dttm, Records: 1, RecvAt: t0}
 		require.NoError(t, s.LogSnapshot(ctx(t), stale))

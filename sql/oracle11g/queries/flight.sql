@@ -23,7 +23,7 @@ INSERT INTO flight_schd (
   eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot,
   ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text,
   flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version,
-  last_message_id, created_at, updated_at)
+  last_message_id, created_at, updated_at, stamps)
 VALUES (
   :flid, :ffid, :alcd, :alsc, :flno, :mvin, :sodt, :sodt_at, :flty, :flin, :acft, :reno, :taop,
   :tafl, :taid, :trml, :maxp, :csop, :csft, :maid, :estt, :estt_at, :actt, :actt_at, :stnd,
@@ -33,7 +33,7 @@ VALUES (
   :scht_minutes, :cobt, :cobt_at, :tobt, :tobt_at, :eobt, :eobt_at, :ctot, :ctot_at, :iest,
   :iest_at, :runw, :fdiv_ddes, :fdiv_ddir, :fdiv_text, :fret_reid, :fret_text, :flab_ares,
   :flab_text, TO_DATE(:operation_day, 'YYYY-MM-DD'), TO_DATE(:fday, 'YYYY-MM-DD'), :lifecycle,
-  :deleted_at, :state_version, :last_message_id, :created_at, :updated_at)
+  :deleted_at, :state_version, :last_message_id, :created_at, :updated_at, :stamps)
 
 -- name: FlightUpsert :exec
 -- One flight per array element (11g has no JSON), executed array-bound:
@@ -60,7 +60,7 @@ USING (
     :flab_text AS flab_text, TO_DATE(:operation_day, 'YYYY-MM-DD') AS operation_day,
     TO_DATE(:fday, 'YYYY-MM-DD') AS fday, :lifecycle AS lifecycle, :deleted_at AS deleted_at,
     :state_version AS state_version, :last_message_id AS last_message_id,
-    :created_at AS created_at, :updated_at AS updated_at
+    :created_at AS created_at, :updated_at AS updated_at, :stamps AS stamps
   FROM DUAL
 ) s
 ON (t.flid = s.flid)
@@ -149,7 +149,8 @@ WHEN MATCHED THEN UPDATE SET
   t.deleted_at = s.deleted_at,
   t.state_version = s.state_version,
   t.last_message_id = s.last_message_id,
-  t.updated_at = s.updated_at
+  t.updated_at = s.updated_at,
+  t.stamps = s.stamps
 WHEN NOT MATCHED THEN INSERT (
   flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid,
   trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl,
@@ -158,7 +159,7 @@ WHEN NOT MATCHED THEN INSERT (
   eddt, eddt_at, dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot,
   ctot_at, iest, iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text,
   flab_ares, flab_text, operation_day, fday, lifecycle, deleted_at, state_version,
-  last_message_id, created_at, updated_at)
+  last_message_id, created_at, updated_at, stamps)
 VALUES (
   s.flid, s.ffid, s.alcd, s.alsc, s.flno, s.mvin, s.sodt, s.sodt_at, s.flty, s.flin, s.acft,
   s.reno, s.taop, s.tafl, s.taid, s.trml, s.maxp, s.csop, s.csft, s.maid, s.estt, s.estt_at,
@@ -169,7 +170,7 @@ VALUES (
   s.tobt, s.tobt_at, s.eobt, s.eobt_at, s.ctot, s.ctot_at, s.iest, s.iest_at, s.runw,
   s.fdiv_ddes, s.fdiv_ddir, s.fdiv_text, s.fret_reid, s.fret_text, s.flab_ares, s.flab_text,
   s.operation_day, s.fday, s.lifecycle, s.deleted_at, s.state_version, s.last_message_id,
-  s.created_at, s.updated_at)
+  s.created_at, s.updated_at, s.stamps)
 
 -- name: FlightListByDay :many
 SELECT * FROM (

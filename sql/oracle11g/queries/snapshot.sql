@@ -40,10 +40,10 @@ SELECT flid FROM schd_gen_flid WHERE fday = TO_DATE(:fday, 'YYYY-MM-DD') ORDER B
 -- name: SchdSnapLogInsert :exec
 INSERT INTO schd_snap_log (
   snap_id, msg_id, msg_subtype, fday, gen_version, scope_begin, scope_end,
-  record_count, changed, unchanged, pruned, recv_at, outcome, msg_dttm, stale_of)
+  record_count, changed, unchanged, pruned, kept_newer, recv_at, outcome, msg_dttm, stale_of)
 VALUES (
   schd_snap_log_seq.NEXTVAL, :msg_id, :msg_subtype, TO_DATE(:fday, 'YYYY-MM-DD'), :gen_version, :scope_begin, :scope_end,
-  :record_count, :changed, :unchanged, :pruned, :recv_at, :outcome, :msg_dttm, :stale_of)
+  :record_count, :changed, :unchanged, :pruned, :kept_newer, :recv_at, :outcome, :msg_dttm, :stale_of)
 
 -- name: SchdSnapLogListByMessage :many
 SELECT * FROM schd_snap_log WHERE msg_id = :msg_id ORDER BY fday, snap_id

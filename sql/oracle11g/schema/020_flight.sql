@@ -101,6 +101,7 @@ CREATE TABLE FLIGHT_SCHD (
   LAST_MESSAGE_ID    NUMBER(19)                  NOT NULL,
   CREATED_AT         TIMESTAMP(6) WITH TIME ZONE DEFAULT SYSTIMESTAMP NOT NULL,
   UPDATED_AT         TIMESTAMP(6) WITH TIME ZONE DEFAULT SYSTIMESTAMP NOT NULL,
+  STAMPS             VARCHAR2(1000 CHAR)         NULL,
   CONSTRAINT FLIGHT_SCHD_PKEY PRIMARY KEY (FLID),
   CONSTRAINT FLIGHT_SCHD_LIFECYCLE_CK CHECK (LIFECYCLE IN ('ACTIVE', 'DELETED')),
   CONSTRAINT FLIGHT_SCHD_MVIN_CK CHECK (MVIN IN ('A', 'D')),
@@ -141,6 +142,7 @@ COMMENT ON COLUMN FLIGHT_SCHD.LIFECYCLE IS 'ACTIVE, or DELETED (soft delete by F
 COMMENT ON COLUMN FLIGHT_SCHD.DELETED_AT IS 'When the flight became DELETED.';
 COMMENT ON COLUMN FLIGHT_SCHD.STATE_VERSION IS 'Advances by one on every real change of the flight; a no-op message leaves it and emits nothing.';
 COMMENT ON COLUMN FLIGHT_SCHD.LAST_MESSAGE_ID IS 'MSG_ID of the last message that changed the flight (audit, recovery).';
+COMMENT ON COLUMN FLIGHT_SCHD.STAMPS IS 'Rule 19: the META DTTM of the message that last set each value, per DTTM (unix seconds, ascending) the names it stamps, as "secs:NAME NAME;secs:NAME" (SIS names, lifecycle, and * for every name without its own stamp). A snapshot sets a value only where its DTTM is not older. NULL: no stamp known.';
 
 -- Detail collections. Each is replaced as a whole when a message carries the
 -- group; ORDINAL is the input order (1-based), SOURCE_SEQ the source sequence

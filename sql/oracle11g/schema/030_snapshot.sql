@@ -54,6 +54,7 @@ CREATE TABLE SCHD_SNAP_LOG (
   OUTCOME            VARCHAR2(8 CHAR)            DEFAULT 'APPLIED' NOT NULL,
   MSG_DTTM           TIMESTAMP(6) WITH TIME ZONE NULL,
   STALE_OF           NUMBER(19)                  NULL,
+  KEPT_NEWER         NUMBER(10)                  DEFAULT 0 NOT NULL,
   CONSTRAINT SCHD_SNAP_LOG_PKEY PRIMARY KEY (SNAP_ID),
   CONSTRAINT SCHD_SNAP_LOG_STYP_CK CHECK (MSG_SUBTYPE IN ('DNLD', 'RESP')),
   CONSTRAINT SCHD_SNAP_LOG_COUNTS_CK CHECK (RECORD_COUNT >= 0 AND CHANGED >= 0 AND UNCHANGED >= 0 AND PRUNED >= 0),
@@ -67,6 +68,7 @@ COMMENT ON COLUMN SCHD_SNAP_LOG.SCOPE_BEGIN IS 'Earliest SODT among the records 
 COMMENT ON COLUMN SCHD_SNAP_LOG.SCOPE_END IS 'Latest SODT among the records of this day.';
 COMMENT ON COLUMN SCHD_SNAP_LOG.CHANGED IS 'Flights created or changed by the snapshot.';
 COMMENT ON COLUMN SCHD_SNAP_LOG.UNCHANGED IS 'Flights already in exactly the sent state.';
+COMMENT ON COLUMN SCHD_SNAP_LOG.KEPT_NEWER IS 'Rule 19: values and flights a message sent after this snapshot had set, kept against it (a value not overwritten, a deleted flight not revived, a changed flight not pruned).';
 COMMENT ON COLUMN SCHD_SNAP_LOG.PRUNED IS 'Previous-generation members absent from this snapshot, marked DELETED.';
 COMMENT ON COLUMN SCHD_SNAP_LOG.RECV_AT IS 'When the snapshot was processed (retention key).';
 COMMENT ON COLUMN SCHD_SNAP_LOG.OUTCOME IS 'APPLIED: the day was upserted, pruned and advanced. STALE: the snapshot was sent (DTTM) before the day''s generation, so the day was left alone (no upsert, no prune, version unchanged; changed, unchanged and pruned 0).';

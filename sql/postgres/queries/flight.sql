@@ -27,7 +27,7 @@ INSERT INTO flight_schd (
   dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest,
   iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text,
   operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at,
-  updated_at)
+  updated_at, stamps)
 VALUES (
   @flid, @ffid, @alcd, @alsc, @flno, @mvin, @sodt, @sodt_at, @flty, @flin, @acft, @reno, @taop,
   @tafl, @taid, @trml, @maxp, @csop, @csft, @maid, @estt, @estt_at, @actt, @actt_at, @stnd, @phag,
@@ -36,7 +36,7 @@ VALUES (
   @padt_at, @naat, @naat_at, @stdt, @stdt_at, @eddt, @eddt_at, @dyop, @scht, @scht_minutes, @cobt,
   @cobt_at, @tobt, @tobt_at, @eobt, @eobt_at, @ctot, @ctot_at, @iest, @iest_at, @runw, @fdiv_ddes,
   @fdiv_ddir, @fdiv_text, @fret_reid, @fret_text, @flab_ares, @flab_text, @operation_day, @fday,
-  @lifecycle, @deleted_at, @state_version, @last_message_id, @created_at, @updated_at);
+  @lifecycle, @deleted_at, @state_version, @last_message_id, @created_at, @updated_at, @stamps);
 
 -- name: FlightUpsert :exec
 -- Writes the computed next states of flights (every column; the pump
@@ -54,7 +54,7 @@ INSERT INTO flight_schd (
   dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest,
   iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text,
   operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at,
-  updated_at)
+  updated_at, stamps)
 SELECT
   flid, ffid, alcd, alsc, flno, mvin, sodt, sodt_at, flty, flin, acft, reno, taop, tafl, taid,
   trml, maxp, csop, csft, maid, estt, estt_at, actt, actt_at, stnd, phag, fhag, mhag, cncl, remc,
@@ -63,7 +63,7 @@ SELECT
   dyop, scht, scht_minutes, cobt, cobt_at, tobt, tobt_at, eobt, eobt_at, ctot, ctot_at, iest,
   iest_at, runw, fdiv_ddes, fdiv_ddir, fdiv_text, fret_reid, fret_text, flab_ares, flab_text,
   operation_day, fday, lifecycle, deleted_at, state_version, last_message_id, created_at,
-  updated_at
+  updated_at, stamps
 FROM json_to_recordset(@flights::json) AS v(
   flid bigint,
   ffid varchar,
@@ -151,7 +151,8 @@ FROM json_to_recordset(@flights::json) AS v(
   state_version bigint,
   last_message_id bigint,
   created_at timestamptz,
-  updated_at timestamptz)
+  updated_at timestamptz,
+  stamps text)
 ON CONFLICT (flid) DO UPDATE SET
   ffid = EXCLUDED.ffid,
   alcd = EXCLUDED.alcd,
@@ -237,7 +238,8 @@ ON CONFLICT (flid) DO UPDATE SET
   deleted_at = EXCLUDED.deleted_at,
   state_version = EXCLUDED.state_version,
   last_message_id = EXCLUDED.last_message_id,
-  updated_at = EXCLUDED.updated_at;
+  updated_at = EXCLUDED.updated_at,
+  stamps = EXCLUDED.stamps;
 
 -- name: FlightListByDay :many
 -- One page of the flights of an operation day in FLID order (keyset paging).

@@ -42,10 +42,10 @@ SELECT flid FROM schd_gen_flid WHERE fday = @fday ORDER BY flid;
 -- One row per message and flight day: APPLIED, or STALE (left alone).
 INSERT INTO schd_snap_log (
   msg_id, msg_subtype, fday, gen_version, scope_begin, scope_end,
-  record_count, changed, unchanged, pruned, recv_at, outcome, msg_dttm, stale_of)
+  record_count, changed, unchanged, pruned, kept_newer, recv_at, outcome, msg_dttm, stale_of)
 VALUES (
   @msg_id, @msg_subtype, @fday, @gen_version, @scope_begin, @scope_end,
-  @record_count, @changed, @unchanged, @pruned, @recv_at, @outcome, @msg_dttm, @stale_of);
+  @record_count, @changed, @unchanged, @pruned, @kept_newer, @recv_at, @outcome, @msg_dttm, @stale_of);
 
 -- name: SchdSnapLogListByMessage :many
 SELECT * FROM schd_snap_log WHERE msg_id = @msg_id ORDER BY fday, snap_id;

@@ -96,6 +96,7 @@ CREATE TABLE flight_schd (
   last_message_id  BIGINT         NOT NULL,
   created_at       TIMESTAMPTZ    NOT NULL DEFAULT now(),
   updated_at       TIMESTAMPTZ    NOT NULL DEFAULT now(),
+  stamps           VARCHAR(1000)  NULL,
   CONSTRAINT flight_schd_pkey PRIMARY KEY (flid),
   CONSTRAINT flight_schd_lifecycle_ck CHECK (lifecycle IN ('ACTIVE', 'DELETED')),
   CONSTRAINT flight_schd_mvin_ck CHECK (mvin IN ('A', 'D')),
@@ -135,6 +136,7 @@ COMMENT ON COLUMN flight_schd.lifecycle IS 'ACTIVE, or DELETED (soft delete by F
 COMMENT ON COLUMN flight_schd.deleted_at IS 'When the flight became DELETED.';
 COMMENT ON COLUMN flight_schd.state_version IS 'Advances by one on every real change of the flight; a no-op message leaves it and emits nothing.';
 COMMENT ON COLUMN flight_schd.last_message_id IS 'MSG_ID of the last message that changed the flight (audit, recovery).';
+COMMENT ON COLUMN flight_schd.stamps IS 'Rule 19: the META DTTM of the message that last set each value, per DTTM (unix seconds, ascending) the names it stamps, as "secs:NAME NAME;secs:NAME" (SIS names, lifecycle, and * for every name without its own stamp). A snapshot sets a value only where its DTTM is not older. NULL: no stamp known.';
 
 -- Detail collections. Each is replaced as a whole when a message carries the
 -- group; ORDINAL is the input order (1-based), SOURCE_SEQ the source sequence

@@ -51,6 +51,7 @@ CREATE TABLE schd_snap_log (
   outcome       VARCHAR(8)   NOT NULL DEFAULT 'APPLIED',
   msg_dttm      TIMESTAMPTZ  NULL,
   stale_of      BIGINT       NULL,
+  kept_newer    INTEGER      NOT NULL DEFAULT 0,
   CONSTRAINT schd_snap_log_pkey PRIMARY KEY (snap_id),
   CONSTRAINT schd_snap_log_styp_ck CHECK (msg_subtype IN ('DNLD', 'RESP')),
   CONSTRAINT schd_snap_log_counts_ck CHECK (record_count >= 0 AND changed >= 0 AND unchanged >= 0 AND pruned >= 0),
@@ -63,6 +64,7 @@ COMMENT ON COLUMN schd_snap_log.scope_begin IS 'Earliest SODT among the records 
 COMMENT ON COLUMN schd_snap_log.scope_end IS 'Latest SODT among the records of this day.';
 COMMENT ON COLUMN schd_snap_log.changed IS 'Flights created or changed by the snapshot.';
 COMMENT ON COLUMN schd_snap_log.unchanged IS 'Flights already in exactly the sent state.';
+COMMENT ON COLUMN schd_snap_log.kept_newer IS 'Rule 19: values and flights a message sent after this snapshot had set, kept against it (a value not overwritten, a deleted flight not revived, a changed flight not pruned).';
 COMMENT ON COLUMN schd_snap_log.pruned IS 'Previous-generation members absent from this snapshot, marked DELETED.';
 COMMENT ON COLUMN schd_snap_log.recv_at IS 'When the snapshot was processed (retention key).';
 COMMENT ON COLUMN schd_snap_log.outcome IS 'APPLIED: the day was upserted, pruned and advanced. STALE: the snapshot was sent (DTTM) before the day''s generation, so the day was left alone (no upsert, no prune, version unchanged; changed, unchanged and pruned 0).';
