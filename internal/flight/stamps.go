@@ -19,6 +19,10 @@ const (
 	StampDefault = "*"
 )
 
+// StampsMaxLen is the width of FLIGHT_SCHD.STAMPS (VARCHAR(2000),
+// VARCHAR2(2000 BYTE): the text is ASCII): AppendText never writes more.
+const StampsMaxLen = 2000
+
 // Stamps is rule 19: for each scalar, structure, group, payload kind and the
 // lifecycle, the META DTTM of the message that last set it.
 type Stamps map[string]time.Time
@@ -121,9 +125,9 @@ func wouldChange[V any](m map[string]V, name string, apply func(map[string]V) bo
 
 // AppendText writes stamps as the FLIGHT_SCHD.STAMPS text: per DTTM (unix
 // seconds, ascending) the names it stamps, sorted and space-separated;
-// groups separated by ";" ("1797285600:*;1797291000:GTDT STND"). Grouped,
-// every name a flight can have fits a VARCHAR2(1000 CHAR) — a flight's
-// values are set by a few messages — and it parses without reflection
+// groups separated by ";" ("1797285600:*;1797291000:GTDT STND"). Even with
+// every name a flight can have at a time of its own it is within
+// StampsMaxLen, the column's width; it parses without reflection
 // (docs/design.md, rule 19).
 func (s Stamps) AppendText(b []byte) []byte {
 	keys := make([]string, 0, 96) // every name a flight has fits: no allocation

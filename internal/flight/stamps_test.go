@@ -171,3 +171,24 @@ func TestStampsText(t *testing.T) {
 		require.Error(t, err, bad)
 	}
 }
+
+// The stamps text of the worst case — every name a flight can have, each at
+// a second of its own, up to the year 9999 — fits the column: a write can
+// never fail on its width.
+func TestStampsTextAlwaysFits(t *testing.T) {
+	t.Parallel()
+	names := append(append(append(append([]string{}, ScalarNames...), Structs...), Groups...), PayloadKinds...)
+	names = append(names, StampLifecycle, StampDefault)
+	last := time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)
+	s := Stamps{}
+	for i, n := range names {
+		s[n] = last.Add(-time.Duration(i) * time.Second)
+	}
+	require.Len(t, s, 75, "every name a flight can carry")
+	text := s.Text()
+	require.NotNil(t, text)
+	require.LessOrEqual(t, len(*text), StampsMaxLen, "%d characters", len(*text))
+	back, err := ParseStamps(*text)
+	require.NoError(t, err)
+	require.Equal(t, len(s), len(back))
+}

@@ -97,6 +97,11 @@ func oracleType(dataType string, charLen *int32) string {
 		if charLen == nil {
 			return "CLOB"
 		}
+		if *charLen > 1000 {
+			// Wider than 1000 characters only for ASCII text (FLIGHT_SCHD.STAMPS):
+			// byte semantics keep it within 11g's 4000 bytes.
+			return fmt.Sprintf("VARCHAR2(%dBYTE)", *charLen)
+		}
 		return fmt.Sprintf("VARCHAR2(%dCHAR)", *charLen)
 	case "text", "json", "jsonb":
 		return "CLOB"

@@ -6,7 +6,7 @@
 -- MSGX_SCHEMA_VERSION.
 
 -- ---- 020_flight.sql
-ALTER TABLE FLIGHT_SCHD ADD (STAMPS VARCHAR2(1000 CHAR) NULL);
+ALTER TABLE FLIGHT_SCHD ADD (STAMPS VARCHAR2(2000 BYTE) NULL);
 COMMENT ON COLUMN FLIGHT_SCHD.STAMPS IS 'Rule 19: the META DTTM of the message that last set each value, per DTTM (unix seconds, ascending) the names it stamps, as "secs:NAME NAME;secs:NAME" (SIS names, lifecycle, and * for every name without its own stamp). A snapshot sets a value only where its DTTM is not older. NULL: no stamp known.';
 
 -- ---- 030_snapshot.sql

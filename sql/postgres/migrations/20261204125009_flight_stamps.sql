@@ -1,5 +1,5 @@
 -- Modify "flight_schd" table
-ALTER TABLE "flight_schd" ADD COLUMN "stamps" character varying(1000) NULL;
+ALTER TABLE "flight_schd" ADD COLUMN "stamps" character varying(2000) NULL;
 -- Set comment to column: "stamps" on table: "flight_schd"
 COMMENT ON COLUMN "flight_schd"."stamps" IS 'Rule 19: the META DTTM of the message that last set each value, per DTTM (unix seconds, ascending) the names it stamps, as "secs:NAME NAME;secs:NAME" (SIS names, lifecycle, and * for every name without its own stamp). A snapshot sets a value only where its DTTM is not older. NULL: no stamp known.';
 -- Modify "schd_snap_log" table

@@ -96,7 +96,7 @@ CREATE TABLE flight_schd (
   last_message_id  BIGINT         NOT NULL,
   created_at       TIMESTAMPTZ    NOT NULL DEFAULT now(),
   updated_at       TIMESTAMPTZ    NOT NULL DEFAULT now(),
-  stamps           VARCHAR(1000)  NULL,
+  stamps           VARCHAR(2000)  NULL,
   CONSTRAINT flight_schd_pkey PRIMARY KEY (flid),
   CONSTRAINT flight_schd_lifecycle_ck CHECK (lifecycle IN ('ACTIVE', 'DELETED')),
   CONSTRAINT flight_schd_mvin_ck CHECK (mvin IN ('A', 'D')),
