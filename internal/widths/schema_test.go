@@ -20,6 +20,7 @@ var msgxOwned = []widths.Column{
 	{"pump_state", "paused_dependency"}, {"pump_state", "paused_reason"}, // the pump's own state
 	{"backfill_todo", "mailbox_status"},
 	{"flight_schd", "lifecycle"}, {"flight_hst", "lifecycle"},
+	{"flight_schd", "stamps"},            // names and DTTMs msgx formats (flight.StampsMaxLen)
 	{"flight_route_point", "route_kind"}, // ROUT or ERUT
 	{"flight_payload", "kind"}, {"flight_payload", "format"},
 	{"schd_gen", "content_digest"},

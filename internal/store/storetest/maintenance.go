@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -125,23 +126,7 @@ func testMaintenance(t *testing.T, newStore Factory) {
 			require.NoError(t, s.LogSnapshot(ctx(t), store.SnapshotLog{MsgID: int64(i + 1), Subtype: "DNLD", FDay: day2,
 				Outcome: store.SnapApplied, GenVersion: 1, ScopeEnd: &l.end, RecvAt: l.recv}))
 		}
-		p := store.RetentionParams{Before: before, Max: 10, DryRun: true}
-		dry, err := s.PurgeSnapshotLogs(ctx(t), p)
-		require.NoError(t, err)
-		require.Equal(t, 2, dry.Rows)
-		require.True(t, older.Equal(*dry.Oldest))
-		require.True(t, old.Equal(*dry.Newest))
-		p.DryRun, p.Max = false, 1
-		gone, err := s.PurgeSnapshotLogs(ctx(t), p)
-		require.NoError(t, err)
-		require.Equal(t, 1, gone.Rows, "bounded by Max, oldest first")
-		require.True(t, older.Equal(*gone.Oldest))
-		gone, err = s.PurgeSnapshotLogs(ctx(t), p)
-		require.NoError(t, err)
-		require.Equal(t, 1, gone.Rows)
-		gone, err = s.PurgeSnapshotLogs(ctx(t), p)
-		require.NoError(t, err)
-		require.Zero(t, gone.Rows)
+		requireRetention(t, s.PurgeSnapshotLogs, before, older, old)
 		for id, kept := range map[int64]bool{1: false, 2: false, 3: true, 4: true} {
 			logs, err := s.SnapshotLogs(ctx(t), id)
 			require.NoError(t, err)
@@ -157,23 +142,7 @@ func testMaintenance(t *testing.T, newStore Factory) {
 		for i, at := range []time.Time{older, old, before, t0} {
 			require.NoError(t, s.RecordGap(ctx(t), store.Gap{Source: "cminmsgs", From: int64(10 * (i + 1)), To: int64(10*(i+1) + 2), SeenAt: at.Add(-time.Minute), GivenUpAt: at}))
 		}
-		p := store.RetentionParams{Before: before, Max: 10, DryRun: true}
-		dry, err := s.PurgeIngressGaps(ctx(t), p)
-		require.NoError(t, err)
-		require.Equal(t, 2, dry.Rows)
-		require.True(t, older.Equal(*dry.Oldest))
-		require.True(t, old.Equal(*dry.Newest))
-		p.DryRun, p.Max = false, 1
-		gone, err := s.PurgeIngressGaps(ctx(t), p)
-		require.NoError(t, err)
-		require.Equal(t, 1, gone.Rows, "bounded by Max, oldest first")
-		require.True(t, older.Equal(*gone.Oldest))
-		gone, err = s.PurgeIngressGaps(ctx(t), p)
-		require.NoError(t, err)
-		require.Equal(t, 1, gone.Rows)
-		gone, err = s.PurgeIngressGaps(ctx(t), p)
-		require.NoError(t, err)
-		require.Equal(t, store.Swept{}, gone)
+		requireRetention(t, s.PurgeIngressGaps, before, older, old)
 		left, err := s.IngressIrregular(ctx(t), time.Time{}, 10)
 		require.NoError(t, err)
 		require.Equal(t, int64(2), left.Gaps, "the gaps given up at and after the cut-off stay")
@@ -258,4 +227,29 @@ func testMaintenance(t *testing.T, newStore Factory) {
 		require.NotNil(t, h.LastOKAt)
 		require.True(t, t0.Equal(*h.LastOKAt), "a failed run keeps the last success")
 	})
+}
+
+// requireRetention checks a retention purge over two rows older than before
+// (at older and old) and rows at and after it: a dry run counts the two and
+// deletes nothing; a real run deletes at most Max, oldest first, until none
+// is left.
+func requireRetention(t *testing.T, purge func(context.Context, store.RetentionParams) (store.Swept, error), before, older, old time.Time) {
+	t.Helper()
+	p := store.RetentionParams{Before: before, Max: 10, DryRun: true}
+	dry, err := purge(ctx(t), p)
+	require.NoError(t, err)
+	require.Equal(t, 2, dry.Rows)
+	require.True(t, older.Equal(*dry.Oldest))
+	require.True(t, old.Equal(*dry.Newest))
+	p.DryRun, p.Max = false, 1
+	gone, err := purge(ctx(t), p)
+	require.NoError(t, err)
+	require.Equal(t, 1, gone.Rows, "bounded by Max, oldest first")
+	require.True(t, older.Equal(*gone.Oldest))
+	gone, err = purge(ctx(t), p)
+	require.NoError(t, err)
+	require.Equal(t, 1, gone.Rows)
+	gone, err = purge(ctx(t), p)
+	require.NoError(t, err)
+	require.Equal(t, store.Swept{}, gone)
 }
