@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -107,4 +108,37 @@ func boolInt(b bool) int64 {
 		return 1
 	}
 	return 0
+}
+
+// Records of one message that cancel out change nothing — no version, no
+// event — but the stamps of what they carried still move to the message's
+// DTTM (rule 19): the row is written, alone and batched alike.
+func TestCancellingRecordsStillStamp(t *testing.T) {
+	t.Parallel()
+	for _, path := range []string{"alone", "batch"} {
+		t.Run(path, func(t *testing.T) {
+			t.Parallel()
+			a := New(Config{Prune: true, Location: shanghai})
+			w := setupWorld(t, a)
+			before := w.flights[1]
+			msg := sistest.EnvelopeAt("20261202093000", "FLOP", "STND",
+				"<FLOP><FLID>1</FLID><STND>14</STND></FLOP><FLOP><FLID>1</FLID><STND>201</STND></FLOP>")
+			var out Outcome
+			if path == "alone" {
+				var err error
+				out, err = w.one(a, msg)
+				require.NoError(t, err)
+			} else {
+				out = w.batch(a, msg)[0]
+			}
+			require.Equal(t, store.StatusSucceeded, out.Status, out.Reason)
+			f := w.flights[1]
+			require.Equal(t, "201", f.Scalars["STND"].Raw)
+			require.Equal(t, before.StateVersion, f.StateVersion, "no version")
+			require.Empty(t, eventsOf(w, w.nextID-1), "no event")
+			at, ok := f.Stamps.Of("STND")
+			require.True(t, ok)
+			require.Equal(t, time.Date(2026, 12, 2, 9, 30, 0, 0, shanghai).Unix(), at.Unix(), "STND stamped by the message")
+		})
+	}
 }
