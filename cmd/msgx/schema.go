@@ -41,7 +41,7 @@ schema is the *.sql files of --dir, else of ./sql/postgres/schema when the
 working directory has one (a checkout), else the copy built into msgx; a
 line on stderr says when the files used differ from the built-in copy.
 Tables and views in the schema that msgx does not define are DROPPED,
-unless --keep-unowned.
+unless --keep-unowned; a "-- WARNING" line on stderr names them first.
 
 The database is --url, else postgres.url of the configuration (--config /
 $MSGX_CONFIG, MSGX_PG_URL; docs/config.md), whose default is the local
@@ -126,6 +126,11 @@ func runSchema(ctx context.Context, args []string, s streams) int {
 		fmt.Fprintf(s.err, "msgx schema: %s\n", strings.Join(strings.Fields(err.Error()), " "))
 		return exitFailure
 	}
+	if drops := unownedDrops(stmts); len(drops) > 0 {
+		// Said before anything else: the one change a DBA must not miss.
+		fmt.Fprintf(s.err, "-- WARNING: this %s drops %s msgx does not define: %s (keep them with --keep-unowned)\n",
+			sub, plural.Count(len(drops), "object"), strings.Join(drops, ", "))
+	}
 	if sub == "plan" || *verbose {
 		for _, st := range stmts {
 			fmt.Fprintf(s.out, "%s;\n", st)
@@ -138,6 +143,36 @@ func runSchema(ctx context.Context, args []string, s streams) int {
 		fmt.Fprintf(s.err, "-- applied %s\n", statementSummary(stmts))
 	}
 	return exitOK
+}
+
+// unownedDrops names the tables and views a plan drops for good: a DROP
+// TABLE, or a DROP VIEW the plan does not create again (msgx re-creates its
+// own views around a table change). Only objects msgx does not define are
+// dropped so: the desired schema keeps every one of its own.
+func unownedDrops(stmts []string) []string {
+	var drops []string
+	for i, st := range stmts {
+		f := strings.Fields(st)
+		if len(f) < 3 || !strings.EqualFold(f[0], "DROP") || (!strings.EqualFold(f[1], "TABLE") && !strings.EqualFold(f[1], "VIEW")) {
+			continue
+		}
+		name := f[2]
+		if strings.EqualFold(name, "IF") && len(f) >= 5 { // DROP ... IF EXISTS name
+			name = f[4]
+		}
+		name = strings.TrimSuffix(name, ";")
+		recreated := false
+		for _, later := range stmts[i+1:] {
+			if strings.Contains(later, "VIEW "+name) && strings.HasPrefix(strings.ToUpper(later), "CREATE") {
+				recreated = true
+				break
+			}
+		}
+		if !recreated {
+			drops = append(drops, name)
+		}
+	}
+	return drops
 }
 
 // statementSummary counts statements by what they do: "3 statements: 2 CREATE

@@ -143,3 +143,18 @@ func TestSchemaPlanEditedWorkTree(t *testing.T) {
 	require.Equal(t, exitUsage, code)
 	require.Contains(t, stderr, "no *.sql files")
 }
+
+// A view msgx re-creates around a table change is no drop to warn of; a
+// table or a view the plan leaves dropped is.
+func TestUnownedDrops(t *testing.T) {
+	t.Parallel()
+	stmts := []string{
+		`DROP VIEW "public"."flight_report"`,
+		`ALTER TABLE "public"."flight_schd" ALTER COLUMN "stnd" TYPE character varying(2000)`,
+		`CREATE VIEW "public"."flight_report" AS SELECT 1`,
+		`DROP VIEW IF EXISTS "public"."dba_view"`,
+		`DROP TABLE "public"."dba_notes"`,
+	}
+	require.Equal(t, []string{`"public"."dba_view"`, `"public"."dba_notes"`}, unownedDrops(stmts))
+	require.Empty(t, unownedDrops(stmts[:3]))
+}

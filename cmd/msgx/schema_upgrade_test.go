@@ -154,6 +154,8 @@ func TestSchemaKeepUnowned(t *testing.T) {
 	require.Equal(t, exitOK, code, stderr)
 	require.Contains(t, out, `DROP TABLE "public"."dba_notes"`)
 	require.Contains(t, out, `DROP VIEW "public"."dba_busy_stands"`)
+	require.Contains(t, stderr, `-- WARNING: this plan drops 2 objects msgx does not define: "public"."dba_busy_stands", "public"."dba_notes" (keep them with --keep-unowned)`,
+		"said up front, on stderr")
 
 	for _, sub := range []string{"plan", "apply"} {
 		code, out, stderr = runMsgx(t, "schema", sub, "--yes", "--keep-unowned", "--url", pg.URL)
