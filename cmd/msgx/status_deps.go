@@ -7,6 +7,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/app"
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/kafka"
+	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 // depCheckTimeout bounds each of status's own dependency checks, as /readyz
@@ -20,7 +21,7 @@ const depCheckTimeout = 2 * time.Second
 // (the embedded broker of dev lives inside msgx serve).
 func statusDependencies(ctx context.Context, cfg config.Config) map[string]bool {
 	deps := map[string]bool{app.StoreName(cfg.Dialect): true}
-	deps["mailbox"] = reachable(ctx, func(ctx context.Context) error {
+	deps[store.DependencyMailbox] = reachable(ctx, func(ctx context.Context) error {
 		_, db, err := openMailbox(ctx, cfg)
 		if err != nil {
 			return err
@@ -30,7 +31,7 @@ func statusDependencies(ctx context.Context, cfg config.Config) map[string]bool 
 	})
 	kc := app.KafkaConfig(cfg)
 	if len(kc.Brokers) > 0 && !cfg.Shadow {
-		deps["kafka"] = reachable(ctx, func(ctx context.Context) error {
+		deps[store.DependencyKafka] = reachable(ctx, func(ctx context.Context) error {
 			cl, err := kafka.NewClient(kc)
 			if err != nil {
 				return err

@@ -255,9 +255,9 @@ func pollerConfig(cfg config.Config, bell, polls *pipeline.Bell, met *metrics.Me
 // StoreName is msgx's own database in msgx_dependency_up and the status report.
 func StoreName(dialect string) string {
 	if dialect == config.DialectOracle11g {
-		return "oracle"
+		return store.DependencyOracle
 	}
-	return "postgres"
+	return store.DependencyPostgres
 }
 
 var (

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"context"
 	"time"
+
+	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 // PollerConfig configures the ingress poller (docs/design.md §1.1). Zero fields
@@ -40,7 +42,7 @@ const DefaultGapWait = 3 * time.Second
 
 // DefaultPollerConfig returns the documented defaults.
 func DefaultPollerConfig() PollerConfig {
-	return PollerConfig{Batch: 500, RescanDistance: 1000, RescanAge: 10 * time.Minute, Source: "cminmsgs", Interval: time.Second, StoreName: "postgres",
+	return PollerConfig{Batch: 500, RescanDistance: 1000, RescanAge: 10 * time.Minute, Source: "cminmsgs", Interval: time.Second, StoreName: store.DependencyPostgres,
 		GapWait: DefaultGapWait, ReconcileBatch: 500}
 }
 

@@ -331,7 +331,7 @@ func TestMsgBrokerOutageResumes(t *testing.T) {
 		time.Sleep(20 * time.Millisecond) // lets Run take its next turn; no ordering depends on it
 	}
 	require.Equal(t, store.EventPending, e.pending(t, store.TargetMsg)[0].Status)
-	up, known := e.obs.dependencyUp(DependencyKafka)
+	up, known := e.obs.dependencyUp(store.DependencyKafka)
 	require.True(t, known, "every produce reports the brokers")
 	require.False(t, up, "msgx_dependency_up{dependency=kafka} is 0 while no broker answers (rule 20)")
 
@@ -343,7 +343,7 @@ func TestMsgBrokerOutageResumes(t *testing.T) {
 	}
 	cancel()
 	require.NoError(t, <-done)
-	up, _ = e.obs.dependencyUp(DependencyKafka)
+	up, _ = e.obs.dependencyUp(store.DependencyKafka)
 	require.True(t, up, "1 again once the brokers answer")
 	kept, _ := dedupe(e.consume(t, topicMsg, n))
 	require.Len(t, kept, n)

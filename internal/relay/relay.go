@@ -29,6 +29,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/backoff"
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/kafka"
+	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 // Observer receives delivery figures (metrics). Optional: nil is allowed.
@@ -168,12 +169,9 @@ func produce(ctx context.Context, cl *kgo.Client, clk clock.Clock, obs Observer,
 			acks[i].err = fmt.Errorf("no acknowledgement within %s: %w", timeout, acks[i].err)
 		}
 	}
-	obs.DependencyUp(DependencyKafka, brokersAnswered(acks))
+	obs.DependencyUp(store.DependencyKafka, brokersAnswered(acks))
 	return acks
 }
-
-// DependencyKafka is the brokers in msgx_dependency_up.
-const DependencyKafka = "kafka"
 
 // brokersAnswered reports whether any record got an answer from a broker:
 // an acknowledgement, or a refusal of the record itself (the broker was

@@ -49,10 +49,15 @@ type Pause struct {
 	Now        time.Time // when it was published
 }
 
-// The dependencies the pump can pause on.
+// The dependencies by name: the pump pauses on DependencyPostgres (msgx's
+// own database, whichever dialect) or DependencyMailbox; msgx_dependency_up
+// and the status report name the own database by its dialect
+// (DependencyPostgres or DependencyOracle) and the brokers DependencyKafka.
 const (
 	DependencyPostgres = "postgres"
+	DependencyOracle   = "oracle"
 	DependencyMailbox  = "mailbox"
+	DependencyKafka    = "kafka"
 )
 
 // Gap is a hole in the mailbox ids the poller gave up (rule 16): ids From..To
