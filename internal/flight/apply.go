@@ -64,65 +64,31 @@ func Apply(cur *State, rec *sis.FlightRecord, revive bool, msgID int64, now time
 		st.set(StampLifecycle, true)
 	}
 
-	scalar := func(name string, f sis.Field) {
-		if f.Op == sis.Unchanged {
-			return
-		}
-		if st.keep(name) {
-			if wouldChange(next.Scalars, name, func(m map[string]Value) bool { return applyValue(m, name, f) }) {
-				st.kept++
-			}
-			return
-		}
-		c := applyValue(next.Scalars, name, f)
-		changed = changed || c
-		st.set(name, c)
+	// An Unchanged scalar is no operation: it neither applies nor stamps.
+	if rec.FFID.Op != sis.Unchanged && stamped(st, next.Scalars, "FFID", func(m map[string]Value) bool { return applyValue(m, "FFID", rec.FFID) }) {
+		changed = true
 	}
-	scalar("FFID", rec.FFID)
 	for id, f := range rec.Scalars.All() {
-		scalar(id.String(), f)
+		if name := id.String(); f.Op != sis.Unchanged && stamped(st, next.Scalars, name, func(m map[string]Value) bool { return applyValue(m, name, f) }) {
+			changed = true
+		}
 	}
 	for id, op := range rec.Structs.All() {
-		name := id.String()
-		if st.keep(name) {
-			if wouldChange(next.Structs, name, func(m map[string]Struct) bool { return applyStruct(m, name, op) }) {
-				st.kept++
-			}
-			continue
+		if stamped(st, next.Structs, id.String(), func(m map[string]Struct) bool { return applyStruct(m, id.String(), op) }) {
+			changed = true
 		}
-		c := applyStruct(next.Structs, name, op)
-		changed = changed || c
-		st.set(name, c)
 	}
 	for id, op := range rec.Groups.All() {
-		name := id.String()
-		if st.keep(name) {
-			if wouldChange(next.Groups, name, func(m map[string][]Item) bool { return applyGroup(m, name, op) }) {
-				st.kept++
-			}
-			continue
-		}
-		c := applyGroup(next.Groups, name, op)
-		if c {
+		if name := id.String(); stamped(st, next.Groups, name, func(m map[string][]Item) bool { return applyGroup(m, name, op) }) {
 			changed = true
 			groups = append(groups, name)
 		}
-		st.set(name, c)
 	}
 	for id, op := range rec.Payloads.All() {
-		kind := id.String()
-		if st.keep(kind) {
-			if wouldChange(next.Payloads, kind, func(m map[string]Payload) bool { return applyPayload(m, kind, op) }) {
-				st.kept++
-			}
-			continue
-		}
-		c := applyPayload(next.Payloads, kind, op)
-		if c {
+		if kind := id.String(); stamped(st, next.Payloads, kind, func(m map[string]Payload) bool { return applyPayload(m, kind, op) }) {
 			changed = true
 			payloads = append(payloads, kind)
 		}
-		st.set(kind, c)
 	}
 	if err := setOperationDay(cur, next); err != nil {
 		return Result{}, err
@@ -140,6 +106,22 @@ func Apply(cur *State, rec *sis.FlightRecord, revive bool, msgID int64, now time
 	r.Created = cur == nil
 	r.Kept = st.kept
 	return r, nil
+}
+
+// stamped applies one operation on name in m (apply) and stamps it, unless
+// a newer stamp keeps the value from a snapshot: then m is left alone and
+// the kept value is counted if the operation would have changed it. It
+// reports whether m changed.
+func stamped[V any](st *stamper, m map[string]V, name string, apply func(map[string]V) bool) bool {
+	if st.keep(name) {
+		if wouldChange(m, name, apply) {
+			st.kept++
+		}
+		return false
+	}
+	c := apply(m)
+	st.set(name, c)
+	return c
 }
 
 // cloneFor is clone for Apply of rec: the structures, groups and payloads
