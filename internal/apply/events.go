@@ -52,22 +52,40 @@ func messageEvents(events []store.NewEvent, msgID int64, results []flight.Result
 		if r.Next.Lifecycle == flight.Deleted {
 			typ = store.EventTombstone
 		}
-		for _, target := range [...]string{store.TargetMsg, store.TargetSchd} {
-			e := store.NewEvent{
-				Target: target, EventType: typ, MsgID: msgID, FLID: r.Next.FLID,
-				StateVersion: r.Next.StateVersion, CreatedAt: now,
-				IdempotencyKey: store.IdempotencyKey(msgID, r.Next.FLID, r.Next.StateVersion, target),
-			}
+		for _, e := range flightEvents(typ, msgID, r.Next.FLID, r.Next.StateVersion, payload, now) {
 			if n := limit.exceeded(e, payload); n > 0 {
 				return events[:before], fmt.Sprintf("flight %d: its event would be %d bytes, over kafka.max-record-bytes %d", r.Next.FLID, n, limit.max), nil
-			}
-			// The payload is stored once, on the KAFKA:msg event; the
-			// KAFKA:schd event's is its twin's (040_outbox.sql).
-			if target == store.TargetMsg {
-				e.Payload = payload
 			}
 			events = append(events, e)
 		}
 	}
 	return events, "", nil
+}
+
+// flightEvents are the outbox events of one state of a flight, one per
+// target (rule 7), for the message path and the history sweep alike: the
+// state version orders them and the idempotency key, naming the message,
+// deduplicates them (rule 8). The payload is stored once, on the KAFKA:msg
+// event; the KAFKA:schd event's is its twin's (040_outbox.sql).
+func flightEvents(typ string, msgID, flid, version int64, payload []byte, now time.Time) [2]store.NewEvent {
+	var out [2]store.NewEvent
+	for i, target := range [...]string{store.TargetMsg, store.TargetSchd} {
+		out[i] = store.NewEvent{
+			Target: target, EventType: typ, MsgID: msgID, FLID: flid, StateVersion: version, CreatedAt: now,
+			IdempotencyKey: store.IdempotencyKey(msgID, flid, version, target),
+		}
+		if target == store.TargetMsg {
+			out[i].Payload = payload
+		}
+	}
+	return out
+}
+
+// SweptTombstones are the TOMBSTONE events of an ACTIVE flight the history
+// sweep removes, as a deletion by its last message would be: the state
+// version advances by one and the idempotency key names the last message,
+// so consumers order and deduplicate it like any other event. It carries
+// no payload (the flight's state moves to FLIGHT_HST).
+func SweptTombstones(f *flight.State, now time.Time) [2]store.NewEvent {
+	return flightEvents(store.EventTombstone, f.LastMessageID, f.FLID, f.StateVersion+1, nil, now)
 }

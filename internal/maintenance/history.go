@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/apply"
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -196,7 +197,8 @@ func (h *History) batch(ctx context.Context, now time.Time, max int) (store.Swep
 		day := f.OperationDay
 		swept.Add(store.Swept{Rows: 1, Oldest: &day, Newest: &day})
 		if f.Lifecycle == flight.Active && !h.Shadow {
-			events = append(events, tombstones(f, now)...)
+			ts := apply.SweptTombstones(f, now)
+			events = append(events, ts[:]...)
 		}
 	}
 	if err := tx.WriteFlightHistory(ctx, kept); err != nil {
@@ -221,21 +223,4 @@ func (h *History) batch(ctx context.Context, now time.Time, max int) (store.Swep
 		return store.Swept{}, fmt.Errorf("history: commit: %w", err)
 	}
 	return swept, nil
-}
-
-// tombstones are the TOMBSTONE events of an ACTIVE flight the sweep
-// removes, one per target, as a deletion by its last message would be: the
-// state version advances by one and the idempotency key (rule 8) names the
-// last message, so consumers order and deduplicate it like any other event.
-func tombstones(f *flight.State, now time.Time) []store.NewEvent {
-	version := f.StateVersion + 1
-	out := make([]store.NewEvent, 0, 2)
-	for _, target := range [...]string{store.TargetMsg, store.TargetSchd} {
-		out = append(out, store.NewEvent{
-			Target: target, EventType: store.EventTombstone, MsgID: f.LastMessageID, FLID: f.FLID,
-			StateVersion: version, CreatedAt: now,
-			IdempotencyKey: store.IdempotencyKey(f.LastMessageID, f.FLID, version, target),
-		})
-	}
-	return out
 }
