@@ -45,6 +45,9 @@ type Config struct {
 	// Log receives what a rule notes but does not store (a RESP that matches
 	// no request); nil: discarded.
 	Log *slog.Logger
+	// Retries is how a failing head is retried and when it is exhausted
+	// (Failed, Retry).
+	Retries Retries
 }
 
 // Applier applies messages under one Config. Safe for concurrent use: it

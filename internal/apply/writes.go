@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
-	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/widths"
 )
@@ -98,12 +97,4 @@ func (a *Applier) finish(w *Writes, m store.Message, meta store.Meta, out Outcom
 		}
 		w.Backfills = append(w.Backfills, todo)
 	}
-}
-
-// Exhausted is what a FAILED head that must stop retrying writes: DEAD
-// (EXHAUSTED) with its META kept from its failures, and its backfill.
-func (a *Applier) Exhausted(m store.Message, reason string, now time.Time) *Writes {
-	var w Writes
-	a.finish(&w, m, m.Meta, dead(sis.ClassExhausted, reason), nil, now)
-	return &w
 }

@@ -10,11 +10,9 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/aodbrequest"
 	"github.com/msgx-aodb/msgx/internal/apply"
-	"github.com/msgx-aodb/msgx/internal/backoff"
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
-	"github.com/msgx-aodb/msgx/internal/widths"
 )
 
 // PumpConfig sets the head rules (docs/design.md §3.2). Durations are from the
@@ -128,7 +126,8 @@ type Pump struct {
 func NewPump(s store.Store, raw RawReader, backfill func(context.Context, []store.Backfill), c clock.Clock, log *slog.Logger, cfg PumpConfig) *Pump {
 	cfg = cfg.withDefaults()
 	a := apply.New(apply.Config{Prune: cfg.Prune, Shadow: cfg.Shadow, Guard: cfg.Guard.Mode(), Location: cfg.Decode.Location,
-		MaxRecordBytes: cfg.MaxRecordBytes, EventBytes: cfg.EventBytes, Log: log})
+		MaxRecordBytes: cfg.MaxRecordBytes, EventBytes: cfg.EventBytes, Log: log,
+		Retries: apply.Retries{MaxAttempts: cfg.MaxAttempts, BackoffBase: cfg.BackoffBase, BackoffCap: cfg.BackoffCap, HeadDeadline: cfg.HeadDeadline}})
 	return &Pump{store: s, apply: a, raw: raw, backfill: backfill, clock: c, log: log, cfg: cfg, cache: newStateCache(),
 		batchLimit: cfg.RunLength, release: debug.FreeOSMemory}
 }
@@ -214,42 +213,30 @@ func (p *Pump) work(ctx context.Context) (wait time.Duration, idle bool, err err
 	now := p.now()
 	head := heads[0]
 	if head.Status == store.StatusFailed {
-		if reason := p.exhausted(head, now); reason != "" {
-			return 0, false, p.finishExhausted(ctx, head, reason, now)
+		r := p.apply.Retry(head, p.paused != nil, now)
+		if r.Exhausted != nil {
+			return 0, false, p.finishExhausted(ctx, head, r, now)
 		}
-		if head.NextAttemptAt != nil && head.NextAttemptAt.After(now) {
-			return head.NextAttemptAt.Sub(now), false, nil
+		if r.Due.After(now) {
+			return r.Due.Sub(now), false, nil
 		}
 	}
 	return 0, false, p.processRun(ctx, heads)
 }
 
-// exhausted says why a FAILED head must stop retrying, or "".
-func (p *Pump) exhausted(m store.Message, now time.Time) string {
-	if m.Attempts >= p.cfg.MaxAttempts {
-		return fmt.Sprintf("%d attempts; last %s: %s", m.Attempts, m.ErrorClass, m.Reason)
-	}
-	if m.FailingSince == nil || p.paused != nil {
-		return "" // nothing failed yet, or an outage: it runs no deadline (rule 14)
-	}
-	if age := now.Sub(*m.FailingSince); age >= p.cfg.HeadDeadline {
-		return fmt.Sprintf("failing for %s (deadline %s); last %s: %s", age.Round(time.Second), p.cfg.HeadDeadline, m.ErrorClass, m.Reason)
-	}
-	return ""
-}
-
-func (p *Pump) finishExhausted(ctx context.Context, m store.Message, reason string, now time.Time) error {
-	w := p.apply.Exhausted(m, reason, now)
-	err := p.inTx(ctx, now, func(tx store.Tx) error { return write(ctx, tx, w, now) })
+// finishExhausted settles a head apply found exhausted, in its own
+// transaction.
+func (p *Pump) finishExhausted(ctx context.Context, m store.Message, r apply.HeadRetry, now time.Time) error {
+	err := p.inTx(ctx, now, func(tx store.Tx) error { return write(ctx, tx, r.Exhausted, now) })
 	if err != nil {
 		return fmt.Errorf("finish exhausted message %d: %w", m.ID, err)
 	}
-	p.log.Warn("message exhausted", "msg_id", m.ID, "attempts", m.Attempts, "reason", reason)
+	p.log.Warn("message exhausted", "msg_id", m.ID, "attempts", m.Attempts, "reason", r.Outcome.Reason)
 	if p.cfg.Observer != nil {
 		kind := cmp.Or(m.Kind, string(sis.KindUnknown)) // bound at its failures when it decoded
-		p.cfg.Observer.MessageFinished(kind, store.StatusDead, string(sis.ClassExhausted), now.Sub(m.FirstSeenAt))
+		p.cfg.Observer.MessageFinished(kind, r.Outcome.Status, string(r.Outcome.Class), now.Sub(m.FirstSeenAt))
 	}
-	p.afterCommit(ctx, w.Backfills)
+	p.afterCommit(ctx, r.Exhausted.Backfills)
 	return nil
 }
 
@@ -264,25 +251,16 @@ func (p *Pump) failHead(ctx context.Context, m store.Message, err error, bind *s
 	return p.recordFailure(ctx, m, apply.Classify(err), bind)
 }
 
-// recordFailure marks the head FAILED with its backoff, in its own short
-// transaction after the run's rollback or commit, binding bind if not nil.
+// recordFailure marks the head FAILED as apply decides (its backoff), in
+// its own short transaction after the run's rollback or commit, binding bind
+// if not nil.
 func (p *Pump) recordFailure(ctx context.Context, m store.Message, f *apply.Failure, bind *store.Binding) error {
-	now := p.now()
-	attempts, err := p.store.RecordFailure(ctx, store.Failure{
-		MsgID: m.ID, ErrorClass: string(f.Class), Reason: widths.Reason.Cut(f.Reason),
-		NextAttemptAt: now.Add(p.backoff(m.Attempts + 1)), Now: now, Bind: bind,
-	})
+	attempts, err := p.store.RecordFailure(ctx, p.apply.Failed(m, f, bind, p.now()))
 	if err != nil {
 		return fmt.Errorf("record failure of message %d (%s): %w", m.ID, f, err)
 	}
 	p.log.Warn("message failed", "msg_id", m.ID, "class", f.Class, "attempts", attempts, "reason", f.Reason)
 	return nil
-}
-
-// backoff is the delay after the given attempt: 1, 2, 4, 8, 16 s..., each
-// capped.
-func (p *Pump) backoff(attempt int) time.Duration {
-	return backoff.Doubling(p.cfg.BackoffBase, p.cfg.BackoffCap, attempt)
 }
 
 // stopping says whether a shutdown began: the step's context is cut only
