@@ -53,37 +53,31 @@ func (a *Applier) Batch(run []Input, holders map[string]store.Holder, states map
 	for i := range run {
 		in := &run[i]
 		m, msg, meta := in.Msg, in.Decoded, metaOf(in.Decoded)
-		if out, _ := in.decodeOutcome(); out.Status != "" { // refused at decode: nothing to compute
-			outs[i] = out
-			a.finish(&w, m, meta, out, nil, now)
-			continue
-		}
-		var bind *store.Binding
-		if h, ok := holders[msg.Identity]; ok && h.MsgID != m.ID {
-			outs[i] = duplicateOf(h, in.Digest) // held before, or by an earlier message of this batch
-			b := bindingOf(in, meta)
-			bind = &b
-		} else {
-			overlay := overlayOf(states)
-			out, results := compute(&matches{}, msg, overlay, m.ID, now)
-			if !out.Refused() {
-				tooLarge, err := a.addResults(&w, m.ID, results, now)
-				if err != nil {
-					return nil, nil, err
+		out, _ := in.decodeOutcome()
+		if out.Status == "" { // decoded: a duplicate, or computed over the batch's states
+			var dup bool
+			if out, dup = duplicate(in, holders); !dup {
+				overlay := overlayOf(states)
+				var results []flight.Result
+				out, results = compute(&matches{}, msg, overlay, m.ID, now)
+				if !out.Refused() {
+					tooLarge, err := a.addResults(&w, m.ID, results, now)
+					if err != nil {
+						return nil, nil, err
+					}
+					if tooLarge != "" {
+						out = dead(sis.ClassProtocol, tooLarge)
+					}
 				}
-				if tooLarge != "" {
-					out = dead(sis.ClassProtocol, tooLarge)
+				if !out.Refused() {
+					// Later messages of the batch repeating it are its duplicates.
+					holders[msg.Identity] = store.Holder{MsgID: m.ID, Digest: in.Digest}
+					overlay.merge()
 				}
 			}
-			if !out.Refused() {
-				holders[msg.Identity] = store.Holder{MsgID: m.ID, Digest: in.Digest}
-				b := bindingOf(in, meta)
-				bind = &b
-				overlay.merge()
-			}
-			outs[i] = out
 		}
-		a.finish(&w, m, meta, outs[i], bind, now)
+		outs[i] = out
+		a.finish(&w, m, meta, out, binding(in, meta, out), now)
 	}
 	return &w, outs, nil
 }

@@ -36,20 +36,26 @@ func (a *Applier) guard(ctx context.Context, r Reader, msg *sis.Message, states 
 	d := respmatch.Decide(a.cfg.Guard, resp, cands)
 	if !d.Matched {
 		a.log.Info("RESP matches no request", "kind", key, "dttm", msg.Meta.SentRaw, "why", d.Why)
-		return nil, skipped(respmatch.ReasonNoMatch), false, nil
+		out := skipped(respmatch.ReasonNoMatch)
+		out.Resp = RespUnmatched
+		return nil, out, false, nil
 	}
 	return &d, Outcome{}, true, nil
 }
 
 // answered completes the request a RESP answered, in its writes, and
-// records the match on the message. Only an applied RESP answers: a stale
-// one leaves the request open.
+// records the match on the message (its reason's note, and RespMatched when
+// it answered a request: guard off answers none). Only an applied RESP
+// answers: a stale one leaves the request open.
 func answered(w *Writes, d *respmatch.Decision, msgID int64, out Outcome, now time.Time) Outcome {
 	if d == nil || out.Status != store.StatusSucceeded {
 		return out
 	}
 	if d.Request != nil {
 		w.RequestDone = &store.MarkRequestDoneParams{ID: d.Request.ID, MsgID: msgID, MatchRule: d.Rule, Now: now}
+	}
+	if d.Request != nil || d.OutboundID != 0 {
+		out.Resp = RespMatched
 	}
 	out.Reason = strings.TrimSpace(d.Note() + " " + out.Reason)
 	return out

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -69,4 +70,51 @@ func TestDuplicateOfAHolderWithoutDigestIsPlain(t *testing.T) {
 	require.False(t, out.Conflict)
 	outs := w.batch(a, stndAt(2002, "20261213110000", "16"))
 	require.Equal(t, "duplicate-of:99", outs[0].Reason)
+}
+
+// Alone or batched, a message binds the same (rule 2): an applied message
+// its identity, kind, META and digest; a duplicate, whether its holder was
+// bound before or earlier in the batch, the identity it repeats and its own
+// digest; a refusal its META only; a message that did not decode nothing.
+func TestBindingIsTheSameAloneAndBatched(t *testing.T) {
+	t.Parallel()
+	msgs := []string{
+		stndAt(2002, "20261212100000", "14"),
+		stndAt(2002, "20261212100000", "14"), // an exact resend
+		stndAt(2002, "20261213100000", "15"), // the identity reused
+		"<MSG><META>",                        // malformed
+		schd("UPD", fltr(3), `<FLTR><FLID>1</FLID><SODT>05DEC261030</SODT></FLTR>`), // refused: another day
+		flop("STND", 1, "<STND>9</STND>"),
+	}
+	finishes := map[string]map[int64]store.Finish{}
+	for _, path := range []string{"alone", "batch"} {
+		a := New(Config{Prune: true, Location: shanghai})
+		w := setupWorld(t, a)
+		if path == "alone" {
+			for _, m := range msgs {
+				_, err := w.one(a, m)
+				require.NoError(t, err)
+			}
+		} else {
+			w.batch(a, msgs...)
+		}
+		finishes[path] = w.finishes
+	}
+	require.Equal(t, finishes["alone"], finishes["batch"])
+
+	f := finishes["batch"]
+	first := int64(3) // after the two messages of setupWorld
+	applied := f[first].Bind
+	require.Equal(t, "AODB|FLOP|STND|2002", applied.IdentityKey)
+	require.Equal(t, string(sis.KindFlightOps), applied.Kind)
+	require.Equal(t, store.RawDigest([]byte(msgs[0])), applied.Digest)
+	for _, dup := range []int64{first + 1, first + 2} {
+		require.Equal(t, first, *f[dup].DuplicateOf)
+		require.Equal(t, applied.IdentityKey, f[dup].Bind.IdentityKey, "a duplicate binds the identity it repeats")
+		require.Equal(t, store.RawDigest([]byte(msgs[dup-first])), f[dup].Bind.Digest, "with its own digest")
+	}
+	require.Nil(t, f[first+3].Bind, "nothing decoded, nothing bound")
+	require.Equal(t, &store.Binding{Meta: f[first+4].Bind.Meta}, f[first+4].Bind, "a refusal binds its META only")
+	require.Equal(t, "SCHD", f[first+4].Bind.Meta.Type)
+	require.NotEmpty(t, f[first+5].Bind.IdentityKey)
 }

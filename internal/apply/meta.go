@@ -19,10 +19,16 @@ func FailureBinding(m *sis.Message) *store.Binding {
 	return &store.Binding{Kind: string(m.Kind), Meta: metaOf(m)}
 }
 
-// bindingOf is what a decoded message binds: its identity, kind, META and
-// raw digest.
-func bindingOf(in *Input, meta store.Meta) store.Binding {
-	return store.Binding{IdentityKey: in.Decoded.Identity, Kind: string(in.Decoded.Kind), Meta: meta, Digest: in.Digest}
+// binding is what a message binds with its outcome, alone or batched: a
+// decoded message that applied, or was skipped as a duplicate (it binds the
+// identity it repeated, so operators see what it repeated), binds its
+// identity, kind, META and raw digest. A refusal, or a message refused at
+// decode, binds none of that (finish keeps a DEAD message's META).
+func binding(in *Input, meta store.Meta, out Outcome) *store.Binding {
+	if in.Decoded == nil || in.Missing || in.Err != nil || out.Refused() {
+		return nil
+	}
+	return &store.Binding{IdentityKey: in.Decoded.Identity, Kind: string(in.Decoded.Kind), Meta: meta, Digest: in.Digest}
 }
 
 func metaOf(m *sis.Message) store.Meta {

@@ -7,16 +7,18 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/sis"
-	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 // Result is what a message settled alone decided.
 type Result struct {
 	Outcome Outcome
-	// Final is its terminal status and backfill. It follows what emit wrote,
-	// except for a refusal (Outcome.Refused): the caller rolls back what emit
-	// wrote and writes Final alone.
+	// Final is its terminal status and backfill, written after what emit
+	// wrote — or instead of it when Discard is set.
 	Final *Writes
+	// Discard: a refused message (Outcome.Refused) writes nothing but its
+	// status, so the caller rolls back everything emit wrote, then writes
+	// Final alone.
+	Discard bool
 }
 
 // One applies a message the batch cannot take (CanBatch), reading through
@@ -31,26 +33,21 @@ func (a *Applier) One(ctx context.Context, r Reader, in Input, now time.Time, em
 	if retry != nil {
 		return Result{}, retry
 	}
-	var bind *store.Binding
-	if out.Status == "" {
-		msg := in.Decoded
-		holders, err := r.IdentityHolders(ctx, []string{msg.Identity})
+	if out.Status == "" { // decoded: a duplicate, or applied
+		holders, err := r.IdentityHolders(ctx, []string{in.Decoded.Identity})
 		if err != nil {
 			return Result{}, err
 		}
-		b := bindingOf(&in, meta)
-		if h, ok := holders[msg.Identity]; ok && h.MsgID != in.Msg.ID {
-			out = duplicateOf(h, in.Digest)
-		} else if out, err = a.dispatch(ctx, r, in.Msg.ID, msg, now, emit); err != nil {
-			return Result{}, err
-		}
-		if !out.Refused() {
-			bind = &b
+		var dup bool
+		if out, dup = duplicate(&in, holders); !dup {
+			if out, err = a.dispatch(ctx, r, in.Msg.ID, in.Decoded, now, emit); err != nil {
+				return Result{}, err
+			}
 		}
 	}
 	var w Writes
-	a.finish(&w, in.Msg, meta, out, bind, now)
-	return Result{Outcome: out, Final: &w}, nil
+	a.finish(&w, in.Msg, meta, out, binding(&in, meta, out), now)
+	return Result{Outcome: out, Final: &w, Discard: out.Refused()}, nil
 }
 
 // dispatch applies a decoded message by kind. Returned errors are retryable

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
-	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -20,13 +18,42 @@ type Outcome struct {
 	DuplicateOf *int64
 	// Conflict: a duplicate whose raw message differs from its holder's.
 	Conflict bool
+	// Resp is what the RESP guard decided of the message, for the request
+	// metrics; set where the guard decides it.
+	Resp RespMatch
 }
+
+// RespMatch is what an outcome says of a RESP and the request it answers
+// (docs/design.md §7).
+type RespMatch uint8
+
+const (
+	// RespNone: no RESP, a RESP the guard lets through without a request
+	// (guard off), or a matched RESP that did not apply (stale).
+	RespNone RespMatch = iota
+	// RespMatched: an applied RESP answered a request (REQ_TRACK or coutmsgs).
+	RespMatched
+	// RespUnmatched: a RESP nobody asked for, SKIPPED no-match:request.
+	RespUnmatched
+)
 
 func succeeded(reason string) Outcome { return Outcome{Status: store.StatusSucceeded, Reason: reason} }
 func skipped(reason string) Outcome   { return Outcome{Status: store.StatusSkipped, Reason: reason} }
 
 func dead(class sis.Class, reason string) Outcome {
 	return Outcome{Status: store.StatusDead, Class: class, Reason: reason}
+}
+
+// duplicate decides a decoded message against the holders of identities,
+// alone or batched: when another message holds its identity (bound before,
+// or by an earlier message of the batch), it is a duplicate and is not
+// applied (dup true; duplicateOf is its outcome).
+func duplicate(in *Input, holders map[string]store.Holder) (out Outcome, dup bool) {
+	h, ok := holders[in.Decoded.Identity]
+	if !ok || h.MsgID == in.Msg.ID {
+		return Outcome{}, false
+	}
+	return duplicateOf(h, in.Digest), true
 }
 
 // duplicateOf is a message whose identity another message holds. It binds
@@ -45,19 +72,9 @@ func duplicateOf(holder store.Holder, digest []byte) Outcome {
 }
 
 // Refused: the message is refused whole (DEAD PROTOCOL), nothing of it but
-// its status is written.
+// its status is written (Result.Discard).
 func (o Outcome) Refused() bool {
 	return o.Status == store.StatusDead && o.Class == sis.ClassProtocol
-}
-
-// RespMatched: the outcome records a RESP's match to a request.
-func (o Outcome) RespMatched() bool {
-	return o.Status == store.StatusSucceeded && strings.HasPrefix(o.Reason, "request:")
-}
-
-// RespUnmatched: a RESP nobody asked for, skipped.
-func (o Outcome) RespUnmatched() bool {
-	return o.Status == store.StatusSkipped && o.Reason == respmatch.ReasonNoMatch
 }
 
 // Failure is a retryable failure of one message: it stays the head, FAILED

@@ -195,7 +195,7 @@ func TestAloneRules(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, store.StatusSkipped, out.Status)
 		require.Equal(t, respmatch.ReasonNoMatch, out.Reason)
-		require.True(t, out.RespUnmatched())
+		require.Equal(t, RespUnmatched, out.Resp)
 		require.Empty(t, w.flights)
 		require.Zero(t, w.emits-1, "only the final status is written")
 	})
@@ -212,7 +212,7 @@ func TestAloneRules(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, store.StatusSucceeded, out.Status)
 		require.Equal(t, "request:7 (degraded)", out.Reason)
-		require.True(t, out.RespMatched())
+		require.Equal(t, RespMatched, out.Resp)
 		require.Nil(t, w.open, "the request is done")
 		require.Equal(t, "DELETED", string(w.flights[1].Lifecycle), "10:30 is in the range: pruned")
 		require.Equal(t, "ACTIVE", string(w.flights[2].Lifecycle), "07:00 is before it: kept")
@@ -234,6 +234,7 @@ func TestAloneRules(t *testing.T) {
 		out, err := w.one(a, refList("20261202160000", "RESP", "HU"))
 		require.NoError(t, err)
 		require.Equal(t, "request:8 (degraded)", out.Reason)
+		require.Equal(t, RespMatched, out.Resp, "counted as a matched RESP")
 		require.Equal(t, map[RefKey]string{{"AIRL", "HU"}: w.refs[RefKey{"AIRL", "HU"}]}, w.refs, "keys the RESP lacks are deleted")
 	})
 
@@ -246,6 +247,7 @@ func TestAloneRules(t *testing.T) {
 		out, err := w.one(off, refList("20261202160000", "RESP", "HU"))
 		require.NoError(t, err)
 		require.Equal(t, store.StatusSucceeded, out.Status)
+		require.Equal(t, RespNone, out.Resp, "applied, but it answered no request")
 		require.Len(t, w.refs, 2)
 	})
 

@@ -162,7 +162,7 @@ func (w *world) one(a *Applier, raw string) (Outcome, error) {
 		w.restore(before)
 		return Outcome{}, err
 	}
-	if res.Outcome.Refused() {
+	if res.Discard {
 		w.restore(before)
 	}
 	require.NoError(w.t, w.write(res.Final))

@@ -140,8 +140,7 @@ func (p *Pump) settle(ctx context.Context, tx store.Tx, pr *prepared, now time.T
 	if err != nil {
 		return nil, err
 	}
-	if res.Outcome.Refused() {
-		// A refused message writes nothing but its status: undo what it began.
+	if res.Discard { // undo what it began; Final is all it writes
 		if err := sp.Rollback(ctx); err != nil {
 			return nil, err
 		}
@@ -292,10 +291,10 @@ func (p *Pump) finished(pr *prepared, out apply.Outcome, now time.Time) {
 	}
 	p.cfg.Observer.MessageFinished(kind, out.Status, string(out.Class), now.Sub(pr.Msg.FirstSeenAt))
 	if o, ok := p.cfg.Observer.(RequestObserver); ok {
-		switch {
-		case out.RespUnmatched():
+		switch out.Resp {
+		case apply.RespUnmatched:
 			o.RespUnmatched()
-		case out.RespMatched():
+		case apply.RespMatched:
 			o.RespMatched()
 		}
 	}
