@@ -7,7 +7,8 @@ import (
 )
 
 // What one message does needs no database: no driver, no adapter, no
-// mailbox, no Kafka, no pump (issue #22).
+// mailbox, no Kafka, no pump (issue #22), nor the maintenance jobs that use
+// its event builder (issue #32).
 func TestApplyNeedsNoDatabase(t *testing.T) {
 	t.Parallel()
 	depcheck.Forbid(t,
@@ -15,5 +16,6 @@ func TestApplyNeedsNoDatabase(t *testing.T) {
 		"github.com/twmb/franz-go", "github.com/msgx-aodb/msgx/db",
 		"github.com/msgx-aodb/msgx/internal/store/pgstore", "github.com/msgx-aodb/msgx/internal/store/orastore",
 		"github.com/msgx-aodb/msgx/internal/mailbox", "github.com/msgx-aodb/msgx/internal/aodbrequest",
-		"github.com/msgx-aodb/msgx/internal/kafka", "github.com/msgx-aodb/msgx/internal/pipeline")
+		"github.com/msgx-aodb/msgx/internal/kafka", "github.com/msgx-aodb/msgx/internal/pipeline",
+		"github.com/msgx-aodb/msgx/internal/maintenance")
 }
