@@ -152,7 +152,7 @@ func TestPumpPauseNulls(t *testing.T) {
 		rows(cols, []driver.Value{number("1"), nil, nil, nil, now}),
 		rows(cols),
 	)
-	if err := s.PublishPause(ctx, store.Pause{Dependency: store.DependencyPostgres, Since: now, Now: now}); err != nil {
+	if err := s.PublishPause(ctx, store.Pause{Dependency: store.DependencyDatabase, Since: now, Now: now}); err != nil {
 		t.Fatal(err)
 	}
 	if v, ok := f.calls[0].Args["reason"]; !ok || v != nil {
