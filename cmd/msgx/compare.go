@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/msgx-aodb/msgx/internal/compare"
+	"github.com/msgx-aodb/msgx/internal/dbopen"
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/sis"
@@ -205,7 +206,7 @@ func runCompare(ctx context.Context, args []string, s streams) int {
 // loadSide reads the flights of one database in one snapshot, with a
 // progress bar.
 func loadSide(ctx context.Context, s streams, rawURL, flagName, what string, opt compare.LoadOptions) (*compare.Side, error) {
-	pool, err := openPool(ctx, rawURL, flagName)
+	pool, err := dbopen.Postgres(ctx, rawURL, flagName, opsDB)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/dbopen"
 	"github.com/msgx-aodb/msgx/internal/plural"
 	"github.com/msgx-aodb/msgx/internal/store/orastore"
 )
@@ -21,7 +22,7 @@ func schemaOracle(ctx context.Context, sub, dsn string, s streams) int {
 		fmt.Fprintln(s.err, "msgx schema: no database: pass --dsn or set MSGX_ORACLE_DSN")
 		return exitUsage
 	}
-	st, err := orastore.Open(ctx, dsn)
+	st, err := dbopen.Oracle(ctx, dsn)
 	if err != nil {
 		fmt.Fprintf(s.err, "msgx schema: %s\n", strings.Join(strings.Fields(err.Error()), " "))
 		return exitFailure

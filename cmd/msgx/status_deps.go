@@ -6,6 +6,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/app"
 	"github.com/msgx-aodb/msgx/internal/config"
+	"github.com/msgx-aodb/msgx/internal/dbopen"
 	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -20,7 +21,7 @@ const depCheckTimeout = 2 * time.Second
 // pinged; Kafka only where brokers are configured and not in shadow mode
 // (the embedded broker of dev lives inside msgx serve).
 func statusDependencies(ctx context.Context, cfg config.Config) map[string]bool {
-	deps := map[string]bool{app.StoreName(cfg.Dialect): true}
+	deps := map[string]bool{dbopen.Name(cfg.Dialect): true}
 	deps[store.DependencyMailbox] = reachable(ctx, func(ctx context.Context) error {
 		_, db, err := openMailbox(ctx, cfg)
 		if err != nil {

@@ -5,13 +5,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/msgx-aodb/msgx/internal/config"
+	"github.com/msgx-aodb/msgx/internal/dbopen"
 	"github.com/msgx-aodb/msgx/internal/leader"
 	"github.com/msgx-aodb/msgx/internal/status"
-	"github.com/msgx-aodb/msgx/internal/store/orastore"
-	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 )
 
 // instances reads which instance leads and how many wait as standby, from
@@ -38,18 +35,10 @@ func instances(ctx context.Context, cfg config.Config) (status.Instances, error)
 // lockSessions reads the instances' lock sessions: advisory locks in
 // PostgreSQL, DBMS_LOCK sessions (V$SESSION) in Oracle.
 func lockSessions(ctx context.Context, cfg config.Config) ([]leader.Session, error) {
-	if cfg.Dialect == config.DialectOracle11g {
-		st, err := orastore.Open(ctx, cfg.OracleDSN)
-		if err != nil {
-			return nil, err
-		}
-		defer st.Close()
-		return orastore.Sessions(ctx, st, cfg.LeaderLockID)
-	}
-	conn, err := pgx.Connect(ctx, cfg.PGURL)
+	db, err := dbopen.Open(ctx, cfg, opsDB)
 	if err != nil {
 		return nil, err
 	}
-	defer conn.Close(context.WithoutCancel(ctx))
-	return pgstore.Sessions(ctx, conn, cfg.LeaderLockID)
+	defer db.Close()
+	return db.Sessions(ctx)
 }

@@ -1,6 +1,7 @@
 // Package app wires msgx's service: the ingress poller, the strict-FIFO pump,
-// the backfill sweep and the HTTP API over one PostgreSQL pool and the shared
-// mailbox, and shuts them down without cutting a business transaction.
+// the backfill sweep and the HTTP API over msgx's own database (PostgreSQL or
+// Oracle, opened by dbopen) and the shared mailbox, and shuts them down
+// without cutting a business transaction.
 package app
 
 import (
@@ -17,6 +18,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/api"
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/config"
+	"github.com/msgx-aodb/msgx/internal/dbopen"
 	"github.com/msgx-aodb/msgx/internal/gctune"
 	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/leader"
@@ -24,18 +26,15 @@ import (
 	"github.com/msgx-aodb/msgx/internal/metrics"
 	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/pipeline"
-	"github.com/msgx-aodb/msgx/internal/readiness"
 	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/sdnotify"
 	"github.com/msgx-aodb/msgx/internal/service"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
-	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 )
 
 // Bounds of start and shutdown.
 const (
-	connectTimeout  = 10 * time.Second // one PostgreSQL dial
 	startupTimeout  = 20 * time.Second // every start check together
 	stepTimeout     = 30 * time.Second // grace of the pump step in flight when shutdown begins
 	shutdownTimeout = 10 * time.Second // HTTP requests in flight
@@ -101,9 +100,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	if err != nil {
 		return err
 	}
-	defer own.close()
+	defer own.Close()
 	defer mbdb.Close()
-	st := own.st
+	st := own.Store
 	mbOpts := []mailbox.Option{mailbox.WithZone(cfg.Location), mailbox.WithLogger(log)}
 	if cfg.Shadow {
 		mbOpts = append(mbOpts, mailbox.WithShadow())
@@ -141,7 +140,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	// The leader's services, built afresh for every lead term.
 	term := leaderTerm{cfg: cfg, st: st, mb: mb, out: out, clk: clk, log: log, met: met,
 		bell: bell, polls: polls, pause: pause, reqs: reqs, opt: opt}
-	el := leader.New(leader.Config{LockID: cfg.LeaderLockID, Retry: cfg.LeaderRetryInterval, Dial: own.dial,
+	el := leader.New(leader.Config{LockID: cfg.LeaderLockID, Retry: cfg.LeaderRetryInterval, Dial: own.Dial,
 		Term: term.services}, clk, log)
 	el.OnChange(func(r leader.Role) { met.SetLeader(r == leader.Leader) })
 
@@ -151,7 +150,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 			return fmt.Errorf("HTTP: listen on %s (http.addr / MSGX_HTTP_ADDR): %w", cfg.HTTPAddr, err)
 		}
 	}
-	ready := readinessProbe(cfg, own.check, mb, out, el, pause)
+	ready := readinessProbe(cfg, own.Check, mb, out, el, pause)
 	met.ExportReadiness(ready)
 	srv := &http.Server{
 		Handler:           api.NewRouter(apiDeps(cfg, st, mb, sendMax, clk, log, met, el, ready, polls, reqs)),
@@ -253,12 +252,7 @@ func pollerConfig(cfg config.Config, bell, polls *pipeline.Bell, met *metrics.Me
 }
 
 // StoreName is msgx's own database in msgx_dependency_up and the status report.
-func StoreName(dialect string) string {
-	if dialect == config.DialectOracle11g {
-		return store.DependencyOracle
-	}
-	return store.DependencyPostgres
-}
+func StoreName(dialect string) string { return dbopen.Name(dialect) }
 
 var (
 	_ pipeline.IngressObserver    = (*metrics.Metrics)(nil)
@@ -299,29 +293,18 @@ func decodeOptions(cfg config.Config) sis.Options {
 	return d
 }
 
-// ownDB is msgx's own database, PostgreSQL or Oracle (database.dialect).
-type ownDB struct {
-	st    store.Store
-	check readiness.Check // the readiness check of the database
-	// dial opens the leader's lock session: the adapter's lock.
-	dial  func(ctx context.Context, name string) (leader.LockSession, error)
-	close func()
-}
-
 // connect opens and checks both databases. Every error is one line that
 // says what to do.
-func connect(ctx context.Context, cfg config.Config, log *slog.Logger) (ownDB, *sql.DB, error) {
+func connect(ctx context.Context, cfg config.Config, log *slog.Logger) (*dbopen.DB, *sql.DB, error) {
 	ctx, cancel := context.WithTimeout(ctx, startupTimeout)
 	defer cancel()
-	var own ownDB
-	var err error
-	if cfg.Dialect == config.DialectOracle11g {
-		own, err = connectOracle(ctx, cfg)
-	} else {
-		own, err = connectPostgres(ctx, cfg, log)
-	}
+	own, err := dbopen.Open(ctx, cfg, dbopen.Options{Leader: true, Log: log})
 	if err != nil {
-		return ownDB{}, nil, err
+		return nil, nil, err
+	}
+	if err := checkSchema(ctx, own); err != nil {
+		own.Close()
+		return nil, nil, err
 	}
 	db, err := mailbox.Open(ctx, cfg.MailboxDSN)
 	if err == nil {
@@ -331,64 +314,27 @@ func connect(ctx context.Context, cfg config.Config, log *slog.Logger) (ownDB, *
 		}
 	}
 	if err != nil {
-		own.close()
-		return ownDB{}, nil, fmt.Errorf("mailbox unreachable (check MSGX_MAILBOX_DSN): %s", oneline.Err(err))
+		own.Close()
+		return nil, nil, fmt.Errorf("mailbox unreachable (check MSGX_MAILBOX_DSN): %s", oneline.Err(err))
 	}
 	return own, db, nil
 }
 
-// connectPostgres opens and checks msgx's PostgreSQL.
-func connectPostgres(ctx context.Context, cfg config.Config, log *slog.Logger) (ownDB, error) {
-	pc, err := pgstore.ParsePoolConfig(cfg.PGURL)
-	if err != nil {
-		return ownDB{}, fmt.Errorf("PostgreSQL: MSGX_PG_URL is not a valid URL: %s", oneline.Err(err))
-	}
-	if pc.ConnConfig.ConnectTimeout == 0 || pc.ConnConfig.ConnectTimeout > connectTimeout {
-		pc.ConnConfig.ConnectTimeout = connectTimeout
-	}
-	// Name the connections, so DBAs see who holds them (pg_stat_activity).
-	if _, ok := pc.ConnConfig.RuntimeParams["application_name"]; !ok {
-		pc.ConnConfig.RuntimeParams["application_name"] = "msgx"
-	}
-	pool, err := pgstore.Connect(ctx, pc)
-	switch {
-	case errors.Is(err, store.ErrNoDatabase):
-		return ownDB{}, fmt.Errorf("PostgreSQL: no such database, or access denied (check MSGX_PG_URL): %s", oneline.Err(err))
-	case err != nil:
-		return ownDB{}, fmt.Errorf("PostgreSQL unreachable (check MSGX_PG_URL): %s", oneline.Err(err))
-	}
-	if err := checkSchema(ctx, pgstore.New(pool)); err != nil {
-		pool.Close()
-		return ownDB{}, err
-	}
-	return ownDB{
-		st:    pgstore.New(pool),
-		check: readiness.Check{Name: "postgres", Run: pool.Ping},
-		dial:  pgstore.LeaderDialer(cfg.PGURL, cfg.LeaderLockID, lockIdle(cfg), log),
-		close: pool.Close,
-	}, nil
-}
-
-// lockIdle is how long the database keeps an idle lock session, so that the
-// lock of a vanished process goes within a few retry intervals (the leader
-// pings, a standby retries, every interval).
-func lockIdle(cfg config.Config) time.Duration {
-	return max(3*cfg.LeaderRetryInterval, 5*time.Second)
-}
-
 // checkSchema reads the queue head and the watermark: cheap, and it fails
-// when msgx's tables are missing or older than this build.
-func checkSchema(ctx context.Context, st store.Store) error {
-	_, err := st.QueueHead(ctx, 1)
+// when msgx's tables are missing or older than this build (store.ErrSchema,
+// whichever the dialect). `msgx schema migrate` takes the dialect from the
+// same configuration.
+func checkSchema(ctx context.Context, own *dbopen.DB) error {
+	_, err := own.Store.QueueHead(ctx, 1)
 	if err == nil {
-		_, err = st.IngressMark(ctx, pipeline.DefaultPollerConfig().Source)
+		_, err = own.Store.IngressMark(ctx, pipeline.DefaultPollerConfig().Source)
 	}
 	switch {
 	case err == nil:
 		return nil
 	case errors.Is(err, store.ErrSchema):
-		return fmt.Errorf("PostgreSQL: msgx's schema is missing or outdated (%s); run: msgx schema migrate --yes (docs/upgrade.md; a development database: msgx schema apply --yes)", oneline.Err(err))
+		return fmt.Errorf("%s: msgx's schema is missing or outdated (%s); run: msgx schema migrate --yes (docs/upgrade.md; a development database: msgx schema apply --yes)", own.Product, oneline.Err(err))
 	default:
-		return fmt.Errorf("PostgreSQL: checking the schema: %s", oneline.Err(err))
+		return fmt.Errorf("%s: checking the schema: %s", own.Product, oneline.Err(err))
 	}
 }

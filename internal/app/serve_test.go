@@ -341,7 +341,7 @@ func TestServeStartChecks(t *testing.T) {
 		cfg  config.Config
 		want string
 	}{
-		{"pg unreachable", testConfig("postgres://postgres:secret@"+dead+"/x?sslmode=disable", dsn), "PostgreSQL unreachable (check MSGX_PG_URL)"},
+		{"pg unreachable", testConfig("postgres://postgres:secret@"+dead+"/x?sslmode=disable", dsn), "PostgreSQL unreachable (check postgres.url / MSGX_PG_URL)"},
 		{"pg bad url", testConfig("postgres://%zz", dsn), "MSGX_PG_URL"},
 		{"schema missing", testConfig(empty.URL, dsn), "run: msgx schema migrate --yes"},
 		{"mailbox unreachable", testConfig(pg.URL, "root:secret@tcp("+dead+")/mb?parseTime=true"), "mailbox unreachable (check MSGX_MAILBOX_DSN)"},

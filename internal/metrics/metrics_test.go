@@ -320,10 +320,10 @@ func TestPumpPausedGauge(t *testing.T) {
 		t.Fatalf("no msgx_pump_paused series for %s", d)
 		return 0
 	}
-	require.Zero(t, value(store.DependencyPostgres))
+	require.Zero(t, value(store.DependencyDatabase))
 	require.Zero(t, value(store.DependencyMailbox))
 	dep, paused = store.DependencyMailbox, true
-	require.Zero(t, value(store.DependencyPostgres))
+	require.Zero(t, value(store.DependencyDatabase))
 	require.Equal(t, 1.0, value(store.DependencyMailbox))
 }
 

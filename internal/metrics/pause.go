@@ -21,7 +21,7 @@ type pauseCollector struct {
 
 func newPauseCollector(get PauseFunc) *pauseCollector {
 	return &pauseCollector{get: get, desc: prometheus.NewDesc(prometheus.BuildFQName(Namespace, "", "pump_paused"),
-		"1 while the leader's pump is paused because this dependency does not answer its probe (no attempt is counted; it is probed every second), else 0.",
+		"1 while the leader's pump is paused because this dependency does not answer its probe (mailbox, or postgres: msgx's own database, on Oracle too; no attempt is counted; it is probed every second), else 0.",
 		[]string{"dependency"}, nil)}
 }
 
@@ -29,7 +29,7 @@ func (c *pauseCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
 
 func (c *pauseCollector) Collect(ch chan<- prometheus.Metric) {
 	dep, paused := c.get()
-	for _, d := range []string{store.DependencyPostgres, store.DependencyMailbox} {
+	for _, d := range []string{store.DependencyDatabase, store.DependencyMailbox} {
 		v := 0.0
 		if paused && d == dep {
 			v = 1

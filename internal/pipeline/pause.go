@@ -39,7 +39,7 @@ func dependencyDown(err error) (dependency string, down bool) {
 	case errors.Is(err, mailbox.ErrUnavailable):
 		return store.DependencyMailbox, true
 	case errors.Is(err, store.ErrUnavailable):
-		return store.DependencyPostgres, true
+		return store.DependencyDatabase, true
 	}
 	return "", false
 }
@@ -143,7 +143,7 @@ func (p *Pump) resume(ctx context.Context) {
 		p.log.Warn("pump: the failing heads' deadlines were not moved past the pause", "err", err)
 	}
 	p.dependencyUp(store.DependencyMailbox, true) // the step reached both
-	p.dependencyUp(store.DependencyPostgres, true)
+	p.dependencyUp(store.DependencyDatabase, true)
 	p.paused = nil
 	p.cfg.Pause.set(nil)
 	p.publishResume(ctx)
@@ -156,7 +156,7 @@ func (p *Pump) dependencyUp(dep string, up bool) {
 	if !ok {
 		return
 	}
-	if dep == store.DependencyPostgres {
+	if dep == store.DependencyDatabase {
 		dep = p.cfg.StoreName
 	}
 	o.DependencyUp(dep, up)

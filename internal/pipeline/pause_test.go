@@ -106,7 +106,7 @@ func TestOutagePausesThePump(t *testing.T) {
 	e.pump.store = downStore{e.Store}
 	probe(time.Minute)
 	p, _ = state.Get()
-	require.Equal(t, store.DependencyPostgres, p.Dependency)
+	require.Equal(t, store.DependencyDatabase, p.Dependency)
 	require.Equal(t, map[string]bool{"mailbox": false, "postgres": false}, met.Dependencies(), "the mailbox is still closed: not seen up yet")
 
 	e.pump.store = e.Store

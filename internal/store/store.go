@@ -1,7 +1,9 @@
 // Package store is the dialect-neutral persistence interface of msgx: params
 // in, domain values out, errors mapped to the kinds in errors.go. One adapter
-// per dialect implements it around sqlc code (pgstore for PostgreSQL; Oracle
-// 11g later), and every adapter must pass the conformance suite in storetest.
+// per dialect implements it (pgstore for PostgreSQL around sqlc code,
+// orastore for Oracle 11g around the statements of sql/oracle11g), dbopen
+// opens the one the configuration names, and every adapter must pass the
+// conformance suite in storetest.
 // A method that takes more than two values (ctx aside) takes them as one
 // struct named after it (DeadEvents: DeadEventsParams) or after what it
 // records (Failure), so a call names every value it passes.

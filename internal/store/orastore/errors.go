@@ -47,6 +47,10 @@ var (
 		25408, // cannot safely replay call
 	)
 	oraCancelled = 1013 // user requested cancel of current operation
+	// msgx's schema is missing or older than this build: a table or view,
+	// or a column, that is not there.
+	oraNoTable  = 942 // table or view does not exist
+	oraNoColumn = 904 // invalid identifier
 )
 
 // dpiRe finds ODPI-C's own codes in a message (DPI-1080: connection was
@@ -83,6 +87,8 @@ func interpret(ctx context.Context, err error) error {
 			return fmt.Errorf("%w: %w", store.ErrConflict, err)
 		case oraUnavailable[code]:
 			return fmt.Errorf("%w: %w", store.ErrUnavailable, err)
+		case code == oraNoTable || code == oraNoColumn:
+			return fmt.Errorf("%w: %w", store.ErrSchema, err)
 		case code == oraCancelled && ctx != nil && ctx.Err() != nil:
 			return fmt.Errorf("%w: %w", ctx.Err(), err)
 		}
@@ -98,6 +104,13 @@ func interpret(ctx context.Context, err error) error {
 		return fmt.Errorf("%w: %w", store.ErrUnavailable, err)
 	}
 	return err
+}
+
+// isNoTable reports ORA-00942: before its first migration the schema has
+// no MSGX_SCHEMA_VERSION, which PendingMigrations reads as none applied.
+func isNoTable(err error) bool {
+	var ora oraCoder
+	return errors.As(err, &ora) && ora.Code() == oraNoTable
 }
 
 // isDuplicate reports ORA-00001, which the DO NOTHING MERGEs read as 0 rows

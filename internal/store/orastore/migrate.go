@@ -3,7 +3,6 @@ package orastore
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -50,8 +49,7 @@ func PendingMigrations(ctx context.Context, ex Execer) ([]Migration, error) {
 		applied[v] = true
 		return err
 	})
-	var ora oraCoder
-	if err != nil && !(errors.As(err, &ora) && ora.Code() == 942) {
+	if err != nil && !isNoTable(err) {
 		return nil, err
 	}
 	var pending []Migration

@@ -88,6 +88,8 @@ func TestInterpret(t *testing.T) {
 		{ctx, errors.New("DPI-1080: connection was closed by ORA-3113"), store.ErrUnavailable},
 		{cancelled, &oraError{1013, "user requested cancel"}, context.Canceled},
 		{ctx, context.DeadlineExceeded, store.ErrUnavailable},
+		{ctx, &oraError{942, "table or view does not exist"}, store.ErrSchema},
+		{ctx, &oraError{904, `"STAMPS": invalid identifier`}, store.ErrSchema},
 	}
 	for _, c := range cases {
 		got := interpret(c.ctx, c.err)
@@ -102,6 +104,19 @@ func TestInterpret(t *testing.T) {
 	}
 	if got := interpret(ctx, errors.New("sql: no rows in result set")); errors.Is(got, store.ErrNotFound) {
 		t.Error("only sql.ErrNoRows is not found")
+	}
+}
+
+// TestMissingSchema: a store read on a schema without msgx's table (ORA-00942)
+// or column (ORA-00904) is store.ErrSchema, which msgx serve's start check
+// turns into "run msgx schema migrate", as on PostgreSQL.
+func TestMissingSchema(t *testing.T) {
+	for _, code := range []int{942, 904} {
+		_, s := newFake(t, answer{err: &oraError{code, "missing"}})
+		_, err := s.QueueHead(ctx, 1)
+		if !errors.Is(err, store.ErrSchema) {
+			t.Errorf("ORA-%05d: got %v, want store.ErrSchema", code, err)
+		}
 	}
 }
 
@@ -137,7 +152,7 @@ func TestPumpPauseNulls(t *testing.T) {
 		rows(cols, []driver.Value{number("1"), nil, nil, nil, now}),
 		rows(cols),
 	)
-	if err := s.PublishPause(ctx, store.Pause{Dependency: store.DependencyPostgres, Since: now, Now: now}); err != nil {
+	if err := s.PublishPause(ctx, store.Pause{Dependency: store.DependencyDatabase, Since: now, Now: now}); err != nil {
 		t.Fatal(err)
 	}
 	if v, ok := f.calls[0].Args["reason"]; !ok || v != nil {

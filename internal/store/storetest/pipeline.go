@@ -47,11 +47,11 @@ func testPipeline(t *testing.T, newStore Factory) {
 		require.NoError(t, err)
 		require.Nil(t, p)
 
-		require.NoError(t, s.PublishPause(ctx(t), store.Pause{Dependency: store.DependencyPostgres, Since: later.Add(time.Minute), Now: later.Add(time.Minute)}))
+		require.NoError(t, s.PublishPause(ctx(t), store.Pause{Dependency: store.DependencyDatabase, Since: later.Add(time.Minute), Now: later.Add(time.Minute)}))
 		p, err = s.PumpPause(ctx(t))
 		require.NoError(t, err)
 		require.True(t, p.Since.Equal(later.Add(time.Minute)), "a new pause after a resume starts anew")
-		require.Equal(t, store.DependencyPostgres, p.Dependency)
+		require.Equal(t, store.DependencyDatabase, p.Dependency)
 	})
 
 	t.Run("ShiftDeadlinesMovesFailuresBeforeThePause", func(t *testing.T) {
