@@ -11,11 +11,6 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
-// OutboundReader reads coutmsgs (*mailbox.Mailbox); the mailbox guard only reads.
-type OutboundReader interface {
-	OutboundBetween(ctx context.Context, p mailbox.OutboundBetweenParams) ([]mailbox.Outbound, error)
-}
-
 // mailboxWindow bounds the rows the mailbox guard reads.
 const mailboxWindow = 200
 

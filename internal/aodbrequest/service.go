@@ -32,12 +32,6 @@ const DefaultTimeout = 10 * time.Minute
 // DefaultMaxDays is request.max-days' default.
 const DefaultMaxDays = 7
 
-// Outbox is the outbound mailbox as the service uses it (*mailbox.Mailbox).
-type Outbox interface {
-	InsertOutbound(ctx context.Context, p mailbox.InsertOutboundParams) (int64, error)
-	FindOutbound(ctx context.Context, p mailbox.FindOutboundParams) ([]mailbox.Outbound, error)
-}
-
 // Observer counts what the service does (internal/metrics implements it).
 type Observer interface {
 	RequestSent(kind string)
@@ -48,7 +42,7 @@ type Observer interface {
 // expires requests nobody answered.
 type Service struct {
 	st  store.Store
-	mb  Outbox
+	mb  OutboundMailbox
 	clk clock.Clock
 	log *slog.Logger
 	cfg Config
@@ -56,7 +50,7 @@ type Service struct {
 }
 
 // New builds the service; obs may be nil.
-func New(st store.Store, mb Outbox, clk clock.Clock, log *slog.Logger, cfg Config, obs Observer) *Service {
+func New(st store.Store, mb OutboundMailbox, clk clock.Clock, log *slog.Logger, cfg Config, obs Observer) *Service {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
 	}
