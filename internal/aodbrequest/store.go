@@ -31,6 +31,7 @@ type Tx interface {
 	InsertRequest(ctx context.Context, r store.NewRequest) (store.Request, error)
 	LastAnsweredRequest(ctx context.Context, key string) (store.Request, error)
 	Commit(ctx context.Context) error
+	// Rollback after Commit does nothing (store.Tx), so it is deferred.
 	Rollback(ctx context.Context) error
 }
 
