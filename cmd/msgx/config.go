@@ -16,7 +16,8 @@ func configFlag(fs *flag.FlagSet) *string {
 }
 
 // loadConfig loads the configuration for a command; on error it prints one
-// line per invalid key and returns false (the command exits 2).
+// line per invalid key and returns false (the command exits 2). A former
+// key name (docs/config.md, "Former names") is a warning line.
 func loadConfig(cmd, path string, s streams) (config.Config, bool) {
 	cfg, err := app.LoadConfig(path, os.Getenv)
 	if err != nil {
@@ -24,6 +25,11 @@ func loadConfig(cmd, path string, s streams) (config.Config, bool) {
 			fmt.Fprintf(s.err, "msgx %s: %s\n", cmd, line)
 		}
 		return cfg, false
+	}
+	if cmd != "serve" { // serve logs them (runServe), once its log exists
+		for _, w := range cfg.Deprecated {
+			fmt.Fprintf(s.err, "msgx %s: warning: %s\n", cmd, w)
+		}
 	}
 	return cfg, true
 }

@@ -61,3 +61,20 @@ func TestRequestFlightsNeedsFromAndTo(t *testing.T) {
 		require.Equal(t, "msgx request flights: --from and --to are required (airport local time YYYY-MM-DDTHH:MM)\n", stderr)
 	}
 }
+
+// A former key name is a warning: printed by a command, logged by serve
+// (here both fail later on the unreachable database).
+func TestFormerConfigNameWarns(t *testing.T) {
+	t.Setenv("MSGX_PG_URL", "postgres://postgres@127.0.0.1:1/none?sslmode=disable")
+	t.Setenv("MSGX_MAILBOX_DSN", "root@tcp(127.0.0.1:1)/none")
+	t.Setenv("MSGX_HTTP_ADDR", "127.0.0.1:0")
+	t.Setenv("MSGX_OUTBOX_MAX_ATTEMPTS", "3")
+	const want = "MSGX_OUTBOX_MAX_ATTEMPTS is deprecated: it is MSGX_RELAY_MAX_ATTEMPTS now"
+	code, _, stderr := runMsgx(t, "status")
+	require.Equal(t, exitFailure, code, stderr)
+	require.Contains(t, stderr, "msgx status: warning: "+want)
+	code, _, stderr = runMsgx(t, "serve")
+	require.Equal(t, exitFailure, code, stderr)
+	require.Contains(t, stderr, `"level":"WARN","msg":"config: `+want)
+	require.Equal(t, 1, strings.Count(stderr, want), "logged once, not printed too")
+}

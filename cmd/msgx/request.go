@@ -143,7 +143,7 @@ func runRequest(ctx context.Context, args []string, s streams) int {
 		return exitFailure
 	}
 	defer st.Close()
-	var mb aodbrequest.Outbox = noOutbox{}
+	var mb aodbrequest.OutboundMailbox = noOutboundMailbox{}
 	if sub != "list" {
 		m, db, err := openMailbox(ctx, cfg)
 		if err != nil {
@@ -186,14 +186,14 @@ func runRequest(ctx context.Context, args []string, s streams) int {
 	return exitOK
 }
 
-// noOutbox: list never touches the mailbox.
-type noOutbox struct{}
+// noOutboundMailbox: list never touches the mailbox.
+type noOutboundMailbox struct{}
 
-func (noOutbox) InsertOutbound(context.Context, mailbox.InsertOutboundParams) (int64, error) {
+func (noOutboundMailbox) InsertOutbound(context.Context, mailbox.InsertOutboundParams) (int64, error) {
 	return 0, errors.New("no mailbox")
 }
 
-func (noOutbox) FindOutbound(context.Context, mailbox.FindOutboundParams) ([]mailbox.Outbound, error) {
+func (noOutboundMailbox) FindOutbound(context.Context, mailbox.FindOutboundParams) ([]mailbox.Outbound, error) {
 	return nil, errors.New("no mailbox")
 }
 

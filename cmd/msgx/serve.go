@@ -46,6 +46,9 @@ func runServe(ctx context.Context, args []string, s streams) int {
 	}
 	log, flush := logging.New(s.err, cfg.LogLevel)
 	defer flush()
+	for _, w := range cfg.Deprecated {
+		log.Warn("config: " + w)
+	}
 	if err := app.Serve(ctx, cfg, log); err != nil {
 		fmt.Fprintf(s.err, "msgx serve: %s\n", strings.Join(strings.Fields(err.Error()), " "))
 		return exitFailure

@@ -11,11 +11,6 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
-// OutboundReader reads coutmsgs (*mailbox.Mailbox); the mailbox guard only reads.
-type OutboundReader interface {
-	OutboundBetween(ctx context.Context, p mailbox.OutboundBetweenParams) ([]mailbox.Outbound, error)
-}
-
 // mailboxWindow bounds the rows the mailbox guard reads.
 const mailboxWindow = 200
 
@@ -46,7 +41,7 @@ func (g *Guard) Mode() respmatch.Mode {
 // respmatch.Decide. In request mode it locks the open request, so nothing
 // supersedes or expires it before the transaction ends; the mailbox mode
 // reads coutmsgs; off reads nothing.
-func (g *Guard) Read(ctx context.Context, ex store.Executor, key string, dttm time.Time) (respmatch.Candidates, error) {
+func (g *Guard) Read(ctx context.Context, ex RequestLocker, key string, dttm time.Time) (respmatch.Candidates, error) {
 	switch g.Mode() {
 	case respmatch.ModeOff:
 		return respmatch.Candidates{}, nil

@@ -9,7 +9,8 @@
 // per kind; registering a new one expires the old. A request is SENT only
 // after its insert into coutmsgs is confirmed; a crash between the insert
 // and the mark is recovered before any new send by finding our own row
-// (SNDR + SEQN) — never by sending again.
+// (SNDR + SEQN) — never by sending again. outbound.go: coutmsgs as the
+// package uses it (not the event outbox, store.Outbox).
 package aodbrequest
 
 import (

@@ -32,7 +32,7 @@ func newEnv(t *testing.T) *env {
 		cfg: aodbrequest.Config{Sender: "MSGX", RoutingID: "AODB", Timeout: 10 * time.Minute, Location: shanghai}}
 }
 
-func (e *env) service(mb aodbrequest.Outbox) *aodbrequest.Service {
+func (e *env) service(mb aodbrequest.OutboundMailbox) *aodbrequest.Service {
 	return aodbrequest.New(e.Store, mb, e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)), e.cfg, nil)
 }
 
@@ -119,10 +119,10 @@ func TestNewRequestExpiresTheOld(t *testing.T) {
 	require.ErrorIs(t, err, store.ErrDuplicate, "the schema holds one open request per kind")
 }
 
-// failingOutbox inserts nothing and says the mailbox is down.
-type failingOutbox struct{ aodbrequest.Outbox }
+// failingMailbox inserts nothing and says the mailbox is down.
+type failingMailbox struct{ aodbrequest.OutboundMailbox }
 
-func (failingOutbox) InsertOutbound(context.Context, mailbox.InsertOutboundParams) (int64, error) {
+func (failingMailbox) InsertOutbound(context.Context, mailbox.InsertOutboundParams) (int64, error) {
 	return 0, mailbox.ErrUnavailable
 }
 
@@ -167,7 +167,7 @@ func TestInterruptedSendIsRecoveredNotResent(t *testing.T) {
 
 	// A send that fails leaves the request REGISTERED, with an error; the
 	// next request of its kind supersedes it, and recovery finds no row.
-	lost, err := e.service(failingOutbox{e.Mailbox}).Reference(t.Context(), "GLST")
+	lost, err := e.service(failingMailbox{e.Mailbox}).Reference(t.Context(), "GLST")
 	require.ErrorIs(t, err, mailbox.ErrUnavailable)
 	require.Equal(t, store.RequestRegistered, e.get(t, lost.ID).Status)
 	again, err := e.service(e.Mailbox).Reference(t.Context(), "GLST")
@@ -200,7 +200,7 @@ func TestShadowNeverWritesTheOutboundMailbox(t *testing.T) {
 func TestExpiryClosesUnsentRequests(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	lost, err := e.service(failingOutbox{e.Mailbox}).Reference(t.Context(), "AIRL")
+	lost, err := e.service(failingMailbox{e.Mailbox}).Reference(t.Context(), "AIRL")
 	require.Error(t, err)
 	e.Clock.Advance(10 * time.Minute)
 	n, err := e.service(e.Mailbox).Expiry().RunOnce(t.Context())

@@ -32,12 +32,6 @@ const DefaultTimeout = 10 * time.Minute
 // DefaultMaxDays is request.max-days' default.
 const DefaultMaxDays = 7
 
-// Outbox is the outbound mailbox as the service uses it (*mailbox.Mailbox).
-type Outbox interface {
-	InsertOutbound(ctx context.Context, p mailbox.InsertOutboundParams) (int64, error)
-	FindOutbound(ctx context.Context, p mailbox.FindOutboundParams) ([]mailbox.Outbound, error)
-}
-
 // Observer counts what the service does (internal/metrics implements it).
 type Observer interface {
 	RequestSent(kind string)
@@ -47,16 +41,16 @@ type Observer interface {
 // Service registers and sends requests, recovers interrupted sends and
 // expires requests nobody answered.
 type Service struct {
-	st  store.Store
-	mb  Outbox
+	st  Store[Tx]
+	mb  OutboundMailbox
 	clk clock.Clock
 	log *slog.Logger
 	cfg Config
 	obs Observer
 }
 
-// New builds the service; obs may be nil.
-func New(st store.Store, mb Outbox, clk clock.Clock, log *slog.Logger, cfg Config, obs Observer) *Service {
+// New builds the service on st (a store.Store, or any Store); obs may be nil.
+func New[T Tx](st Store[T], mb OutboundMailbox, clk clock.Clock, log *slog.Logger, cfg Config, obs Observer) *Service {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
 	}
@@ -69,7 +63,7 @@ func New(st store.Store, mb Outbox, clk clock.Clock, log *slog.Logger, cfg Confi
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Service{st: st, mb: mb, clk: clk, log: log, cfg: cfg, obs: obs}
+	return &Service{st: narrowed[T]{st}, mb: mb, clk: clk, log: log, cfg: cfg, obs: obs}
 }
 
 // Flights is an operator's request for the flights whose SODT lies in
@@ -160,7 +154,7 @@ func (s *Service) register(ctx context.Context, nr store.NewRequest) (store.Requ
 // (ErrHeld). An open request past expires_at is expired here, as the expiry
 // job would, and returned. A request registered after the check makes the
 // insert fail (one open per kind): held too, never superseded.
-func (s *Service) held(ctx context.Context, tx store.Tx, key string, now time.Time) ([]int64, error) {
+func (s *Service) held(ctx context.Context, tx Tx, key string, now time.Time) ([]int64, error) {
 	open, err := tx.OpenRequestForUpdate(ctx, key)
 	switch {
 	case err == nil && now.Before(open.ExpiresAt):

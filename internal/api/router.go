@@ -7,7 +7,8 @@
 // every error is answered as JSON by errors.go, a 5xx with a request id
 // instead of the error's text. Tokens and the limit of failed
 // authentications are auth.go and authlimit.go; body limits, the page limit
-// and the request deadline are in body.go and deadline.go.
+// and the request deadline are in body.go and deadline.go; the slice of the
+// store the handlers use is store.go.
 package api
 
 import (
@@ -24,7 +25,6 @@ import (
 	"github.com/msgx-aodb/msgx/internal/metrics"
 	"github.com/msgx-aodb/msgx/internal/readiness"
 	"github.com/msgx-aodb/msgx/internal/sis"
-	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 // DefaultMaxBodyBytes is the default limit of a sent message (16 MiB, as the codec's).
@@ -32,7 +32,7 @@ const DefaultMaxBodyBytes = 16 << 20
 
 // Deps is what the handlers use.
 type Deps struct {
-	Store        store.Store
+	Store        Store
 	Mailbox      *mailbox.Mailbox
 	Clock        clock.Clock
 	Log          *slog.Logger

@@ -73,12 +73,12 @@ func (o *outbound) relays(c config.Config, st store.Store, clk clock.Clock, log 
 // relayConfig maps the service configuration onto the relay's.
 func relayConfig(c config.Config) relay.Config {
 	rc := relay.DefaultConfig()
-	rc.BatchSize = c.Outbox.BatchSize
-	rc.MaxAttempts = c.Outbox.MaxAttempts
+	rc.BatchSize = c.Relay.BatchSize
+	rc.MaxAttempts = c.Relay.MaxAttempts
 	// The pump refuses a message whose event would exceed it (pumpConfig);
 	// this catches events written before that check or under a larger limit.
 	rc.MaxRecordBytes = int(c.Kafka.MaxRecordBytes)
-	rc.BackoffBase, rc.BackoffCap = c.Outbox.BackoffBase, c.Outbox.BackoffCap
+	rc.BackoffBase, rc.BackoffCap = c.Relay.BackoffBase, c.Relay.BackoffCap
 	rc.FlushPeriod, rc.FlushLimit = c.Schd.FlushPeriod, c.Schd.FlushLimit
 	// Above the client's record timeout, so the client reports the precise error.
 	rc.ProduceTimeout = c.Kafka.ProduceTimeout + 5*time.Second

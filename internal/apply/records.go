@@ -73,7 +73,7 @@ func (m *matches) applyRecords(states *overlay, recs []*sis.FlightRecord, create
 		if track {
 			m.begin(rec.FLID, cur)
 		}
-		r, err := flight.Apply(cur, rec, create, msgID, now, by)
+		r, err := flight.Next(cur, rec, create, msgID, now, by)
 		if err != nil {
 			return refused(err), nil
 		}
@@ -120,7 +120,7 @@ func (m *matches) deleteFlights(states *overlay, flids []int64, msgID int64, now
 	return succeeded(""), results
 }
 
-// refused turns a state-rule violation into DEAD(PROTOCOL). flight.Apply
+// refused turns a state-rule violation into DEAD(PROTOCOL). flight.Next
 // returns no other error.
 func refused(err error) Outcome {
 	var re *flight.RuleError

@@ -95,7 +95,7 @@ func snapshotDays(recs []*sis.FlightRecord, states map[int64]*flight.State, msgI
 	cur := maps.Clone(states)
 	byDay := map[time.Time]*snapshotDay{}
 	for _, rec := range recs {
-		r, err := flight.Apply(cur[rec.FLID], rec, true, msgID, now, by)
+		r, err := flight.Next(cur[rec.FLID], rec, true, msgID, now, by)
 		if err != nil {
 			return nil, err
 		}

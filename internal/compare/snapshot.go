@@ -20,7 +20,7 @@ type Snapshot struct {
 }
 
 // FromSnapshot decodes a DNLD or RESP message and builds its Snapshot. Each
-// record goes through flight.Apply, the function the pump uses, so parsed
+// record goes through flight.Next, the function the pump uses, so parsed
 // values and operation days are computed exactly as msgx computes them.
 func FromSnapshot(raw []byte, opt sis.Options) (*Snapshot, error) {
 	msg, err := sis.Decode(raw, opt)
@@ -36,7 +36,7 @@ func FromSnapshot(raw []byte, opt sis.Options) (*Snapshot, error) {
 		if _, dup := snap.States[rec.FLID]; dup {
 			return nil, fmt.Errorf("record %d: FLID %d appears twice in the snapshot", rec.Ordinal, rec.FLID)
 		}
-		r, err := flight.Apply(nil, rec, true, 0, time.Time{}, flight.Sent{})
+		r, err := flight.Next(nil, rec, true, 0, time.Time{}, flight.Sent{})
 		if err != nil {
 			return nil, fmt.Errorf("record %d: %w", rec.Ordinal, err)
 		}

@@ -78,10 +78,14 @@ type Config struct {
 	LeaderRetryInterval time.Duration
 
 	Kafka       Kafka // the producer; its safety rules are kafka.Config.Validate (run by app.LoadConfig)
-	Outbox      Outbox
+	Relay       Relay
 	Schd        Schd
 	Request     Request
 	Maintenance Maintenance
+
+	// Deprecated says, one line each, which former key names (renamed.go)
+	// the file or the environment used; the commands print or log them.
+	Deprecated []string
 }
 
 // Kafka is the broker connection and producer policy (internal/kafka's
@@ -146,8 +150,8 @@ type Maintenance struct {
 	StatementTimeout time.Duration
 }
 
-// Outbox is the KAFKA:msg dispatcher's delivery policy.
-type Outbox struct {
+// Relay is the KAFKA:msg dispatcher's delivery policy (internal/relay).
+type Relay struct {
 	BatchSize   int
 	MaxAttempts int
 	BackoffBase time.Duration
@@ -198,27 +202,32 @@ func Load(path string, getenv func(string) string, checks ...Check) (Config, err
 	}
 	k := koanf.New(".")
 	var errs []error
+	var deprecated []string
 	if path != "" {
 		if err := k.Load(file.Provider(path), yaml.Parser()); err != nil {
 			return Config{}, fmt.Errorf("config file %s: %w", path, err)
 		}
 		for _, key := range k.Keys() {
-			if fieldByKey(key) == nil {
+			if fieldByKey(key) == nil && !isFormer(key) {
 				errs = append(errs, fmt.Errorf("%s: unknown key in %s (see docs/config.md)", key, path))
 			}
 		}
+		deprecated = fileFormer(k, path)
 	}
+	trimmed := func(name string) string { return strings.TrimSpace(getenv(name)) }
 	fromEnv := map[string]any{}
 	for _, f := range fields {
-		if v := strings.TrimSpace(getenv(f.env)); v != "" {
+		if v := trimmed(f.env); v != "" {
 			fromEnv[f.key] = v
 		}
 	}
+	deprecated = append(deprecated, envFormer(trimmed, fromEnv)...)
 	if err := k.Load(confmap.Provider(fromEnv, "."), nil); err != nil {
 		return Config{}, fmt.Errorf("config: environment: %w", err)
 	}
 
 	c := Defaults()
+	c.Deprecated = deprecated
 	for _, f := range fields {
 		if !k.Exists(f.key) {
 			continue
@@ -272,8 +281,8 @@ func validate(c *Config, explicit func(key string) bool) []error {
 	if c.BackoffCap < c.BackoffBase {
 		bad("pipeline.backoff-cap", "%s must not be below pipeline.backoff-base %s", c.BackoffCap, c.BackoffBase)
 	}
-	if c.Outbox.BackoffCap < c.Outbox.BackoffBase {
-		bad("outbox.backoff-cap", "%s must not be below outbox.backoff-base %s", c.Outbox.BackoffCap, c.Outbox.BackoffBase)
+	if c.Relay.BackoffCap < c.Relay.BackoffBase {
+		bad("relay.backoff-cap", "%s must not be below relay.backoff-base %s", c.Relay.BackoffCap, c.Relay.BackoffBase)
 	}
 	if n := len(c.Request.RoutingID); n == 0 || n > 23 {
 		bad("request.routing-id", "must be 1 to 23 characters (coutmsgs.ROUTINGID)")

@@ -14,7 +14,7 @@ var sectionTitles = []struct{ id, title string }{
 	{"requests", "Requests to the AODB"},
 	{"leader", "Single active instance"},
 	{"kafka", "Kafka"},
-	{"outbox", "Outbox relay"},
+	{"relay", "Relay (the outbox to Kafka)"},
 	{"maintenance", "Maintenance"},
 }
 
@@ -56,6 +56,10 @@ every environment.
 			}
 			fmt.Fprintf(&b, "| `%s` | `%s` | %s | %s |\n", f.key, f.env, def, f.doc)
 		}
+	}
+	b.WriteString("\n## Former names\n\nStill read, with a warning at start (logged by `msgx serve`, printed by the\nother commands); the new name wins when both are set.\n\n| former key | former variable | now |\n|---|---|---|\n")
+	for _, r := range renamed {
+		fmt.Fprintf(&b, "| `%s` | `%s` | `%s` (`%s`) |\n", r.former, r.formerEnv, r.key, EnvOf(r.key))
 	}
 	b.WriteString("\n## Tests only\n\n| variable | default | meaning |\n|---|---|---|\n" +
 		"| `MSGX_TEST_PG_URL` | `postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable` | PostgreSQL server the tests create their databases on |\n" +

@@ -97,15 +97,13 @@ var fields = []field{
 	str("kafka", "kafka.sasl.username", "MSGX_KAFKA_SASL_USERNAME", "", "SASL user.", func(c *Config) *string { return &c.Kafka.SASL.Username }),
 	str("kafka", "kafka.sasl.password", "MSGX_KAFKA_SASL_PASSWORD", "", "SASL password (prefer the variable to the file).", func(c *Config) *string { return &c.Kafka.SASL.Password }),
 
-	// outbox relay
-	positive("outbox", "outbox.batch-size", "MSGX_OUTBOX_BATCH_SIZE", "500", "`KAFKA:msg` events produced per step.", func(c *Config) *int { return &c.Outbox.BatchSize }),
-	positive("outbox", "outbox.max-attempts", "MSGX_OUTBOX_MAX_ATTEMPTS", "10", "Failed deliveries of an event the broker refused (`CORRUPT_MESSAGE`) before it becomes DEAD (kept as the dead letter). A record refused for good (too large, invalid) is DEAD at once; broker outages never make an event DEAD.", func(c *Config) *int { return &c.Outbox.MaxAttempts }),
-	dur("outbox", "outbox.backoff-base", "MSGX_OUTBOX_BACKOFF_BASE", "1s", "First retry delay of a failed delivery; doubles per attempt.", func(c *Config) *time.Duration { return &c.Outbox.BackoffBase }),
-	dur("outbox", "outbox.backoff-cap", "MSGX_OUTBOX_BACKOFF_CAP", "1m", "Cap of each delivery retry delay.", func(c *Config) *time.Duration { return &c.Outbox.BackoffCap }),
-	dur("outbox", "outbox.retention-every", "MSGX_OUTBOX_RETENTION_EVERY", "1h", "How often outbox retention runs.", func(c *Config) *time.Duration { return &c.Maintenance.OutboxEvery }),
-	dur("outbox", "outbox.retention", "MSGX_OUTBOX_RETENTION", "168h", "Delivered MSG_EVENT rows older than this are deleted; DEAD rows (dead letters) never, and a `KAFKA:msg` row never while its `KAFKA:schd` twin is not yet sent.", func(c *Config) *time.Duration { return &c.Maintenance.OutboxRetention }),
-	dur("outbox", "schd.flush-period", "MSGX_SCHD_FLUSH_PERIOD", "3s", "`KAFKA:schd` aggregation period.", func(c *Config) *time.Duration { return &c.Schd.FlushPeriod }),
-	positive("outbox", "schd.flush-limit", "MSGX_SCHD_FLUSH_LIMIT", "500", "Flights per `KAFKA:schd` batch.", func(c *Config) *int { return &c.Schd.FlushLimit }),
+	// the relay: the outbox (MSG_EVENT) to Kafka
+	positive("relay", "relay.batch-size", "MSGX_RELAY_BATCH_SIZE", "500", "`KAFKA:msg` events produced per step.", func(c *Config) *int { return &c.Relay.BatchSize }),
+	positive("relay", "relay.max-attempts", "MSGX_RELAY_MAX_ATTEMPTS", "10", "Failed deliveries of an event the broker refused (`CORRUPT_MESSAGE`) before it becomes DEAD (kept as the dead letter). A record refused for good (too large, invalid) is DEAD at once; broker outages never make an event DEAD.", func(c *Config) *int { return &c.Relay.MaxAttempts }),
+	dur("relay", "relay.backoff-base", "MSGX_RELAY_BACKOFF_BASE", "1s", "First retry delay of a failed delivery; doubles per attempt.", func(c *Config) *time.Duration { return &c.Relay.BackoffBase }),
+	dur("relay", "relay.backoff-cap", "MSGX_RELAY_BACKOFF_CAP", "1m", "Cap of each delivery retry delay.", func(c *Config) *time.Duration { return &c.Relay.BackoffCap }),
+	dur("relay", "schd.flush-period", "MSGX_SCHD_FLUSH_PERIOD", "3s", "`KAFKA:schd` aggregation period.", func(c *Config) *time.Duration { return &c.Schd.FlushPeriod }),
+	positive("relay", "schd.flush-limit", "MSGX_SCHD_FLUSH_LIMIT", "500", "Flights per `KAFKA:schd` batch.", func(c *Config) *int { return &c.Schd.FlushLimit }),
 
 	// maintenance (leader only; `msgx maintenance run <job>` runs one by hand)
 	boolean("maintenance", "history.enabled", "MSGX_HISTORY_ENABLED", "true", "The history sweep moves flights to FLIGHT_HST and deletes their live rows. `false`: it deletes nothing (and logs so); DELETED flights stay readable as such.", func(c *Config) *bool { return &c.Maintenance.HistoryEnabled }),
@@ -117,6 +115,8 @@ var fields = []field{
 	dur("maintenance", "snaplog.retention", "MSGX_SNAPLOG_RETENTION", "2160h", "SCHD_SNAP_LOG rows received, and whose scope ended, longer ago than this (90 days) are deleted, daily with the history sweep, and so are the INGRESS_GAP rows given up longer ago than this.", func(c *Config) *time.Duration { return &c.Maintenance.SnapLogRetention }),
 	dur("maintenance", "archive.every", "MSGX_ARCHIVE_EVERY", "1h", "How often the queue archive runs.", func(c *Config) *time.Duration { return &c.Maintenance.ArchiveEvery }),
 	dur("maintenance", "archive.after", "MSGX_ARCHIVE_AFTER", "168h", "Terminal PROC_STATE rows (SUCCEEDED, SKIPPED, DEAD) finished longer ago than this, with their mailbox backfill done, move to PROC_STATE_HST; their identities still deduplicate, `GET /messages/{id}` still answers them.", func(c *Config) *time.Duration { return &c.Maintenance.ArchiveAfter }),
+	dur("maintenance", "outbox.retention-every", "MSGX_OUTBOX_RETENTION_EVERY", "1h", "How often outbox retention runs.", func(c *Config) *time.Duration { return &c.Maintenance.OutboxEvery }),
+	dur("maintenance", "outbox.retention", "MSGX_OUTBOX_RETENTION", "168h", "Delivered MSG_EVENT rows older than this are deleted; DEAD rows (dead letters) never, and a `KAFKA:msg` row never while its `KAFKA:schd` twin is not yet sent.", func(c *Config) *time.Duration { return &c.Maintenance.OutboxRetention }),
 	positive("maintenance", "maintenance.batch", "MSGX_MAINTENANCE_BATCH", "1000", "Rows per statement of the snapshot log, archive and outbox jobs; a run goes on until a batch is short.", func(c *Config) *int { return &c.Maintenance.Batch }),
 	dur("maintenance", "maintenance.pause", "MSGX_MAINTENANCE_PAUSE", "100ms", "Longest pause between two batches of a job (a random wait of half to all of it), so the pump and the relay get the database between them.", func(c *Config) *time.Duration { return &c.Maintenance.Pause }),
 	dur("maintenance", "maintenance.statement-timeout", "MSGX_MAINTENANCE_STATEMENT_TIMEOUT", "1m", "Bound of each batch of a job.", func(c *Config) *time.Duration { return &c.Maintenance.StatementTimeout }),

@@ -25,21 +25,21 @@ func fullFlight(tb testing.TB) *State {
 		`</FLTR></SCHD></MSG>`
 	m, err := sis.Decode([]byte(raw), sis.DefaultOptions())
 	require.NoError(tb, err)
-	r, err := Apply(nil, m.Schedule.Flights[0], false, 1, now, Sent{})
+	r, err := Next(nil, m.Schedule.Flights[0], false, 1, now, Sent{})
 	require.NoError(tb, err)
 	return r.Next
 }
 
-// BenchmarkApplyAndPayload is the pump's per-message work in this package:
+// BenchmarkNextAndPayload is the pump's per-message work in this package:
 // the next state of a full flight after a one-gate FLOP, and its event
 // payload.
-func BenchmarkApplyAndPayload(b *testing.B) {
+func BenchmarkNextAndPayload(b *testing.B) {
 	cur := fullFlight(b)
 	rec := decodeFLOP(b, "GTDT", `<GTDT GTNO="1"><GATE>B7</GATE></GTDT><GTDT GTNO="2"><GATE>C9</GATE></GTDT>`)
-	b.Run("Apply", func(b *testing.B) {
+	b.Run("Next", func(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {
-			if _, err := Apply(cur, rec, false, 2, now, Sent{}); err != nil {
+			if _, err := Next(cur, rec, false, 2, now, Sent{}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -9,7 +9,7 @@ import (
 )
 
 // decodeFLOP decodes a FLOP message of subtype styp for flight 7 and
-// returns its record, as the pipeline hands it to Apply.
+// returns its record, as the pipeline hands it to Next.
 func decodeFLOP(t testing.TB, styp, inner string) *sis.FlightRecord {
 	t.Helper()
 	raw := `<MSG><META><SNDR>AODB</SNDR><SEQN>5</SEQN><DTTM>20261202090311</DTTM><TYPE>FLOP</TYPE><STYP>` + styp +
@@ -19,7 +19,7 @@ func decodeFLOP(t testing.TB, styp, inner string) *sis.FlightRecord {
 	return m.FlightOps.Records[0]
 }
 
-// Decode then Apply: a bridge operation sent with ASNO="0" replaces the
+// Decode then Next: a bridge operation sent with ASNO="0" replaces the
 // bridge operations with itself (it used to clear them); only an empty
 // <ABTM ASNO="0"/> clears.
 func TestBridgeOpWithSeqZeroIsKept(t *testing.T) {

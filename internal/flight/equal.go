@@ -62,7 +62,7 @@ func (it Item) Equal(o Item) bool {
 	return true
 }
 
-// clone deep-copies the mutable parts of a state, so Apply never touches
+// clone deep-copies the mutable parts of a state, so Next never touches
 // the caller's current state.
 func clone(s *State) *State {
 	if s == nil {
@@ -70,7 +70,7 @@ func clone(s *State) *State {
 	}
 	c := *s
 	// maps.Clone copies a map's table whole, far cheaper than re-inserting
-	// every key; a nil map becomes an empty one, as Apply writes into them.
+	// every key; a nil map becomes an empty one, as Next writes into them.
 	c.Scalars = cloneMap(s.Scalars)
 	c.Structs = cloneMap(s.Structs)
 	c.Groups = cloneMap(s.Groups) // items are never mutated in place, only replaced

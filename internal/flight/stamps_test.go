@@ -21,15 +21,15 @@ var (
 func snapshotAt(t time.Time) Sent { return Sent{DTTM: t, Snapshot: true} }
 func flopAt(t time.Time) Sent     { return Sent{DTTM: t} }
 
-func mustApply(t *testing.T, cur *State, rec *sis.FlightRecord, revive bool, msg int64, by Sent) Result {
+func mustNext(t *testing.T, cur *State, rec *sis.FlightRecord, revive bool, msg int64, by Sent) Result {
 	t.Helper()
-	r, err := Apply(cur, rec, revive, msg, now, by)
+	r, err := Next(cur, rec, revive, msg, now, by)
 	require.NoError(t, err)
 	return r
 }
 
 func TestStampsRecordWhoSetWhat(t *testing.T) {
-	s := mustApply(t, nil, newRecord(7), true, 1, snapshotAt(at0600)).Next
+	s := mustNext(t, nil, newRecord(7), true, 1, snapshotAt(at0600)).Next
 	for _, name := range []string{"FFID", "SODT", "ALCD", "STND", GroupGates, StampLifecycle} {
 		got, ok := s.Stamps.Of(name)
 		require.True(t, ok, name)
@@ -38,7 +38,7 @@ func TestStampsRecordWhoSetWhat(t *testing.T) {
 	flop := &sis.FlightRecord{FLID: 7}
 	flop.Scalars.Set(sis.STND, set("NEW"))
 	require.Equal(t, Stamps{StampDefault: at0600.UTC()}, s.Stamps, "a flight a snapshot creates: one stamp for all it describes")
-	n := mustApply(t, s, flop, false, 2, flopAt(at0730)).Next
+	n := mustNext(t, s, flop, false, 2, flopAt(at0730)).Next
 	require.True(t, n.Stamps["STND"].Equal(at0730))
 	alcd, _ := n.Stamps.Of("ALCD")
 	require.True(t, alcd.Equal(at0600), "only what the FLOP set moves")
@@ -48,28 +48,28 @@ func TestStampsRecordWhoSetWhat(t *testing.T) {
 
 	// A flight an incremental message (ADFT/UPD) creates: a stamp per value
 	// it carries; what it lacks has none, and a snapshot may still set it.
-	adft := mustApply(t, nil, newRecord(8), true, 3, flopAt(at0730)).Next
+	adft := mustNext(t, nil, newRecord(8), true, 3, flopAt(at0730)).Next
 	require.True(t, adft.Stamps["STND"].Equal(at0730))
 	require.True(t, adft.Stamps[StampLifecycle].Equal(at0730))
 	_, has := adft.Stamps.Of("ACFT")
 	require.False(t, has)
 	late := newRecord(8)
 	late.Scalars.Set(sis.ACFT, set("A320"))
-	r := mustApply(t, adft, late, true, 4, snapshotAt(at0700))
+	r := mustNext(t, adft, late, true, 4, snapshotAt(at0700))
 	require.Equal(t, "A320", r.Next.Scalars["ACFT"].Raw, "no newer message set ACFT")
 	require.Equal(t, 0, r.Kept, "the rest is equal: nothing to keep")
 }
 
 func TestOlderSnapshotKeepsNewerValue(t *testing.T) {
-	s := mustApply(t, nil, newRecord(7), true, 1, snapshotAt(at0600)).Next
+	s := mustNext(t, nil, newRecord(7), true, 1, snapshotAt(at0600)).Next
 	flop := &sis.FlightRecord{FLID: 7}
 	flop.Scalars.Set(sis.STND, set("NEW"))
 	flop.Groups.Set(sis.GTDT, sis.GroupOp{Op: sis.Replace, Items: []sis.Item{gate(1, "Z9")}})
-	s = mustApply(t, s, flop, false, 2, flopAt(at0730)).Next
+	s = mustNext(t, s, flop, false, 2, flopAt(at0730)).Next
 
 	late := newRecord(7)
 	late.Scalars.Set(sis.ALCD, set("MU")) // touched by no newer message: corrected
-	r := mustApply(t, s, late, true, 3, snapshotAt(at0700))
+	r := mustNext(t, s, late, true, 3, snapshotAt(at0700))
 	require.Equal(t, "NEW", r.Next.Scalars["STND"].Raw, "the FLOP of 07:30 is newer than the snapshot of 07:00")
 	require.Equal(t, "Z9", r.Next.Groups[GroupGates][0].Fields["GATE"].Raw, "a detail list too")
 	require.Equal(t, "MU", r.Next.Scalars["ALCD"].Raw)
@@ -81,42 +81,42 @@ func TestOlderSnapshotKeepsNewerValue(t *testing.T) {
 	// older snapshot does not add it.
 	older := newRecord(7)
 	older.Scalars.Set(sis.ACFT, set("A320"))
-	o5 := mustApply(t, s, older, true, 6, snapshotAt(at0600.Add(-time.Hour)))
+	o5 := mustNext(t, s, older, true, 6, snapshotAt(at0600.Add(-time.Hour)))
 	_, had := o5.Next.Scalars["ACFT"]
 	require.False(t, had)
 	require.True(t, r.Changed)
 
 	// Equal DTTM: FIFO, the snapshot applies.
-	eq := mustApply(t, s, newRecord(7), true, 4, snapshotAt(at0730))
+	eq := mustNext(t, s, newRecord(7), true, 4, snapshotAt(at0730))
 	require.Equal(t, "201", eq.Next.Scalars["STND"].Raw)
 	require.Zero(t, eq.Kept)
 
 	// An incremental message older than the stamp still applies (FIFO).
 	old := &sis.FlightRecord{FLID: 7}
 	old.Scalars.Set(sis.STND, set("OLD"))
-	o := mustApply(t, s, old, false, 5, flopAt(at0600))
+	o := mustNext(t, s, old, false, 5, flopAt(at0600))
 	require.Equal(t, "OLD", o.Next.Scalars["STND"].Raw)
 	require.True(t, o.Next.Stamps["STND"].Equal(at0600))
 }
 
 func TestOlderSnapshotKeepsNewerPayload(t *testing.T) {
-	s := mustApply(t, nil, newRecord(7), true, 1, snapshotAt(at0600)).Next
+	s := mustNext(t, nil, newRecord(7), true, 1, snapshotAt(at0600)).Next
 	flop := &sis.FlightRecord{FLID: 7}
 	flop.Payloads.Set(sis.SRVT, sis.PayloadOp{Op: sis.Replace, Count: 1, XML: "<SRVT>new</SRVT>"})
-	s = mustApply(t, s, flop, false, 2, flopAt(at0730)).Next
+	s = mustNext(t, s, flop, false, 2, flopAt(at0730)).Next
 	late := newRecord(7)
 	late.Payloads.Set(sis.SRVT, sis.PayloadOp{Op: sis.Replace, Count: 1, XML: "<SRVT>old</SRVT>"})
-	r := mustApply(t, s, late, true, 3, snapshotAt(at0700))
+	r := mustNext(t, s, late, true, 3, snapshotAt(at0700))
 	require.Equal(t, "<SRVT>new</SRVT>", r.Next.Payloads["SRVT"].Content)
 	require.Equal(t, 1, r.Kept)
 }
 
 func TestOlderSnapshotNeverRevivesNewerDelete(t *testing.T) {
-	s := mustApply(t, nil, newRecord(7), true, 1, snapshotAt(at0600)).Next
+	s := mustNext(t, nil, newRecord(7), true, 1, snapshotAt(at0600)).Next
 	del := Delete(s, 2, now, flopAt(at0730))
 	require.True(t, del.Next.Stamps[StampLifecycle].Equal(at0730))
 
-	r := mustApply(t, del.Next, newRecord(7), true, 3, snapshotAt(at0700))
+	r := mustNext(t, del.Next, newRecord(7), true, 3, snapshotAt(at0700))
 	require.Equal(t, Deleted, r.Next.Lifecycle)
 	require.False(t, r.Changed)
 	require.False(t, r.Write)
@@ -124,22 +124,22 @@ func TestOlderSnapshotNeverRevivesNewerDelete(t *testing.T) {
 	SetSnapshotDay(&r, r.Next.OperationDay)
 	require.Nil(t, del.Next.FDay, "the kept state is a copy")
 
-	back := mustApply(t, del.Next, newRecord(7), true, 4, snapshotAt(at0730))
+	back := mustNext(t, del.Next, newRecord(7), true, 4, snapshotAt(at0730))
 	require.Equal(t, Active, back.Next.Lifecycle, "a snapshot as new as the delete revives (FIFO)")
 }
 
 func TestIncrementalNoOpMovesStampWithoutVersion(t *testing.T) {
-	s := mustApply(t, nil, newRecord(7), true, 1, snapshotAt(at0600)).Next
+	s := mustNext(t, nil, newRecord(7), true, 1, snapshotAt(at0600)).Next
 	same := &sis.FlightRecord{FLID: 7}
 	same.Scalars.Set(sis.STND, set("201"))
-	r := mustApply(t, s, same, false, 2, flopAt(at0730))
+	r := mustNext(t, s, same, false, 2, flopAt(at0730))
 	require.False(t, r.Changed)
 	require.True(t, r.Write, "the stamp moved: the row is written")
 	require.Equal(t, s.StateVersion, r.Next.StateVersion)
 	require.True(t, r.Next.Stamps["STND"].Equal(at0730))
 
 	// A snapshot that changes nothing moves no stamp and writes nothing.
-	again := mustApply(t, s, newRecord(7), true, 3, snapshotAt(at0700))
+	again := mustNext(t, s, newRecord(7), true, 3, snapshotAt(at0700))
 	require.False(t, again.Write)
 }
 

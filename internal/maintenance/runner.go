@@ -18,11 +18,21 @@ type Observer interface {
 	JobRun(job string, rows int, took time.Duration, err error)
 }
 
+// RunLog is the slice of the store the runner uses: the jobs' runs
+// (MAINTENANCE_RUN), read for the schedule and written after each run.
+// Every store.Store is one; the jobs take theirs in Base.
+type RunLog interface {
+	JobRuns(ctx context.Context) ([]store.JobRun, error)
+	SaveJobRun(ctx context.Context, run store.JobRun) error
+}
+
+var _ RunLog = store.Store(nil)
+
 // Runner runs the jobs of a registry on their schedules while ctx lives:
 // the leader's lead context, so they stop when it loses the lock.
 type Runner struct {
 	Registry *Registry
-	Store    store.Store
+	Store    RunLog
 	Clock    clock.Clock
 	Log      *slog.Logger
 	Observer Observer // nil: none

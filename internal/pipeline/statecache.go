@@ -22,7 +22,7 @@ const maxCachedStates = 5000
 // version, so a stale entry never matches.
 //
 // States are shared, never copied: the computation clones a state before it
-// changes it (flight.Apply, flight.Delete).
+// changes it (flight.Next, flight.Delete).
 type stateCache struct {
 	entries map[int64]cachedState
 	hits    int // states served from the cache (tests)

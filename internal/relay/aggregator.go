@@ -23,7 +23,7 @@ import (
 // Intermediate versions are not sent, by design; no order is promised
 // between KAFKA:msg and KAFKA:schd.
 type Aggregator struct {
-	store store.Store
+	store Store
 	cl    *kgo.Client
 	topic string
 	clock clock.Clock
@@ -34,7 +34,7 @@ type Aggregator struct {
 
 // NewAggregator wires an aggregator producing to topic through cl (which the
 // caller owns). obs may be nil.
-func NewAggregator(s store.Store, cl *kgo.Client, topic string, c clock.Clock, log *slog.Logger, obs Observer, cfg Config) *Aggregator {
+func NewAggregator(s Store, cl *kgo.Client, topic string, c clock.Clock, log *slog.Logger, obs Observer, cfg Config) *Aggregator {
 	return &Aggregator{
 		store: s, cl: cl, topic: topic, clock: c, log: log.With("target", store.TargetSchd),
 		obs: observer(obs), cfg: cfg.withDefaults(),

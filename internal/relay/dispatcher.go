@@ -17,7 +17,7 @@ import (
 
 // Dispatcher delivers KAFKA:msg events in EVENT_ID order (docs/design.md §1.5).
 type Dispatcher struct {
-	store store.Store
+	store Store
 	cl    *kgo.Client
 	topic string
 	clock clock.Clock
@@ -34,7 +34,7 @@ type Dispatcher struct {
 
 // NewDispatcher wires a dispatcher producing to topic through cl (which the
 // caller owns and closes after Run returns). obs may be nil.
-func NewDispatcher(s store.Store, cl *kgo.Client, topic string, c clock.Clock, log *slog.Logger, obs Observer, cfg Config) *Dispatcher {
+func NewDispatcher(s Store, cl *kgo.Client, topic string, c clock.Clock, log *slog.Logger, obs Observer, cfg Config) *Dispatcher {
 	return &Dispatcher{
 		store: s, cl: cl, topic: topic, clock: c, log: log.With("target", store.TargetMsg),
 		obs: observer(obs), cfg: cfg.withDefaults(), wake: make(chan struct{}, 1),

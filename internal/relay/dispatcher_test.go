@@ -229,7 +229,7 @@ func partitionOf(flid int64) int32 {
 // failingMarks is the real store whose SENT marks fail while fail is set:
 // the process dying between the broker's ack and the mark.
 type failingMarks struct {
-	store.Store
+	Store
 	fail atomic.Bool
 }
 

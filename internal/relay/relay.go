@@ -32,6 +32,22 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
+// Store is the slice of the store the relay uses: the outbox (MSG_EVENT)
+// read, marked and failed, and nothing else. Every store.Store is one.
+type Store interface {
+	// KAFKA:msg (Dispatcher): the head after a cursor, marked in order.
+	PendingEventsAfter(ctx context.Context, p store.PendingEventsAfterParams) ([]store.Event, error)
+	MarkSent(ctx context.Context, p store.MarkSentParams) error
+	// KAFKA:schd (Aggregator): the latest per flight, marking what it stands for.
+	LatestPendingPerFlight(ctx context.Context, p store.LatestPendingPerFlightParams) ([]store.Event, error)
+	MarkSentUpTo(ctx context.Context, p store.MarkSentUpToParams) (int, error)
+	MarkDeadBelow(ctx context.Context, p store.MarkDeadBelowParams) (int, error)
+	// Both: a failed delivery's backoff, or DEAD.
+	RecordDeliveryFailure(ctx context.Context, p store.DeliveryFailure) (string, error)
+}
+
+var _ Store = store.Store(nil)
+
 // Observer receives delivery figures (metrics). Optional: nil is allowed.
 type Observer interface {
 	EventDelivered(target string, latency time.Duration) // per event: created_at → broker ack

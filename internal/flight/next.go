@@ -33,7 +33,7 @@ type Result struct {
 	Kept int
 }
 
-// Apply computes the next state of a flight from its current state (nil for
+// Next computes the next state of a flight from its current state (nil for
 // a new flight) and one decoded record: absent fields stay, Set writes, Clear
 // removes, Replace swaps a whole group. A schedule record (SCHD) that lists
 // a DELETED flight brings it back (revive); a FLOP record does not. Every
@@ -41,7 +41,7 @@ type Result struct {
 // value yields to a newer stamp, and a snapshot never revives a flight a
 // newer message deleted (rule 19). Pure: no I/O, the caller supplies the
 // message id and the time.
-func Apply(cur *State, rec *sis.FlightRecord, revive bool, msgID int64, now time.Time, by Sent) (Result, error) {
+func Next(cur *State, rec *sis.FlightRecord, revive bool, msgID int64, now time.Time, by Sent) (Result, error) {
 	next := cloneFor(cur, rec)
 	if cur == nil {
 		next.FLID, next.Lifecycle = rec.FLID, Active
@@ -124,12 +124,12 @@ func stamped[V any](st *stamper, m map[string]V, name string, apply func(map[str
 	return c
 }
 
-// cloneFor is clone for Apply of rec: the structures, groups and payloads
+// cloneFor is clone for Next of rec: the structures, groups and payloads
 // maps are copied only when rec carries operations on them; otherwise next
 // shares cur's (a state's maps are never written once it is computed, and
-// Apply writes only into the maps it copied). Most FLOPs change a scalar
+// Next writes only into the maps it copied). Most FLOPs change a scalar
 // or one kind of collection: copying all four maps was most of the
-// allocation of Apply.
+// allocation of Next.
 func cloneFor(s *State, rec *sis.FlightRecord) *State {
 	if s == nil {
 		return clone(nil)

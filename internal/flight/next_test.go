@@ -39,7 +39,7 @@ func newRecord(flid int64) *sis.FlightRecord {
 
 func apply(t *testing.T, cur *State, rec *sis.FlightRecord, msg int64) Result {
 	t.Helper()
-	r, err := Apply(cur, rec, false, msg, now, Sent{})
+	r, err := Next(cur, rec, false, msg, now, Sent{})
 	require.NoError(t, err)
 	return r
 }
@@ -62,7 +62,7 @@ func TestNewFlight(t *testing.T) {
 func TestNewFlightWithoutSODTIsRefused(t *testing.T) {
 	rec := newRecord(7)
 	rec.Scalars.Set(sis.SODT, sis.Field{})
-	_, err := Apply(nil, rec, false, 1, now, Sent{})
+	_, err := Next(nil, rec, false, 1, now, Sent{})
 	var re *RuleError
 	require.True(t, errors.As(err, &re))
 }
@@ -149,7 +149,7 @@ func TestOperationDayIsFixedOnce(t *testing.T) {
 	cur := apply(t, nil, newRecord(7), 1).Next
 	rec := &sis.FlightRecord{FLID: 7}
 	rec.Scalars.Set(sis.SODT, setTime("03DEC260030", time.Date(2026, 12, 3, 0, 30, 0, 0, cst)))
-	_, err := Apply(cur, rec, false, 2, now, Sent{})
+	_, err := Next(cur, rec, false, 2, now, Sent{})
 	var re *RuleError
 	require.True(t, errors.As(err, &re), "a record moving the operation day is refused")
 
@@ -167,12 +167,12 @@ func TestDeleteAndRevive(t *testing.T) {
 	again := Delete(r.Next, 3, now, Sent{})
 	require.False(t, again.Changed, "deleting a deleted flight emits nothing")
 
-	back, err := Apply(r.Next, &sis.FlightRecord{FLID: 7}, true, 4, now, Sent{})
+	back, err := Next(r.Next, &sis.FlightRecord{FLID: 7}, true, 4, now, Sent{})
 	require.NoError(t, err)
 	require.True(t, back.Changed)
 	require.Equal(t, Active, back.Next.Lifecycle)
 	require.Nil(t, back.Next.DeletedAt)
-	flop, err := Apply(r.Next, &sis.FlightRecord{FLID: 7}, false, 4, now, Sent{})
+	flop, err := Next(r.Next, &sis.FlightRecord{FLID: 7}, false, 4, now, Sent{})
 	require.NoError(t, err)
 	require.Equal(t, Deleted, flop.Next.Lifecycle, "a FLOP does not revive")
 }
@@ -228,9 +228,9 @@ func TestChangesMergeKeepsEachCollectionsVersion(t *testing.T) {
 	require.Equal(t, map[string]int64{GroupGates: 3, GroupCheckins: 3}, second.Groups, "Merge leaves its operands alone")
 }
 
-// Apply leaves the current state as it was: the next state's maps are
+// Next leaves the current state as it was: the next state's maps are
 // copies, a nil map of a state read back becomes an empty one.
-func TestApplyLeavesTheCurrentStateAlone(t *testing.T) {
+func TestNextLeavesTheCurrentStateAlone(t *testing.T) {
 	cur := fullFlight(t)
 	before, err := EventPayload(cur)
 	require.NoError(t, err)

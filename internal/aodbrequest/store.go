@@ -1,0 +1,50 @@
+package aodbrequest
+
+import (
+	"context"
+	"time"
+
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// Store is the slice of the store the service uses: REQ_TRACK, and the
+// snapshot generation the start trigger looks at. Every store.Store is one
+// (T is store.Tx). Go has no covariant results, so Begin's transaction is a
+// type parameter; the service uses only its Tx methods.
+type Store[T Tx] interface {
+	// Begin opens register's transaction.
+	Begin(ctx context.Context) (T, error)
+
+	Request(ctx context.Context, id int64) (store.Request, error)
+	OpenRequests(ctx context.Context) ([]store.Request, error)
+	Requests(ctx context.Context, beforeID int64, limit int) ([]store.Request, error)
+	MarkRequestSent(ctx context.Context, p store.SentRequest) error
+	ExpireDueRequests(ctx context.Context, now time.Time, max int) ([]int64, error)
+	SnapshotGen(ctx context.Context, fday time.Time) (store.SnapshotGen, error)
+}
+
+// Tx is register's transaction: supersede or hold, number, insert.
+type Tx interface {
+	RequestLocker
+	ExpireRequestKey(ctx context.Context, p store.ExpireRequestKeyParams) ([]int64, error)
+	NextRequestSeqn(ctx context.Context) (int64, error)
+	InsertRequest(ctx context.Context, r store.NewRequest) (store.Request, error)
+	LastAnsweredRequest(ctx context.Context, key string) (store.Request, error)
+	Commit(ctx context.Context) error
+	// Rollback after Commit does nothing (store.Tx), so it is deferred.
+	Rollback(ctx context.Context) error
+}
+
+// RequestLocker reads and locks the open request of a kind, inside a
+// transaction: register's, or the pump's when the guard reads (Guard.Read).
+type RequestLocker interface {
+	OpenRequestForUpdate(ctx context.Context, key string) (store.Request, error)
+}
+
+var _ Store[store.Tx] = store.Store(nil)
+
+// narrowed is a Store[T] whose Begin returns the Tx, so the service holds
+// one type whatever the store's transaction type.
+type narrowed[T Tx] struct{ Store[T] }
+
+func (n narrowed[T]) Begin(ctx context.Context) (Tx, error) { return n.Store.Begin(ctx) }
