@@ -370,8 +370,8 @@ func connectPostgres(ctx context.Context, cfg config.Config, log *slog.Logger) (
 }
 
 // lockIdle is how long the database keeps an idle lock session, so that the
-// lock of a leader whose host vanished goes within a few retry intervals
-// (the leader pings every interval; a waiting standby is not idle).
+// lock of a vanished process goes within a few retry intervals (the leader
+// pings, a standby retries, every interval).
 func lockIdle(cfg config.Config) time.Duration {
 	return max(3*cfg.LeaderRetryInterval, 5*time.Second)
 }
