@@ -134,3 +134,24 @@ func (q *Queries) LeaderUnlock(ctx context.Context, db DBTX, lockID int64) (bool
 	err := row.Scan(&released)
 	return released, err
 }
+
+const leaderWaitLock = `-- name: LeaderWaitLock :exec
+SELECT pg_advisory_lock($1::bigint)
+FROM (SELECT set_config('lock_timeout', $2::text, true) OFFSET 0) AS wait
+`
+
+type LeaderWaitLockParams struct {
+	LockID  int64  `json:"lock_id"`
+	Timeout string `json:"timeout"`
+}
+
+// A standby's wait: takes the lock for this session as soon as it is free,
+// waiting at most @timeout ms (then 55P03 lock_not_available; the elector
+// waits again). The subquery sets lock_timeout for this statement's own
+// implicit transaction before the outer select waits (OFFSET 0 keeps the
+// two steps apart), so a standby takes over the moment the server ends the
+// leader's session instead of at its next retry.
+func (q *Queries) LeaderWaitLock(ctx context.Context, db DBTX, arg LeaderWaitLockParams) error {
+	_, err := db.Exec(ctx, leaderWaitLock, arg.LockID, arg.Timeout)
+	return err
+}

@@ -214,6 +214,13 @@ type Querier interface {
 	// Takes the lock for this session if free; true when held afterwards.
 	LeaderTryLock(ctx context.Context, db DBTX, lockID int64) (bool, error)
 	LeaderUnlock(ctx context.Context, db DBTX, lockID int64) (bool, error)
+	// A standby's wait: takes the lock for this session as soon as it is free,
+	// waiting at most @timeout ms (then 55P03 lock_not_available; the elector
+	// waits again). The subquery sets lock_timeout for this statement's own
+	// implicit transaction before the outer select waits (OFFSET 0 keeps the
+	// two steps apart), so a standby takes over the moment the server ends the
+	// leader's session instead of at its next retry.
+	LeaderWaitLock(ctx context.Context, db DBTX, arg LeaderWaitLockParams) error
 	MaintenanceRunList(ctx context.Context, db DBTX) ([]MaintenanceRun, error)
 	// Records a run; LAST_OK_AT moves only with a run that succeeded.
 	MaintenanceRunSave(ctx context.Context, db DBTX, arg MaintenanceRunSaveParams) error

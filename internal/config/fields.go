@@ -74,7 +74,7 @@ var fields = []field{
 
 	// single active instance
 	int64Field("leader", "leader.lock-id", "MSGX_LEADER_LOCK_ID", "7166317496771264632", "PostgreSQL advisory lock key held by the active instance; instances sharing a database must share it.", func(c *Config) *int64 { return &c.LeaderLockID }),
-	dur("leader", "leader.retry-interval", "MSGX_LEADER_RETRY_INTERVAL", "2s", "How often a standby retries the lock and the leader checks its lock connection (takeover within about this).", func(c *Config) *time.Duration { return &c.LeaderRetryInterval }),
+	dur("leader", "leader.retry-interval", "MSGX_LEADER_RETRY_INTERVAL", "2s", "How often the leader checks its lock connection, and the longest single lock wait of a standby before it waits again (a waiting standby takes the lock the moment the leader's session ends).", func(c *Config) *time.Duration { return &c.LeaderRetryInterval }),
 
 	// Kafka
 	list("kafka", "kafka.brokers", "MSGX_KAFKA_BROKERS", "", "Seed brokers (comma list). Empty in dev: `msgx serve` starts an embedded broker and logs its address; refused in prod.", func(c *Config) *[]string { return &c.Kafka.Brokers }),

@@ -1,7 +1,9 @@
 // Package leader keeps one msgx instance active per database: the leader
-// holds a lock on a dedicated database session and runs the workers; every other instance is a hot standby that retries the
-// lock and takes over within about one retry interval after the leader dies,
-// shuts down or loses its database connection.
+// holds a lock on a dedicated database session and runs the workers; every
+// other instance is a hot standby that waits on the lock, so it takes over
+// as soon as the database ends the leader's session: at once when the leader
+// shuts down or its process dies, within the server's idle-session and
+// keepalive bounds when its host or network vanished.
 //
 // The lock is about liveness, not correctness: every business transaction
 // also takes the PIPELINE_LOCK row lock and re-checks its message, so even two
@@ -43,8 +45,10 @@ const AppNamePrefix = "msgx-lock "
 
 // Config is the election's configuration.
 type Config struct {
-	LockID int64         // lock key shared by the instances of one database (logged)
-	Retry  time.Duration // standby retry and leader ping interval
+	LockID int64 // lock key shared by the instances of one database (logged)
+	// Retry is the leader's ping interval and the longest single lock wait of
+	// a standby (it then checks its own session by waiting again).
+	Retry time.Duration
 	// Dial opens the dedicated lock session named name (required):
 	// pgstore.LeaderDialer (advisory lock) or orastore.LeaderDialer
 	// (DBMS_LOCK).
@@ -57,8 +61,10 @@ type Config struct {
 // LockSession is one dedicated database session that can hold the lock; the
 // lock goes with the session (closing it releases the lock).
 type LockSession interface {
-	// TryLock takes the lock for this session if free; true when held afterwards.
-	TryLock(ctx context.Context) (bool, error)
+	// Lock takes the lock for this session, waiting up to wait for it to be
+	// free (0: not at all); true when held afterwards, false when another
+	// session held it throughout. A blocked wait ends when ctx does.
+	Lock(ctx context.Context, wait time.Duration) (bool, error)
 	// Ping checks the session (and so the lock) is still there.
 	Ping(ctx context.Context) error
 	Close(ctx context.Context) error
@@ -154,12 +160,17 @@ func (e *Elector) Run(ctx context.Context) error {
 	return nil
 }
 
-// campaign tries the lock on one connection until it is taken (then leads)
-// or the connection fails. It reports whether this instance led.
+// campaign waits for the lock on one connection until it is taken (then
+// leads) or the connection fails. It reports whether this instance led. The
+// first attempt does not wait, so the role is known at once; then each wait
+// lasts up to one interval and the next starts at once, so the lock is taken
+// the moment the database releases it. The client gives each wait one more
+// interval to answer before it gives the session up.
 func (e *Elector) campaign(ctx context.Context, conn LockSession, lead func(context.Context)) bool {
+	var wait time.Duration
 	for ctx.Err() == nil {
-		qctx, cancel := context.WithTimeout(ctx, e.cfg.Retry)
-		acquired, err := conn.TryLock(qctx)
+		qctx, cancel := context.WithTimeout(ctx, wait+e.cfg.Retry)
+		acquired, err := conn.Lock(qctx, wait)
 		cancel()
 		if err != nil {
 			if ctx.Err() == nil {
@@ -172,9 +183,7 @@ func (e *Elector) campaign(ctx context.Context, conn LockSession, lead func(cont
 			return true
 		}
 		e.setRole(Standby)
-		if !e.wait(ctx) {
-			return false
-		}
+		wait = e.cfg.Retry
 	}
 	return false
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/db/postgres"
@@ -142,4 +143,65 @@ func TestUnreachableDatabaseIsStandby(t *testing.T) {
 	eventually(t, "standby while the database is unreachable", func() bool { return in.e.Role() == leader.Standby })
 	_, started := in.counts()
 	require.Zero(t, started)
+}
+
+// waiters is how many sessions of db wait for an advisory lock.
+func waiters(t *testing.T, db *testdb.PG) int {
+	t.Helper()
+	var n int
+	require.NoError(t, db.Pool.QueryRow(context.Background(),
+		"SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted").Scan(&n))
+	return n
+}
+
+// PostgreSQL's lock session: a wait ends without the lock after its time (the
+// session still usable), takes the lock the moment the holder's session
+// ends, and a cancelled wait is cancelled on the server too (no waiter left
+// queued) without waiting out its time.
+func TestPostgresLockWait(t *testing.T) {
+	db := testdb.Postgres(t)
+	ctx := context.Background()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	dial := pgstore.LeaderDialer(db.URL, 9, 5*time.Second, log)
+	holder, err := dial(ctx, leader.AppNamePrefix+"holder:1")
+	require.NoError(t, err)
+	defer holder.Close(ctx)
+	ok, err := holder.Lock(ctx, 0)
+	require.NoError(t, err)
+	require.True(t, ok)
+
+	standby, err := dial(ctx, leader.AppNamePrefix+"standby:2")
+	require.NoError(t, err)
+	defer standby.Close(ctx)
+	ok, err = standby.Lock(ctx, 0)
+	require.NoError(t, err)
+	require.False(t, ok)
+	ok, err = standby.Lock(ctx, 100*time.Millisecond)
+	require.NoError(t, err, "a wait that runs out is no error")
+	require.False(t, ok)
+
+	// A cancelled wait returns long before its time and leaves no waiter.
+	cctx, cancel := context.WithCancel(ctx)
+	res := make(chan error, 1)
+	go func() { _, err := standby.Lock(cctx, time.Hour); res <- err }()
+	eventually(t, "the standby waits on the server", func() bool { return waiters(t, db) == 1 })
+	cancel()
+	require.Error(t, recv(t, res, "the cancelled wait"))
+	eventually(t, "no waiter left on the server", func() bool { return waiters(t, db) == 0 })
+
+	// A wait takes the lock as soon as the holder's session ends.
+	standby, err = dial(ctx, leader.AppNamePrefix+"standby:3")
+	require.NoError(t, err)
+	defer standby.Close(ctx)
+	got := make(chan bool, 1)
+	go func() { ok, err := standby.Lock(ctx, time.Hour); assert.NoError(t, err); got <- ok }()
+	eventually(t, "the standby waits on the server", func() bool { return waiters(t, db) == 1 })
+	sessions, err := pgstore.Sessions(ctx, db.Pool, 9)
+	require.NoError(t, err)
+	require.True(t, sessions[0].Leading)
+	ok, err = postgres.New().LeaderTerminate(ctx, db.Pool, int32(sessions[0].PID))
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.True(t, recv(t, got, "the standby's wait"), "the standby holds the lock")
+	require.Error(t, holder.Ping(ctx), "the holder's session is gone")
 }

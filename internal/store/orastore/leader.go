@@ -44,11 +44,17 @@ func (s *lockSession) exec(ctx context.Context, name string, binds map[string]an
 	return executor{ex: s.conn}.exec(ctx, name, binds)
 }
 
-// TryLock runs DBMS_LOCK.REQUEST without waiting: 0 (granted) and 4 (this
-// session holds it already) mean held, 1 (timeout) means another holds it.
-func (s *lockSession) TryLock(ctx context.Context) (bool, error) {
+// Lock runs DBMS_LOCK.REQUEST without waiting (wait 0, LeaderTryLock) or
+// waiting up to wait, rounded up to whole seconds (LeaderWaitLock): 0
+// (granted) and 4 (this session holds it already) mean held, 1 (timeout)
+// means another held it throughout. godror breaks the call when ctx ends.
+func (s *lockSession) Lock(ctx context.Context, wait time.Duration) (bool, error) {
 	var rc int64
-	if _, err := s.exec(ctx, "LeaderTryLock", map[string]any{"lock_id": s.lockID, "acquired": sql.Out{Dest: &rc}}); err != nil {
+	name, binds := "LeaderTryLock", map[string]any{"lock_id": s.lockID, "acquired": sql.Out{Dest: &rc}}
+	if wait > 0 {
+		name, binds["timeout"] = "LeaderWaitLock", int64((wait+time.Second-1)/time.Second)
+	}
+	if _, err := s.exec(ctx, name, binds); err != nil {
 		return false, err
 	}
 	switch rc {

@@ -266,7 +266,8 @@ func TestAddBackfills(t *testing.T) {
 }
 
 // TestLeaderLock: the lock session is named, then DBMS_LOCK.REQUEST's
-// return codes are read from the out bind: 0 and 4 hold, 1 does not.
+// return codes are read from the out bind: 0 and 4 hold, 1 does not; a
+// standby's wait is REQUEST with its timeout in whole seconds, rounded up.
 func TestLeaderLock(t *testing.T) {
 	f, s := newFake(t)
 	dial := LeaderDialer(s.db, 42, 6*time.Second)
@@ -283,14 +284,28 @@ func TestLeaderLock(t *testing.T) {
 		err  bool
 	}{{0, true, false}, {4, true, false}, {1, false, false}, {2, false, true}} {
 		f.outs = append(f.outs, c.rc)
-		held, err := sess.TryLock(ctx)
+		held, err := sess.Lock(ctx, 0)
 		if held != c.held || (err != nil) != c.err {
 			t.Errorf("rc %d: held %v, err %v", c.rc, held, err)
 		}
 	}
 	last := f.calls[len(f.calls)-1]
 	if last.SQL != mustQuery("LeaderTryLock").SQL || last.Args["lock_id"] != int64(42) {
-		t.Errorf("TryLock sent %q %v", last.SQL, last.Args)
+		t.Errorf("Lock(0) sent %q %v", last.SQL, last.Args)
+	}
+	for _, c := range []struct {
+		rc   int64
+		held bool
+	}{{0, true}, {1, false}} {
+		f.outs = append(f.outs, c.rc)
+		held, err := sess.Lock(ctx, 1500*time.Millisecond)
+		if held != c.held || err != nil {
+			t.Errorf("wait, rc %d: held %v, err %v", c.rc, held, err)
+		}
+	}
+	last = f.calls[len(f.calls)-1]
+	if last.SQL != mustQuery("LeaderWaitLock").SQL || last.Args["lock_id"] != int64(42) || last.Args["timeout"] != int64(2) {
+		t.Errorf("Lock(1.5s) sent %q %v", last.SQL, last.Args)
 	}
 	if err := sess.Close(ctx); err != nil {
 		t.Fatal(err)

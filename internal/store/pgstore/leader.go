@@ -2,12 +2,15 @@ package pgstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
 
 	"github.com/msgx-aodb/msgx/db/postgres"
 	"github.com/msgx-aodb/msgx/internal/leader"
@@ -15,10 +18,12 @@ import (
 
 // LeaderDialer returns the leader election's Dial for PostgreSQL: each lock
 // session is its own connection to url, named for pg_stat_activity, holding
-// a session-level advisory lock on lockID. The server drops a vanished
-// process's session (and so its lock) through TCP keepalives and, on
-// PostgreSQL 14+, an idle-session timeout of idle (the leader pings, a
-// standby retries, every retry interval). Oracle's is orastore.LeaderDialer.
+// a session-level advisory lock on lockID; a standby's session waits on the
+// lock (LeaderWaitLock). A dead process's session ends when its socket
+// closes (its kernel closes it: milliseconds); a vanished host's through
+// TCP keepalives and, on PostgreSQL 14+, an idle-session timeout of idle
+// (the leader pings every retry interval; a waiting standby is not idle).
+// Oracle's is orastore.LeaderDialer.
 func LeaderDialer(url string, lockID int64, idle time.Duration, log *slog.Logger) func(context.Context, string) (leader.LockSession, error) {
 	return func(ctx context.Context, name string) (leader.LockSession, error) {
 		cc, err := pgx.ParseConfig(url)
@@ -28,6 +33,12 @@ func LeaderDialer(url string, lockID int64, idle time.Duration, log *slog.Logger
 		cc.RuntimeParams["application_name"] = name
 		if cc.ConnectTimeout == 0 || cc.ConnectTimeout > 10*time.Second {
 			cc.ConnectTimeout = 10 * time.Second
+		}
+		// A cancelled wait (shutdown) is cancelled on the server too, so it
+		// leaves no waiter queued behind; the connection is given up when
+		// the server does not answer the cancel within cancelGrace.
+		cc.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
+			return &pgconn.CancelRequestContextWatcherHandler{Conn: c, DeadlineDelay: cancelGrace}
 		}
 		conn, err := pgx.ConnectConfig(ctx, cc)
 		if err != nil {
@@ -53,14 +64,31 @@ func LeaderDialer(url string, lockID int64, idle time.Duration, log *slog.Logger
 	}
 }
 
+// cancelGrace is how long a cancelled statement on a lock session waits for
+// the server to confirm the cancel before the connection is dropped.
+const cancelGrace = time.Second
+
 // lockSession holds a session-level advisory lock on a PostgreSQL connection.
 type lockSession struct {
 	conn   *pgx.Conn
 	lockID int64
 }
 
-func (s lockSession) TryLock(ctx context.Context) (bool, error) {
-	return postgres.New().LeaderTryLock(ctx, s.conn, s.lockID)
+// Lock tries the lock (wait 0) or waits for it up to wait: 55P03
+// (lock_not_available, the statement's lock_timeout) means another session
+// held it throughout.
+func (s lockSession) Lock(ctx context.Context, wait time.Duration) (bool, error) {
+	q := postgres.New()
+	if wait <= 0 {
+		return q.LeaderTryLock(ctx, s.conn, s.lockID)
+	}
+	ms := strconv.FormatInt(max(wait.Milliseconds(), 1), 10)
+	err := q.LeaderWaitLock(ctx, s.conn, postgres.LeaderWaitLockParams{LockID: s.lockID, Timeout: ms})
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "55P03" {
+		return false, nil
+	}
+	return err == nil, err
 }
 func (s lockSession) Ping(ctx context.Context) error  { return s.conn.Ping(ctx) }
 func (s lockSession) Close(ctx context.Context) error { return s.conn.Close(ctx) }

@@ -11,6 +11,14 @@ BEGIN
   :acquired := DBMS_LOCK.REQUEST(MOD(:lock_id, 1073741824), DBMS_LOCK.X_MODE, 0, FALSE);
 END;
 
+-- name: LeaderWaitLock :exec
+-- A standby's wait: DBMS_LOCK.REQUEST blocks until the lock is granted (0)
+-- or :timeout seconds pass (1; the elector waits again), so a standby takes
+-- over the moment the server ends the leader's session.
+BEGIN
+  :acquired := DBMS_LOCK.REQUEST(MOD(:lock_id, 1073741824), DBMS_LOCK.X_MODE, :timeout, FALSE);
+END;
+
 -- name: LeaderUnlock :one
 -- 0 = released, 4 = not held.
 BEGIN

@@ -6,6 +6,16 @@
 -- Takes the lock for this session if free; true when held afterwards.
 SELECT pg_try_advisory_lock(@lock_id::bigint) AS acquired;
 
+-- name: LeaderWaitLock :exec
+-- A standby's wait: takes the lock for this session as soon as it is free,
+-- waiting at most @timeout ms (then 55P03 lock_not_available; the elector
+-- waits again). The subquery sets lock_timeout for this statement's own
+-- implicit transaction before the outer select waits (OFFSET 0 keeps the
+-- two steps apart), so a standby takes over the moment the server ends the
+-- leader's session instead of at its next retry.
+SELECT pg_advisory_lock(@lock_id::bigint)
+FROM (SELECT set_config('lock_timeout', @timeout::text, true) OFFSET 0) AS wait;
+
 -- name: LeaderUnlock :one
 SELECT pg_advisory_unlock(@lock_id::bigint) AS released;
 
