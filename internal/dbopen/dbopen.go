@@ -97,7 +97,7 @@ func Open(ctx context.Context, cfg config.Config, opt Options) (*DB, error) {
 
 // lockIdle is how long the database keeps an idle lock session, so that the
 // lock of a vanished process goes within a few retry intervals (the leader
-// pings, a standby retries, every interval).
+// pings every interval; a standby waiting on the lock is not idle).
 func lockIdle(cfg config.Config) time.Duration {
 	return max(3*cfg.LeaderRetryInterval, 5*time.Second)
 }

@@ -41,7 +41,7 @@ func TestOpenPostgres(t *testing.T) {
 	name := leader.AppNamePrefix + "test-host:1"
 	sess, err := db.Dial(ctx, name)
 	require.NoError(t, err)
-	held, err := sess.TryLock(ctx)
+	held, err := sess.Lock(ctx, 0)
 	require.NoError(t, err)
 	require.True(t, held)
 	sessions, err := db.Sessions(ctx)
