@@ -2,7 +2,6 @@ package aodbrequest
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/mailbox"
@@ -57,14 +56,7 @@ func (g *Guard) Read(ctx context.Context, ex store.Executor, key string, dttm ti
 		}
 		return respmatch.Candidates{Outbound: decodeOutbound(rows, g.decode)}, nil
 	}
-	open, err := ex.OpenRequestForUpdate(ctx, key)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return respmatch.Candidates{}, nil
-	case err != nil:
-		return respmatch.Candidates{}, err
-	}
-	return respmatch.Candidates{Open: &open}, nil
+	return respmatch.ReadOpen(ctx, ex, key)
 }
 
 // decodeOutbound keeps the rows that are requests, with their kind and

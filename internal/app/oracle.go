@@ -6,8 +6,8 @@ import (
 	"fmt"
 
 	"github.com/msgx-aodb/msgx/internal/config"
+	"github.com/msgx-aodb/msgx/internal/ingress"
 	"github.com/msgx-aodb/msgx/internal/oneline"
-	"github.com/msgx-aodb/msgx/internal/pipeline"
 	"github.com/msgx-aodb/msgx/internal/readiness"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/orastore"
@@ -49,7 +49,7 @@ func connectOracle(ctx context.Context, cfg config.Config) (ownDB, error) {
 func checkOracleSchema(ctx context.Context, st store.Store) error {
 	_, err := st.QueueHead(ctx, 1)
 	if err == nil {
-		_, err = st.IngressMark(ctx, pipeline.DefaultPollerConfig().Source)
+		_, err = st.IngressMark(ctx, ingress.DefaultConfig().Source)
 	}
 	var ora interface{ Code() int }
 	switch {
