@@ -16,7 +16,9 @@ func configFlag(fs *flag.FlagSet) *string {
 }
 
 // loadConfig loads the configuration for a command; on error it prints one
-// line per invalid key and returns false (the command exits 2).
+// line per invalid key and returns false (the command exits 2). Its
+// warnings (a key under its former name) are printed too, except for serve,
+// which logs them (app.Serve).
 func loadConfig(cmd, path string, s streams) (config.Config, bool) {
 	cfg, err := app.LoadConfig(path, os.Getenv)
 	if err != nil {
@@ -24,6 +26,11 @@ func loadConfig(cmd, path string, s streams) (config.Config, bool) {
 			fmt.Fprintf(s.err, "msgx %s: %s\n", cmd, line)
 		}
 		return cfg, false
+	}
+	if cmd != "serve" {
+		for _, w := range cfg.Warnings {
+			fmt.Fprintf(s.err, "msgx %s: warning: %s\n", cmd, w)
+		}
 	}
 	return cfg, true
 }

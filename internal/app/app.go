@@ -86,6 +86,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	if opt.StepTimeout <= 0 {
 		opt.StepTimeout = stepTimeout
 	}
+	for _, w := range cfg.Warnings {
+		log.Warn("configuration: " + w)
+	}
 	gctune.Apply(cfg.GCPercent, cfg.MemoryLimit(), log)
 	clk := clock.Real{}
 	switch mode := respmatch.Mode(cfg.Request.Guard); {
@@ -248,7 +251,7 @@ var (
 // pollerConfig maps the service configuration onto the poller's.
 func pollerConfig(cfg config.Config, enqueued, inserted *wake.Signal, met *metrics.Metrics) ingress.Config {
 	return ingress.Config{
-		Batch: cfg.ClaimBatch, RescanDistance: cfg.RescanDistance, RescanAge: cfg.RescanAge, GapWait: cfg.GapWait,
+		Batch: cfg.PollBatch, RescanDistance: cfg.RescanDistance, RescanAge: cfg.RescanAge, GapWait: cfg.GapWait,
 		Enqueued: enqueued, Inserted: inserted, Shadow: cfg.Shadow, Observer: met, Interval: cfg.PollInterval,
 		StoreName: StoreName(cfg.Dialect),
 	}

@@ -790,7 +790,7 @@ func TestCrashKill9UnderLoad(t *testing.T) {
 		"MSGX_AIRPORT_TZ=Asia/Shanghai", "MSGX_POLL_INTERVAL=50ms", "MSGX_BACKFILL_INTERVAL=200ms",
 		"MSGX_BACKOFF_BASE=100ms", "MSGX_BACKOFF_CAP=1s",
 		// Small runs and batches: many commits, so the kills land mid-work.
-		"MSGX_RUN_LENGTH=5", "MSGX_CLAIM_BATCH=40")
+		"MSGX_RUN_LENGTH=5", "MSGX_POLL_BATCH=40")
 	l := newLoad(50, 500)
 	ids := l.insert(t, mailbox.New(mbdb, mailbox.WithZone(shanghai)), time.Now())
 	n := len(ids)
@@ -874,7 +874,7 @@ func TestServeSIGTERMUnderLoad(t *testing.T) {
 	addr := freeAddr(t)
 	env := serviceEnv("MSGX_PG_URL="+pg.URL, "MSGX_MAILBOX_DSN="+dsn, "MSGX_HTTP_ADDR="+addr,
 		"MSGX_AIRPORT_TZ=Asia/Shanghai", "MSGX_POLL_INTERVAL=50ms", "MSGX_BACKFILL_INTERVAL=200ms",
-		"MSGX_RUN_LENGTH=5", "MSGX_CLAIM_BATCH=40")
+		"MSGX_RUN_LENGTH=5", "MSGX_POLL_BATCH=40")
 	l := newLoad(20, 300)
 	ids := l.insert(t, mailbox.New(mbdb, mailbox.WithZone(shanghai)), time.Now())
 

@@ -29,6 +29,10 @@ import (
 
 // Config is the whole service configuration.
 type Config struct {
+	// Warnings are what Load accepted but the operator should change: a
+	// key under its former name (renamed). The commands print them, serve logs them.
+	Warnings []string
+
 	Env    string // dev | prod
 	Shadow bool   // process into our own PostgreSQL only: no backfill, no Kafka
 
@@ -53,7 +57,7 @@ type Config struct {
 	GCMemoryLimit int64
 
 	PollInterval   time.Duration
-	ClaimBatch     int
+	PollBatch      int
 	RescanDistance int64
 	RescanAge      time.Duration
 	// GapWait and ReconcileInterval: ids in order and nothing missed (rules 16–17).
@@ -203,12 +207,29 @@ func Load(path string, getenv func(string) string, checks ...Check) (Config, err
 			return Config{}, fmt.Errorf("config file %s: %w", path, err)
 		}
 		for _, key := range k.Keys() {
+			if r := renamedFrom(key); r != nil {
+				continue // read below under its new name
+			}
 			if fieldByKey(key) == nil {
 				errs = append(errs, fmt.Errorf("%s: unknown key in %s (see docs/config.md)", key, path))
 			}
 		}
 	}
+	var warnings []string
 	fromEnv := map[string]any{}
+	for _, r := range renamed {
+		// A former name counts where the new one is not set, at each layer.
+		if k.Exists(r.old) {
+			warnings = append(warnings, fmt.Sprintf("%s in %s is deprecated: call it %s", r.old, path, r.key))
+			if !k.Exists(r.key) {
+				fromEnv[r.key] = k.Get(r.old)
+			}
+		}
+		if v := strings.TrimSpace(getenv(r.oldEnv)); v != "" {
+			warnings = append(warnings, fmt.Sprintf("%s is deprecated: call it %s", r.oldEnv, fieldByKey(r.key).env))
+			fromEnv[r.key] = v
+		}
+	}
 	for _, f := range fields {
 		if v := strings.TrimSpace(getenv(f.env)); v != "" {
 			fromEnv[f.key] = v
@@ -219,6 +240,7 @@ func Load(path string, getenv func(string) string, checks ...Check) (Config, err
 	}
 
 	c := Defaults()
+	c.Warnings = warnings
 	for _, f := range fields {
 		if !k.Exists(f.key) {
 			continue
@@ -358,6 +380,23 @@ func Name(key string) string {
 		panic("config: no key " + key)
 	}
 	return f.name()
+}
+
+// renamed are the keys (and variables) an earlier release called otherwise:
+// still read under the former name, where the new one is not set, with a
+// warning.
+var renamed = []struct{ old, oldEnv, key string }{
+	{"pipeline.claim-batch", "MSGX_CLAIM_BATCH", "pipeline.poll-batch"}, // nothing is claimed: rows are read per poll
+}
+
+// renamedFrom is the rename of a former key, or nil.
+func renamedFrom(old string) *struct{ old, oldEnv, key string } {
+	for i := range renamed {
+		if renamed[i].old == old {
+			return &renamed[i]
+		}
+	}
+	return nil
 }
 
 func fieldByKey(key string) *field {
