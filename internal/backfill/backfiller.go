@@ -88,7 +88,7 @@ func (b *Backfiller) Sweep(ctx context.Context) (done, failed int, err error) {
 		if err != nil {
 			return done, failed, fmt.Errorf("backfill sweep: list due todos: %w", err)
 		}
-		d, f, err := b.apply(ctx, todos)
+		d, f, err := b.writeBack(ctx, todos)
 		done, failed = done+d, failed+f
 		if err != nil || len(todos) < b.cfg.Batch || d == 0 {
 			return done, failed, err
@@ -100,16 +100,16 @@ func (b *Backfiller) Sweep(ctx context.Context) (done, failed int, err error) {
 // BackfillNow backfills todos just committed by the pump. It never fails the
 // caller: what it cannot do stays registered for the sweep.
 func (b *Backfiller) BackfillNow(ctx context.Context, todos []store.Backfill) {
-	if _, _, err := b.apply(ctx, todos); err != nil {
+	if _, _, err := b.writeBack(ctx, todos); err != nil {
 		b.log.Warn("backfill after commit: left to the sweep", "err", err)
 	}
 }
 
-// apply backfills todos in one mailbox transaction, then drops their todos
+// writeBack backfills todos in one mailbox transaction, then drops their todos
 // in one statement. On a mailbox outage every todo of the batch is
 // rescheduled with its backoff; a todo msgx itself got wrong (ErrInvalid)
 // is rescheduled alone. Store errors leave the todos as they are.
-func (b *Backfiller) apply(ctx context.Context, todos []store.Backfill) (done, failed int, err error) {
+func (b *Backfiller) writeBack(ctx context.Context, todos []store.Backfill) (done, failed int, err error) {
 	if len(todos) == 0 {
 		return 0, 0, nil
 	}

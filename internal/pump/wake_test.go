@@ -29,8 +29,8 @@ func (c waitSignalClock) After(d time.Duration) <-chan time.Time {
 }
 
 // A row the AODB writes while the pump is idle is processed as soon as the
-// poller enqueues it: the poll rings the bell and the pump does not sit out
-// its idle interval (the fake clock never moves, so without the bell the pump
+// poller enqueues it: the poll rings Enqueued and the pump does not sit out
+// its idle interval (the fake clock never moves, so without the signal the pump
 // would wait an hour).
 func TestIdlePumpWakesWhenThePollerEnqueues(t *testing.T) {
 	e := newEnv(t)
@@ -67,7 +67,7 @@ func TestIdlePumpWakesWhenThePollerEnqueues(t *testing.T) {
 	require.Zero(t, n)
 	select {
 	case <-enqueued.C():
-		t.Fatal("a poll that enqueued nothing rang the bell")
+		t.Fatal("a poll that enqueued nothing rang Enqueued")
 	default:
 	}
 }
