@@ -79,7 +79,7 @@ func (m *Metrics) Dependencies() map[string]bool {
 }
 
 // DependencyUp records the last attempt on a dependency
-// (ingress.DependencyObserver).
+// (ingress.DependencyObserver, pump.DependencyObserver).
 func (m *Metrics) DependencyUp(dependency string, up bool) {
 	if m == nil {
 		return
