@@ -39,9 +39,9 @@ for _ in $(seq 50); do $SQL -e 'SELECT 1' >/dev/null 2>&1 && break; sleep 0.2; d
 
 export MSGX_TEST_PG_URL="$PG" MSGX_TEST_MAILBOX_DSN="root@tcp(127.0.0.1:$PORT)/?parseTime=true"
 cd "$ROOT"
-go test -c -o "$DIR/pipeline.test" ./internal/pipeline/
+go test -c -o "$DIR/pipeline.test" ./internal/pump/
 bench() {
-	(cd "$ROOT/internal/pipeline" && "$DIR/pipeline.test" -test.run '^$' -test.bench '^BenchmarkTenantCPU$' \
+	(cd "$ROOT/internal/pump" && "$DIR/pipeline.test" -test.run '^$' -test.bench '^BenchmarkTenantCPU$' \
 		-test.benchtime 1x -test.timeout 20m)
 }
 echo "== BenchmarkTenantCPU, $RUNS runs (mariadb-µs/msg: the smallest is the figure)"

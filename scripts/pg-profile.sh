@@ -47,4 +47,4 @@ fi
 export MSGX_TEST_PG_URL="postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
 export MSGX_TEST_MAILBOX_DSN=${MSGX_TEST_MAILBOX_DSN:-'root@tcp(127.0.0.1:3306)/?parseTime=true'}
 export MSGX_BENCH_PG_STATEMENTS=1
-go test -run '^$' -bench 'BenchmarkTenantCPU$' -benchtime 1x -v "$@" ./internal/pipeline/
+go test -run '^$' -bench 'BenchmarkTenantCPU$' -benchtime 1x -v "$@" ./internal/pump/

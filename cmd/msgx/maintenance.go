@@ -10,11 +10,12 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/aodbrequest"
 	"github.com/msgx-aodb/msgx/internal/app"
+	"github.com/msgx-aodb/msgx/internal/backfill"
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/config"
+	"github.com/msgx-aodb/msgx/internal/ingress"
 	"github.com/msgx-aodb/msgx/internal/maintenance"
 	"github.com/msgx-aodb/msgx/internal/oneline"
-	"github.com/msgx-aodb/msgx/internal/pipeline"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -111,7 +112,7 @@ func runMaintenance(ctx context.Context, args []string, s streams) int {
 		defer db.Close()
 		return aodbrequest.New(st, mb, clk, slog.New(slog.NewTextHandler(io.Discard, nil)), app.RequestConfig(cfg), nil).Expiry().RunOnce(ctx)
 	}
-	var poller *pipeline.Poller // the reconciliation pass reads the mailbox
+	var poller *ingress.Poller // the reconciliation pass reads the mailbox
 	if pos[1] == "reconcile" {
 		mb, db, err := openMailbox(ctx, cfg)
 		if err != nil {
@@ -120,7 +121,7 @@ func runMaintenance(ctx context.Context, args []string, s streams) int {
 		}
 		defer db.Close()
 		quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-		poller = pipeline.NewPoller(st, mb, clk, quiet, pipeline.PollerConfig{Shadow: cfg.Shadow})
+		poller = ingress.NewPoller(st, mb, clk, quiet, ingress.Config{Shadow: cfg.Shadow})
 	}
 	// The backfill sweep writes the due todos to the mailbox.
 	sweep := func(ctx context.Context) (int, int, error) {
@@ -129,8 +130,8 @@ func runMaintenance(ctx context.Context, args []string, s streams) int {
 			return 0, 0, err
 		}
 		defer db.Close()
-		return pipeline.NewBackfiller(st, mb, clk, slog.New(slog.NewTextHandler(io.Discard, nil)),
-			pipeline.BackfillConfig{Interval: cfg.BackfillInterval}).Sweep(ctx)
+		return backfill.New(st, mb, clk, slog.New(slog.NewTextHandler(io.Discard, nil)),
+			backfill.Config{Interval: cfg.BackfillInterval}).Sweep(ctx)
 	}
 	job, _ := app.MaintenanceJobs(app.MaintenanceParams{Config: cfg, Store: st, Clock: clk,
 		Expire: expire, Reconcile: poller, Backfill: sweep}).Job(pos[1])

@@ -17,7 +17,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
-	"github.com/msgx-aodb/msgx/internal/pipeline"
+	"github.com/msgx-aodb/msgx/internal/pump"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
@@ -67,7 +67,7 @@ func requireOneLine(t *testing.T, cmd, stderr string) {
 type history struct {
 	e    *opsEnv
 	clk  *clock.Fake
-	pump *pipeline.Pump
+	pump *pump.Pump
 
 	mu   sync.Mutex
 	down int64
@@ -75,10 +75,10 @@ type history struct {
 
 func newHistory(e *opsEnv) *history {
 	h := &history{e: e, clk: clock.NewFake(time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC))}
-	cfg := pipeline.DefaultPumpConfig()
+	cfg := pump.DefaultConfig()
 	cfg.Decode.Location = opsZone
 	cfg.MaxAttempts = 1
-	h.pump = pipeline.NewPump(e.st, h, nil, h.clk, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg)
+	h.pump = pump.New(e.st, h, nil, h.clk, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg)
 	return h
 }
 

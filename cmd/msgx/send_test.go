@@ -15,7 +15,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/api"
 	"github.com/msgx-aodb/msgx/internal/clock"
-	"github.com/msgx-aodb/msgx/internal/pipeline"
+	"github.com/msgx-aodb/msgx/internal/ingress"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -32,7 +32,7 @@ func (e *opsEnv) serveAPI(t *testing.T, maxBody int64, sendToken ...string) *htt
 // poll runs the service's poller once: it enqueues what was sent.
 func (e *opsEnv) poll(t *testing.T) {
 	t.Helper()
-	_, err := pipeline.NewPoller(e.st, e.mb, clock.Real{}, slog.New(slog.NewTextHandler(io.Discard, nil)), pipeline.PollerConfig{}).PollOnce(t.Context())
+	_, err := ingress.NewPoller(e.st, e.mb, clock.Real{}, slog.New(slog.NewTextHandler(io.Discard, nil)), ingress.Config{}).PollOnce(t.Context())
 	require.NoError(t, err)
 }
 

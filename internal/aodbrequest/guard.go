@@ -2,13 +2,11 @@ package aodbrequest
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/sis"
-	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 // mailboxWindow bounds the rows the mailbox guard reads.
@@ -41,7 +39,7 @@ func (g *Guard) Mode() respmatch.Mode {
 // respmatch.Decide. In request mode it locks the open request, so nothing
 // supersedes or expires it before the transaction ends; the mailbox mode
 // reads coutmsgs; off reads nothing.
-func (g *Guard) Read(ctx context.Context, ex RequestLocker, key string, dttm time.Time) (respmatch.Candidates, error) {
+func (g *Guard) Read(ctx context.Context, ex respmatch.OpenReader, key string, dttm time.Time) (respmatch.Candidates, error) {
 	switch g.Mode() {
 	case respmatch.ModeOff:
 		return respmatch.Candidates{}, nil
@@ -52,14 +50,7 @@ func (g *Guard) Read(ctx context.Context, ex RequestLocker, key string, dttm tim
 		}
 		return respmatch.Candidates{Outbound: decodeOutbound(rows, g.decode)}, nil
 	}
-	open, err := ex.OpenRequestForUpdate(ctx, key)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return respmatch.Candidates{}, nil
-	case err != nil:
-		return respmatch.Candidates{}, err
-	}
-	return respmatch.Candidates{Open: &open}, nil
+	return respmatch.ReadOpen(ctx, ex, key)
 }
 
 // decodeOutbound keeps the rows that are requests, with their kind and

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -25,7 +26,7 @@ type Store[T Tx] interface {
 
 // Tx is register's transaction: supersede or hold, number, insert.
 type Tx interface {
-	RequestLocker
+	respmatch.OpenReader // register's transaction, or the pump's when the guard reads (Guard.Read)
 	ExpireRequestKey(ctx context.Context, p store.ExpireRequestKeyParams) ([]int64, error)
 	NextRequestSeqn(ctx context.Context) (int64, error)
 	InsertRequest(ctx context.Context, r store.NewRequest) (store.Request, error)
@@ -33,12 +34,6 @@ type Tx interface {
 	Commit(ctx context.Context) error
 	// Rollback after Commit does nothing (store.Tx), so it is deferred.
 	Rollback(ctx context.Context) error
-}
-
-// RequestLocker reads and locks the open request of a kind, inside a
-// transaction: register's, or the pump's when the guard reads (Guard.Read).
-type RequestLocker interface {
-	OpenRequestForUpdate(ctx context.Context, key string) (store.Request, error)
 }
 
 var _ Store[store.Tx] = store.Store(nil)

@@ -15,7 +15,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/api"
 	"github.com/msgx-aodb/msgx/internal/leader"
-	"github.com/msgx-aodb/msgx/internal/pipeline"
+	"github.com/msgx-aodb/msgx/internal/pump"
 	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
@@ -137,10 +137,10 @@ type history struct {
 func (e *sendEnv) drain(t *testing.T) {
 	t.Helper()
 	e.enqueue(t)
-	cfg := pipeline.DefaultPumpConfig()
+	cfg := pump.DefaultConfig()
 	cfg.Decode.Location = airport
 	cfg.MaxAttempts = 1
-	p := pipeline.NewPump(e.st, e.mb, nil, e.clk, quiet, cfg)
+	p := pump.New(e.st, e.mb, nil, e.clk, quiet, cfg)
 	for range 100 {
 		wait, err := p.Step(t.Context())
 		require.NoError(t, err)

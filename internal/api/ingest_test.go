@@ -20,8 +20,9 @@ import (
 	"github.com/msgx-aodb/msgx/internal/api"
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/contracttest"
+	"github.com/msgx-aodb/msgx/internal/ingress"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
-	"github.com/msgx-aodb/msgx/internal/pipeline"
+	"github.com/msgx-aodb/msgx/internal/pump"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
@@ -258,7 +259,7 @@ func TestSendLeavesTheEnqueueToThePoller(t *testing.T) {
 	_, err = e.st.Message(t.Context(), id)
 	require.ErrorIs(t, err, store.ErrNotFound, "not queued yet")
 
-	n, err := pipeline.NewPoller(e.st, e.mb, e.clk, quiet, pipeline.PollerConfig{}).PollOnce(t.Context())
+	n, err := ingress.NewPoller(e.st, e.mb, e.clk, quiet, ingress.Config{}).PollOnce(t.Context())
 	require.NoError(t, err)
 	require.Equal(t, 1, n)
 	m, err := e.st.Message(t.Context(), id)
@@ -306,8 +307,8 @@ func TestSendDoesNotOvertakeAnOlderMailboxRow(t *testing.T) {
 	t.Parallel()
 	e := newSendEnv(t)
 	base := e.serve(t)
-	poller := pipeline.NewPoller(e.st, e.mb, e.clk, quiet, pipeline.PollerConfig{})
-	pump := pipeline.NewPump(e.st, e.mb, nil, e.clk, quiet, pipeline.DefaultPumpConfig())
+	poller := ingress.NewPoller(e.st, e.mb, e.clk, quiet, ingress.Config{})
+	pump := pump.New(e.st, e.mb, nil, e.clk, quiet, pump.DefaultConfig())
 	drain := func() {
 		for range 100 {
 			wait, err := pump.Step(t.Context())

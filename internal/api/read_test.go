@@ -12,14 +12,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
-	"github.com/msgx-aodb/msgx/internal/pipeline"
+	"github.com/msgx-aodb/msgx/internal/ingress"
+	"github.com/msgx-aodb/msgx/internal/pump"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 // enqueue runs the poller once: sends leave the enqueue to it.
 func (e *sendEnv) enqueue(t *testing.T) {
 	t.Helper()
-	_, err := pipeline.NewPoller(e.st, e.mb, e.clk, quiet, pipeline.PollerConfig{}).PollOnce(t.Context())
+	_, err := ingress.NewPoller(e.st, e.mb, e.clk, quiet, ingress.Config{}).PollOnce(t.Context())
 	require.NoError(t, err)
 }
 
@@ -27,9 +28,9 @@ func (e *sendEnv) enqueue(t *testing.T) {
 func (e *sendEnv) process(t *testing.T) {
 	t.Helper()
 	e.enqueue(t)
-	cfg := pipeline.DefaultPumpConfig()
+	cfg := pump.DefaultConfig()
 	cfg.Decode.Location = airport
-	p := pipeline.NewPump(e.st, e.mb, nil, e.clk, quiet, cfg)
+	p := pump.New(e.st, e.mb, nil, e.clk, quiet, cfg)
 	for range 100 {
 		wait, err := p.Step(t.Context())
 		require.NoError(t, err)

@@ -20,17 +20,19 @@ import (
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/dbopen"
 	"github.com/msgx-aodb/msgx/internal/gctune"
+	"github.com/msgx-aodb/msgx/internal/ingress"
 	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/leader"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/metrics"
 	"github.com/msgx-aodb/msgx/internal/oneline"
-	"github.com/msgx-aodb/msgx/internal/pipeline"
+	"github.com/msgx-aodb/msgx/internal/pump"
 	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/sdnotify"
 	"github.com/msgx-aodb/msgx/internal/service"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/wake"
 )
 
 // Bounds of start and shutdown.
@@ -115,7 +117,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 
 	// The pump's pause (rule 14), shown by /readyz and /metrics; one for the
 	// instance, handed to the pump of every lead term.
-	pause := &pipeline.PauseState{}
+	pause := &pump.PauseState{}
 	met := metrics.New(st, clk, metrics.WithLogger(log), metrics.WithPause(func() (string, bool) {
 		p, ok := pause.Get()
 		return p.Dependency, ok
@@ -130,16 +132,16 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		defer out.close()
 	}
 
-	// Rung by polls that enqueued, heard by the pump of every term; polls is
-	// rung by sends (their rows enter the queue through the poller, in id
+	// Rung by polls that enqueued, heard by the pump of every term; inserted
+	// is rung by sends (their rows enter the queue through the poller, in id
 	// order), heard by the poller of every term.
-	bell, polls := pipeline.NewBell(), pipeline.NewBell()
+	enqueued, inserted := wake.New(), wake.New()
 	// Requests to the AODB: one service for the admin API and the leader's triggers.
 	reqs := requestService(cfg, st, mb, clk, log, met)
 
 	// The leader's services, built afresh for every lead term.
 	term := leaderTerm{cfg: cfg, st: st, mb: mb, out: out, clk: clk, log: log, met: met,
-		bell: bell, polls: polls, pause: pause, reqs: reqs, opt: opt}
+		enqueued: enqueued, inserted: inserted, pause: pause, reqs: reqs, opt: opt}
 	el := leader.New(leader.Config{LockID: cfg.LeaderLockID, Retry: cfg.LeaderRetryInterval, Dial: own.Dial,
 		Term: term.services}, clk, log)
 	el.OnChange(func(r leader.Role) { met.SetLeader(r == leader.Leader) })
@@ -153,7 +155,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	ready := readinessProbe(cfg, own.Check, mb, out, el, pause)
 	met.ExportReadiness(ready)
 	srv := &http.Server{
-		Handler:           api.NewRouter(apiDeps(cfg, st, mb, sendMax, clk, log, met, el, ready, polls, reqs)),
+		Handler:           api.NewRouter(apiDeps(cfg, st, mb, sendMax, clk, log, met, el, ready, inserted, reqs)),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,
@@ -238,15 +240,15 @@ func requestService(cfg config.Config, st store.Store, mb *mailbox.Mailbox, clk 
 }
 
 var (
-	_ aodbrequest.Observer     = (*metrics.Metrics)(nil)
-	_ pipeline.RequestObserver = (*metrics.Metrics)(nil)
+	_ aodbrequest.Observer = (*metrics.Metrics)(nil)
+	_ pump.RequestObserver = (*metrics.Metrics)(nil)
 )
 
 // pollerConfig maps the service configuration onto the poller's.
-func pollerConfig(cfg config.Config, bell, polls *pipeline.Bell, met *metrics.Metrics) pipeline.PollerConfig {
-	return pipeline.PollerConfig{
-		Batch: cfg.ClaimBatch, RescanDistance: cfg.RescanDistance, RescanAge: cfg.RescanAge, GapWait: cfg.GapWait,
-		Bell: bell, Wake: polls, Shadow: cfg.Shadow, Observer: met, Interval: cfg.PollInterval,
+func pollerConfig(cfg config.Config, enqueued, inserted *wake.Signal, met *metrics.Metrics) ingress.Config {
+	return ingress.Config{
+		Batch: cfg.PollBatch, RescanDistance: cfg.RescanDistance, RescanAge: cfg.RescanAge, GapWait: cfg.GapWait,
+		Enqueued: enqueued, Inserted: inserted, Shadow: cfg.Shadow, Observer: met, Interval: cfg.PollInterval,
 		StoreName: StoreName(cfg.Dialect),
 	}
 }
@@ -255,14 +257,14 @@ func pollerConfig(cfg config.Config, bell, polls *pipeline.Bell, met *metrics.Me
 func StoreName(dialect string) string { return dbopen.Name(dialect) }
 
 var (
-	_ pipeline.IngressObserver    = (*metrics.Metrics)(nil)
-	_ pipeline.IdentityObserver   = (*metrics.Metrics)(nil)
-	_ pipeline.DependencyObserver = (*metrics.Metrics)(nil)
+	_ ingress.Observer           = (*metrics.Metrics)(nil)
+	_ pump.IdentityObserver      = (*metrics.Metrics)(nil)
+	_ ingress.DependencyObserver = (*metrics.Metrics)(nil)
 )
 
 // pumpConfig maps the service configuration onto the pump's.
-func pumpConfig(cfg config.Config) pipeline.PumpConfig {
-	p := pipeline.DefaultPumpConfig()
+func pumpConfig(cfg config.Config) pump.Config {
+	p := pump.DefaultConfig()
 	p.StoreName = StoreName(cfg.Dialect)
 	p.MaxAttempts = cfg.MaxAttempts
 	p.BackoffBase = cfg.BackoffBase
@@ -272,7 +274,8 @@ func pumpConfig(cfg config.Config) pipeline.PumpConfig {
 	p.RunBytes = cfg.RunBytes
 	p.Prune = cfg.SnapshotPrune
 	p.CheckTimeout = checkTimeout // its outage probe is bounded as a readiness check is
-	// An idle pump wakes when the bell rings (poller, send); it also looks
+	// An idle pump wakes when the poller enqueued (a send too, through the
+	// poller); it also looks
 	// for work as often as the poller brings it (e.g. a replay's rows).
 	p.Idle = min(p.Idle, cfg.PollInterval)
 	p.Decode = decodeOptions(cfg)
@@ -327,7 +330,7 @@ func connect(ctx context.Context, cfg config.Config, log *slog.Logger) (*dbopen.
 func checkSchema(ctx context.Context, own *dbopen.DB) error {
 	_, err := own.Store.QueueHead(ctx, 1)
 	if err == nil {
-		_, err = own.Store.IngressMark(ctx, pipeline.DefaultPollerConfig().Source)
+		_, err = own.Store.IngressMark(ctx, ingress.DefaultConfig().Source)
 	}
 	switch {
 	case err == nil:

@@ -9,10 +9,12 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/aodbrequest"
 	"github.com/msgx-aodb/msgx/internal/api"
+	"github.com/msgx-aodb/msgx/internal/backfill"
 	"github.com/msgx-aodb/msgx/internal/config"
+	"github.com/msgx-aodb/msgx/internal/ingress"
 	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/maintenance"
-	"github.com/msgx-aodb/msgx/internal/pipeline"
+	"github.com/msgx-aodb/msgx/internal/pump"
 	"github.com/msgx-aodb/msgx/internal/relay"
 	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/sis"
@@ -92,7 +94,7 @@ func TestConfigDefaultsAreThePackagesDefaults(t *testing.T) {
 	rd.ProduceTimeout = kd.ProduceTimeout + 5*time.Second
 	require.Equal(t, rd, rc)
 
-	pc, pd := pumpConfig(c), pipeline.DefaultPumpConfig()
+	pc, pd := pumpConfig(c), pump.DefaultConfig()
 	require.Equal(t, pd.MaxAttempts, pc.MaxAttempts)
 	require.Equal(t, pd.BackoffBase, pc.BackoffBase)
 	require.Equal(t, pd.BackoffCap, pc.BackoffCap)
@@ -107,16 +109,16 @@ func TestConfigDefaultsAreThePackagesDefaults(t *testing.T) {
 	require.Equal(t, pd.Decode.IgnoreTypes, pc.Decode.IgnoreTypes)
 	require.Equal(t, pd.Decode.IncludeDayBoundary, pc.Decode.IncludeDayBoundary)
 
-	po, pod := pollerConfig(c, nil, nil, nil), pipeline.DefaultPollerConfig()
+	po, pod := pollerConfig(c, nil, nil, nil), ingress.DefaultConfig()
 	require.Equal(t, pod.Batch, po.Batch)
 	require.Equal(t, pod.RescanDistance, po.RescanDistance)
 	require.Equal(t, pod.RescanAge, po.RescanAge)
 	require.Equal(t, pod.GapWait, po.GapWait)
 	require.Equal(t, pod.Interval, po.Interval)
 
-	require.Equal(t, pipeline.DefaultBackfillConfig().Interval, c.BackfillInterval)
-	require.Equal(t, pipeline.DefaultGapWait, c.GapWait)
-	require.Equal(t, pipeline.DefaultRunBytes, c.RunBytes)
+	require.Equal(t, backfill.DefaultConfig().Interval, c.BackfillInterval)
+	require.Equal(t, ingress.DefaultGapWait, c.GapWait)
+	require.Equal(t, pump.DefaultRunBytes, c.RunBytes)
 	require.Equal(t, sis.DefaultMaxSize, c.MaxMessageBytes)
 	require.Equal(t, sis.DefaultZone, c.AirportTZ)
 	require.Equal(t, sis.DefaultIgnoreTypes, c.IgnoreTypes)

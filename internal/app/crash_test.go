@@ -30,10 +30,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/msgx-aodb/msgx/internal/backfill"
 	"github.com/msgx-aodb/msgx/internal/clock"
+	"github.com/msgx-aodb/msgx/internal/ingress"
 	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
-	"github.com/msgx-aodb/msgx/internal/pipeline"
+	"github.com/msgx-aodb/msgx/internal/pump"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
@@ -250,8 +252,8 @@ func rebackfillIsNoOp(t testing.TB, pool *pgxpool.Pool, mbdb *sql.DB) {
 		SELECT msg_id, 'DEAD', now() + interval '3 days', 'XX', 'XX', 'XX', now() - interval '1 minute' FROM proc_state`)
 	require.NoError(t, err)
 	st := pgstore.New(pool)
-	bf := pipeline.NewBackfiller(st, mailbox.New(mbdb, mailbox.WithZone(shanghai)), clock.Real{}, quiet,
-		pipeline.BackfillConfig{Batch: 100000})
+	bf := backfill.New(st, mailbox.New(mbdb, mailbox.WithZone(shanghai)), clock.Real{}, quiet,
+		backfill.Config{Batch: 100000})
 	done, failed, err := bf.Sweep(t.Context())
 	require.NoError(t, err)
 	require.Zero(t, failed)
@@ -271,7 +273,7 @@ type pipeEnv struct {
 	mbdb *sql.DB
 	mb   *mailbox.Mailbox
 	clk  *clock.Fake
-	cfg  pipeline.PumpConfig
+	cfg  pump.Config
 }
 
 func newPipeEnv(t *testing.T) *pipeEnv {
@@ -285,18 +287,18 @@ func newPipeEnv(t *testing.T) *pipeEnv {
 
 func (e *pipeEnv) poll(t *testing.T) int {
 	t.Helper()
-	n, err := pipeline.NewPoller(e.st, e.mb, e.clk, quiet, pipeline.PollerConfig{Batch: 1000}).PollOnce(t.Context())
+	n, err := ingress.NewPoller(e.st, e.mb, e.clk, quiet, ingress.Config{Batch: 1000}).PollOnce(t.Context())
 	require.NoError(t, err)
 	return n
 }
 
-func (e *pipeEnv) backfiller() *pipeline.Backfiller {
-	return pipeline.NewBackfiller(e.st, e.mb, e.clk, quiet, pipeline.BackfillConfig{Batch: 1000})
+func (e *pipeEnv) backfiller() *backfill.Backfiller {
+	return backfill.New(e.st, e.mb, e.clk, quiet, backfill.Config{Batch: 1000})
 }
 
 // drain steps a pump until the queue is empty; store errors (a cut
 // connection being noticed) are tolerated a few times.
-func (e *pipeEnv) drain(t *testing.T, p *pipeline.Pump) {
+func (e *pipeEnv) drain(t *testing.T, p *pump.Pump) {
 	t.Helper()
 	errs := 0
 	for range 1000 {
@@ -353,7 +355,7 @@ func TestCrashAfterCommitBeforeBackfill(t *testing.T) {
 	l := newLoad(3, 9)
 	ids := l.insert(t, e.mb, e.clk.Now())
 	require.Equal(t, len(ids), e.poll(t))
-	e.drain(t, pipeline.NewPump(e.st, e.mb, nil, e.clk, quiet, e.cfg))
+	e.drain(t, pump.New(e.st, e.mb, nil, e.clk, quiet, e.cfg))
 
 	require.Equal(t, len(ids), count(t, e.pg.Pool, "SELECT count(*) FROM backfill_todo"), "every commit registered its backfill")
 	for id, r := range mailboxRows(t, e.mbdb) {
@@ -365,7 +367,7 @@ func TestCrashAfterCommitBeforeBackfill(t *testing.T) {
 	e.clk.Advance(time.Minute)
 	require.Zero(t, e.poll(t), "unprocessed-looking rows are already queued: no double enqueue")
 	bf := e.backfiller()
-	e.drain(t, pipeline.NewPump(e.st, e.mb, bf.BackfillNow, e.clk, quiet, e.cfg))
+	e.drain(t, pump.New(e.st, e.mb, bf.BackfillNow, e.clk, quiet, e.cfg))
 	require.Equal(t, committed, effects(t, e.pg.Pool), "the pump re-applies nothing")
 	done, failed, err := bf.Sweep(t.Context())
 	require.NoError(t, err)
@@ -386,7 +388,7 @@ func TestCrashDuringBackfill(t *testing.T) {
 	l := newLoad(3, 9)
 	ids := l.insert(t, e.mb, e.clk.Now())
 	e.poll(t)
-	e.drain(t, pipeline.NewPump(e.st, e.mb, nil, e.clk, quiet, e.cfg))
+	e.drain(t, pump.New(e.st, e.mb, nil, e.clk, quiet, e.cfg))
 	committed := effects(t, e.pg.Pool)
 
 	todos, err := e.st.DueBackfills(t.Context(), e.clk.Now(), 1000)
@@ -493,7 +495,7 @@ func TestCrashCutConnectionBeforeCommit(t *testing.T) {
 		require.Positive(t, killed)
 	}
 	bf := e.backfiller()
-	p := pipeline.NewPump(&cutStore{Store: e.st, cut: cut}, e.mb, bf.BackfillNow, e.clk, quiet, e.cfg)
+	p := pump.New(&cutStore{Store: e.st, cut: cut}, e.mb, bf.BackfillNow, e.clk, quiet, e.cfg)
 
 	for phase, batch := range [][]int64{ids[:7], ids[7:]} {
 		before := businessEffects(t, e.pg.Pool)
@@ -537,7 +539,7 @@ func TestShutdownLetsTheStepFinish(t *testing.T) {
 	raw := &blockingReader{Mailbox: e.mb, entered: entered, release: release}
 	cfg := e.cfg
 	cfg.Idle, cfg.Grace = time.Second, 30*time.Second
-	p := pipeline.NewPump(e.st, raw, nil, clock.Real{}, quiet, cfg)
+	p := pump.New(e.st, raw, nil, clock.Real{}, quiet, cfg)
 	ctx, cancel := context.WithCancel(t.Context())
 	stopped := make(chan struct{})
 	go func() { assert.NoError(t, p.Run(ctx)); close(stopped) }()
@@ -599,7 +601,7 @@ func TestShutdownBoundsTheStep(t *testing.T) {
 	raw := &blockingReader{Mailbox: e.mb, entered: entered, release: release, honorCtx: true}
 	cfg := e.cfg
 	cfg.Idle, cfg.Grace = time.Second, 300*time.Millisecond
-	p := pipeline.NewPump(e.st, raw, nil, clock.Real{}, quiet, cfg)
+	p := pump.New(e.st, raw, nil, clock.Real{}, quiet, cfg)
 	ctx, cancel := context.WithCancel(t.Context())
 	stopped := make(chan struct{})
 	go func() { assert.NoError(t, p.Run(ctx)); close(stopped) }()
@@ -788,7 +790,7 @@ func TestCrashKill9UnderLoad(t *testing.T) {
 		"MSGX_AIRPORT_TZ=Asia/Shanghai", "MSGX_POLL_INTERVAL=50ms", "MSGX_BACKFILL_INTERVAL=200ms",
 		"MSGX_BACKOFF_BASE=100ms", "MSGX_BACKOFF_CAP=1s",
 		// Small runs and batches: many commits, so the kills land mid-work.
-		"MSGX_RUN_LENGTH=5", "MSGX_CLAIM_BATCH=40")
+		"MSGX_RUN_LENGTH=5", "MSGX_POLL_BATCH=40")
 	l := newLoad(50, 500)
 	ids := l.insert(t, mailbox.New(mbdb, mailbox.WithZone(shanghai)), time.Now())
 	n := len(ids)
@@ -872,7 +874,7 @@ func TestServeSIGTERMUnderLoad(t *testing.T) {
 	addr := freeAddr(t)
 	env := serviceEnv("MSGX_PG_URL="+pg.URL, "MSGX_MAILBOX_DSN="+dsn, "MSGX_HTTP_ADDR="+addr,
 		"MSGX_AIRPORT_TZ=Asia/Shanghai", "MSGX_POLL_INTERVAL=50ms", "MSGX_BACKFILL_INTERVAL=200ms",
-		"MSGX_RUN_LENGTH=5", "MSGX_CLAIM_BATCH=40")
+		"MSGX_RUN_LENGTH=5", "MSGX_POLL_BATCH=40")
 	l := newLoad(20, 300)
 	ids := l.insert(t, mailbox.New(mbdb, mailbox.WithZone(shanghai)), time.Now())
 

@@ -14,9 +14,10 @@ import (
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/metrics"
 	"github.com/msgx-aodb/msgx/internal/oneline"
-	"github.com/msgx-aodb/msgx/internal/pipeline"
+	"github.com/msgx-aodb/msgx/internal/pump"
 	"github.com/msgx-aodb/msgx/internal/readiness"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/wake"
 )
 
 // checkTimeout bounds each readiness check.
@@ -25,7 +26,7 @@ const checkTimeout = 2 * time.Second
 // readinessProbe is /readyz: msgx's database (own: "postgres" or "oracle"), the
 // mailbox and (unless in shadow mode) Kafka really answer, plus this
 // instance's role.
-func readinessProbe(cfg config.Config, own readiness.Check, mb *mailbox.Mailbox, out *outbound, el *leader.Elector, pause *pipeline.PauseState) func(context.Context) readiness.Readiness {
+func readinessProbe(cfg config.Config, own readiness.Check, mb *mailbox.Mailbox, out *outbound, el *leader.Elector, pause *pump.PauseState) func(context.Context) readiness.Readiness {
 	checks := []readiness.Check{
 		own,
 		{Name: "mailbox", Run: mb.Ping},
@@ -63,7 +64,7 @@ func sendLimit(ctx context.Context, cfg config.Config, mb *mailbox.Mailbox, log 
 }
 
 func apiDeps(cfg config.Config, st store.Store, mb *mailbox.Mailbox, sendMax int64, clk clock.Clock, log *slog.Logger,
-	met *metrics.Metrics, el *leader.Elector, ready func(context.Context) readiness.Readiness, bell *pipeline.Bell, reqs *aodbrequest.Service) api.Deps {
+	met *metrics.Metrics, el *leader.Elector, ready func(context.Context) readiness.Readiness, inserted *wake.Signal, reqs *aodbrequest.Service) api.Deps {
 	return api.Deps{
 		Store: st, Mailbox: mb, Clock: clk, Log: log,
 		MaxBodyBytes:       sendMax,
@@ -75,7 +76,7 @@ func apiDeps(cfg config.Config, st store.Store, mb *mailbox.Mailbox, sendMax int
 		Ready:              ready,
 		Mode:               modeOf(cfg, el),
 		Metrics:            met,
-		Inserted:           bell.Ring,
+		Inserted:           inserted.Ring,
 		Requests:           reqs,
 	}
 }

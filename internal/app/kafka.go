@@ -15,6 +15,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/relay"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/wake"
 )
 
 // outbound is the Kafka side of the service: the producer client and, in
@@ -63,9 +64,10 @@ func startKafka(ctx context.Context, c config.Config, log *slog.Logger) (*outbou
 func (o *outbound) ping(ctx context.Context) error { return o.client.Ping(ctx) }
 
 // relays builds the leader's Kafka relay: the KAFKA:msg dispatcher (woken
-// after every pump commit) and the KAFKA:schd aggregator.
-func (o *outbound) relays(c config.Config, st store.Store, clk clock.Clock, log *slog.Logger, met *metrics.Metrics) (*relay.Dispatcher, *relay.Aggregator) {
+// by committed, rung after every pump commit) and the KAFKA:schd aggregator.
+func (o *outbound) relays(c config.Config, st store.Store, clk clock.Clock, log *slog.Logger, met *metrics.Metrics, committed *wake.Signal) (*relay.Dispatcher, *relay.Aggregator) {
 	rc := relayConfig(c)
+	rc.Committed = committed
 	return relay.NewDispatcher(st, o.client, o.cfg.TopicMsg, clk, log, met, rc),
 		relay.NewAggregator(st, o.client, o.cfg.TopicSchd, clk, log, met, rc)
 }

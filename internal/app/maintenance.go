@@ -7,8 +7,8 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/config"
+	"github.com/msgx-aodb/msgx/internal/ingress"
 	"github.com/msgx-aodb/msgx/internal/maintenance"
-	"github.com/msgx-aodb/msgx/internal/pipeline"
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
@@ -25,7 +25,7 @@ type MaintenanceParams struct {
 	Expire func(context.Context) (int, error)
 	// Reconcile is the poller whose reconciliation pass (rule 17) runs every
 	// pipeline.reconcile-interval; nil: names only.
-	Reconcile *pipeline.Poller
+	Reconcile *ingress.Poller
 	// Backfill is the backfill sweep (a Backfiller's Sweep); nil: names
 	// only. In shadow mode, which never writes the mailbox, there is no
 	// backfill job and Backfill is not used.
@@ -50,7 +50,7 @@ func MaintenanceJobs(p MaintenanceParams) *maintenance.Registry {
 
 // reconcileJob is the reconciliation pass of a poller, every
 // pipeline.reconcile-interval.
-func reconcileJob(cfg config.Config, p *pipeline.Poller) maintenance.Job {
+func reconcileJob(cfg config.Config, p *ingress.Poller) maintenance.Job {
 	return &maintenance.Reconcile{Every: cmp.Or(cfg.ReconcileInterval, maintenance.DefaultReconcileEvery),
 		Pass: func(ctx context.Context, dry bool) (int, string, error) {
 			r, err := p.Reconcile(ctx, dry)

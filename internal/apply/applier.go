@@ -7,7 +7,7 @@
 //
 // It holds no database handle and imports no driver: reads go through the
 // narrow Reader, writes come back as Writes, so every rule is tested without
-// a database. internal/pipeline decides when, how many and in which
+// a database. internal/pump decides when, how many and in which
 // transaction (queue head, budget, batching, savepoints, retries).
 package apply
 

@@ -15,7 +15,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/compare"
-	"github.com/msgx-aodb/msgx/internal/pipeline"
+	"github.com/msgx-aodb/msgx/internal/pump"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
@@ -52,9 +52,9 @@ func feed(t testing.TB, at time.Time, msgs [][]byte) *testdb.PG {
 	t.Helper()
 	pg := testdb.Postgres(t)
 	st := pgstore.New(pg.Pool)
-	cfg := pipeline.DefaultPumpConfig()
+	cfg := pump.DefaultConfig()
 	cfg.Decode.Location = shanghai
-	pump := pipeline.NewPump(st, memRaw(msgs), func(context.Context, []store.Backfill) {}, clock.NewFake(at),
+	pump := pump.New(st, memRaw(msgs), func(context.Context, []store.Backfill) {}, clock.NewFake(at),
 		slog.New(slog.NewTextHandler(io.Discard, nil)), cfg)
 	ids := make([]int64, len(msgs))
 	for i := range msgs {

@@ -53,7 +53,7 @@ type Config struct {
 	GCMemoryLimit int64
 
 	PollInterval   time.Duration
-	ClaimBatch     int
+	PollBatch      int
 	RescanDistance int64
 	RescanAge      time.Duration
 	// GapWait and ReconcileInterval: ids in order and nothing missed (rules 16–17).

@@ -17,7 +17,7 @@ func TestDefaults(t *testing.T) {
 	c, err := Load("", env(nil))
 	require.NoError(t, err)
 	require.Equal(t, "Asia/Shanghai", c.Location.String())
-	require.Equal(t, 500, c.ClaimBatch)
+	require.Equal(t, 500, c.PollBatch)
 	require.Equal(t, 5, c.MaxAttempts)
 	require.Equal(t, 10*time.Minute, c.HeadDeadline)
 	require.True(t, c.SnapshotPrune)
@@ -31,12 +31,12 @@ func TestDefaults(t *testing.T) {
 
 func TestEnvOverrides(t *testing.T) {
 	c, err := Load("", env(map[string]string{
-		"MSGX_CLAIM_BATCH": "10", "MSGX_POLL_INTERVAL": "250ms", "MSGX_SNAPSHOT_PRUNE": "false",
+		"MSGX_POLL_BATCH": "10", "MSGX_POLL_INTERVAL": "250ms", "MSGX_SNAPSHOT_PRUNE": "false",
 		"MSGX_IGNORE_TYPES": "ldm, eror", "MSGX_AIRPORT_TZ": "Europe/Berlin",
 		"MSGX_KAFKA_BROKERS": "k1:9092, k2:9092", "MSGX_SHADOW": "true",
 	}))
 	require.NoError(t, err)
-	require.Equal(t, 10, c.ClaimBatch)
+	require.Equal(t, 10, c.PollBatch)
 	require.Equal(t, 250*time.Millisecond, c.PollInterval)
 	require.False(t, c.SnapshotPrune)
 	require.Equal(t, []string{"LDM", "EROR"}, c.IgnoreTypes)
@@ -55,7 +55,7 @@ func writeFile(t *testing.T, body string) string {
 func TestFileThenEnv(t *testing.T) {
 	p := writeFile(t, `
 pipeline:
-  claim-batch: 20
+  poll-batch: 20
   head-deadline: 5m
   ignore-types: [ldm]
 kafka:
@@ -67,9 +67,9 @@ kafka:
 schd:
   flush-limit: 50
 `)
-	c, err := Load(p, env(map[string]string{"MSGX_CLAIM_BATCH": "30"}))
+	c, err := Load(p, env(map[string]string{"MSGX_POLL_BATCH": "30"}))
 	require.NoError(t, err)
-	require.Equal(t, 30, c.ClaimBatch, "the environment overrides the file")
+	require.Equal(t, 30, c.PollBatch, "the environment overrides the file")
 	require.Equal(t, 5*time.Minute, c.HeadDeadline, "the file overrides the default")
 	require.Equal(t, []string{"LDM"}, c.IgnoreTypes)
 	require.Equal(t, []string{"a:9092", "b:9092"}, c.Kafka.Brokers)
@@ -79,15 +79,44 @@ schd:
 	// MSGX_CONFIG names the file when --config does not.
 	c, err = Load("", env(map[string]string{"MSGX_CONFIG": p}))
 	require.NoError(t, err)
-	require.Equal(t, 20, c.ClaimBatch)
+	require.Equal(t, 20, c.PollBatch)
+}
+
+// pipeline.claim-batch was renamed pipeline.poll-batch (nothing is
+// claimed): the former key and variable are still read, with a warning,
+// where the new one is not set; the new one wins at each layer.
+func TestRenamedKeyStillReadWithAWarning(t *testing.T) {
+	p := writeFile(t, "pipeline:\n  claim-batch: 20\n")
+	c, err := Load(p, env(nil))
+	require.NoError(t, err)
+	require.Equal(t, 20, c.PollBatch)
+	require.Equal(t, []string{"pipeline.claim-batch in " + p + " is deprecated: it is pipeline.poll-batch now (docs/config.md)"}, c.Deprecated)
+
+	c, err = Load("", env(map[string]string{"MSGX_CLAIM_BATCH": "30"}))
+	require.NoError(t, err)
+	require.Equal(t, 30, c.PollBatch)
+	require.Equal(t, []string{"MSGX_CLAIM_BATCH is deprecated: it is MSGX_POLL_BATCH now (docs/config.md)"}, c.Deprecated)
+
+	c, err = Load(writeFile(t, "pipeline:\n  claim-batch: 20\n  poll-batch: 25\n"), env(map[string]string{"MSGX_CLAIM_BATCH": "30", "MSGX_POLL_BATCH": "40"}))
+	require.NoError(t, err)
+	require.Equal(t, 40, c.PollBatch, "the new variable wins over the former one")
+	require.Len(t, c.Deprecated, 2)
+
+	c, err = Load(writeFile(t, "pipeline:\n  claim-batch: 20\n  poll-batch: 25\n"), env(nil))
+	require.NoError(t, err)
+	require.Equal(t, 25, c.PollBatch, "the new key wins over the former one in the file")
+
+	c, err = Load("", env(nil))
+	require.NoError(t, err)
+	require.Empty(t, c.Deprecated)
 }
 
 func TestFileErrors(t *testing.T) {
-	_, err := Load(writeFile(t, "pipeline:\n  claim-bacth: 20\n"), env(nil))
-	require.ErrorContains(t, err, "pipeline.claim-bacth: unknown key")
+	_, err := Load(writeFile(t, "pipeline:\n  poll-bacth: 20\n"), env(nil))
+	require.ErrorContains(t, err, "pipeline.poll-bacth: unknown key")
 
-	_, err = Load(writeFile(t, "pipeline:\n  claim-batch: zero\n"), env(nil))
-	require.ErrorContains(t, err, `pipeline.claim-batch (MSGX_CLAIM_BATCH)="zero": must be a positive integer`)
+	_, err = Load(writeFile(t, "pipeline:\n  poll-batch: zero\n"), env(nil))
+	require.ErrorContains(t, err, `pipeline.poll-batch (MSGX_POLL_BATCH)="zero": must be a positive integer`)
 
 	_, err = Load(filepath.Join(t.TempDir(), "missing.yaml"), env(nil))
 	require.ErrorContains(t, err, "missing.yaml")
@@ -98,11 +127,11 @@ func TestFileErrors(t *testing.T) {
 
 func TestInvalidValuesNameTheKey(t *testing.T) {
 	_, err := Load("", env(map[string]string{
-		"MSGX_CLAIM_BATCH": "zero", "MSGX_AIRPORT_TZ": "Mars/Olympus", "MSGX_ENV": "staging",
+		"MSGX_POLL_BATCH": "zero", "MSGX_AIRPORT_TZ": "Mars/Olympus", "MSGX_ENV": "staging",
 		"MSGX_HEAD_DEADLINE": "-1s", "MSGX_BACKOFF_BASE": "2m",
 	}))
 	require.Error(t, err)
-	for _, key := range []string{"MSGX_CLAIM_BATCH", "MSGX_AIRPORT_TZ", "MSGX_ENV", "MSGX_HEAD_DEADLINE", "pipeline.backoff-cap"} {
+	for _, key := range []string{"MSGX_POLL_BATCH", "MSGX_AIRPORT_TZ", "MSGX_ENV", "MSGX_HEAD_DEADLINE", "pipeline.backoff-cap"} {
 		require.Contains(t, err.Error(), key)
 	}
 	require.Len(t, strings.Split(err.Error(), "\n"), 5, "one line per invalid key")
@@ -216,9 +245,9 @@ func TestChecksJoinTheErrors(t *testing.T) {
 		seen = c.Request.Sender
 		return errors.New(Name("request.sender") + ": refused by a check")
 	}
-	_, err := Load("", env(map[string]string{"MSGX_REQUEST_SENDER": "OTHER", "MSGX_CLAIM_BATCH": "zero"}), check)
+	_, err := Load("", env(map[string]string{"MSGX_REQUEST_SENDER": "OTHER", "MSGX_POLL_BATCH": "zero"}), check)
 	require.Equal(t, "OTHER", seen)
-	require.Equal(t, "pipeline.claim-batch (MSGX_CLAIM_BATCH)=\"zero\": must be a positive integer\n"+
+	require.Equal(t, "pipeline.poll-batch (MSGX_POLL_BATCH)=\"zero\": must be a positive integer\n"+
 		"request.sender (MSGX_REQUEST_SENDER): refused by a check", err.Error())
 	_, err = Load("", env(nil), func(Config) error { return nil })
 	require.NoError(t, err)

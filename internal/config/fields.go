@@ -46,7 +46,7 @@ var fields = []field{
 
 	// pipeline
 	dur("pipeline", "pipeline.poll-interval", "MSGX_POLL_INTERVAL", "1s", "Mailbox poll interval (a full batch polls again at once).", func(c *Config) *time.Duration { return &c.PollInterval }),
-	positive("pipeline", "pipeline.claim-batch", "MSGX_CLAIM_BATCH", "500", "Mailbox rows read per poll (and per page of the rescan behind the watermark): each poll lists them and rescans its window, so fewer, larger polls cost the AODB's database less.", func(c *Config) *int { return &c.ClaimBatch }),
+	positive("pipeline", "pipeline.poll-batch", "MSGX_POLL_BATCH", "500", "Mailbox rows read per poll (and per page of the rescan behind the watermark): each poll lists them and rescans its window, so fewer, larger polls cost the AODB's database less.", func(c *Config) *int { return &c.PollBatch }),
 	nonNegative64("pipeline", "pipeline.rescan-distance", "MSGX_RESCAN_DISTANCE", "1000", "Rescan behind the watermark by this many ids, for rows committed late with a smaller id.", func(c *Config) *int64 { return &c.RescanDistance }),
 	dur("pipeline", "pipeline.rescan-age", "MSGX_RESCAN_AGE", "10m", "… and by this age.", func(c *Config) *time.Duration { return &c.RescanAge }),
 	dur("pipeline", "pipeline.gap-wait", "MSGX_GAP_WAIT", "3s", "How long a hole in the mailbox ids (an id no row has while a larger one is visible: a row not committed yet, or rolled back) holds the ids after it, from when it was first seen, so they enter the queue in id order. When it runs out the hole is given up as a gap (`msgx_ingress_gaps_total`) and the ids after it are enqueued; a row that commits in it later is a late row. Without a hole nothing waits.", func(c *Config) *time.Duration { return &c.GapWait }),

@@ -16,6 +16,8 @@ var renamed = []struct{ former, formerEnv, key string }{
 	{"outbox.max-attempts", "MSGX_OUTBOX_MAX_ATTEMPTS", "relay.max-attempts"},
 	{"outbox.backoff-base", "MSGX_OUTBOX_BACKOFF_BASE", "relay.backoff-base"},
 	{"outbox.backoff-cap", "MSGX_OUTBOX_BACKOFF_CAP", "relay.backoff-cap"},
+	// Nothing is claimed: the poller reads rows per poll.
+	{"pipeline.claim-batch", "MSGX_CLAIM_BATCH", "pipeline.poll-batch"},
 }
 
 // isFormer reports whether key is a former name.

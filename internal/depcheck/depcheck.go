@@ -27,3 +27,22 @@ func Forbid(t testing.TB, prefixes ...string) {
 		}
 	}
 }
+
+// ForbidDirect fails t when the package under test itself imports a package
+// whose import path equals or lies under one of prefixes: for a package it
+// may reach only through another (the backfiller reaches internal/flight
+// through the store's types, never on its own).
+func ForbidDirect(t testing.TB, prefixes ...string) {
+	t.Helper()
+	out, err := exec.CommandContext(t.Context(), "go", "list", "-f", `{{range .Imports}}{{.}} {{end}}`, ".").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for imp := range strings.FieldsSeq(string(out)) {
+		for _, p := range prefixes {
+			if imp == p || strings.HasPrefix(imp, p+"/") {
+				t.Errorf("imports %s (forbidden: %s)", imp, p)
+			}
+		}
+	}
+}

@@ -9,7 +9,7 @@ import (
 )
 
 // fullFlight is a flight of the pipeline benchmarks' download
-// (internal/pipeline fullRecord): a dozen scalars and every group.
+// (internal/pump fullRecord): a dozen scalars and every group.
 func fullFlight(tb testing.TB) *State {
 	raw := `<MSG><META><SNDR>AODB</SNDR><SEQN>5</SEQN><DTTM>20261202090311</DTTM><TYPE>SCHD</TYPE><STYP>UPD</STYP></META><SCHD><RECS>1</RECS><FLTR>` +
 		`<FLID>7</FLID><ALCD>CA</ALCD><FLNO>CA7</FLNO><MVIN>D</MVIN><SODT>02DEC261030</SODT>` +

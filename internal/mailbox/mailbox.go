@@ -31,14 +31,21 @@ var (
 	ErrMissing = errors.New("mailbox: row missing")
 	// ErrUnavailable: the mailbox could not be read or written (connection,
 	// timeout, server error); the operation may be retried. Never used for a
-	// missing row.
-	ErrUnavailable = errors.New("mailbox: unavailable")
+	// missing row. It reports Unavailable() true, so a reader that does not
+	// import this package (the pump) tells an outage too.
+	ErrUnavailable error = unavailableError{}
 	// ErrTooLarge: a body does not fit CMINMSGS_CLOB_MSG (mediumtext).
 	ErrTooLarge = errors.New("mailbox: body too large")
 	// ErrInvalid: a value msgx itself produced cannot be stored (a bug, not
 	// an outage).
 	ErrInvalid = errors.New("mailbox: invalid value")
 )
+
+// unavailableError is ErrUnavailable's type.
+type unavailableError struct{}
+
+func (unavailableError) Error() string     { return "mailbox: unavailable" }
+func (unavailableError) Unavailable() bool { return true }
 
 // MaxBody is the capacity of a mediumtext column in bytes (2^24-1).
 const MaxBody = 1<<24 - 1

@@ -12,7 +12,7 @@ import (
 // Backfill is the backfill sweep as a job (docs/design.md §8): the
 // BACKFILL_TODO rows that are due are written to the mailbox, in batches
 // until a short one; a todo that fails waits for its backoff (30 s doubling
-// to 15 min). Sweep is the backfiller's (internal/pipeline). In the leader
+// to 15 min). Sweep is the backfiller's (internal/backfill). In the leader
 // the backfiller starts it itself, every Every, between the todos the pump
 // hands it, so the two never write the same todo at once: the runner
 // leaves it alone (Driven) and only records its runs. By hand it runs like

@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/clock"
-	"github.com/msgx-aodb/msgx/internal/pipeline"
+	"github.com/msgx-aodb/msgx/internal/pump"
 	"github.com/msgx-aodb/msgx/internal/testenv"
 )
 
@@ -31,9 +31,9 @@ type env struct {
 func newEnv(t testing.TB) *env {
 	t.Helper()
 	e := &env{Env: testenv.New(t)}
-	cfg := pipeline.DefaultPumpConfig()
+	cfg := pump.DefaultConfig()
 	cfg.Decode.Location = shanghai
-	e.Pump = pipeline.NewPump(e.Store, e.Mailbox, nil, e.Clock, quiet(), cfg)
+	e.Pump = pump.New(e.Store, e.Mailbox, nil, e.Clock, quiet(), cfg)
 	return e
 }
 

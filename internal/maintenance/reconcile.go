@@ -7,7 +7,7 @@ import (
 
 // Reconcile is the reconciliation pass (docs/design.md §1.1, rule 17): every
 // unprocessed mailbox row up to the watermark that the queue does not hold is
-// enqueued, however old. Pass is the poller's (pipeline.Poller.Reconcile,
+// enqueued, however old. Pass is the poller's (ingress.Poller.Reconcile,
 // through the app): it pages by id in bounded pages and reports how many
 // rows it enqueued (dry: would enqueue) and a note.
 type Reconcile struct {

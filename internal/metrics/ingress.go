@@ -42,7 +42,7 @@ func newIngressMetrics(reg *prometheus.Registry) ingressMetrics {
 	return i
 }
 
-// IngressGaps counts holes given up (pipeline.IngressObserver).
+// IngressGaps counts holes given up (ingress.Observer).
 func (m *Metrics) IngressGaps(n int) {
 	if m == nil || n <= 0 {
 		return
@@ -50,7 +50,7 @@ func (m *Metrics) IngressGaps(n int) {
 	m.ingress.gaps.Add(float64(n))
 }
 
-// IngressLateRows counts late rows enqueued (pipeline.IngressObserver).
+// IngressLateRows counts late rows enqueued (ingress.Observer).
 func (m *Metrics) IngressLateRows(n int) {
 	if m == nil || n <= 0 {
 		return
@@ -59,7 +59,7 @@ func (m *Metrics) IngressLateRows(n int) {
 }
 
 // IdentityConflict counts a duplicate whose raw message differs from its
-// holder's (pipeline.IdentityObserver).
+// holder's (pump.IdentityObserver).
 func (m *Metrics) IdentityConflict() {
 	if m == nil {
 		return
@@ -79,7 +79,7 @@ func (m *Metrics) Dependencies() map[string]bool {
 }
 
 // DependencyUp records the last attempt on a dependency
-// (pipeline.DependencyObserver).
+// (ingress.DependencyObserver, pump.DependencyObserver).
 func (m *Metrics) DependencyUp(dependency string, up bool) {
 	if m == nil {
 		return

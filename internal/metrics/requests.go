@@ -54,7 +54,7 @@ func (m *Metrics) RequestsExpired(n int) {
 	m.requests.expired.Add(float64(n))
 }
 
-// RespMatched counts a committed RESP that answered a request (pipeline.RequestObserver).
+// RespMatched counts a committed RESP that answered a request (pump.RequestObserver).
 func (m *Metrics) RespMatched() {
 	if m == nil {
 		return
@@ -62,7 +62,7 @@ func (m *Metrics) RespMatched() {
 	m.requests.matched.Inc()
 }
 
-// RespUnmatched counts a RESP SKIPPED no-match:request (pipeline.RequestObserver).
+// RespUnmatched counts a RESP SKIPPED no-match:request (pump.RequestObserver).
 func (m *Metrics) RespUnmatched() {
 	if m == nil {
 		return

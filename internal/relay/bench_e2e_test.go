@@ -15,10 +15,12 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/config"
+	"github.com/msgx-aodb/msgx/internal/ingress"
 	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
-	"github.com/msgx-aodb/msgx/internal/pipeline"
+	"github.com/msgx-aodb/msgx/internal/pump"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/wake"
 )
 
 const (
@@ -111,15 +113,17 @@ func BenchmarkEndToEndLatency(b *testing.B) {
 		mbdb, _ := testdb.Mailbox(b)
 		mb := mailbox.New(mbdb)
 		real := clock.Real{}
-		disp := NewDispatcher(e.st, e.cl, topicMsg, real, e.log, nil, DefaultConfig())
+		// As in serve: the poller wakes the idle pump, each commit the dispatcher.
+		enqueued, committed := wake.New(), wake.New()
+		rc := DefaultConfig()
+		rc.Committed = committed
+		disp := NewDispatcher(e.st, e.cl, topicMsg, real, e.log, nil, rc)
 		agg := NewAggregator(e.st, e.cl, topicSchd, real, e.log, nil, DefaultConfig())
-		bell := pipeline.NewBell() // the poller wakes the idle pump, as in serve
-		pcfg := pipeline.DefaultPumpConfig()
+		pcfg := pump.DefaultConfig()
 		pcfg.Idle = e2ePoll // serve: min(1 s, poll interval)
-		pcfg.Committed = disp.Wake
-		pcfg.Bell = bell
-		pump := pipeline.NewPump(e.st, mb, nil, real, e.log, pcfg)
-		poller := pipeline.NewPoller(e.st, mb, real, e.log, pipeline.PollerConfig{Bell: bell, Interval: e2ePoll})
+		pcfg.Committed, pcfg.Enqueued = committed, enqueued
+		pump := pump.New(e.st, mb, nil, real, e.log, pcfg)
+		poller := ingress.NewPoller(e.st, mb, real, e.log, ingress.Config{Enqueued: enqueued, Interval: e2ePoll})
 
 		ctx, cancel := context.WithCancel(b.Context())
 		var wg sync.WaitGroup

@@ -24,7 +24,6 @@ type Dispatcher struct {
 	log   *slog.Logger
 	obs   Observer
 	cfg   Config
-	wake  chan struct{}
 	// suspect is an event refused for good together with other records (see
 	// refusedForGood): the next step produces it alone, and only a refusal
 	// alone makes it DEAD. Kept in memory only: after a restart it is
@@ -37,16 +36,7 @@ type Dispatcher struct {
 func NewDispatcher(s Store, cl *kgo.Client, topic string, c clock.Clock, log *slog.Logger, obs Observer, cfg Config) *Dispatcher {
 	return &Dispatcher{
 		store: s, cl: cl, topic: topic, clock: c, log: log.With("target", store.TargetMsg),
-		obs: observer(obs), cfg: cfg.withDefaults(), wake: make(chan struct{}, 1),
-	}
-}
-
-// Wake ends an idle wait at once: call it after a commit that wrote events
-// (the pump's after-commit hook), so delivery does not wait for the poll.
-func (d *Dispatcher) Wake() {
-	select {
-	case d.wake <- struct{}{}:
-	default:
+		obs: observer(obs), cfg: cfg.withDefaults(),
 	}
 }
 
@@ -66,9 +56,9 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 		if wait <= 0 {
 			continue
 		}
-		wake := d.wake
-		if !idle {
-			wake = nil // a head backing off waits its time, whatever else is committed
+		var wake <-chan struct{} // Committed ends an idle wait at once
+		if idle {
+			wake = d.cfg.Committed.C() // a head backing off waits its time, whatever else is committed
 		}
 		select {
 		case <-ctx.Done():
@@ -98,7 +88,7 @@ func (d *Dispatcher) Step(ctx context.Context) (int, error) {
 }
 
 // step also says how long to wait before the next step, and whether that
-// wait is idleness (which Wake may end) rather than a backoff.
+// wait is idleness (which Committed may end) rather than a backoff.
 func (d *Dispatcher) step(ctx context.Context) (sent int, wait time.Duration, idle bool, err error) {
 	events, err := d.read(ctx, 0)
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/msgx-aodb/msgx/internal/pipeline"
+	"github.com/msgx-aodb/msgx/internal/pump"
 	"github.com/msgx-aodb/msgx/internal/testenv"
 )
 
@@ -26,7 +26,7 @@ func newPipe(t testing.TB, mutate ...func(*Config)) *pipe {
 	e := newEnv(t, mutate...)
 	te := testenv.NewOn(t, e.st)
 	te.Clock = e.clk
-	te.Pump = pipeline.NewPump(e.st, te.Mailbox, nil, e.clk, e.log, pipeline.DefaultPumpConfig())
+	te.Pump = pump.New(e.st, te.Mailbox, nil, e.clk, e.log, pump.DefaultConfig())
 	return &pipe{env: e, Env: te}
 }
 

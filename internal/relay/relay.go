@@ -30,6 +30,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/wake"
 )
 
 // Store is the slice of the store the relay uses: the outbox (MSG_EVENT)
@@ -67,9 +68,13 @@ type Config struct {
 	BackoffCap     time.Duration // cap of one delay; default 1 min
 	FlushPeriod    time.Duration // KAFKA:schd aggregation period; default 3 s
 	FlushLimit     int           // KAFKA:schd flights per batch; default 500
-	Idle           time.Duration // KAFKA:msg poll interval when nothing is pending; default 200 ms (Wake cuts it short)
+	Idle           time.Duration // KAFKA:msg poll interval when nothing is pending; default 200 ms (Committed cuts it short)
 	ProduceTimeout time.Duration // bound of one produce call; default 15 s (above the client's record timeout, which then reports the precise error)
 	StoreTimeout   time.Duration // bound of one database call; default 10 s
+	// Committed is rung after a commit that may have written events (the
+	// pump's pump.Config.Committed): an idle dispatcher delivers at once
+	// rather than at its next Idle poll. nil: none.
+	Committed *wake.Signal
 }
 
 // DefaultConfig returns the documented defaults.

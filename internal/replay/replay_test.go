@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/mailbox"
-	"github.com/msgx-aodb/msgx/internal/pipeline"
+	"github.com/msgx-aodb/msgx/internal/pump"
 	"github.com/msgx-aodb/msgx/internal/replay"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
@@ -40,11 +40,11 @@ type env struct {
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	e := &env{Env: testenv.New(t), down: map[int64]bool{}}
-	cfg := pipeline.DefaultPumpConfig()
+	cfg := pump.DefaultConfig()
 	cfg.Decode.Location = shanghai
 	cfg.MaxAttempts = 1
 	e.dec = cfg.Decode
-	e.Pump = pipeline.NewPump(e.Store, e, nil, e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg)
+	e.Pump = pump.New(e.Store, e, nil, e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg)
 	return e
 }
 

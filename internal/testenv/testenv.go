@@ -26,7 +26,7 @@ var Zone, _ = time.LoadLocation("Asia/Shanghai")
 // Start is the fake clock's first instant: 2 Dec 2026 16:00 in Shanghai.
 var Start = time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC)
 
-// Stepper is the pump as Drain drives it (pipeline.Pump).
+// Stepper is the pump as Drain drives it (pump.Pump).
 type Stepper interface {
 	Step(ctx context.Context) (time.Duration, error)
 }

@@ -1,0 +1,318 @@
+package pump
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/msgx-aodb/msgx/internal/apply"
+	"github.com/msgx-aodb/msgx/internal/sis"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// processRun processes a run of head messages. Reading the raw rows and
+// decoding happen first, outside any transaction (read.go); while the run is
+// processed, the next one is read ahead when the queue holds more. Then,
+// from the head on:
+//
+//   - batch: a prefix of messages apply.CanBatch takes (flight operations,
+//     deletes, schedule updates, ignored types, decode refusals) is computed
+//     in memory and written with a few bulk statements in ONE transaction —
+//     the fast path;
+//   - alone: a message the batch cannot take (retryable decode failure,
+//     snapshot, reference list, unsupported kind, very many records) is
+//     settled on its own in a short transaction, and batching goes on
+//     behind it.
+//
+// Every transaction commits one batch or one message, so progress is
+// committed however long the run. A message that fails holds the head: the
+// run stops there. A batch that fails rolls back whole; the pump then halves
+// its batches until the failing message is alone, so it fails on its own and
+// everything before it commits.
+func (p *Pump) processRun(ctx, life context.Context, st *runState, heads []store.Message) (stepKind, error) {
+	run, read, err := p.prepare(ctx, st, heads)
+	defer p.releaseMemory(read)
+	if err != nil {
+		return failed, p.failHead(ctx, heads[0], err, nil)
+	}
+	// The queue holds more than this run: read the next one meanwhile, unless
+	// the byte budget cut this one (large messages: one run in memory).
+	if len(run) == p.cfg.RunLength {
+		p.startReadAhead(ctx, life, st, run[len(run)-1].Msg.ID)
+	}
+	for len(run) > 0 {
+		n := min(batchable(run), st.batchLimit)
+		if n < 2 {
+			kind, err := p.commitAlone(ctx, st, &run[0])
+			if err != nil || kind != committed {
+				st.keep(run[1:])
+				return kind, err
+			}
+			run = run[1:]
+		} else {
+			if err := p.commitBatch(ctx, st, run[:n]); err != nil {
+				st.keep(run)
+				if errors.Is(err, errOvertaken) {
+					p.logOvertaken(run[0].Msg.ID)
+					return overtaken, nil
+				}
+				if up := p.outageOrShutdown(ctx, err); up != nil {
+					return failed, up // nothing to isolate
+				}
+				st.batchLimit = n / 2
+				p.log.Warn("batch failed, retrying it in halves", "from_msg_id", run[0].Msg.ID, "messages", n, "err", err)
+				return halved, nil
+			}
+			run = run[n:]
+		}
+		st.batchLimit = min(2*st.batchLimit, p.cfg.RunLength)
+		if shuttingDown(ctx, life) { // what is committed stays, the rest waits
+			st.keep(run)
+			return stopping, nil
+		}
+	}
+	return committed, nil
+}
+
+func (p *Pump) logOvertaken(from int64) {
+	p.log.Info("pump: a smaller id entered the queue ahead of the run; starting again from the new head", "run_from_msg_id", from)
+}
+
+// batchable is the length of the run's prefix the fast path can take.
+func batchable(run []prepared) int {
+	for i := range run {
+		if !apply.CanBatch(&run[i].Input) {
+			return i
+		}
+	}
+	return len(run)
+}
+
+// commitAlone settles one message in its own transaction, inside a
+// savepoint, and reports it once committed; failed when it failed instead
+// (recorded: it holds the head), overtaken when a smaller id came first. A
+// failure binds what the message decoded to (kind, META), so it is kept for
+// audit and backfilled when the message is exhausted.
+func (p *Pump) commitAlone(ctx context.Context, st *runState, pr *prepared) (stepKind, error) {
+	now := p.now()
+	// This path writes flights without the state cache: forget what it touches.
+	defer forget(st.cache, pr)
+	var res *apply.Result
+	err := p.inTx(ctx, now, func(tx store.Tx) (err error) {
+		res, err = p.settle(ctx, tx, pr, now)
+		return err
+	})
+	if errors.Is(err, errOvertaken) {
+		p.logOvertaken(pr.Msg.ID)
+		return overtaken, nil
+	}
+	if err != nil {
+		return failed, p.failHead(ctx, pr.Msg, err, apply.FailureBinding(pr.Decoded))
+	}
+	if res != nil {
+		p.finished(pr, res.Outcome, now)
+		p.afterCommit(ctx, res.Final.Backfills)
+	}
+	return committed, nil
+}
+
+// settle is the transaction of one message: re-check the head under the
+// lock, apply the message in a savepoint, write its final status. It
+// returns nil when the message was no longer unfinished. An error means a
+// retryable failure: the savepoint is rolled back and nothing of the
+// message is written.
+func (p *Pump) settle(ctx context.Context, tx store.Tx, pr *prepared, now time.Time) (*apply.Result, error) {
+	sp, err := tx.Begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer sp.Rollback(ctx)
+	if err := stillHead(ctx, sp, pr.Msg.ID); err != nil {
+		return nil, err
+	}
+	// Re-check under the lock: another instance or a replay may have moved it.
+	locked, err := sp.LockMessages(ctx, []int64{pr.Msg.ID})
+	if err != nil {
+		return nil, err
+	}
+	if len(locked) == 0 || !unfinished(locked[0]) {
+		return nil, sp.Commit(ctx)
+	}
+	in := pr.Input
+	in.Msg = locked[0]
+	res, err := p.apply.One(ctx, txReader{sp, p.cfg.Guard}, in, now, func(w *apply.Writes) error { return write(ctx, sp, w, now) })
+	if err != nil {
+		return nil, err
+	}
+	if res.Discard { // undo what it began; Final is all it writes
+		if err := sp.Rollback(ctx); err != nil {
+			return nil, err
+		}
+		if sp, err = tx.Begin(ctx); err != nil {
+			return nil, err
+		}
+		defer sp.Rollback(ctx)
+	}
+	if err := write(ctx, sp, res.Final, now); err != nil {
+		return nil, err
+	}
+	return &res, sp.Commit(ctx)
+}
+
+var errStale = errors.New("a message of the batch is no longer unfinished")
+
+// commitBatch is the fast path: one transaction, every message computed in
+// memory in order (apply.Batch) over the flights read once, then written
+// with one statement (or pgx batch) per table. Any error rolls the whole
+// batch back and the caller retries it in halves, so a failure still lands
+// on exactly the message that caused it.
+func (p *Pump) commitBatch(ctx context.Context, st *runState, run []prepared) error {
+	now := p.now()
+	var (
+		w    *apply.Writes
+		outs []apply.Outcome
+	)
+	err := p.inTx(ctx, now, func(tx store.Tx) (err error) {
+		w, outs, err = p.applyBatch(ctx, tx, st.cache, run, now)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	st.cache.committed(w.Flights, now)
+	st.cache.forget(pinningFLIDs(run))
+	for i := range run {
+		p.finished(&run[i], outs[i], now)
+	}
+	p.afterCommit(ctx, w.Backfills)
+	return nil
+}
+
+// applyBatch is the batch's transaction: re-check the head and lock the
+// messages (all still unfinished, or errStale), read their identities'
+// holders and their flights (through the state cache), apply, write.
+func (p *Pump) applyBatch(ctx context.Context, tx store.Tx, cache *stateCache, run []prepared, now time.Time) (*apply.Writes, []apply.Outcome, error) {
+	ins := make([]apply.Input, len(run))
+	ids := make([]int64, len(run))
+	for i := range run {
+		ins[i], ids[i] = run[i].Input, run[i].Msg.ID
+	}
+	if err := stillHead(ctx, tx, ids[0]); err != nil {
+		return nil, nil, err
+	}
+	locked, err := tx.LockMessages(ctx, ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(locked) != len(run) {
+		return nil, nil, errStale
+	}
+	for i, m := range locked {
+		if !unfinished(m) {
+			return nil, nil, errStale
+		}
+		ins[i].Msg = m
+	}
+	identities, flids := apply.Needs(ins)
+	holders, err := tx.IdentityHolders(ctx, identities)
+	if err != nil {
+		return nil, nil, err
+	}
+	states, err := cache.states(ctx, tx, flids)
+	if err != nil {
+		return nil, nil, err
+	}
+	w, outs, err := p.apply.Batch(ins, holders, states, now)
+	if err != nil {
+		return nil, nil, err
+	}
+	return w, outs, write(ctx, tx, w, now)
+}
+
+// forget drops from the state cache the flights a message settled alone
+// may have written.
+func forget(cache *stateCache, pr *prepared) {
+	flids, all := apply.Touches(pr.Decoded)
+	if all {
+		cache.clear()
+		return
+	}
+	cache.forget(flids)
+}
+
+// errOvertaken: a smaller id entered the queue after the run was read
+// (rule 16: a mailbox row committed late, a replay). The run is abandoned
+// without effect and the next step starts from the new head.
+var errOvertaken = errors.New("a smaller id entered the queue ahead of the run")
+
+// stillHead re-checks, under PIPELINE_LOCK, that a run starting at id still
+// starts at the smallest unfinished id. An enqueue of a smaller id takes
+// that lock too (store.EnqueueNew), so a row enqueued before this check is
+// seen here, and one enqueued after the commit finds this run finished: a
+// late row.
+func stillHead(ctx context.Context, ex store.Executor, id int64) error {
+	heads, err := ex.QueueHead(ctx, 1)
+	if err != nil {
+		return err
+	}
+	if len(heads) > 0 && heads[0].ID < id {
+		return errOvertaken
+	}
+	return nil
+}
+
+func unfinished(m store.Message) bool {
+	return m.Status == store.StatusPending || m.Status == store.StatusFailed
+}
+
+// finished reports a committed terminal outcome to the log and the observer.
+func (p *Pump) finished(pr *prepared, out apply.Outcome, now time.Time) {
+	kind, identity := string(sis.KindUnknown), ""
+	if pr.Decoded != nil {
+		kind, identity = string(pr.Decoded.Kind), pr.Decoded.Identity
+	}
+	attrs := []any{"msg_id", pr.Msg.ID, "kind", kind, "identity", identity, "status", out.Status}
+	if out.Class != "" {
+		attrs = append(attrs, "class", out.Class)
+	}
+	if out.Reason != "" {
+		attrs = append(attrs, "reason", out.Reason)
+	}
+	if out.DuplicateOf != nil {
+		attrs = append(attrs, "duplicate_of", *out.DuplicateOf)
+	}
+	p.log.Info("message processed", attrs...)
+	if out.Conflict {
+		// Rule 2: a reused identity is never silent.
+		p.log.Warn("identity reused with other content: skipped as a duplicate; weigh identity.include-day-boundary",
+			"msg_id", pr.Msg.ID, "holder", *out.DuplicateOf, "identity", identity)
+	}
+	if p.cfg.Observer == nil {
+		return
+	}
+	if o, ok := p.cfg.Observer.(IdentityObserver); ok && out.Conflict {
+		o.IdentityConflict()
+	}
+	p.cfg.Observer.MessageFinished(kind, out.Status, string(out.Class), now.Sub(pr.Msg.FirstSeenAt))
+	if o, ok := p.cfg.Observer.(RequestObserver); ok {
+		switch out.Resp {
+		case apply.RespUnmatched:
+			o.RespUnmatched()
+		case apply.RespMatched:
+			o.RespMatched()
+		}
+	}
+}
+
+// IdentityObserver is the optional part of an Observer that counts
+// identity conflicts (rule 2; internal/metrics implements it).
+type IdentityObserver interface {
+	IdentityConflict()
+}
+
+// RequestObserver is the optional part of an Observer that counts RESPs
+// (internal/metrics implements it).
+type RequestObserver interface {
+	RespMatched()
+	RespUnmatched()
+}

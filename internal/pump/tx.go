@@ -1,0 +1,91 @@
+package pump
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/msgx-aodb/msgx/internal/apply"
+	"github.com/msgx-aodb/msgx/internal/respmatch"
+	"github.com/msgx-aodb/msgx/internal/store"
+)
+
+// txReader is what a message settled alone reads (apply.Reader): the
+// store's executor of its savepoint, and the request guard's read.
+type txReader struct {
+	store.Executor
+	guard Guard // nil: request mode
+}
+
+func (r txReader) RespCandidates(ctx context.Context, key string, dttm time.Time) (respmatch.Candidates, error) {
+	if r.guard == nil {
+		return respmatch.ReadOpen(ctx, r.Executor, key)
+	}
+	return r.guard.Read(ctx, r.Executor, key, dttm)
+}
+
+// flushChunk is the most flights, or events, one write statement carries:
+// a statement's rows are built in memory whole (a copy of every state's
+// columns, of every event's payload), so a download of 38 000 flights is
+// written in slices rather than doubling what its run holds. Each flight is
+// written once either way (apply merges a flight changed twice).
+const flushChunk = 1000
+
+// write sends what apply computed to the store, in the order apply.Writes
+// lists it, one statement (or pgx batch) per kind where the store batches.
+func write(ctx context.Context, ex store.Executor, w *apply.Writes, now time.Time) error {
+	for _, a := range w.Advances {
+		if err := ex.AdvanceSnapshotGen(ctx, a); err != nil {
+			return err // ErrConflict: the generation moved; retry
+		}
+	}
+	for _, l := range w.SnapshotLogs {
+		if err := ex.LogSnapshot(ctx, l); err != nil {
+			return err
+		}
+	}
+	for _, r := range w.RefUpserts {
+		if _, err := ex.UpsertRef(ctx, r); err != nil {
+			return err
+		}
+	}
+	for _, k := range w.RefDeletes {
+		if _, err := ex.DeleteRef(ctx, k.RType, k.RKey); err != nil {
+			return err
+		}
+	}
+	if l := w.RefList; l != nil {
+		if _, err := ex.ReplaceRefList(ctx, l.RType, l.Keep); err != nil {
+			return err
+		}
+	}
+	for flights := range slices.Chunk(w.Flights, flushChunk) {
+		if err := ex.WriteFlights(ctx, flights, now); err != nil {
+			return err
+		}
+	}
+	for events := range slices.Chunk(w.Events, flushChunk) {
+		if err := ex.InsertEvents(ctx, events); err != nil {
+			return err
+		}
+	}
+	for _, m := range w.Members {
+		if err := ex.ReplaceSnapshotMembers(ctx, m.FDay, m.FLIDs); err != nil {
+			return err
+		}
+	}
+	if d := w.RequestDone; d != nil {
+		if err := ex.MarkRequestDone(ctx, *d); err != nil {
+			return err
+		}
+	}
+	if len(w.Finishes) > 0 {
+		if err := ex.FinishMessages(ctx, w.Finishes); err != nil {
+			return err
+		}
+	}
+	if len(w.Backfills) > 0 {
+		return ex.AddBackfills(ctx, w.Backfills)
+	}
+	return nil
+}
