@@ -44,7 +44,7 @@ export MSGX_PG_URL MSGX_MAILBOX_DSN MSGX_HTTP_ADDR MSGX_TEST_PG_URL MSGX_TEST_MA
 # Go files for gofmt: tracked plus untracked-but-not-ignored, that still exist.
 GOFILES = $(wildcard $(shell git ls-files -co --exclude-standard -- '*.go' 2>/dev/null || find . -name '*.go' -not -path './.cache/*'))
 
-.PHONY: help generate sqlc-diff contracts-diff build package services test fuzz bench lint run clean
+.PHONY: help generate sqlc-diff contracts-diff build package services test fuzz bench bench-scale lint run clean
 
 help:
 	@echo "targets:"
@@ -53,6 +53,7 @@ help:
 	@echo "  test-long  services + the long tests (testdb.Long) with -race"
 	@echo "  fuzz       fuzz the SIS decoder for FUZZTIME=$(FUZZTIME)"
 	@echo "  bench      benchmarks with allocation figures"
+	@echo "  bench-scale  a year of history vs an empty database: big/empty ratios (MSGX_BENCH_SCALE=$(MSGX_BENCH_SCALE))"
 	@echo "  lint       gofmt, go vet, sqlc diff, golangci-lint (.golangci.yml)"
 	@echo "  generate   sqlc generate (db/) + gofmt + docs/config.md"
 	@echo "  sqlc-diff  fail if db/ differs from what sqlc would generate"
@@ -137,6 +138,16 @@ fuzz:
 # -p 1: one package at a time, so no benchmark measures its neighbours.
 bench: services
 	$(GO) test -p 1 -run='^$$' -bench=. -benchmem -timeout=$(TIMEOUT) ./...
+
+# BenchmarkYearScale (build tag scale, never in `make test` or `make bench`):
+# the drain on an empty database and on a year of history generated in SQL
+# (testdata/yearscale), interleaved; reports big/empty ratios
+# (docs/performance.md). MSGX_BENCH_SCALE=0.1 builds a tenth of the year.
+MSGX_BENCH_SCALE ?= 1
+MSGX_BENCH_SCALE_ROUNDS ?= 1
+export MSGX_BENCH_SCALE MSGX_BENCH_SCALE_ROUNDS
+bench-scale: services
+	$(GO) test -tags scale -p 1 -run='^$$' -bench='^BenchmarkYearScale$$' -benchtime=1x -timeout=2h -v ./internal/pump/
 
 lint:
 	@files="$(GOFILES)"; \

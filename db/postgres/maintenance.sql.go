@@ -21,7 +21,7 @@ WITH cur AS (
         AND NOT EXISTS (SELECT 1 FROM msg_event t
           WHERE t.idempotency_key = e.cminmsgs_id || ':' || e.flid || ':' || e.state_version || ':KAFKA:schd'
             AND t.status <> 'SENT')))
-  ORDER BY e.event_id
+  ORDER BY e.created_at, e.event_id
   LIMIT $2
 ), gone AS (
   DELETE FROM msg_event e USING doomed d
@@ -50,7 +50,9 @@ type EventPurgeDeliveredRow struct {
 // first. Delivered: KAFKA:schd SENT; KAFKA:msg at or below the watermark and
 // not DEAD. DEAD rows are the dead letters and stay. A KAFKA:msg row stays
 // while its KAFKA:schd twin is not SENT: that row reads its payload from it
-// (040_outbox.sql).
+// (040_outbox.sql). Oldest first by msg_event_created_ix: a batch reads the
+// rows past the retention, not the outbox (by EVENT_ID, the last, short
+// batch of a run read every younger row too; issue #35).
 func (q *Queries) EventPurgeDelivered(ctx context.Context, db DBTX, arg EventPurgeDeliveredParams) (EventPurgeDeliveredRow, error) {
 	row := db.QueryRow(ctx, eventPurgeDelivered, arg.CreatedBefore, arg.MaxRows, arg.DryRun)
 	var i EventPurgeDeliveredRow

@@ -101,7 +101,9 @@ type Querier interface {
 	// first. Delivered: KAFKA:schd SENT; KAFKA:msg at or below the watermark and
 	// not DEAD. DEAD rows are the dead letters and stay. A KAFKA:msg row stays
 	// while its KAFKA:schd twin is not SENT: that row reads its payload from it
-	// (040_outbox.sql).
+	// (040_outbox.sql). Oldest first by msg_event_created_ix: a batch reads the
+	// rows past the retention, not the outbox (by EVENT_ID, the last, short
+	// batch of a run read every younger row too; issue #35).
 	EventPurgeDelivered(ctx context.Context, db DBTX, arg EventPurgeDeliveredParams) (EventPurgeDeliveredRow, error)
 	// A failed delivery: backoff, or DEAD (kept as the dead letter) at the limit.
 	// A KAFKA:msg event is pending while its STATUS is NULL and it lies above the
@@ -134,7 +136,10 @@ type Querier interface {
 	FlightListByDay(ctx context.Context, db DBTX, arg FlightListByDayParams) ([]FlightSchd, error)
 	// Previous-generation members of a flight day that are still ACTIVE on that
 	// operation day and absent from the new snapshot: the only flights a snapshot
-	// may prune.
+	// may prune. Each member's flight is read by its primary key (the OFFSET 0
+	// fence keeps the planner from joining them otherwise): on a new day the
+	// statistics know none of the day's rows, and the join the planner then
+	// chose compared every member with every flight of the day (issue #35).
 	FlightListPruneCandidates(ctx context.Context, db DBTX, arg FlightListPruneCandidatesParams) ([]FlightSchd, error)
 	// Maintenance jobs (internal/maintenance, docs/design.md §8). Every statement
 	// is bounded by @max_rows; the purges and the archive return how many rows
@@ -353,8 +358,12 @@ type Querier interface {
 	// Makes @flids the members of the day's generation, writing only the
 	// difference: the members it lacks are deleted, the flights not yet members
 	// inserted, so a snapshot of the same flights (the daily resend) writes no
-	// row. Both are hash anti-joins of the day's members (primary key prefix)
-	// and the list. A FLID listed twice fails on the primary key.
+	// row. The difference is a full join of the day's members (primary key
+	// prefix) and the list, which PostgreSQL can only run as a hash or merge
+	// join: on a new day the statistics know none of the day's rows, and the
+	// anti-joins this was before then became nested loops comparing every member
+	// with every listed flight (issue #35). A FLID listed twice fails on the
+	// primary key.
 	SchdGenFlidReplace(ctx context.Context, db DBTX, arg SchdGenFlidReplaceParams) error
 	SchdGenGet(ctx context.Context, db DBTX, fday time.Time) (SchdGen, error)
 	// One row per message and flight day: APPLIED, or STALE (left alone).

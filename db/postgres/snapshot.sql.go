@@ -105,15 +105,18 @@ func (q *Queries) SchdGenFlidListByDay(ctx context.Context, db DBTX, fday time.T
 }
 
 const schdGenFlidReplace = `-- name: SchdGenFlidReplace :exec
-WITH listed AS (
-  SELECT l.flid FROM unnest($2::bigint[]) AS l(flid)
+WITH diff AS (
+  SELECT m.flid AS member, l.flid AS listed
+  FROM (SELECT g.flid FROM schd_gen_flid g WHERE g.fday = $1) m
+  FULL JOIN unnest($2::bigint[]) AS l(flid) ON l.flid = m.flid
+  WHERE m.flid IS NULL OR l.flid IS NULL
 ), gone AS (
-  DELETE FROM schd_gen_flid g
-  WHERE g.fday = $1 AND NOT EXISTS (SELECT 1 FROM listed l WHERE l.flid = g.flid)
+  DELETE FROM schd_gen_flid g USING diff d
+  WHERE g.fday = $1 AND g.flid = d.member
 )
 INSERT INTO schd_gen_flid (fday, flid)
-SELECT $1, l.flid FROM listed l
-WHERE NOT EXISTS (SELECT 1 FROM schd_gen_flid g WHERE g.fday = $1 AND g.flid = l.flid)
+SELECT $1, d.listed FROM diff d
+WHERE d.listed IS NOT NULL
 `
 
 type SchdGenFlidReplaceParams struct {
@@ -124,8 +127,12 @@ type SchdGenFlidReplaceParams struct {
 // Makes @flids the members of the day's generation, writing only the
 // difference: the members it lacks are deleted, the flights not yet members
 // inserted, so a snapshot of the same flights (the daily resend) writes no
-// row. Both are hash anti-joins of the day's members (primary key prefix)
-// and the list. A FLID listed twice fails on the primary key.
+// row. The difference is a full join of the day's members (primary key
+// prefix) and the list, which PostgreSQL can only run as a hash or merge
+// join: on a new day the statistics know none of the day's rows, and the
+// anti-joins this was before then became nested loops comparing every member
+// with every listed flight (issue #35). A FLID listed twice fails on the
+// primary key.
 func (q *Queries) SchdGenFlidReplace(ctx context.Context, db DBTX, arg SchdGenFlidReplaceParams) error {
 	_, err := db.Exec(ctx, schdGenFlidReplace, arg.Fday, arg.Flids)
 	return err

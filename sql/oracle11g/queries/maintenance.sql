@@ -85,6 +85,8 @@ END;
 -- not DEAD. DEAD rows are the dead letters and stay. A KAFKA:msg row stays
 -- while its KAFKA:schd twin is not SENT: that row reads its payload from it
 -- (040_outbox.sql). The DELETE repeats the status test on the rows it takes.
+-- Oldest first by MSG_EVENT_CREATED_IX: a batch reads the rows past the
+-- retention, not the outbox (issue #35).
 DECLARE
   batch SYS.ODCINUMBERLIST;
   watermark NUMBER(19);
@@ -98,7 +100,7 @@ BEGIN
           AND NOT EXISTS (SELECT 1 FROM msg_event t
             WHERE t.idempotency_key = e.cminmsgs_id || ':' || e.flid || ':' || e.state_version || ':KAFKA:schd'
               AND t.status <> 'SENT')))
-    ORDER BY e.event_id
+    ORDER BY e.created_at, e.event_id
   ) WHERE ROWNUM <= :max_rows;
   SELECT COUNT(*), MIN(created_at), MAX(created_at) INTO :affected, :oldest, :newest
   FROM msg_event WHERE event_id IN (SELECT COLUMN_VALUE FROM TABLE(batch));

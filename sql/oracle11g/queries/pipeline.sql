@@ -144,21 +144,22 @@ BEGIN
 END;
 
 -- name: LateRowsSince :many
--- The late rows enqueued since a time, live or archived, newest first (msgx status).
+-- The late rows enqueued since a time, live or archived, newest first (msgx
+-- status): PROC_STATE_LATE_IX and PROC_STATE_HST_LATE_IX (their expression).
 SELECT * FROM (
   SELECT l.msg_id, l.late_after, l.first_seen_at FROM (
     SELECT p.msg_id, p.late_after, p.first_seen_at FROM proc_state p
-    WHERE p.late_after IS NOT NULL AND p.first_seen_at >= :since
+    WHERE CASE WHEN p.late_after IS NOT NULL THEN p.first_seen_at END >= :since
     UNION ALL
     SELECT h.msg_id, h.late_after, h.first_seen_at FROM proc_state_hst h
-    WHERE h.late_after IS NOT NULL AND h.first_seen_at >= :since
+    WHERE CASE WHEN h.late_after IS NOT NULL THEN h.first_seen_at END >= :since
   ) l
   ORDER BY l.first_seen_at DESC, l.msg_id DESC
 ) WHERE ROWNUM <= :max_rows
 
 -- name: LateRowCountSince :one
-SELECT (SELECT COUNT(*) FROM proc_state p WHERE p.late_after IS NOT NULL AND p.first_seen_at >= :since)
-  + (SELECT COUNT(*) FROM proc_state_hst h WHERE h.late_after IS NOT NULL AND h.first_seen_at >= :since) AS late_rows
+SELECT (SELECT COUNT(*) FROM proc_state p WHERE CASE WHEN p.late_after IS NOT NULL THEN p.first_seen_at END >= :since)
+  + (SELECT COUNT(*) FROM proc_state_hst h WHERE CASE WHEN h.late_after IS NOT NULL THEN h.first_seen_at END >= :since) AS late_rows
 FROM DUAL
 
 -- name: IdentityConflictsSince :many

@@ -81,6 +81,7 @@ CREATE INDEX MSG_EVENT_PENDING_KEY_IX ON MSG_EVENT (CASE WHEN STATUS = 'PENDING'
 CREATE INDEX MSG_EVENT_DEAD_IX ON MSG_EVENT (CASE WHEN STATUS = 'DEAD' THEN TARGET END, CASE WHEN STATUS = 'DEAD' THEN EVENT_ID END);
 -- A flight's history of versions (the console, GET /flights/{flid}/history).
 CREATE INDEX MSG_EVENT_FLID_IX ON MSG_EVENT (FLID, EVENT_ID);
+CREATE INDEX MSG_EVENT_CREATED_IX ON MSG_EVENT (CREATED_AT, EVENT_ID);
 
 COMMENT ON TABLE MSG_EVENT IS 'Outbox of flight change events. KAFKA:msg is delivered one by one in EVENT_ID order, its progress kept in msg_event_cursor; KAFKA:schd is aggregated to the latest state per FLID, its progress kept per row in STATUS. DEAD rows are the dead-letter record.';
 COMMENT ON COLUMN MSG_EVENT.EVENT_ID IS 'Delivery order within a target.';

@@ -251,9 +251,12 @@ LIMIT @page_size;
 -- name: FlightListPruneCandidates :many
 -- Previous-generation members of a flight day that are still ACTIVE on that
 -- operation day and absent from the new snapshot: the only flights a snapshot
--- may prune.
+-- may prune. Each member's flight is read by its primary key (the OFFSET 0
+-- fence keeps the planner from joining them otherwise): on a new day the
+-- statistics know none of the day's rows, and the join the planner then
+-- chose compared every member with every flight of the day (issue #35).
 SELECT f.* FROM schd_gen_flid g
-JOIN flight_schd f ON f.flid = g.flid
+CROSS JOIN LATERAL (SELECT s.* FROM flight_schd s WHERE s.flid = g.flid OFFSET 0) f
 WHERE g.fday = @fday
   AND f.lifecycle = 'ACTIVE'
   AND f.operation_day = @fday

@@ -74,7 +74,9 @@ DELETE FROM flight_schd s WHERE s.flid = ANY((@flids::bigint[])[1:@max_rows::int
 -- first. Delivered: KAFKA:schd SENT; KAFKA:msg at or below the watermark and
 -- not DEAD. DEAD rows are the dead letters and stay. A KAFKA:msg row stays
 -- while its KAFKA:schd twin is not SENT: that row reads its payload from it
--- (040_outbox.sql).
+-- (040_outbox.sql). Oldest first by msg_event_created_ix: a batch reads the
+-- rows past the retention, not the outbox (by EVENT_ID, the last, short
+-- batch of a run read every younger row too; issue #35).
 WITH cur AS (
   SELECT COALESCE((SELECT c.sent_through FROM msg_event_cursor c WHERE c.target = 'KAFKA:msg'), 0) AS through
 ), doomed AS (
@@ -85,7 +87,7 @@ WITH cur AS (
         AND NOT EXISTS (SELECT 1 FROM msg_event t
           WHERE t.idempotency_key = e.cminmsgs_id || ':' || e.flid || ':' || e.state_version || ':KAFKA:schd'
             AND t.status <> 'SENT')))
-  ORDER BY e.event_id
+  ORDER BY e.created_at, e.event_id
   LIMIT @max_rows
 ), gone AS (
   DELETE FROM msg_event e USING doomed d

@@ -23,17 +23,24 @@ WHERE fday = @fday AND version = @expected_version;
 -- Makes @flids the members of the day's generation, writing only the
 -- difference: the members it lacks are deleted, the flights not yet members
 -- inserted, so a snapshot of the same flights (the daily resend) writes no
--- row. Both are hash anti-joins of the day's members (primary key prefix)
--- and the list. A FLID listed twice fails on the primary key.
-WITH listed AS (
-  SELECT l.flid FROM unnest(@flids::bigint[]) AS l(flid)
+-- row. The difference is a full join of the day's members (primary key
+-- prefix) and the list, which PostgreSQL can only run as a hash or merge
+-- join: on a new day the statistics know none of the day's rows, and the
+-- anti-joins this was before then became nested loops comparing every member
+-- with every listed flight (issue #35). A FLID listed twice fails on the
+-- primary key.
+WITH diff AS (
+  SELECT m.flid AS member, l.flid AS listed
+  FROM (SELECT g.flid FROM schd_gen_flid g WHERE g.fday = @fday) m
+  FULL JOIN unnest(@flids::bigint[]) AS l(flid) ON l.flid = m.flid
+  WHERE m.flid IS NULL OR l.flid IS NULL
 ), gone AS (
-  DELETE FROM schd_gen_flid g
-  WHERE g.fday = @fday AND NOT EXISTS (SELECT 1 FROM listed l WHERE l.flid = g.flid)
+  DELETE FROM schd_gen_flid g USING diff d
+  WHERE g.fday = @fday AND g.flid = d.member
 )
 INSERT INTO schd_gen_flid (fday, flid)
-SELECT @fday, l.flid FROM listed l
-WHERE NOT EXISTS (SELECT 1 FROM schd_gen_flid g WHERE g.fday = @fday AND g.flid = l.flid);
+SELECT @fday, d.listed FROM diff d
+WHERE d.listed IS NOT NULL;
 
 -- name: SchdGenFlidListByDay :many
 SELECT flid FROM schd_gen_flid WHERE fday = @fday ORDER BY flid;

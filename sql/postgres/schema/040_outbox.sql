@@ -64,6 +64,10 @@ CREATE INDEX msg_event_pending_key_ix ON msg_event (target, partition_key, state
 CREATE INDEX msg_event_dead_ix ON msg_event (target, event_id) WHERE status = 'DEAD';
 -- A flight's history of versions (the console, GET /flights/{flid}/history).
 CREATE INDEX msg_event_flid_ix ON msg_event (flid, event_id);
+-- Outbox retention reads the delivered rows oldest first by it (issue #35):
+-- bounded by the rows past the retention, not the whole outbox. Appended at
+-- the right edge (created_at grows), so it costs the writes little.
+CREATE INDEX msg_event_created_ix ON msg_event (created_at, event_id);
 
 COMMENT ON TABLE msg_event IS 'Outbox of flight change events. KAFKA:msg is delivered one by one in EVENT_ID order, its progress kept in msg_event_cursor; KAFKA:schd is aggregated to the latest state per FLID, its progress kept per row in STATUS. DEAD rows are the dead-letter record.';
 COMMENT ON COLUMN msg_event.event_id IS 'Delivery order within a target.';

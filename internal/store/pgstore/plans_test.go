@@ -1,0 +1,138 @@
+package pgstore_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/testdb"
+)
+
+// Issue #35: a DNLD on a new day ran its snapshot statements on statistics
+// that knew none of the day's rows (too few for autovacuum to re-analyze),
+// and the planner joined the day's members with the day's flights by
+// comparing every pair: seconds per snapshot. Here the statistics are as
+// stale (analyzed before the new day, autovacuum off) and each statement's
+// plan, run, may compare each row with a few others only (Rows Removed by
+// Join Filter bounded by the day's size, not its square).
+func TestNewDayStatementsStayLinearOnStaleStatistics(t *testing.T) {
+	t.Parallel()
+	const perDay = 400
+	pool := testdb.Postgres(t).Pool
+	ctx := t.Context()
+	conn, err := pool.Acquire(ctx)
+	require.NoError(t, err)
+	defer conn.Release()
+	exec := func(sql string, args ...any) {
+		t.Helper()
+		_, err := conn.Exec(ctx, sql, args...)
+		require.NoError(t, err, sql)
+	}
+	exec("ALTER TABLE flight_schd SET (autovacuum_enabled = false)")
+	exec("ALTER TABLE schd_gen_flid SET (autovacuum_enabled = false)")
+	// 14 old days, analyzed; then the new day's flights and members.
+	seed := `INSERT INTO flight_schd (flid, operation_day, last_message_id)
+		SELECT i, DATE '2026-11-17' + i % 14, 1 FROM generate_series(1, $1::int) i`
+	exec(seed, 14*150)
+	exec("INSERT INTO schd_gen_flid (fday, flid) SELECT operation_day, flid FROM flight_schd")
+	exec("ANALYZE flight_schd, schd_gen_flid")
+	exec(`INSERT INTO flight_schd (flid, operation_day, last_message_id)
+		SELECT 100000 + i, DATE '2026-12-02', 1 FROM generate_series(1, $1::int) i`, perDay)
+	exec("INSERT INTO schd_gen_flid (fday, flid) SELECT DATE '2026-12-02', 100000 + i FROM generate_series(1, $1::int) i", perDay)
+
+	resent := make([]int64, perDay) // the resend: one member dropped, one new flight
+	for i := range resent {
+		resent[i] = int64(100002 + i)
+	}
+	day := "2026-12-02"
+	for _, c := range []struct {
+		file, name string
+		args       map[string]any
+	}{
+		{"flight.sql", "FlightListPruneCandidates", map[string]any{"fday": day, "keep_flids": resent}},
+		{"snapshot.sql", "SchdGenFlidReplace", map[string]any{"fday": day, "flids": resent}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			query, args := namedQuery(t, c.file, c.name, c.args)
+			removed := joinFilterRemoved(t, conn.Conn(), query, args...)
+			require.LessOrEqual(t, removed, 4*perDay, "rows compared and dropped by a join filter: the day's members each compared with the day's flights")
+		})
+	}
+}
+
+// namedQuery is the query "-- name: NAME" of sql/postgres/queries/FILE with
+// its sqlc parameters (sqlc.arg(x), sqlc.narg(x), @x) numbered in order of
+// first use, and the values of named in that order.
+func namedQuery(t *testing.T, file, name string, named map[string]any) (string, []any) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "sql", "postgres", "queries", file))
+	require.NoError(t, err)
+	text := string(data)
+	at := strings.Index(text, "-- name: "+name+" ")
+	require.GreaterOrEqual(t, at, 0, name)
+	text = text[at:]
+	if end := strings.Index(text[1:], "-- name: "); end >= 0 {
+		text = text[:end+1]
+	}
+	var lines []string // without the comments, which may name parameters too
+	for _, l := range strings.Split(text, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(l), "--") {
+			lines = append(lines, l)
+		}
+	}
+	text = strings.Join(lines, "\n")
+	nums := map[string]int{}
+	param := regexp.MustCompile(`sqlc\.n?arg\((\w+)\)|@(\w+)`)
+	var args []any
+	query := param.ReplaceAllStringFunc(text, func(m string) string {
+		sub := param.FindStringSubmatch(m)
+		p := sub[1] + sub[2]
+		if _, ok := nums[p]; !ok {
+			v, ok := named[p]
+			require.True(t, ok, "no value for parameter %s of %s", p, name)
+			nums[p] = len(nums) + 1
+			args = append(args, v)
+		}
+		return fmt.Sprintf("$%d", nums[p])
+	})
+	return query, args
+}
+
+// joinFilterRemoved runs query under EXPLAIN ANALYZE in a transaction it
+// rolls back and returns the rows its join filters removed, summed over the
+// plan.
+func joinFilterRemoved(t *testing.T, conn *pgx.Conn, query string, args ...any) int {
+	t.Helper()
+	ctx := context.WithoutCancel(t.Context())
+	tx, err := conn.Begin(ctx)
+	require.NoError(t, err)
+	defer func() { _ = tx.Rollback(ctx) }()
+	var out []byte
+	require.NoError(t, tx.QueryRow(ctx, "EXPLAIN (ANALYZE, FORMAT JSON) "+query, args...).Scan(&out))
+	var plans []struct{ Plan map[string]any }
+	require.NoError(t, json.Unmarshal(out, &plans))
+	var sum func(n map[string]any) int
+	sum = func(n map[string]any) int {
+		total := 0
+		if v, ok := n["Rows Removed by Join Filter"].(float64); ok {
+			total += int(v)
+		}
+		if subs, ok := n["Plans"].([]any); ok {
+			for _, s := range subs {
+				total += sum(s.(map[string]any))
+			}
+		}
+		return total
+	}
+	removed := sum(plans[0].Plan)
+	t.Logf("%d rows removed by join filters", removed)
+	return removed
+}
