@@ -14,9 +14,9 @@ import (
 	"github.com/msgx-aodb/msgx/internal/compare"
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/sis"
-	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 const sampleDNLD = "../../testdata/sample-day/001-dnld.xml"
@@ -32,9 +32,9 @@ func dbOfSnapshot(t *testing.T, mutate func(map[int64]*flight.State)) string {
 		mutate(snap.States)
 	}
 	pg := testdb.Postgres(t)
-	var writes []store.FlightWrite
+	var writes []vocab.FlightWrite
 	for _, s := range snap.States {
-		writes = append(writes, store.FlightWrite{State: s, New: true, Changes: flight.Replaced(1, flight.Groups, flight.PayloadKinds)})
+		writes = append(writes, vocab.FlightWrite{State: s, New: true, Changes: flight.Replaced(1, flight.Groups, flight.PayloadKinds)})
 	}
 	require.NoError(t, pgstore.New(pg.Pool).WriteFlights(t.Context(), writes, time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC)))
 	return pg.URL
@@ -175,9 +175,9 @@ func TestCompareSitesFedAtDifferentTimes(t *testing.T) {
 	require.NoError(t, err)
 	payload := strings.Replace(*side.Outbound[52].Payload, `"raw":"207"`, `"raw":"999"`, 1)
 	require.Contains(t, payload, `"raw":"999"`)
-	require.NoError(t, eb.st.InsertEvents(t.Context(), []store.NewEvent{{
-		Target: store.TargetMsg, EventType: "UPSERT", MsgID: 2, FLID: 52, StateVersion: 9,
-		IdempotencyKey: store.IdempotencyKey(2, 52, 9, store.TargetMsg), Payload: []byte(payload), CreatedAt: hb.clk.Now(),
+	require.NoError(t, eb.st.InsertEvents(t.Context(), []vocab.NewEvent{{
+		Target: vocab.TargetMsg, EventType: "UPSERT", MsgID: 2, FLID: 52, StateVersion: 9,
+		IdempotencyKey: vocab.IdempotencyKey(2, 52, 9, vocab.TargetMsg), Payload: []byte(payload), CreatedAt: hb.clk.Now(),
 	}}))
 	code, _, stderr = runMsgx(t, "compare", "--a", ea.pgURL, "--b", eb.pgURL)
 	require.Equal(t, exitOK, code, "the states agree: %s", stderr)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 func TestMaintenanceRunHistory(t *testing.T) {
@@ -105,7 +106,7 @@ func TestMaintenanceRunRequests(t *testing.T) {
 	req, err := e.st.InsertRequest(t.Context(), store.NewRequest{Type: "RQRD", Key: "RQRD:AIRL", List: "AIRL", Sender: "MSGX", Seqn: 1,
 		Now: past, ExpiresAt: past.Add(10 * time.Minute)})
 	require.NoError(t, err)
-	require.NoError(t, e.st.MarkRequestSent(t.Context(), store.SentRequest{ID: req.ID, OutboundID: 1, SentAt: past, ExpiresAt: past.Add(10 * time.Minute)}))
+	require.NoError(t, e.st.MarkRequestSent(t.Context(), store.MarkRequestSentParams{ID: req.ID, OutboundID: 1, SentAt: past, ExpiresAt: past.Add(10 * time.Minute)}))
 
 	code, out, stderr := runMsgx(t, "maintenance", "run", "requests", "--dry-run", "--config", e.config)
 	require.Equal(t, exitOK, code, stderr)
@@ -141,7 +142,7 @@ func TestMaintenanceRunHistoryWaitsForTheQueue(t *testing.T) {
 
 	_, err = h.pump.Step(t.Context())
 	require.NoError(t, err)
-	require.Equal(t, store.StatusSucceeded, e.message(t, flop).Status, "applied to the live flight")
+	require.Equal(t, vocab.StatusSucceeded, e.message(t, flop).Status, "applied to the live flight")
 	code, out, stderr = runMsgx(t, "maintenance", "run", "history", "--config", e.config)
 	require.Equal(t, exitOK, code, stderr)
 	require.Contains(t, out, "history: done: 2 flights")
@@ -192,7 +193,7 @@ func TestMaintenanceRunReconcile(t *testing.T) {
 	require.NoError(t, err)
 	_, err = e.st.Enqueue(t.Context(), []int64{newer}, time.Now())
 	require.NoError(t, err)
-	require.NoError(t, e.st.FinishMessages(t.Context(), []store.Finish{{MsgID: newer, Status: store.StatusDead, ErrorClass: "MALFORMED", Now: time.Now()}}))
+	require.NoError(t, e.st.FinishMessages(t.Context(), []vocab.Finish{{MsgID: newer, Status: vocab.StatusDead, ErrorClass: "MALFORMED", Now: time.Now()}}))
 	require.NoError(t, e.st.AdvanceIngressMark(t.Context(), store.AdvanceIngressMarkParams{Source: "cminmsgs", LastID: newer, Now: time.Now()}))
 
 	code, out, stderr := runMsgx(t, "maintenance", "run", "reconcile", "--dry-run", "--config", e.config)
@@ -206,7 +207,7 @@ func TestMaintenanceRunReconcile(t *testing.T) {
 	require.Contains(t, out, "reconcile: done: 1 mailbox rows (2 unprocessed rows up to the watermark, 1 late)")
 	m, err := e.st.Message(t.Context(), old)
 	require.NoError(t, err)
-	require.Equal(t, store.StatusPending, m.Status)
+	require.Equal(t, vocab.StatusPending, m.Status)
 	require.Equal(t, newer, *m.LateAfter)
 
 	code, out, stderr = runMsgx(t, "status", "--config", e.config)

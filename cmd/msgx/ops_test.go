@@ -21,6 +21,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Helpers of the operator command tests (send, replay, status): real
@@ -147,7 +148,7 @@ func flopSTND(flid int64, stand string) string {
 	return sisMessage("FLOP", "STND", fmt.Sprintf("<FLOP><FLID>%d</FLID><STND>%s</STND></FLOP>", flid, stand))
 }
 
-func (e *opsEnv) message(t *testing.T, id int64) store.Message {
+func (e *opsEnv) message(t *testing.T, id int64) vocab.QueueEntry {
 	t.Helper()
 	m, err := e.st.Message(t.Context(), id)
 	require.NoError(t, err)

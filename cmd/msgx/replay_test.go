@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/replay"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // replayHistory: flight 101 created, then stnd1 dies (EXHAUSTED), then stnd2
@@ -21,7 +21,7 @@ func replayHistory(t *testing.T) (e *opsEnv, stnd1, stnd2 int64) {
 	stnd1 = h.send(t, flopSTND(101, "11"), true)
 	stnd2 = h.send(t, flopSTND(101, "12"), false)
 	require.Equal(t, "EXHAUSTED", e.message(t, stnd1).ErrorClass)
-	require.Equal(t, store.StatusSucceeded, e.message(t, stnd2).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.message(t, stnd2).Status)
 	return e, stnd1, stnd2
 }
 
@@ -45,7 +45,7 @@ func TestReplayDryRunShowsPlanAndWarnings(t *testing.T) {
 	}
 	require.Contains(t, out, "\n1 warning:\n", "one warning, said in the singular")
 	require.Contains(t, out, fmt.Sprintf("replaying %d would apply an older message over flight 101's state from message %d", stnd1, stnd2))
-	require.Equal(t, store.StatusDead, e.message(t, stnd1).Status, "a dry run changes nothing")
+	require.Equal(t, vocab.StatusDead, e.message(t, stnd1).Status, "a dry run changes nothing")
 
 	code, out, stderr = runMsgx(t, "replay", "--config", e.config, "--class", "exhausted", "--dry-run", "--json")
 	require.Equal(t, exitOK, code, stderr)
@@ -67,7 +67,7 @@ func TestReplayNeedsYesThenReplays(t *testing.T) {
 	require.Contains(t, out, "would go back to PENDING", "the plan is shown")
 	requireOneLine(t, "replay", stderr)
 	require.Contains(t, stderr, "--yes")
-	require.Equal(t, store.StatusDead, e.message(t, stnd1).Status)
+	require.Equal(t, vocab.StatusDead, e.message(t, stnd1).Status)
 
 	code, out, stderr = runMsgx(t, "replay", "--config", e.config, "--id", fmt.Sprint(stnd1), "--yes")
 	require.Equal(t, exitOK, code, stderr)
@@ -76,7 +76,7 @@ func TestReplayNeedsYesThenReplays(t *testing.T) {
 	require.Contains(t, stderr, "replayed 1 message;")
 	require.NotContains(t, stderr, "\r", "no bar drawn when stderr is not a terminal")
 	m := e.message(t, stnd1)
-	require.Equal(t, store.StatusPending, m.Status)
+	require.Equal(t, vocab.StatusPending, m.Status)
 	require.Equal(t, "EXHAUSTED", m.PrevClass)
 	require.Equal(t, 1, m.ReplayCount)
 
@@ -117,7 +117,7 @@ func TestReplayRefusals(t *testing.T) {
 		requireOneLine(t, "replay", stderr)
 		require.Contains(t, stderr, c.want, c.args)
 	}
-	require.Equal(t, store.StatusDead, e.message(t, stnd1).Status, "a refused replay moves nothing, not even the valid ids")
+	require.Equal(t, vocab.StatusDead, e.message(t, stnd1).Status, "a refused replay moves nothing, not even the valid ids")
 
 	code, out, stderr := runMsgx(t, append(cfg, "--class", "INFRA", "--yes")...)
 	require.Equal(t, exitOK, code, stderr)

@@ -18,7 +18,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/status"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 func init() {
@@ -155,7 +155,7 @@ func runRequest(ctx context.Context, args []string, s streams) int {
 	}
 	svc := aodbrequest.New(st, mb, clock.Real{}, slog.New(slog.NewTextHandler(io.Discard, nil)), app.RequestConfig(cfg), nil)
 
-	var req store.Request
+	var req vocab.Request
 	switch sub {
 	case "list":
 		reqs, err := svc.List(ctx, 0, *limit)
@@ -199,7 +199,7 @@ func (noOutboundMailbox) FindOutbound(context.Context, mailbox.FindOutboundParam
 
 // printRequests writes requests as a table or as JSON; the table's times in
 // shown, its ranges in airport time (as asked) with the airport's offset.
-func printRequests(w io.Writer, reqs []store.Request, asJSON bool, airport, shown *time.Location) error {
+func printRequests(w io.Writer, reqs []vocab.Request, asJSON bool, airport, shown *time.Location) error {
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")

@@ -7,9 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/vocab"
 	"github.com/stretchr/testify/require"
-
-	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 // requestIDs parses "REQUEST_ID<TAB>COUTMSGS_ID".
@@ -33,7 +32,7 @@ func TestRequestCommands(t *testing.T) {
 	id, oid := requestIDs(t, out)
 	req, err := e.st.Request(t.Context(), id)
 	require.NoError(t, err)
-	require.Equal(t, store.RequestSent, req.Status)
+	require.Equal(t, vocab.RequestSent, req.Status)
 	require.Equal(t, oid, *req.OutboundID)
 	require.True(t, req.RangeBegin.Equal(mustLocal(t, "2026-12-04T00:00")), "airport local time: %s", req.RangeBegin)
 	require.Contains(t, stderr, "sent as coutmsgs "+strconv.FormatInt(oid, 10))
@@ -62,7 +61,7 @@ func TestRequestCommands(t *testing.T) {
 
 	code, out, stderr = runMsgx(t, "request", "list", "--json", "--config", e.config)
 	require.Equal(t, exitOK, code, stderr)
-	var reqs []store.Request
+	var reqs []vocab.Request
 	require.NoError(t, json.Unmarshal([]byte(out), &reqs))
 	require.Equal(t, []int64{refID, id}, []int64{reqs[0].ID, reqs[1].ID})
 	require.Contains(t, out, `"from": "2026-12-03T16:00:00Z"`, "JSON times are UTC (docs/api.md, Times)")

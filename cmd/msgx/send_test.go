@@ -17,6 +17,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/ingress"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // serveAPI runs the real API over real HTTP on the env's databases; a
@@ -82,7 +83,7 @@ func TestSendFolderOverHTTP(t *testing.T) {
 		raw, err := e.mb.ReadRaw(t.Context(), ids[i])
 		require.NoError(t, err)
 		require.Equal(t, body, string(raw), "the file's bytes are the mailbox row")
-		require.Equal(t, store.StatusPending, e.message(t, ids[i]).Status, "the service's poller enqueued it")
+		require.Equal(t, vocab.StatusPending, e.message(t, ids[i]).Status, "the service's poller enqueued it")
 	}
 	require.Equal(t, "msgx send: sent 3 messages\n", stderr, "no bar drawn when stderr is not a terminal")
 
@@ -101,7 +102,7 @@ func TestSendDefaultsToTheConfiguredAddress(t *testing.T) {
 	require.Equal(t, exitOK, code, stderr)
 	ids, _ := sent(t, out)
 	e.poll(t)
-	require.Equal(t, store.StatusPending, e.message(t, ids[0]).Status)
+	require.Equal(t, vocab.StatusPending, e.message(t, ids[0]).Status)
 }
 
 func TestSendDirect(t *testing.T) {

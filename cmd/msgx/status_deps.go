@@ -8,7 +8,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/dbopen"
 	"github.com/msgx-aodb/msgx/internal/kafka"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // depCheckTimeout bounds each of status's own dependency checks, as /readyz
@@ -22,7 +22,7 @@ const depCheckTimeout = 2 * time.Second
 // (the embedded broker of dev lives inside msgx serve).
 func statusDependencies(ctx context.Context, cfg config.Config) map[string]bool {
 	deps := map[string]bool{dbopen.Name(cfg.Dialect): true}
-	deps[store.DependencyMailbox] = reachable(ctx, func(ctx context.Context) error {
+	deps[vocab.DependencyMailbox] = reachable(ctx, func(ctx context.Context) error {
 		_, db, err := openMailbox(ctx, cfg)
 		if err != nil {
 			return err
@@ -32,7 +32,7 @@ func statusDependencies(ctx context.Context, cfg config.Config) map[string]bool 
 	})
 	kc := app.KafkaConfig(cfg)
 	if len(kc.Brokers) > 0 && !cfg.Shadow {
-		deps[store.DependencyKafka] = reachable(ctx, func(ctx context.Context) error {
+		deps[vocab.DependencyKafka] = reachable(ctx, func(ctx context.Context) error {
 			cl, err := kafka.NewClient(kc)
 			if err != nil {
 				return err

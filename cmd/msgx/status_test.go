@@ -16,8 +16,8 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/status"
-	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // statusHistory: one dead letter (EXHAUSTED) and a FAILED head.
@@ -30,7 +30,7 @@ func statusHistory(t *testing.T, e *opsEnv) (head int64) {
 	now := time.Now()
 	_, err := e.st.Enqueue(t.Context(), []int64{head}, now.Add(-90*time.Second))
 	require.NoError(t, err)
-	_, err = e.st.RecordFailure(t.Context(), store.Failure{MsgID: head, ErrorClass: "INFRA", Reason: "mailbox down",
+	_, err = e.st.RecordFailure(t.Context(), vocab.RecordFailureParams{MsgID: head, ErrorClass: "INFRA", Reason: "mailbox down",
 		NextAttemptAt: now.Add(time.Minute), Now: now})
 	require.NoError(t, err)
 	return head

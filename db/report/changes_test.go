@@ -11,6 +11,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // FlightChanges lists a flight's KAFKA:msg events in order with their
@@ -22,22 +23,22 @@ func TestFlightChanges(t *testing.T) {
 	ctx := t.Context()
 	s := pgstore.New(pool)
 	now := time.Date(2026, 11, 1, 8, 0, 0, 0, time.UTC)
-	ev := func(target string, msg, flid, version int64) store.NewEvent {
-		e := store.NewEvent{Target: target, EventType: "UPSERT", MsgID: msg, FLID: flid, StateVersion: version, CreatedAt: now,
+	ev := func(target string, msg, flid, version int64) vocab.NewEvent {
+		e := vocab.NewEvent{Target: target, EventType: "UPSERT", MsgID: msg, FLID: flid, StateVersion: version, CreatedAt: now,
 			IdempotencyKey: fmt.Sprintf("%d:%d:%d:%s", msg, flid, version, target)}
-		if target == store.TargetMsg {
+		if target == vocab.TargetMsg {
 			e.Payload = []byte(`{"v":1}`)
 		}
 		return e
 	}
-	require.NoError(t, s.InsertEvents(ctx, []store.NewEvent{
-		ev(store.TargetMsg, 1, 7, 1), ev(store.TargetSchd, 1, 7, 1),
-		ev(store.TargetMsg, 2, 8, 1),
-		ev(store.TargetMsg, 3, 7, 2), ev(store.TargetSchd, 3, 7, 2),
+	require.NoError(t, s.InsertEvents(ctx, []vocab.NewEvent{
+		ev(vocab.TargetMsg, 1, 7, 1), ev(vocab.TargetSchd, 1, 7, 1),
+		ev(vocab.TargetMsg, 2, 8, 1),
+		ev(vocab.TargetMsg, 3, 7, 2), ev(vocab.TargetSchd, 3, 7, 2),
 	}))
-	head, err := s.PendingEvents(ctx, store.TargetMsg, 1)
+	head, err := s.PendingEvents(ctx, vocab.TargetMsg, 1)
 	require.NoError(t, err)
-	require.NoError(t, s.MarkSent(ctx, store.MarkSentParams{Target: store.TargetMsg, IDs: []int64{head[0].ID}, Now: now}))
+	require.NoError(t, s.MarkSent(ctx, store.MarkSentParams{Target: vocab.TargetMsg, IDs: []int64{head[0].ID}, Now: now}))
 
 	got, err := report.New().FlightChanges(ctx, pool, 7)
 	require.NoError(t, err)

@@ -11,9 +11,9 @@ import (
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/maintenance"
-	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // The history queries over flights the real sweep moved: a report of a day
@@ -33,7 +33,7 @@ func TestHistoryQueries(t *testing.T) {
 	deleted.Lifecycle, deleted.DeletedAt = flight.Deleted, &written
 	bare := newState(3, map[string][]flight.Item{})
 	all := flight.Replaced(1, flight.Groups, nil)
-	require.NoError(t, s.WriteFlights(ctx, []store.FlightWrite{
+	require.NoError(t, s.WriteFlights(ctx, []vocab.FlightWrite{
 		{State: gated, Changes: all, New: true}, {State: deleted, Changes: all, New: true}, {State: bare, Changes: all, New: true},
 	}, written))
 
@@ -41,7 +41,7 @@ func TestHistoryQueries(t *testing.T) {
 	now := day.AddDate(0, 0, 10).Add(9 * time.Hour)
 	today := newState(4, map[string][]flight.Item{})
 	today.OperationDay, today.Lifecycle, today.DeletedAt = now.Truncate(24*time.Hour), flight.Deleted, &now
-	require.NoError(t, s.WriteFlights(ctx, []store.FlightWrite{{State: today, Changes: all, New: true}}, now))
+	require.NoError(t, s.WriteFlights(ctx, []vocab.FlightWrite{{State: today, Changes: all, New: true}}, now))
 
 	h := &maintenance.History{Base: maintenance.Base{Store: s, Clock: clock.NewFake(now)},
 		At: maintenance.DailyAt{Hour: 3, Minute: 30, Location: time.UTC}, Retention: maintenance.DefaultHistoryRetention, Enabled: true}

@@ -9,9 +9,9 @@ import (
 
 	"github.com/msgx-aodb/msgx/db/report"
 	"github.com/msgx-aodb/msgx/internal/flight"
-	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // SodtAt is what docs/reporting.md says: the instant the raw airport-time
@@ -28,7 +28,7 @@ func TestSodtAtIsTheInstantOfTheAirportText(t *testing.T) {
 	st := newState(41, map[string][]flight.Item{})
 	st.OperationDay = time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC)
 	st.Scalars["SODT"] = flight.Value{Raw: "03DEC260705", Time: &sodt}
-	require.NoError(t, pgstore.New(pg.Pool).WriteFlights(ctx, []store.FlightWrite{
+	require.NoError(t, pgstore.New(pg.Pool).WriteFlights(ctx, []vocab.FlightWrite{
 		{State: st, Changes: flight.Replaced(1, flight.Groups, nil), New: true}}, sodt))
 
 	plain, err := pgxpool.New(ctx, pg.URL) // what a reporting tool opens

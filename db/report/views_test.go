@@ -8,9 +8,9 @@ import (
 
 	"github.com/msgx-aodb/msgx/db/report"
 	"github.com/msgx-aodb/msgx/internal/flight"
-	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 var day = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
@@ -74,7 +74,7 @@ func TestFlightReportView(t *testing.T) {
 	deleted := newState(3, map[string][]flight.Item{flight.GroupGates: {item(seq(1), map[string]flight.Value{"GATE": {Raw: "G7"}})}})
 	deleted.Lifecycle = flight.Deleted
 	all := flight.Replaced(1, flight.Groups, nil)
-	require.NoError(t, s.WriteFlights(ctx, []store.FlightWrite{
+	require.NoError(t, s.WriteFlights(ctx, []vocab.FlightWrite{
 		{State: rich, Changes: all, New: true}, {State: bare, Changes: all, New: true}, {State: deleted, Changes: all, New: true},
 	}, time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)))
 

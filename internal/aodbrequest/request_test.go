@@ -14,6 +14,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/testenv"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 var shanghai = testenv.Zone
@@ -36,7 +37,7 @@ func (e *env) service(mb aodbrequest.OutboundMailbox) *aodbrequest.Service {
 	return aodbrequest.New(e.Store, mb, e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)), e.cfg, nil)
 }
 
-func (e *env) get(t *testing.T, id int64) store.Request {
+func (e *env) get(t *testing.T, id int64) vocab.Request {
 	t.Helper()
 	r, err := e.Store.Request(t.Context(), id)
 	require.NoError(t, err)
@@ -65,7 +66,7 @@ func TestFlightsRequestIsSentThroughTheMailbox(t *testing.T) {
 	from, to := day(t, "2026-12-04")
 	req, err := e.service(e.Mailbox).Flights(t.Context(), from, to)
 	require.NoError(t, err)
-	require.Equal(t, store.RequestSent, req.Status)
+	require.Equal(t, vocab.RequestSent, req.Status)
 	require.Equal(t, "RQFD", req.Key)
 	require.Equal(t, int64(1), req.Seqn)
 	require.True(t, req.RegisteredAt.Equal(start))
@@ -90,7 +91,7 @@ func TestFlightsRequestIsSentThroughTheMailbox(t *testing.T) {
 	next, err := e.service(e.Mailbox).Reference(t.Context(), "GLST")
 	require.NoError(t, err)
 	require.Equal(t, int64(2), next.Seqn, "our own SEQN sequence")
-	require.Equal(t, store.RequestSent, e.get(t, req.ID).Status, "another kind leaves RQFD open")
+	require.Equal(t, vocab.RequestSent, e.get(t, req.ID).Status, "another kind leaves RQFD open")
 }
 
 // Registering a new request of a kind expires the open one in the same
@@ -107,10 +108,10 @@ func TestNewRequestExpiresTheOld(t *testing.T) {
 	require.NoError(t, err)
 
 	old := e.get(t, first.ID)
-	require.Equal(t, store.RequestExpired, old.Status)
+	require.Equal(t, vocab.RequestExpired, old.Status)
 	require.Equal(t, "superseded by a new request", old.Note)
 	require.True(t, old.DoneAt.Equal(start.Add(time.Minute)))
-	require.Equal(t, store.RequestSent, e.get(t, second.ID).Status)
+	require.Equal(t, vocab.RequestSent, e.get(t, second.ID).Status)
 	open, err := e.Store.OpenRequests(t.Context())
 	require.NoError(t, err)
 	require.Len(t, open, 1)
@@ -159,21 +160,21 @@ func TestInterruptedSendIsRecoveredNotResent(t *testing.T) {
 	require.NoError(t, err)
 
 	got := e.get(t, crashed.ID)
-	require.Equal(t, store.RequestSent, got.Status, "recovered from its own row")
+	require.Equal(t, vocab.RequestSent, got.Status, "recovered from its own row")
 	require.Equal(t, oid, *got.OutboundID)
 	require.True(t, got.SentAt.Equal(start.Add(time.Second)), "sent_at is the row's DATE_INSERTED (whole seconds): %s", got.SentAt)
 	require.Equal(t, 3, e.outboundRows(t), "the two rows plus the new request: nothing resent")
-	require.Equal(t, store.RequestSent, e.get(t, ref.ID).Status)
+	require.Equal(t, vocab.RequestSent, e.get(t, ref.ID).Status)
 
 	// A send that fails leaves the request REGISTERED, with an error; the
 	// next request of its kind supersedes it, and recovery finds no row.
 	lost, err := e.service(failingMailbox{e.Mailbox}).Reference(t.Context(), "GLST")
 	require.ErrorIs(t, err, mailbox.ErrUnavailable)
-	require.Equal(t, store.RequestRegistered, e.get(t, lost.ID).Status)
+	require.Equal(t, vocab.RequestRegistered, e.get(t, lost.ID).Status)
 	again, err := e.service(e.Mailbox).Reference(t.Context(), "GLST")
 	require.NoError(t, err)
-	require.Equal(t, store.RequestExpired, e.get(t, lost.ID).Status)
-	require.Equal(t, store.RequestSent, e.get(t, again.ID).Status)
+	require.Equal(t, vocab.RequestExpired, e.get(t, lost.ID).Status)
+	require.Equal(t, vocab.RequestSent, e.get(t, again.ID).Status)
 	require.Equal(t, 4, e.outboundRows(t))
 }
 
@@ -207,7 +208,7 @@ func TestExpiryClosesUnsentRequests(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 1, n)
 	got := e.get(t, lost.ID)
-	require.Equal(t, store.RequestExpired, got.Status)
+	require.Equal(t, vocab.RequestExpired, got.Status)
 	require.Equal(t, "never sent: no outbound row by expires_at", got.Note)
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Config is the request.* configuration (docs/config.md).
@@ -69,22 +70,22 @@ func New[T Tx](st Store[T], mb OutboundMailbox, clk clock.Clock, log *slog.Logge
 // Flights is an operator's request for the flights whose SODT lies in
 // [from, to] (airport local time, whole minutes); it supersedes the open
 // request of its kind.
-func (s *Service) Flights(ctx context.Context, from, to time.Time) (store.Request, error) {
-	return s.flights(ctx, from, to, store.OriginOperator)
+func (s *Service) Flights(ctx context.Context, from, to time.Time) (vocab.Request, error) {
+	return s.flights(ctx, from, to, vocab.OriginOperator)
 }
 
-func (s *Service) flights(ctx context.Context, from, to time.Time, origin string) (store.Request, error) {
+func (s *Service) flights(ctx context.Context, from, to time.Time, origin string) (vocab.Request, error) {
 	if err := CheckRange(from.In(s.cfg.Location), to.In(s.cfg.Location), s.cfg.MaxDays); err != nil {
-		return store.Request{}, err
+		return vocab.Request{}, err
 	}
 	return s.submit(ctx, store.NewRequest{Type: respmatch.TypeFlights, Key: respmatch.KeyFlights, RangeBegin: &from, RangeEnd: &to, Origin: origin})
 }
 
 // Reference requests one reference list.
-func (s *Service) Reference(ctx context.Context, list string) (store.Request, error) {
+func (s *Service) Reference(ctx context.Context, list string) (vocab.Request, error) {
 	code, err := CheckList(list)
 	if err != nil {
-		return store.Request{}, err
+		return vocab.Request{}, err
 	}
 	return s.submit(ctx, store.NewRequest{Type: respmatch.TypeReference, Key: respmatch.RefKey(code), List: code})
 }
@@ -93,16 +94,16 @@ func (s *Service) Reference(ctx context.Context, list string) (store.Request, er
 // one of its kind in the same transaction, an automatic one registers
 // nothing when it is held (ErrHeld). A send that fails leaves it
 // REGISTERED, to be superseded or expired; the error says so.
-func (s *Service) submit(ctx context.Context, nr store.NewRequest) (store.Request, error) {
+func (s *Service) submit(ctx context.Context, nr store.NewRequest) (vocab.Request, error) {
 	if s.cfg.Shadow {
-		return store.Request{}, ErrShadow
+		return vocab.Request{}, ErrShadow
 	}
 	if err := s.Recover(ctx); err != nil {
-		return store.Request{}, fmt.Errorf("recovering interrupted sends first: %w", err)
+		return vocab.Request{}, fmt.Errorf("recovering interrupted sends first: %w", err)
 	}
 	req, err := s.register(ctx, nr)
 	if err != nil {
-		return store.Request{}, err
+		return vocab.Request{}, err
 	}
 	return s.send(ctx, req)
 }
@@ -111,35 +112,35 @@ func (s *Service) submit(ctx context.Context, nr store.NewRequest) (store.Reques
 // its kind is open or was answered within request.timeout.
 var ErrHeld = errors.New("held by another request of its kind")
 
-func (s *Service) register(ctx context.Context, nr store.NewRequest) (store.Request, error) {
+func (s *Service) register(ctx context.Context, nr store.NewRequest) (vocab.Request, error) {
 	now := s.clk.Now()
 	tx, err := s.st.Begin(ctx)
 	if err != nil {
-		return store.Request{}, err
+		return vocab.Request{}, err
 	}
 	defer tx.Rollback(ctx)
 	var old []int64
-	if store.RequestOrigin(nr.Origin) == store.OriginOperator {
+	if vocab.RequestOrigin(nr.Origin) == vocab.OriginOperator {
 		old, err = tx.ExpireRequestKey(ctx, store.ExpireRequestKeyParams{Key: nr.Key, Note: "superseded by a new request", Now: now})
 	} else {
 		old, err = s.held(ctx, tx, nr.Key, now)
 	}
 	if err != nil {
-		return store.Request{}, err
+		return vocab.Request{}, err
 	}
 	if nr.Seqn, err = tx.NextRequestSeqn(ctx); err != nil {
-		return store.Request{}, err
+		return vocab.Request{}, err
 	}
 	nr.Sender, nr.Now, nr.ExpiresAt = s.cfg.Sender, now, now.Add(s.cfg.Timeout)
 	req, err := tx.InsertRequest(ctx, nr)
-	if errors.Is(err, store.ErrDuplicate) && store.RequestOrigin(nr.Origin) != store.OriginOperator {
-		return store.Request{}, fmt.Errorf("%w: a request of kind %s was registered meanwhile", ErrHeld, nr.Key)
+	if errors.Is(err, store.ErrDuplicate) && vocab.RequestOrigin(nr.Origin) != vocab.OriginOperator {
+		return vocab.Request{}, fmt.Errorf("%w: a request of kind %s was registered meanwhile", ErrHeld, nr.Key)
 	}
 	if err != nil {
-		return store.Request{}, err
+		return vocab.Request{}, err
 	}
 	if err := tx.Commit(ctx); err != nil {
-		return store.Request{}, err
+		return vocab.Request{}, err
 	}
 	if len(old) > 0 {
 		s.log.Info("request superseded", "req_id", old[0], "by", req.ID, "kind", req.Key)
@@ -162,7 +163,7 @@ func (s *Service) held(ctx context.Context, tx Tx, key string, now time.Time) ([
 			open.ExpiresAt.In(s.cfg.Location).Format(time.DateTime))
 	case err == nil:
 		note := "timed out: no answer by expires_at"
-		if open.Status == store.RequestRegistered {
+		if open.Status == vocab.RequestRegistered {
 			note = "never sent: no outbound row by expires_at"
 		}
 		return tx.ExpireRequestKey(ctx, store.ExpireRequestKeyParams{Key: key, Note: note, Now: now})
@@ -181,7 +182,7 @@ func (s *Service) held(ctx context.Context, tx Tx, key string, now time.Time) ([
 }
 
 // send writes the request to coutmsgs and marks it SENT with that row.
-func (s *Service) send(ctx context.Context, req store.Request) (store.Request, error) {
+func (s *Service) send(ctx context.Context, req vocab.Request) (vocab.Request, error) {
 	body := s.encode(req)
 	insertedAt := s.clk.Now()
 	id, err := s.mb.InsertOutbound(ctx, mailbox.InsertOutboundParams{Body: body, InsertedAt: insertedAt, RoutingID: s.cfg.RoutingID})
@@ -199,12 +200,12 @@ func (s *Service) send(ctx context.Context, req store.Request) (store.Request, e
 	return s.st.Request(ctx, req.ID)
 }
 
-func (s *Service) markSent(ctx context.Context, req store.Request, outboundID int64, at time.Time) error {
-	return s.st.MarkRequestSent(ctx, store.SentRequest{ID: req.ID, OutboundID: outboundID, SentAt: at, ExpiresAt: at.Add(s.cfg.Timeout)})
+func (s *Service) markSent(ctx context.Context, req vocab.Request, outboundID int64, at time.Time) error {
+	return s.st.MarkRequestSent(ctx, store.MarkRequestSentParams{ID: req.ID, OutboundID: outboundID, SentAt: at, ExpiresAt: at.Add(s.cfg.Timeout)})
 }
 
 // encode is the request's XML: META DTTM is its registration time.
-func (s *Service) encode(req store.Request) []byte {
+func (s *Service) encode(req vocab.Request) []byte {
 	meta := sis.RequestMeta{Sender: req.Sender, Seq: req.Seqn, Sent: req.RegisteredAt, Location: s.cfg.Location}
 	if req.Type == respmatch.TypeFlights {
 		return sis.EncodeRQFD(meta, *req.RangeBegin, *req.RangeEnd)
@@ -224,7 +225,7 @@ func (s *Service) Recover(ctx context.Context) error {
 	opt := sis.DefaultOptions()
 	opt.Location = s.cfg.Location
 	for _, req := range open {
-		if req.Status != store.RequestRegistered {
+		if req.Status != vocab.RequestRegistered {
 			continue
 		}
 		rows, err := s.mb.FindOutbound(ctx, mailbox.FindOutboundParams{Sender: req.Sender, Seqn: req.Seqn, Since: req.RegisteredAt, Limit: 10})
@@ -248,7 +249,7 @@ func (s *Service) Recover(ctx context.Context) error {
 }
 
 // ours confirms a coutmsgs row is the request: same SNDR, SEQN and kind.
-func ours(r mailbox.Outbound, req store.Request, opt sis.Options) bool {
+func ours(r mailbox.Outbound, req vocab.Request, opt sis.Options) bool {
 	m, err := sis.Decode([]byte(r.Body), opt)
 	if err != nil || m.Kind != sis.KindRequest || m.Meta.Sender != req.Sender || m.Meta.Seq != req.Seqn {
 		return false
@@ -258,7 +259,7 @@ func ours(r mailbox.Outbound, req store.Request, opt sis.Options) bool {
 }
 
 // List pages the requests newest first (beforeID 0: from the newest).
-func (s *Service) List(ctx context.Context, beforeID int64, limit int) ([]store.Request, error) {
+func (s *Service) List(ctx context.Context, beforeID int64, limit int) ([]vocab.Request, error) {
 	if beforeID <= 0 {
 		beforeID = 1<<63 - 1
 	}
@@ -268,7 +269,7 @@ func (s *Service) List(ctx context.Context, beforeID int64, limit int) ([]store.
 // UTC returns a request with its times in UTC: how every JSON document
 // carries them (docs/api.md, "Times"); tables and pages convert to the
 // airport zone themselves.
-func UTC(r store.Request) store.Request {
+func UTC(r vocab.Request) vocab.Request {
 	in := func(t *time.Time) *time.Time {
 		if t == nil {
 			return nil

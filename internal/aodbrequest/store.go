@@ -6,6 +6,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Store is the slice of the store the service uses: REQ_TRACK, and the
@@ -16,12 +17,12 @@ type Store[T Tx] interface {
 	// Begin opens register's transaction.
 	Begin(ctx context.Context) (T, error)
 
-	Request(ctx context.Context, id int64) (store.Request, error)
-	OpenRequests(ctx context.Context) ([]store.Request, error)
-	Requests(ctx context.Context, beforeID int64, limit int) ([]store.Request, error)
-	MarkRequestSent(ctx context.Context, p store.SentRequest) error
+	Request(ctx context.Context, id int64) (vocab.Request, error)
+	OpenRequests(ctx context.Context) ([]vocab.Request, error)
+	Requests(ctx context.Context, beforeID int64, limit int) ([]vocab.Request, error)
+	MarkRequestSent(ctx context.Context, p store.MarkRequestSentParams) error
 	ExpireDueRequests(ctx context.Context, now time.Time, max int) ([]int64, error)
-	SnapshotGen(ctx context.Context, fday time.Time) (store.SnapshotGen, error)
+	SnapshotGen(ctx context.Context, fday time.Time) (vocab.SnapshotGen, error)
 }
 
 // Tx is register's transaction: supersede or hold, number, insert.
@@ -29,8 +30,8 @@ type Tx interface {
 	respmatch.OpenReader // register's transaction, or the pump's when the guard reads (Guard.Read)
 	ExpireRequestKey(ctx context.Context, p store.ExpireRequestKeyParams) ([]int64, error)
 	NextRequestSeqn(ctx context.Context) (int64, error)
-	InsertRequest(ctx context.Context, r store.NewRequest) (store.Request, error)
-	LastAnsweredRequest(ctx context.Context, key string) (store.Request, error)
+	InsertRequest(ctx context.Context, r store.NewRequest) (vocab.Request, error)
+	LastAnsweredRequest(ctx context.Context, key string) (vocab.Request, error)
 	Commit(ctx context.Context) error
 	// Rollback after Commit does nothing (store.Tx), so it is deferred.
 	Rollback(ctx context.Context) error

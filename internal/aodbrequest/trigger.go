@@ -10,6 +10,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // ParseDailyAt reads request.daily-at: HH:MM, or "" (off).
@@ -82,7 +83,7 @@ func (s *Service) runTriggers(ctx context.Context) {
 		}
 		l := next.In(s.cfg.Location)
 		from, to := DayRange(time.Date(l.Year(), l.Month(), l.Day()+1, 12, 0, 0, 0, s.cfg.Location), s.cfg.Location)
-		if req, err := s.flights(ctx, from, to, store.OriginDaily); errors.Is(err, ErrHeld) {
+		if req, err := s.flights(ctx, from, to, vocab.OriginDaily); errors.Is(err, ErrHeld) {
 			s.log.Info("daily request not registered", "day", from.Format(time.DateOnly), "why", err)
 		} else if err != nil {
 			if ctx.Err() != nil {
@@ -106,7 +107,7 @@ func (s *Service) OnStart(ctx context.Context) error {
 	case !errors.Is(err, store.ErrNotFound):
 		return err
 	}
-	req, err := s.flights(ctx, from, to, store.OriginOnStart)
+	req, err := s.flights(ctx, from, to, vocab.OriginOnStart)
 	if errors.Is(err, ErrHeld) {
 		s.log.Info("no request at leader start: today has no generation, but another flight request holds the trigger", "why", err)
 		return nil

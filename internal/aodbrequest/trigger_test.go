@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // At leader start, today (16:00 on 2 Dec, airport time) has no generation:
@@ -37,7 +37,7 @@ func TestTriggersOnStartAndDaily(t *testing.T) {
 	e.Clock.Advance(time.Minute)
 	waitFor(t, func() bool {
 		all, err := e.Store.Requests(t.Context(), 1<<62, 10)
-		return err == nil && len(all) == 2 && all[0].Status == store.RequestSent
+		return err == nil && len(all) == 2 && all[0].Status == vocab.RequestSent
 	})
 	open, err = e.Store.OpenRequests(t.Context())
 	require.NoError(t, err)
@@ -50,7 +50,7 @@ func TestTriggersOnStartAndDaily(t *testing.T) {
 func TestOnStartSkipsADayWithAGeneration(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	require.NoError(t, e.Store.AdvanceSnapshotGen(t.Context(), store.AdvanceGen{
+	require.NoError(t, e.Store.AdvanceSnapshotGen(t.Context(), vocab.AdvanceSnapshotGenParams{
 		FDay: flight.LocalDay(start.In(shanghai)), ExpectedVersion: 0, MessageID: 1, ContentDigest: "x", Now: start}))
 	require.NoError(t, e.service(e.Mailbox).OnStart(t.Context()))
 	open, err := e.Store.OpenRequests(t.Context())
@@ -66,7 +66,7 @@ func waitFor(t *testing.T, cond func() bool) {
 }
 
 // requestsOf lists every request, oldest first.
-func (e *env) requestsOf(t *testing.T) []store.Request {
+func (e *env) requestsOf(t *testing.T) []vocab.Request {
 	t.Helper()
 	all, err := e.Store.Requests(t.Context(), 1<<62, 100)
 	require.NoError(t, err)
@@ -89,12 +89,12 @@ func TestOnStartRegistersOneRequestAcrossRestarts(t *testing.T) {
 	all := e.requestsOf(t)
 	require.Len(t, all, 1)
 	require.Equal(t, 1, e.outboundRows(t), "one RQFD in coutmsgs")
-	require.Equal(t, store.OriginOnStart, all[0].Origin)
-	require.Equal(t, store.RequestSent, all[0].Status)
+	require.Equal(t, vocab.OriginOnStart, all[0].Origin)
+	require.Equal(t, vocab.RequestSent, all[0].Status)
 
 	// Answered at 16:06: a start within request.timeout of the answer asks nothing.
 	e.Clock.Advance(time.Minute)
-	require.NoError(t, e.Store.MarkRequestDone(t.Context(), store.MarkRequestDoneParams{ID: all[0].ID, MsgID: 99, MatchRule: "degraded", Now: e.Clock.Now()}))
+	require.NoError(t, e.Store.MarkRequestDone(t.Context(), vocab.MarkRequestDoneParams{ID: all[0].ID, MsgID: 99, MatchRule: "degraded", Now: e.Clock.Now()}))
 	e.Clock.Advance(9 * time.Minute)
 	require.NoError(t, e.service(e.Mailbox).OnStart(t.Context()))
 	require.Len(t, e.requestsOf(t), 1)
@@ -104,8 +104,8 @@ func TestOnStartRegistersOneRequestAcrossRestarts(t *testing.T) {
 	require.NoError(t, e.service(e.Mailbox).OnStart(t.Context()))
 	all = e.requestsOf(t)
 	require.Len(t, all, 2)
-	require.Equal(t, store.RequestDone, all[0].Status)
-	require.Equal(t, store.RequestSent, all[1].Status)
+	require.Equal(t, vocab.RequestDone, all[0].Status)
+	require.Equal(t, vocab.RequestSent, all[1].Status)
 
 	// An unanswered request past its expires_at no longer holds the trigger,
 	// even before the expiry job ran: it is expired as the job would.
@@ -113,7 +113,7 @@ func TestOnStartRegistersOneRequestAcrossRestarts(t *testing.T) {
 	require.NoError(t, e.service(e.Mailbox).OnStart(t.Context()))
 	all = e.requestsOf(t)
 	require.Len(t, all, 3)
-	require.Equal(t, store.RequestExpired, all[1].Status)
+	require.Equal(t, vocab.RequestExpired, all[1].Status)
 	require.Equal(t, "timed out: no answer by expires_at", all[1].Note)
 	require.Equal(t, 3, e.outboundRows(t))
 }
@@ -126,7 +126,7 @@ func TestAutomaticTriggersNeverSupersedeAnOperatorsRequest(t *testing.T) {
 	from, to := day(t, "2026-12-05")
 	op, err := e.service(e.Mailbox).Flights(t.Context(), from, to)
 	require.NoError(t, err)
-	require.Equal(t, store.OriginOperator, op.Origin)
+	require.Equal(t, vocab.OriginOperator, op.Origin)
 
 	e.cfg.OnStart, e.cfg.DailyAt = true, "16:05"
 	ctx, cancel := context.WithCancel(t.Context())
@@ -140,13 +140,13 @@ func TestAutomaticTriggersNeverSupersedeAnOperatorsRequest(t *testing.T) {
 	all := e.requestsOf(t)
 	require.Len(t, all, 1, "neither trigger registered a request")
 	require.Equal(t, op.ID, all[0].ID)
-	require.Equal(t, store.RequestSent, all[0].Status, "the operator's request is not superseded")
+	require.Equal(t, vocab.RequestSent, all[0].Status, "the operator's request is not superseded")
 	require.Equal(t, 1, e.outboundRows(t))
 
 	// An operator's request supersedes an automatic one, as before.
 	from, to = day(t, "2026-12-06")
 	again, err := e.service(e.Mailbox).Flights(t.Context(), from, to)
 	require.NoError(t, err)
-	require.Equal(t, store.RequestExpired, e.get(t, op.ID).Status)
-	require.Equal(t, store.RequestSent, again.Status)
+	require.Equal(t, vocab.RequestExpired, e.get(t, op.ID).Status)
+	require.Equal(t, vocab.RequestSent, again.Status)
 }

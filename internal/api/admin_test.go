@@ -17,7 +17,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/leader"
 	"github.com/msgx-aodb/msgx/internal/pump"
 	"github.com/msgx-aodb/msgx/internal/status"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 const adminToken = "s3cret-token-of-the-airport"
@@ -83,13 +83,13 @@ func TestAdminQueueIsTheStatusReport(t *testing.T) {
 	ctx := t.Context()
 	_, err := e.st.Enqueue(ctx, []int64{10, 11, 12, 13}, t0)
 	require.NoError(t, err)
-	require.NoError(t, e.st.FinishMessages(ctx, []store.Finish{
-		{MsgID: 10, Status: store.StatusDead, ErrorClass: "PROTOCOL", Reason: "RECS", Now: t0},
-		{MsgID: 11, Status: store.StatusSucceeded, Now: t0},
+	require.NoError(t, e.st.FinishMessages(ctx, []vocab.Finish{
+		{MsgID: 10, Status: vocab.StatusDead, ErrorClass: "PROTOCOL", Reason: "RECS", Now: t0},
+		{MsgID: 11, Status: vocab.StatusSucceeded, Now: t0},
 	}))
-	_, err = e.st.RecordFailure(ctx, store.Failure{MsgID: 12, ErrorClass: "INFRA", Reason: "db", NextAttemptAt: t0.Add(time.Minute), Now: t0})
+	_, err = e.st.RecordFailure(ctx, vocab.RecordFailureParams{MsgID: 12, ErrorClass: "INFRA", Reason: "db", NextAttemptAt: t0.Add(time.Minute), Now: t0})
 	require.NoError(t, err)
-	require.NoError(t, e.st.AddBackfills(ctx, []store.Backfill{{MsgID: 10, MailboxStatus: store.StatusDead, ProcessedAt: t0}}))
+	require.NoError(t, e.st.AddBackfills(ctx, []vocab.Backfill{{MsgID: 10, MailboxStatus: vocab.StatusDead, ProcessedAt: t0}}))
 	e.clk.Advance(90 * time.Second)
 
 	res, body := call(t, http.MethodGet, base+"/admin/queue", bearer(adminToken), nil)
@@ -101,7 +101,7 @@ func TestAdminQueueIsTheStatusReport(t *testing.T) {
 	require.Nil(t, got.Instances, "read by msgx status only")
 	require.True(t, got.Shadow)
 	require.Equal(t, int64(12), got.Head.MsgID)
-	require.Equal(t, store.StatusFailed, got.Head.Status)
+	require.Equal(t, vocab.StatusFailed, got.Head.Status)
 	require.Equal(t, 90.0, got.Head.AgeSeconds, "measured on the injected clock")
 	require.Equal(t, int64(2), got.Backlog)
 	require.Equal(t, map[string]int64{"PROTOCOL": 1}, got.DeadLetters)
@@ -168,7 +168,7 @@ func makeHistory(t *testing.T, e *sendEnv, base string) history {
 	e.drain(t)
 	m, err := e.st.Message(t.Context(), h.unsup)
 	require.NoError(t, err)
-	require.Equal(t, store.StatusDead, m.Status)
+	require.Equal(t, vocab.StatusDead, m.Status)
 	require.Equal(t, "EXHAUSTED", m.ErrorClass)
 	return h
 }
@@ -218,7 +218,7 @@ func TestReplayDryRunPreviewsAndChangesNothing(t *testing.T) {
 	require.Equal(t, 1, p.Total)
 	require.Len(t, p.Messages, 1)
 	require.Equal(t, h.unsup, p.Messages[0].MsgID)
-	require.Equal(t, store.StatusDead, p.Messages[0].Status)
+	require.Equal(t, vocab.StatusDead, p.Messages[0].Status)
 	require.Equal(t, "EXHAUSTED", p.Messages[0].Class)
 	require.Equal(t, []int64{7}, p.Messages[0].Flights, "learnt from the raw message in the mailbox")
 
@@ -280,7 +280,7 @@ func TestReplayMovesToPending(t *testing.T) {
 
 	m, err := e.st.Message(t.Context(), h.unsup)
 	require.NoError(t, err)
-	require.Equal(t, store.StatusPending, m.Status)
+	require.Equal(t, vocab.StatusPending, m.Status)
 	require.Equal(t, 1, m.ReplayCount)
 	require.Equal(t, "EXHAUSTED", m.PrevClass, "the old error is kept as audit")
 	require.Zero(t, m.Attempts)
@@ -290,7 +290,7 @@ func TestReplayMovesToPending(t *testing.T) {
 	require.Equal(t, h.unsup, head[0].ID)
 	ok, err := e.st.Message(t.Context(), h.ok)
 	require.NoError(t, err)
-	require.Equal(t, store.StatusSucceeded, ok.Status, "a processed message is left alone")
+	require.Equal(t, vocab.StatusSucceeded, ok.Status, "a processed message is left alone")
 
 	// Replaying again moves nothing: it is PENDING now.
 	res, body = postReplay(t, base, `{"class":"EXHAUSTED","dry_run":false}`)

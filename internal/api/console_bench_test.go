@@ -18,6 +18,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Size of the database the console must stay fast on (issue #18): every page
@@ -40,7 +41,7 @@ func BenchmarkConsolePages(b *testing.B) {
 	met := metrics.New(nil, clk)
 	for i := range metrics.HistorySamples {
 		for range 20 {
-			met.MessageFinished("FLIGHT_OPS", store.StatusSucceeded, "", time.Second)
+			met.MessageFinished("FLIGHT_OPS", vocab.StatusSucceeded, "", time.Second)
 		}
 		met.Sample(now.Add(time.Duration(i-metrics.HistorySamples)*metrics.HistoryInterval), &status.Report{Head: &status.Head{AgeSeconds: float64(i)}})
 	}
@@ -85,7 +86,7 @@ func seedConsole(b *testing.B, s store.Store, now time.Time) int64 {
 	b.Helper()
 	ctx := b.Context()
 	states := make([]*flight.State, benchFlights)
-	var writes []store.FlightWrite
+	var writes []vocab.FlightWrite
 	for i := range benchFlights {
 		d := time.Date(2026, 12, 3+i%benchDays, 0, 0, 0, 0, time.UTC)
 		sodt := d.Add(time.Duration(6*60+i%900) * time.Minute)
@@ -99,7 +100,7 @@ func seedConsole(b *testing.B, s store.Store, now time.Time) int64 {
 				{Fields: map[string]flight.Value{"GATE": {Raw: "A1"}}}, {Fields: map[string]flight.Value{"GATE": {Raw: "B2"}}},
 			}},
 		}
-		writes = append(writes, store.FlightWrite{State: states[i], Changes: flight.Replaced(1, []string{flight.GroupGates}, nil), New: true})
+		writes = append(writes, vocab.FlightWrite{State: states[i], Changes: flight.Replaced(1, []string{flight.GroupGates}, nil), New: true})
 		if len(writes) == 1000 || i == benchFlights-1 {
 			require.NoError(b, s.WriteFlights(ctx, writes, now))
 			writes = writes[:0]
@@ -113,18 +114,18 @@ func seedConsole(b *testing.B, s store.Store, now time.Time) int64 {
 	var dead int64
 	for from := 1; from <= benchMessages; from += batch {
 		ids := make([]int64, 0, batch)
-		var finishes []store.Finish
-		var events []store.NewEvent
+		var finishes []vocab.Finish
+		var events []vocab.NewEvent
 		for id := int64(from); id < int64(from+batch); id++ {
 			ids = append(ids, id)
-			f := store.Finish{MsgID: id, Status: store.StatusSucceeded, Now: now}
+			f := vocab.Finish{MsgID: id, Status: vocab.StatusSucceeded, Now: now}
 			switch {
 			case id > benchMessages-100:
 				continue
 			case id%100 == 7:
-				f.Status, f.ErrorClass, f.Reason, dead = store.StatusDead, "EXHAUSTED", "UNSUPPORTED: element XXXX", id
+				f.Status, f.ErrorClass, f.Reason, dead = vocab.StatusDead, "EXHAUSTED", "UNSUPPORTED: element XXXX", id
 			case id%100 == 13:
-				f.Status, f.Reason = store.StatusSkipped, "no-match:flight"
+				f.Status, f.Reason = vocab.StatusSkipped, "no-match:flight"
 			default:
 				st := states[(id-1)%benchFlights]
 				version := (id-1)/benchFlights + 1
@@ -132,8 +133,8 @@ func seedConsole(b *testing.B, s store.Store, now time.Time) int64 {
 				st.StateVersion, st.LastMessageID = version, id
 				payload, err := flight.EventPayload(st)
 				require.NoError(b, err)
-				events = append(events, store.NewEvent{Target: store.TargetMsg, EventType: store.EventUpsert, MsgID: id,
-					FLID: st.FLID, StateVersion: version, IdempotencyKey: store.IdempotencyKey(id, st.FLID, version, store.TargetMsg),
+				events = append(events, vocab.NewEvent{Target: vocab.TargetMsg, EventType: vocab.EventUpsert, MsgID: id,
+					FLID: st.FLID, StateVersion: version, IdempotencyKey: vocab.IdempotencyKey(id, st.FLID, version, vocab.TargetMsg),
 					Payload: payload, CreatedAt: now})
 			}
 			finishes = append(finishes, f)

@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	"github.com/msgx-aodb/msgx/internal/status"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 type outboxView struct {
@@ -16,10 +16,10 @@ type outboxView struct {
 func (s *server) consoleOutbox(w http.ResponseWriter, r *http.Request) {
 	target := r.URL.Query().Get("target")
 	if target == "" {
-		target = store.TargetMsg
+		target = vocab.TargetMsg
 	}
-	if target != store.TargetMsg && target != store.TargetSchd {
-		s.consoleBadRequest(w, r, "target must be "+store.TargetMsg+" or "+store.TargetSchd)
+	if target != vocab.TargetMsg && target != vocab.TargetSchd {
+		s.consoleBadRequest(w, r, "target must be "+vocab.TargetMsg+" or "+vocab.TargetSchd)
 		return
 	}
 	p, ok := consolePage(w, r, s)

@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	"github.com/msgx-aodb/msgx/internal/status"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // requestsView is the open requests (the status report's), the recent ones
@@ -12,7 +12,7 @@ import (
 type requestsView struct {
 	Report     status.Report
 	Configured bool
-	Recent     []store.Request
+	Recent     []vocab.Request
 }
 
 func (s *server) consoleRequests(w http.ResponseWriter, r *http.Request) {

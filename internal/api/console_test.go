@@ -17,6 +17,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/status"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // page GETs a console page, checks it is HTML under the strict CSP with no
@@ -78,8 +79,8 @@ func TestConsolePages(t *testing.T) {
 	})
 	met.Sample(e.clk.Now(), &status.Report{Backlog: 0})
 	h := makeHistory(t, e, base)
-	met.MessageFinished("FLOP", store.StatusSucceeded, "", time.Second)
-	met.MessageFinished("", store.StatusDead, "MALFORMED", time.Second) // never decoded: no kind
+	met.MessageFinished("FLOP", vocab.StatusSucceeded, "", time.Second)
+	met.MessageFinished("", vocab.StatusDead, "MALFORMED", time.Second) // never decoded: no kind
 	e.clk.Advance(30 * time.Second)
 	met.Sample(e.clk.Now(), &status.Report{Backlog: 2, Head: &status.Head{AgeSeconds: 42}})
 
@@ -145,7 +146,7 @@ func TestConsolePages(t *testing.T) {
 		require.Contains(t, body, `<input type="hidden" name="dry_run" value="false">`, "apply offered after the preview")
 		m, err := e.st.Message(t.Context(), h.unsup)
 		require.NoError(t, err)
-		require.Equal(t, store.StatusDead, m.Status, "a dry run changes nothing")
+		require.Equal(t, vocab.StatusDead, m.Status, "a dry run changes nothing")
 		// The JSON API answers the same handler's JSON without HX-Request.
 		res, jb := postReplay(t, base, `{"ids":[`+strconv.FormatInt(h.unsup, 10)+`],"dry_run":true}`)
 		require.Equal(t, http.StatusOK, res.StatusCode)
@@ -301,7 +302,7 @@ func TestFlightHistoryAndDeadEventsJSON(t *testing.T) {
 		Count      int               `json:"count"`
 	}
 	getJSON(t, base+"/outbox/dead-events", &dead)
-	require.Equal(t, store.TargetMsg, dead.Target)
+	require.Equal(t, vocab.TargetMsg, dead.Target)
 	require.Empty(t, dead.DeadEvents)
 	res, body = call(t, http.MethodGet, base+"/outbox/dead-events?target=x", nil, nil)
 	requireError(t, res, body, http.StatusBadRequest)
@@ -315,7 +316,7 @@ func TestConsoleShowsLateRows(t *testing.T) {
 	base := e.serve(t, func(d *api.Deps) { d.Metrics = metrics.New(nil, e.clk) })
 	_, err := e.st.Enqueue(t.Context(), []int64{20}, e.clk.Now())
 	require.NoError(t, err)
-	require.NoError(t, e.st.FinishMessages(t.Context(), []store.Finish{{MsgID: 20, Status: store.StatusSucceeded, Now: e.clk.Now()}}))
+	require.NoError(t, e.st.FinishMessages(t.Context(), []vocab.Finish{{MsgID: 20, Status: vocab.StatusSucceeded, Now: e.clk.Now()}}))
 	_, err = e.st.Enqueue(t.Context(), []int64{19}, e.clk.Now())
 	require.NoError(t, err)
 
@@ -353,9 +354,9 @@ func TestConsoleShowsIdentityConflicts(t *testing.T) {
 	_, err := e.st.Enqueue(t.Context(), []int64{30, 31}, e.clk.Now())
 	require.NoError(t, err)
 	holder := int64(30)
-	bind := &store.Binding{IdentityKey: "AODB|FLOP|STND|2002"}
-	require.NoError(t, e.st.FinishMessages(t.Context(), []store.Finish{{MsgID: 30, Status: store.StatusSucceeded, Bind: bind, Now: e.clk.Now()}}))
-	require.NoError(t, e.st.FinishMessages(t.Context(), []store.Finish{{MsgID: 31, Status: store.StatusSkipped, Bind: bind,
+	bind := &vocab.Binding{IdentityKey: "AODB|FLOP|STND|2002"}
+	require.NoError(t, e.st.FinishMessages(t.Context(), []vocab.Finish{{MsgID: 30, Status: vocab.StatusSucceeded, Bind: bind, Now: e.clk.Now()}}))
+	require.NoError(t, e.st.FinishMessages(t.Context(), []vocab.Finish{{MsgID: 31, Status: vocab.StatusSkipped, Bind: bind,
 		Reason: "duplicate-of:30:content-differs", DuplicateOf: &holder, Now: e.clk.Now()}}))
 
 	body := page(t, base+"/console/", http.StatusOK)

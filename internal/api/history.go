@@ -14,6 +14,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/mapkeys"
 	"github.com/msgx-aodb/msgx/internal/redact"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // A flight's history of versions and the outbox's dead letters, from the
@@ -87,7 +88,7 @@ func (s *server) flightHistory(ctx context.Context, flid int64) (flightHistory, 
 	h := flightHistory{FLID: flid, Current: err == nil, Versions: []flightVersion{}}
 	var prev *eventDoc
 	for _, e := range evs {
-		if e.Target != store.TargetMsg { // its KAFKA:schd twin carries the same change
+		if e.Target != vocab.TargetMsg { // its KAFKA:schd twin carries the same change
 			continue
 		}
 		doc := parseEventDoc(e.Payload)
@@ -181,10 +182,10 @@ type deadEvent struct {
 func (s *server) getDeadEvents(w http.ResponseWriter, r *http.Request) {
 	target := r.URL.Query().Get("target")
 	if target == "" {
-		target = store.TargetMsg
+		target = vocab.TargetMsg
 	}
-	if target != store.TargetMsg && target != store.TargetSchd {
-		writeError(w, http.StatusBadRequest, "target must be "+store.TargetMsg+" or "+store.TargetSchd+", got "+strconv.Quote(target))
+	if target != vocab.TargetMsg && target != vocab.TargetSchd {
+		writeError(w, http.StatusBadRequest, "target must be "+vocab.TargetMsg+" or "+vocab.TargetSchd+", got "+strconv.Quote(target))
 		return
 	}
 	p, ok := pageParams(w, r)

@@ -26,6 +26,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 var (
@@ -264,7 +265,7 @@ func TestSendLeavesTheEnqueueToThePoller(t *testing.T) {
 	require.Equal(t, 1, n)
 	m, err := e.st.Message(t.Context(), id)
 	require.NoError(t, err)
-	require.Equal(t, store.StatusPending, m.Status)
+	require.Equal(t, vocab.StatusPending, m.Status)
 	require.True(t, m.FirstSeenAt.Equal(t0))
 }
 
@@ -356,7 +357,7 @@ func TestSendDoesNotOvertakeAnOlderMailboxRow(t *testing.T) {
 	require.NoError(t, err)
 	var order []int64
 	for _, ev := range evs {
-		if ev.Target == store.TargetMsg {
+		if ev.Target == vocab.TargetMsg {
 			order = append(order, ev.MsgID)
 		}
 	}

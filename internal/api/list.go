@@ -13,12 +13,12 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/redact"
-	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // errorClasses are the classes a message can carry (docs/design.md §3).
-var errorClasses = sis.ClassNames()
+var errorClasses = vocab.ClassNames()
 
 func (s *server) mountLists(r chi.Router) {
 	r.Get("/all/flights", s.flightsByDay)

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // call sends a request with headers and returns the answer and its body.
@@ -225,7 +225,7 @@ func deadIDs(t *testing.T, base, query string) ([]int64, deadPage) {
 	ids := make([]int64, len(p.DeadLetters))
 	for i, m := range p.DeadLetters {
 		ids[i] = int64(m["msg_id"].(float64))
-		require.Equal(t, store.StatusDead, m["status"])
+		require.Equal(t, vocab.StatusDead, m["status"])
 	}
 	return ids, p
 }
@@ -239,10 +239,10 @@ func TestDeadLettersPages(t *testing.T) {
 	require.NoError(t, err)
 	dead := map[int64]string{1: "PROTOCOL", 3: "MALFORMED", 4: "PROTOCOL", 6: "EXHAUSTED", 7: "PROTOCOL"}
 	for id, class := range dead {
-		require.NoError(t, e.st.FinishMessages(ctx, []store.Finish{{MsgID: id, Status: store.StatusDead, ErrorClass: class, Reason: "r" + class, Now: t0}}))
+		require.NoError(t, e.st.FinishMessages(ctx, []vocab.Finish{{MsgID: id, Status: vocab.StatusDead, ErrorClass: class, Reason: "r" + class, Now: t0}}))
 	}
-	require.NoError(t, e.st.FinishMessages(ctx, []store.Finish{{MsgID: 2, Status: store.StatusSucceeded, Now: t0}}))
-	_, err = e.st.RecordFailure(ctx, store.Failure{MsgID: 5, ErrorClass: "INFRA", Reason: "down", NextAttemptAt: t0, Now: t0})
+	require.NoError(t, e.st.FinishMessages(ctx, []vocab.Finish{{MsgID: 2, Status: vocab.StatusSucceeded, Now: t0}}))
+	_, err = e.st.RecordFailure(ctx, vocab.RecordFailureParams{MsgID: 5, ErrorClass: "INFRA", Reason: "down", NextAttemptAt: t0, Now: t0})
 	require.NoError(t, err)
 
 	// Paged two at a time: every dead letter once, in MSG_ID order; FAILED is not dead.

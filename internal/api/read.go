@@ -12,6 +12,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/redact"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 func (s *server) mountRead(r chi.Router) {
@@ -130,7 +131,7 @@ func (s *server) message(ctx context.Context, id int64, reason reasonFunc) (mess
 }
 
 // newMessageBody is the JSON of a processing record, its reasons shown by reason.
-func newMessageBody(m store.Message, reason reasonFunc) messageBody {
+func newMessageBody(m vocab.QueueEntry, reason reasonFunc) messageBody {
 	return messageBody{
 		MsgID: m.ID, Status: m.Status, ErrorClass: opt(m.ErrorClass), Reason: opt(reason(m.Reason)),
 		Attempts: m.Attempts, NextAttemptAt: m.NextAttemptAt, FirstSeenAt: m.FirstSeenAt, FinishedAt: m.FinishedAt,
@@ -147,7 +148,7 @@ func lateMark(after *int64) *string {
 	if after == nil {
 		return nil
 	}
-	s := store.LateMark(*after)
+	s := vocab.LateMark(*after)
 	return &s
 }
 

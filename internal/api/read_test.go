@@ -15,6 +15,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/ingress"
 	"github.com/msgx-aodb/msgx/internal/pump"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // enqueue runs the poller once: sends leave the enqueue to it.
@@ -206,7 +207,7 @@ func TestReadMessage(t *testing.T) {
 		require.Contains(t, m, k)
 	}
 	require.Equal(t, float64(pending), m["msg_id"])
-	require.Equal(t, store.StatusPending, m["status"])
+	require.Equal(t, vocab.StatusPending, m["status"])
 	require.Nil(t, m["identity_key"])
 	require.Nil(t, m["finished_at"])
 	require.Nil(t, m["meta"].(map[string]any)["type"])
@@ -218,7 +219,7 @@ func TestReadMessage(t *testing.T) {
 	e.process(t)
 
 	m = message(t, base, ok)
-	require.Equal(t, store.StatusSucceeded, m["status"])
+	require.Equal(t, vocab.StatusSucceeded, m["status"])
 	require.Equal(t, "AODB|SCHD|DNLD|11", m["identity_key"])
 	require.Equal(t, "SCHEDULE", m["kind"])
 	require.Nil(t, m["error_class"])
@@ -239,26 +240,26 @@ func TestReadMessage(t *testing.T) {
 	require.True(t, dttm.Equal(time.Date(2026, 12, 2, 8, 30, 0, 0, airport)))
 
 	m = message(t, base, dup)
-	require.Equal(t, store.StatusSkipped, m["status"])
+	require.Equal(t, vocab.StatusSkipped, m["status"])
 	require.Equal(t, float64(ok), m["duplicate_of"])
 	require.Equal(t, fmt.Sprintf("duplicate-of:%d", ok), m["reason"])
 
 	m = message(t, base, refused)
-	require.Equal(t, store.StatusDead, m["status"])
+	require.Equal(t, vocab.StatusDead, m["status"])
 	require.Equal(t, "PROTOCOL", m["error_class"])
 	require.NotEmpty(t, m["reason"])
 
-	require.Equal(t, store.StatusSucceeded, message(t, base, pending)["status"])
+	require.Equal(t, vocab.StatusSucceeded, message(t, base, pending)["status"])
 
 	// Archived rows are still answered, marked as such.
 	_, err = e.pg.Pool.Exec(t.Context(), "DELETE FROM backfill_todo")
 	require.NoError(t, err)
-	n, err := e.st.ArchiveMessages(t.Context(), store.ArchiveParams{Before: e.clk.Now().Add(time.Hour), Max: 100, Now: e.clk.Now()})
+	n, err := e.st.ArchiveMessages(t.Context(), store.ArchiveMessagesParams{Before: e.clk.Now().Add(time.Hour), Max: 100, Now: e.clk.Now()})
 	require.NoError(t, err)
 	require.Equal(t, 4, n.Rows)
 	m = message(t, base, ok)
 	require.Equal(t, true, m["archived"])
-	require.Equal(t, store.StatusSucceeded, m["status"])
+	require.Equal(t, vocab.StatusSucceeded, m["status"])
 	require.Equal(t, "AODB|SCHD|DNLD|11", m["identity_key"])
 }
 

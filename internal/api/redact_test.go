@@ -18,9 +18,8 @@ import (
 	"github.com/msgx-aodb/msgx/internal/leader"
 	"github.com/msgx-aodb/msgx/internal/readiness"
 	"github.com/msgx-aodb/msgx/internal/replay"
-	"github.com/msgx-aodb/msgx/internal/sis"
-	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Stored INFRA reasons as the pump writes them: the driver's words.
@@ -48,9 +47,9 @@ func TestPublicRoutesShowCleanReasons(t *testing.T) {
 	ctx := t.Context()
 	_, err := e.st.Enqueue(ctx, []int64{1, 2}, t0)
 	require.NoError(t, err)
-	_, err = e.st.RecordFailure(ctx, store.Failure{MsgID: 1, ErrorClass: "INFRA", Reason: pgDown, NextAttemptAt: t0, Now: t0})
+	_, err = e.st.RecordFailure(ctx, vocab.RecordFailureParams{MsgID: 1, ErrorClass: "INFRA", Reason: pgDown, NextAttemptAt: t0, Now: t0})
 	require.NoError(t, err)
-	require.NoError(t, e.st.FinishMessages(ctx, []store.Finish{{MsgID: 2, Status: store.StatusDead, ErrorClass: "EXHAUSTED",
+	require.NoError(t, e.st.FinishMessages(ctx, []vocab.Finish{{MsgID: 2, Status: vocab.StatusDead, ErrorClass: "EXHAUSTED",
 		Reason: "5 attempts; last INFRA: " + mailboxDown, Now: t0}}))
 
 	res, body := call(t, http.MethodGet, base+"/messages/1", nil, nil)
@@ -83,9 +82,9 @@ func TestPublicRoutesShowCleanReasons(t *testing.T) {
 	}
 	require.Equal(t, pgDown, admin("/admin/messages/1")["reason"])
 	require.Equal(t, "5 attempts; last INFRA: "+mailboxDown, admin("/admin/messages/2")["prev_reason"])
-	_, err = e.st.RecordFailure(ctx, store.Failure{MsgID: 1, ErrorClass: "INFRA", Reason: pgDown, NextAttemptAt: t0, Now: t0})
+	_, err = e.st.RecordFailure(ctx, vocab.RecordFailureParams{MsgID: 1, ErrorClass: "INFRA", Reason: pgDown, NextAttemptAt: t0, Now: t0})
 	require.NoError(t, err)
-	require.NoError(t, e.st.FinishMessages(ctx, []store.Finish{{MsgID: 1, Status: store.StatusDead, ErrorClass: "INFRA", Reason: pgDown, Now: t0}}))
+	require.NoError(t, e.st.FinishMessages(ctx, []vocab.Finish{{MsgID: 1, Status: vocab.StatusDead, ErrorClass: "INFRA", Reason: pgDown, Now: t0}}))
 	letters := admin("/admin/dead-letters")["dead_letters"].([]any)
 	require.Len(t, letters, 1)
 	require.Equal(t, pgDown, letters[0].(map[string]any)["reason"])
@@ -168,18 +167,18 @@ func TestPublicReasonsKeepClassNames(t *testing.T) {
 	e := newSendEnv(t)
 	base := e.serve(t)
 	ctx := t.Context()
-	ids := make([]int64, len(sis.Classes))
+	ids := make([]int64, len(vocab.Classes))
 	for i := range ids {
 		ids[i] = int64(i + 1)
 	}
 	_, err := e.st.Enqueue(ctx, ids, t0)
 	require.NoError(t, err)
 	want := map[int64]string{}
-	for i, class := range sis.Classes {
+	for i, class := range vocab.Classes {
 		reason := "5 attempts; last " + string(class) + ": MSG/FLOP/STND: text mixed with elements is not handled"
 		want[ids[i]] = reason
-		require.NoError(t, e.st.FinishMessages(ctx, []store.Finish{{MsgID: ids[i], Status: store.StatusDead,
-			ErrorClass: string(sis.ClassExhausted), Reason: reason, Now: t0}}))
+		require.NoError(t, e.st.FinishMessages(ctx, []vocab.Finish{{MsgID: ids[i], Status: vocab.StatusDead,
+			ErrorClass: string(vocab.ClassExhausted), Reason: reason, Now: t0}}))
 	}
 	for id, reason := range want {
 		require.Equal(t, reason, message(t, base, id)["reason"])

@@ -12,7 +12,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/aodbrequest"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/respmatch"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Requests to the AODB (docs/requests.md), behind the admin token:
@@ -48,7 +48,7 @@ func (s *server) postRequest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var (
-		req store.Request
+		req vocab.Request
 		err error
 	)
 	switch body.Kind {
@@ -95,7 +95,7 @@ func (s *server) postRequest(w http.ResponseWriter, r *http.Request) {
 
 // requestList is GET /admin/requests: newest first; next_before pages on.
 type requestList struct {
-	Requests   []store.Request `json:"requests"`
+	Requests   []vocab.Request `json:"requests"`
 	NextBefore *int64          `json:"next_before"`
 }
 
@@ -136,7 +136,7 @@ func (s *server) requestPage(ctx context.Context, before int64, limit int) (requ
 	if err != nil {
 		return requestList{}, err
 	}
-	res := requestList{Requests: make([]store.Request, len(reqs))}
+	res := requestList{Requests: make([]vocab.Request, len(reqs))}
 	for i, q := range reqs {
 		res.Requests[i] = aodbrequest.UTC(q)
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/aodbrequest"
 	"github.com/msgx-aodb/msgx/internal/api"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 func (e *sendEnv) withRequests(shadow bool) func(*api.Deps) {
@@ -53,9 +53,9 @@ func TestAdminRequests(t *testing.T) {
 	res, body = call(t, http.MethodPost, base+"/admin/requests", bearer(adminToken),
 		strings.NewReader(`{"kind":"RQFD","from":"2026-12-04T00:00","to":"2026-12-04T23:59"}`))
 	require.Equal(t, http.StatusCreated, res.StatusCode, string(body))
-	var fl store.Request
+	var fl vocab.Request
 	require.NoError(t, json.Unmarshal(body, &fl))
-	require.Equal(t, store.RequestSent, fl.Status)
+	require.Equal(t, vocab.RequestSent, fl.Status)
 	require.Equal(t, "RQFD", fl.Key)
 	require.NotNil(t, fl.OutboundID)
 	require.Contains(t, string(body), `"from":"2026-12-03T16:00:00Z"`, "the range asked in airport time, in UTC (docs/api.md, Times)")
@@ -78,7 +78,7 @@ func TestAdminRequests(t *testing.T) {
 	res, body = call(t, http.MethodGet, base+"/admin/requests?limit=1", bearer(adminToken), nil)
 	require.Equal(t, http.StatusOK, res.StatusCode, string(body))
 	var list struct {
-		Requests   []store.Request `json:"requests"`
+		Requests   []vocab.Request `json:"requests"`
 		NextBefore *int64          `json:"next_before"`
 	}
 	require.NoError(t, json.Unmarshal(body, &list))

@@ -39,6 +39,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 var quiet = slog.New(slog.NewJSONHandler(io.Discard, nil))
@@ -163,10 +164,10 @@ func (l *load) verifyExactlyOnce(t testing.TB, pool *pgxpool.Pool, mbdb *sql.DB,
 	require.NoError(t, rows.Err())
 	require.Len(t, statuses, len(ids)+len(l.bad))
 	for _, id := range ids {
-		require.Equal(t, store.StatusSucceeded, statuses[id], "message %d", id)
+		require.Equal(t, vocab.StatusSucceeded, statuses[id], "message %d", id)
 	}
 	for _, id := range l.bad {
-		require.Equal(t, store.StatusDead, statuses[id], "malformed message %d", id)
+		require.Equal(t, vocab.StatusDead, statuses[id], "malformed message %d", id)
 	}
 
 	// Flights: one version per FLOP that changed it, the last FLOP's value.
@@ -232,11 +233,11 @@ func (l *load) verifyExactlyOnce(t testing.TB, pool *pgxpool.Pool, mbdb *sql.DB,
 	mrows := mailboxRows(t, mbdb)
 	require.Len(t, mrows, len(ids)+len(l.bad))
 	for _, id := range l.bad {
-		require.Equal(t, store.StatusDead, mrows[id][1], "mailbox row %d (malformed) status", id)
+		require.Equal(t, vocab.StatusDead, mrows[id][1], "mailbox row %d (malformed) status", id)
 	}
 	for _, id := range ids {
 		r := mrows[id]
-		require.Equal(t, store.StatusSucceeded, r[1], "mailbox row %d status", id)
+		require.Equal(t, vocab.StatusSucceeded, r[1], "mailbox row %d status", id)
 		require.Equal(t, finished[id].In(shanghai).Format("2006-01-02 15:04:05"), r[0],
 			"mailbox row %d: DATE_PROCESSED is the processing time, written once", id)
 	}
@@ -553,7 +554,7 @@ func TestShutdownLetsTheStepFinish(t *testing.T) {
 	}
 	m, err := e.st.Message(t.Context(), ids[0])
 	require.NoError(t, err)
-	require.Equal(t, store.StatusSucceeded, m.Status, "%s %s", m.ErrorClass, m.Reason)
+	require.Equal(t, vocab.StatusSucceeded, m.Status, "%s %s", m.ErrorClass, m.Reason)
 	require.Zero(t, m.Attempts)
 	require.Equal(t, 2, count(t, e.pg.Pool, "SELECT count(*) FROM flight_schd"))
 }
@@ -616,7 +617,7 @@ func TestShutdownBoundsTheStep(t *testing.T) {
 	require.GreaterOrEqual(t, time.Since(began), 300*time.Millisecond, "the step had its grace")
 	m, err := e.st.Message(t.Context(), ids[0])
 	require.NoError(t, err)
-	require.Contains(t, []string{store.StatusPending, store.StatusFailed}, m.Status)
+	require.Contains(t, []string{vocab.StatusPending, vocab.StatusFailed}, m.Status)
 	require.Zero(t, count(t, e.pg.Pool, "SELECT count(*) FROM flight_schd"))
 }
 

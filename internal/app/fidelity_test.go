@@ -23,8 +23,8 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/sis"
-	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 const fidelityFLID = 101
@@ -317,7 +317,7 @@ func TestFidelityThroughTheService(t *testing.T) {
 	want.apply(recs[0])
 	id := post(t, svc.base, fidelityDNLD)
 	m := waitTerminal(t, svc.base, id)
-	require.Equal(t, store.StatusSucceeded, m.Status, "DNLD: %s %s", m.ErrorClass, m.Reason)
+	require.Equal(t, vocab.StatusSucceeded, m.Status, "DNLD: %s %s", m.ErrorClass, m.Reason)
 	st, _ := getFlight(t, svc.base, fidelityFLID)
 	got := observed(st)
 	requireState(t, want, got, "DNLD")
@@ -370,7 +370,7 @@ func TestFidelityThroughTheService(t *testing.T) {
 	}
 	for i, id := range ids {
 		m := waitTerminal(t, svc.base, id)
-		require.Equal(t, store.StatusSucceeded, m.Status, "%s: %s %s", names[i], m.ErrorClass, m.Reason)
+		require.Equal(t, vocab.StatusSucceeded, m.Status, "%s: %s %s", names[i], m.ErrorClass, m.Reason)
 	}
 	st, _ = getFlight(t, svc.base, fidelityFLID)
 	requireState(t, want, observed(st), "every FLOP")

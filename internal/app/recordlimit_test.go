@@ -7,7 +7,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/kafka"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // kafka.max-record-bytes reaches both sides: the pump refuses a message
@@ -26,9 +26,9 @@ func TestRecordLimitReachesPumpAndRelay(t *testing.T) {
 func TestPumpSizesEventsAsTheRelayProducesThem(t *testing.T) {
 	size := pumpConfig(config.Defaults()).EventBytes
 	require.NotNil(t, size)
-	ne := store.NewEvent{
-		Target: store.TargetMsg, EventType: store.EventUpsert, MsgID: 9, FLID: 30001, StateVersion: 1,
-		IdempotencyKey: store.IdempotencyKey(9, 30001, 1, store.TargetMsg),
+	ne := vocab.NewEvent{
+		Target: vocab.TargetMsg, EventType: vocab.EventUpsert, MsgID: 9, FLID: 30001, StateVersion: 1,
+		IdempotencyKey: vocab.IdempotencyKey(9, 30001, 1, vocab.TargetMsg),
 	}
 	payload := []byte(`{"flid":30001}`)
 	require.Equal(t, kafka.EventBytes(ne, payload), size(ne, payload))

@@ -17,9 +17,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/mailbox"
-	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // runBinary runs the real msgx with env and returns its exit code and output.
@@ -60,14 +60,14 @@ func TestRequestCrashWindowRealBinary(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, open, 1)
 	crashed := open[0]
-	require.Equal(t, store.RequestRegistered, crashed.Status, "the mark did not")
+	require.Equal(t, vocab.RequestRegistered, crashed.Status, "the mark did not")
 
 	code, out, stderr = runBinary(t, env, "request", "ref", "AIRL")
 	require.Equal(t, 0, code, stderr)
 	require.Equal(t, 2, rows(), "one new row: the RQRD; the RQFD is not sent again")
 	got, err := st.Request(t.Context(), crashed.ID)
 	require.NoError(t, err)
-	require.Equal(t, store.RequestSent, got.Status, "recovered from its own row")
+	require.Equal(t, vocab.RequestSent, got.Status, "recovered from its own row")
 	var first int64
 	require.NoError(t, mbdb.QueryRowContext(t.Context(), "SELECT MIN(COUTMSGS_ID) FROM coutmsgs").Scan(&first))
 	require.Equal(t, first, *got.OutboundID)
@@ -94,7 +94,7 @@ func TestRequestAnsweredThroughServe(t *testing.T) {
 	eventually(t, 30*time.Second, "the on-start request", func() bool {
 		open, err := st.OpenRequests(t.Context())
 		require.NoError(t, err)
-		return len(open) == 1 && open[0].Status == store.RequestSent
+		return len(open) == 1 && open[0].Status == vocab.RequestSent
 	})
 
 	_, err := mb.Insert(t.Context(), []byte(dnld(1, fltr(1, ""), fltr(2, ""))), time.Now())
@@ -103,7 +103,7 @@ func TestRequestAnsweredThroughServe(t *testing.T) {
 	require.NoError(t, err)
 	eventually(t, 30*time.Second, "the DNLD and the early RESP", func() bool {
 		m, err := st.Message(t.Context(), unsolicitedID)
-		return err == nil && m.Status == store.StatusSkipped
+		return err == nil && m.Status == vocab.StatusSkipped
 	})
 	m, err := st.Message(t.Context(), unsolicitedID)
 	require.NoError(t, err)
@@ -116,24 +116,24 @@ func TestRequestAnsweredThroughServe(t *testing.T) {
 	req.Header.Set("Content-Type", "application/json")
 	res, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
-	var sent store.Request
+	var sent vocab.Request
 	require.NoError(t, json.NewDecoder(res.Body).Decode(&sent))
 	res.Body.Close()
 	require.Equal(t, http.StatusCreated, res.StatusCode)
-	require.Equal(t, store.RequestSent, sent.Status)
+	require.Equal(t, vocab.RequestSent, sent.Status)
 
 	respID, err := mb.Insert(t.Context(), []byte(resp(3, time.Now().Add(time.Second), fltr(1, "<STND>R1</STND>"))), time.Now())
 	require.NoError(t, err)
 	eventually(t, 30*time.Second, "the RESP applied", func() bool {
 		m, err := st.Message(t.Context(), respID)
-		return err == nil && m.Status == store.StatusSucceeded
+		return err == nil && m.Status == vocab.StatusSucceeded
 	})
 	m, err = st.Message(t.Context(), respID)
 	require.NoError(t, err)
 	require.Equal(t, fmt.Sprintf("request:%d (degraded)", sent.ID), m.Reason)
 	done, err := st.Request(t.Context(), sent.ID)
 	require.NoError(t, err)
-	require.Equal(t, store.RequestDone, done.Status)
+	require.Equal(t, vocab.RequestDone, done.Status)
 	require.Equal(t, respID, *done.ResponseMsgID)
 	flights, err := st.Flights(t.Context(), []int64{1, 2})
 	require.NoError(t, err)
@@ -172,8 +172,8 @@ func TestLeaderRestartsSendOneRequest(t *testing.T) {
 	all, err := st.Requests(t.Context(), 1<<62, 10)
 	require.NoError(t, err)
 	require.Len(t, all, 1)
-	require.Equal(t, store.RequestSent, all[0].Status)
-	require.Equal(t, store.OriginOnStart, all[0].Origin)
+	require.Equal(t, vocab.RequestSent, all[0].Status)
+	require.Equal(t, vocab.OriginOnStart, all[0].Origin)
 }
 
 // resp is a SCHD/RESP sent at dttm (airport time).

@@ -20,9 +20,9 @@ import (
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
-	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 var shanghai = func() *time.Location {
@@ -242,7 +242,7 @@ func waitTerminal(t testing.TB, base string, id int64) messageJSON {
 	eventually(t, 20*time.Second, fmt.Sprintf("message %d terminal", id), func() bool {
 		code, got := getMessage(t, base, id)
 		m = got
-		return code == http.StatusOK && (m.Status == store.StatusSucceeded || m.Status == store.StatusSkipped || m.Status == store.StatusDead)
+		return code == http.StatusOK && (m.Status == vocab.StatusSucceeded || m.Status == vocab.StatusSkipped || m.Status == vocab.StatusDead)
 	})
 	return m
 }
@@ -265,9 +265,9 @@ func TestServeEndToEnd(t *testing.T) {
 
 	d := post(t, svc.base, dnld(1, fltr(31, "<STND>100</STND><GTDT GTNO=\"2\"><GATE>A1</GATE></GTDT><GTDT GTNO=\"5\"><GATE>A1</GATE><GTYP>I</GTYP></GTDT>")))
 	f := post(t, svc.base, flopSTND(2, 31, "205"))
-	require.Equal(t, store.StatusSucceeded, waitTerminal(t, svc.base, d).Status)
+	require.Equal(t, vocab.StatusSucceeded, waitTerminal(t, svc.base, d).Status)
 	m := waitTerminal(t, svc.base, f)
-	require.Equal(t, store.StatusSucceeded, m.Status, "%s %s", m.ErrorClass, m.Reason)
+	require.Equal(t, vocab.StatusSucceeded, m.Status, "%s %s", m.ErrorClass, m.Reason)
 
 	st, body := getFlight(t, svc.base, 31)
 	require.Equal(t, 2, len(mailboxRows(t, mbdb)), "the refused sends wrote nothing")
@@ -292,7 +292,7 @@ func TestServeEndToEnd(t *testing.T) {
 		})
 		row, err := mb.Get(t.Context(), id)
 		require.NoError(t, err)
-		require.Equal(t, store.StatusSucceeded, row.Status)
+		require.Equal(t, vocab.StatusSucceeded, row.Status)
 		require.Equal(t, "AODB", row.Sndr)
 	}
 	require.Contains(t, svc.logs.String(), `"msg_id":`+strconv.FormatInt(f, 10), "JSON logs carry the msg id")

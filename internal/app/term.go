@@ -19,6 +19,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/service"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 	"github.com/msgx-aodb/msgx/internal/wake"
 )
 
@@ -62,7 +63,7 @@ func (t leaderTerm) services() []service.Service {
 	// own loop, recorded as job `backfill`.
 	jobs := &maintenance.Runner{Store: st, Clock: clk, Log: log,
 		Observer: met, Stagger: cmp.Or(t.opt.MaintenanceStagger, maintenance.DefaultStagger)}
-	var notify func(context.Context, []store.Backfill)
+	var notify func(context.Context, []vocab.Backfill)
 	var sweep func(context.Context) (int, int, error)
 	var backfiller *backfill.Backfiller
 	if !cfg.Shadow {

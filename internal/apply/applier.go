@@ -18,7 +18,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/sis"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Config is what the rules depend on besides the message and the state.
@@ -41,7 +41,7 @@ type Config struct {
 	// EventBytes sizes the record the relay will produce for an event
 	// (payload: the record's value); the wiring passes the Kafka adapter's
 	// measure, so this package knows no Kafka. nil: the payload's length.
-	EventBytes func(e store.NewEvent, payload []byte) int
+	EventBytes func(e vocab.NewEvent, payload []byte) int
 	// Log receives what a rule notes but does not store (a RESP that matches
 	// no request); nil: discarded.
 	Log *slog.Logger
@@ -74,11 +74,11 @@ func New(cfg Config) *Applier {
 // Input is one head message as the pump read and decoded it, outside any
 // transaction.
 type Input struct {
-	Msg     store.Message // the queue row, as locked in the message's transaction
-	Decoded *sis.Message  // nil when the raw row is missing or the XML did not decode
-	Err     error         // the decode error (classified by sis), if any
-	Missing bool          // the raw row is gone from the mailbox
-	// Digest is the raw message's digest (store.RawDigest), bound with its
+	Msg     vocab.QueueEntry // the queue row, as locked in the message's transaction
+	Decoded *sis.Message     // nil when the raw row is missing or the XML did not decode
+	Err     error            // the decode error (classified by sis), if any
+	Missing bool             // the raw row is gone from the mailbox
+	// Digest is the raw message's digest (vocab.RawDigest), bound with its
 	// identity; nil when unknown (a duplicate is then never a conflict).
 	Digest []byte
 }
@@ -88,10 +88,10 @@ type Input struct {
 func (in *Input) decodeOutcome() (Outcome, *Failure) {
 	switch {
 	case in.Missing:
-		return dead(sis.ClassMalformed, "raw message missing from the mailbox"), nil
+		return dead(vocab.ClassMalformed, "raw message missing from the mailbox"), nil
 	case in.Err != nil:
 		f := Classify(in.Err)
-		if f.Class != sis.ClassMalformed && f.Class != sis.ClassProtocol {
+		if f.Class != vocab.ClassMalformed && f.Class != vocab.ClassProtocol {
 			return Outcome{}, f
 		}
 		return dead(f.Class, f.Reason), nil

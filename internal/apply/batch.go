@@ -5,7 +5,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/sis"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // CanBatch says whether a message can join a batch: decoded messages whose
@@ -39,15 +39,15 @@ func CanBatch(in *Input) bool {
 // left. It returns everything the batch writes and each message's outcome.
 // states and holders are updated in place to what the batch leaves. An
 // error (an event payload that cannot be built) fails the whole batch.
-func (a *Applier) Batch(run []Input, holders map[string]store.Holder, states map[int64]*flight.State, now time.Time) (*Writes, []Outcome, error) {
+func (a *Applier) Batch(run []Input, holders map[string]vocab.Holder, states map[int64]*flight.State, now time.Time) (*Writes, []Outcome, error) {
 	// Sized for the run: every message finishes and is backfilled, and most
 	// change one flight (two events); grown slices were a tenth of a batch's
 	// allocations.
 	w := Writes{
-		Flights:   make([]store.FlightWrite, 0, len(run)),
-		Events:    make([]store.NewEvent, 0, 2*len(run)),
-		Finishes:  make([]store.Finish, 0, len(run)),
-		Backfills: make([]store.Backfill, 0, len(run)),
+		Flights:   make([]vocab.FlightWrite, 0, len(run)),
+		Events:    make([]vocab.NewEvent, 0, 2*len(run)),
+		Finishes:  make([]vocab.Finish, 0, len(run)),
+		Backfills: make([]vocab.Backfill, 0, len(run)),
 	}
 	outs := make([]Outcome, len(run))
 	for i := range run {
@@ -66,12 +66,12 @@ func (a *Applier) Batch(run []Input, holders map[string]store.Holder, states map
 						return nil, nil, err
 					}
 					if tooLarge != "" {
-						out = dead(sis.ClassProtocol, tooLarge)
+						out = dead(vocab.ClassProtocol, tooLarge)
 					}
 				}
 				if !out.Refused() {
 					// Later messages of the batch repeating it are its duplicates.
-					holders[msg.Identity] = store.Holder{MsgID: m.ID, Digest: in.Digest}
+					holders[msg.Identity] = vocab.Holder{MsgID: m.ID, Digest: in.Digest}
 					overlay.merge()
 				}
 			}

@@ -14,7 +14,7 @@ func TestApplyNeedsNoDatabase(t *testing.T) {
 	depcheck.Forbid(t,
 		"github.com/jackc/pgx", "github.com/go-sql-driver/mysql", "github.com/godror/godror", "database/sql",
 		"github.com/twmb/franz-go", "github.com/msgx-aodb/msgx/db",
-		"github.com/msgx-aodb/msgx/internal/store/pgstore", "github.com/msgx-aodb/msgx/internal/store/orastore",
+		"github.com/msgx-aodb/msgx/internal/store",
 		"github.com/msgx-aodb/msgx/internal/mailbox", "github.com/msgx-aodb/msgx/internal/aodbrequest",
 		"github.com/msgx-aodb/msgx/internal/kafka", "github.com/msgx-aodb/msgx/internal/pump",
 		"github.com/msgx-aodb/msgx/internal/ingress", "github.com/msgx-aodb/msgx/internal/backfill",

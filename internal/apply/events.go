@@ -5,18 +5,18 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // recordLimit is kafka.max-record-bytes and the measure of an event's
 // record against it (Config.MaxRecordBytes, EventBytes).
 type recordLimit struct {
 	max  int // 0: no limit
-	size func(e store.NewEvent, payload []byte) int
+	size func(e vocab.NewEvent, payload []byte) int
 }
 
 // exceeded returns the record size of e when over the limit, else 0.
-func (l recordLimit) exceeded(e store.NewEvent, payload []byte) int {
+func (l recordLimit) exceeded(e vocab.NewEvent, payload []byte) int {
 	if l.max <= 0 {
 		return 0
 	}
@@ -38,7 +38,7 @@ func (l recordLimit) exceeded(e store.NewEvent, payload []byte) int {
 // state whose event can never be delivered. Sized as the relay builds the
 // record (the wiring passes the Kafka adapter's measure), so what passes
 // here the relay never finds too large.
-func messageEvents(events []store.NewEvent, msgID int64, results []flight.Result, now time.Time, limit recordLimit) (_ []store.NewEvent, tooLarge string, err error) {
+func messageEvents(events []vocab.NewEvent, msgID int64, results []flight.Result, now time.Time, limit recordLimit) (_ []vocab.NewEvent, tooLarge string, err error) {
 	before := len(events)
 	for _, r := range results {
 		if !r.Write || !r.Changed {
@@ -48,9 +48,9 @@ func messageEvents(events []store.NewEvent, msgID int64, results []flight.Result
 		if err != nil {
 			return events[:before], "", fmt.Errorf("event payload of flight %d: %w", r.Next.FLID, err)
 		}
-		typ := store.EventUpsert
+		typ := vocab.EventUpsert
 		if r.Next.Lifecycle == flight.Deleted {
-			typ = store.EventTombstone
+			typ = vocab.EventTombstone
 		}
 		for _, e := range flightEvents(typ, msgID, r.Next.FLID, r.Next.StateVersion, payload, now) {
 			if n := limit.exceeded(e, payload); n > 0 {
@@ -67,14 +67,14 @@ func messageEvents(events []store.NewEvent, msgID int64, results []flight.Result
 // state version orders them and the idempotency key, naming the message,
 // deduplicates them (rule 8). The payload is stored once, on the KAFKA:msg
 // event; the KAFKA:schd event's is its twin's (040_outbox.sql).
-func flightEvents(typ string, msgID, flid, version int64, payload []byte, now time.Time) [2]store.NewEvent {
-	var out [2]store.NewEvent
-	for i, target := range [...]string{store.TargetMsg, store.TargetSchd} {
-		out[i] = store.NewEvent{
+func flightEvents(typ string, msgID, flid, version int64, payload []byte, now time.Time) [2]vocab.NewEvent {
+	var out [2]vocab.NewEvent
+	for i, target := range [...]string{vocab.TargetMsg, vocab.TargetSchd} {
+		out[i] = vocab.NewEvent{
 			Target: target, EventType: typ, MsgID: msgID, FLID: flid, StateVersion: version, CreatedAt: now,
-			IdempotencyKey: store.IdempotencyKey(msgID, flid, version, target),
+			IdempotencyKey: vocab.IdempotencyKey(msgID, flid, version, target),
 		}
-		if target == store.TargetMsg {
+		if target == vocab.TargetMsg {
 			out[i].Payload = payload
 		}
 	}
@@ -86,6 +86,6 @@ func flightEvents(typ string, msgID, flid, version int64, payload []byte, now ti
 // version advances by one and the idempotency key names the last message,
 // so consumers order and deduplicate it like any other event. It carries
 // no payload (the flight's state moves to FLIGHT_HST).
-func SweptTombstones(f *flight.State, now time.Time) [2]store.NewEvent {
-	return flightEvents(store.EventTombstone, f.LastMessageID, f.FLID, f.StateVersion+1, nil, now)
+func SweptTombstones(f *flight.State, now time.Time) [2]vocab.NewEvent {
+	return flightEvents(vocab.EventTombstone, f.LastMessageID, f.FLID, f.StateVersion+1, nil, now)
 }

@@ -3,9 +3,8 @@ package apply
 import (
 	"testing"
 
+	"github.com/msgx-aodb/msgx/internal/vocab"
 	"github.com/stretchr/testify/require"
-
-	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 // The history sweep's TOMBSTONE of an ACTIVE flight is the deletion by its
@@ -18,7 +17,7 @@ func TestSweptTombstonesAreADeletionByTheLastMessage(t *testing.T) {
 	before := *w.flights[1]
 	out, err := w.one(a, envelope("FDEL", "NONE", "<FDEL><FLID>1</FLID></FDEL>"))
 	require.NoError(t, err)
-	require.Equal(t, store.StatusSucceeded, out.Status)
+	require.Equal(t, vocab.StatusSucceeded, out.Status)
 	deleted := eventsOf(w, w.nextID)
 	require.Len(t, deleted, 2)
 	require.NotEmpty(t, deleted[0].Payload, "the message's KAFKA:msg event carries the state")
@@ -29,7 +28,7 @@ func TestSweptTombstonesAreADeletionByTheLastMessage(t *testing.T) {
 		deleted[i].Payload = nil
 	}
 	require.Equal(t, deleted, swept[:])
-	require.Equal(t, store.EventTombstone, swept[0].EventType)
+	require.Equal(t, vocab.EventTombstone, swept[0].EventType)
 	require.Equal(t, before.StateVersion+1, swept[1].StateVersion)
-	require.Equal(t, store.IdempotencyKey(before.LastMessageID, before.FLID, before.StateVersion+1, store.TargetSchd), swept[1].IdempotencyKey)
+	require.Equal(t, vocab.IdempotencyKey(before.LastMessageID, before.FLID, before.StateVersion+1, vocab.TargetSchd), swept[1].IdempotencyKey)
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/sis/sistest"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // A message naming a flight more than once changes it once (rule 8): one
@@ -65,7 +65,7 @@ func TestOneChangePerFlightPerMessage(t *testing.T) {
 				} else {
 					out = w.batch(a, c.msg, flop("STND", 2, "<STND>1</STND>"))[0]
 				}
-				require.Equal(t, store.StatusSucceeded, out.Status, out.Reason)
+				require.Equal(t, vocab.StatusSucceeded, out.Status, out.Reason)
 				f := w.flights[1]
 				require.Equal(t, c.stnd, f.Scalars["STND"].Raw)
 				require.Equal(t, c.version, f.StateVersion, "STATE_VERSION rises by at most one")
@@ -93,9 +93,9 @@ func TestFoldedChangesCarryTheMessageVersion(t *testing.T) {
 	in := w.input(schd("UPD", fltr(1, sistest.Gates("G1")), fltr(1, "<STND>9</STND>"), fltr(1, sistest.Gates("G2"))))
 	states, err := w.Flights(t.Context(), []int64{1})
 	require.NoError(t, err)
-	wr, outs, err := a.Batch([]Input{in}, map[string]store.Holder{}, states, start)
+	wr, outs, err := a.Batch([]Input{in}, map[string]vocab.Holder{}, states, start)
 	require.NoError(t, err)
-	require.Equal(t, store.StatusSucceeded, outs[0].Status)
+	require.Equal(t, vocab.StatusSucceeded, outs[0].Status)
 	require.Len(t, wr.Flights, 1)
 	require.Equal(t, int64(2), wr.Flights[0].State.StateVersion)
 	require.Equal(t, map[string]int64{flight.GroupGates: 2}, wr.Flights[0].Changes.Groups)
@@ -131,7 +131,7 @@ func TestCancellingRecordsStillStamp(t *testing.T) {
 			} else {
 				out = w.batch(a, msg)[0]
 			}
-			require.Equal(t, store.StatusSucceeded, out.Status, out.Reason)
+			require.Equal(t, vocab.StatusSucceeded, out.Status, out.Reason)
 			f := w.flights[1]
 			require.Equal(t, "201", f.Scalars["STND"].Raw)
 			require.Equal(t, before.StateVersion, f.StateVersion, "no version")

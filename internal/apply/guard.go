@@ -9,7 +9,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/sis"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // The RESP guard (docs/design.md §7): a SCHD/RESP or <LIST>/RESP is applied
@@ -48,11 +48,11 @@ func (a *Applier) guard(ctx context.Context, r Reader, msg *sis.Message, states 
 // it answered a request: guard off answers none). Only an applied RESP
 // answers: a stale one leaves the request open.
 func answered(w *Writes, d *respmatch.Decision, msgID int64, out Outcome, now time.Time) Outcome {
-	if d == nil || out.Status != store.StatusSucceeded {
+	if d == nil || out.Status != vocab.StatusSucceeded {
 		return out
 	}
 	if d.Request != nil {
-		w.RequestDone = &store.MarkRequestDoneParams{ID: d.Request.ID, MsgID: msgID, MatchRule: d.Rule, Now: now}
+		w.RequestDone = &vocab.MarkRequestDoneParams{ID: d.Request.ID, MsgID: msgID, MatchRule: d.Rule, Now: now}
 	}
 	if d.Request != nil || d.OutboundID != 0 {
 		out.Resp = RespMatched

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/sis"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // stndAt is a FLOP/STND of flight 1 with a fixed SEQN: the AODB's SEQN may
@@ -43,16 +43,16 @@ func TestReusedIdentityIsNeverSilent(t *testing.T) {
 				outs = w.batch(a, first, reused, first)
 			}
 			holder := w.nextID - 2
-			require.Equal(t, store.StatusSucceeded, outs[0].Status)
-			require.Equal(t, store.StatusSkipped, outs[1].Status, "still SKIPPED")
+			require.Equal(t, vocab.StatusSucceeded, outs[0].Status)
+			require.Equal(t, vocab.StatusSkipped, outs[1].Status, "still SKIPPED")
 			require.Equal(t, fmt.Sprintf("duplicate-of:%d:content-differs", holder), outs[1].Reason)
 			require.True(t, outs[1].Conflict)
 			require.Equal(t, holder, *outs[1].DuplicateOf)
 			require.Equal(t, fmt.Sprintf("duplicate-of:%d", holder), outs[2].Reason, "an exact resend is a plain duplicate")
 			require.False(t, outs[2].Conflict)
 			require.Equal(t, "14", w.flights[1].Scalars["STND"].Raw, "the duplicate changes nothing")
-			require.Equal(t, store.RawDigest([]byte(first)), w.holders["AODB|FLOP|STND|2002"].Digest, "the holder binds its digest")
-			require.Equal(t, store.RawDigest([]byte(reused)), w.finishes[holder+1].Bind.Digest, "the duplicate binds its own")
+			require.Equal(t, vocab.RawDigest([]byte(first)), w.holders["AODB|FLOP|STND|2002"].Digest, "the holder binds its digest")
+			require.Equal(t, vocab.RawDigest([]byte(reused)), w.finishes[holder+1].Bind.Digest, "the duplicate binds its own")
 		})
 	}
 }
@@ -63,7 +63,7 @@ func TestDuplicateOfAHolderWithoutDigestIsPlain(t *testing.T) {
 	t.Parallel()
 	a := New(Config{Prune: true, Location: shanghai})
 	w := setupWorld(t, a)
-	w.holders["AODB|FLOP|STND|2002"] = store.Holder{MsgID: 99}
+	w.holders["AODB|FLOP|STND|2002"] = vocab.Holder{MsgID: 99}
 	out, err := w.one(a, stndAt(2002, "20261213100000", "15"))
 	require.NoError(t, err)
 	require.Equal(t, "duplicate-of:99", out.Reason)
@@ -86,7 +86,7 @@ func TestBindingIsTheSameAloneAndBatched(t *testing.T) {
 		schd("UPD", fltr(3), `<FLTR><FLID>1</FLID><SODT>05DEC261030</SODT></FLTR>`), // refused: another day
 		flop("STND", 1, "<STND>9</STND>"),
 	}
-	finishes := map[string]map[int64]store.Finish{}
+	finishes := map[string]map[int64]vocab.Finish{}
 	for _, path := range []string{"alone", "batch"} {
 		a := New(Config{Prune: true, Location: shanghai})
 		w := setupWorld(t, a)
@@ -107,14 +107,14 @@ func TestBindingIsTheSameAloneAndBatched(t *testing.T) {
 	applied := f[first].Bind
 	require.Equal(t, "AODB|FLOP|STND|2002", applied.IdentityKey)
 	require.Equal(t, string(sis.KindFlightOps), applied.Kind)
-	require.Equal(t, store.RawDigest([]byte(msgs[0])), applied.Digest)
+	require.Equal(t, vocab.RawDigest([]byte(msgs[0])), applied.Digest)
 	for _, dup := range []int64{first + 1, first + 2} {
 		require.Equal(t, first, *f[dup].DuplicateOf)
 		require.Equal(t, applied.IdentityKey, f[dup].Bind.IdentityKey, "a duplicate binds the identity it repeats")
-		require.Equal(t, store.RawDigest([]byte(msgs[dup-first])), f[dup].Bind.Digest, "with its own digest")
+		require.Equal(t, vocab.RawDigest([]byte(msgs[dup-first])), f[dup].Bind.Digest, "with its own digest")
 	}
 	require.Nil(t, f[first+3].Bind, "nothing decoded, nothing bound")
-	require.Equal(t, &store.Binding{Meta: f[first+4].Bind.Meta}, f[first+4].Bind, "a refusal binds its META only")
+	require.Equal(t, &vocab.Binding{Meta: f[first+4].Bind.Meta}, f[first+4].Bind, "a refusal binds its META only")
 	require.Equal(t, "SCHD", f[first+4].Bind.Meta.Type)
 	require.NotEmpty(t, f[first+5].Bind.IdentityKey)
 }

@@ -5,18 +5,18 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/sis"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 	"github.com/msgx-aodb/msgx/internal/widths"
 )
 
 // FailureBinding is what a failing message binds: its kind and META, not
 // its identity (nil when it did not decode), so it is kept for audit and
 // backfilled when the message is exhausted.
-func FailureBinding(m *sis.Message) *store.Binding {
+func FailureBinding(m *sis.Message) *vocab.Binding {
 	if m == nil {
 		return nil
 	}
-	return &store.Binding{Kind: string(m.Kind), Meta: metaOf(m)}
+	return &vocab.Binding{Kind: string(m.Kind), Meta: metaOf(m)}
 }
 
 // binding is what a message binds with its outcome, alone or batched: a
@@ -24,20 +24,20 @@ func FailureBinding(m *sis.Message) *store.Binding {
 // identity it repeated, so operators see what it repeated), binds its
 // identity, kind, META and raw digest. A refusal, or a message refused at
 // decode, binds none of that (finish keeps a DEAD message's META).
-func binding(in *Input, meta store.Meta, out Outcome) *store.Binding {
+func binding(in *Input, meta vocab.Meta, out Outcome) *vocab.Binding {
 	if in.Decoded == nil || in.Missing || in.Err != nil || out.Refused() {
 		return nil
 	}
-	return &store.Binding{IdentityKey: in.Decoded.Identity, Kind: string(in.Decoded.Kind), Meta: meta, Digest: in.Digest}
+	return &vocab.Binding{IdentityKey: in.Decoded.Identity, Kind: string(in.Decoded.Kind), Meta: meta, Digest: in.Digest}
 }
 
-func metaOf(m *sis.Message) store.Meta {
+func metaOf(m *sis.Message) vocab.Meta {
 	if m == nil || m.Meta.Type == "" {
-		return store.Meta{}
+		return vocab.Meta{}
 	}
 	// Copies: the META outlives the message in backfill todos, and a
 	// substring would keep the message's whole XML alive.
-	meta := fitMeta(store.Meta{Sndr: strings.Clone(m.Meta.Sender), DttmRaw: strings.Clone(m.Meta.SentRaw),
+	meta := fitMeta(vocab.Meta{Sndr: strings.Clone(m.Meta.Sender), DttmRaw: strings.Clone(m.Meta.SentRaw),
 		Type: strings.Clone(m.Meta.Type), Styp: strings.Clone(m.Meta.Subtype)})
 	if m.Identity != "" { // SNDR, STYP and SEQN were valid
 		seq := m.Meta.Seq
@@ -54,7 +54,7 @@ func metaOf(m *sis.Message) store.Meta {
 // message still binds the rest of its META for audit. A value too long is
 // NULL, never cut (a cut value would look valid), as the mailbox backfill
 // does.
-func fitMeta(meta store.Meta) store.Meta {
+func fitMeta(meta vocab.Meta) vocab.Meta {
 	for _, v := range [...]struct {
 		t widths.Target
 		s *string
@@ -68,7 +68,7 @@ func fitMeta(meta store.Meta) store.Meta {
 
 // metaKnown: the message's META was readable (some of it may have been
 // dropped by fitMeta).
-func metaKnown(meta store.Meta) bool { return meta != store.Meta{} }
+func metaKnown(meta vocab.Meta) bool { return meta != vocab.Meta{} }
 
 // sentBy is the message as the stamps see it (rule 19): its META DTTM, and
 // whether it is a snapshot, whose values yield to newer stamps.

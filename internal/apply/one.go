@@ -7,6 +7,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/sis"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Result is what a message settled alone decided.
@@ -55,7 +56,7 @@ func (a *Applier) One(ctx context.Context, r Reader, in Input, now time.Time, em
 func (a *Applier) dispatch(ctx context.Context, r Reader, msgID int64, msg *sis.Message, now time.Time, emit func(*Writes) error) (Outcome, error) {
 	switch msg.Kind {
 	case sis.KindUnsupported:
-		return Outcome{}, &Failure{Class: sis.ClassUnsupported, Reason: msg.Note}
+		return Outcome{}, &Failure{Class: vocab.ClassUnsupported, Reason: msg.Note}
 	case sis.KindReference:
 		return a.reference(ctx, r, msgID, msg, now, emit)
 	case sis.KindSchedule:
@@ -100,7 +101,7 @@ func (a *Applier) inSlices(ctx context.Context, r Reader, msgID int64, msg *sis.
 		overlay := overlayOf(states)
 		out, results := compute(&acc, part, overlay, msgID, now)
 		if out.Status == "" {
-			return Outcome{}, &Failure{Class: sis.ClassUnsupported, Reason: "kind " + string(msg.Kind)}
+			return Outcome{}, &Failure{Class: vocab.ClassUnsupported, Reason: "kind " + string(msg.Kind)}
 		}
 		if out.Refused() {
 			return out, nil
@@ -113,7 +114,7 @@ func (a *Applier) inSlices(ctx context.Context, r Reader, msgID int64, msg *sis.
 		if tooLarge, err := a.addResults(&w, msgID, results, now); err != nil {
 			return Outcome{}, err
 		} else if tooLarge != "" {
-			return dead(sis.ClassProtocol, tooLarge), nil
+			return dead(vocab.ClassProtocol, tooLarge), nil
 		}
 		if err := emit(&w); err != nil {
 			return Outcome{}, err

@@ -7,13 +7,13 @@ import (
 	"strconv"
 
 	"github.com/msgx-aodb/msgx/internal/sis"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Outcome is the terminal decision for one message.
 type Outcome struct {
 	Status      string // SUCCEEDED, SKIPPED or DEAD
-	Class       sis.Class
+	Class       vocab.Class
 	Reason      string
 	DuplicateOf *int64
 	// Conflict: a duplicate whose raw message differs from its holder's.
@@ -37,18 +37,18 @@ const (
 	RespUnmatched
 )
 
-func succeeded(reason string) Outcome { return Outcome{Status: store.StatusSucceeded, Reason: reason} }
-func skipped(reason string) Outcome   { return Outcome{Status: store.StatusSkipped, Reason: reason} }
+func succeeded(reason string) Outcome { return Outcome{Status: vocab.StatusSucceeded, Reason: reason} }
+func skipped(reason string) Outcome   { return Outcome{Status: vocab.StatusSkipped, Reason: reason} }
 
-func dead(class sis.Class, reason string) Outcome {
-	return Outcome{Status: store.StatusDead, Class: class, Reason: reason}
+func dead(class vocab.Class, reason string) Outcome {
+	return Outcome{Status: vocab.StatusDead, Class: class, Reason: reason}
 }
 
 // duplicate decides a decoded message against the holders of identities,
 // alone or batched: when another message holds its identity (bound before,
 // or by an earlier message of the batch), it is a duplicate and is not
 // applied (dup true; duplicateOf is its outcome).
-func duplicate(in *Input, holders map[string]store.Holder) (out Outcome, dup bool) {
+func duplicate(in *Input, holders map[string]vocab.Holder) (out Outcome, dup bool) {
 	h, ok := holders[in.Decoded.Identity]
 	if !ok || h.MsgID == in.Msg.ID {
 		return Outcome{}, false
@@ -62,10 +62,10 @@ func duplicate(in *Input, holders map[string]store.Holder) (out Outcome, dup boo
 // and differ, the sender reused the identity (rule 2): still SKIPPED, but
 // marked content-differs (Conflict) so it is never silent. An unknown
 // digest (a holder bound before digests were kept) is a plain duplicate.
-func duplicateOf(holder store.Holder, digest []byte) Outcome {
-	out := Outcome{Status: store.StatusSkipped, Reason: "duplicate-of:" + strconv.FormatInt(holder.MsgID, 10), DuplicateOf: &holder.MsgID}
+func duplicateOf(holder vocab.Holder, digest []byte) Outcome {
+	out := Outcome{Status: vocab.StatusSkipped, Reason: "duplicate-of:" + strconv.FormatInt(holder.MsgID, 10), DuplicateOf: &holder.MsgID}
 	if len(digest) > 0 && len(holder.Digest) > 0 && !bytes.Equal(digest, holder.Digest) {
-		out.Reason += store.ConflictSuffix
+		out.Reason += vocab.ConflictSuffix
 		out.Conflict = true
 	}
 	return out
@@ -74,13 +74,13 @@ func duplicateOf(holder store.Holder, digest []byte) Outcome {
 // Refused: the message is refused whole (DEAD PROTOCOL), nothing of it but
 // its status is written (Result.Discard).
 func (o Outcome) Refused() bool {
-	return o.Status == store.StatusDead && o.Class == sis.ClassProtocol
+	return o.Status == vocab.StatusDead && o.Class == vocab.ClassProtocol
 }
 
 // Failure is a retryable failure of one message: it stays the head, FAILED
 // with backoff, until it succeeds or is exhausted.
 type Failure struct {
-	Class  sis.Class
+	Class  vocab.Class
 	Reason string
 }
 
@@ -95,7 +95,7 @@ func Classify(err error) *Failure {
 	}
 	var se *sis.Error
 	if errors.As(err, &se) {
-		return &Failure{Class: se.Class, Reason: se.Detail()}
+		return &Failure{Class: vocab.Class(se.Class), Reason: se.Detail()}
 	}
-	return &Failure{Class: sis.ClassInfra, Reason: err.Error()}
+	return &Failure{Class: vocab.ClassInfra, Reason: err.Error()}
 }

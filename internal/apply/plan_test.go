@@ -11,17 +11,17 @@ import (
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/sis"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // planSnapshot's outcome over several days, without a database.
 func TestPlanSnapshotOutcome(t *testing.T) {
 	t.Parallel()
 	at := func(h int) *time.Time { v := time.Date(2026, 12, 2, h, 0, 0, 0, shanghai); return &v }
-	gen := func(msg int64, h int) *store.SnapshotGen {
-		return &store.SnapshotGen{Version: 4, LastMessageID: msg, Dttm: at(h)}
+	gen := func(msg int64, h int) *vocab.SnapshotGen {
+		return &vocab.SnapshotGen{Version: 4, LastMessageID: msg, Dttm: at(h)}
 	}
-	day := func(fday time.Time, g *store.SnapshotGen) *snapshotDay {
+	day := func(fday time.Time, g *vocab.SnapshotGen) *snapshotDay {
 		return &snapshotDay{fday: fday, flids: []int64{1}, results: []flight.Result{{Next: &flight.State{FLID: 1}}}, gen: g}
 	}
 	dec4 := dec3.AddDate(0, 0, 1)
@@ -34,13 +34,13 @@ func TestPlanSnapshotOutcome(t *testing.T) {
 		advances int
 		logs     []string
 	}{
-		{"no generation yet", []*snapshotDay{day(dec2, nil)}, store.StatusSucceeded, "", 1, []string{store.SnapApplied}},
-		{"generation without DTTM", []*snapshotDay{day(dec2, &store.SnapshotGen{Version: 1, LastMessageID: 7})}, store.StatusSucceeded, "", 1, []string{store.SnapApplied}},
-		{"stale days of one newer message", []*snapshotDay{day(dec2, gen(7, 3)), day(dec3, gen(7, 3))}, store.StatusSkipped, "stale-snapshot:7", 0, []string{store.SnapStale, store.SnapStale}},
-		{"stale days of two", []*snapshotDay{day(dec2, gen(7, 3)), day(dec3, gen(9, 4))}, store.StatusSkipped, "stale-snapshot:7,9", 0, []string{store.SnapStale, store.SnapStale}},
-		{"stale and applied", []*snapshotDay{day(dec2, gen(7, 3)), day(dec3, gen(8, 2)), day(dec4, gen(9, 4))}, store.StatusSucceeded, "stale-days:2026-12-02,2026-12-04", 1, []string{store.SnapStale, store.SnapApplied, store.SnapStale}},
-		{"replay", []*snapshotDay{day(dec2, gen(50, 2))}, store.StatusSucceeded, "", 0, nil},
-		{"replay and stale", []*snapshotDay{day(dec2, gen(50, 2)), day(dec3, gen(7, 3))}, store.StatusSkipped, "stale-snapshot:7", 0, []string{store.SnapStale}},
+		{"no generation yet", []*snapshotDay{day(dec2, nil)}, vocab.StatusSucceeded, "", 1, []string{vocab.SnapApplied}},
+		{"generation without DTTM", []*snapshotDay{day(dec2, &vocab.SnapshotGen{Version: 1, LastMessageID: 7})}, vocab.StatusSucceeded, "", 1, []string{vocab.SnapApplied}},
+		{"stale days of one newer message", []*snapshotDay{day(dec2, gen(7, 3)), day(dec3, gen(7, 3))}, vocab.StatusSkipped, "stale-snapshot:7", 0, []string{vocab.SnapStale, vocab.SnapStale}},
+		{"stale days of two", []*snapshotDay{day(dec2, gen(7, 3)), day(dec3, gen(9, 4))}, vocab.StatusSkipped, "stale-snapshot:7,9", 0, []string{vocab.SnapStale, vocab.SnapStale}},
+		{"stale and applied", []*snapshotDay{day(dec2, gen(7, 3)), day(dec3, gen(8, 2)), day(dec4, gen(9, 4))}, vocab.StatusSucceeded, "stale-days:2026-12-02,2026-12-04", 1, []string{vocab.SnapStale, vocab.SnapApplied, vocab.SnapStale}},
+		{"replay", []*snapshotDay{day(dec2, gen(50, 2))}, vocab.StatusSucceeded, "", 0, nil},
+		{"replay and stale", []*snapshotDay{day(dec2, gen(50, 2)), day(dec3, gen(7, 3))}, vocab.StatusSkipped, "stale-snapshot:7", 0, []string{vocab.SnapStale}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			plan := planSnapshot(c.days, msg, start)
@@ -96,12 +96,12 @@ func TestPlanSnapshotKeepsNewer(t *testing.T) {
 		return &flight.State{FLID: flid, Lifecycle: flight.Active, Scalars: map[string]flight.Value{}, Stamps: flight.Stamps{"STND": stamp}}
 	}
 	stale := &snapshotDay{fday: dec2, flids: []int64{1}, results: []flight.Result{{Next: &flight.State{FLID: 1}}},
-		gen: &store.SnapshotGen{Version: 1, LastMessageID: 7, Dttm: ptrTime(at(9))}}
+		gen: &vocab.SnapshotGen{Version: 1, LastMessageID: 7, Dttm: ptrTime(at(9))}}
 	d := &snapshotDay{fday: dec3, flids: []int64{9}, results: []flight.Result{{Next: &flight.State{FLID: 9}, Kept: 2}},
 		candidates: []*flight.State{cand(5, at(8)), cand(6, at(7)), cand(8, at(6))}}
 	plan := planSnapshot([]*snapshotDay{stale, d}, snapshotMsg{id: 50, subtype: "DNLD", dttm: at(7)}, start)
 
-	require.Equal(t, store.StatusSucceeded, plan.out.Status)
+	require.Equal(t, vocab.StatusSucceeded, plan.out.Status)
 	require.Equal(t, "stale-days:2026-12-02 kept-newer:3", plan.out.Reason, "two values of 9, and 5 not pruned")
 	require.Equal(t, []int64{9, 5}, plan.members[0].FLIDs, "5 stays a member: a newer snapshot may prune it")
 	require.Len(t, plan.results, 3, "the record and two prunes (6: equal DTTM, FIFO; 8)")
@@ -140,10 +140,10 @@ func TestRangeDaysCoverTheRange(t *testing.T) {
 // passes kafka.EventBytes); without one, by its payload.
 func TestRecordLimitUsesTheGivenMeasure(t *testing.T) {
 	t.Parallel()
-	e, payload := store.NewEvent{FLID: 1}, []byte("0123456789")
+	e, payload := vocab.NewEvent{FLID: 1}, []byte("0123456789")
 	require.Zero(t, recordLimit{}.exceeded(e, payload), "no limit")
 	require.Zero(t, recordLimit{max: 10}.exceeded(e, payload), "the payload fits")
-	require.Equal(t, 11, recordLimit{max: 10, size: func(store.NewEvent, []byte) int { return 11 }}.exceeded(e, payload))
+	require.Equal(t, 11, recordLimit{max: 10, size: func(vocab.NewEvent, []byte) int { return 11 }}.exceeded(e, payload))
 	require.Equal(t, 10, recordLimit{max: 9}.exceeded(e, payload))
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/sis"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // compute is the effect of a message whose outcome depends only on the
@@ -20,7 +21,7 @@ func compute(acc *matches, msg *sis.Message, states *overlay, msgID int64, now t
 	case sis.KindIgnored:
 		return skipped(msg.Note), nil
 	case sis.KindRequest:
-		return dead(sis.ClassProtocol, "an outbound request ("+msg.Meta.Type+") arrived inbound"), nil
+		return dead(vocab.ClassProtocol, "an outbound request ("+msg.Meta.Type+") arrived inbound"), nil
 	case sis.KindFlightOps:
 		return acc.applyRecords(states, msg.FlightOps.Records, false, msgID, now, sentBy(msg))
 	case sis.KindFlightDelete:
@@ -125,9 +126,9 @@ func (m *matches) deleteFlights(states *overlay, flids []int64, msgID int64, now
 func refused(err error) Outcome {
 	var re *flight.RuleError
 	if errors.As(err, &re) {
-		return dead(sis.ClassProtocol, re.Error())
+		return dead(vocab.ClassProtocol, re.Error())
 	}
-	return dead(sis.ClassProtocol, err.Error())
+	return dead(vocab.ClassProtocol, err.Error())
 }
 
 // FLIDs lists the flights a message names, in record order.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/sis"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // reference upserts or deletes reference records by (RTYPE, RKEY). A RESP
@@ -23,7 +23,7 @@ func (a *Applier) reference(ctx context.Context, r Reader, msgID int64, msg *sis
 		if ref.Subtype == "DEL" {
 			w.RefDeletes = append(w.RefDeletes, RefKey{RType: ref.Type, RKey: rec.Key})
 		} else {
-			w.RefUpserts = append(w.RefUpserts, store.RefRecord{RType: ref.Type, RKey: rec.Key, Record: rec.XML, LastMessageID: msgID, Now: now})
+			w.RefUpserts = append(w.RefUpserts, vocab.RefRecord{RType: ref.Type, RKey: rec.Key, Record: rec.XML, LastMessageID: msgID, Now: now})
 		}
 	}
 	if resp != nil && resp.Rule != respmatch.RuleOff {

@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/msgx-aodb/msgx/internal/vocab"
 	"github.com/stretchr/testify/require"
-
-	"github.com/msgx-aodb/msgx/internal/sis"
-	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 // A message refused after it emitted writes (a later slice breaks a rule)
@@ -29,13 +27,13 @@ func TestRefusedMessageWritesOnlyItsStatus(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, emitted, "the earlier slices were emitted")
 	require.True(t, res.Discard)
-	require.Equal(t, store.StatusDead, res.Outcome.Status)
-	require.Equal(t, sis.ClassProtocol, res.Outcome.Class)
+	require.Equal(t, vocab.StatusDead, res.Outcome.Status)
+	require.Equal(t, vocab.ClassProtocol, res.Outcome.Class)
 	require.Empty(t, res.Final.Flights)
 	require.Empty(t, res.Final.Events)
 	require.Len(t, res.Final.Finishes, 1)
 	f := res.Final.Finishes[0]
-	require.Equal(t, store.StatusDead, f.Status)
+	require.Equal(t, vocab.StatusDead, f.Status)
 	require.NotNil(t, f.Bind)
 	require.Empty(t, f.Bind.IdentityKey, "a refused message binds no identity")
 	require.Equal(t, "SCHD", f.Bind.Meta.Type, "but keeps its META")
@@ -43,6 +41,6 @@ func TestRefusedMessageWritesOnlyItsStatus(t *testing.T) {
 
 	res, err = a.One(t.Context(), w, w.input(schd("UPD", fltr(1, "<STND>5</STND>"))), start, func(*Writes) error { return nil })
 	require.NoError(t, err)
-	require.Equal(t, store.StatusSucceeded, res.Outcome.Status)
+	require.Equal(t, vocab.StatusSucceeded, res.Outcome.Status)
 	require.False(t, res.Discard, "an applied message keeps what it emitted")
 }

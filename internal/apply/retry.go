@@ -5,8 +5,7 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/backoff"
-	"github.com/msgx-aodb/msgx/internal/sis"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 	"github.com/msgx-aodb/msgx/internal/widths"
 )
 
@@ -24,9 +23,9 @@ type Retries struct {
 // failure's class and reason (cut to its column), its next attempt one
 // backoff after now (the delay of the attempt it counts), and bind, when not
 // nil, bound to the message.
-func (a *Applier) Failed(m store.Message, f *Failure, bind *store.Binding, now time.Time) store.Failure {
+func (a *Applier) Failed(m vocab.QueueEntry, f *Failure, bind *vocab.Binding, now time.Time) vocab.RecordFailureParams {
 	r := a.cfg.Retries
-	return store.Failure{
+	return vocab.RecordFailureParams{
 		MsgID: m.ID, ErrorClass: string(f.Class), Reason: widths.Reason.Cut(f.Reason),
 		NextAttemptAt: now.Add(backoff.Doubling(r.BackoffBase, r.BackoffCap, m.Attempts+1)), Now: now, Bind: bind,
 	}
@@ -47,7 +46,7 @@ type HeadRetry struct {
 // attempts, or once it has failed for HeadDeadline since its first counted
 // failure — a deadline that does not run while the pump is paused on an
 // outage (rule 14) — else due at its next attempt.
-func (a *Applier) Retry(m store.Message, paused bool, now time.Time) HeadRetry {
+func (a *Applier) Retry(m vocab.QueueEntry, paused bool, now time.Time) HeadRetry {
 	reason := a.exhausted(m, paused, now)
 	if reason == "" {
 		var due time.Time
@@ -56,14 +55,14 @@ func (a *Applier) Retry(m store.Message, paused bool, now time.Time) HeadRetry {
 		}
 		return HeadRetry{Due: due}
 	}
-	out := dead(sis.ClassExhausted, reason)
+	out := dead(vocab.ClassExhausted, reason)
 	var w Writes
 	a.finish(&w, m, m.Meta, out, nil, now)
 	return HeadRetry{Exhausted: &w, Outcome: out}
 }
 
 // exhausted says why a FAILED head must stop retrying, or "".
-func (a *Applier) exhausted(m store.Message, paused bool, now time.Time) string {
+func (a *Applier) exhausted(m vocab.QueueEntry, paused bool, now time.Time) string {
 	r := a.cfg.Retries
 	if m.Attempts >= r.MaxAttempts {
 		return fmt.Sprintf("%d attempts; last %s: %s", m.Attempts, m.ErrorClass, m.Reason)

@@ -5,19 +5,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/vocab"
 	"github.com/stretchr/testify/require"
-
-	"github.com/msgx-aodb/msgx/internal/sis"
-	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 var retries = Retries{MaxAttempts: 5, BackoffBase: time.Second, BackoffCap: time.Minute, HeadDeadline: 10 * time.Minute}
 
 // failedHead is a FAILED head after attempts failures, the first one
 // failingFor before start, due again at next.
-func failedHead(attempts int, failingFor time.Duration, next time.Time) store.Message {
+func failedHead(attempts int, failingFor time.Duration, next time.Time) vocab.QueueEntry {
 	since := start.Add(-failingFor)
-	return store.Message{ID: 7, Status: store.StatusFailed, Kind: "FLOP", Meta: store.Meta{Sndr: "AODB", Type: "FLOP"},
+	return vocab.QueueEntry{ID: 7, Status: vocab.StatusFailed, Kind: "FLOP", Meta: vocab.Meta{Sndr: "AODB", Type: "FLOP"},
 		Attempts: attempts, FailingSince: &since, NextAttemptAt: &next, ErrorClass: "INFRA", Reason: "boom"}
 }
 
@@ -36,15 +34,15 @@ func TestRetryExhaustsByAttempts(t *testing.T) {
 	for _, paused := range []bool{false, true} {
 		r = a.Retry(failedHead(5, time.Minute, next), paused, start)
 		require.NotNil(t, r.Exhausted, "paused %v", paused)
-		require.Equal(t, Outcome{Status: store.StatusDead, Class: sis.ClassExhausted, Reason: "5 attempts; last INFRA: boom"}, r.Outcome)
+		require.Equal(t, Outcome{Status: vocab.StatusDead, Class: vocab.ClassExhausted, Reason: "5 attempts; last INFRA: boom"}, r.Outcome)
 		require.Len(t, r.Exhausted.Finishes, 1)
 		f := r.Exhausted.Finishes[0]
 		require.Equal(t, int64(7), f.MsgID)
-		require.Equal(t, store.StatusDead, f.Status)
+		require.Equal(t, vocab.StatusDead, f.Status)
 		require.Equal(t, "EXHAUSTED", f.ErrorClass)
-		require.Equal(t, &store.Binding{Meta: store.Meta{Sndr: "AODB", Type: "FLOP"}}, f.Bind, "the META its failures bound, no identity")
+		require.Equal(t, &vocab.Binding{Meta: vocab.Meta{Sndr: "AODB", Type: "FLOP"}}, f.Bind, "the META its failures bound, no identity")
 		require.Len(t, r.Exhausted.Backfills, 1)
-		require.Equal(t, store.StatusDead, r.Exhausted.Backfills[0].MailboxStatus)
+		require.Equal(t, vocab.StatusDead, r.Exhausted.Backfills[0].MailboxStatus)
 		require.Empty(t, r.Exhausted.Flights)
 		require.Empty(t, r.Exhausted.Events)
 	}
@@ -65,7 +63,7 @@ func TestRetryExhaustsByDeadline(t *testing.T) {
 
 	r = a.Retry(failedHead(1, 10*time.Minute, next), false, start)
 	require.NotNil(t, r.Exhausted)
-	require.Equal(t, sis.ClassExhausted, r.Outcome.Class)
+	require.Equal(t, vocab.ClassExhausted, r.Outcome.Class)
 	require.Equal(t, "failing for 10m0s (deadline 10m0s); last INFRA: boom", r.Outcome.Reason)
 
 	r = a.Retry(failedHead(1, time.Hour, next), true, start)
@@ -85,14 +83,14 @@ func TestRetryExhaustsByDeadline(t *testing.T) {
 func TestFailedBacksOff(t *testing.T) {
 	t.Parallel()
 	a := New(Config{Location: shanghai, Retries: retries})
-	bind := &store.Binding{Kind: "FLOP"}
+	bind := &vocab.Binding{Kind: "FLOP"}
 	for attempts, delay := range []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 16 * time.Second, 32 * time.Second, time.Minute, time.Minute} {
-		f := a.Failed(store.Message{ID: 7, Attempts: attempts}, &Failure{Class: sis.ClassInfra, Reason: "boom"}, bind, start)
-		require.Equal(t, store.Failure{MsgID: 7, ErrorClass: "INFRA", Reason: "boom", NextAttemptAt: start.Add(delay), Now: start, Bind: bind}, f,
+		f := a.Failed(vocab.QueueEntry{ID: 7, Attempts: attempts}, &Failure{Class: vocab.ClassInfra, Reason: "boom"}, bind, start)
+		require.Equal(t, vocab.RecordFailureParams{MsgID: 7, ErrorClass: "INFRA", Reason: "boom", NextAttemptAt: start.Add(delay), Now: start, Bind: bind}, f,
 			"after %d attempts", attempts)
 	}
 	long := strings.Repeat("x", 2000)
-	f := a.Failed(store.Message{ID: 7}, &Failure{Class: sis.ClassInfra, Reason: long}, nil, start)
+	f := a.Failed(vocab.QueueEntry{ID: 7}, &Failure{Class: vocab.ClassInfra, Reason: long}, nil, start)
 	require.Len(t, f.Reason, 1000, "cut to its column")
 	require.True(t, strings.HasSuffix(f.Reason, "..."))
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/sis/sistest"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // The rules of the messages a batch takes, table-driven: each case builds a
@@ -32,29 +32,29 @@ func TestBatchableRules(t *testing.T) {
 		events int  // outbox events of the last message
 		alone  bool // not a kind a batch takes
 	}{
-		{"a FLOP changes a known flight", []string{flop("STND", 1, "<STND>7</STND>")}, store.StatusSucceeded, "", "", 2, false},
-		{"a FLOP of the same value changes nothing", []string{flop("STND", 1, "<STND>201</STND>")}, store.StatusSucceeded, "", "", 0, false},
-		{"a FLOP of an unknown flight", []string{flop("STND", 99, "<STND>1</STND>")}, store.StatusSkipped, "", "no-match:flight", 0, false},
-		{"a FLOP of a DELETED flight", []string{flop("STND", 2, "<STND>1</STND>")}, store.StatusSkipped, "", "no-match:flight-deleted", 0, false},
+		{"a FLOP changes a known flight", []string{flop("STND", 1, "<STND>7</STND>")}, vocab.StatusSucceeded, "", "", 2, false},
+		{"a FLOP of the same value changes nothing", []string{flop("STND", 1, "<STND>201</STND>")}, vocab.StatusSucceeded, "", "", 0, false},
+		{"a FLOP of an unknown flight", []string{flop("STND", 99, "<STND>1</STND>")}, vocab.StatusSkipped, "", "no-match:flight", 0, false},
+		{"a FLOP of a DELETED flight", []string{flop("STND", 2, "<STND>1</STND>")}, vocab.StatusSkipped, "", "no-match:flight-deleted", 0, false},
 		{"records of known and unknown flights", []string{envelope("FLOP", "STND", "<FLOP><FLID>1</FLID><STND>5</STND></FLOP><FLOP><FLID>77</FLID><STND>5</STND></FLOP><FLOP><FLID>2</FLID><STND>5</STND></FLOP>")},
-			store.StatusSucceeded, "", "no-match:flight:77 no-match:flight-deleted:2", 2, false},
-		{"a repeated identity is a duplicate", []string{dup, dup}, store.StatusSkipped, "", "duplicate-of:", 0, false},
-		{"an ignored type", []string{envelope("LDM", "NONE", "<LDM>CA101/12</LDM>")}, store.StatusSkipped, "", "ignored:LDM", 0, false},
-		{"malformed XML", []string{"<MSG><META>"}, store.StatusDead, "MALFORMED", "", 0, false},
-		{"a value longer than its column", []string{flop("REMC", 1, "<REMC>"+strings.Repeat("x", 1001)+"</REMC>")}, store.StatusDead, "PROTOCOL", "", 0, false},
-		{"an outbound request arriving inbound", []string{envelope("RQFD", "NONE", "<RQFD><STDB>02DEC260000</STDB><STDE>02DEC262359</STDE></RQFD>")}, store.StatusDead, "PROTOCOL", "arrived inbound", 0, true},
-		{"a record moving a flight to another day is refused whole", []string{schd("UPD", fltr(3), `<FLTR><FLID>1</FLID><SODT>05DEC261030</SODT></FLTR>`)}, store.StatusDead, "PROTOCOL", "", 0, false},
-		{"FDEL tombstones a flight", []string{envelope("FDEL", "NONE", "<FDEL><FLID>1</FLID></FDEL>")}, store.StatusSucceeded, "", "", 2, false},
-		{"SCHD DEL of an unknown flight", []string{schd("DEL", fltr(42))}, store.StatusSkipped, "", "no-match:flight", 0, false},
-		{"SCHD UPD creates a flight and revives a deleted one", []string{schd("UPD", fltr(3), fltr(2))}, store.StatusSucceeded, "", "", 4, false},
+			vocab.StatusSucceeded, "", "no-match:flight:77 no-match:flight-deleted:2", 2, false},
+		{"a repeated identity is a duplicate", []string{dup, dup}, vocab.StatusSkipped, "", "duplicate-of:", 0, false},
+		{"an ignored type", []string{envelope("LDM", "NONE", "<LDM>CA101/12</LDM>")}, vocab.StatusSkipped, "", "ignored:LDM", 0, false},
+		{"malformed XML", []string{"<MSG><META>"}, vocab.StatusDead, "MALFORMED", "", 0, false},
+		{"a value longer than its column", []string{flop("REMC", 1, "<REMC>"+strings.Repeat("x", 1001)+"</REMC>")}, vocab.StatusDead, "PROTOCOL", "", 0, false},
+		{"an outbound request arriving inbound", []string{envelope("RQFD", "NONE", "<RQFD><STDB>02DEC260000</STDB><STDE>02DEC262359</STDE></RQFD>")}, vocab.StatusDead, "PROTOCOL", "arrived inbound", 0, true},
+		{"a record moving a flight to another day is refused whole", []string{schd("UPD", fltr(3), `<FLTR><FLID>1</FLID><SODT>05DEC261030</SODT></FLTR>`)}, vocab.StatusDead, "PROTOCOL", "", 0, false},
+		{"FDEL tombstones a flight", []string{envelope("FDEL", "NONE", "<FDEL><FLID>1</FLID></FDEL>")}, vocab.StatusSucceeded, "", "", 2, false},
+		{"SCHD DEL of an unknown flight", []string{schd("DEL", fltr(42))}, vocab.StatusSkipped, "", "no-match:flight", 0, false},
+		{"SCHD UPD creates a flight and revives a deleted one", []string{schd("UPD", fltr(3), fltr(2))}, vocab.StatusSucceeded, "", "", 4, false},
 		{"a message naming a flight twice changes it once", []string{envelope("FLOP", "STND", "<FLOP><FLID>1</FLID><STND>14</STND></FLOP><FLOP><FLID>1</FLID><STND>15</STND></FLOP>")},
-			store.StatusSucceeded, "", "", 2, false},
+			vocab.StatusSucceeded, "", "", 2, false},
 		{"records that cancel out change nothing", []string{envelope("FLOP", "STND", "<FLOP><FLID>1</FLID><STND>14</STND></FLOP><FLOP><FLID>1</FLID><STND>201</STND></FLOP>")},
-			store.StatusSucceeded, "", "", 0, false},
-		{"SCHD UPD naming a flight twice changes it once", []string{schd("UPD", fltr(1, "<STND>5</STND>"), fltr(1, "<STND>6</STND>"))}, store.StatusSucceeded, "", "", 2, false},
-		{"SCHD ADFT creating a flight and changing it", []string{schd("ADFT", fltr(3), fltr(3, "<STND>6</STND>"))}, store.StatusSucceeded, "", "", 2, false},
-		{"FDEL naming a flight twice deletes it once", []string{envelope("FDEL", "NONE", "<FDEL><FLID>1</FLID></FDEL><FDEL><FLID>1</FLID></FDEL>")}, store.StatusSucceeded, "", "", 2, false},
-		{"a refused message leaves the next one the state before it", []string{schd("UPD", fltr(3), `<FLTR><FLID>1</FLID><SODT>05DEC261030</SODT></FLTR>`), flop("STND", 3, "<STND>1</STND>")}, store.StatusSkipped, "", "no-match:flight", 0, false},
+			vocab.StatusSucceeded, "", "", 0, false},
+		{"SCHD UPD naming a flight twice changes it once", []string{schd("UPD", fltr(1, "<STND>5</STND>"), fltr(1, "<STND>6</STND>"))}, vocab.StatusSucceeded, "", "", 2, false},
+		{"SCHD ADFT creating a flight and changing it", []string{schd("ADFT", fltr(3), fltr(3, "<STND>6</STND>"))}, vocab.StatusSucceeded, "", "", 2, false},
+		{"FDEL naming a flight twice deletes it once", []string{envelope("FDEL", "NONE", "<FDEL><FLID>1</FLID></FDEL><FDEL><FLID>1</FLID></FDEL>")}, vocab.StatusSucceeded, "", "", 2, false},
+		{"a refused message leaves the next one the state before it", []string{schd("UPD", fltr(3), `<FLTR><FLID>1</FLID><SODT>05DEC261030</SODT></FLTR>`), flop("STND", 3, "<STND>1</STND>")}, vocab.StatusSkipped, "", "no-match:flight", 0, false},
 	} {
 		for _, path := range []string{"alone", "batch"} {
 			if c.alone && path == "batch" {
@@ -101,16 +101,16 @@ func setupWorld(t *testing.T, a *Applier) *world {
 	w := newWorld(t)
 	out, err := w.one(a, schd("DNLD", fltr(1, "<STND>201</STND>"), fltr(2)))
 	require.NoError(t, err)
-	require.Equal(t, store.StatusSucceeded, out.Status)
+	require.Equal(t, vocab.StatusSucceeded, out.Status)
 	out, err = w.one(a, envelope("FDEL", "NONE", "<FDEL><FLID>2</FLID></FDEL>"))
 	require.NoError(t, err)
-	require.Equal(t, store.StatusSucceeded, out.Status)
-	w.events, w.todos, w.finishes = nil, nil, map[int64]store.Finish{}
+	require.Equal(t, vocab.StatusSucceeded, out.Status)
+	w.events, w.todos, w.finishes = nil, nil, map[int64]vocab.Finish{}
 	return w
 }
 
-func eventsOf(w *world, msgID int64) []store.NewEvent {
-	var out []store.NewEvent
+func eventsOf(w *world, msgID int64) []vocab.NewEvent {
+	var out []vocab.NewEvent
 	for _, e := range w.events {
 		if e.MsgID == msgID {
 			out = append(out, e)
@@ -128,9 +128,9 @@ func TestRecordLimitAndShadow(t *testing.T) {
 	a := New(Config{Prune: true, Location: shanghai, MaxRecordBytes: 4000})
 	w := setupWorld(t, a)
 	outs := w.batch(a, flop("STND", 1, "<STND>5</STND>"), big, flop("STND", 1, "<STND>6</STND>"))
-	require.Equal(t, store.StatusDead, outs[1].Status)
+	require.Equal(t, vocab.StatusDead, outs[1].Status)
 	require.Contains(t, outs[1].Reason, "over kafka.max-record-bytes 4000")
-	require.Equal(t, store.StatusSucceeded, outs[2].Status)
+	require.Equal(t, vocab.StatusSucceeded, outs[2].Status)
 	require.Len(t, w.events, 4, "the two small messages' events only")
 	require.Equal(t, "6", w.flights[1].Scalars["STND"].Raw)
 	require.Empty(t, w.flights[1].Payloads["VIPF"].Content)
@@ -139,7 +139,7 @@ func TestRecordLimitAndShadow(t *testing.T) {
 	w = setupWorld(t, shadow)
 	out, err := w.one(shadow, big)
 	require.NoError(t, err)
-	require.Equal(t, store.StatusSucceeded, out.Status)
+	require.Equal(t, vocab.StatusSucceeded, out.Status)
 	require.NotEmpty(t, w.flights[1].Payloads["VIPF"].Content, "state is kept whole")
 	require.Empty(t, w.events)
 	require.Empty(t, w.todos, "shadow mode backfills nothing")
@@ -152,11 +152,11 @@ func TestReplayedMessageOverwritesItsDeadBackfill(t *testing.T) {
 	a := New(Config{Location: shanghai})
 	in := newWorld(t).input(flop("STND", 1, "<STND>5</STND>"))
 	in.Msg.ReplayCount = 1
-	w, _, err := a.Batch([]Input{in}, map[string]store.Holder{}, map[int64]*flight.State{}, start)
+	w, _, err := a.Batch([]Input{in}, map[string]vocab.Holder{}, map[int64]*flight.State{}, start)
 	require.NoError(t, err)
-	require.Equal(t, store.StatusDead, w.Backfills[0].OverwritesStatus)
+	require.Equal(t, vocab.StatusDead, w.Backfills[0].OverwritesStatus)
 	in.Msg.ReplayCount = 0
-	w, _, err = a.Batch([]Input{in}, map[string]store.Holder{}, map[int64]*flight.State{}, start)
+	w, _, err = a.Batch([]Input{in}, map[string]vocab.Holder{}, map[int64]*flight.State{}, start)
 	require.NoError(t, err)
 	require.Empty(t, w.Backfills[0].OverwritesStatus)
 }
@@ -172,17 +172,17 @@ func TestAloneRules(t *testing.T) {
 		w := newWorld(t)
 		first, err := w.one(a, schdAt("20261202080000", "DNLD", fltr(1), fltr(2)))
 		require.NoError(t, err)
-		require.Equal(t, store.StatusSucceeded, first.Status)
+		require.Equal(t, vocab.StatusSucceeded, first.Status)
 		firstID := w.nextID
 		out, err := w.one(a, schdAt("20261202090000", "DNLD", fltr(1)))
 		require.NoError(t, err)
-		require.Equal(t, store.StatusSucceeded, out.Status)
+		require.Equal(t, vocab.StatusSucceeded, out.Status)
 		require.Equal(t, "DELETED", string(w.flights[2].Lifecycle), "pruned")
 		require.EqualValues(t, 2, w.gens["2026-12-02"].Version)
 		newer := w.nextID
 		out, err = w.one(a, schdAt("20261202085900", "DNLD", fltr(1), fltr(2)))
 		require.NoError(t, err)
-		require.Equal(t, store.StatusSkipped, out.Status)
+		require.Equal(t, vocab.StatusSkipped, out.Status)
 		require.Equal(t, fmt.Sprintf("stale-snapshot:%d", newer), out.Reason)
 		require.Equal(t, "DELETED", string(w.flights[2].Lifecycle), "a stale snapshot changes nothing")
 		require.NotEqual(t, firstID, newer)
@@ -193,7 +193,7 @@ func TestAloneRules(t *testing.T) {
 		w := newWorld(t)
 		out, err := w.one(a, schd("RESP", fltr(1)))
 		require.NoError(t, err)
-		require.Equal(t, store.StatusSkipped, out.Status)
+		require.Equal(t, vocab.StatusSkipped, out.Status)
 		require.Equal(t, respmatch.ReasonNoMatch, out.Reason)
 		require.Equal(t, RespUnmatched, out.Resp)
 		require.Empty(t, w.flights)
@@ -207,10 +207,10 @@ func TestAloneRules(t *testing.T) {
 		require.NoError(t, err)
 		sent := time.Date(2026, 12, 2, 7, 30, 0, 0, shanghai)
 		begin, end := time.Date(2026, 12, 2, 10, 0, 0, 0, shanghai), time.Date(2026, 12, 3, 23, 59, 0, 0, shanghai)
-		w.open = &store.Request{ID: 7, Status: store.RequestSent, SentAt: &sent, ExpiresAt: sent.Add(time.Hour), RangeBegin: &begin, RangeEnd: &end}
+		w.open = &vocab.Request{ID: 7, Status: vocab.RequestSent, SentAt: &sent, ExpiresAt: sent.Add(time.Hour), RangeBegin: &begin, RangeEnd: &end}
 		out, err := w.one(a, schd("RESP", fltr(3)))
 		require.NoError(t, err)
-		require.Equal(t, store.StatusSucceeded, out.Status)
+		require.Equal(t, vocab.StatusSucceeded, out.Status)
 		require.Equal(t, "request:7 (degraded)", out.Reason)
 		require.Equal(t, RespMatched, out.Resp)
 		require.Nil(t, w.open, "the request is done")
@@ -226,11 +226,11 @@ func TestAloneRules(t *testing.T) {
 		for _, m := range []string{refList("20261202080000", "UPD", "CA", "MU", "CZ"), refList("20261202080000", "DEL", "MU")} {
 			out, err := w.one(a, m)
 			require.NoError(t, err)
-			require.Equal(t, store.StatusSucceeded, out.Status)
+			require.Equal(t, vocab.StatusSucceeded, out.Status)
 		}
 		require.Len(t, w.refs, 2)
 		sent := time.Date(2026, 12, 2, 15, 0, 0, 0, shanghai)
-		w.open = &store.Request{ID: 8, Status: store.RequestSent, SentAt: &sent, ExpiresAt: sent.Add(time.Hour)}
+		w.open = &vocab.Request{ID: 8, Status: vocab.RequestSent, SentAt: &sent, ExpiresAt: sent.Add(time.Hour)}
 		out, err := w.one(a, refList("20261202160000", "RESP", "HU"))
 		require.NoError(t, err)
 		require.Equal(t, "request:8 (degraded)", out.Reason)
@@ -246,7 +246,7 @@ func TestAloneRules(t *testing.T) {
 		require.NoError(t, err)
 		out, err := w.one(off, refList("20261202160000", "RESP", "HU"))
 		require.NoError(t, err)
-		require.Equal(t, store.StatusSucceeded, out.Status)
+		require.Equal(t, vocab.StatusSucceeded, out.Status)
 		require.Equal(t, RespNone, out.Resp, "applied, but it answered no request")
 		require.Len(t, w.refs, 2)
 	})
@@ -264,9 +264,9 @@ func TestAloneRules(t *testing.T) {
 	t.Run("a row missing from the mailbox is DEAD MALFORMED", func(t *testing.T) {
 		t.Parallel()
 		w := newWorld(t)
-		res, err := a.One(t.Context(), w, Input{Msg: store.Message{ID: 5}, Missing: true}, start, w.write)
+		res, err := a.One(t.Context(), w, Input{Msg: vocab.QueueEntry{ID: 5}, Missing: true}, start, w.write)
 		require.NoError(t, err)
-		require.Equal(t, store.StatusDead, res.Outcome.Status)
+		require.Equal(t, vocab.StatusDead, res.Outcome.Status)
 		require.Equal(t, "MALFORMED", string(res.Outcome.Class))
 		require.True(t, CanBatch(&Input{Missing: true}), "settled in a batch too")
 	})

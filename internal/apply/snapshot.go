@@ -14,7 +14,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/sis"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // snapshot is rules 4 and 12 for a DNLD/RESP: read what the message's
@@ -39,7 +39,7 @@ func (a *Applier) snapshot(ctx context.Context, r Reader, msgID int64, msg *sis.
 		switch {
 		case err == nil:
 			d.gen = &gen
-		case !errors.Is(err, store.ErrNotFound):
+		case !errors.Is(err, vocab.ErrNotFound):
 			return Outcome{}, err
 		}
 		if a.cfg.Prune {
@@ -59,7 +59,7 @@ func (a *Applier) snapshot(ctx context.Context, r Reader, msgID int64, msg *sis.
 	if tooLarge, err := a.addResults(&w, msgID, plan.results, now); err != nil {
 		return Outcome{}, err
 	} else if tooLarge != "" {
-		return dead(sis.ClassProtocol, tooLarge), nil
+		return dead(vocab.ClassProtocol, tooLarge), nil
 	}
 	w.Advances, w.SnapshotLogs, w.Members = plan.advances, plan.logs, plan.members
 	out = answered(&w, resp, msgID, plan.out, now)
@@ -74,7 +74,7 @@ type snapshotDay struct {
 	results    []flight.Result // the records applied, in message order
 	begin, end *time.Time      // SODT range of the records
 
-	gen        *store.SnapshotGen // the day's generation; nil: none yet
+	gen        *vocab.SnapshotGen // the day's generation; nil: none yet
 	candidates []*flight.State    // previous members the snapshot lacks (prune on)
 	kept       []int64            // previous members outside a RESP's requested range: stay members
 }
@@ -137,7 +137,7 @@ const (
 // decideDay is rule 12 with rule 4's replay: a generation made by this very
 // message is a replay; one made by a message sent later makes this one
 // stale; an equal or older DTTM (or none kept) lets it apply.
-func decideDay(gen *store.SnapshotGen, msg snapshotMsg) dayAction {
+func decideDay(gen *vocab.SnapshotGen, msg snapshotMsg) dayAction {
 	switch {
 	case gen == nil:
 		return dayApply
@@ -152,10 +152,10 @@ func decideDay(gen *store.SnapshotGen, msg snapshotMsg) dayAction {
 // snapshotPlan is everything a snapshot message writes.
 type snapshotPlan struct {
 	out      Outcome
-	advances []store.AdvanceGen  // one compare-and-set per applied day
-	logs     []store.SnapshotLog // one audit row per applied or stale day
-	results  []flight.Result     // the applied days' records and prunes
-	members  []Members           // the applied days' new memberships
+	advances []vocab.AdvanceSnapshotGenParams // one compare-and-set per applied day
+	logs     []vocab.SnapshotLog              // one audit row per applied or stale day
+	results  []flight.Result                  // the applied days' records and prunes
+	members  []Members                        // the applied days' new memberships
 }
 
 // planSnapshot decides every flight day of a snapshot and computes what it
@@ -179,8 +179,8 @@ func planSnapshot(days []*snapshotDay, msg snapshotMsg, now time.Time) snapshotP
 			continue
 		case dayStale:
 			newer := d.gen.LastMessageID
-			plan.logs = append(plan.logs, store.SnapshotLog{
-				MsgID: msg.id, Subtype: msg.subtype, FDay: d.fday, Outcome: store.SnapStale,
+			plan.logs = append(plan.logs, vocab.SnapshotLog{
+				MsgID: msg.id, Subtype: msg.subtype, FDay: d.fday, Outcome: vocab.SnapStale,
 				GenVersion: d.gen.Version, StaleOf: &newer, Dttm: &dttm,
 				ScopeBegin: d.begin, ScopeEnd: d.end, Records: len(d.flids), RecvAt: now,
 			})
@@ -217,12 +217,12 @@ func planSnapshot(days []*snapshotDay, msg snapshotMsg, now time.Time) snapshotP
 			pruned++
 		}
 		kept += dayKept
-		plan.advances = append(plan.advances, store.AdvanceGen{
+		plan.advances = append(plan.advances, vocab.AdvanceSnapshotGenParams{
 			FDay: d.fday, ExpectedVersion: version, MessageID: msg.id,
 			ContentDigest: digest(d.results), Dttm: &dttm, DttmRaw: msg.dttmRaw, Now: now,
 		})
-		plan.logs = append(plan.logs, store.SnapshotLog{
-			MsgID: msg.id, Subtype: msg.subtype, FDay: d.fday, Outcome: store.SnapApplied,
+		plan.logs = append(plan.logs, vocab.SnapshotLog{
+			MsgID: msg.id, Subtype: msg.subtype, FDay: d.fday, Outcome: vocab.SnapApplied,
 			GenVersion: version + 1, Dttm: &dttm, ScopeBegin: d.begin, ScopeEnd: d.end, Records: len(d.flids),
 			Changed: changed, Unchanged: len(d.flids) - changed, Pruned: pruned, KeptNewer: dayKept, RecvAt: now,
 		})

@@ -13,7 +13,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/sis/sistest"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // shanghai is the airport zone of the examples; start their clock.
@@ -40,27 +40,27 @@ var (
 type world struct {
 	t        testing.TB
 	flights  map[int64]*flight.State
-	holders  map[string]store.Holder
-	gens     map[string]store.SnapshotGen // by flight day, YYYY-MM-DD
+	holders  map[string]vocab.Holder
+	gens     map[string]vocab.SnapshotGen // by flight day, YYYY-MM-DD
 	members  map[string][]int64
 	refs     map[RefKey]string
-	open     *store.Request // the open request of every kind (request mode)
+	open     *vocab.Request // the open request of every kind (request mode)
 	outbound []respmatch.Outbound
-	events   []store.NewEvent
-	finishes map[int64]store.Finish
-	todos    []store.Backfill
-	logs     []store.SnapshotLog
+	events   []vocab.NewEvent
+	finishes map[int64]vocab.Finish
+	todos    []vocab.Backfill
+	logs     []vocab.SnapshotLog
 	nextID   int64
 	emits    int // emit calls of the last One
 }
 
 func newWorld(t testing.TB) *world {
-	return &world{t: t, flights: map[int64]*flight.State{}, holders: map[string]store.Holder{}, gens: map[string]store.SnapshotGen{},
-		members: map[string][]int64{}, refs: map[RefKey]string{}, finishes: map[int64]store.Finish{}}
+	return &world{t: t, flights: map[int64]*flight.State{}, holders: map[string]vocab.Holder{}, gens: map[string]vocab.SnapshotGen{},
+		members: map[string][]int64{}, refs: map[RefKey]string{}, finishes: map[int64]vocab.Finish{}}
 }
 
-func (w *world) IdentityHolders(_ context.Context, keys []string) (map[string]store.Holder, error) {
-	out := map[string]store.Holder{}
+func (w *world) IdentityHolders(_ context.Context, keys []string) (map[string]vocab.Holder, error) {
+	out := map[string]vocab.Holder{}
 	for _, k := range keys {
 		if h, ok := w.holders[k]; ok {
 			out[k] = h
@@ -79,10 +79,10 @@ func (w *world) Flights(_ context.Context, flids []int64) (map[int64]*flight.Sta
 	return out, nil
 }
 
-func (w *world) SnapshotGen(_ context.Context, fday time.Time) (store.SnapshotGen, error) {
+func (w *world) SnapshotGen(_ context.Context, fday time.Time) (vocab.SnapshotGen, error) {
 	g, ok := w.gens[day(fday)]
 	if !ok {
-		return store.SnapshotGen{}, store.ErrNotFound
+		return vocab.SnapshotGen{}, vocab.ErrNotFound
 	}
 	return g, nil
 }
@@ -107,7 +107,7 @@ func (w *world) write(wr *Writes) error {
 	for _, a := range wr.Advances {
 		g := w.gens[day(a.FDay)]
 		require.Equal(w.t, g.Version, a.ExpectedVersion, "compare-and-set of %s", a.FDay)
-		w.gens[day(a.FDay)] = store.SnapshotGen{Version: a.ExpectedVersion + 1, LastMessageID: a.MessageID, Dttm: a.Dttm}
+		w.gens[day(a.FDay)] = vocab.SnapshotGen{Version: a.ExpectedVersion + 1, LastMessageID: a.MessageID, Dttm: a.Dttm}
 	}
 	w.logs = append(w.logs, wr.SnapshotLogs...)
 	for _, r := range wr.RefUpserts {
@@ -137,7 +137,7 @@ func (w *world) write(wr *Writes) error {
 	for _, f := range wr.Finishes {
 		w.finishes[f.MsgID] = f
 		if f.Bind != nil && f.Bind.IdentityKey != "" && f.DuplicateOf == nil {
-			w.holders[f.Bind.IdentityKey] = store.Holder{MsgID: f.MsgID, Digest: f.Bind.Digest}
+			w.holders[f.Bind.IdentityKey] = vocab.Holder{MsgID: f.MsgID, Digest: f.Bind.Digest}
 		}
 	}
 	w.todos = append(w.todos, wr.Backfills...)
@@ -148,7 +148,7 @@ func (w *world) write(wr *Writes) error {
 func (w *world) input(raw string) Input {
 	w.nextID++
 	m, err := decode.Message([]byte(raw), sis.Options{Location: shanghai})
-	return Input{Msg: store.Message{ID: w.nextID, Status: store.StatusPending}, Decoded: m, Err: err, Digest: store.RawDigest([]byte(raw))}
+	return Input{Msg: vocab.QueueEntry{ID: w.nextID, Status: vocab.StatusPending}, Decoded: m, Err: err, Digest: vocab.RawDigest([]byte(raw))}
 }
 
 // one settles a message alone: like the pump, a refusal keeps nothing but

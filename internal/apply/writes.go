@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 	"github.com/msgx-aodb/msgx/internal/widths"
 )
 
@@ -15,17 +15,17 @@ import (
 // and memberships that refer to them, the answered request, the terminal
 // statuses, and the mailbox backfill todos.
 type Writes struct {
-	Advances     []store.AdvanceGen  // one compare-and-set per applied snapshot day
-	SnapshotLogs []store.SnapshotLog // one audit row per applied or stale day
-	RefUpserts   []store.RefRecord
+	Advances     []vocab.AdvanceSnapshotGenParams // one compare-and-set per applied snapshot day
+	SnapshotLogs []vocab.SnapshotLog              // one audit row per applied or stale day
+	RefUpserts   []vocab.RefRecord
 	RefDeletes   []RefKey
 	RefList      *RefList // a reference RESP's whole list: keys it lacks are deleted
-	Flights      []store.FlightWrite
-	Events       []store.NewEvent
+	Flights      []vocab.FlightWrite
+	Events       []vocab.NewEvent
 	Members      []Members                    // the applied snapshot days' new memberships
-	RequestDone  *store.MarkRequestDoneParams // the request a RESP answered
-	Finishes     []store.Finish
-	Backfills    []store.Backfill
+	RequestDone  *vocab.MarkRequestDoneParams // the request a RESP answered
+	Finishes     []vocab.Finish
+	Backfills    []vocab.Backfill
 
 	byFLID map[int64]int // index into Flights: a flight changed twice is written once, last state
 }
@@ -68,7 +68,7 @@ func (a *Applier) addResults(w *Writes, msgID int64, results []flight.Result, no
 			w.Flights[i].Changes = w.Flights[i].Changes.Merge(r.Changes)
 		} else {
 			w.byFLID[r.Next.FLID] = len(w.Flights)
-			w.Flights = append(w.Flights, store.FlightWrite{State: r.Next, Changes: r.Changes, New: r.Created})
+			w.Flights = append(w.Flights, vocab.FlightWrite{State: r.Next, Changes: r.Changes, New: r.Created})
 		}
 	}
 	return "", nil
@@ -77,11 +77,11 @@ func (a *Applier) addResults(w *Writes, msgID int64, results []flight.Result, no
 // finish queues the terminal status with the message's binding (nil: bound
 // before, or nothing to bind) and the mailbox backfill todo. A refused
 // message keeps its META for audit but binds no identity.
-func (a *Applier) finish(w *Writes, m store.Message, meta store.Meta, out Outcome, bind *store.Binding, now time.Time) {
-	if bind == nil && out.Status == store.StatusDead && metaKnown(meta) && m.IdentityKey == "" {
-		bind = &store.Binding{Meta: meta}
+func (a *Applier) finish(w *Writes, m vocab.QueueEntry, meta vocab.Meta, out Outcome, bind *vocab.Binding, now time.Time) {
+	if bind == nil && out.Status == vocab.StatusDead && metaKnown(meta) && m.IdentityKey == "" {
+		bind = &vocab.Binding{Meta: meta}
 	}
-	w.Finishes = append(w.Finishes, store.Finish{
+	w.Finishes = append(w.Finishes, vocab.Finish{
 		MsgID: m.ID, Status: out.Status, ErrorClass: string(out.Class),
 		Reason: widths.Reason.Cut(out.Reason), DuplicateOf: out.DuplicateOf, Bind: bind, Now: now,
 	})
@@ -90,10 +90,10 @@ func (a *Applier) finish(w *Writes, m store.Message, meta store.Meta, out Outcom
 	// A replayed message may have been backfilled DEAD before: its new
 	// outcome overwrites that backfill, msgx's own (rule 18).
 	if !a.cfg.Shadow {
-		todo := store.Backfill{MsgID: m.ID, MailboxStatus: out.Status, ProcessedAt: now, Meta: meta, NextAttemptAt: now,
+		todo := vocab.Backfill{MsgID: m.ID, MailboxStatus: out.Status, ProcessedAt: now, Meta: meta, NextAttemptAt: now,
 			Registration: int64(m.ReplayCount)}
 		if m.ReplayCount > 0 {
-			todo.OverwritesStatus = store.StatusDead
+			todo.OverwritesStatus = vocab.StatusDead
 		}
 		w.Backfills = append(w.Backfills, todo)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/backoff"
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 	"github.com/msgx-aodb/msgx/internal/widths"
 )
 
@@ -27,7 +28,7 @@ type Backfiller struct {
 	clock   clock.Clock
 	log     *slog.Logger
 	cfg     Config
-	pending chan []store.Backfill // handed over by Notify, done by Run
+	pending chan []vocab.Backfill // handed over by Notify, done by Run
 	// behind is signalled when Notify found pending full: Run sweeps at
 	// once instead of leaving those todos for the next interval (rule 20).
 	behind chan struct{}
@@ -35,15 +36,15 @@ type Backfiller struct {
 
 // Store is the slice of the store the backfiller uses.
 type Store interface {
-	DueBackfills(ctx context.Context, now time.Time, limit int) ([]store.Backfill, error)
-	DeleteBackfills(ctx context.Context, keys []store.BackfillKey) error
+	DueBackfills(ctx context.Context, now time.Time, limit int) ([]vocab.Backfill, error)
+	DeleteBackfills(ctx context.Context, keys []vocab.BackfillKey) error
 	RecordBackfillFailure(ctx context.Context, p store.RecordBackfillFailureParams) error
 }
 
 // Mailbox is the mailbox write the backfiller makes (*mailbox.Mailbox):
 // the ids it backfilled, and the todos msgx itself got wrong, by id.
 type Mailbox interface {
-	BackfillMany(ctx context.Context, todos []store.Backfill) (done []int64, invalid map[int64]error, err error)
+	BackfillMany(ctx context.Context, todos []vocab.Backfill) (done []int64, invalid map[int64]error, err error)
 }
 
 // Observer receives the backfiller's outcomes (internal/metrics implements it).
@@ -57,7 +58,7 @@ func New(s Store, mb Mailbox, c clock.Clock, log *slog.Logger, cfg Config) *Back
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Backfiller{store: s, mb: mb, clock: c, log: log, cfg: cfg.withDefaults(), pending: make(chan []store.Backfill, 64), behind: make(chan struct{}, 1)}
+	return &Backfiller{store: s, mb: mb, clock: c, log: log, cfg: cfg.withDefaults(), pending: make(chan []vocab.Backfill, 64), behind: make(chan struct{}, 1)}
 }
 
 // Notify hands todos just committed by the pump to Run, without waiting:
@@ -65,7 +66,7 @@ func New(s Store, mb Mailbox, c clock.Clock, log *slog.Logger, cfg Config) *Back
 // Run is behind (the queue is full) the todos are left to a sweep, where
 // they are registered anyway, which Run then starts as soon as it is free
 // rather than at its next interval.
-func (b *Backfiller) Notify(_ context.Context, todos []store.Backfill) {
+func (b *Backfiller) Notify(_ context.Context, todos []vocab.Backfill) {
 	select {
 	case b.pending <- todos:
 	default:
@@ -99,7 +100,7 @@ func (b *Backfiller) Sweep(ctx context.Context) (done, failed int, err error) {
 
 // BackfillNow backfills todos just committed by the pump. It never fails the
 // caller: what it cannot do stays registered for the sweep.
-func (b *Backfiller) BackfillNow(ctx context.Context, todos []store.Backfill) {
+func (b *Backfiller) BackfillNow(ctx context.Context, todos []vocab.Backfill) {
 	if _, _, err := b.writeBack(ctx, todos); err != nil {
 		b.log.Warn("backfill after commit: left to the sweep", "err", err)
 	}
@@ -109,7 +110,7 @@ func (b *Backfiller) BackfillNow(ctx context.Context, todos []store.Backfill) {
 // in one statement. On a mailbox outage every todo of the batch is
 // rescheduled with its backoff; a todo msgx itself got wrong (ErrInvalid)
 // is rescheduled alone. Store errors leave the todos as they are.
-func (b *Backfiller) writeBack(ctx context.Context, todos []store.Backfill) (done, failed int, err error) {
+func (b *Backfiller) writeBack(ctx context.Context, todos []vocab.Backfill) (done, failed int, err error) {
 	if len(todos) == 0 {
 		return 0, 0, nil
 	}
@@ -143,19 +144,19 @@ func (b *Backfiller) writeBack(ctx context.Context, todos []store.Backfill) (don
 // doneKeys names the todos of the ids backfilled as they were registered
 // when read: a replay may have re-registered one since, and that todo stays
 // (rule 18).
-func doneKeys(todos []store.Backfill, ids []int64) []store.BackfillKey {
+func doneKeys(todos []vocab.Backfill, ids []int64) []vocab.BackfillKey {
 	reg := make(map[int64]int64, len(todos))
 	for _, t := range todos {
 		reg[t.MsgID] = t.Registration
 	}
-	keys := make([]store.BackfillKey, len(ids))
+	keys := make([]vocab.BackfillKey, len(ids))
 	for i, id := range ids {
-		keys[i] = store.BackfillKey{MsgID: id, Registration: reg[id]}
+		keys[i] = vocab.BackfillKey{MsgID: id, Registration: reg[id]}
 	}
 	return keys
 }
 
-func (b *Backfiller) reschedule(ctx context.Context, t store.Backfill, cause error) error {
+func (b *Backfiller) reschedule(ctx context.Context, t vocab.Backfill, cause error) error {
 	next := b.clock.Now().Add(b.delay(t.Attempts + 1))
 	if err := b.store.RecordBackfillFailure(ctx, store.RecordBackfillFailureParams{
 		MsgID: t.MsgID, Registration: t.Registration, NextAttemptAt: next, Reason: widths.LastError.Cut(cause.Error()),

@@ -16,6 +16,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 var (
@@ -44,20 +45,20 @@ func newBackfillEnv(t *testing.T) *backfillEnv {
 
 // committed is what the business transaction leaves: a mailbox row and its
 // backfill todo, processed at the current clock time.
-func (e *backfillEnv) committed(t *testing.T, status string) store.Backfill {
+func (e *backfillEnv) committed(t *testing.T, status string) vocab.Backfill {
 	t.Helper()
 	id, err := e.mb.Insert(t.Context(), []byte("<MSG/>"), e.clk.Now())
 	require.NoError(t, err)
 	seqn := int64(4711)
 	dttm := e.clk.Now().Add(-time.Minute)
-	b := store.Backfill{MsgID: id, MailboxStatus: status, ProcessedAt: e.clk.Now(), NextAttemptAt: e.clk.Now(),
-		Meta: store.Meta{Sndr: "AODB", Seqn: &seqn, Dttm: &dttm, Type: "FLOP", Styp: "GTDT"}}
-	require.NoError(t, e.st.AddBackfills(t.Context(), []store.Backfill{b}))
+	b := vocab.Backfill{MsgID: id, MailboxStatus: status, ProcessedAt: e.clk.Now(), NextAttemptAt: e.clk.Now(),
+		Meta: vocab.Meta{Sndr: "AODB", Seqn: &seqn, Dttm: &dttm, Type: "FLOP", Styp: "GTDT"}}
+	require.NoError(t, e.st.AddBackfills(t.Context(), []vocab.Backfill{b}))
 	return b
 }
 
 // todo returns the pending todo of a message, or nil.
-func (e *backfillEnv) todo(t *testing.T, msgID int64) *store.Backfill {
+func (e *backfillEnv) todo(t *testing.T, msgID int64) *vocab.Backfill {
 	t.Helper()
 	all, err := e.st.DueBackfills(t.Context(), farFuture, 1000)
 	require.NoError(t, err)
@@ -92,7 +93,7 @@ func sweep(t *testing.T, b *backfill.Backfiller) (int, int) {
 func TestBackfillSweepWritesMailboxOnce(t *testing.T) {
 	t.Parallel()
 	e := newBackfillEnv(t)
-	b := e.committed(t, store.StatusSucceeded)
+	b := e.committed(t, vocab.StatusSucceeded)
 	e.clk.Advance(time.Minute) // the sweep runs later; DATE_PROCESSED stays the commit time
 	bf := e.backfiller(e.mb)
 
@@ -116,8 +117,8 @@ func TestBackfillSweepWritesMailboxOnce(t *testing.T) {
 	// A todo for a row already backfilled (e.g. re-registered after a crash)
 	// counts as done and does not overwrite the mailbox.
 	again := b
-	again.MailboxStatus, again.ProcessedAt, again.NextAttemptAt = store.StatusDead, e.clk.Now(), e.clk.Now()
-	require.NoError(t, e.st.AddBackfills(t.Context(), []store.Backfill{again}))
+	again.MailboxStatus, again.ProcessedAt, again.NextAttemptAt = vocab.StatusDead, e.clk.Now(), e.clk.Now()
+	require.NoError(t, e.st.AddBackfills(t.Context(), []vocab.Backfill{again}))
 	done, _ = sweep(t, bf)
 	require.Equal(t, 1, done)
 	require.Nil(t, e.todo(t, b.MsgID))
@@ -130,7 +131,7 @@ func TestBackfillSweepWritesMailboxOnce(t *testing.T) {
 func TestBackfillMissingRowDropsTodo(t *testing.T) {
 	t.Parallel()
 	e := newBackfillEnv(t)
-	b := e.committed(t, store.StatusSkipped)
+	b := e.committed(t, vocab.StatusSkipped)
 	_, err := e.db.ExecContext(t.Context(), "DELETE FROM cminmsgs WHERE CMINMSGS_ID = ?", b.MsgID)
 	require.NoError(t, err)
 	done, failed := sweep(t, e.backfiller(e.mb))
@@ -143,7 +144,7 @@ func TestBackfillMissingRowDropsTodo(t *testing.T) {
 func TestBackfillFailureBacksOff(t *testing.T) {
 	t.Parallel()
 	e := newBackfillEnv(t)
-	b := e.committed(t, store.StatusSucceeded)
+	b := e.committed(t, vocab.StatusSucceeded)
 	down := e.backfiller(e.downMailbox(t))
 
 	want := []time.Duration{30 * time.Second, time.Minute, 2 * time.Minute, 4 * time.Minute, 8 * time.Minute,
@@ -178,12 +179,12 @@ func TestBackfillFailureBacksOff(t *testing.T) {
 func TestBackfillOutageReschedulesTheBatch(t *testing.T) {
 	t.Parallel()
 	e := newBackfillEnv(t)
-	first := e.committed(t, store.StatusSucceeded)
-	second := e.committed(t, store.StatusSucceeded)
+	first := e.committed(t, vocab.StatusSucceeded)
+	second := e.committed(t, vocab.StatusSucceeded)
 	done, failed, err := e.backfiller(e.downMailbox(t)).Sweep(t.Context())
 	require.ErrorIs(t, err, mailbox.ErrUnavailable)
 	require.Equal(t, [2]int{0, 2}, [2]int{done, failed})
-	for _, b := range []store.Backfill{first, second} {
+	for _, b := range []vocab.Backfill{first, second} {
 		todo := e.todo(t, b.MsgID)
 		require.Equal(t, 1, todo.Attempts)
 		require.True(t, todo.NextAttemptAt.Equal(e.clk.Now().Add(30*time.Second)))
@@ -207,18 +208,18 @@ func TestTodosNotifyCouldNotHandOverAreSweptAtOnce(t *testing.T) {
 	require.Eventually(t, func() bool { return e.clk.Waiters() == 1 }, 10*time.Second, time.Millisecond, "Run waits for its interval")
 
 	// Run is kept busy by a todo whose row another transaction holds.
-	busy := e.committed(t, store.StatusSucceeded)
+	busy := e.committed(t, vocab.StatusSucceeded)
 	tx, err := e.db.BeginTx(t.Context(), nil)
 	require.NoError(t, err)
 	defer tx.Rollback()
 	_, err = tx.ExecContext(t.Context(), "SELECT 1 FROM cminmsgs WHERE CMINMSGS_ID = ? FOR UPDATE", busy.MsgID)
 	require.NoError(t, err)
-	b.Notify(t.Context(), []store.Backfill{busy})
+	b.Notify(t.Context(), []vocab.Backfill{busy})
 	for range 64 { // Run's queue: full whether or not it took busy's batch
 		b.Notify(t.Context(), nil)
 	}
-	dropped := e.committed(t, store.StatusSucceeded)
-	b.Notify(t.Context(), []store.Backfill{dropped})
+	dropped := e.committed(t, vocab.StatusSucceeded)
+	b.Notify(t.Context(), []vocab.Backfill{dropped})
 	require.NoError(t, tx.Rollback())
 
 	require.Eventually(t, func() bool { return e.todo(t, dropped.MsgID) == nil }, 10*time.Second, 10*time.Millisecond,
@@ -232,15 +233,15 @@ func TestTodosNotifyCouldNotHandOverAreSweptAtOnce(t *testing.T) {
 func TestBackfillNow(t *testing.T) {
 	t.Parallel()
 	e := newBackfillEnv(t)
-	ok := e.committed(t, store.StatusSucceeded)
-	e.backfiller(e.mb).BackfillNow(t.Context(), []store.Backfill{ok})
+	ok := e.committed(t, vocab.StatusSucceeded)
+	e.backfiller(e.mb).BackfillNow(t.Context(), []vocab.Backfill{ok})
 	require.Nil(t, e.todo(t, ok.MsgID))
 	row, err := e.mb.Get(t.Context(), ok.MsgID)
 	require.NoError(t, err)
 	require.Equal(t, "SUCCEEDED", row.Status)
 
-	failing := e.committed(t, store.StatusDead)
-	e.backfiller(e.downMailbox(t)).BackfillNow(t.Context(), []store.Backfill{failing})
+	failing := e.committed(t, vocab.StatusDead)
+	e.backfiller(e.downMailbox(t)).BackfillNow(t.Context(), []vocab.Backfill{failing})
 	todo := e.todo(t, failing.MsgID)
 	require.NotNil(t, todo, "left for the sweep")
 	require.Equal(t, 1, todo.Attempts)
@@ -252,13 +253,13 @@ func TestBackfillNow(t *testing.T) {
 func TestBackfillRunSweepsAtStartThenOnInterval(t *testing.T) {
 	t.Parallel()
 	e := newBackfillEnv(t)
-	left := e.committed(t, store.StatusSucceeded)
+	left := e.committed(t, vocab.StatusSucceeded)
 	ctx, cancel := context.WithCancel(t.Context())
 	stopped := make(chan error)
 	go func() { stopped <- e.backfiller(e.mb).Run(ctx) }()
 
 	require.Eventually(t, func() bool { return e.todo(t, left.MsgID) == nil }, 10*time.Second, 5*time.Millisecond)
-	next := e.committed(t, store.StatusSucceeded)
+	next := e.committed(t, vocab.StatusSucceeded)
 	require.Never(t, func() bool { return e.todo(t, next.MsgID) == nil }, 100*time.Millisecond, 10*time.Millisecond,
 		"no sweep before the interval passes")
 	require.Eventually(t, func() bool {
@@ -278,15 +279,15 @@ func TestBackfillRunTakesNotifiedTodos(t *testing.T) {
 	t.Parallel()
 	e := newBackfillEnv(t)
 	bf := e.backfiller(e.mb)
-	left := e.committed(t, store.StatusSucceeded)
+	left := e.committed(t, vocab.StatusSucceeded)
 	ctx, cancel := context.WithCancel(t.Context())
 	stopped := make(chan error)
 	go func() { stopped <- bf.Run(ctx) }()
 	require.Eventually(t, func() bool { return e.todo(t, left.MsgID) == nil }, 10*time.Second, 5*time.Millisecond,
 		"the sweep at start is done")
 
-	b := e.committed(t, store.StatusSucceeded)
-	bf.Notify(t.Context(), []store.Backfill{b})
+	b := e.committed(t, vocab.StatusSucceeded)
+	bf.Notify(t.Context(), []vocab.Backfill{b})
 	require.Eventually(t, func() bool { return e.todo(t, b.MsgID) == nil }, 10*time.Second, 5*time.Millisecond,
 		"done with the fake clock standing still: no sweep interval passed")
 	row, err := e.mb.Get(t.Context(), b.MsgID)
@@ -301,7 +302,7 @@ func TestBackfillSweepDrainsInBatches(t *testing.T) {
 	t.Parallel()
 	e := newBackfillEnv(t)
 	for range 11 {
-		e.committed(t, store.StatusSucceeded)
+		e.committed(t, vocab.StatusSucceeded)
 	}
 	b := backfill.New(e.st, e.mb, e.clk, quiet, backfill.Config{Batch: 10})
 	done, failed := sweep(t, b)

@@ -7,9 +7,9 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/compare"
 	"github.com/msgx-aodb/msgx/internal/flight"
-	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 var benchDay = time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC)
@@ -17,12 +17,12 @@ var benchDay = time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC)
 // benchFlights is a day of n flights with 15 detail rows each (3 gates,
 // 3 check-in counters, 2 belts, 1 planned stand, 2 chutes, 2 delays, a
 // bridge and a chock operation), the shape of the 2 000-flight goal.
-func benchFlights(n int) []store.FlightWrite {
+func benchFlights(n int) []vocab.FlightWrite {
 	at := time.Date(2026, 12, 3, 2, 0, 0, 0, time.UTC)
 	v := func(raw string) flight.Value { return flight.Value{Raw: raw} }
 	tv := func(raw string) flight.Value { return flight.Value{Raw: raw, Time: &at} }
 	it := func(seq int64, f map[string]flight.Value) flight.Item { return flight.Item{SourceSeq: &seq, Fields: f} }
-	writes := make([]store.FlightWrite, n)
+	writes := make([]vocab.FlightWrite, n)
 	for i := range n {
 		s := &flight.State{FLID: int64(10000 + i), Lifecycle: flight.Active, OperationDay: benchDay, StateVersion: 2, LastMessageID: 7,
 			Scalars: map[string]flight.Value{"FLNO": v(fmt.Sprintf("CA%d", i)), "SODT": tv("03DEC261000"), "STND": v("101"), "ESTT": tv("03DEC261010")},
@@ -37,7 +37,7 @@ func benchFlights(n int) []store.FlightWrite {
 				flight.GroupBridgeOps:  {it(1, map[string]flight.Value{"ABDG": v("J1"), "ABOP": v("A")})},
 				flight.GroupChockOps:   {it(1, map[string]flight.Value{"CHID": v("ON")})},
 			}}
-		writes[i] = store.FlightWrite{State: s, New: true, Changes: flight.Replaced(1, flight.Groups, nil)}
+		writes[i] = vocab.FlightWrite{State: s, New: true, Changes: flight.Replaced(1, flight.Groups, nil)}
 	}
 	return writes
 }

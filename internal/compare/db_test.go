@@ -17,9 +17,9 @@ import (
 	"github.com/msgx-aodb/msgx/internal/compare"
 	"github.com/msgx-aodb/msgx/internal/pump"
 	"github.com/msgx-aodb/msgx/internal/sis"
-	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 var (
@@ -54,7 +54,7 @@ func feed(t testing.TB, at time.Time, msgs [][]byte) *testdb.PG {
 	st := pgstore.New(pg.Pool)
 	cfg := pump.DefaultConfig()
 	cfg.Decode.Location = shanghai
-	pump := pump.New(st, memRaw(msgs), func(context.Context, []store.Backfill) {}, clock.NewFake(at),
+	pump := pump.New(st, memRaw(msgs), func(context.Context, []vocab.Backfill) {}, clock.NewFake(at),
 		slog.New(slog.NewTextHandler(io.Discard, nil)), cfg)
 	ids := make([]int64, len(msgs))
 	for i := range msgs {
@@ -157,9 +157,9 @@ func TestComparePayloads(t *testing.T) {
 	payload["state_version"] = 99
 	changed, err := json.Marshal(payload)
 	require.NoError(t, err)
-	require.NoError(t, pgstore.New(pgB.Pool).InsertEvents(t.Context(), []store.NewEvent{{
-		Target: store.TargetMsg, EventType: "UPSERT", MsgID: 1, FLID: flid, StateVersion: 99,
-		IdempotencyKey: store.IdempotencyKey(1, flid, 99, store.TargetMsg), Payload: changed, CreatedAt: start,
+	require.NoError(t, pgstore.New(pgB.Pool).InsertEvents(t.Context(), []vocab.NewEvent{{
+		Target: vocab.TargetMsg, EventType: "UPSERT", MsgID: 1, FLID: flid, StateVersion: 99,
+		IdempotencyKey: vocab.IdempotencyKey(1, flid, 99, vocab.TargetMsg), Payload: changed, CreatedAt: start,
 	}}))
 	b = load(t, pgB)
 

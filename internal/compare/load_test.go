@@ -12,9 +12,9 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/compare"
 	"github.com/msgx-aodb/msgx/internal/flight"
-	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // writeAfter runs write once, synchronously, right before the first
@@ -60,18 +60,18 @@ func TestLoadReadsOneSnapshot(t *testing.T) {
 			Groups:   map[string][]flight.Item{flight.GroupGates: {{SourceSeq: &seq, Fields: map[string]flight.Value{"GATE": {Raw: gate}}}}},
 		}
 	}
-	event := func(version int64, stand string) store.NewEvent {
-		return store.NewEvent{Target: store.TargetMsg, EventType: "UPSERT", MsgID: version, FLID: 40001, StateVersion: version,
-			IdempotencyKey: store.IdempotencyKey(version, 40001, version, store.TargetMsg),
+	event := func(version int64, stand string) vocab.NewEvent {
+		return vocab.NewEvent{Target: vocab.TargetMsg, EventType: "UPSERT", MsgID: version, FLID: 40001, StateVersion: version,
+			IdempotencyKey: vocab.IdempotencyKey(version, 40001, version, vocab.TargetMsg),
 			Payload:        []byte(`{"flid":40001,"scalars":{"STND":{"raw":"` + stand + `"}}}`), CreatedAt: at}
 	}
-	write := func(ctx context.Context, s *flight.State, isNew bool, ev store.NewEvent) {
+	write := func(ctx context.Context, s *flight.State, isNew bool, ev vocab.NewEvent) {
 		tx, err := st.Begin(ctx)
 		require.NoError(t, err)
 		defer tx.Rollback(ctx) //nolint:errcheck // after Commit: nothing
-		require.NoError(t, tx.WriteFlights(ctx, []store.FlightWrite{{State: s, New: isNew,
+		require.NoError(t, tx.WriteFlights(ctx, []vocab.FlightWrite{{State: s, New: isNew,
 			Changes: flight.Replaced(s.StateVersion, []string{flight.GroupGates}, nil)}}, at))
-		require.NoError(t, tx.InsertEvents(ctx, []store.NewEvent{ev}))
+		require.NoError(t, tx.InsertEvents(ctx, []vocab.NewEvent{ev}))
 		require.NoError(t, tx.Commit(ctx))
 	}
 	write(t.Context(), state(1, "101", "A1"), true, event(1, "101"))

@@ -15,6 +15,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/leader"
 	"github.com/msgx-aodb/msgx/internal/readiness"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // ConnectTimeout bounds one connection attempt (a PostgreSQL URL may ask for
@@ -65,8 +66,8 @@ type dialect struct {
 
 // dialects is every database msgx can keep its state in, by database.dialect.
 var dialects = map[string]dialect{
-	config.DialectPostgres:  {name: store.DependencyPostgres, product: "PostgreSQL", open: openPostgres},
-	config.DialectOracle11g: {name: store.DependencyOracle, product: "Oracle", open: openOracle},
+	config.DialectPostgres:  {name: vocab.DependencyPostgres, product: "PostgreSQL", open: openPostgres},
+	config.DialectOracle11g: {name: vocab.DependencyOracle, product: "Oracle", open: openOracle},
 }
 
 // Name is the dependency name of a dialect (msgx_dependency_up, /readyz, the

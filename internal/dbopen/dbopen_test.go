@@ -13,6 +13,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/orastore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 func pgConfig(url string) config.Config {
@@ -30,9 +31,9 @@ func TestOpenPostgres(t *testing.T) {
 	ctx := t.Context()
 	db, err := dbopen.Open(ctx, pgConfig(pg.URL), dbopen.Options{Leader: true})
 	require.NoError(t, err)
-	require.Equal(t, store.DependencyPostgres, db.Name)
+	require.Equal(t, vocab.DependencyPostgres, db.Name)
 	require.Equal(t, "PostgreSQL", db.Product)
-	require.Equal(t, store.DependencyPostgres, db.Check.Name)
+	require.Equal(t, vocab.DependencyPostgres, db.Check.Name)
 	require.NoError(t, db.Check.Run(ctx))
 	_, err = db.Store.QueueHead(ctx, 1)
 	require.NoError(t, err)
@@ -113,7 +114,7 @@ func TestOpenOracleWithoutServer(t *testing.T) {
 
 func TestName(t *testing.T) {
 	t.Parallel()
-	require.Equal(t, store.DependencyPostgres, dbopen.Name(""))
-	require.Equal(t, store.DependencyPostgres, dbopen.Name(config.DialectPostgres))
-	require.Equal(t, store.DependencyOracle, dbopen.Name(config.DialectOracle11g))
+	require.Equal(t, vocab.DependencyPostgres, dbopen.Name(""))
+	require.Equal(t, vocab.DependencyPostgres, dbopen.Name(config.DialectPostgres))
+	require.Equal(t, vocab.DependencyOracle, dbopen.Name(config.DialectOracle11g))
 }

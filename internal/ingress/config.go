@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"time"
 
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 	"github.com/msgx-aodb/msgx/internal/wake"
 )
 
@@ -42,7 +42,7 @@ const DefaultGapWait = 3 * time.Second
 
 // DefaultConfig returns the documented defaults.
 func DefaultConfig() Config {
-	return Config{Batch: 500, RescanDistance: 1000, RescanAge: 10 * time.Minute, Source: "cminmsgs", Interval: time.Second, StoreName: store.DependencyPostgres,
+	return Config{Batch: 500, RescanDistance: 1000, RescanAge: 10 * time.Minute, Source: "cminmsgs", Interval: time.Second, StoreName: vocab.DependencyPostgres,
 		GapWait: DefaultGapWait, ReconcileBatch: 500}
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Poller moves new mailbox rows into the PROC_STATE queue (docs/design.md §1.1).
@@ -67,7 +68,7 @@ type Store interface {
 	AdvanceIngressMark(ctx context.Context, p store.AdvanceIngressMarkParams) error
 	RecordGap(ctx context.Context, g store.Gap) error
 	EnqueueNew(ctx context.Context, ids []int64, now time.Time) ([]store.Enqueued, error)
-	Message(ctx context.Context, id int64) (store.Message, error)
+	Message(ctx context.Context, id int64) (vocab.QueueEntry, error)
 }
 
 // Observer counts what went out of order at the ingress
@@ -141,7 +142,7 @@ func (p *Poller) poll(ctx context.Context) (enqueued int, full bool, err error) 
 		return 0, false, fmt.Errorf("ingress: read watermark: %w", err)
 	}
 	ahead, behind, err := p.readMailbox(ctx, mark, now)
-	p.attempted(store.DependencyMailbox, err)
+	p.attempted(vocab.DependencyMailbox, err)
 	if err != nil {
 		return 0, false, err
 	}
@@ -262,7 +263,7 @@ func (p *Poller) reportLate(got []store.Enqueued) int {
 		}
 		late++
 		p.log.Warn("ingress: late row: enqueued after a larger id already finished; its effect lands after that one's",
-			"msg_id", e.ID, "largest_finished_id", *e.LateAfter, "mark", store.LateMark(*e.LateAfter))
+			"msg_id", e.ID, "largest_finished_id", *e.LateAfter, "mark", vocab.LateMark(*e.LateAfter))
 	}
 	if late > 0 && p.cfg.Observer != nil {
 		p.cfg.Observer.IngressLateRows(late)

@@ -16,6 +16,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 	"github.com/msgx-aodb/msgx/internal/wake"
 )
 
@@ -57,7 +58,7 @@ func (e *ingressEnv) insertRow(t *testing.T, id int64, receivedAt time.Time) {
 }
 
 // queue lists the unfinished messages in queue order.
-func (e *ingressEnv) queue(t *testing.T) []store.Message {
+func (e *ingressEnv) queue(t *testing.T) []vocab.QueueEntry {
 	t.Helper()
 	ms, err := e.st.QueueHead(t.Context(), 1000)
 	require.NoError(t, err)
@@ -99,7 +100,7 @@ func TestPollEnqueuesInIDOrder(t *testing.T) {
 	require.Equal(t, 5, poll(t, e.poller(ingress.Config{})))
 	require.Equal(t, ids, e.queuedIDs(t))
 	for _, m := range e.queue(t) {
-		require.Equal(t, store.StatusPending, m.Status)
+		require.Equal(t, vocab.StatusPending, m.Status)
 	}
 	require.Equal(t, ids[4], e.mark(t))
 }

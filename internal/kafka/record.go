@@ -8,6 +8,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Record headers (docs/events.md).
@@ -26,7 +27,7 @@ const (
 // (EventBytes) before writing the event.
 func Record(topic string, e store.Event) *kgo.Record {
 	value := e.Payload
-	if e.EventType == store.EventTombstone {
+	if e.EventType == vocab.EventTombstone {
 		value = nil
 	}
 	return &kgo.Record{
@@ -67,7 +68,7 @@ func RecordBytes(r *kgo.Record) int {
 // written can have: its EVENT_ID comes from the database on insert, so the
 // widest is assumed (at most 18 bytes more than the real record). payload is
 // the record's value (a KAFKA:schd event's is its KAFKA:msg twin's).
-func EventBytes(e store.NewEvent, payload []byte) int {
+func EventBytes(e vocab.NewEvent, payload []byte) int {
 	e.Payload = payload
-	return RecordBytes(Record("", store.Event{NewEvent: e, ID: math.MaxInt64, PartitionKey: store.PartitionKey(e.FLID)}))
+	return RecordBytes(Record("", store.Event{NewEvent: e, ID: math.MaxInt64, PartitionKey: vocab.PartitionKey(e.FLID)}))
 }

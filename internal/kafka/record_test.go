@@ -10,6 +10,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // RecordBytes is franz-go's own measure against ProducerBatchMaxBytes: a
@@ -21,11 +22,11 @@ func TestRecordBytesIsTheClientsMeasure(t *testing.T) {
 	defer c.Close()
 	for _, payload := range []string{strings.Repeat("x", 600), strings.Repeat("y", 20_000)} {
 		e := store.Event{
-			NewEvent: store.NewEvent{
-				Target: store.TargetMsg, EventType: store.EventUpsert, MsgID: 123456, FLID: 30001, StateVersion: 7,
-				IdempotencyKey: store.IdempotencyKey(123456, 30001, 7, store.TargetMsg), Payload: []byte(payload),
+			NewEvent: vocab.NewEvent{
+				Target: vocab.TargetMsg, EventType: vocab.EventUpsert, MsgID: 123456, FLID: 30001, StateVersion: 7,
+				IdempotencyKey: vocab.IdempotencyKey(123456, 30001, 7, vocab.TargetMsg), Payload: []byte(payload),
 			},
-			ID: 42, PartitionKey: store.PartitionKey(30001),
+			ID: 42, PartitionKey: vocab.PartitionKey(30001),
 		}
 		n := RecordBytes(Record("t", e))
 		require.Greater(t, n, 512, "franz-go's smallest cap")
@@ -44,7 +45,7 @@ func TestRecordBytesIsTheClientsMeasure(t *testing.T) {
 		}
 
 		// A TOMBSTONE's value is null, whatever payload the event holds.
-		e.EventType = store.EventTombstone
+		e.EventType = vocab.EventTombstone
 		empty := e
 		empty.Payload = nil
 		require.Equal(t, RecordBytes(Record("t", empty)), RecordBytes(Record("t", e)))
@@ -54,14 +55,14 @@ func TestRecordBytesIsTheClientsMeasure(t *testing.T) {
 // EventBytes bounds the record an event will have once written, whatever
 // EVENT_ID it gets.
 func TestEventBytesBoundsTheRecord(t *testing.T) {
-	ne := store.NewEvent{
-		Target: store.TargetSchd, EventType: store.EventUpsert, MsgID: 9, FLID: 30001, StateVersion: 1,
-		IdempotencyKey: store.IdempotencyKey(9, 30001, 1, store.TargetSchd),
+	ne := vocab.NewEvent{
+		Target: vocab.TargetSchd, EventType: vocab.EventUpsert, MsgID: 9, FLID: 30001, StateVersion: 1,
+		IdempotencyKey: vocab.IdempotencyKey(9, 30001, 1, vocab.TargetSchd),
 	}
 	payload := []byte(`{"flid":30001}`)
 	bound := EventBytes(ne, payload)
 	for _, id := range []int64{1, 99_999, 1 << 62} {
-		e := store.Event{NewEvent: ne, ID: id, PartitionKey: store.PartitionKey(ne.FLID)}
+		e := store.Event{NewEvent: ne, ID: id, PartitionKey: vocab.PartitionKey(ne.FLID)}
 		e.Payload = payload
 		require.LessOrEqual(t, RecordBytes(Record("t", e)), bound, "event id %d", id)
 		if id == 1 {

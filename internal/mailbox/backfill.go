@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	dbmb "github.com/msgx-aodb/msgx/db/mailbox"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Capacities of the AODB's cminmsgs columns (sis-wire-format.md §8).
@@ -38,7 +38,7 @@ const (
 // wrong, and failing would retry a backfill that can never succeed while the
 // row stays unprocessed for the AODB. DATE_PROCESSED and STATUS come from
 // msgx itself; if they cannot be stored that is ErrInvalid.
-func (m *Mailbox) Backfill(ctx context.Context, b store.Backfill) (bool, error) {
+func (m *Mailbox) Backfill(ctx context.Context, b vocab.Backfill) (bool, error) {
 	if m.readOnly {
 		return false, ErrReadOnly
 	}
@@ -55,7 +55,7 @@ func (m *Mailbox) Backfill(ctx context.Context, b store.Backfill) (bool, error) 
 // returns the ids that are done — backfilled now, before, or gone from the
 // mailbox — and, per id, the todos refused as ErrInvalid. An outage rolls
 // everything back and is ErrUnavailable.
-func (m *Mailbox) BackfillMany(ctx context.Context, todos []store.Backfill) (done []int64, invalid map[int64]error, err error) {
+func (m *Mailbox) BackfillMany(ctx context.Context, todos []vocab.Backfill) (done []int64, invalid map[int64]error, err error) {
 	if m.readOnly {
 		return nil, nil, ErrReadOnly
 	}
@@ -239,7 +239,7 @@ func (c *setChunk) params() dbmb.InboundBackfillManyParams {
 
 // backfillParams converts a todo to the row update; see Backfill for the
 // rules on values that do not fit.
-func (m *Mailbox) backfillParams(b store.Backfill) (dbmb.InboundBackfillParams, []string, error) {
+func (m *Mailbox) backfillParams(b vocab.Backfill) (dbmb.InboundBackfillParams, []string, error) {
 	if b.MailboxStatus == "" || utf8.RuneCountInString(b.MailboxStatus) > statusMax {
 		return dbmb.InboundBackfillParams{}, nil, fmt.Errorf("mailbox: backfill row %d: status %q: %w", b.MsgID, b.MailboxStatus, ErrInvalid)
 	}

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	dbmb "github.com/msgx-aodb/msgx/db/mailbox"
-	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // The set-based backfill costs O(rows it updates) (issue #23): it reads
@@ -28,9 +28,9 @@ func TestBackfillManyReadsOnlyItsRows(t *testing.T) {
 	_, err := db.ExecContext(ctx, "ANALYZE TABLE cminmsgs")
 	require.NoError(t, err)
 
-	todos := make([]store.Backfill, batch)
+	todos := make([]vocab.Backfill, batch)
 	for i := range todos {
-		todos[i] = store.Backfill{MsgID: int64(1000 + i), MailboxStatus: store.StatusSucceeded, ProcessedAt: t0}
+		todos[i] = vocab.Backfill{MsgID: int64(1000 + i), MailboxStatus: vocab.StatusSucceeded, ProcessedAt: t0}
 	}
 	before := testdb.MailboxReads(t, db)
 	done, invalid, err := mb.BackfillMany(ctx, todos)
@@ -92,11 +92,11 @@ func TestBackfillManySendsSharedValuesOnce(t *testing.T) {
 	const rows = 500
 	insertBacklog(t, db, rows)
 	dttm := t0.Add(-time.Minute)
-	todos := make([]store.Backfill, rows)
+	todos := make([]vocab.Backfill, rows)
 	for i := range todos {
 		seqn := int64(100000 + i)
-		todos[i] = store.Backfill{MsgID: int64(1 + i), MailboxStatus: store.StatusSucceeded, ProcessedAt: t0,
-			Meta: store.Meta{Sndr: "AODB", Seqn: &seqn, Dttm: &dttm, Type: "FLOP", Styp: "TOBT"}}
+		todos[i] = vocab.Backfill{MsgID: int64(1 + i), MailboxStatus: vocab.StatusSucceeded, ProcessedAt: t0,
+			Meta: vocab.Meta{Sndr: "AODB", Seqn: &seqn, Dttm: &dttm, Type: "FLOP", Styp: "TOBT"}}
 	}
 	before := sessionStatus(t, db, "Bytes_received")
 	done, invalid, err := mb.BackfillMany(ctx, todos)
@@ -131,7 +131,7 @@ func TestBackfillManyNeverBlocksInserts(t *testing.T) {
 	tx, err := db.BeginTx(ctx, nil)
 	require.NoError(t, err)
 	defer tx.Rollback()
-	status := store.StatusSucceeded
+	status := vocab.StatusSucceeded
 	n, err := dbmb.New().InboundBackfillMany(ctx, tx, dbmb.InboundBackfillManyParams{
 		BeforeFirst: 8, Ids: []int64{9, 10}, ProcessedAtAll: &t0, StatusAll: &status,
 		SndrAll: "", SeqnAll: "", DttmAll: "", MsgTypeAll: "", MsgSubtypeAll: "",

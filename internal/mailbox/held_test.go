@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/mailbox"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Rule 20: an AODB writer holds a transaction open with its insert (an id
@@ -29,10 +29,10 @@ func TestBackfillDoesNotWaitForHeldInserts(t *testing.T) {
 	_, err = tx.ExecContext(ctx, "INSERT INTO cminmsgs (CMINMSGS_CLOB_MSG, CMINMSGS_DATE_RECEIVED) VALUES ('<MSG/>', '2020-01-01 00:00:00')") // 21, held
 	require.NoError(t, err)
 	insertBacklog(t, db, 20) // 22..41
-	var todos []store.Backfill
+	var todos []vocab.Backfill
 	for id := int64(1); id <= 41; id++ {
 		if id != 21 {
-			todos = append(todos, store.Backfill{MsgID: id, MailboxStatus: store.StatusSucceeded, ProcessedAt: t0})
+			todos = append(todos, vocab.Backfill{MsgID: id, MailboxStatus: vocab.StatusSucceeded, ProcessedAt: t0})
 		}
 	}
 	// A wait fails the backfill in 1 s (innodb_lock_wait_timeout) instead of

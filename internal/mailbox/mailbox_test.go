@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/mailbox"
-	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 var shanghai = time.FixedZone("CST", 8*3600)
@@ -144,7 +144,7 @@ func TestMailboxListAfterAndRescan(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, ids[1:4], got, "after the mark, ascending, bounded")
 
-	_, err = mb.Backfill(ctx, store.Backfill{MsgID: ids[1], MailboxStatus: store.StatusSucceeded, ProcessedAt: t0})
+	_, err = mb.Backfill(ctx, vocab.Backfill{MsgID: ids[1], MailboxStatus: vocab.StatusSucceeded, ProcessedAt: t0})
 	require.NoError(t, err)
 	got, err = mb.ListAfter(ctx, 0, 10)
 	require.NoError(t, err)
@@ -169,8 +169,8 @@ func TestMailboxBackfill(t *testing.T) {
 
 	seqn := int64(8388607) // largest mediumint
 	dttm := t0.Add(-time.Minute)
-	b := store.Backfill{MsgID: id, MailboxStatus: store.StatusSucceeded, ProcessedAt: t0.Add(time.Second),
-		Meta: store.Meta{Sndr: "AODB", Seqn: &seqn, Dttm: &dttm, Type: "FLOP", Styp: "GTDT"}}
+	b := vocab.Backfill{MsgID: id, MailboxStatus: vocab.StatusSucceeded, ProcessedAt: t0.Add(time.Second),
+		Meta: vocab.Meta{Sndr: "AODB", Seqn: &seqn, Dttm: &dttm, Type: "FLOP", Styp: "GTDT"}}
 	changed, err := mb.Backfill(ctx, b)
 	require.NoError(t, err)
 	require.True(t, changed)
@@ -185,7 +185,7 @@ func TestMailboxBackfill(t *testing.T) {
 	require.True(t, row.DateSent.Equal(dttm))
 
 	// Once: a second backfill changes nothing and is not an error.
-	b.MailboxStatus, b.ProcessedAt = store.StatusDead, t0.Add(time.Hour)
+	b.MailboxStatus, b.ProcessedAt = vocab.StatusDead, t0.Add(time.Hour)
 	changed, err = mb.Backfill(ctx, b)
 	require.NoError(t, err)
 	require.False(t, changed)
@@ -205,37 +205,37 @@ func TestMailboxBackfillOverwritesOwnDead(t *testing.T) {
 	mb, _, _ := newMailbox(t)
 	ctx := t.Context()
 	seqn := int64(7)
-	meta := store.Meta{Sndr: "AODB", Seqn: &seqn, Type: "FLOP", Styp: "GTDT"}
-	backfilled := func(status string, meta store.Meta) int64 {
+	meta := vocab.Meta{Sndr: "AODB", Seqn: &seqn, Type: "FLOP", Styp: "GTDT"}
+	backfilled := func(status string, meta vocab.Meta) int64 {
 		id, err := mb.Insert(ctx, []byte("<MSG/>"), t0)
 		require.NoError(t, err)
-		changed, err := mb.Backfill(ctx, store.Backfill{MsgID: id, MailboxStatus: status, ProcessedAt: t0, Meta: meta})
+		changed, err := mb.Backfill(ctx, vocab.Backfill{MsgID: id, MailboxStatus: status, ProcessedAt: t0, Meta: meta})
 		require.NoError(t, err)
 		require.True(t, changed)
 		return id
 	}
 	again := func(id int64) bool {
-		changed, err := mb.Backfill(ctx, store.Backfill{MsgID: id, MailboxStatus: store.StatusSucceeded,
-			ProcessedAt: t0.Add(time.Hour), Meta: meta, OverwritesStatus: store.StatusDead})
+		changed, err := mb.Backfill(ctx, vocab.Backfill{MsgID: id, MailboxStatus: vocab.StatusSucceeded,
+			ProcessedAt: t0.Add(time.Hour), Meta: meta, OverwritesStatus: vocab.StatusDead})
 		require.NoError(t, err)
 		return changed
 	}
-	same := backfilled(store.StatusDead, meta)
+	same := backfilled(vocab.StatusDead, meta)
 	require.True(t, again(same), "its own DEAD, same META")
 	row, err := mb.Get(ctx, same)
 	require.NoError(t, err)
 	require.Equal(t, "SUCCEEDED", row.Status)
 	require.True(t, row.ProcessedAt.Equal(t0.Add(time.Hour)))
-	require.True(t, again(backfilled(store.StatusDead, store.Meta{})), "its own DEAD before any META decoded")
+	require.True(t, again(backfilled(vocab.StatusDead, vocab.Meta{})), "its own DEAD before any META decoded")
 
 	other := meta
 	other.Sndr = "XXXX"
-	require.False(t, again(backfilled(store.StatusDead, other)), "another META: not msgx's backfill of this message")
+	require.False(t, again(backfilled(vocab.StatusDead, other)), "another META: not msgx's backfill of this message")
 	require.False(t, again(backfilled("DONE", meta)), "another status: someone else's")
-	require.False(t, again(backfilled(store.StatusSkipped, meta)), "only DEAD is overwritten")
-	id := backfilled(store.StatusDead, meta)
-	done, _, err := mb.BackfillMany(ctx, []store.Backfill{{MsgID: id, MailboxStatus: store.StatusSucceeded,
-		ProcessedAt: t0.Add(time.Hour), Meta: meta, OverwritesStatus: store.StatusDead}})
+	require.False(t, again(backfilled(vocab.StatusSkipped, meta)), "only DEAD is overwritten")
+	id := backfilled(vocab.StatusDead, meta)
+	done, _, err := mb.BackfillMany(ctx, []vocab.Backfill{{MsgID: id, MailboxStatus: vocab.StatusSucceeded,
+		ProcessedAt: t0.Add(time.Hour), Meta: meta, OverwritesStatus: vocab.StatusDead}})
 	require.NoError(t, err)
 	require.Equal(t, []int64{id}, done)
 	row, err = mb.Get(ctx, id)
@@ -253,8 +253,8 @@ func TestMailboxBackfillNeverTruncates(t *testing.T) {
 
 	seqn := int64(8388608) // one past mediumint
 	far := time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
-	changed, err := mb.Backfill(ctx, store.Backfill{MsgID: id, MailboxStatus: store.StatusSkipped, ProcessedAt: t0,
-		Meta: store.Meta{Sndr: "AODBX", Seqn: &seqn, Dttm: &far, Type: "FLOP", Styp: "ÉÉÉÉÉ"}})
+	changed, err := mb.Backfill(ctx, vocab.Backfill{MsgID: id, MailboxStatus: vocab.StatusSkipped, ProcessedAt: t0,
+		Meta: vocab.Meta{Sndr: "AODBX", Seqn: &seqn, Dttm: &far, Type: "FLOP", Styp: "ÉÉÉÉÉ"}})
 	require.NoError(t, err)
 	require.True(t, changed)
 
@@ -278,10 +278,10 @@ func TestMailboxBackfillRefusesBadStatus(t *testing.T) {
 	ctx := t.Context()
 	id, err := mb.Insert(ctx, []byte("<MSG/>"), t0)
 	require.NoError(t, err)
-	for _, b := range []store.Backfill{
+	for _, b := range []vocab.Backfill{
 		{MsgID: id, MailboxStatus: "", ProcessedAt: t0},
 		{MsgID: id, MailboxStatus: strings.Repeat("X", 21), ProcessedAt: t0},
-		{MsgID: id, MailboxStatus: store.StatusSucceeded},
+		{MsgID: id, MailboxStatus: vocab.StatusSucceeded},
 	} {
 		_, err := mb.Backfill(ctx, b)
 		require.ErrorIs(t, err, mailbox.ErrInvalid)
@@ -327,7 +327,7 @@ func TestMailboxShadow(t *testing.T) {
 		require.NoError(t, err)
 		ids = append(ids, id)
 	}
-	_, err := mb.Backfill(ctx, store.Backfill{MsgID: ids[1], MailboxStatus: store.StatusSucceeded, ProcessedAt: t0})
+	_, err := mb.Backfill(ctx, vocab.Backfill{MsgID: ids[1], MailboxStatus: vocab.StatusSucceeded, ProcessedAt: t0})
 	require.NoError(t, err)
 
 	shadow := mailbox.New(db, mailbox.WithZone(shanghai), mailbox.WithShadow())
@@ -340,9 +340,9 @@ func TestMailboxShadow(t *testing.T) {
 
 	_, err = shadow.Insert(ctx, []byte("<MSG/>"), t0)
 	require.ErrorIs(t, err, mailbox.ErrReadOnly)
-	_, err = shadow.Backfill(ctx, store.Backfill{MsgID: ids[0], MailboxStatus: store.StatusSucceeded, ProcessedAt: t0})
+	_, err = shadow.Backfill(ctx, vocab.Backfill{MsgID: ids[0], MailboxStatus: vocab.StatusSucceeded, ProcessedAt: t0})
 	require.ErrorIs(t, err, mailbox.ErrReadOnly)
-	_, _, err = shadow.BackfillMany(ctx, []store.Backfill{{MsgID: ids[2], MailboxStatus: store.StatusSucceeded, ProcessedAt: t0}})
+	_, _, err = shadow.BackfillMany(ctx, []vocab.Backfill{{MsgID: ids[2], MailboxStatus: vocab.StatusSucceeded, ProcessedAt: t0}})
 	require.ErrorIs(t, err, mailbox.ErrReadOnly)
 	require.False(t, stored(t, db, "CMINMSGS_DATE_PROCESSED", ids[0]).Valid, "nothing written")
 }
@@ -363,21 +363,21 @@ func TestMailboxBackfillManyEdgeCases(t *testing.T) {
 		ids = append(ids, id)
 	}
 	// ids[1] was backfilled before: it keeps its first outcome.
-	_, err := mb.Backfill(ctx, store.Backfill{MsgID: ids[1], MailboxStatus: store.StatusDead, ProcessedAt: t0})
+	_, err := mb.Backfill(ctx, vocab.Backfill{MsgID: ids[1], MailboxStatus: vocab.StatusDead, ProcessedAt: t0})
 	require.NoError(t, err)
 	before, err := mb.Get(ctx, ids[1])
 	require.NoError(t, err)
 
 	seqn, big := int64(-8388608), int64(1<<23)
 	dttm := t0.Add(-time.Minute)
-	done, invalid, err := mb.BackfillMany(ctx, []store.Backfill{
-		{MsgID: ids[0], MailboxStatus: store.StatusSucceeded, ProcessedAt: t0.Add(time.Second),
-			Meta: store.Meta{Sndr: "AODB", Seqn: &seqn, Dttm: &dttm, Type: "FLOP", Styp: "ÉÉÉÉ"}},
-		{MsgID: ids[1], MailboxStatus: store.StatusSucceeded, ProcessedAt: t0.Add(time.Hour), Meta: store.Meta{Type: "FLOP"}},
+	done, invalid, err := mb.BackfillMany(ctx, []vocab.Backfill{
+		{MsgID: ids[0], MailboxStatus: vocab.StatusSucceeded, ProcessedAt: t0.Add(time.Second),
+			Meta: vocab.Meta{Sndr: "AODB", Seqn: &seqn, Dttm: &dttm, Type: "FLOP", Styp: "ÉÉÉÉ"}},
+		{MsgID: ids[1], MailboxStatus: vocab.StatusSucceeded, ProcessedAt: t0.Add(time.Hour), Meta: vocab.Meta{Type: "FLOP"}},
 		{MsgID: ids[2], MailboxStatus: "", ProcessedAt: t0},
-		{MsgID: 999999, MailboxStatus: store.StatusSucceeded, ProcessedAt: t0},
-		{MsgID: ids[3], MailboxStatus: store.StatusSkipped, ProcessedAt: t0, Meta: store.Meta{Type: "FLOP"}},
-		{MsgID: ids[4], MailboxStatus: store.StatusSucceeded, ProcessedAt: t0, Meta: store.Meta{Sndr: "AODBX", Seqn: &big, Type: "FLOP"}},
+		{MsgID: 999999, MailboxStatus: vocab.StatusSucceeded, ProcessedAt: t0},
+		{MsgID: ids[3], MailboxStatus: vocab.StatusSkipped, ProcessedAt: t0, Meta: vocab.Meta{Type: "FLOP"}},
+		{MsgID: ids[4], MailboxStatus: vocab.StatusSucceeded, ProcessedAt: t0, Meta: vocab.Meta{Sndr: "AODBX", Seqn: &big, Type: "FLOP"}},
 	})
 	require.NoError(t, err)
 	require.Equal(t, []int64{ids[0], ids[1], 999999, ids[3], ids[4]}, done, "gone rows count as done")
@@ -409,9 +409,9 @@ func TestMailboxBackfillManyEdgeCases(t *testing.T) {
 
 	// Repeating the lot changes nothing and logs nothing new.
 	logged := logs.Len()
-	done, _, err = mb.BackfillMany(ctx, []store.Backfill{
-		{MsgID: ids[0], MailboxStatus: store.StatusDead, ProcessedAt: t0.Add(time.Hour), Meta: store.Meta{Type: "XXXX"}},
-		{MsgID: ids[4], MailboxStatus: store.StatusDead, ProcessedAt: t0, Meta: store.Meta{Sndr: "AODBX", Type: "FLOP"}},
+	done, _, err = mb.BackfillMany(ctx, []vocab.Backfill{
+		{MsgID: ids[0], MailboxStatus: vocab.StatusDead, ProcessedAt: t0.Add(time.Hour), Meta: vocab.Meta{Type: "XXXX"}},
+		{MsgID: ids[4], MailboxStatus: vocab.StatusDead, ProcessedAt: t0, Meta: vocab.Meta{Sndr: "AODBX", Type: "FLOP"}},
 	})
 	require.NoError(t, err)
 	require.Len(t, done, 2)
@@ -442,11 +442,11 @@ func TestMailboxBackfillManyChunks(t *testing.T) {
 	require.NoError(t, err)
 	// Ids 1..2345 all, in order; then every third id of the rest is
 	// skipped, the ids descending; id 7 twice.
-	var todos []store.Backfill
-	todo := func(id int64) store.Backfill {
+	var todos []vocab.Backfill
+	todo := func(id int64) vocab.Backfill {
 		seqn := id - 1
-		return store.Backfill{MsgID: id, MailboxStatus: store.StatusSucceeded, ProcessedAt: t0,
-			Meta: store.Meta{Sndr: "AODB", Seqn: &seqn, Type: "FLOP"}}
+		return vocab.Backfill{MsgID: id, MailboxStatus: vocab.StatusSucceeded, ProcessedAt: t0,
+			Meta: vocab.Meta{Sndr: "AODB", Seqn: &seqn, Type: "FLOP"}}
 	}
 	for id := int64(1); id <= 2345; id++ {
 		todos = append(todos, todo(id))

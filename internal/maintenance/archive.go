@@ -36,7 +36,7 @@ func (a *Archive) Run(ctx context.Context, dry bool) (Result, error) {
 	b := a.Base.withDefaults()
 	swept, err := b.drain(ctx, dry, func(ctx context.Context, max int, dry bool) (store.Swept, error) {
 		now := b.Clock.Now()
-		return a.Store.ArchiveMessages(ctx, store.ArchiveParams{Before: now.Add(-a.After), Max: max, Now: now, DryRun: dry})
+		return a.Store.ArchiveMessages(ctx, store.ArchiveMessagesParams{Before: now.Add(-a.After), Max: max, Now: now, DryRun: dry})
 	})
 	return Result{Swept: swept, What: "messages by finish time"}, err
 }

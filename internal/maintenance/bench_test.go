@@ -13,6 +13,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 const (
@@ -52,9 +53,9 @@ func seedFlights(b *testing.B, st store.Store, n int, at time.Time) {
 	changed := flight.Replaced(1, flight.Groups, flight.PayloadKinds)
 	const chunk = 5000
 	for lo := 0; lo < n; lo += chunk {
-		ws := make([]store.FlightWrite, 0, chunk)
+		ws := make([]vocab.FlightWrite, 0, chunk)
 		for i := lo; i < min(lo+chunk, n); i++ {
-			ws = append(ws, store.FlightWrite{State: benchFlight(int64(1_000_000+i), day), Changes: changed, New: true})
+			ws = append(ws, vocab.FlightWrite{State: benchFlight(int64(1_000_000+i), day), Changes: changed, New: true})
 		}
 		require.NoError(b, st.WriteFlights(b.Context(), ws, at))
 	}
@@ -134,7 +135,7 @@ func pumpFor(b *testing.B, e *env) float64 {
 		require.NoError(b, err)
 		var n int64
 		for _, c := range cs {
-			if c.Status == store.StatusPending || c.Status == store.StatusFailed {
+			if c.Status == vocab.StatusPending || c.Status == vocab.StatusFailed {
 				n += c.Messages
 			}
 		}

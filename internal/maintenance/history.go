@@ -9,6 +9,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/apply"
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // History is the history sweep (docs/design.md §8, rule 5): flights whose
@@ -61,7 +62,7 @@ const (
 
 // queueBusy is a batch that found an unfinished message under the pipeline
 // lock: it committed nothing.
-type queueBusy struct{ head store.Message }
+type queueBusy struct{ head vocab.QueueEntry }
 
 func (q *queueBusy) Error() string {
 	return fmt.Sprintf("history: message %d is %s", q.head.ID, q.head.Status)
@@ -185,7 +186,7 @@ func (h *History) batch(ctx context.Context, now time.Time, max int) (store.Swep
 	if err != nil {
 		return store.Swept{}, fmt.Errorf("history: stamps: %w", err)
 	}
-	var events []store.NewEvent
+	var events []vocab.NewEvent
 	var swept store.Swept
 	kept, keptIDs := rows[:0], flids[:0]
 	for i, f := range flights {

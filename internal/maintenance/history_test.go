@@ -11,6 +11,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 const day = 24 * time.Hour
@@ -103,17 +104,17 @@ func TestHistoryTombstoneForActive(t *testing.T) {
 	require.NoError(t, err)
 	var tombs []store.Event
 	for _, ev := range evs {
-		if ev.EventType == store.EventTombstone {
+		if ev.EventType == vocab.EventTombstone {
 			tombs = append(tombs, ev)
 		}
 	}
 	require.Len(t, tombs, 2, "flight 1: one TOMBSTONE per target")
-	for i, target := range []string{store.TargetMsg, store.TargetSchd} {
+	for i, target := range []string{vocab.TargetMsg, vocab.TargetSchd} {
 		require.Equal(t, target, tombs[i].Target)
 		require.Equal(t, int64(1), tombs[i].FLID)
 		require.Equal(t, int64(2), tombs[i].StateVersion, "one past the last state")
-		require.Equal(t, store.IdempotencyKey(created, 1, 2, target), tombs[i].IdempotencyKey)
-		require.Equal(t, store.EventPending, tombs[i].Status)
+		require.Equal(t, vocab.IdempotencyKey(created, 1, 2, target), tombs[i].IdempotencyKey)
+		require.Equal(t, vocab.EventPending, tombs[i].Status)
 	}
 	require.Greater(t, tombs[0].ID, evs[len(evs)-3].ID, "after every earlier event")
 	del, err := e.Store.EventsOfMessage(t.Context(), deleted)
@@ -251,7 +252,7 @@ func TestHistoryWaitsForTheQueue(t *testing.T) {
 	e.Drain(t)
 	m, err := e.Store.Message(t.Context(), flop)
 	require.NoError(t, err)
-	require.Equal(t, store.StatusSucceeded, m.Status, "applied to the live flight, not no-match:flight")
+	require.Equal(t, vocab.StatusSucceeded, m.Status, "applied to the live flight, not no-match:flight")
 	res, err = h.Run(t.Context(), false)
 	require.NoError(t, err)
 	require.Equal(t, 1, res.Rows, "flight 2; flight 1 changed just now")

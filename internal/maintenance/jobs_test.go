@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // A duplicate of a message the archive job moved is still SKIPPED (rule 2).
@@ -17,7 +18,7 @@ func TestArchiveJobThenDuplicate(t *testing.T) {
 	msg := adft(1)
 	first := e.Send(t, msg)
 	e.Drain(t)
-	require.NoError(t, e.Store.DeleteBackfills(t.Context(), []store.BackfillKey{{MsgID: first}})) // the mailbox was backfilled
+	require.NoError(t, e.Store.DeleteBackfills(t.Context(), []vocab.BackfillKey{{MsgID: first}})) // the mailbox was backfilled
 	a := &Archive{Base: e.base(), Every: time.Hour, After: DefaultArchiveAfter}
 
 	e.Clock.Advance(DefaultArchiveAfter - time.Minute)
@@ -39,7 +40,7 @@ func TestArchiveJobThenDuplicate(t *testing.T) {
 	e.Drain(t)
 	m, err = e.Store.Message(t.Context(), again)
 	require.NoError(t, err)
-	require.Equal(t, store.StatusSkipped, m.Status, "an archived identity still deduplicates")
+	require.Equal(t, vocab.StatusSkipped, m.Status, "an archived identity still deduplicates")
 	require.Equal(t, first, *m.DuplicateOf)
 }
 
@@ -54,20 +55,20 @@ func TestOutboxJobTwinRule(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, evs, 2)
 	msgEv, schdEv := evs[0], evs[1]
-	require.Equal(t, store.TargetMsg, msgEv.Target)
-	require.NoError(t, e.Store.MarkSent(t.Context(), store.MarkSentParams{Target: store.TargetMsg, IDs: []int64{msgEv.ID}, Now: e.Clock.Now()}))
+	require.Equal(t, vocab.TargetMsg, msgEv.Target)
+	require.NoError(t, e.Store.MarkSent(t.Context(), store.MarkSentParams{Target: vocab.TargetMsg, IDs: []int64{msgEv.ID}, Now: e.Clock.Now()}))
 
 	o := &Outbox{Base: e.base(), Every: time.Hour, Retention: DefaultOutboxRetention}
 	e.Clock.Advance(DefaultOutboxRetention + time.Minute)
 	res, err := o.Run(t.Context(), false)
 	require.NoError(t, err)
 	require.Zero(t, res.Rows, "the msg row stays: its schd twin still needs the payload")
-	pending, err := e.Store.PendingEvents(t.Context(), store.TargetSchd, 10)
+	pending, err := e.Store.PendingEvents(t.Context(), vocab.TargetSchd, 10)
 	require.NoError(t, err)
 	require.Len(t, pending, 1)
 	require.NotEmpty(t, pending[0].Payload)
 
-	require.NoError(t, e.Store.MarkSent(t.Context(), store.MarkSentParams{Target: store.TargetSchd, IDs: []int64{schdEv.ID}, Now: e.Clock.Now()}))
+	require.NoError(t, e.Store.MarkSent(t.Context(), store.MarkSentParams{Target: vocab.TargetSchd, IDs: []int64{schdEv.ID}, Now: e.Clock.Now()}))
 	res, err = o.Run(t.Context(), false)
 	require.NoError(t, err)
 	require.Equal(t, 2, res.Rows)

@@ -10,16 +10,16 @@ import (
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/status"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Known label values exported even when their count is zero, so an alert on
 // "dead letters of class X" or "outbox lag of target Y" has a series to watch
 // from the first scrape.
 var (
-	knownClasses  = sis.ClassNames()
-	knownStatuses = []string{store.StatusPending, store.StatusFailed, store.StatusSucceeded, store.StatusSkipped, store.StatusDead}
-	knownTargets  = []string{store.TargetMsg, store.TargetSchd}
+	knownClasses  = vocab.ClassNames()
+	knownStatuses = []string{vocab.StatusPending, vocab.StatusFailed, vocab.StatusSucceeded, vocab.StatusSkipped, vocab.StatusDead}
+	knownTargets  = []string{vocab.TargetMsg, vocab.TargetSchd}
 	knownKinds    = []string{string(sis.KindSchedule), string(sis.KindFlightOps), string(sis.KindFlightDelete),
 		string(sis.KindReference), string(sis.KindRequest), string(sis.KindIgnored), string(sis.KindUnsupported),
 		string(sis.KindUnknown)}

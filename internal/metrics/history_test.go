@@ -10,9 +10,9 @@ import (
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/metrics"
 	"github.com/msgx-aodb/msgx/internal/status"
-	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 func TestHistoryKeepsAnHourOfSamples(t *testing.T) {
@@ -21,12 +21,12 @@ func TestHistoryKeepsAnHourOfSamples(t *testing.T) {
 	at := t0
 	for i := range metrics.HistorySamples + 10 {
 		if i%2 == 0 {
-			m.MessageFinished("FLIGHT_OPS", store.StatusSucceeded, "", time.Second)
+			m.MessageFinished("FLIGHT_OPS", vocab.StatusSucceeded, "", time.Second)
 		}
 		m.Sample(at, &status.Report{Backlog: int64(i), Head: &status.Head{AgeSeconds: float64(i)}})
 		at = at.Add(metrics.HistoryInterval)
 	}
-	m.MessageFinished("SCHEDULE", store.StatusSkipped, "", time.Second)
+	m.MessageFinished("SCHEDULE", vocab.StatusSkipped, "", time.Second)
 	m.Sample(at, nil)
 
 	kept, current := m.History(at)
@@ -38,8 +38,8 @@ func TestHistoryKeepsAnHourOfSamples(t *testing.T) {
 	require.Equal(t, int64(metrics.HistorySamples+9), prev.Backlog)
 	require.Equal(t, float64(metrics.HistorySamples+9), prev.HeadAge)
 	require.Equal(t, int64(67), current.Finished)
-	require.Equal(t, int64(66), current.Outcomes[metrics.Outcome{Kind: "FLIGHT_OPS", Status: store.StatusSucceeded}])
-	require.Equal(t, int64(1), current.Outcomes[metrics.Outcome{Kind: "SCHEDULE", Status: store.StatusSkipped}])
+	require.Equal(t, int64(66), current.Outcomes[metrics.Outcome{Kind: "FLIGHT_OPS", Status: vocab.StatusSucceeded}])
+	require.Equal(t, int64(1), current.Outcomes[metrics.Outcome{Kind: "SCHEDULE", Status: vocab.StatusSkipped}])
 	require.Equal(t, time.Hour, kept[len(kept)-1].At.Sub(kept[0].At), "an hour, both ends included")
 
 	var nilM *metrics.Metrics

@@ -23,7 +23,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/status"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Namespace prefixes every msgx metric.
@@ -157,7 +157,7 @@ func New(src status.Source, clk clock.Clock, opts ...Option) *Metrics {
 	// right after a restart is an increase from 0, not a new series.
 	for _, kind := range knownKinds {
 		for _, class := range knownClasses {
-			m.finished.WithLabelValues(kind, store.StatusDead, class)
+			m.finished.WithLabelValues(kind, vocab.StatusDead, class)
 		}
 	}
 	for _, target := range knownTargets {

@@ -26,6 +26,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 var (
@@ -105,20 +106,20 @@ func TestGaugesFollowTheDatabase(t *testing.T) {
 	require.Zero(t, value(t, fams, "msgx_queue_backlog"))
 	require.Zero(t, value(t, fams, "msgx_queue_head_age_seconds"), "empty queue")
 	require.Zero(t, value(t, fams, "msgx_dead_letters", "class", "PROTOCOL"), "known classes exported as 0")
-	require.Zero(t, value(t, fams, "msgx_outbox_pending", "target", store.TargetSchd), "known targets exported as 0")
+	require.Zero(t, value(t, fams, "msgx_outbox_pending", "target", vocab.TargetSchd), "known targets exported as 0")
 
 	ctx := t.Context()
 	_, err := s.Enqueue(ctx, []int64{1, 2, 3, 4}, t0)
 	require.NoError(t, err)
-	require.NoError(t, s.FinishMessages(ctx, []store.Finish{
-		{MsgID: 1, Status: store.StatusDead, ErrorClass: "PROTOCOL", Reason: "RECS", Now: t0},
+	require.NoError(t, s.FinishMessages(ctx, []vocab.Finish{
+		{MsgID: 1, Status: vocab.StatusDead, ErrorClass: "PROTOCOL", Reason: "RECS", Now: t0},
 	}))
-	_, err = s.RecordFailure(ctx, store.Failure{MsgID: 2, ErrorClass: "INFRA", Reason: "down", NextAttemptAt: t0.Add(time.Second), Now: t0})
+	_, err = s.RecordFailure(ctx, vocab.RecordFailureParams{MsgID: 2, ErrorClass: "INFRA", Reason: "down", NextAttemptAt: t0.Add(time.Second), Now: t0})
 	require.NoError(t, err)
-	require.NoError(t, s.InsertEvents(ctx, []store.NewEvent{{Target: store.TargetMsg, EventType: store.EventUpsert,
-		MsgID: 1, FLID: 7, StateVersion: 1, IdempotencyKey: store.IdempotencyKey(1, 7, 1, store.TargetMsg),
+	require.NoError(t, s.InsertEvents(ctx, []vocab.NewEvent{{Target: vocab.TargetMsg, EventType: vocab.EventUpsert,
+		MsgID: 1, FLID: 7, StateVersion: 1, IdempotencyKey: vocab.IdempotencyKey(1, 7, 1, vocab.TargetMsg),
 		Payload: []byte(`{}`), CreatedAt: t0.Add(time.Minute)}}))
-	require.NoError(t, s.AddBackfills(ctx, []store.Backfill{{MsgID: 1, MailboxStatus: store.StatusDead, ProcessedAt: t0}}))
+	require.NoError(t, s.AddBackfills(ctx, []vocab.Backfill{{MsgID: 1, MailboxStatus: vocab.StatusDead, ProcessedAt: t0}}))
 	require.NoError(t, s.RecordBackfillFailure(ctx, store.RecordBackfillFailureParams{MsgID: 1, NextAttemptAt: t0.Add(time.Minute), Reason: "mailbox down"}))
 	clk.Advance(5 * time.Minute)
 
@@ -126,25 +127,25 @@ func TestGaugesFollowTheDatabase(t *testing.T) {
 	require.Equal(t, 3.0, value(t, fams, "msgx_queue_backlog"), "2 FAILED, 3 and 4 PENDING")
 	require.Equal(t, 300.0, value(t, fams, "msgx_queue_head_age_seconds"), "head 2, first seen at t0")
 	require.Equal(t, 1.0, value(t, fams, "msgx_queue_head_attempts"))
-	require.Equal(t, 2.0, value(t, fams, "msgx_queue_messages", "status", store.StatusPending))
-	require.Equal(t, 1.0, value(t, fams, "msgx_queue_messages", "status", store.StatusDead))
-	require.Zero(t, value(t, fams, "msgx_queue_messages", "status", store.StatusSucceeded))
+	require.Equal(t, 2.0, value(t, fams, "msgx_queue_messages", "status", vocab.StatusPending))
+	require.Equal(t, 1.0, value(t, fams, "msgx_queue_messages", "status", vocab.StatusDead))
+	require.Zero(t, value(t, fams, "msgx_queue_messages", "status", vocab.StatusSucceeded))
 	require.Equal(t, 1.0, value(t, fams, "msgx_queue_failing", "class", "INFRA"))
 	require.Equal(t, 1.0, value(t, fams, "msgx_dead_letters", "class", "PROTOCOL"))
 	require.Zero(t, value(t, fams, "msgx_dead_letters", "class", "EXHAUSTED"))
-	require.Equal(t, 1.0, value(t, fams, "msgx_outbox_pending", "target", store.TargetMsg))
-	require.Equal(t, 240.0, value(t, fams, "msgx_outbox_oldest_age_seconds", "target", store.TargetMsg))
-	require.Zero(t, value(t, fams, "msgx_outbox_pending", "target", store.TargetSchd))
+	require.Equal(t, 1.0, value(t, fams, "msgx_outbox_pending", "target", vocab.TargetMsg))
+	require.Equal(t, 240.0, value(t, fams, "msgx_outbox_oldest_age_seconds", "target", vocab.TargetMsg))
+	require.Zero(t, value(t, fams, "msgx_outbox_pending", "target", vocab.TargetSchd))
 	require.Equal(t, 1.0, value(t, fams, "msgx_backfill_todos"))
 	require.Equal(t, 1.0, value(t, fams, "msgx_backfill_todos_failing"))
 	require.Equal(t, 300.0, value(t, fams, "msgx_backfill_oldest_seconds"))
 
 	// The head moves on: the gauges follow at the next scrape.
-	require.NoError(t, s.FinishMessages(ctx, []store.Finish{{MsgID: 2, Status: store.StatusSucceeded, Now: clk.Now()}}))
+	require.NoError(t, s.FinishMessages(ctx, []vocab.Finish{{MsgID: 2, Status: vocab.StatusSucceeded, Now: clk.Now()}}))
 	fams = scrape(t, url)
 	require.Equal(t, 2.0, value(t, fams, "msgx_queue_backlog"))
 	require.Zero(t, value(t, fams, "msgx_queue_failing", "class", "INFRA"))
-	require.Equal(t, 1.0, value(t, fams, "msgx_queue_messages", "status", store.StatusSucceeded))
+	require.Equal(t, 1.0, value(t, fams, "msgx_queue_messages", "status", vocab.StatusSucceeded))
 }
 
 func TestStatusFailureKeepsTheScrape(t *testing.T) {
@@ -174,18 +175,18 @@ func TestEventMetrics(t *testing.T) {
 	require.Zero(t, value(t, fams, "msgx_backfilled_total"))
 	require.NotContains(t, fams, "msgx_status_up", "no source, no status gauges")
 
-	m.MessageFinished("FLIGHT_OPS", store.StatusSucceeded, "", 200*time.Millisecond)
-	m.MessageFinished("FLIGHT_OPS", store.StatusSucceeded, "", 3*time.Second)
-	m.MessageFinished("", store.StatusDead, "MALFORMED", time.Second)
+	m.MessageFinished("FLIGHT_OPS", vocab.StatusSucceeded, "", 200*time.Millisecond)
+	m.MessageFinished("FLIGHT_OPS", vocab.StatusSucceeded, "", 3*time.Second)
+	m.MessageFinished("", vocab.StatusDead, "MALFORMED", time.Second)
 	m.BackfillFailed()
 	m.BackfillDone(3)
 	m.BackfillDone(2)
-	m.EventDelivered(store.TargetMsg, 50*time.Millisecond)
-	m.EventDelivered(store.TargetMsg, 2*time.Second)
-	m.EventDelivered(store.TargetSchd, 4*time.Second)
-	m.EventFailed(store.TargetMsg, false)
-	m.EventFailed(store.TargetMsg, true)
-	m.EventFailed(store.TargetMsg, true)
+	m.EventDelivered(vocab.TargetMsg, 50*time.Millisecond)
+	m.EventDelivered(vocab.TargetMsg, 2*time.Second)
+	m.EventDelivered(vocab.TargetSchd, 4*time.Second)
+	m.EventFailed(vocab.TargetMsg, false)
+	m.EventFailed(vocab.TargetMsg, true)
+	m.EventFailed(vocab.TargetMsg, true)
 	m.SetLeader(true)
 	m.SetShadow(true)
 	m.RequestSent("RQFD")
@@ -210,16 +211,16 @@ func TestEventMetrics(t *testing.T) {
 	require.InDelta(t, 4.2, h.GetSampleSum(), 1e-9)
 	require.Equal(t, 1.0, value(t, fams, "msgx_backfill_failures_total"))
 	require.Equal(t, 5.0, value(t, fams, "msgx_backfilled_total"))
-	require.Equal(t, 2.0, value(t, fams, "msgx_events_delivered_total", "target", store.TargetMsg))
-	require.Equal(t, 1.0, value(t, fams, "msgx_events_delivered_total", "target", store.TargetSchd))
-	require.Equal(t, 2.0, value(t, fams, "msgx_delivery_latency_seconds", "target", store.TargetMsg), "two samples")
+	require.Equal(t, 2.0, value(t, fams, "msgx_events_delivered_total", "target", vocab.TargetMsg))
+	require.Equal(t, 1.0, value(t, fams, "msgx_events_delivered_total", "target", vocab.TargetSchd))
+	require.Equal(t, 2.0, value(t, fams, "msgx_delivery_latency_seconds", "target", vocab.TargetMsg), "two samples")
 	for _, b := range fams["msgx_delivery_latency_seconds"].GetMetric()[0].GetHistogram().GetBucket() {
 		if b.GetUpperBound() == 0.05 {
 			require.Equal(t, uint64(1), b.GetCumulativeCount(), "50ms falls in the 0.05 bucket")
 		}
 	}
-	require.Equal(t, 1.0, value(t, fams, "msgx_event_failures_total", "target", store.TargetMsg, "dead", "false"))
-	require.Equal(t, 2.0, value(t, fams, "msgx_event_failures_total", "target", store.TargetMsg, "dead", "true"))
+	require.Equal(t, 1.0, value(t, fams, "msgx_event_failures_total", "target", vocab.TargetMsg, "dead", "false"))
+	require.Equal(t, 2.0, value(t, fams, "msgx_event_failures_total", "target", vocab.TargetMsg, "dead", "true"))
 	require.Equal(t, 1.0, value(t, fams, "msgx_leader"))
 	require.Equal(t, 1.0, value(t, fams, "msgx_shadow"))
 
@@ -274,14 +275,14 @@ func TestDocsMatchTheMetrics(t *testing.T) {
 
 	s := pgstore.New(testdb.Postgres(t).Pool)
 	m := metrics.New(s, clock.NewFake(t0), metrics.WithLogger(quiet),
-		metrics.WithPause(func() (string, bool) { return store.DependencyMailbox, true }))
+		metrics.WithPause(func() (string, bool) { return vocab.DependencyMailbox, true }))
 	// Labelled families appear once they have a series.
-	m.MessageFinished("SCHEDULE", store.StatusSucceeded, "", time.Second)
-	m.EventDelivered(store.TargetMsg, time.Second)
-	m.EventFailed(store.TargetMsg, false)
+	m.MessageFinished("SCHEDULE", vocab.StatusSucceeded, "", time.Second)
+	m.EventDelivered(vocab.TargetMsg, time.Second)
+	m.EventFailed(vocab.TargetMsg, false)
 	m.RequestSent("RQFD")
 	m.JobRun("history", 3, time.Second, nil)
-	m.DependencyUp(store.DependencyMailbox, false)
+	m.DependencyUp(vocab.DependencyMailbox, false)
 	m.ExportReadiness(func(context.Context) readiness.Readiness {
 		return readiness.Readiness{Role: "leader", Checks: []readiness.CheckResult{{Name: "postgres", OK: true}}}
 	})
@@ -320,11 +321,11 @@ func TestPumpPausedGauge(t *testing.T) {
 		t.Fatalf("no msgx_pump_paused series for %s", d)
 		return 0
 	}
-	require.Zero(t, value(store.DependencyDatabase))
-	require.Zero(t, value(store.DependencyMailbox))
-	dep, paused = store.DependencyMailbox, true
-	require.Zero(t, value(store.DependencyDatabase))
-	require.Equal(t, 1.0, value(store.DependencyMailbox))
+	require.Zero(t, value(vocab.DependencyDatabase))
+	require.Zero(t, value(vocab.DependencyMailbox))
+	dep, paused = vocab.DependencyMailbox, true
+	require.Zero(t, value(vocab.DependencyDatabase))
+	require.Equal(t, 1.0, value(vocab.DependencyMailbox))
 }
 
 // The series an alert on dead letters watches exist before the first one:
@@ -336,7 +337,7 @@ func TestDeadLetterSeriesStartAtZero(t *testing.T) {
 	dead := 0
 	for _, s := range fams["msgx_messages_finished_total"].GetMetric() {
 		for _, l := range s.GetLabel() {
-			if l.GetName() == "status" && l.GetValue() == store.StatusDead {
+			if l.GetName() == "status" && l.GetValue() == vocab.StatusDead {
 				dead++
 				require.Zero(t, s.GetCounter().GetValue())
 			}

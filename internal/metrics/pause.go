@@ -1,9 +1,8 @@
 package metrics
 
 import (
+	"github.com/msgx-aodb/msgx/internal/vocab"
 	"github.com/prometheus/client_golang/prometheus"
-
-	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 // PauseFunc reports the dependency the pump is paused on, if it is.
@@ -29,7 +28,7 @@ func (c *pauseCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
 
 func (c *pauseCollector) Collect(ch chan<- prometheus.Metric) {
 	dep, paused := c.get()
-	for _, d := range []string{store.DependencyDatabase, store.DependencyMailbox} {
+	for _, d := range []string{vocab.DependencyDatabase, vocab.DependencyMailbox} {
 		v := 0.0
 		if paused && d == dep {
 			v = 1

@@ -12,6 +12,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/backfill"
 	"github.com/msgx-aodb/msgx/internal/replay"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // deleteHook runs before before the first DeleteBackfills: the moment
@@ -21,7 +22,7 @@ type deleteHook struct {
 	before func()
 }
 
-func (s *deleteHook) DeleteBackfills(ctx context.Context, done []store.BackfillKey) error {
+func (s *deleteHook) DeleteBackfills(ctx context.Context, done []vocab.BackfillKey) error {
 	if f := s.before; f != nil {
 		s.before = nil
 		f()
@@ -40,14 +41,14 @@ func TestReplayDuringTheSweepKeepsTheNewTodo(t *testing.T) {
 	e.StepUntilWait(t)
 	e.Clock.Advance(time.Second)
 	e.StepUntilWait(t)
-	require.Equal(t, store.StatusDead, e.msg(t, bad).Status)
+	require.Equal(t, vocab.StatusDead, e.msg(t, bad).Status)
 
 	hook := &deleteHook{Store: e.Store, before: func() {
 		_, err := replay.Apply(t.Context(), e.Store, replay.Filter{IDs: []int64{bad}}, e.Clock.Now(), nil)
 		require.NoError(t, err)
 		e.pump.cfg.Decode.IgnoreTypes = []string{"FLOP"}
 		e.StepUntilWait(t)
-		require.Equal(t, store.StatusSkipped, e.msg(t, bad).Status)
+		require.Equal(t, vocab.StatusSkipped, e.msg(t, bad).Status)
 	}}
 	bf := backfill.New(hook, e.Mailbox, e.Clock, slog.New(slog.NewTextHandler(io.Discard, nil)), backfill.Config{})
 	_, _, err := bf.Sweep(t.Context())
@@ -55,18 +56,18 @@ func TestReplayDuringTheSweepKeepsTheNewTodo(t *testing.T) {
 	require.Nil(t, hook.before, "the replay ran between the mailbox write and the delete")
 	row, err := e.Mailbox.Get(t.Context(), bad)
 	require.NoError(t, err)
-	require.Equal(t, store.StatusDead, row.Status, "the sweep wrote the DEAD outcome it had read")
+	require.Equal(t, vocab.StatusDead, row.Status, "the sweep wrote the DEAD outcome it had read")
 
 	due, err := e.Store.DueBackfills(t.Context(), e.Clock.Now(), 10)
 	require.NoError(t, err)
 	require.Len(t, due, 1, "the todo the replay registered survives the sweep's delete")
-	require.Equal(t, store.StatusSkipped, due[0].MailboxStatus)
+	require.Equal(t, vocab.StatusSkipped, due[0].MailboxStatus)
 
 	_, _, err = bf.Sweep(t.Context())
 	require.NoError(t, err)
 	row, err = e.Mailbox.Get(t.Context(), bad)
 	require.NoError(t, err)
-	require.Equal(t, store.StatusSkipped, row.Status, "the next sweep overwrites the DEAD backfill (rule 18)")
+	require.Equal(t, vocab.StatusSkipped, row.Status, "the next sweep overwrites the DEAD backfill (rule 18)")
 	due, err = e.Store.DueBackfills(t.Context(), e.Clock.Now(), 10)
 	require.NoError(t, err)
 	require.Empty(t, due)

@@ -11,7 +11,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/backfill"
 	"github.com/msgx-aodb/msgx/internal/clock"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // BenchmarkBackfillLag measures how long a committed message waits for its
@@ -30,7 +30,7 @@ func BenchmarkBackfillLag(b *testing.B) {
 			e := newEnv(b, func(c *Config) { c.RunLength = 100 })
 			bf := backfill.New(e.Store, e.Mailbox, clock.Real{}, slog.New(slog.NewTextHandler(io.Discard, nil)), backfill.Config{})
 			var lags []time.Duration
-			e.onCommit = func(todos []store.Backfill) {
+			e.onCommit = func(todos []vocab.Backfill) {
 				began := time.Now()
 				bf.BackfillNow(b.Context(), todos)
 				for range todos {

@@ -19,6 +19,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/gctune"
 	"github.com/msgx-aodb/msgx/internal/ingress"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 	"github.com/msgx-aodb/msgx/internal/wake"
 )
 
@@ -173,7 +174,7 @@ func BenchmarkEndToEnd(b *testing.B) {
 	// Every message of the mix applied: the figure is of real work.
 	counts, err := e.Store.QueueCounts(b.Context())
 	require.NoError(b, err)
-	require.Equal(b, []store.StatusCount{{Status: store.StatusSucceeded, Messages: int64(n + 1)}}, counts)
+	require.Equal(b, []store.StatusCount{{Status: vocab.StatusSucceeded, Messages: int64(n + 1)}}, counts)
 	lags, err := e.Store.OutboxLag(b.Context()) // nothing is relayed here: every event is pending
 	require.NoError(b, err)
 	for _, l := range lags {
@@ -205,7 +206,7 @@ func BenchmarkBadMessages(b *testing.B) {
 		require.NoError(b, err)
 		var dead int64
 		for _, c := range counts {
-			if c.Status == store.StatusDead {
+			if c.Status == vocab.StatusDead {
 				dead += c.Messages
 			}
 		}

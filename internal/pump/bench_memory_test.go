@@ -13,9 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/vocab"
 	"github.com/stretchr/testify/require"
-
-	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 // BenchmarkLargeMessagesMemory drains 40 messages of 15 MiB each (FLOPs the
@@ -69,7 +68,7 @@ func drainMemory(b *testing.B, n, size int) drained {
 	d.peak = stop()
 	d.after = procStatus(b, "VmRSS")
 	for _, id := range ids {
-		require.Equal(b, store.StatusSucceeded, e.msg(b, id).Status)
+		require.Equal(b, vocab.StatusSucceeded, e.msg(b, id).Status)
 	}
 	return d
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // BenchmarkSnapshotCPU (issue #23): CPU time per flight of one DNLD drained
@@ -59,7 +60,7 @@ func snapshotCPU(b *testing.B, flights int, again bool) {
 
 	counts, err := e.Store.QueueCounts(b.Context())
 	require.NoError(b, err)
-	require.Equal(b, []store.StatusCount{{Status: store.StatusSucceeded, Messages: int64(msgs)}}, counts)
+	require.Equal(b, []store.StatusCount{{Status: vocab.StatusSucceeded, Messages: int64(msgs)}}, counts)
 
 	perFlight := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(flights) }
 	b.ReportMetric(perFlight(c.self), "msgx-µs/flight")

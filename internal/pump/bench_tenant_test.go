@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // BenchmarkTenantCPU (issue #23): CPU time per message of each process while
@@ -74,7 +75,7 @@ func BenchmarkTenantCPU(b *testing.B) {
 
 		counts, err := e.Store.QueueCounts(b.Context())
 		require.NoError(b, err)
-		require.Equal(b, []store.StatusCount{{Status: store.StatusSucceeded, Messages: int64(n + 1)}}, counts)
+		require.Equal(b, []store.StatusCount{{Status: vocab.StatusSucceeded, Messages: int64(n + 1)}}, counts)
 
 		per := func(d time.Duration, k int) float64 { return float64(d.Microseconds()) / float64(k) }
 		b.ReportMetric(per(flops.self, n), "msgx-µs/msg")

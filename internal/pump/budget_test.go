@@ -11,7 +11,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/decode"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // paddedFlop is a stand change of about size bytes: a valid FLOP whose bulk
@@ -111,7 +111,7 @@ func TestRunIsCutByBytes(t *testing.T) {
 	require.Equal(t, []read{{9_000, 2}, {9_000, 2}, {9_000, 2}, {9_000, 2}}, steps[0])
 
 	for _, id := range ids {
-		require.Equal(t, store.StatusSucceeded, e.msg(t, id).Status, "message %d", id)
+		require.Equal(t, vocab.StatusSucceeded, e.msg(t, id).Status, "message %d", id)
 	}
 	for flid, stand := range map[int64]string{1: "900", 2: "901", 3: "902"} {
 		require.Equal(t, stand, e.flight(t, flid).Scalars["STND"].Raw, "flight %d", flid)
@@ -179,7 +179,7 @@ func TestReadAheadKeepsToTheBudget(t *testing.T) {
 	}
 	for _, id := range ids {
 		require.Equal(t, 1, reads.reads[id], "message %d read once", id)
-		require.Equal(t, store.StatusSucceeded, e.msg(t, id).Status)
+		require.Equal(t, vocab.StatusSucceeded, e.msg(t, id).Status)
 	}
 	require.Equal(t, "5", e.flight(t, 1).Scalars["STND"].Raw)
 	require.Equal(t, "4", e.flight(t, 2).Scalars["STND"].Raw)
@@ -196,8 +196,8 @@ func TestLargeMessagesAreNotKeptAlive(t *testing.T) {
 	large := e.Send(t, paddedFlop(1, "7", 2*pinBytes))
 	small := e.Send(t, flop("STND", 2, "<STND>8</STND>"))
 	e.StepUntilWait(t)
-	require.Equal(t, store.StatusSucceeded, e.msg(t, large).Status)
-	require.Equal(t, store.StatusSucceeded, e.msg(t, small).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, large).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, small).Status)
 	require.NotContains(t, e.pump.st.cache.entries, int64(1), "the large message's flight is not cached")
 	require.Contains(t, e.pump.st.cache.entries, int64(2), "the small message's flight is")
 	require.Equal(t, "7", e.flight(t, 1).Scalars["STND"].Raw)
@@ -244,7 +244,7 @@ func TestRunIsCutByDecodedSize(t *testing.T) {
 	}
 	require.Equal(t, 5, steps, "one message a run")
 	for _, id := range ids {
-		require.Equal(t, store.StatusSucceeded, e.msg(t, id).Status, "message %d", id)
+		require.Equal(t, vocab.StatusSucceeded, e.msg(t, id).Status, "message %d", id)
 	}
 	for flid, stand := range map[int64]string{1: "547", 2: "548", 3: "549"} {
 		require.Equal(t, stand, e.flight(t, flid).Scalars["STND"].Raw, "flight %d", flid)

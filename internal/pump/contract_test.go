@@ -10,7 +10,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/contracttest"
 	"github.com/msgx-aodb/msgx/internal/kafka"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // TestOutboxPayloadsFollowTheContract checks every outbox event the golden
@@ -41,7 +41,7 @@ func TestOutboxPayloadsFollowTheContract(t *testing.T) {
 	require.NoError(t, json.Unmarshal(b, &tables))
 	kinds := map[string]int{}
 	for _, e := range tables.Events {
-		if e.Target != store.TargetMsg {
+		if e.Target != vocab.TargetMsg {
 			continue // a KAFKA:schd row's payload is its KAFKA:msg twin's
 		}
 		require.NotNil(t, e.Payload, "event %d", e.EventID)
@@ -51,13 +51,13 @@ func TestOutboxPayloadsFollowTheContract(t *testing.T) {
 			kafka.HeaderCminmsgsID: strconv.FormatInt(e.CminmsgsID, 10),
 		}
 		value := []byte(*e.Payload)
-		if e.EventType == store.EventTombstone {
+		if e.EventType == vocab.EventTombstone {
 			require.NoError(t, contracttest.ValidateFlight(value), "event %d: the stored state", e.EventID)
 			value = nil
 		}
 		require.NoError(t, contracttest.ValidateRecord([]byte(e.PartitionKey), headers, value), "event %d (flight %d)", e.EventID, e.FLID)
 		kinds[e.EventType]++
 	}
-	require.Positive(t, kinds[store.EventUpsert])
-	require.Positive(t, kinds[store.EventTombstone])
+	require.Positive(t, kinds[vocab.EventUpsert])
+	require.Positive(t, kinds[vocab.EventTombstone])
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/replay"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Every terminal message is backfilled to the mailbox, dead letters too: the
@@ -25,16 +25,16 @@ func TestDeadLettersAreBackfilled(t *testing.T) {
 	e.StepUntilWait(t)
 
 	m := e.msg(t, unsupported)
-	require.Equal(t, store.StatusFailed, m.Status)
+	require.Equal(t, vocab.StatusFailed, m.Status)
 	require.Equal(t, "SCHS", m.Meta.Type, "the failure binds META")
 	require.Equal(t, "UNSUPPORTED", m.Kind)
 	require.Empty(t, m.IdentityKey, "but not the identity")
 	e.Clock.Advance(time.Second)
 	e.StepUntilWait(t)
 	require.Equal(t, "EXHAUSTED", e.msg(t, unsupported).ErrorClass)
-	require.Equal(t, 2, log.count(store.StatusDead), "the malformed and the exhausted message, each counted once")
+	require.Equal(t, 2, log.count(vocab.StatusDead), "the malformed and the exhausted message, each counted once")
 
-	byID := map[int64]store.Backfill{}
+	byID := map[int64]vocab.Backfill{}
 	for _, b := range e.todos {
 		byID[b.MsgID] = b
 	}
@@ -47,12 +47,12 @@ func TestDeadLettersAreBackfilled(t *testing.T) {
 	row, err := e.Mailbox.Get(t.Context(), malformed)
 	require.NoError(t, err)
 	require.NotNil(t, row.ProcessedAt)
-	require.Equal(t, store.StatusDead, row.Status)
+	require.Equal(t, vocab.StatusDead, row.Status)
 	require.Empty(t, row.Type, "no META decoded: none written")
 	row, err = e.Mailbox.Get(t.Context(), unsupported)
 	require.NoError(t, err)
 	require.NotNil(t, row.ProcessedAt)
-	require.Equal(t, store.StatusDead, row.Status)
+	require.Equal(t, vocab.StatusDead, row.Status)
 	require.Equal(t, "SCHS", row.Type)
 	require.Equal(t, "DNLD", row.Subtype)
 	require.Equal(t, "AODB", row.Sndr)
@@ -67,31 +67,31 @@ func TestDeadLettersAreBackfilled(t *testing.T) {
 	e.pump.cfg.Decode.IgnoreTypes = []string{"SCHS"}
 	e.todos = nil
 	e.StepUntilWait(t)
-	require.Equal(t, store.StatusSkipped, e.msg(t, unsupported).Status)
+	require.Equal(t, vocab.StatusSkipped, e.msg(t, unsupported).Status)
 	require.Len(t, e.todos, 1)
 	again := e.todos[0]
-	require.Equal(t, store.StatusDead, again.OverwritesStatus, "a replayed message may overwrite msgx's DEAD")
+	require.Equal(t, vocab.StatusDead, again.OverwritesStatus, "a replayed message may overwrite msgx's DEAD")
 	changed, err := e.Mailbox.Backfill(t.Context(), again)
 	require.NoError(t, err)
 	require.True(t, changed)
 	row, err = e.Mailbox.Get(t.Context(), unsupported)
 	require.NoError(t, err)
-	require.Equal(t, store.StatusSkipped, row.Status)
+	require.Equal(t, vocab.StatusSkipped, row.Status)
 	require.True(t, row.ProcessedAt.After(deadAt), "processed again an hour later")
 	require.Equal(t, "SCHS", row.Type)
 	stored, err := e.Store.DueBackfills(t.Context(), e.Clock.Now(), 10)
 	require.NoError(t, err)
 	require.Len(t, stored, 2, "the malformed one's and the replayed one's, registered in the business transaction")
 	require.Equal(t, unsupported, stored[1].MsgID)
-	require.Equal(t, store.StatusDead, stored[1].OverwritesStatus, "the sweep knows it too")
+	require.Equal(t, vocab.StatusDead, stored[1].OverwritesStatus, "the sweep knows it too")
 
 	// Only msgx's own backfill is overwritten: a row processed by someone
 	// else (another status) stays as it is.
 	other := e.Send(t, envelope("SCHS", "DNLD", "<SCHS/>"))
-	_, err = e.Mailbox.Backfill(t.Context(), store.Backfill{MsgID: other, MailboxStatus: "DONE", ProcessedAt: e.Clock.Now()})
+	_, err = e.Mailbox.Backfill(t.Context(), vocab.Backfill{MsgID: other, MailboxStatus: "DONE", ProcessedAt: e.Clock.Now()})
 	require.NoError(t, err)
-	changed, err = e.Mailbox.Backfill(t.Context(), store.Backfill{MsgID: other, MailboxStatus: store.StatusSucceeded,
-		ProcessedAt: e.Clock.Now().Add(time.Hour), OverwritesStatus: store.StatusDead})
+	changed, err = e.Mailbox.Backfill(t.Context(), vocab.Backfill{MsgID: other, MailboxStatus: vocab.StatusSucceeded,
+		ProcessedAt: e.Clock.Now().Add(time.Hour), OverwritesStatus: vocab.StatusDead})
 	require.NoError(t, err)
 	require.False(t, changed)
 	row, err = e.Mailbox.Get(t.Context(), other)

@@ -6,10 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/vocab"
 	"github.com/stretchr/testify/require"
-
-	"github.com/msgx-aodb/msgx/internal/sis"
-	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 // limit is a small kafka.max-record-bytes: a flight's ordinary event fits,
@@ -31,8 +29,8 @@ var tooLargeReason = regexp.MustCompile(`^flight 1: its event would be \d+ bytes
 func requireTooLarge(t *testing.T, e *env, id int64) {
 	t.Helper()
 	m := e.msg(t, id)
-	require.Equal(t, store.StatusDead, m.Status, "%s: %s", m.ErrorClass, m.Reason)
-	require.Equal(t, string(sis.ClassProtocol), m.ErrorClass)
+	require.Equal(t, vocab.StatusDead, m.Status, "%s: %s", m.ErrorClass, m.Reason)
+	require.Equal(t, string(vocab.ClassProtocol), m.ErrorClass)
 	require.Regexp(t, tooLargeReason, m.Reason)
 	require.Zero(t, m.Attempts, "refused at the first attempt")
 	require.Empty(t, m.IdentityKey, "a refused message binds no identity")
@@ -47,7 +45,7 @@ func TestEventOverRecordLimitIsProtocol(t *testing.T) {
 	t.Parallel()
 	commits := 0
 	e := newEnv(t, func(c *Config) { c.MaxRecordBytes = limit })
-	e.onCommit = func([]store.Backfill) { commits++ } // every commit here hands over todos
+	e.onCommit = func([]vocab.Backfill) { commits++ } // every commit here hands over todos
 	e.Send(t, schd("DNLD", fltr(1, "<STND>A</STND>")))
 	e.StepUntilWait(t)
 	version := e.flight(t, 1).StateVersion
@@ -66,7 +64,7 @@ func TestEventOverRecordLimitIsProtocol(t *testing.T) {
 	require.Equal(t, 1, commits, "the batch committed whole, the refusal one of its outcomes")
 	requireTooLarge(t, e, batched)
 	for _, id := range []int64{before, after} {
-		require.Equal(t, store.StatusSucceeded, e.msg(t, id).Status)
+		require.Equal(t, vocab.StatusSucceeded, e.msg(t, id).Status)
 		require.Len(t, e.events(t, id), 2, "message %d: KAFKA:msg and KAFKA:schd", id)
 	}
 	f := e.flight(t, 1)
@@ -78,7 +76,7 @@ func TestEventOverRecordLimitIsProtocol(t *testing.T) {
 	snap := e.Send(t, schd("DNLD", fltr(1, "<STND>C</STND>"), fltr(2, gates(manyGates(100)...))))
 	e.StepUntilWait(t)
 	m := e.msg(t, snap)
-	require.Equal(t, store.StatusDead, m.Status, "%s: %s", m.ErrorClass, m.Reason)
+	require.Equal(t, vocab.StatusDead, m.Status, "%s: %s", m.ErrorClass, m.Reason)
 	require.Regexp(t, `^flight 2: its event would be \d+ bytes, over kafka.max-record-bytes 4096$`, m.Reason)
 	require.Empty(t, e.events(t, snap))
 	require.Nil(t, e.flight(t, 2))
@@ -95,6 +93,6 @@ func TestShadowIgnoresRecordLimit(t *testing.T) {
 	e.Send(t, schd("DNLD", fltr(1)))
 	id := e.Send(t, flop("VIPF", 1, vipList(100)))
 	e.StepUntilWait(t)
-	require.Equal(t, store.StatusSucceeded, e.msg(t, id).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, id).Status)
 	require.NotEmpty(t, e.flight(t, 1).Payloads["VIPF"].Content)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/apply"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // writeSpy records the largest flight and event writes through any
@@ -42,7 +43,7 @@ func (t txSpy) Begin(ctx context.Context) (store.Tx, error) {
 	return txSpy{sp, t.largest}, err
 }
 
-func (t txSpy) WriteFlights(ctx context.Context, writes []store.FlightWrite, now time.Time) error {
+func (t txSpy) WriteFlights(ctx context.Context, writes []vocab.FlightWrite, now time.Time) error {
 	t.largest.mu.Lock()
 	t.largest.flights = max(t.largest.flights, len(writes))
 	t.largest.written += len(writes)
@@ -51,7 +52,7 @@ func (t txSpy) WriteFlights(ctx context.Context, writes []store.FlightWrite, now
 	return t.Tx.WriteFlights(ctx, writes, now)
 }
 
-func (t txSpy) InsertEvents(ctx context.Context, events []store.NewEvent) error {
+func (t txSpy) InsertEvents(ctx context.Context, events []vocab.NewEvent) error {
 	t.largest.mu.Lock()
 	t.largest.evnts = max(t.largest.evnts, len(events))
 	t.largest.mu.Unlock()
@@ -75,7 +76,7 @@ func TestLargeDownloadIsWrittenInSlices(t *testing.T) {
 	id := e.Send(t, schd("DNLD", recs...))
 	_, err := pump.Step(t.Context())
 	require.NoError(t, err)
-	require.Equal(t, store.StatusSucceeded, e.msg(t, id).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, id).Status)
 	require.Equal(t, flushChunk, spy.largest.flights, "flights written a slice at a time")
 	require.Equal(t, flushChunk, spy.largest.evnts, "events written a slice at a time")
 	require.Equal(t, n, spy.largest.written, "every flight written once")
@@ -115,10 +116,10 @@ func TestManyRecordsAreAppliedInSlices(t *testing.T) {
 		}
 	}
 	m := e.msg(t, id)
-	require.Equal(t, store.StatusSucceeded, m.Status)
+	require.Equal(t, vocab.StatusSucceeded, m.Status)
 	require.Equal(t, "no-match:flight:77,78", m.Reason)
-	require.Equal(t, store.StatusSucceeded, e.msg(t, small).Status)
-	require.Equal(t, store.StatusSucceeded, e.msg(t, after).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, small).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, after).Status)
 	require.Equal(t, "1998", e.flight(t, 1).Scalars["STND"].Raw)
 	require.Equal(t, "Y", e.flight(t, 2).Scalars["STND"].Raw)
 	require.Equal(t, "1997", e.flight(t, 3).Scalars["STND"].Raw)
@@ -142,7 +143,7 @@ func TestRefusalInALaterSliceWritesNothing(t *testing.T) {
 	id := e.Send(t, schd("UPD", recs...))
 	e.StepUntilWait(t)
 	m := e.msg(t, id)
-	require.Equal(t, store.StatusDead, m.Status)
+	require.Equal(t, vocab.StatusDead, m.Status)
 	require.Contains(t, m.Reason, "flight 99: a new flight needs SODT")
 	require.Equal(t, "201", e.flight(t, 1).Scalars["STND"].Raw, "the earlier slices are rolled back")
 	require.Equal(t, int64(1), e.flight(t, 1).StateVersion)

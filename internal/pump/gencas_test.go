@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // genRace is a store whose transactions run before once, just before their
@@ -14,7 +15,7 @@ import (
 // snapshot's read of SCHD_GEN and its write.
 type genRace struct {
 	store.Store
-	before *func(store.AdvanceGen)
+	before *func(vocab.AdvanceSnapshotGenParams)
 }
 
 func (s genRace) Begin(ctx context.Context) (store.Tx, error) {
@@ -24,7 +25,7 @@ func (s genRace) Begin(ctx context.Context) (store.Tx, error) {
 
 type genRaceTx struct {
 	store.Tx
-	before *func(store.AdvanceGen)
+	before *func(vocab.AdvanceSnapshotGenParams)
 }
 
 func (t genRaceTx) Begin(ctx context.Context) (store.Tx, error) {
@@ -32,7 +33,7 @@ func (t genRaceTx) Begin(ctx context.Context) (store.Tx, error) {
 	return genRaceTx{sp, t.before}, err
 }
 
-func (t genRaceTx) AdvanceSnapshotGen(ctx context.Context, p store.AdvanceGen) error {
+func (t genRaceTx) AdvanceSnapshotGen(ctx context.Context, p vocab.AdvanceSnapshotGenParams) error {
 	if f := *t.before; f != nil {
 		*t.before = nil
 		f(p)
@@ -49,15 +50,15 @@ func TestSnapshotGenerationConflictRetriesAndAppliesOnce(t *testing.T) {
 	e := newEnv(t)
 	first := e.Send(t, schdAt("20261202080000", "DNLD", fltr(1, "<STND>201</STND>")))
 	e.StepUntilWait(t)
-	require.Equal(t, store.StatusSucceeded, e.msg(t, first).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, first).Status)
 	g := e.gen(t, dec2)
 	require.Equal(t, int64(1), g.Version)
 
 	var raced int
-	hook := func(p store.AdvanceGen) {
+	hook := func(p vocab.AdvanceSnapshotGenParams) {
 		raced++
 		// Another writer: the same day one generation on, as of the older DTTM.
-		require.NoError(t, e.Store.AdvanceSnapshotGen(t.Context(), store.AdvanceGen{
+		require.NoError(t, e.Store.AdvanceSnapshotGen(t.Context(), vocab.AdvanceSnapshotGenParams{
 			FDay: p.FDay, ExpectedVersion: p.ExpectedVersion, MessageID: first, ContentDigest: g.ContentDigest,
 			Dttm: g.Dttm, DttmRaw: g.DttmRaw, Now: e.Clock.Now(),
 		}))
@@ -70,14 +71,14 @@ func TestSnapshotGenerationConflictRetriesAndAppliesOnce(t *testing.T) {
 	e.StepUntilWait(t)
 	require.Equal(t, 1, raced)
 	m := e.msg(t, id)
-	require.Equal(t, store.StatusFailed, m.Status, "the conflict fails the attempt")
+	require.Equal(t, vocab.StatusFailed, m.Status, "the conflict fails the attempt")
 	require.Contains(t, m.Reason, "snapshot generation of 2026-12-02 is no longer 1")
 	require.Equal(t, "201", e.flight(t, 1).Scalars["STND"].Raw, "nothing of the attempt stays")
 	require.Empty(t, e.events(t, id))
 
 	e.DrainPastBackoff(t)
 	m = e.msg(t, id)
-	require.Equal(t, store.StatusSucceeded, m.Status, m.Reason)
+	require.Equal(t, vocab.StatusSucceeded, m.Status, m.Reason)
 	require.Equal(t, 1, raced, "the retry meets no other writer")
 	f := e.flight(t, 1)
 	require.Equal(t, "7", f.Scalars["STND"].Raw)

@@ -19,8 +19,8 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/backfill"
 	"github.com/msgx-aodb/msgx/internal/replay"
-	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden-tables.json from the current pump")
@@ -232,7 +232,7 @@ func runGoldenCorpus(t *testing.T, runLength int) map[string]string {
 	require.NoError(t, err)
 	e.pump.cfg.Decode.IgnoreTypes = []string{"SCHS"}
 	e.StepUntilWait(t)
-	require.Equal(t, store.StatusSkipped, e.msg(t, unsupported).Status)
+	require.Equal(t, vocab.StatusSkipped, e.msg(t, unsupported).Status)
 
 	// A snapshot older than 2 Dec's generation: stale.
 	c.schd("20261202070000", "DNLD", fltrOn(1, "02DEC", "0830"))

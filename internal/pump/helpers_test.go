@@ -13,6 +13,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/sis/sistest"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/testenv"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 var (
@@ -26,10 +27,10 @@ type env struct {
 	*testenv.Env // PG is for what no store method does (a test resetting a finished message, a table dump)
 	pump         *Pump
 	raw          rawReads // what the pump reads the XML through (tests may wrap it); sizes come from mb
-	todos        []store.Backfill
+	todos        []vocab.Backfill
 	// onCommit, when set, gets the todos of each commit as the pump hands
 	// them over (the service's backfill after commit).
-	onCommit func(todos []store.Backfill)
+	onCommit func(todos []vocab.Backfill)
 }
 
 // newEnv is a pipeline on a fresh PostgreSQL database — or, with
@@ -72,7 +73,7 @@ func (e *env) logTo(w io.Writer, mutate ...func(*Config)) {
 		m(&cfg)
 	}
 	e.pump = New(e.Store, envReader{e},
-		func(_ context.Context, todos []store.Backfill) {
+		func(_ context.Context, todos []vocab.Backfill) {
 			e.todos = append(e.todos, todos...)
 			if e.onCommit != nil {
 				e.onCommit(todos)
@@ -114,7 +115,7 @@ func (r envReader) RawSizes(ctx context.Context, ids []int64) (map[int64]int, er
 	return r.e.Mailbox.RawSizes(ctx, ids)
 }
 
-func (e *env) msg(t testing.TB, id int64) store.Message {
+func (e *env) msg(t testing.TB, id int64) vocab.QueueEntry {
 	t.Helper()
 	m, err := e.Store.Message(t.Context(), id)
 	require.NoError(t, err)

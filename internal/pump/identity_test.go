@@ -12,7 +12,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/metrics"
 	"github.com/msgx-aodb/msgx/internal/status"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // stndSeqn is a FLOP/STND with a fixed SEQN sent at dttm.
@@ -54,15 +54,15 @@ func TestReusedIdentityIsNeverSilent(t *testing.T) {
 	resend := e.Send(t, stndSeqn(2002, "20261212100000", 1, "14"))
 	e.StepUntilWait(t)
 
-	require.Equal(t, store.StatusSucceeded, e.msg(t, first).Status, e.msg(t, first).Reason)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, first).Status, e.msg(t, first).Reason)
 	r := e.msg(t, reused)
-	require.Equal(t, store.StatusSkipped, r.Status, "still SKIPPED: the seed's rule")
+	require.Equal(t, vocab.StatusSkipped, r.Status, "still SKIPPED: the seed's rule")
 	require.Equal(t, fmt.Sprintf("duplicate-of:%d:content-differs", first), r.Reason)
 	require.Equal(t, first, *r.DuplicateOf)
 	require.Equal(t, fmt.Sprintf("duplicate-of:%d", first), e.msg(t, resend).Reason, "an exact resend is a plain duplicate")
 	require.Equal(t, fmt.Sprintf("duplicate-of:%d:content-differs", dnld), e.msg(t, dnldAgain).Reason, "settled alone too")
 	require.Equal(t, "14", e.flight(t, 1).Scalars["STND"].Raw)
-	require.Len(t, e.msg(t, first).Digest, store.DigestSize, "the holder keeps its digest")
+	require.Len(t, e.msg(t, first).Digest, vocab.DigestSize, "the holder keeps its digest")
 
 	require.Contains(t, logged.String(), fmt.Sprintf("level=WARN msg=\"identity reused with other content: skipped as a duplicate; weigh identity.include-day-boundary\" msg_id=%d holder=%d", reused, first))
 	require.Equal(t, 2, bytes.Count(logged.Bytes(), []byte("level=WARN msg=\"identity reused")), "one line per conflict, none for the resend")
@@ -91,6 +91,6 @@ func TestDayBoundaryIdentityTellsTheDaysApart(t *testing.T) {
 	e.Send(t, stndSeqn(2002, "20261212100000", 1, "14"))
 	next := e.Send(t, stndSeqn(2002, "20261213100000", 1, "15"))
 	e.StepUntilWait(t)
-	require.Equal(t, store.StatusSucceeded, e.msg(t, next).Status, e.msg(t, next).Reason)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, next).Status, e.msg(t, next).Reason)
 	require.Equal(t, "15", e.flight(t, 1).Scalars["STND"].Raw)
 }

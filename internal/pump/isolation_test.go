@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // countingStore counts transactions and savepoints on the real store.
@@ -91,11 +92,11 @@ func TestBatchingGoesOnAroundOddMessages(t *testing.T) {
 
 	require.Equal(t, "MALFORMED", e.msg(t, bad[0]).ErrorClass)
 	require.Equal(t, "PROTOCOL", e.msg(t, bad[1]).ErrorClass)
-	require.Equal(t, store.StatusSucceeded, e.msg(t, snapshot).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, snapshot).Status)
 	require.Equal(t, 3, cs.txs, "a batch up to the snapshot, the snapshot alone, a batch after it")
 	require.Equal(t, 1, cs.savepoints, "only the snapshot took the single-message path")
-	require.Equal(t, 1+37+1, log.count(store.StatusSucceeded), "each outcome reported once (the ADFT, the FLOPs, the DNLD)")
-	require.Equal(t, 2, log.count(store.StatusDead))
+	require.Equal(t, 1+37+1, log.count(vocab.StatusSucceeded), "each outcome reported once (the ADFT, the FLOPs, the DNLD)")
+	require.Equal(t, 2, log.count(vocab.StatusDead))
 	require.Equal(t, int64(37), e.flight(t, 1).StateVersion+e.flight(t, 2).StateVersion-2, "every FLOP applied once")
 }
 
@@ -124,15 +125,15 @@ func TestFailingBatchIsHalvedToTheFailingMessage(t *testing.T) {
 		m := e.msg(t, id)
 		switch {
 		case i < 11:
-			require.Equal(t, store.StatusSucceeded, m.Status, "message %d before the failing one", i)
+			require.Equal(t, vocab.StatusSucceeded, m.Status, "message %d before the failing one", i)
 		case i == 11:
-			require.Equal(t, store.StatusFailed, m.Status)
+			require.Equal(t, vocab.StatusFailed, m.Status)
 			require.Equal(t, 1, m.Attempts, "the failure lands on exactly that message, once")
 		default:
-			require.Equal(t, store.StatusPending, m.Status, "nothing passes the failed head")
+			require.Equal(t, vocab.StatusPending, m.Status, "nothing passes the failed head")
 		}
 	}
-	require.Equal(t, 1+11, log.count(store.StatusSucceeded), "rolled-back attempts report nothing (the ADFT and 11 FLOPs)")
+	require.Equal(t, 1+11, log.count(vocab.StatusSucceeded), "rolled-back attempts report nothing (the ADFT and 11 FLOPs)")
 	require.Equal(t, "K", e.flight(t, 1).Scalars["STND"].Raw)
 }
 
@@ -163,7 +164,7 @@ func (t *failingFLIDTx) Begin(ctx context.Context) (store.Tx, error) {
 	return &failingFLIDTx{Tx: tx, flid: t.flid}, nil
 }
 
-func (t *failingFLIDTx) WriteFlights(ctx context.Context, ws []store.FlightWrite, now time.Time) error {
+func (t *failingFLIDTx) WriteFlights(ctx context.Context, ws []vocab.FlightWrite, now time.Time) error {
 	for _, w := range ws {
 		if w.State.FLID == t.flid {
 			return errStatement

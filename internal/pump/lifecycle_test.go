@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // A FLOP for a DELETED flight changes nothing and emits nothing; only a
@@ -28,12 +28,12 @@ func TestFlightOpsOnDeletedFlightAreSkipped(t *testing.T) {
 				"<FLOP><FLID>1</FLID><STND>9</STND></FLOP><FLOP><FLID>2</FLID><STND>5</STND></FLOP><FLOP><FLID>77</FLID><STND>5</STND></FLOP>"))
 			e.StepUntilWait(t)
 
-			require.Equal(t, store.StatusSucceeded, e.msg(t, del).Status)
+			require.Equal(t, vocab.StatusSucceeded, e.msg(t, del).Status)
 			deleted := e.flight(t, 1)
 			require.Equal(t, flight.Deleted, deleted.Lifecycle)
 			for _, id := range []int64{late, again} {
 				m := e.msg(t, id)
-				require.Equal(t, store.StatusSkipped, m.Status, "message %d", id)
+				require.Equal(t, vocab.StatusSkipped, m.Status, "message %d", id)
 				require.Equal(t, "no-match:flight-deleted", m.Reason)
 				require.Empty(t, e.events(t, id), "no further TOMBSTONE")
 			}
@@ -42,14 +42,14 @@ func TestFlightOpsOnDeletedFlightAreSkipped(t *testing.T) {
 			require.Equal(t, "1", got.Scalars["STND"].Raw)
 
 			m := e.msg(t, mixed)
-			require.Equal(t, store.StatusSucceeded, m.Status)
+			require.Equal(t, vocab.StatusSucceeded, m.Status)
 			require.Equal(t, "no-match:flight:77 no-match:flight-deleted:1", m.Reason)
 			require.Len(t, e.events(t, mixed), 2, "only flight 2 changed")
 			require.Equal(t, "5", e.flight(t, 2).Scalars["STND"].Raw)
 
 			revive := e.Send(t, schd("UPD", fltr(1, "<STND>3</STND>")))
 			e.StepUntilWait(t)
-			require.Equal(t, store.StatusSucceeded, e.msg(t, revive).Status)
+			require.Equal(t, vocab.StatusSucceeded, e.msg(t, revive).Status)
 			back := e.flight(t, 1)
 			require.Equal(t, flight.Active, back.Lifecycle, "a schedule record revives it")
 			require.Equal(t, "3", back.Scalars["STND"].Raw)

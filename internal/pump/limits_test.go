@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
-	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Rule 15: limits are checked before any write. A value longer than its
@@ -53,14 +53,14 @@ func TestValueLongerThanItsColumnIsProtocol(t *testing.T) {
 				e.StepUntilWait(t)
 
 				m := e.msg(t, bad)
-				require.Equal(t, store.StatusDead, m.Status, "%s: %s", m.ErrorClass, m.Reason)
-				require.Equal(t, string(sis.ClassProtocol), m.ErrorClass)
+				require.Equal(t, vocab.StatusDead, m.Status, "%s: %s", m.ErrorClass, m.Reason)
+				require.Equal(t, string(vocab.ClassProtocol), m.ErrorClass)
 				require.Equal(t, c.reason, m.Reason)
 				require.Zero(t, m.Attempts, "refused at the first attempt")
 				require.Empty(t, m.IdentityKey, "a refused message binds no identity")
 				require.Empty(t, e.events(t, bad))
 				for _, id := range append(ok, after) {
-					require.Equal(t, store.StatusSucceeded, e.msg(t, id).Status, "message %d", id)
+					require.Equal(t, vocab.StatusSucceeded, e.msg(t, id).Status, "message %d", id)
 				}
 				f := e.flight(t, 1)
 				require.Equal(t, "old", f.Scalars["REMC"].Raw, "the flight is unchanged by the refused message")
@@ -87,8 +87,8 @@ func TestSenderLongerThanItsColumnIsProtocol(t *testing.T) {
 	e.StepUntilWait(t)
 
 	m := e.msg(t, bad)
-	require.Equal(t, store.StatusDead, m.Status, "%s: %s", m.ErrorClass, m.Reason)
-	require.Equal(t, string(sis.ClassProtocol), m.ErrorClass)
+	require.Equal(t, vocab.StatusDead, m.Status, "%s: %s", m.ErrorClass, m.Reason)
+	require.Equal(t, string(vocab.ClassProtocol), m.ErrorClass)
 	require.Equal(t, "MSG/META/SNDR: 40 characters, the column proc_state.meta_sndr holds 32", m.Reason)
 	require.Empty(t, m.IdentityKey)
 	require.Empty(t, m.Meta.Sndr, "the SNDR that does not fit is not bound")
@@ -97,17 +97,17 @@ func TestSenderLongerThanItsColumnIsProtocol(t *testing.T) {
 	require.Equal(t, "20261202080000", m.Meta.DttmRaw)
 	require.NotNil(t, m.Meta.Seqn)
 	require.NotNil(t, m.Meta.Dttm)
-	require.Equal(t, store.StatusSucceeded, e.msg(t, after).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, after).Status)
 	require.Equal(t, "10", e.flight(t, 1).Scalars["STND"].Raw)
 
-	var todo *store.Backfill
+	var todo *vocab.Backfill
 	for i := range e.todos {
 		if e.todos[i].MsgID == bad {
 			todo = &e.todos[i]
 		}
 	}
 	require.NotNil(t, todo, "the refused message is backfilled")
-	require.Equal(t, store.StatusDead, todo.MailboxStatus)
+	require.Equal(t, vocab.StatusDead, todo.MailboxStatus)
 	require.Empty(t, todo.Meta.Sndr)
 	require.Equal(t, "FLOP", todo.Meta.Type)
 }
@@ -123,8 +123,8 @@ func TestSnapshotNamingAFlightTwiceIsProtocol(t *testing.T) {
 	e.StepUntilWait(t)
 
 	m := e.msg(t, bad)
-	require.Equal(t, store.StatusDead, m.Status, "%s: %s", m.ErrorClass, m.Reason)
-	require.Equal(t, string(sis.ClassProtocol), m.ErrorClass)
+	require.Equal(t, vocab.StatusDead, m.Status, "%s: %s", m.ErrorClass, m.Reason)
+	require.Equal(t, string(vocab.ClassProtocol), m.ErrorClass)
 	require.Zero(t, m.Attempts)
 	require.Contains(t, m.Reason, "FLID 1 is named twice in the DNLD snapshot")
 	require.Nil(t, e.flight(t, 1), "nothing of the snapshot is written")
@@ -133,7 +133,7 @@ func TestSnapshotNamingAFlightTwiceIsProtocol(t *testing.T) {
 	_, err := e.Store.SnapshotGen(t.Context(), time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC))
 	require.ErrorIs(t, err, store.ErrNotFound, "no generation advanced")
 
-	require.Equal(t, store.StatusSucceeded, e.msg(t, upd).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, upd).Status)
 	require.Equal(t, "2", e.flight(t, 3).Scalars["STND"].Raw)
 }
 
@@ -146,11 +146,11 @@ func TestTypeLongerThanItsColumnIsProtocol(t *testing.T) {
 	e.StepUntilWait(t)
 
 	m := e.msg(t, bad)
-	require.Equal(t, store.StatusDead, m.Status, "%s: %s", m.ErrorClass, m.Reason)
+	require.Equal(t, vocab.StatusDead, m.Status, "%s: %s", m.ErrorClass, m.Reason)
 	require.Equal(t, "MSG/META/TYPE: 9 characters, the column proc_state.msg_type holds 8", m.Reason)
 	require.Empty(t, m.Meta.Type)
 	require.Equal(t, "AODB", m.Meta.Sndr)
 	require.Len(t, e.todos, 1, "the refused message is backfilled")
-	require.Equal(t, store.StatusDead, e.todos[0].MailboxStatus)
+	require.Equal(t, vocab.StatusDead, e.todos[0].MailboxStatus)
 	require.Empty(t, e.todos[0].Meta.Type)
 }

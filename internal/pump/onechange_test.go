@@ -3,9 +3,8 @@ package pump
 import (
 	"testing"
 
+	"github.com/msgx-aodb/msgx/internal/vocab"
 	"github.com/stretchr/testify/require"
-
-	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 // A message naming a flight more than once changes it once (rule 8): a
@@ -21,7 +20,7 @@ func TestMessageNamingAFlightTwiceChangesItOnce(t *testing.T) {
 
 	id := e.Send(t, envelope("FLOP", "STND", "<FLOP><FLID>1</FLID><STND>14</STND></FLOP><FLOP><FLID>1</FLID><STND>15</STND></FLOP>"))
 	e.StepUntilWait(t)
-	require.Equal(t, store.StatusSucceeded, e.msg(t, id).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, id).Status)
 	f := e.flight(t, 1)
 	require.Equal(t, "15", f.Scalars["STND"].Raw)
 	require.Equal(t, int64(2), f.StateVersion, "one version for the message")
@@ -32,11 +31,11 @@ func TestMessageNamingAFlightTwiceChangesItOnce(t *testing.T) {
 		require.Equal(t, int64(2), ev.StateVersion)
 		targets[ev.Target] = true
 	}
-	require.Equal(t, map[string]bool{store.TargetMsg: true, store.TargetSchd: true}, targets)
+	require.Equal(t, map[string]bool{vocab.TargetMsg: true, vocab.TargetSchd: true}, targets)
 
 	back := e.Send(t, envelope("FLOP", "STND", "<FLOP><FLID>1</FLID><STND>16</STND></FLOP><FLOP><FLID>1</FLID><STND>15</STND></FLOP>"))
 	e.StepUntilWait(t)
-	require.Equal(t, store.StatusSucceeded, e.msg(t, back).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, back).Status)
 	require.Equal(t, int64(2), e.flight(t, 1).StateVersion, "records that cancel out change nothing")
 	require.Empty(t, e.events(t, back))
 

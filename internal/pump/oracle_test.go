@@ -12,6 +12,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/orastore"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // oracleSchema serialises the scenarios on the one dedicated Oracle schema.
@@ -51,7 +52,7 @@ func TestScheduleThenFlightOpsOnOracle(t *testing.T) {
 	e.StepUntilWait(t)
 	for _, id := range []int64{dnld, gt, stnd} {
 		m := e.msg(t, id)
-		require.Equal(t, store.StatusSucceeded, m.Status, "message %d: %s %s", id, m.ErrorClass, m.Reason)
+		require.Equal(t, vocab.StatusSucceeded, m.Status, "message %d: %s %s", id, m.ErrorClass, m.Reason)
 	}
 	f1 := e.flight(t, 1)
 	require.Equal(t, int64(2), f1.StateVersion)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/ingress"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Ids enter the queue in order (rules 1, 16): real interleaved MariaDB
@@ -77,7 +78,7 @@ func (e *env) msgOrder(t testing.TB, flid int64) []int64 {
 	require.NoError(t, err)
 	var ids []int64
 	for _, ev := range evs {
-		if ev.Target == store.TargetMsg {
+		if ev.Target == vocab.TargetMsg {
 			ids = append(ids, ev.MsgID)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/backoff"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 	"github.com/msgx-aodb/msgx/internal/widths"
 )
 
@@ -37,9 +38,9 @@ func dependencyDown(err error) (dependency string, down bool) {
 	case err == nil:
 		return "", false
 	case mailboxUnavailable(err):
-		return store.DependencyMailbox, true
+		return vocab.DependencyMailbox, true
 	case errors.Is(err, store.ErrUnavailable):
-		return store.DependencyDatabase, true
+		return vocab.DependencyDatabase, true
 	}
 	return "", false
 }
@@ -86,7 +87,7 @@ func (p *Pump) probe(ctx context.Context, dep string) error {
 	ctx, cancel := context.WithTimeout(ctx, p.cfg.CheckTimeout)
 	defer cancel()
 	var err error
-	if dep == store.DependencyMailbox {
+	if dep == vocab.DependencyMailbox {
 		_, err = p.raw.ReadRaws(ctx, []int64{0})
 	} else {
 		_, err = p.store.QueueHead(ctx, 1)
@@ -152,8 +153,8 @@ func (p *Pump) resume(ctx context.Context, st *runState) {
 	if _, err := p.store.ShiftDeadlines(ctx, ps.Since, now); err != nil {
 		p.log.Warn("pump: the failing heads' deadlines were not moved past the pause", "err", err)
 	}
-	p.dependencyUp(store.DependencyMailbox, true) // the step reached both
-	p.dependencyUp(store.DependencyDatabase, true)
+	p.dependencyUp(vocab.DependencyMailbox, true) // the step reached both
+	p.dependencyUp(vocab.DependencyDatabase, true)
 	st.paused = nil
 	p.cfg.Pause.set(nil)
 	p.publishResume(ctx)
@@ -166,7 +167,7 @@ func (p *Pump) dependencyUp(dep string, up bool) {
 	if !ok {
 		return
 	}
-	if dep == store.DependencyDatabase {
+	if dep == vocab.DependencyDatabase {
 		dep = p.cfg.StoreName
 	}
 	o.DependencyUp(dep, up)

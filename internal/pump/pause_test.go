@@ -16,6 +16,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/metrics"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // lineLog is a slog handler that keeps the messages it is given.
@@ -48,7 +49,7 @@ func (l *lineLog) count(prefix string) (n int) {
 // the adapter reports a lost server.
 type downStore struct{ store.Store }
 
-func (downStore) QueueHead(context.Context, int) ([]store.Message, error) {
+func (downStore) QueueHead(context.Context, int) ([]vocab.QueueEntry, error) {
 	return nil, store.ErrUnavailable
 }
 func (downStore) Begin(context.Context) (store.Tx, error)         { return nil, store.ErrUnavailable }
@@ -89,15 +90,15 @@ func TestOutagePausesThePump(t *testing.T) {
 	probe(2 * time.Minute)
 	p, ok := state.Get()
 	require.True(t, ok)
-	require.Equal(t, store.DependencyMailbox, p.Dependency)
+	require.Equal(t, vocab.DependencyMailbox, p.Dependency)
 	require.True(t, p.Since.Equal(start), "paused since the first failed read")
 	pub, err := e.Store.PumpPause(t.Context())
 	require.NoError(t, err)
-	require.Equal(t, store.DependencyMailbox, pub.Dependency, "msgx status sees the pause")
+	require.Equal(t, vocab.DependencyMailbox, pub.Dependency, "msgx status sees the pause")
 	require.Equal(t, map[string]bool{"mailbox": false}, met.Dependencies(), "msgx_dependency_up from the pump's attempts")
 	for _, id := range ids {
 		m := e.msg(t, id)
-		require.Equal(t, store.StatusPending, m.Status)
+		require.Equal(t, vocab.StatusPending, m.Status)
 		require.Zero(t, m.Attempts, "an outage counts no attempt")
 		require.Nil(t, m.FailingSince, "and starts no deadline")
 	}
@@ -106,7 +107,7 @@ func TestOutagePausesThePump(t *testing.T) {
 	e.pump.store = downStore{e.Store}
 	probe(time.Minute)
 	p, _ = state.Get()
-	require.Equal(t, store.DependencyDatabase, p.Dependency)
+	require.Equal(t, vocab.DependencyDatabase, p.Dependency)
 	require.Equal(t, map[string]bool{"mailbox": false, "postgres": false}, met.Dependencies(), "the mailbox is still closed: not seen up yet")
 
 	e.pump.store = e.Store
@@ -121,7 +122,7 @@ func TestOutagePausesThePump(t *testing.T) {
 	require.Equal(t, map[string]bool{"mailbox": true, "postgres": true}, met.Dependencies())
 	for _, id := range ids {
 		m := e.msg(t, id)
-		require.Equal(t, store.StatusSucceeded, m.Status)
+		require.Equal(t, vocab.StatusSucceeded, m.Status)
 		require.Zero(t, m.Attempts)
 	}
 	require.Equal(t, "2", e.flight(t, 1).Scalars["STND"].Raw, "in order")
@@ -134,7 +135,7 @@ func TestOutageRunsNoDeadline(t *testing.T) {
 	e := newEnv(t, func(c *Config) { c.MaxAttempts = 100; c.HeadDeadline = time.Minute })
 	bad := e.Send(t, envelope("SCHS", "DNLD", "<SCHS/>")) // UNSUPPORTED: fails every time
 	e.StepUntilWait(t)
-	require.Equal(t, store.StatusFailed, e.msg(t, bad).Status)
+	require.Equal(t, vocab.StatusFailed, e.msg(t, bad).Status)
 	e.Clock.Advance(30 * time.Second) // half its deadline used
 
 	closed, err := mailbox.Open(t.Context(), "root@tcp(127.0.0.1:3306)/?parseTime=true")
@@ -146,13 +147,13 @@ func TestOutageRunsNoDeadline(t *testing.T) {
 		require.NoError(t, err)
 		e.Clock.Advance(time.Second)
 	}
-	require.Equal(t, store.StatusFailed, e.msg(t, bad).Status, "not exhausted during the outage")
+	require.Equal(t, vocab.StatusFailed, e.msg(t, bad).Status, "not exhausted during the outage")
 
 	e.useRaw(e.Mailbox)
 	_, err = e.pump.Step(t.Context()) // the outage ends
 	require.NoError(t, err)
 	m := e.msg(t, bad)
-	require.Equal(t, store.StatusFailed, m.Status, "not exhausted when it ends either")
+	require.Equal(t, vocab.StatusFailed, m.Status, "not exhausted when it ends either")
 	require.True(t, m.FailingSince.Equal(start.Add(5*time.Minute)), "its start moved by the pause (5 min): %v", m.FailingSince)
 	for range 40 {
 		e.Clock.Advance(time.Second)
@@ -200,17 +201,17 @@ func TestOwnStatementTimeoutIsCounted(t *testing.T) {
 		require.NoError(t, err)
 		_, paused := state.Get()
 		require.False(t, paused, "the database answers: no pause")
-		if e.msg(t, next).Status == store.StatusSucceeded {
+		if e.msg(t, next).Status == vocab.StatusSucceeded {
 			break
 		}
 		e.Clock.Advance(wait)
 	}
 	m := e.msg(t, bad)
-	require.Equal(t, store.StatusDead, m.Status)
+	require.Equal(t, vocab.StatusDead, m.Status)
 	require.Equal(t, "EXHAUSTED", m.ErrorClass)
 	require.Equal(t, 3, m.Attempts)
 	require.Contains(t, m.Reason, "statement timeout")
-	require.Equal(t, store.StatusSucceeded, e.msg(t, next).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, next).Status)
 	require.Equal(t, "2", e.flight(t, 2).Scalars["STND"].Raw)
 }
 
@@ -272,6 +273,6 @@ func TestOwnMailboxReadFailureIsCounted(t *testing.T) {
 		e.Clock.Advance(wait)
 	}
 	m := e.msg(t, bad)
-	require.Equal(t, store.StatusDead, m.Status)
+	require.Equal(t, vocab.StatusDead, m.Status)
 	require.Equal(t, "EXHAUSTED", m.ErrorClass)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 func TestScheduleThenFlightOps(t *testing.T) {
@@ -22,7 +23,7 @@ func TestScheduleThenFlightOps(t *testing.T) {
 
 	for _, id := range []int64{dnld, gt, stnd} {
 		m := e.msg(t, id)
-		require.Equal(t, store.StatusSucceeded, m.Status, "message %d: %s %s", id, m.ErrorClass, m.Reason)
+		require.Equal(t, vocab.StatusSucceeded, m.Status, "message %d: %s %s", id, m.ErrorClass, m.Reason)
 		require.NotEmpty(t, m.IdentityKey)
 	}
 	f1 := e.flight(t, 1)
@@ -36,10 +37,10 @@ func TestScheduleThenFlightOps(t *testing.T) {
 
 	evs := e.events(t, gt)
 	require.Len(t, evs, 2, "one event per target for the one changed flight")
-	require.Equal(t, store.TargetMsg, evs[0].Target)
-	require.Equal(t, store.TargetSchd, evs[1].Target)
-	require.Equal(t, store.IdempotencyKey(gt, 1, 2, store.TargetMsg), evs[0].IdempotencyKey)
-	require.Equal(t, store.EventUpsert, evs[0].EventType)
+	require.Equal(t, vocab.TargetMsg, evs[0].Target)
+	require.Equal(t, vocab.TargetSchd, evs[1].Target)
+	require.Equal(t, vocab.IdempotencyKey(gt, 1, 2, vocab.TargetMsg), evs[0].IdempotencyKey)
+	require.Equal(t, vocab.EventUpsert, evs[0].EventType)
 	require.Contains(t, string(evs[0].Payload), `"C3"`, "the payload is the full next state")
 	require.Len(t, e.events(t, dnld), 4)
 
@@ -52,7 +53,7 @@ func TestNoOpMessageEmitsNothing(t *testing.T) {
 	e.Send(t, schd("DNLD", fltr(1, "<STND>1</STND>")))
 	same := e.Send(t, flop("STND", 1, "<STND>1</STND>"))
 	e.StepUntilWait(t)
-	require.Equal(t, store.StatusSucceeded, e.msg(t, same).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, same).Status)
 	require.Empty(t, e.events(t, same))
 	require.Equal(t, int64(1), e.flight(t, 1).StateVersion)
 }
@@ -68,10 +69,10 @@ func TestSkips(t *testing.T) {
 	e.StepUntilWait(t)
 
 	require.Equal(t, "no-match:flight", e.msg(t, unknown).Reason)
-	require.Equal(t, store.StatusSkipped, e.msg(t, unknown).Status)
+	require.Equal(t, vocab.StatusSkipped, e.msg(t, unknown).Status)
 	require.Equal(t, "ignored:LDM", e.msg(t, ldm).Reason)
 	d := e.msg(t, dup)
-	require.Equal(t, store.StatusSkipped, d.Status)
+	require.Equal(t, vocab.StatusSkipped, d.Status)
 	require.Equal(t, first, *d.DuplicateOf)
 	require.Equal(t, int64(1), e.flight(t, 5).StateVersion, "the duplicate had no business effect")
 }
@@ -92,7 +93,7 @@ func TestProtocolRejectionWritesNothing(t *testing.T) {
 
 	for _, id := range []int64{bad, recs} {
 		m := e.msg(t, id)
-		require.Equal(t, store.StatusDead, m.Status)
+		require.Equal(t, vocab.StatusDead, m.Status)
 		require.Equal(t, "PROTOCOL", m.ErrorClass)
 		require.Equal(t, "SCHD", m.Meta.Type, "the META of a refused message is kept for audit")
 		require.Empty(t, m.IdentityKey, "a refused message holds no identity")
@@ -103,7 +104,7 @@ func TestProtocolRejectionWritesNothing(t *testing.T) {
 	got := e.flight(t, 1)
 	require.Equal(t, before.StateVersion+1, got.StateVersion, "only the later FLOP changed it")
 	require.Equal(t, "7", got.Scalars["STND"].Raw)
-	require.Equal(t, store.StatusSucceeded, e.msg(t, after).Status, "a refused message does not block the queue")
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, after).Status, "a refused message does not block the queue")
 	require.Len(t, e.todos, 4, "DEAD(PROTOCOL) with META is backfilled too")
 }
 
@@ -124,7 +125,7 @@ func TestSnapshotGenerationsAndPrune(t *testing.T) {
 
 	evs := e.events(t, second)
 	require.Len(t, evs, 2, "only the pruned flight emits")
-	require.Equal(t, store.EventTombstone, evs[0].EventType)
+	require.Equal(t, vocab.EventTombstone, evs[0].EventType)
 	require.Equal(t, int64(3), evs[0].FLID)
 
 	day := time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
@@ -140,7 +141,7 @@ func TestSnapshotGenerationsAndPrune(t *testing.T) {
 	back := e.Send(t, schd("DNLD", fltr(1), fltr(2), fltr(3)))
 	e.StepUntilWait(t)
 	require.Equal(t, flight.Active, e.flight(t, 3).Lifecycle)
-	require.Equal(t, store.StatusSucceeded, e.msg(t, back).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, back).Status)
 }
 
 func TestFailingHeadBlocksThenExhausts(t *testing.T) {
@@ -153,14 +154,14 @@ func TestFailingHeadBlocksThenExhausts(t *testing.T) {
 	require.NoError(t, err)
 	require.Zero(t, wait)
 	m := e.msg(t, schs)
-	require.Equal(t, store.StatusFailed, m.Status)
+	require.Equal(t, vocab.StatusFailed, m.Status)
 	require.Equal(t, "UNSUPPORTED", m.ErrorClass)
 	require.True(t, m.NextAttemptAt.Equal(start.Add(time.Second)), "first backoff is 1 s")
 
 	wait, err = e.pump.Step(t.Context())
 	require.NoError(t, err)
 	require.Equal(t, time.Second, wait, "the pump waits for the head, it does not pass it")
-	require.Equal(t, store.StatusPending, e.msg(t, later).Status)
+	require.Equal(t, vocab.StatusPending, e.msg(t, later).Status)
 
 	for i, backoff := range []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second} {
 		e.Clock.Advance(backoff)
@@ -171,9 +172,9 @@ func TestFailingHeadBlocksThenExhausts(t *testing.T) {
 	e.Clock.Advance(16 * time.Second)
 	e.StepUntilWait(t)
 	m = e.msg(t, schs)
-	require.Equal(t, store.StatusDead, m.Status)
+	require.Equal(t, vocab.StatusDead, m.Status)
 	require.Equal(t, "EXHAUSTED", m.ErrorClass)
-	require.Equal(t, store.StatusSucceeded, e.msg(t, later).Status, "after the head is settled the queue moves on")
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, later).Status, "after the head is settled the queue moves on")
 }
 
 func TestHeadDeadlineFromFirstFailure(t *testing.T) {
@@ -184,11 +185,11 @@ func TestHeadDeadlineFromFirstFailure(t *testing.T) {
 	e.StepUntilWait(t)
 	e.Clock.Advance(9 * time.Minute)
 	e.StepUntilWait(t)
-	require.Equal(t, store.StatusFailed, e.msg(t, schs).Status)
+	require.Equal(t, vocab.StatusFailed, e.msg(t, schs).Status)
 	e.Clock.Advance(time.Minute)
 	e.StepUntilWait(t)
 	m := e.msg(t, schs)
-	require.Equal(t, store.StatusDead, m.Status, "10 min after the first failure, however recent the last attempt")
+	require.Equal(t, vocab.StatusDead, m.Status, "10 min after the first failure, however recent the last attempt")
 	require.Equal(t, "EXHAUSTED", m.ErrorClass)
 	require.Contains(t, m.Reason, "failing for 10m0s")
 }
@@ -200,19 +201,19 @@ func TestMissingRawIsMalformedButReadErrorIsInfra(t *testing.T) {
 	require.NoError(t, err)
 	e.StepUntilWait(t)
 	m := e.msg(t, 424242)
-	require.Equal(t, store.StatusDead, m.Status)
+	require.Equal(t, vocab.StatusDead, m.Status)
 	require.Equal(t, "MALFORMED", m.ErrorClass)
 
 	id := e.Send(t, schd("ADFT", fltr(1)))
 	e.useRaw(readerFunc(func(context.Context, []int64) (map[int64][]byte, error) { return nil, errors.New("connection reset") }))
 	e.StepUntilWait(t)
 	m = e.msg(t, id)
-	require.Equal(t, store.StatusFailed, m.Status, "a read error is never taken for a missing row")
+	require.Equal(t, vocab.StatusFailed, m.Status, "a read error is never taken for a missing row")
 	require.Equal(t, "INFRA", m.ErrorClass)
 	e.useRaw(e.Mailbox)
 	e.Clock.Advance(time.Second)
 	e.StepUntilWait(t)
-	require.Equal(t, store.StatusSucceeded, e.msg(t, id).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, id).Status)
 }
 
 // errStatement is an error a statement raises on its data.
@@ -245,7 +246,7 @@ func (t *failingTx) Begin(ctx context.Context) (store.Tx, error) {
 	return &failingTx{Tx: tx, s: t.s}, nil
 }
 
-func (t *failingTx) InsertEvents(ctx context.Context, evs []store.NewEvent) error {
+func (t *failingTx) InsertEvents(ctx context.Context, evs []vocab.NewEvent) error {
 	if t.s.failEvents {
 		return errStatement // the message's own failure, not an outage (that pauses)
 	}
@@ -264,12 +265,12 @@ func TestFailureMidTransactionRollsBackTheMessageOnly(t *testing.T) {
 	b := e.Send(t, flop("STND", 1, "<STND>5</STND>"))
 	c := e.Send(t, flop("STND", 1, "<STND>6</STND>"))
 	e.StepUntilWait(t)
-	require.Equal(t, store.StatusSucceeded, e.msg(t, first).Status)
-	require.Equal(t, store.StatusSkipped, e.msg(t, a).Status, "the message before the failure is committed")
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, first).Status)
+	require.Equal(t, vocab.StatusSkipped, e.msg(t, a).Status, "the message before the failure is committed")
 	mb := e.msg(t, b)
-	require.Equal(t, store.StatusFailed, mb.Status)
+	require.Equal(t, vocab.StatusFailed, mb.Status)
 	require.Equal(t, "INFRA", mb.ErrorClass)
-	require.Equal(t, store.StatusPending, e.msg(t, c).Status, "nothing passes the failed head")
+	require.Equal(t, vocab.StatusPending, e.msg(t, c).Status, "nothing passes the failed head")
 	f := e.flight(t, 1)
 	require.Equal(t, int64(1), f.StateVersion, "the flight write of the failed message was rolled back with it")
 	require.NotContains(t, f.Scalars, "STND")
@@ -277,8 +278,8 @@ func TestFailureMidTransactionRollsBackTheMessageOnly(t *testing.T) {
 	fs.failEvents = false
 	e.Clock.Advance(time.Second)
 	e.StepUntilWait(t)
-	require.Equal(t, store.StatusSucceeded, e.msg(t, b).Status)
-	require.Equal(t, store.StatusSucceeded, e.msg(t, c).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, b).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, c).Status)
 	f = e.flight(t, 1)
 	require.Equal(t, int64(3), f.StateVersion, "each message applied exactly once, in order")
 	require.Equal(t, "6", f.Scalars["STND"].Raw)
@@ -292,15 +293,15 @@ func TestDuplicateAfterArchive(t *testing.T) {
 	msg := schd("ADFT", fltr(1))
 	first := e.Send(t, msg)
 	e.StepUntilWait(t)
-	require.NoError(t, e.Store.DeleteBackfills(t.Context(), []store.BackfillKey{{MsgID: first}}))
-	moved, err := e.Store.ArchiveMessages(t.Context(), store.ArchiveParams{Before: e.Clock.Now().Add(time.Hour), Max: 100, Now: e.Clock.Now()})
+	require.NoError(t, e.Store.DeleteBackfills(t.Context(), []vocab.BackfillKey{{MsgID: first}}))
+	moved, err := e.Store.ArchiveMessages(t.Context(), store.ArchiveMessagesParams{Before: e.Clock.Now().Add(time.Hour), Max: 100, Now: e.Clock.Now()})
 	require.NoError(t, err)
 	require.Equal(t, 1, moved.Rows)
 
 	again := e.Send(t, msg)
 	e.StepUntilWait(t)
 	m := e.msg(t, again)
-	require.Equal(t, store.StatusSkipped, m.Status, "an archived identity still deduplicates")
+	require.Equal(t, vocab.StatusSkipped, m.Status, "an archived identity still deduplicates")
 	require.Equal(t, first, *m.DuplicateOf)
 	require.Equal(t, int64(1), e.flight(t, 1).StateVersion)
 }
@@ -323,21 +324,21 @@ func TestDuplicateShowsItsIdentity(t *testing.T) {
 			e.StepUntilWait(t)
 
 			holder, d := e.msg(t, first), e.msg(t, dup)
-			require.Equal(t, store.StatusSkipped, d.Status)
+			require.Equal(t, vocab.StatusSkipped, d.Status)
 			require.Equal(t, first, *d.DuplicateOf)
 			require.NotEmpty(t, holder.IdentityKey)
 			require.Equal(t, holder.IdentityKey, d.IdentityKey)
 			require.Equal(t, holder.Kind, d.Kind)
 			require.Equal(t, holder.Meta, d.Meta)
 
-			require.NoError(t, e.Store.DeleteBackfills(t.Context(), []store.BackfillKey{{MsgID: first}, {MsgID: dup}}))
-			moved, err := e.Store.ArchiveMessages(t.Context(), store.ArchiveParams{Before: e.Clock.Now().Add(time.Hour), Max: 100, Now: e.Clock.Now()})
+			require.NoError(t, e.Store.DeleteBackfills(t.Context(), []vocab.BackfillKey{{MsgID: first}, {MsgID: dup}}))
+			moved, err := e.Store.ArchiveMessages(t.Context(), store.ArchiveMessagesParams{Before: e.Clock.Now().Add(time.Hour), Max: 100, Now: e.Clock.Now()})
 			require.NoError(t, err)
 			require.Equal(t, 2, moved.Rows, "holder and duplicate archive side by side")
 			again := e.Send(t, msg)
 			e.StepUntilWait(t)
 			m := e.msg(t, again)
-			require.Equal(t, store.StatusSkipped, m.Status)
+			require.Equal(t, vocab.StatusSkipped, m.Status)
 			require.Equal(t, first, *m.DuplicateOf, "the holder, not the archived duplicate")
 			require.Equal(t, holder.IdentityKey, m.IdentityKey)
 		})

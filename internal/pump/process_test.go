@@ -6,9 +6,8 @@ import (
 	"log/slog"
 	"testing"
 
+	"github.com/msgx-aodb/msgx/internal/vocab"
 	"github.com/stretchr/testify/require"
-
-	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 // A message another leader finishes between this pump's read of the queue
@@ -32,7 +31,7 @@ func TestMessageFinishedMeanwhileIsNotProcessedAgain(t *testing.T) {
 			raced = true
 			_, err := other.Step(ctx)
 			require.NoError(t, err)
-			require.Equal(t, store.StatusSucceeded, e.msg(t, y).Status, "the other pump processed x and y")
+			require.Equal(t, vocab.StatusSucceeded, e.msg(t, y).Status, "the other pump processed x and y")
 		}
 		return e.Mailbox.ReadRaws(ctx, ids)
 	}))
@@ -41,7 +40,7 @@ func TestMessageFinishedMeanwhileIsNotProcessedAgain(t *testing.T) {
 	require.True(t, raced)
 
 	m := e.msg(t, x)
-	require.Equal(t, store.StatusSucceeded, m.Status)
+	require.Equal(t, vocab.StatusSucceeded, m.Status)
 	require.Zero(t, m.Attempts)
 	require.Empty(t, m.ErrorClass)
 	f := e.flight(t, 1)

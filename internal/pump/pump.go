@@ -27,6 +27,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 	"github.com/msgx-aodb/msgx/internal/wake"
 )
 
@@ -57,7 +58,7 @@ type Config struct {
 	// yet written (payload: the record's value); internal/app wires
 	// kafka.EventBytes, so the pump knows no Kafka. nil: the payload's length
 	// (a lower bound).
-	EventBytes func(e store.NewEvent, payload []byte) int
+	EventBytes func(e vocab.NewEvent, payload []byte) int
 	Observer   Observer // metrics; nil = none
 	// StoreName is msgx's own database in msgx_dependency_up (postgres or
 	// oracle); default postgres.
@@ -83,9 +84,9 @@ type DependencyObserver interface {
 // transactions and its published state.
 type Store interface {
 	Begin(ctx context.Context) (store.Tx, error)
-	QueueHead(ctx context.Context, max int) ([]store.Message, error)
+	QueueHead(ctx context.Context, max int) ([]vocab.QueueEntry, error)
 	PendingAfter(ctx context.Context, after int64, max int) ([]int64, error)
-	RecordFailure(ctx context.Context, p store.Failure) (int, error)
+	RecordFailure(ctx context.Context, p vocab.RecordFailureParams) (int, error)
 	ShiftDeadlines(ctx context.Context, pausedSince, resumedAt time.Time) (int, error)
 	PublishPause(ctx context.Context, p store.Pause) error
 	PublishResume(ctx context.Context, now time.Time) error
@@ -104,7 +105,7 @@ func DefaultConfig() Config {
 		MaxAttempts: 5, BackoffBase: time.Second, BackoffCap: time.Minute,
 		HeadDeadline: 10 * time.Minute, RunLength: 1000, RunBytes: DefaultRunBytes, Idle: time.Second,
 		Prune: true, Grace: 30 * time.Second, Probe: time.Second, CheckTimeout: 2 * time.Second, Decode: sis.DefaultOptions(),
-		StoreName: store.DependencyPostgres, // msgx_dependency_up's name of the own database (app passes oracle)
+		StoreName: vocab.DependencyPostgres, // msgx_dependency_up's name of the own database (app passes oracle)
 	}
 }
 
@@ -144,7 +145,7 @@ type Pump struct {
 	store    Store
 	apply    *apply.Applier // what one message does
 	raw      RawReader
-	backfill func(ctx context.Context, todos []store.Backfill) // right after a commit; nil = sweep only
+	backfill func(ctx context.Context, todos []vocab.Backfill) // right after a commit; nil = sweep only
 	clock    clock.Clock
 	log      *slog.Logger
 	cfg      Config
@@ -157,7 +158,7 @@ type Pump struct {
 
 // New wires a pump. backfill runs the mailbox backfill right after each
 // commit (the sweep retries what it could not do).
-func New(s Store, raw RawReader, backfill func(context.Context, []store.Backfill), c clock.Clock, log *slog.Logger, cfg Config) *Pump {
+func New(s Store, raw RawReader, backfill func(context.Context, []vocab.Backfill), c clock.Clock, log *slog.Logger, cfg Config) *Pump {
 	cfg = cfg.withDefaults()
 	mode := respmatch.ModeRequest
 	if cfg.Guard != nil {
@@ -251,7 +252,7 @@ func (p *Pump) work(ctx, life context.Context, st *runState) (stepResult, error)
 	}
 	now := p.now()
 	head := heads[0]
-	if head.Status == store.StatusFailed {
+	if head.Status == vocab.StatusFailed {
 		r := p.apply.Retry(head, st.paused != nil, now)
 		if r.Exhausted != nil {
 			if err := p.finishExhausted(ctx, head, r, now); err != nil {
@@ -269,7 +270,7 @@ func (p *Pump) work(ctx, life context.Context, st *runState) (stepResult, error)
 
 // finishExhausted settles a head apply found exhausted, in its own
 // transaction.
-func (p *Pump) finishExhausted(ctx context.Context, m store.Message, r apply.HeadRetry, now time.Time) error {
+func (p *Pump) finishExhausted(ctx context.Context, m vocab.QueueEntry, r apply.HeadRetry, now time.Time) error {
 	err := p.inTx(ctx, now, func(tx store.Tx) error { return write(ctx, tx, r.Exhausted, now) })
 	if err != nil {
 		return fmt.Errorf("finish exhausted message %d: %w", m.ID, err)
@@ -287,7 +288,7 @@ func (p *Pump) finishExhausted(ctx context.Context, m store.Message, r apply.Hea
 // the message's: an outage its probe confirmed (rule 14: no attempt is
 // counted, the caller pauses) or a shutdown (the step was cut). Those are
 // returned.
-func (p *Pump) failHead(ctx context.Context, m store.Message, err error, bind *store.Binding) error {
+func (p *Pump) failHead(ctx context.Context, m vocab.QueueEntry, err error, bind *vocab.Binding) error {
 	if up := p.outageOrShutdown(ctx, err); up != nil {
 		return up
 	}
@@ -297,7 +298,7 @@ func (p *Pump) failHead(ctx context.Context, m store.Message, err error, bind *s
 // recordFailure marks the head FAILED as apply decides (its backoff), in
 // its own short transaction after the run's rollback or commit, binding bind
 // if not nil.
-func (p *Pump) recordFailure(ctx context.Context, m store.Message, f *apply.Failure, bind *store.Binding) error {
+func (p *Pump) recordFailure(ctx context.Context, m vocab.QueueEntry, f *apply.Failure, bind *vocab.Binding) error {
 	attempts, err := p.store.RecordFailure(ctx, p.apply.Failed(m, f, bind, p.now()))
 	if err != nil {
 		return fmt.Errorf("record failure of message %d (%s): %w", m.ID, f, err)
@@ -320,7 +321,7 @@ func (p *Pump) now() time.Time { return p.clock.Now().Truncate(time.Microsecond)
 
 // afterCommit hands a commit's backfill todos to the backfiller and wakes
 // whoever waits for new outbox events (the Kafka relay).
-func (p *Pump) afterCommit(ctx context.Context, todos []store.Backfill) {
+func (p *Pump) afterCommit(ctx context.Context, todos []vocab.Backfill) {
 	if p.backfill != nil && len(todos) > 0 {
 		p.backfill(ctx, todos)
 	}

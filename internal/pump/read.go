@@ -8,7 +8,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/apply"
 	"github.com/msgx-aodb/msgx/internal/decode"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // What a step reads before any transaction: the raw XML of the run's
@@ -99,7 +99,7 @@ type prepared struct {
 // after it, as far as the byte budget allows, taking what the
 // read-ahead and the last step have and reading the rest. It also returns
 // the bytes it read, and those of the read-ahead it took.
-func (p *Pump) prepare(ctx context.Context, st *runState, heads []store.Message) ([]prepared, int, error) {
+func (p *Pump) prepare(ctx context.Context, st *runState, heads []vocab.QueueEntry) ([]prepared, int, error) {
 	got, read := st.takeAhead()
 	if got == nil {
 		got = map[int64]prepared{}
@@ -107,7 +107,7 @@ func (p *Pump) prepare(ctx context.Context, st *runState, heads []store.Message)
 	maps.Copy(got, st.takeKept())
 	ids := []int64{heads[0].ID}
 	for _, m := range heads[1:] {
-		if m.Status != store.StatusPending {
+		if m.Status != vocab.StatusPending {
 			break
 		}
 		ids = append(ids, m.ID)
@@ -148,7 +148,7 @@ func (p *Pump) readDecoded(ctx context.Context, ids []int64, room int) (map[int6
 		}
 		delete(raws, id)
 		d, err := decode.Message(raw, p.cfg.Decode)
-		pr := prepared{Input: apply.Input{Decoded: d, Err: err, Digest: store.RawDigest(raw)}, size: len(raw)}
+		pr := prepared{Input: apply.Input{Decoded: d, Err: err, Digest: vocab.RawDigest(raw)}, size: len(raw)}
 		if d != nil {
 			pr.size = max(pr.size, d.Footprint)
 		}

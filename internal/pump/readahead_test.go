@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // countingReader counts how often each mailbox row is read.
@@ -76,7 +77,7 @@ func TestPumpReadsTheNextRunAhead(t *testing.T) {
 	require.Equal(t, []int64{ids[1], ids[3], ids[5]}, spy.afters, "each full run read the next one ahead")
 	for _, id := range ids {
 		require.Equal(t, 1, reader.reads[id], "message %d read once", id)
-		require.Equal(t, store.StatusSucceeded, e.msg(t, id).Status)
+		require.Equal(t, vocab.StatusSucceeded, e.msg(t, id).Status)
 	}
 	for flid, stand := range map[int64]string{1: "203", 2: "204", 3: "205"} {
 		require.Equal(t, stand, e.flight(t, flid).Scalars["STND"].Raw, "flight %d", flid)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/ingress"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // insertAt writes a row with an explicit id received at a given time, as an
@@ -56,10 +57,10 @@ func TestReconcileFindsARowAtAnyAgeAsALateRow(t *testing.T) {
 	require.Contains(t, logged.String(), "late row")
 	require.Contains(t, logged.String(), "msg_id=11 largest_finished_id=12")
 	require.NotNil(t, e.msg(t, 11).LateAfter)
-	require.Equal(t, "late:12", store.LateMark(*e.msg(t, 11).LateAfter))
+	require.Equal(t, "late:12", vocab.LateMark(*e.msg(t, 11).LateAfter))
 
 	e.StepUntilWait(t)
-	require.Equal(t, store.StatusSucceeded, e.msg(t, 11).Status, "a late row is processed")
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, 11).Status, "a late row is processed")
 	require.Equal(t, "B", e.stand(t, 1), "its effect lands after the larger id's")
 	again, err := p.Reconcile(t.Context(), false)
 	require.NoError(t, err)

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/replay"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // The replay service (internal/replay) on what the pump left: an exhausted
@@ -21,7 +21,7 @@ func TestReplayAfterExhaustion(t *testing.T) {
 	e.Clock.Advance(time.Second)
 	e.StepUntilWait(t)
 	m := e.msg(t, bad)
-	require.Equal(t, store.StatusDead, m.Status)
+	require.Equal(t, vocab.StatusDead, m.Status)
 	require.Equal(t, "EXHAUSTED", m.ErrorClass)
 
 	_, err := replay.Preview(t.Context(), e.Store, e.Mailbox, replay.Filter{Class: "PROTOCOL"}, replay.Options{Decode: e.pump.cfg.Decode})
@@ -29,13 +29,13 @@ func TestReplayAfterExhaustion(t *testing.T) {
 	plan, err := replay.Preview(t.Context(), e.Store, e.Mailbox, replay.Filter{Class: "EXHAUSTED"}, replay.Options{Decode: e.pump.cfg.Decode})
 	require.NoError(t, err)
 	require.Len(t, plan.Messages, 1)
-	require.Equal(t, store.StatusDead, e.msg(t, bad).Status, "a dry run changes nothing")
+	require.Equal(t, vocab.StatusDead, e.msg(t, bad).Status, "a dry run changes nothing")
 
 	ids, err := replay.Apply(t.Context(), e.Store, replay.Filter{IDs: []int64{bad}}, e.Clock.Now(), nil)
 	require.NoError(t, err)
 	require.Equal(t, []int64{bad}, ids)
 	m = e.msg(t, bad)
-	require.Equal(t, store.StatusPending, m.Status)
+	require.Equal(t, vocab.StatusPending, m.Status)
 	require.Zero(t, m.Attempts)
 	require.Equal(t, "EXHAUSTED", m.PrevClass)
 	require.Equal(t, 1, m.ReplayCount)
@@ -45,7 +45,7 @@ func TestReplayAfterExhaustion(t *testing.T) {
 	e.Clock.Advance(time.Second)
 	e.StepUntilWait(t)
 	m = e.msg(t, bad)
-	require.Equal(t, store.StatusDead, m.Status)
+	require.Equal(t, vocab.StatusDead, m.Status)
 	require.Equal(t, 1, m.Attempts)
 	require.Equal(t, 1, m.ReplayCount)
 }
@@ -69,7 +69,7 @@ func TestReplayAfterHeadDeadlineRestartsIt(t *testing.T) {
 		e.Clock.Advance(time.Minute)
 		e.StepUntilWait(t)
 		m := e.msg(t, bad)
-		require.Equal(t, store.StatusFailed, m.Status, "attempt %d after the replay: %s", attempt, m.Reason)
+		require.Equal(t, vocab.StatusFailed, m.Status, "attempt %d after the replay: %s", attempt, m.Reason)
 		require.Equal(t, attempt, m.Attempts)
 	}
 	e.Clock.Advance(7 * time.Minute) // 10 min after the first failure since the replay

@@ -16,6 +16,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // The RESP guard (docs/design.md §7) on the real databases: requests are
@@ -40,7 +41,7 @@ func local(t testing.TB, s string) time.Time {
 	return v
 }
 
-func (e *env) request(t testing.TB, id int64) store.Request {
+func (e *env) request(t testing.TB, id int64) vocab.Request {
 	t.Helper()
 	r, err := e.Store.Request(t.Context(), id)
 	require.NoError(t, err)
@@ -76,7 +77,7 @@ func TestRespWithoutRequestIsSkipped(t *testing.T) {
 	e.StepUntilWait(t)
 
 	m := e.msg(t, resp)
-	require.Equal(t, store.StatusSkipped, m.Status)
+	require.Equal(t, vocab.StatusSkipped, m.Status)
 	require.Equal(t, respmatch.ReasonNoMatch, m.Reason)
 	requireActive(t, e, 501, 502, 503)
 	require.Empty(t, e.flight(t, 501).Scalars["STND"].Raw, "nothing of the RESP written")
@@ -95,21 +96,21 @@ func TestRespPrunesOnlyInsideTheRequestedRange(t *testing.T) {
 
 	req, err := e.requests(t).Flights(t.Context(), local(t, "2026-12-02T10:00"), local(t, "2026-12-02T23:59"))
 	require.NoError(t, err)
-	require.Equal(t, store.RequestSent, req.Status)
+	require.Equal(t, vocab.RequestSent, req.Status)
 
 	e.Clock.Advance(time.Minute)
 	resp := e.Send(t, schdAt("20261202160100", "RESP", fltrAt(604, "1100")))
 	e.StepUntilWait(t)
 
 	m := e.msg(t, resp)
-	require.Equal(t, store.StatusSucceeded, m.Status)
+	require.Equal(t, vocab.StatusSucceeded, m.Status)
 	require.Equal(t, "request:"+strconv.FormatInt(req.ID, 10)+" (degraded)", m.Reason, "the match is recorded on the message")
 	requireActive(t, e, 601, 604)
 	requireDeleted(t, e, 602, 603)
 	require.Equal(t, []int64{601, 604}, e.members(t, dec2), "601 stays a member: outside the range")
 
 	done := e.request(t, req.ID)
-	require.Equal(t, store.RequestDone, done.Status)
+	require.Equal(t, vocab.RequestDone, done.Status)
 	require.Equal(t, resp, *done.ResponseMsgID)
 	require.Equal(t, respmatch.RuleDegraded, done.MatchRule)
 	require.NotNil(t, done.DoneAt)
@@ -138,15 +139,15 @@ func TestRespBeforeSentAtIsSkipped(t *testing.T) {
 	utcLike := e.Send(t, schdAt("20261202080000", "RESP", fltrAt(703, "1100")))
 	e.StepUntilWait(t)
 	for _, id := range []int64{early, utcLike} {
-		require.Equal(t, store.StatusSkipped, e.msg(t, id).Status)
+		require.Equal(t, vocab.StatusSkipped, e.msg(t, id).Status)
 		require.Equal(t, respmatch.ReasonNoMatch, e.msg(t, id).Reason)
 	}
-	require.Equal(t, store.RequestSent, e.request(t, req.ID).Status, "no early completion")
+	require.Equal(t, vocab.RequestSent, e.request(t, req.ID).Status, "no early completion")
 
 	same := e.Send(t, schdAt("20261202160000", "RESP", fltrAt(702, "1100")))
 	e.StepUntilWait(t)
-	require.Equal(t, store.StatusSucceeded, e.msg(t, same).Status)
-	require.Equal(t, store.RequestDone, e.request(t, req.ID).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, same).Status)
+	require.Equal(t, vocab.RequestDone, e.request(t, req.ID).Status)
 }
 
 // A SENT request past expires_at is EXPIRED by the job; a RESP after it is
@@ -169,7 +170,7 @@ func TestLateRespAfterExpiredIsSkipped(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 1, n)
 	exp := e.request(t, req.ID)
-	require.Equal(t, store.RequestExpired, exp.Status)
+	require.Equal(t, vocab.RequestExpired, exp.Status)
 	require.Equal(t, "timed out: no answer by expires_at", exp.Note)
 
 	inTime := e.Send(t, schdAt("20261202160500", "RESP", fltrAt(801, "1030")))
@@ -179,7 +180,7 @@ func TestLateRespAfterExpiredIsSkipped(t *testing.T) {
 		require.Equal(t, respmatch.ReasonNoMatch, e.msg(t, id).Reason)
 	}
 	requireActive(t, e, 801, 802)
-	require.Equal(t, store.RequestExpired, e.request(t, req.ID).Status, "a closed request is never reopened")
+	require.Equal(t, vocab.RequestExpired, e.request(t, req.ID).Status, "a closed request is never reopened")
 }
 
 func (e *env) refExists(t testing.TB, key string) bool {
@@ -214,7 +215,7 @@ func TestReferenceRespReplacesItsList(t *testing.T) {
 	for k, want := range map[string]bool{"CA": true, "HU": true, "MU": false, "CZ": false} {
 		require.Equal(t, want, e.refExists(t, k), k)
 	}
-	require.Equal(t, store.RequestDone, e.request(t, req.ID).Status)
+	require.Equal(t, vocab.RequestDone, e.request(t, req.ID).Status)
 
 	e.Send(t, refList("20261202160100", "UPD", "3U"))
 	e.StepUntilWait(t)
@@ -233,7 +234,7 @@ func TestGuardModes(t *testing.T) {
 		e.Send(t, schd("DNLD", fltr(901), fltr(902)))
 		resp := e.Send(t, schdAt("20261202170000", "RESP", fltr(901)))
 		e.StepUntilWait(t)
-		require.Equal(t, store.StatusSucceeded, e.msg(t, resp).Status)
+		require.Equal(t, vocab.StatusSucceeded, e.msg(t, resp).Status)
 		require.Empty(t, e.msg(t, resp).Reason)
 		requireDeleted(t, e, 902)
 	})
@@ -260,7 +261,7 @@ func TestGuardModes(t *testing.T) {
 		resp := e.Send(t, schdAt("20261202160100", "RESP", fltrAt(913, "1100")))
 		e.StepUntilWait(t)
 		require.Equal(t, respmatch.ReasonNoMatch, e.msg(t, before).Reason, "inserted after the RESP's DTTM")
-		require.Equal(t, store.StatusSucceeded, e.msg(t, resp).Status)
+		require.Equal(t, vocab.StatusSucceeded, e.msg(t, resp).Status)
 		require.Equal(t, "request:coutmsgs:"+strconv.FormatInt(oid, 10)+" (mailbox)", e.msg(t, resp).Reason)
 		requireActive(t, e, 911, 913)
 		requireDeleted(t, e, 912)
@@ -296,6 +297,6 @@ func TestOperatorsRequestSurvivesLeaderRestarts(t *testing.T) {
 	requireActive(t, e, 1401)
 	requireDeleted(t, e, 1402)
 	done := e.request(t, op.ID)
-	require.Equal(t, store.RequestDone, done.Status)
-	require.Equal(t, store.OriginOperator, done.Origin)
+	require.Equal(t, vocab.RequestDone, done.Status)
+	require.Equal(t, vocab.OriginOperator, done.Origin)
 }

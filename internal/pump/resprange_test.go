@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/respmatch"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // A matched schedule RESP is the snapshot of its whole requested range
@@ -39,7 +39,7 @@ func TestRespWithNoRecordsEmptiesItsRange(t *testing.T) {
 	e.StepUntilWait(t)
 
 	m := e.msg(t, resp)
-	require.Equal(t, store.StatusSucceeded, m.Status)
+	require.Equal(t, vocab.StatusSucceeded, m.Status)
 	require.Equal(t, "request:"+strconv.FormatInt(req.ID, 10)+" (degraded)", m.Reason)
 	requireDeleted(t, e, 1101, 1102)
 	require.Empty(t, e.members(t, dec2))
@@ -51,7 +51,7 @@ func TestRespWithNoRecordsEmptiesItsRange(t *testing.T) {
 	require.Len(t, logs, 1)
 	require.Equal(t, 2, logs[0].Pruned)
 	require.Zero(t, logs[0].Records)
-	require.Equal(t, store.RequestDone, e.request(t, req.ID).Status)
+	require.Equal(t, vocab.RequestDone, e.request(t, req.ID).Status)
 }
 
 // The issue's second reproduction: a two-day RQFD answered with one day's
@@ -67,7 +67,7 @@ func TestTwoDayRespPrunesEveryDayOfItsRange(t *testing.T) {
 	e.Send(t, schdAt("20261202080000", "DNLD", fltrOn(1203, "03DEC", "0830"), fltrOn(1204, "03DEC", "1030")))
 	outside := e.Send(t, schdAt("20261202080000", "DNLD", fltrOn(1205, "05DEC", "0830")))
 	e.StepUntilWait(t)
-	require.Equal(t, store.StatusSucceeded, e.msg(t, outside).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, outside).Status)
 	dec3Before := e.gen(t, dec3)
 
 	req, err := e.requests(t).Flights(t.Context(), local(t, "2026-12-02T00:00"), local(t, "2026-12-04T23:59"))
@@ -92,7 +92,7 @@ func TestTwoDayRespPrunesEveryDayOfItsRange(t *testing.T) {
 	require.Equal(t, "Y", f.Scalars["CNCL"].Raw)
 	for _, ev := range e.events(t, resp) {
 		if ev.FLID == 1201 {
-			require.Equal(t, store.EventUpsert, ev.EventType, "a cancelled flight is no deletion")
+			require.Equal(t, vocab.EventUpsert, ev.EventType, "a cancelled flight is no deletion")
 			require.Contains(t, string(ev.Payload), `"lifecycle":"ACTIVE"`)
 		}
 	}
@@ -120,19 +120,19 @@ func TestAnswerToASupersededRequestDoesNotCompleteTheNewer(t *testing.T) {
 	e.Clock.Advance(time.Minute)
 	newer, err := svc.Flights(t.Context(), local(t, "2026-12-03T00:00"), local(t, "2026-12-03T23:59"))
 	require.NoError(t, err)
-	require.Equal(t, store.RequestExpired, e.request(t, old.ID).Status)
+	require.Equal(t, vocab.RequestExpired, e.request(t, old.ID).Status)
 
 	stray := e.Send(t, schdAt("20261202160130", "RESP", fltrOn(1303, "02DEC", "1100")))
 	e.StepUntilWait(t)
-	require.Equal(t, store.StatusSkipped, e.msg(t, stray).Status)
+	require.Equal(t, vocab.StatusSkipped, e.msg(t, stray).Status)
 	require.Equal(t, respmatch.ReasonNoMatch, e.msg(t, stray).Reason)
 	require.Nil(t, e.flight(t, 1303))
-	require.Equal(t, store.RequestSent, e.request(t, newer.ID).Status, "still open for its real answer")
+	require.Equal(t, vocab.RequestSent, e.request(t, newer.ID).Status, "still open for its real answer")
 
 	answer := e.Send(t, schdAt("20261202160200", "RESP", fltrOn(1301, "03DEC", "0830")))
 	e.StepUntilWait(t)
 	require.Equal(t, "request:"+strconv.FormatInt(newer.ID, 10)+" (degraded)", e.msg(t, answer).Reason)
 	requireActive(t, e, 1301)
 	requireDeleted(t, e, 1302)
-	require.Equal(t, store.RequestDone, e.request(t, newer.ID).Status)
+	require.Equal(t, vocab.RequestDone, e.request(t, newer.ID).Status)
 }

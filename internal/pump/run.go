@@ -8,6 +8,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/apply"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // processRun processes a run of head messages. Reading the raw rows and
@@ -29,7 +30,7 @@ import (
 // run stops there. A batch that fails rolls back whole; the pump then halves
 // its batches until the failing message is alone, so it fails on its own and
 // everything before it commits.
-func (p *Pump) processRun(ctx, life context.Context, st *runState, heads []store.Message) (stepKind, error) {
+func (p *Pump) processRun(ctx, life context.Context, st *runState, heads []vocab.QueueEntry) (stepKind, error) {
 	run, read, err := p.prepare(ctx, st, heads)
 	defer p.releaseMemory(read)
 	if err != nil {
@@ -261,8 +262,8 @@ func stillHead(ctx context.Context, ex store.Executor, id int64) error {
 	return nil
 }
 
-func unfinished(m store.Message) bool {
-	return m.Status == store.StatusPending || m.Status == store.StatusFailed
+func unfinished(m vocab.QueueEntry) bool {
+	return m.Status == vocab.StatusPending || m.Status == vocab.StatusFailed
 }
 
 // finished reports a committed terminal outcome to the log and the observer.

@@ -4,9 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/vocab"
 	"github.com/stretchr/testify/require"
-
-	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 // Shadow mode processes into msgx's own tables but registers no mailbox
@@ -22,7 +21,7 @@ func TestShadowWritesStateButNoEventsOrBackfill(t *testing.T) {
 		for _, id := range []int64{dn, fl} {
 			m, err := e.Store.Message(t.Context(), id)
 			require.NoError(t, err)
-			require.Equal(t, store.StatusSucceeded, m.Status, "shadow=%v msg %d", shadow, id)
+			require.Equal(t, vocab.StatusSucceeded, m.Status, "shadow=%v msg %d", shadow, id)
 		}
 		states, err := e.Store.Flights(t.Context(), []int64{501, 502})
 		require.NoError(t, err)

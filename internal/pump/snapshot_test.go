@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 var (
@@ -24,7 +24,7 @@ func fltrDec3(flid int64, extra ...string) string {
 		flid, flid, strings.Join(extra, ""))
 }
 
-func (e *env) gen(t testing.TB, fday time.Time) store.SnapshotGen {
+func (e *env) gen(t testing.TB, fday time.Time) vocab.SnapshotGen {
 	t.Helper()
 	g, err := e.Store.SnapshotGen(t.Context(), fday)
 	require.NoError(t, err)
@@ -38,7 +38,7 @@ func (e *env) members(t testing.TB, fday time.Time) []int64 {
 	return m
 }
 
-func (e *env) snapLogs(t testing.TB, msgID int64) []store.SnapshotLog {
+func (e *env) snapLogs(t testing.TB, msgID int64) []vocab.SnapshotLog {
 	t.Helper()
 	logs, err := e.Store.SnapshotLogs(t.Context(), msgID)
 	require.NoError(t, err)
@@ -54,9 +54,9 @@ func TestLateSnapshotLeavesTheDayAlone(t *testing.T) {
 	late := e.Send(t, schdAt("20261202020000", "DNLD", fltr(1, "<STND>OLD</STND>"), fltr(3)))
 	e.StepUntilWait(t)
 
-	require.Equal(t, store.StatusSucceeded, e.msg(t, newer).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, newer).Status)
 	m := e.msg(t, late)
-	require.Equal(t, store.StatusSkipped, m.Status)
+	require.Equal(t, vocab.StatusSkipped, m.Status)
 	require.Equal(t, "stale-snapshot:"+strconv.FormatInt(newer, 10), m.Reason)
 	require.Empty(t, e.events(t, late), "a stale snapshot emits nothing")
 
@@ -77,7 +77,7 @@ func TestLateSnapshotLeavesTheDayAlone(t *testing.T) {
 	logs := e.snapLogs(t, late)
 	require.Len(t, logs, 1)
 	l := logs[0]
-	require.Equal(t, store.SnapStale, l.Outcome, "the snapshot log says the day was left alone")
+	require.Equal(t, vocab.SnapStale, l.Outcome, "the snapshot log says the day was left alone")
 	require.Equal(t, newer, *l.StaleOf)
 	require.Equal(t, int64(1), l.GenVersion, "the generation the day kept")
 	require.True(t, time.Date(2026, 12, 2, 2, 0, 0, 0, shanghai).Equal(*l.Dttm))
@@ -85,7 +85,7 @@ func TestLateSnapshotLeavesTheDayAlone(t *testing.T) {
 	require.Zero(t, l.Changed+l.Unchanged+l.Pruned)
 	applied := e.snapLogs(t, newer)
 	require.Len(t, applied, 1)
-	require.Equal(t, store.SnapApplied, applied[0].Outcome)
+	require.Equal(t, vocab.SnapApplied, applied[0].Outcome)
 	require.Nil(t, applied[0].StaleOf)
 }
 
@@ -97,9 +97,9 @@ func TestSnapshotOfEqualOrNewerDTTMApplies(t *testing.T) {
 	equal := e.Send(t, schdAt("20261202030000", "DNLD", fltr(1, "<STND>B</STND>"), fltr(3)))
 	e.StepUntilWait(t)
 
-	require.Equal(t, store.StatusSucceeded, e.msg(t, first).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, first).Status)
 	m := e.msg(t, equal)
-	require.Equal(t, store.StatusSucceeded, m.Status)
+	require.Equal(t, vocab.StatusSucceeded, m.Status)
 	require.Empty(t, m.Reason)
 	require.Equal(t, "B", e.flight(t, 1).Scalars["STND"].Raw)
 	require.Equal(t, flight.Deleted, e.flight(t, 2).Lifecycle, "the later of equals prunes")
@@ -111,7 +111,7 @@ func TestSnapshotOfEqualOrNewerDTTMApplies(t *testing.T) {
 
 	newer := e.Send(t, schdAt("20261202030001", "DNLD", fltr(1, "<STND>C</STND>")))
 	e.StepUntilWait(t)
-	require.Equal(t, store.StatusSucceeded, e.msg(t, newer).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, newer).Status)
 	require.Equal(t, "C", e.flight(t, 1).Scalars["STND"].Raw)
 	require.Equal(t, flight.Deleted, e.flight(t, 3).Lifecycle)
 	g = e.gen(t, dec2)
@@ -119,7 +119,7 @@ func TestSnapshotOfEqualOrNewerDTTMApplies(t *testing.T) {
 	require.Equal(t, "20261202030001", g.DttmRaw)
 	logs := e.snapLogs(t, newer)
 	require.Len(t, logs, 1)
-	require.Equal(t, store.SnapApplied, logs[0].Outcome)
+	require.Equal(t, vocab.SnapApplied, logs[0].Outcome)
 	require.Equal(t, int64(3), logs[0].GenVersion)
 	require.Equal(t, 1, logs[0].Changed)
 	require.Equal(t, 1, logs[0].Pruned)
@@ -137,7 +137,7 @@ func TestSnapshotStaleForSomeDays(t *testing.T) {
 	e.StepUntilWait(t)
 
 	m := e.msg(t, mixed)
-	require.Equal(t, store.StatusSucceeded, m.Status)
+	require.Equal(t, vocab.StatusSucceeded, m.Status)
 	require.Equal(t, "stale-days:2026-12-02", m.Reason)
 
 	// 2 Dec: left alone.
@@ -168,15 +168,15 @@ func TestSnapshotStaleForSomeDays(t *testing.T) {
 	logs := e.snapLogs(t, mixed)
 	require.Len(t, logs, 2)
 	require.Equal(t, dec2, logs[0].FDay.UTC())
-	require.Equal(t, store.SnapStale, logs[0].Outcome)
+	require.Equal(t, vocab.SnapStale, logs[0].Outcome)
 	require.Equal(t, d2, *logs[0].StaleOf)
 	require.Equal(t, 2, logs[0].Records)
 	require.Equal(t, dec3, logs[1].FDay.UTC())
-	require.Equal(t, store.SnapApplied, logs[1].Outcome)
+	require.Equal(t, vocab.SnapApplied, logs[1].Outcome)
 	require.Equal(t, int64(2), logs[1].GenVersion)
 	require.Equal(t, 1, logs[1].Changed)
 	require.Equal(t, 1, logs[1].Pruned)
-	require.Equal(t, store.StatusSucceeded, e.msg(t, d3).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, d3).Status)
 }
 
 // A snapshot processed again after it made its day's generation (its
@@ -188,7 +188,7 @@ func TestReplayedSnapshotAdvancesNothing(t *testing.T) {
 	dnld := e.Send(t, schd("DNLD", fltr(1, "<STND>1</STND>"), fltr(2)))
 	later := e.Send(t, flop("STND", 1, "<STND>9</STND>"))
 	e.StepUntilWait(t)
-	require.Equal(t, store.StatusSucceeded, e.msg(t, later).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, later).Status)
 	events := len(e.events(t, dnld))
 	require.Equal(t, 4, events)
 
@@ -198,7 +198,7 @@ func TestReplayedSnapshotAdvancesNothing(t *testing.T) {
 	require.NoError(t, err)
 	e.StepUntilWait(t)
 
-	require.Equal(t, store.StatusSucceeded, e.msg(t, dnld).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, dnld).Status)
 	g := e.gen(t, dec2)
 	require.Equal(t, int64(1), g.Version, "a replay advances no generation")
 	require.Equal(t, dnld, g.LastMessageID)

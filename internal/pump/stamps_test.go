@@ -11,7 +11,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/sis/sistest"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Rule 19 (docs/design.md): an older snapshot never undoes a newer change.
@@ -58,10 +58,10 @@ func TestOlderSnapshotNeverUndoesNewerChange(t *testing.T) {
 	del := e.Send(t, fdelAt("20261215073000", 702))
 	late := e.Send(t, schdAt("20261215070000", "DNLD", fltr15(701, "0800", "<STND>A</STND>"), fltr15(702, "0900", "<STND>B</STND>")))
 	e.StepUntilWait(t)
-	require.Equal(t, store.StatusSucceeded, e.msg(t, first).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, first).Status)
 
 	m := e.msg(t, late)
-	require.Equal(t, store.StatusSucceeded, m.Status)
+	require.Equal(t, vocab.StatusSucceeded, m.Status)
 	require.Equal(t, "kept-newer:2", m.Reason)
 	require.Empty(t, e.events(t, late), "nothing changed: no UPSERT of 702, no event of 701")
 
@@ -77,7 +77,7 @@ func TestOlderSnapshotNeverUndoesNewerChange(t *testing.T) {
 
 	logs := e.snapLogs(t, late)
 	require.Len(t, logs, 1)
-	require.Equal(t, store.SnapApplied, logs[0].Outcome)
+	require.Equal(t, vocab.SnapApplied, logs[0].Outcome)
 	require.Equal(t, 2, logs[0].KeptNewer)
 	require.Equal(t, 2, logs[0].Unchanged)
 	require.Zero(t, e.snapLogs(t, first)[0].KeptNewer)
@@ -95,7 +95,7 @@ func TestOlderSnapshotCorrectsWhatNoNewerMessageTouched(t *testing.T) {
 	e.StepUntilWait(t)
 
 	m := e.msg(t, late)
-	require.Equal(t, store.StatusSucceeded, m.Status)
+	require.Equal(t, vocab.StatusSucceeded, m.Status)
 	require.Equal(t, "kept-newer:2", m.Reason, "the gates and the services")
 	f := e.flight(t, 701)
 	require.Equal(t, "C", f.Scalars["STND"].Raw, "STND was set by nothing newer: corrected")
@@ -165,7 +165,7 @@ func TestOlderRespNeverUndoesNewerChange(t *testing.T) {
 	e.StepUntilWait(t)
 
 	m := e.msg(t, resp)
-	require.Equal(t, store.StatusSucceeded, m.Status)
+	require.Equal(t, vocab.StatusSucceeded, m.Status)
 	require.Equal(t, "request:"+strconv.FormatInt(req.ID, 10)+" (degraded) kept-newer:2", m.Reason, "601's STND kept, 602 not revived")
 	require.Equal(t, "NEW", e.flight(t, 601).Scalars["STND"].Raw)
 	requireDeleted(t, e, 602)

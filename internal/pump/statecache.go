@@ -7,6 +7,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/apply"
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // maxCachedStates bounds the state cache (a few days of a busy airport), so
@@ -70,7 +71,7 @@ func (c *stateCache) states(ctx context.Context, ex store.Executor, flids []int6
 // committed records the states a fast-path batch wrote at now, as the
 // store holds them: updated_at is the write time, also for a write that
 // bumped no version. now must have the store's precision (microseconds).
-func (c *stateCache) committed(writes []store.FlightWrite, now time.Time) {
+func (c *stateCache) committed(writes []vocab.FlightWrite, now time.Time) {
 	for _, w := range writes {
 		s := *w.State // shallow: the maps are never changed in place
 		s.UpdatedAt = now

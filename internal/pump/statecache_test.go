@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // The states the pump caches after its batches are exactly what the store
@@ -64,7 +64,7 @@ func TestStateCacheSeesOtherWriters(t *testing.T) {
 	e.Clock.Advance(time.Second)
 	other := e.flight(t, 1)
 	other.Scalars["REMC"] = flight.Value{Raw: "other writer"}
-	require.NoError(t, e.Store.WriteFlights(t.Context(), []store.FlightWrite{{State: other}}, e.Clock.Now()))
+	require.NoError(t, e.Store.WriteFlights(t.Context(), []vocab.FlightWrite{{State: other}}, e.Clock.Now()))
 
 	e.Clock.Advance(time.Second)
 	e.Send(t, flop("STND", 1, "<STND>111</STND>"))
@@ -83,9 +83,9 @@ func TestStateCacheSeesOtherWriters(t *testing.T) {
 // The cache stays bounded.
 func TestStateCacheBounded(t *testing.T) {
 	c := newStateCache()
-	var writes []store.FlightWrite
+	var writes []vocab.FlightWrite
 	for flid := range int64(maxCachedStates + 10) {
-		writes = append(writes, store.FlightWrite{State: &flight.State{FLID: flid + 1, StateVersion: 1}})
+		writes = append(writes, vocab.FlightWrite{State: &flight.State{FLID: flid + 1, StateVersion: 1}})
 	}
 	c.committed(writes, start)
 	require.Len(t, c.entries, maxCachedStates)

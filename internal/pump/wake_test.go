@@ -11,7 +11,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/ingress"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 	"github.com/msgx-aodb/msgx/internal/wake"
 )
 
@@ -58,7 +58,7 @@ func TestIdlePumpWakesWhenThePollerEnqueues(t *testing.T) {
 	case <-time.After(10 * time.Second): // a deadline for a failing test, not an ordering
 		t.Fatal("the idle pump did not wake when the poller enqueued")
 	}
-	require.Equal(t, store.StatusSkipped, e.msg(t, id).Status, "processed (no such flight)")
+	require.Equal(t, vocab.StatusSkipped, e.msg(t, id).Status, "processed (no such flight)")
 	require.Equal(t, time.Hour, <-clk.waiting, "idle again")
 
 	// A poll that enqueues nothing does not ring.

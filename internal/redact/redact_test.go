@@ -12,6 +12,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/redact"
 	"github.com/msgx-aodb/msgx/internal/sis"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // The error texts below are verbatim what pgx v5, go-sql-driver/mysql, net
@@ -109,34 +110,34 @@ func TestReasonIsBounded(t *testing.T) {
 func TestReasonKeepsEveryClassOwnWords(t *testing.T) {
 	t.Parallel()
 	const meta = `<MSG><META><SNDR>AODB</SNDR><SEQN>1</SEQN><DTTM>20261202083000</DTTM><TYPE>FLOP</TYPE><STYP>STND</STYP></META>`
-	bad := map[sis.Class]string{
-		sis.ClassMalformed:   meta + `<FLOP><FLID>1</FLID><STND>1</STND>`,
-		sis.ClassProtocol:    meta + `<FLOP><FLID>x</FLID><STND>1</STND></FLOP></MSG>`,
-		sis.ClassCodec:       meta + `<FLOP><FLID>1</FLID><STND>1<B/></STND></FLOP></MSG>`,
-		sis.ClassUnsupported: meta + `<FLOP><FLID>1</FLID><ZZZZ>1</ZZZZ></FLOP></MSG>`,
+	bad := map[vocab.Class]string{
+		vocab.ClassMalformed:   meta + `<FLOP><FLID>1</FLID><STND>1</STND>`,
+		vocab.ClassProtocol:    meta + `<FLOP><FLID>x</FLID><STND>1</STND></FLOP></MSG>`,
+		vocab.ClassCodec:       meta + `<FLOP><FLID>1</FLID><STND>1<B/></STND></FLOP></MSG>`,
+		vocab.ClassUnsupported: meta + `<FLOP><FLID>1</FLID><ZZZZ>1</ZZZZ></FLOP></MSG>`,
 	}
 	// stored is the reason as stored, public what a client reads of it.
 	type reason struct{ stored, public string }
-	reasons := map[sis.Class]reason{
-		sis.ClassInfra: {"store: unavailable: dial tcp 10.0.0.7:5432: connect: connection refused", "connection refused"},
+	reasons := map[vocab.Class]reason{
+		vocab.ClassInfra: {"store: unavailable: dial tcp 10.0.0.7:5432: connect: connection refused", "connection refused"},
 	}
 	for class, raw := range bad {
 		_, err := sis.Decode([]byte(raw), sis.DefaultOptions())
 		var se *sis.Error
 		require.ErrorAs(t, err, &se, "%s", class)
-		require.Equal(t, class, se.Class)
+		require.Equal(t, class, vocab.Class(se.Class))
 		reasons[class] = reason{se.Detail(), se.Detail()}
 	}
-	for _, last := range sis.Classes {
-		if last == sis.ClassExhausted {
+	for _, last := range vocab.Classes {
+		if last == vocab.ClassExhausted {
 			continue
 		}
 		r := reasons[last]
-		reasons[sis.ClassExhausted] = reason{"5 attempts; last " + string(last) + ": " + r.stored, "5 attempts; last " + string(last) + ": " + r.public}
-		require.Equal(t, reasons[sis.ClassExhausted].public, redact.Reason(reasons[sis.ClassExhausted].stored))
+		reasons[vocab.ClassExhausted] = reason{"5 attempts; last " + string(last) + ": " + r.stored, "5 attempts; last " + string(last) + ": " + r.public}
+		require.Equal(t, reasons[vocab.ClassExhausted].public, redact.Reason(reasons[vocab.ClassExhausted].stored))
 		require.Equal(t, string(last)+": "+r.public, redact.Reason(string(last)+": "+r.stored))
 	}
-	for _, class := range sis.Classes {
+	for _, class := range vocab.Classes {
 		r, ok := reasons[class]
 		require.True(t, ok, "a reason of class %s", class)
 		require.Equal(t, r.public, redact.Reason(r.stored), "%s", class)

@@ -13,6 +13,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 	"github.com/msgx-aodb/msgx/internal/widths"
 )
 
@@ -36,7 +37,7 @@ type Aggregator struct {
 // caller owns). obs may be nil.
 func NewAggregator(s Store, cl *kgo.Client, topic string, c clock.Clock, log *slog.Logger, obs Observer, cfg Config) *Aggregator {
 	return &Aggregator{
-		store: s, cl: cl, topic: topic, clock: c, log: log.With("target", store.TargetSchd),
+		store: s, cl: cl, topic: topic, clock: c, log: log.With("target", vocab.TargetSchd),
 		obs: observer(obs), cfg: cfg.withDefaults(),
 	}
 }
@@ -74,10 +75,10 @@ func (a *Aggregator) Step(ctx context.Context) (int, error) {
 func (a *Aggregator) step(ctx context.Context) (delivered, read int, err error) {
 	now := a.clock.Now()
 	sctx, cancel := storeCtx(ctx, a.cfg.StoreTimeout)
-	latest, err := a.store.LatestPendingPerFlight(sctx, store.LatestPendingPerFlightParams{Target: store.TargetSchd, Now: now, Max: a.cfg.FlushLimit})
+	latest, err := a.store.LatestPendingPerFlight(sctx, store.LatestPendingPerFlightParams{Target: vocab.TargetSchd, Now: now, Max: a.cfg.FlushLimit})
 	cancel()
 	if err != nil {
-		return 0, 0, fmt.Errorf("read pending %s flights: %w", store.TargetSchd, err)
+		return 0, 0, fmt.Errorf("read pending %s flights: %w", vocab.TargetSchd, err)
 	}
 	if len(latest) == 0 {
 		return 0, 0, nil
@@ -92,7 +93,7 @@ func (a *Aggregator) step(ctx context.Context) (delivered, read int, err error) 
 	}
 	if len(done) > 0 {
 		sctx, cancel := storeCtx(ctx, a.cfg.StoreTimeout)
-		_, err := a.store.MarkSentUpTo(sctx, store.MarkSentUpToParams{Target: store.TargetSchd, Delivered: done, Now: a.clock.Now()})
+		_, err := a.store.MarkSentUpTo(sctx, store.MarkSentUpToParams{Target: vocab.TargetSchd, Delivered: done, Now: a.clock.Now()})
 		cancel()
 		if err != nil {
 			return 0, len(latest), fmt.Errorf("mark %d delivered flights SENT (they will be sent again): %w", len(done), err)
@@ -101,7 +102,7 @@ func (a *Aggregator) step(ctx context.Context) (delivered, read int, err error) 
 	var errs []error
 	for i, e := range latest {
 		if acks[i].err == nil {
-			a.obs.EventDelivered(store.TargetSchd, acks[i].at.Sub(e.CreatedAt))
+			a.obs.EventDelivered(vocab.TargetSchd, acks[i].at.Sub(e.CreatedAt))
 			if a.log.Enabled(ctx, slog.LevelDebug) {
 				a.log.Debug("flight state sent", "event_id", e.ID, "flid", e.FLID, "state_version", e.StateVersion)
 			}
@@ -158,21 +159,21 @@ func (a *Aggregator) fail(ctx context.Context, e store.Event, cause error, now t
 	next := now.Add(a.cfg.backoff(attempt))
 	sctx, cancel := storeCtx(ctx, a.cfg.StoreTimeout)
 	defer cancel()
-	status, err := a.store.RecordDeliveryFailure(sctx, store.DeliveryFailure{
+	status, err := a.store.RecordDeliveryFailure(sctx, store.RecordDeliveryFailureParams{
 		EventID: e.ID, Reason: widths.LastError.Cut(cause.Error()), NextAttemptAt: next, MaxAttempts: a.cfg.maxAttempts(cause),
 	})
 	if err != nil {
 		return fmt.Errorf("record failed delivery of event %d (flight %d, %v): %w", e.ID, e.FLID, cause, err)
 	}
-	dead := status == store.EventDead
-	a.obs.EventFailed(store.TargetSchd, dead)
+	dead := status == vocab.EventDead
+	a.obs.EventFailed(vocab.TargetSchd, dead)
 	if !dead {
 		a.log.Warn("flight state delivery failed; flight waits",
 			"event_id", e.ID, "flid", e.FLID, "attempts", attempt, "retry_at", next, "err", cause)
 		return nil
 	}
 	n, err := a.store.MarkDeadBelow(sctx, store.MarkDeadBelowParams{
-		Target: store.TargetSchd,
+		Target: vocab.TargetSchd,
 		Below:  store.UpTo{PartitionKey: e.PartitionKey, EventID: e.ID},
 		Reason: "superseded by dead event " + strconv.FormatInt(e.ID, 10),
 	})

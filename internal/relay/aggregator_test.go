@@ -14,7 +14,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/msgx-aodb/msgx/internal/kafka"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // TestSchdCollapsesToLatest: many versions of a flight go out as its latest
@@ -23,26 +23,26 @@ import (
 func TestSchdCollapsesToLatest(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	var evs []store.NewEvent
+	var evs []vocab.NewEvent
 	for v := int64(1); v <= 5; v++ {
-		evs = append(evs, event(store.TargetSchd, v, 1001, v, ""))
+		evs = append(evs, event(vocab.TargetSchd, v, 1001, v, ""))
 	}
 	evs = append(evs,
-		event(store.TargetSchd, 6, 1002, 1, ""), event(store.TargetSchd, 7, 1002, 2, ""), tombstone(store.TargetSchd, 8, 1002, 3),
-		event(store.TargetSchd, 9, 1003, 1, ""),
-		event(store.TargetMsg, 9, 1003, 1, ""),
+		event(vocab.TargetSchd, 6, 1002, 1, ""), event(vocab.TargetSchd, 7, 1002, 2, ""), tombstone(vocab.TargetSchd, 8, 1002, 3),
+		event(vocab.TargetSchd, 9, 1003, 1, ""),
+		event(vocab.TargetMsg, 9, 1003, 1, ""),
 	)
 	e.insert(t, evs...)
 	a := e.aggregator()
 	n, err := a.Step(t.Context())
 	require.NoError(t, err)
 	require.Equal(t, 3, n, "one record per flight")
-	require.Empty(t, e.pending(t, store.TargetSchd), "superseded events are done with the latest")
-	require.Len(t, e.pending(t, store.TargetMsg), 9, "KAFKA:msg (the twins holding the payloads) is not touched")
+	require.Empty(t, e.pending(t, vocab.TargetSchd), "superseded events are done with the latest")
+	require.Len(t, e.pending(t, vocab.TargetMsg), 9, "KAFKA:msg (the twins holding the payloads) is not touched")
 	for msg := int64(1); msg <= 9; msg++ {
 		for _, ev := range e.eventsOf(t, msg) {
-			if ev.Target == store.TargetSchd {
-				require.Equal(t, store.EventSent, ev.Status, "message %d", msg)
+			if ev.Target == vocab.TargetSchd {
+				require.Equal(t, vocab.EventSent, ev.Status, "message %d", msg)
 				require.NotNil(t, ev.SentAt)
 			}
 		}
@@ -54,15 +54,15 @@ func TestSchdCollapsesToLatest(t *testing.T) {
 	}
 	require.JSONEq(t, `{"flid":1001,"state_version":5}`, string(byKey["1001"].Value), "the full latest state")
 	require.Equal(t, "5", header(byKey["1001"], kafka.HeaderStateVersion))
-	require.Equal(t, store.IdempotencyKey(5, 1001, 5, store.TargetSchd), header(byKey["1001"], kafka.HeaderIdempotencyKey))
+	require.Equal(t, vocab.IdempotencyKey(5, 1001, 5, vocab.TargetSchd), header(byKey["1001"], kafka.HeaderIdempotencyKey))
 	require.Nil(t, byKey["1002"].Value, "the tombstone wins, as a null value")
-	require.Equal(t, store.EventTombstone, header(byKey["1002"], kafka.HeaderEventType))
+	require.Equal(t, vocab.EventTombstone, header(byKey["1002"], kafka.HeaderEventType))
 	require.Equal(t, "3", header(byKey["1002"], kafka.HeaderStateVersion))
 	require.Equal(t, "1", header(byKey["1003"], kafka.HeaderStateVersion))
 	require.Zero(t, e.count(t, topicMsg))
 
 	// A later change of one flight: only that flight goes out next.
-	e.insert(t, event(store.TargetSchd, 10, 1001, 6, ""))
+	e.insert(t, event(vocab.TargetSchd, 10, 1001, 6, ""))
 	n, err = a.Step(t.Context())
 	require.NoError(t, err)
 	require.Equal(t, 1, n)
@@ -90,22 +90,22 @@ func TestSchdFailedFlightDoesNotBlockTheBatch(t *testing.T) {
 		}
 	}
 	e.insert(t,
-		event(store.TargetSchd, 1, ok[0], 1, ""),
-		event(store.TargetSchd, 2, 1002, 1, ""),
-		event(store.TargetSchd, 3, 1002, 2, ""),
-		event(store.TargetSchd, 4, ok[1], 1, ""),
+		event(vocab.TargetSchd, 1, ok[0], 1, ""),
+		event(vocab.TargetSchd, 2, 1002, 1, ""),
+		event(vocab.TargetSchd, 3, 1002, 2, ""),
+		event(vocab.TargetSchd, 4, ok[1], 1, ""),
 	)
 	a := e.aggregator()
 	n, err := a.Step(t.Context())
 	require.NoError(t, err)
 	require.Equal(t, 2, n, "the other flights are delivered")
 	failing := e.schdOf(t, 3)
-	require.Equal(t, store.EventPending, failing.Status)
+	require.Equal(t, vocab.EventPending, failing.Status)
 	require.Equal(t, 1, failing.Attempts)
 	require.Contains(t, failing.LastError, "CORRUPT_MESSAGE")
-	require.Equal(t, store.EventPending, e.schdOf(t, 2).Status, "not represented by a failed delivery")
+	require.Equal(t, vocab.EventPending, e.schdOf(t, 2).Status, "not represented by a failed delivery")
 
-	e.insert(t, event(store.TargetSchd, 5, ok[0], 2, ""))
+	e.insert(t, event(vocab.TargetSchd, 5, ok[0], 2, ""))
 	n, err = a.Step(t.Context())
 	require.NoError(t, err)
 	require.Equal(t, 1, n, "the backing-off flight is skipped, the rest goes on")
@@ -116,10 +116,10 @@ func TestSchdFailedFlightDoesNotBlockTheBatch(t *testing.T) {
 		require.NoError(t, err)
 	}
 	dead := e.schdOf(t, 3)
-	require.Equal(t, store.EventDead, dead.Status)
+	require.Equal(t, vocab.EventDead, dead.Status)
 	require.Contains(t, dead.LastError, "CORRUPT_MESSAGE")
 	superseded := e.schdOf(t, 2)
-	require.Equal(t, store.EventDead, superseded.Status, "an older state is never sent as the latest")
+	require.Equal(t, vocab.EventDead, superseded.Status, "an older state is never sent as the latest")
 	require.Equal(t, fmt.Sprintf("superseded by dead event %d", dead.ID), superseded.LastError)
 	e.clk.Advance(e.cfg.BackoffCap)
 	n, err = a.Step(t.Context())
@@ -127,7 +127,7 @@ func TestSchdFailedFlightDoesNotBlockTheBatch(t *testing.T) {
 	require.Zero(t, n, "nothing of flight 1002 left to send")
 
 	fault.Remove()
-	e.insert(t, event(store.TargetSchd, 6, 1002, 3, ""))
+	e.insert(t, event(vocab.TargetSchd, 6, 1002, 3, ""))
 	n, err = a.Step(t.Context())
 	require.NoError(t, err)
 	require.Equal(t, 1, n, "a later change of the flight is delivered")
@@ -140,8 +140,8 @@ func TestSchdFailedFlightDoesNotBlockTheBatch(t *testing.T) {
 	}
 	require.Equal(t, []string{"3"}, versions1002)
 	_, failed, deadN := e.obs.get()
-	require.Equal(t, e.cfg.MaxAttempts, failed[store.TargetSchd])
-	require.Equal(t, 1, deadN[store.TargetSchd])
+	require.Equal(t, e.cfg.MaxAttempts, failed[vocab.TargetSchd])
+	require.Equal(t, 1, deadN[vocab.TargetSchd])
 }
 
 // TestSchdRecordRefusedForGoodGoesDeadAtOnce: a flight's latest state is
@@ -170,22 +170,22 @@ func TestSchdRecordRefusedForGoodGoesDeadAtOnce(t *testing.T) {
 			}
 			x, b := samePartition(1002), otherPartition(1002)
 			e.insert(t,
-				event(store.TargetSchd, 1, x, 1, ""),
-				event(store.TargetSchd, 2, 1002, 1, ""),
-				event(store.TargetSchd, 3, 1002, 2, bigPayload(t, c.size)),
-				event(store.TargetSchd, 4, b, 1, ""),
+				event(vocab.TargetSchd, 1, x, 1, ""),
+				event(vocab.TargetSchd, 2, 1002, 1, ""),
+				event(vocab.TargetSchd, 3, 1002, 2, bigPayload(t, c.size)),
+				event(vocab.TargetSchd, 4, b, 1, ""),
 			)
 			a := e.aggregator()
 			n, err := a.Step(t.Context())
 			require.NoError(t, err)
 			require.Equal(t, 2, n, "the other flights are delivered, the one sharing the partition too")
 			dead := e.schdOf(t, 3)
-			require.Equal(t, store.EventDead, dead.Status)
+			require.Equal(t, vocab.EventDead, dead.Status)
 			require.Equal(t, 1, dead.Attempts, "dead at the first attempt")
 			require.Contains(t, dead.LastError, c.reason)
-			require.Equal(t, store.EventDead, e.schdOf(t, 2).Status, "superseded by the dead state")
+			require.Equal(t, vocab.EventDead, e.schdOf(t, 2).Status, "superseded by the dead state")
 
-			e.insert(t, event(store.TargetSchd, 5, 1002, 3, ""))
+			e.insert(t, event(vocab.TargetSchd, 5, 1002, 3, ""))
 			n, err = a.Step(t.Context())
 			require.NoError(t, err)
 			require.Equal(t, 1, n, "a later change of the flight goes at once")
@@ -197,7 +197,7 @@ func TestSchdRecordRefusedForGoodGoesDeadAtOnce(t *testing.T) {
 			}
 			require.Equal(t, []string{"3"}, versions1002)
 			_, _, deadN := e.obs.get()
-			require.Equal(t, 1, deadN[store.TargetSchd])
+			require.Equal(t, 1, deadN[vocab.TargetSchd])
 		})
 	}
 }
@@ -209,14 +209,14 @@ func TestSchdRunFlushesPeriodically(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, func(c *Config) { c.FlushLimit = 4 })
 	for f := int64(1); f <= 10; f++ {
-		e.insert(t, event(store.TargetSchd, f, 3000+f, 1, ""))
+		e.insert(t, event(vocab.TargetSchd, f, 3000+f, 1, ""))
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error)
 	go func() { done <- e.aggregator().Run(ctx) }()
 	e.consume(t, topicSchd, 10) // three batches (4, 4, 2) without waiting for the clock
 
-	e.insert(t, event(store.TargetSchd, 11, 3001, 2, ""), event(store.TargetSchd, 12, 3001, 3, ""))
+	e.insert(t, event(vocab.TargetSchd, 11, 3001, 2, ""), event(vocab.TargetSchd, 12, 3001, 3, ""))
 	deadline := time.Now().Add(30 * time.Second)
 	for e.count(t, topicSchd) < 11 {
 		require.True(t, time.Now().Before(deadline), "no flush after the period")
@@ -227,7 +227,7 @@ func TestSchdRunFlushesPeriodically(t *testing.T) {
 	require.Equal(t, "3", header(lastOf(recs, "3001"), kafka.HeaderStateVersion), "the period's changes collapsed to the latest")
 	cancel()
 	require.NoError(t, <-done)
-	require.Empty(t, e.pending(t, store.TargetSchd))
+	require.Empty(t, e.pending(t, vocab.TargetSchd))
 }
 
 func TestSchdLogsCarryEventFields(t *testing.T) {
@@ -235,7 +235,7 @@ func TestSchdLogsCarryEventFields(t *testing.T) {
 	e := newEnv(t)
 	var buf syncBuffer
 	e.log = newTextLogger(&buf)
-	e.insert(t, event(store.TargetSchd, 1, 1002, 1, bigPayload(t, 100_000)))
+	e.insert(t, event(vocab.TargetSchd, 1, 1002, 1, bigPayload(t, 100_000)))
 	_, err := e.aggregator().Step(t.Context())
 	require.NoError(t, err)
 	line := buf.String()

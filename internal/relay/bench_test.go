@@ -11,6 +11,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // benchPayload is a flight state of typical size (~1 KB): a day-schedule
@@ -32,13 +33,13 @@ func fillOutbox(tb testing.TB, e *env, n, flights int) {
 	tb.Helper()
 	const chunk = 10_000
 	for done := 0; done < n; done += chunk {
-		evs := make([]store.NewEvent, 0, chunk)
+		evs := make([]vocab.NewEvent, 0, chunk)
 		for i := done; i < min(done+chunk, n); i++ {
 			flid, version := int64(10_000+i%flights), int64(i/flights+1)
 			msg := int64(i + 1)
-			evs = append(evs, store.NewEvent{
-				Target: store.TargetMsg, EventType: store.EventUpsert, MsgID: msg, FLID: flid, StateVersion: version,
-				IdempotencyKey: store.IdempotencyKey(msg, flid, version, store.TargetMsg),
+			evs = append(evs, vocab.NewEvent{
+				Target: vocab.TargetMsg, EventType: vocab.EventUpsert, MsgID: msg, FLID: flid, StateVersion: version,
+				IdempotencyKey: vocab.IdempotencyKey(msg, flid, version, vocab.TargetMsg),
 				Payload:        benchPayload(flid, version), CreatedAt: start,
 			})
 		}
@@ -93,9 +94,9 @@ func baselineProduce(tb testing.TB, e *env, n, flights, batch int) float64 {
 	events := make([]store.Event, n)
 	for i := range events {
 		flid, version := int64(10_000+i%flights), int64(i/flights+1)
-		events[i] = store.Event{ID: int64(i + 1), PartitionKey: fmt.Sprint(flid), NewEvent: store.NewEvent{
-			EventType: store.EventUpsert, MsgID: int64(i + 1), FLID: flid, StateVersion: version,
-			IdempotencyKey: store.IdempotencyKey(int64(i+1), flid, version, store.TargetMsg), Payload: benchPayload(flid, version),
+		events[i] = store.Event{ID: int64(i + 1), PartitionKey: fmt.Sprint(flid), NewEvent: vocab.NewEvent{
+			EventType: vocab.EventUpsert, MsgID: int64(i + 1), FLID: flid, StateVersion: version,
+			IdempotencyKey: vocab.IdempotencyKey(int64(i+1), flid, version, vocab.TargetMsg), Payload: benchPayload(flid, version),
 		}}
 	}
 	began := time.Now()

@@ -12,6 +12,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 	"github.com/msgx-aodb/msgx/internal/widths"
 )
 
@@ -35,7 +36,7 @@ type Dispatcher struct {
 // caller owns and closes after Run returns). obs may be nil.
 func NewDispatcher(s Store, cl *kgo.Client, topic string, c clock.Clock, log *slog.Logger, obs Observer, cfg Config) *Dispatcher {
 	return &Dispatcher{
-		store: s, cl: cl, topic: topic, clock: c, log: log.With("target", store.TargetMsg),
+		store: s, cl: cl, topic: topic, clock: c, log: log.With("target", vocab.TargetMsg),
 		obs: observer(obs), cfg: cfg.withDefaults(),
 	}
 }
@@ -188,7 +189,7 @@ func (d *Dispatcher) records(events []store.Event) ([]*kgo.Record, error) {
 // produces it alone, at once.
 func (d *Dispatcher) suspected(e store.Event, cause error) {
 	d.suspect = e.ID
-	d.obs.EventFailed(store.TargetMsg, false)
+	d.obs.EventFailed(vocab.TargetMsg, false)
 	d.log.Warn("event refused with its batch; producing it alone to tell whether it is at fault",
 		"event_id", e.ID, "flid", e.FLID, "err", cause)
 }
@@ -197,9 +198,9 @@ func (d *Dispatcher) suspected(e store.Event, cause error) {
 func (d *Dispatcher) read(ctx context.Context, after int64) ([]store.Event, error) {
 	sctx, cancel := storeCtx(ctx, d.cfg.StoreTimeout)
 	defer cancel()
-	events, err := d.store.PendingEventsAfter(sctx, store.PendingEventsAfterParams{Target: store.TargetMsg, AfterID: after, Max: d.cfg.BatchSize})
+	events, err := d.store.PendingEventsAfter(sctx, store.PendingEventsAfterParams{Target: vocab.TargetMsg, AfterID: after, Max: d.cfg.BatchSize})
 	if err != nil {
-		return nil, fmt.Errorf("read the %s head: %w", store.TargetMsg, err)
+		return nil, fmt.Errorf("read the %s head: %w", vocab.TargetMsg, err)
 	}
 	return events, nil
 }
@@ -248,7 +249,7 @@ func (d *Dispatcher) markSent(ctx context.Context, events []store.Event, acks []
 	go func() {
 		sctx, cancel := storeCtx(ctx, d.cfg.StoreTimeout)
 		defer cancel()
-		m.done <- d.store.MarkSent(sctx, store.MarkSentParams{Target: store.TargetMsg, IDs: ids, Now: d.clock.Now()})
+		m.done <- d.store.MarkSent(sctx, store.MarkSentParams{Target: vocab.TargetMsg, IDs: ids, Now: d.clock.Now()})
 	}()
 	return m
 }
@@ -263,7 +264,7 @@ func (d *Dispatcher) finish(ctx context.Context, m *mark) (int, error) {
 			len(m.events), m.events[0].ID, m.events[len(m.events)-1].ID, err)
 	}
 	for i, e := range m.events {
-		d.obs.EventDelivered(store.TargetMsg, m.acks[i].at.Sub(e.CreatedAt))
+		d.obs.EventDelivered(vocab.TargetMsg, m.acks[i].at.Sub(e.CreatedAt))
 	}
 	if d.log.Enabled(ctx, slog.LevelDebug) {
 		for _, e := range m.events {
@@ -280,7 +281,7 @@ func (d *Dispatcher) fail(ctx context.Context, e store.Event, cause error) time.
 	attempt := e.Attempts + 1
 	next := now.Add(d.cfg.backoff(attempt))
 	sctx, cancel := storeCtx(ctx, d.cfg.StoreTimeout)
-	status, err := d.store.RecordDeliveryFailure(sctx, store.DeliveryFailure{
+	status, err := d.store.RecordDeliveryFailure(sctx, store.RecordDeliveryFailureParams{
 		EventID: e.ID, Reason: widths.LastError.Cut(cause.Error()), NextAttemptAt: next, MaxAttempts: d.cfg.maxAttempts(cause),
 	})
 	cancel()
@@ -289,8 +290,8 @@ func (d *Dispatcher) fail(ctx context.Context, e store.Event, cause error) time.
 		d.log.Error("cannot record failed delivery", "event_id", e.ID, "flid", e.FLID, "cause", cause, "err", err)
 		return d.cfg.Idle
 	}
-	dead := status == store.EventDead
-	d.obs.EventFailed(store.TargetMsg, dead)
+	dead := status == vocab.EventDead
+	d.obs.EventFailed(vocab.TargetMsg, dead)
 	if dead {
 		d.log.Error("event dead; kept as dead letter, delivery goes on",
 			"event_id", e.ID, "flid", e.FLID, "attempts", attempt, "err", cause)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // interleaved inserts versions 1..versions of flights 1..flights, one message
@@ -26,7 +27,7 @@ import (
 // event count.
 func interleaved(t testing.TB, e *env, flights, versions int, target string) int {
 	t.Helper()
-	var evs []store.NewEvent
+	var evs []vocab.NewEvent
 	msg := int64(0)
 	for v := 1; v <= versions; v++ {
 		for f := 1; f <= flights; f++ {
@@ -47,14 +48,14 @@ func interleaved(t testing.TB, e *env, flights, versions int, target string) int
 func TestMsgPerKeyOrderAcrossPartitions(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	n := interleaved(t, e, 40, 25, store.TargetMsg)
-	e.insert(t, event(store.TargetSchd, 1, 1001, 1, ""))
+	n := interleaved(t, e, 40, 25, vocab.TargetMsg)
+	e.insert(t, event(vocab.TargetSchd, 1, 1001, 1, ""))
 	d := e.dispatcher()
 	e.clk.Advance(5 * time.Second) // events created at start, acknowledged 5 s later
 	e.drain(t, d)
 
-	require.Empty(t, e.pending(t, store.TargetMsg), "every event SENT")
-	require.Len(t, e.pending(t, store.TargetSchd), 1, "the dispatcher leaves KAFKA:schd alone")
+	require.Empty(t, e.pending(t, vocab.TargetMsg), "every event SENT")
+	require.Len(t, e.pending(t, vocab.TargetSchd), 1, "the dispatcher leaves KAFKA:schd alone")
 	recs := e.consume(t, topicMsg, n)
 	kept, dropped := dedupe(recs)
 	require.Zero(t, dropped, "no fault, no resend")
@@ -71,12 +72,12 @@ func TestMsgPerKeyOrderAcrossPartitions(t *testing.T) {
 		keyPart[string(r.Key)] = r.Partition
 		ev := headerInt(t, r, kafka.HeaderEventID)
 		require.Positive(t, ev)
-		want := store.IdempotencyKey(headerInt(t, r, kafka.HeaderCminmsgsID), mustAtoi(t, string(r.Key)), headerInt(t, r, kafka.HeaderStateVersion), store.TargetMsg)
+		want := vocab.IdempotencyKey(headerInt(t, r, kafka.HeaderCminmsgsID), mustAtoi(t, string(r.Key)), headerInt(t, r, kafka.HeaderStateVersion), vocab.TargetMsg)
 		require.Equal(t, want, header(r, kafka.HeaderIdempotencyKey))
 		switch header(r, kafka.HeaderEventType) {
-		case store.EventTombstone:
+		case vocab.EventTombstone:
 			require.Nil(t, r.Value, "a TOMBSTONE has a null value")
-		case store.EventUpsert:
+		case vocab.EventUpsert:
 			require.JSONEq(t, fmt.Sprintf(`{"flid":%s,"state_version":%s}`, r.Key, header(r, kafka.HeaderStateVersion)), string(r.Value))
 		default:
 			t.Fatalf("event type %q", header(r, kafka.HeaderEventType))
@@ -84,7 +85,7 @@ func TestMsgPerKeyOrderAcrossPartitions(t *testing.T) {
 	}
 	require.Greater(t, len(parts), 3, "flights spread over the partitions")
 	delivered, failed, _ := e.obs.get()
-	require.Equal(t, n, delivered[store.TargetMsg])
+	require.Equal(t, n, delivered[vocab.TargetMsg])
 	require.Empty(t, failed)
 	for _, l := range e.obs.latencies {
 		require.Equal(t, 5*time.Second, l, "latency from created_at to the ack")
@@ -107,7 +108,7 @@ func mustAtoi(t testing.TB, s string) int64 {
 func TestMsgTransientFaults(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, func(c *Config) { c.BatchSize = 50 })
-	n := interleaved(t, e, 30, 20, store.TargetMsg)
+	n := interleaved(t, e, 30, 20, vocab.TargetMsg)
 	notLeader := e.kf.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.Produce}, Topic: topicMsg, Err: kerr.NotLeaderForPartition,
 		When: after(3)})
 	var produces, dropped, moved atomic.Int32
@@ -131,13 +132,13 @@ func TestMsgTransientFaults(t *testing.T) {
 	require.Equal(t, 1, notLeader.Hits(), "a produce was refused once")
 	require.Equal(t, int32(1), dropped.Load(), "a produce connection was dropped")
 	require.Equal(t, int32(partitions), moved.Load(), "every partition moved its leader")
-	require.Empty(t, e.pending(t, store.TargetMsg))
+	require.Empty(t, e.pending(t, vocab.TargetMsg))
 	kept, _ := dedupe(e.consume(t, topicMsg, e.count(t, topicMsg)))
 	require.Len(t, kept, n, "nothing lost")
 	requirePerKeyOrder(t, kept)
 	_, failed, dead := e.obs.get()
-	require.LessOrEqual(t, failed[store.TargetMsg], 3, "at most one failed attempt per fault")
-	require.Zero(t, dead[store.TargetMsg])
+	require.LessOrEqual(t, failed[vocab.TargetMsg], 3, "at most one failed attempt per fault")
+	require.Zero(t, dead[vocab.TargetMsg])
 }
 
 // after returns a fault filter that lets the first n requests through.
@@ -152,8 +153,8 @@ func after(n int) func(kmsg.Request) bool {
 func TestMsgFailingHeadBlocksOnlyItsTarget(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	n := interleaved(t, e, 5, 4, store.TargetMsg)
-	e.insert(t, event(store.TargetSchd, 100, 1001, 9, ""), event(store.TargetSchd, 101, 1002, 9, ""))
+	n := interleaved(t, e, 5, 4, vocab.TargetMsg)
+	e.insert(t, event(vocab.TargetSchd, 100, 1001, 9, ""), event(vocab.TargetSchd, 101, 1002, 9, ""))
 	n += 2 // their KAFKA:msg twins, which hold the payloads
 	fault := e.kf.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.Produce}, Topic: topicMsg, Err: kerr.NotLeaderForPartition, Count: -1})
 	d := e.dispatcher()
@@ -161,7 +162,7 @@ func TestMsgFailingHeadBlocksOnlyItsTarget(t *testing.T) {
 	sent, err := d.Step(t.Context())
 	require.NoError(t, err)
 	require.Zero(t, sent)
-	head := e.pending(t, store.TargetMsg)[0]
+	head := e.pending(t, vocab.TargetMsg)[0]
 	require.Equal(t, 1, head.Attempts)
 	require.True(t, start.Add(time.Second).Equal(*head.NextAttemptAt), "backoff base")
 	require.Contains(t, head.LastError, "timed out", "the client retried NOT_LEADER until its record timeout")
@@ -182,9 +183,9 @@ func TestMsgFailingHeadBlocksOnlyItsTarget(t *testing.T) {
 		e.clk.Advance(e.cfg.backoff(attempt - 1))
 		_, err = d.Step(t.Context())
 		require.NoError(t, err)
-		head = e.pending(t, store.TargetMsg)[0]
+		head = e.pending(t, vocab.TargetMsg)[0]
 		require.Equal(t, attempt, head.Attempts)
-		require.Equal(t, store.EventPending, head.Status)
+		require.Equal(t, vocab.EventPending, head.Status)
 	}
 	require.Zero(t, e.count(t, topicMsg))
 
@@ -196,8 +197,8 @@ func TestMsgFailingHeadBlocksOnlyItsTarget(t *testing.T) {
 	requirePerKeyOrder(t, kept)
 	require.Equal(t, head.ID, headerInt(t, firstOf(kept, head.PartitionKey), kafka.HeaderEventID), "the failed head is its flight's first record")
 	_, failed, dead := e.obs.get()
-	require.Equal(t, 4, failed[store.TargetMsg])
-	require.Zero(t, dead[store.TargetMsg])
+	require.Equal(t, 4, failed[vocab.TargetMsg])
+	require.Zero(t, dead[vocab.TargetMsg])
 }
 
 func firstOf(recs []*kgo.Record, key string) *kgo.Record {
@@ -246,14 +247,14 @@ func (f *failingMarks) MarkSent(ctx context.Context, p store.MarkSentParams) err
 func TestMsgResendAfterLostMark(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	n := interleaved(t, e, 10, 5, store.TargetMsg)
+	n := interleaved(t, e, 10, 5, vocab.TargetMsg)
 	fm := &failingMarks{Store: e.st}
 	fm.fail.Store(true)
 	crashed := NewDispatcher(fm, e.cl, topicMsg, e.clk, e.log, e.obs, e.cfg)
 	_, err := crashed.Step(t.Context())
 	require.ErrorContains(t, err, "killed before the mark")
 	require.Equal(t, min(n, e.cfg.BatchSize), e.count(t, topicMsg), "produced and acknowledged")
-	require.Len(t, e.pending(t, store.TargetMsg), n, "but not marked")
+	require.Len(t, e.pending(t, vocab.TargetMsg), n, "but not marked")
 
 	e.drain(t, e.dispatcher()) // the restarted process
 	recs := e.consume(t, topicMsg, n+min(n, e.cfg.BatchSize))
@@ -276,7 +277,7 @@ func TestMsgResendAfterLostMark(t *testing.T) {
 func TestMsgRunFinishesStepOnCancel(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	n := interleaved(t, e, 4, 5, store.TargetMsg)
+	n := interleaved(t, e, 4, 5, vocab.TargetMsg)
 	ctx, cancel := context.WithCancel(t.Context())
 	inFlight := make(chan struct{})
 	var once atomic.Bool
@@ -292,7 +293,7 @@ func TestMsgRunFinishesStepOnCancel(t *testing.T) {
 	<-inFlight
 	cancel()
 	require.NoError(t, <-done)
-	require.Empty(t, e.pending(t, store.TargetMsg), "acknowledged events marked SENT before Run returned")
+	require.Empty(t, e.pending(t, vocab.TargetMsg), "acknowledged events marked SENT before Run returned")
 	kept, _ := dedupe(e.consume(t, topicMsg, n))
 	require.Len(t, kept, n)
 }
@@ -304,7 +305,7 @@ func TestMsgRunFinishesStepOnCancel(t *testing.T) {
 func TestMsgBrokerOutageResumes(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, func(c *Config) { c.ProduceTimeout = time.Second })
-	n := interleaved(t, e, 6, 3, store.TargetMsg)
+	n := interleaved(t, e, 6, 3, vocab.TargetMsg)
 	var down atomic.Bool
 	down.Store(true)
 	e.kf.Control(func(kmsg.Request) (kmsg.Response, error, bool) {
@@ -321,7 +322,7 @@ func TestMsgBrokerOutageResumes(t *testing.T) {
 	// The fake clock lets the backoff pass as fast as the failing produces go.
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		pending := e.pending(t, store.TargetMsg)
+		pending := e.pending(t, vocab.TargetMsg)
 		require.NotEmpty(t, pending)
 		if pending[0].Attempts > e.cfg.MaxAttempts {
 			break
@@ -330,26 +331,26 @@ func TestMsgBrokerOutageResumes(t *testing.T) {
 		e.clk.Advance(e.cfg.BackoffCap)
 		time.Sleep(20 * time.Millisecond) // lets Run take its next turn; no ordering depends on it
 	}
-	require.Equal(t, store.EventPending, e.pending(t, store.TargetMsg)[0].Status)
-	up, known := e.obs.dependencyUp(store.DependencyKafka)
+	require.Equal(t, vocab.EventPending, e.pending(t, vocab.TargetMsg)[0].Status)
+	up, known := e.obs.dependencyUp(vocab.DependencyKafka)
 	require.True(t, known, "every produce reports the brokers")
 	require.False(t, up, "msgx_dependency_up{dependency=kafka} is 0 while no broker answers (rule 20)")
 
 	down.Store(false)
-	for len(e.pending(t, store.TargetMsg)) > 0 {
+	for len(e.pending(t, vocab.TargetMsg)) > 0 {
 		require.True(t, time.Now().Before(deadline), "delivery did not resume")
 		e.clk.Advance(e.cfg.BackoffCap)
 		time.Sleep(20 * time.Millisecond)
 	}
 	cancel()
 	require.NoError(t, <-done)
-	up, _ = e.obs.dependencyUp(store.DependencyKafka)
+	up, _ = e.obs.dependencyUp(vocab.DependencyKafka)
 	require.True(t, up, "1 again once the brokers answer")
 	kept, _ := dedupe(e.consume(t, topicMsg, n))
 	require.Len(t, kept, n)
 	requirePerKeyOrder(t, kept)
 	_, _, dead := e.obs.get()
-	require.Zero(t, dead[store.TargetMsg])
+	require.Zero(t, dead[vocab.TargetMsg])
 }
 
 // TestMsgFailureBehindReadAhead: a record refused in the second of three full
@@ -363,13 +364,13 @@ func TestMsgFailureBehindReadAhead(t *testing.T) {
 	_, err := adm.AlterTopicConfigs(t.Context(), []kadm.AlterConfig{{Name: "max.message.bytes", Value: ptr("65536")}}, topicMsg)
 	require.NoError(t, err)
 	const n, flights, bigMsg = 250, 10, 150
-	evs := make([]store.NewEvent, 0, n)
+	evs := make([]vocab.NewEvent, 0, n)
 	for i := range int64(n) {
 		payload := ""
 		if i+1 == bigMsg {
 			payload = bigPayload(t, 100_000)
 		}
-		evs = append(evs, event(store.TargetMsg, i+1, 2000+i%flights, i/flights+1, payload))
+		evs = append(evs, event(vocab.TargetMsg, i+1, 2000+i%flights, i/flights+1, payload))
 	}
 	e.insert(t, evs...)
 
@@ -378,14 +379,14 @@ func TestMsgFailureBehindReadAhead(t *testing.T) {
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, sent, 100, "the first batch at least")
 	require.Less(t, sent, bigMsg)
-	head := e.pending(t, store.TargetMsg)[0]
+	head := e.pending(t, vocab.TargetMsg)[0]
 	require.Equal(t, int64(sent+1), head.MsgID, "the head is the first refused event")
 	require.LessOrEqual(t, head.MsgID, int64(bigMsg), "(the big one, or one in the broker batch it spoiled)")
 	require.Zero(t, head.Attempts, "refused with its batch, it is not blamed before it is produced alone")
 	for msg := int64(1); msg <= n; msg++ {
-		want := store.EventPending
+		want := vocab.EventPending
 		if msg <= int64(sent) {
-			want = store.EventSent
+			want = vocab.EventSent
 		}
 		require.Equal(t, want, e.eventsOf(t, msg)[0].Status, "message %d: only the acknowledged prefix is SENT", msg)
 	}
@@ -397,7 +398,7 @@ func TestMsgFailureBehindReadAhead(t *testing.T) {
 	require.Equal(t, int64(n-sent), lag[0].Pending)
 
 	e.settle(t, d)
-	require.Equal(t, store.EventDead, e.eventsOf(t, bigMsg)[0].Status)
+	require.Equal(t, vocab.EventDead, e.eventsOf(t, bigMsg)[0].Status)
 	kept, _ := dedupe(e.consume(t, topicMsg, e.count(t, topicMsg)))
 	require.Len(t, kept, n-1, "every event but the dead one")
 	requirePerKeyOrder(t, kept)

@@ -18,7 +18,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/contracttest"
 	"github.com/msgx-aodb/msgx/internal/kafka"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // eventsDoc is docs/events.md as the test reads it: the header table, the
@@ -175,12 +175,12 @@ func TestEventsDocMatchesRealRecords(t *testing.T) {
 	p.drain(t, p.dispatcher())
 	_, err := p.aggregator().Step(t.Context())
 	require.NoError(t, err)
-	require.Empty(t, p.pending(t, store.TargetMsg))
-	require.Empty(t, p.pending(t, store.TargetSchd))
+	require.Empty(t, p.pending(t, vocab.TargetMsg))
+	require.Empty(t, p.pending(t, vocab.TargetSchd))
 
 	seen := map[string]bool{}
 	types := map[string]int{}
-	for topic, target := range map[string]string{topicMsg: store.TargetMsg, topicSchd: store.TargetSchd} {
+	for topic, target := range map[string]string{topicMsg: vocab.TargetMsg, topicSchd: vocab.TargetSchd} {
 		recs := p.consume(t, topic, p.count(t, topic))
 		require.NotEmpty(t, recs)
 		for _, r := range recs {
@@ -216,11 +216,11 @@ func checkRecord(t *testing.T, doc eventsDoc, r *kgo.Record, target string, seen
 	flid := mustAtoi(t, string(r.Key))
 	msg, version := headerInt(t, r, kafka.HeaderCminmsgsID), headerInt(t, r, kafka.HeaderStateVersion)
 	headerInt(t, r, kafka.HeaderEventID)
-	require.Equal(t, store.IdempotencyKey(msg, flid, version, target), header(r, kafka.HeaderIdempotencyKey))
+	require.Equal(t, vocab.IdempotencyKey(msg, flid, version, target), header(r, kafka.HeaderIdempotencyKey))
 	switch header(r, kafka.HeaderEventType) {
-	case store.EventTombstone:
+	case vocab.EventTombstone:
 		require.Nil(t, r.Value, "a TOMBSTONE is null")
-	case store.EventUpsert:
+	case vocab.EventUpsert:
 		require.NoError(t, doc.validate(r.Value, seen), "flight %d version %d", flid, version)
 		var v struct {
 			FLID         int64 `json:"flid"`

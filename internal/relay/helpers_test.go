@@ -21,6 +21,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 const (
@@ -81,42 +82,42 @@ func (e *env) aggregator() *Aggregator {
 }
 
 // event is an outbox event of message msg for flight flid at version.
-func event(target string, msg, flid, version int64, payload string) store.NewEvent {
+func event(target string, msg, flid, version int64, payload string) vocab.NewEvent {
 	if payload == "" {
 		payload = fmt.Sprintf(`{"flid":%d,"state_version":%d}`, flid, version)
 	}
-	return store.NewEvent{
-		Target: target, EventType: store.EventUpsert, MsgID: msg, FLID: flid, StateVersion: version,
-		IdempotencyKey: store.IdempotencyKey(msg, flid, version, target), Payload: []byte(payload), CreatedAt: start,
+	return vocab.NewEvent{
+		Target: target, EventType: vocab.EventUpsert, MsgID: msg, FLID: flid, StateVersion: version,
+		IdempotencyKey: vocab.IdempotencyKey(msg, flid, version, target), Payload: []byte(payload), CreatedAt: start,
 	}
 }
 
-func tombstone(target string, msg, flid, version int64) store.NewEvent {
+func tombstone(target string, msg, flid, version int64) vocab.NewEvent {
 	e := event(target, msg, flid, version, "")
-	e.EventType = store.EventTombstone
+	e.EventType = vocab.EventTombstone
 	return e
 }
 
 // insert writes events as the pipeline does: a KAFKA:schd event's payload
 // goes to its KAFKA:msg twin (added here when the test did not list it and it
 // is not stored yet).
-func (e *env) insert(t testing.TB, events ...store.NewEvent) {
+func (e *env) insert(t testing.TB, events ...vocab.NewEvent) {
 	t.Helper()
 	listed := map[string]bool{} // twins listed or already stored
 	for _, ev := range events {
 		listed[ev.IdempotencyKey] = true
-		if ev.Target == store.TargetSchd {
+		if ev.Target == vocab.TargetSchd {
 			for _, stored := range e.eventsOf(t, ev.MsgID) {
 				listed[stored.IdempotencyKey] = true
 			}
 		}
 	}
-	var rows []store.NewEvent
+	var rows []vocab.NewEvent
 	for _, ev := range events {
-		if ev.Target == store.TargetSchd && ev.Payload != nil {
+		if ev.Target == vocab.TargetSchd && ev.Payload != nil {
 			twin := ev
-			twin.Target = store.TargetMsg
-			twin.IdempotencyKey = store.IdempotencyKey(ev.MsgID, ev.FLID, ev.StateVersion, store.TargetMsg)
+			twin.Target = vocab.TargetMsg
+			twin.IdempotencyKey = vocab.IdempotencyKey(ev.MsgID, ev.FLID, ev.StateVersion, vocab.TargetMsg)
 			if !listed[twin.IdempotencyKey] {
 				rows = append(rows, twin)
 			}
@@ -147,7 +148,7 @@ func (e *env) settle(t testing.TB, d *Dispatcher) {
 	for range 1000 {
 		_, err := d.Step(t.Context())
 		require.NoError(t, err)
-		if len(e.pending(t, store.TargetMsg)) == 0 {
+		if len(e.pending(t, vocab.TargetMsg)) == 0 {
 			return
 		}
 		e.clk.Advance(e.cfg.BackoffCap)
@@ -173,7 +174,7 @@ func (e *env) eventsOf(t testing.TB, msg int64) []store.Event {
 func (e *env) schdOf(t testing.TB, msg int64) store.Event {
 	t.Helper()
 	for _, ev := range e.eventsOf(t, msg) {
-		if ev.Target == store.TargetSchd {
+		if ev.Target == vocab.TargetSchd {
 			return ev
 		}
 	}

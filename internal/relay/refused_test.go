@@ -7,7 +7,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 
 	"github.com/msgx-aodb/msgx/internal/kafka"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // deliver steps the dispatcher, the clock standing still, until nothing is
@@ -17,11 +17,11 @@ func (e *env) deliver(t testing.TB, d *Dispatcher) {
 	for range 20 {
 		_, err := d.Step(t.Context())
 		require.NoError(t, err)
-		if len(e.pending(t, store.TargetMsg)) == 0 {
+		if len(e.pending(t, vocab.TargetMsg)) == 0 {
 			return
 		}
 	}
-	t.Fatalf("events still pending without the clock moving: %v", e.pending(t, store.TargetMsg))
+	t.Fatalf("events still pending without the clock moving: %v", e.pending(t, vocab.TargetMsg))
 }
 
 // sentExcept: every message's KAFKA:msg event was delivered once deduped,
@@ -77,16 +77,16 @@ func TestMsgRecordOverLimitGoesDeadAtOnce(t *testing.T) {
 	e := newEnv(t, func(c *Config) { c.MaxRecordBytes = 65536 })
 	a := otherPartition(1002)
 	e.insert(t,
-		event(store.TargetMsg, 1, a, 1, ""),
-		event(store.TargetMsg, 2, 1002, 1, bigPayload(t, 100_000)),
-		event(store.TargetMsg, 3, 1002, 2, ""),
-		event(store.TargetMsg, 4, a, 2, ""),
+		event(vocab.TargetMsg, 1, a, 1, ""),
+		event(vocab.TargetMsg, 2, 1002, 1, bigPayload(t, 100_000)),
+		event(vocab.TargetMsg, 3, 1002, 2, ""),
+		event(vocab.TargetMsg, 4, a, 2, ""),
 	)
 	d := e.dispatcher()
 	e.deliver(t, d)
 
 	big := e.eventsOf(t, 2)[0]
-	require.Equal(t, store.EventDead, big.Status)
+	require.Equal(t, vocab.EventDead, big.Status)
 	require.Equal(t, 1, big.Attempts, "dead at the first attempt")
 	require.Contains(t, big.LastError, "MESSAGE_TOO_LARGE")
 	require.Regexp(t, `record of \d+ bytes, over kafka.max-record-bytes 65536; not produced`, big.LastError)
@@ -95,8 +95,8 @@ func TestMsgRecordOverLimitGoesDeadAtOnce(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, lag, "the watermark passed the dead event")
 	_, failed, dead := e.obs.get()
-	require.Equal(t, 1, failed[store.TargetMsg])
-	require.Equal(t, 1, dead[store.TargetMsg])
+	require.Equal(t, 1, failed[vocab.TargetMsg])
+	require.Equal(t, 1, dead[vocab.TargetMsg])
 }
 
 // TestMsgBrokerRefusalGoesDeadAtOnce: the topic's max.message.bytes is below
@@ -109,21 +109,21 @@ func TestMsgBrokerRefusalGoesDeadAtOnce(t *testing.T) {
 	e.lowerMaxMessageBytes(t, topicMsg, "16384") // the client allows 64 KiB
 	a := otherPartition(1002)
 	e.insert(t,
-		event(store.TargetMsg, 1, a, 1, ""),
-		event(store.TargetMsg, 2, 1002, 1, bigPayload(t, 30_000)),
-		event(store.TargetMsg, 3, 1002, 2, ""),
-		event(store.TargetMsg, 4, a, 2, ""),
+		event(vocab.TargetMsg, 1, a, 1, ""),
+		event(vocab.TargetMsg, 2, 1002, 1, bigPayload(t, 30_000)),
+		event(vocab.TargetMsg, 3, 1002, 2, ""),
+		event(vocab.TargetMsg, 4, a, 2, ""),
 	)
 	d := e.dispatcher()
 	e.deliver(t, d)
 
 	big := e.eventsOf(t, 2)[0]
-	require.Equal(t, store.EventDead, big.Status)
+	require.Equal(t, vocab.EventDead, big.Status)
 	require.Equal(t, 1, big.Attempts, "dead at the first recorded attempt")
 	require.Contains(t, big.LastError, "MESSAGE_TOO_LARGE", "the dead letter keeps the reason")
 	e.sentExcept(t, 2, 1, 2, 3, 4)
 	_, _, dead := e.obs.get()
-	require.Equal(t, 1, dead[store.TargetMsg])
+	require.Equal(t, 1, dead[vocab.TargetMsg])
 }
 
 // TestMsgBrokerRefusalBlamesOnlyTheRecordAtFault: the broker refuses a batch
@@ -137,16 +137,16 @@ func TestMsgBrokerRefusalBlamesOnlyTheRecordAtFault(t *testing.T) {
 		e.lowerMaxMessageBytes(t, topicMsg, "16384")
 		x, b := samePartition(1002), otherPartition(1002)
 		e.insert(t,
-			event(store.TargetMsg, 1, x, 1, ""),
-			event(store.TargetMsg, 2, 1002, 1, ""),
-			event(store.TargetMsg, 3, 1002, 2, bigPayload(t, 30_000)),
-			event(store.TargetMsg, 4, b, 1, ""),
+			event(vocab.TargetMsg, 1, x, 1, ""),
+			event(vocab.TargetMsg, 2, 1002, 1, ""),
+			event(vocab.TargetMsg, 3, 1002, 2, bigPayload(t, 30_000)),
+			event(vocab.TargetMsg, 4, b, 1, ""),
 		)
 		e.deliver(t, e.dispatcher())
 
-		require.Equal(t, store.EventDead, e.eventsOf(t, 3)[0].Status)
+		require.Equal(t, vocab.EventDead, e.eventsOf(t, 3)[0].Status)
 		e.sentExcept(t, 3, 1, 2, 3, 4)
 		_, _, dead := e.obs.get()
-		require.Equal(t, 1, dead[store.TargetMsg], "only the large record is dead")
+		require.Equal(t, 1, dead[vocab.TargetMsg], "only the large record is dead")
 	}
 }

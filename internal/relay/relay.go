@@ -30,6 +30,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/kafka"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 	"github.com/msgx-aodb/msgx/internal/wake"
 )
 
@@ -44,7 +45,7 @@ type Store interface {
 	MarkSentUpTo(ctx context.Context, p store.MarkSentUpToParams) (int, error)
 	MarkDeadBelow(ctx context.Context, p store.MarkDeadBelowParams) (int, error)
 	// Both: a failed delivery's backoff, or DEAD.
-	RecordDeliveryFailure(ctx context.Context, p store.DeliveryFailure) (string, error)
+	RecordDeliveryFailure(ctx context.Context, p store.RecordDeliveryFailureParams) (string, error)
 }
 
 var _ Store = store.Store(nil)
@@ -190,7 +191,7 @@ func produce(ctx context.Context, cl *kgo.Client, clk clock.Clock, obs Observer,
 			acks[i].err = fmt.Errorf("no acknowledgement within %s: %w", timeout, acks[i].err)
 		}
 	}
-	obs.DependencyUp(store.DependencyKafka, brokersAnswered(acks))
+	obs.DependencyUp(vocab.DependencyKafka, brokersAnswered(acks))
 	return acks
 }
 

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/msgx-aodb/msgx/internal/sis"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Filter selects what to replay: the given ids, or every message of one class.
@@ -39,7 +39,7 @@ func (f Filter) Validate() error {
 
 // errorClasses are every class a message can fail with; the two not in
 // Classes (MALFORMED, PROTOCOL) are never replayed.
-var errorClasses = append([]string{string(sis.ClassMalformed), string(sis.ClassProtocol)}, Classes...)
+var errorClasses = append([]string{string(vocab.ClassMalformed), string(vocab.ClassProtocol)}, Classes...)
 
 // ids is the filter's id list for the store: sorted, unique; nil for a class.
 func (f Filter) ids() []int64 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Options tune Preview.
@@ -111,7 +112,7 @@ func Preview(ctx context.Context, st Store, mb RawReader, f Filter, opt Options)
 	return p, nil
 }
 
-func item(m store.Message) Message {
+func item(m vocab.QueueEntry) Message {
 	return Message{ID: m.ID, Status: m.Status, Class: m.ErrorClass, Reason: m.Reason, Attempts: m.Attempts,
 		ReplayCount: m.ReplayCount, FirstSeenAt: m.FirstSeenAt, Identity: m.IdentityKey, Kind: m.Kind, Flights: []int64{}}
 }
@@ -130,9 +131,9 @@ func rejection(ctx context.Context, st Store, id int64) (Rejected, error) {
 		where = "archived, "
 	}
 	switch {
-	case m.Status == store.StatusPending:
+	case m.Status == vocab.StatusPending:
 		return Rejected{ID: id, Reason: where + "PENDING already"}, nil
-	case m.Status == store.StatusFailed || m.Status == store.StatusDead:
+	case m.Status == vocab.StatusFailed || m.Status == vocab.StatusDead:
 		return Rejected{ID: id, Reason: fmt.Sprintf("%s%s %s: never replayed (replayable: %s)", where, m.Status, m.ErrorClass, strings.Join(Classes, ", "))}, nil
 	default:
 		return Rejected{ID: id, Reason: where + m.Status + ": only FAILED or DEAD messages are replayed"}, nil

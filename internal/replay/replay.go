@@ -18,13 +18,13 @@ import (
 	"errors"
 	"time"
 
-	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Classes are the replayable error classes. MALFORMED and PROTOCOL are final:
 // the same bytes would be refused again.
-var Classes = []string{string(sis.ClassCodec), string(sis.ClassUnsupported), string(sis.ClassInfra), string(sis.ClassExhausted)}
+var Classes = []string{string(vocab.ClassCodec), string(vocab.ClassUnsupported), string(vocab.ClassInfra), string(vocab.ClassExhausted)}
 
 var (
 	// ErrNotReplayable: the filter names a class that is never replayed.
@@ -41,12 +41,12 @@ const (
 
 // Store is what a replay reads and writes; every store.Store is one.
 type Store interface {
-	Message(ctx context.Context, id int64) (store.Message, error)
-	ReplayCandidates(ctx context.Context, p store.ReplayCandidatesParams) ([]store.Message, error)
+	Message(ctx context.Context, id int64) (vocab.QueueEntry, error)
+	ReplayCandidates(ctx context.Context, p store.ReplayCandidatesParams) ([]vocab.QueueEntry, error)
 	ReplayIDs(ctx context.Context, ids []int64, now time.Time) ([]int64, error)
 	FlightMarks(ctx context.Context, flids []int64) (map[int64]store.FlightMark, error)
-	SnapshotGen(ctx context.Context, fday time.Time) (store.SnapshotGen, error)
-	Ref(ctx context.Context, rtype, rkey string) (store.RefRecord, error)
+	SnapshotGen(ctx context.Context, fday time.Time) (vocab.SnapshotGen, error)
+	Ref(ctx context.Context, rtype, rkey string) (vocab.RefRecord, error)
 }
 
 // RawReader reads raw messages from the mailbox by id (*mailbox.Mailbox);

@@ -19,6 +19,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/testenv"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 var (
@@ -71,7 +72,7 @@ func (e *env) setDown(id int64, down bool) {
 	e.down[id] = down
 }
 
-func (e *env) msg(t *testing.T, id int64) store.Message {
+func (e *env) msg(t *testing.T, id int64) vocab.QueueEntry {
 	t.Helper()
 	m, err := e.Store.Message(t.Context(), id)
 	require.NoError(t, err)
@@ -127,12 +128,12 @@ func makeHistory(t *testing.T, e *env) history {
 
 	for _, id := range []int64{h.stnd1, h.unsup, h.dnld2} {
 		m := e.msg(t, id)
-		require.Equal(t, store.StatusDead, m.Status, "message %d", id)
+		require.Equal(t, vocab.StatusDead, m.Status, "message %d", id)
 		require.Equal(t, "EXHAUSTED", m.ErrorClass, "message %d", id)
 	}
 	require.Equal(t, "MALFORMED", e.msg(t, h.badXML).ErrorClass)
 	for _, id := range []int64{h.dnld1, h.stnd2, h.stnd3} {
-		require.Equal(t, store.StatusSucceeded, e.msg(t, id).Status, "message %d", id)
+		require.Equal(t, vocab.StatusSucceeded, e.msg(t, id).Status, "message %d", id)
 	}
 	return h
 }
@@ -159,7 +160,7 @@ func TestPreviewWarnsOfLaterState(t *testing.T) {
 	require.Len(t, p.Messages, 3)
 	require.Equal(t, []int64{h.stnd1, h.unsup, h.dnld2}, []int64{p.Messages[0].ID, p.Messages[1].ID, p.Messages[2].ID})
 	m := p.Messages[0]
-	require.Equal(t, store.StatusDead, m.Status)
+	require.Equal(t, vocab.StatusDead, m.Status)
 	require.Equal(t, "EXHAUSTED", m.Class)
 	require.NotEmpty(t, m.Reason)
 	require.Equal(t, 1, m.Attempts)
@@ -201,7 +202,7 @@ func TestPreviewWarnsOfLaterState(t *testing.T) {
 	require.Equal(t, map[string]int{replay.WarnFlight: 1, replay.WarnSnapshot: 1}, kinds)
 
 	for _, id := range []int64{h.stnd1, h.unsup, h.dnld2} {
-		require.Equal(t, store.StatusDead, e.msg(t, id).Status, "a preview changes nothing")
+		require.Equal(t, vocab.StatusDead, e.msg(t, id).Status, "a preview changes nothing")
 	}
 }
 
@@ -266,15 +267,15 @@ func TestApplyReplaysAndThePumpReappliesOlderState(t *testing.T) {
 	require.Equal(t, []int64{h.stnd1}, moved, "only the replayable id moves")
 	require.Equal(t, [][2]int{{0, 1}, {1, 1}}, calls)
 	m := e.msg(t, h.stnd1)
-	require.Equal(t, store.StatusPending, m.Status)
+	require.Equal(t, vocab.StatusPending, m.Status)
 	require.Equal(t, "EXHAUSTED", m.PrevClass)
 	require.Equal(t, 1, m.ReplayCount)
-	require.Equal(t, store.StatusDead, e.msg(t, h.badXML).Status)
+	require.Equal(t, vocab.StatusDead, e.msg(t, h.badXML).Status)
 
 	// What the preview warned about happens: the older message is applied
 	// over flight 101's newer state.
 	e.DrainPastBackoff(t)
-	require.Equal(t, store.StatusSucceeded, e.msg(t, h.stnd1).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, h.stnd1).Status)
 	marks, err := e.Store.FlightMarks(t.Context(), []int64{101})
 	require.NoError(t, err)
 	require.Equal(t, h.stnd1, marks[101].LastMessageID)
@@ -294,10 +295,10 @@ func TestApplyInBatchesWithProgress(t *testing.T) {
 	st, mb := te.Store, te.Mailbox
 	const n = 2*replay.BatchSize + 7
 	ids := make([]int64, n)
-	finishes := make([]store.Finish, n)
+	finishes := make([]vocab.Finish, n)
 	for i := range ids {
 		ids[i] = int64(i + 1)
-		finishes[i] = store.Finish{MsgID: ids[i], Status: store.StatusDead, ErrorClass: "EXHAUSTED", Reason: "5 attempts", Now: start}
+		finishes[i] = vocab.Finish{MsgID: ids[i], Status: vocab.StatusDead, ErrorClass: "EXHAUSTED", Reason: "5 attempts", Now: start}
 	}
 	_, err := st.Enqueue(t.Context(), ids, start)
 	require.NoError(t, err)
@@ -349,7 +350,7 @@ func TestPreviewWarnsOfLaterReference(t *testing.T) {
 	send(city("SHANGHAI"), false)
 	old := send(city("SHANGHAI HONGQIAO"), true)
 	later := send(city("SHANGHAI PUDONG"), false)
-	require.Equal(t, store.StatusSucceeded, e.msg(t, later).Status)
+	require.Equal(t, vocab.StatusSucceeded, e.msg(t, later).Status)
 
 	p, err := replay.Preview(t.Context(), e.Store, e.Mailbox, replay.Filter{IDs: []int64{old}}, replay.Options{Decode: e.dec})
 	require.NoError(t, err)

@@ -12,6 +12,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/sis"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // refChecks bounds the reference records checked per message (a DNLD list
@@ -108,7 +109,7 @@ func warn(ctx context.Context, st Store, mb RawReader, dec sis.Options, batch []
 	if err != nil {
 		return fmt.Errorf("replay: read flights: %w", err)
 	}
-	gens := map[time.Time]*store.SnapshotGen{}
+	gens := map[time.Time]*vocab.SnapshotGen{}
 	for i, m := range batch {
 		for _, flid := range m.Flights {
 			mk, ok := marks[flid]

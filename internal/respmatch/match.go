@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Decision is what the guard decided for one RESP. Pure data: Match and
@@ -14,7 +14,7 @@ type Decision struct {
 	Why     string // not matched: why (for the log)
 	Rule    string // matched: degraded (REQ_TRACK), mailbox (coutmsgs) or off
 
-	Request    *store.Request // request mode: the request it answers (DONE with it)
+	Request    *vocab.Request // request mode: the request it answers (DONE with it)
 	OutboundID int64          // mailbox mode: the coutmsgs row it answers
 
 	// Begin and End are the requested SODT range of a flight request; nil:
@@ -62,12 +62,12 @@ type Resp struct {
 // SODT lies in the request's [STDB, STDE]: an answer to an older request
 // that this one superseded does not complete it. Upstream echoes nothing,
 // so no match is exact. Pure.
-func Match(resp Resp, open *store.Request) Decision {
+func Match(resp Resp, open *vocab.Request) Decision {
 	dttm := resp.DTTM
 	switch {
 	case open == nil:
 		return Decision{Why: "no open request of its kind"}
-	case open.Status != store.RequestSent || open.SentAt == nil:
+	case open.Status != vocab.RequestSent || open.SentAt == nil:
 		return Decision{Why: "request " + strconv.FormatInt(open.ID, 10) + " is not sent yet"}
 	case dttm.Before(open.SentAt.Truncate(time.Second)):
 		return Decision{Why: "DTTM " + dttm.Format(time.DateTime) + " is before request " + strconv.FormatInt(open.ID, 10) + " was sent"}
@@ -127,7 +127,7 @@ func MatchMailbox(dttm time.Time, key string, rows []Outbound) Decision {
 // transaction: the open request of its kind (request mode; nil: none) or
 // the coutmsgs request rows of its window (mailbox mode).
 type Candidates struct {
-	Open     *store.Request
+	Open     *vocab.Request
 	Outbound []Outbound
 }
 

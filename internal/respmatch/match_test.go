@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/respmatch"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // shanghai is the airport zone of the examples (UTC+8, no DST).
@@ -16,7 +16,7 @@ var shanghai = time.FixedZone("Asia/Shanghai", 8*60*60)
 func TestMatchDegradedRule(t *testing.T) {
 	t.Parallel()
 	sent := time.Date(2026, 12, 2, 8, 0, 0, 700_000_000, time.UTC) // 16:00:00.7 airport time
-	open := &store.Request{ID: 7, Status: store.RequestSent, SentAt: &sent, ExpiresAt: sent.Add(10 * time.Minute)}
+	open := &vocab.Request{ID: 7, Status: vocab.RequestSent, SentAt: &sent, ExpiresAt: sent.Add(10 * time.Minute)}
 	at := func(s string) time.Time {
 		v, err := time.ParseInLocation("20060102150405", s, shanghai)
 		require.NoError(t, err)
@@ -24,7 +24,7 @@ func TestMatchDegradedRule(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		dttm string
-		req  *store.Request
+		req  *vocab.Request
 		ok   bool
 	}{
 		{"20261202160000", open, true},  // the same second as sent_at
@@ -33,7 +33,7 @@ func TestMatchDegradedRule(t *testing.T) {
 		{"20261202161000", open, true},  // at expires_at (cut to the second)
 		{"20261202161001", open, false}, // after expires_at
 		{"20261202160500", nil, false},
-		{"20261202160500", &store.Request{ID: 8, Status: store.RequestRegistered, ExpiresAt: sent.Add(time.Hour)}, false},
+		{"20261202160500", &vocab.Request{ID: 8, Status: vocab.RequestRegistered, ExpiresAt: sent.Add(time.Hour)}, false},
 	} {
 		d := respmatch.Match(respmatch.Resp{Key: "RQFD", DTTM: at(tc.dttm)}, tc.req)
 		require.Equal(t, tc.ok, d.Matched, "%s: %s", tc.dttm, d.Why)
@@ -52,7 +52,7 @@ func TestMatchNeedsARecordInTheRange(t *testing.T) {
 	t.Parallel()
 	sent := time.Date(2026, 12, 2, 16, 0, 0, 0, shanghai)
 	begin, end := time.Date(2026, 12, 3, 0, 0, 0, 0, shanghai), time.Date(2026, 12, 3, 23, 59, 0, 0, shanghai)
-	open := &store.Request{ID: 9, Status: store.RequestSent, SentAt: &sent, ExpiresAt: sent.Add(10 * time.Minute), RangeBegin: &begin, RangeEnd: &end}
+	open := &vocab.Request{ID: 9, Status: vocab.RequestSent, SentAt: &sent, ExpiresAt: sent.Add(10 * time.Minute), RangeBegin: &begin, RangeEnd: &end}
 	resp := func(sodts ...time.Time) respmatch.Resp {
 		return respmatch.Resp{Key: "RQFD", DTTM: sent.Add(time.Minute), Records: max(len(sodts), 1), SODTs: sodts}
 	}

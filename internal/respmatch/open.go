@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // OpenReader reads the open request of a key, locking it
 // (store.Executor).
 type OpenReader interface {
-	OpenRequestForUpdate(ctx context.Context, key string) (store.Request, error)
+	OpenRequestForUpdate(ctx context.Context, key string) (vocab.Request, error)
 }
 
 // ReadOpen is the request mode's read: the open request of the kind key,
@@ -20,7 +20,7 @@ type OpenReader interface {
 func ReadOpen(ctx context.Context, r OpenReader, key string) (Candidates, error) {
 	open, err := r.OpenRequestForUpdate(ctx, key)
 	switch {
-	case errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, vocab.ErrNotFound):
 		return Candidates{}, nil
 	case err != nil:
 		return Candidates{}, err

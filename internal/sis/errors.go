@@ -5,9 +5,9 @@ import (
 	"fmt"
 )
 
-// Class is an error class of the processing contract (docs/design.md §3).
-// The codec returns only MALFORMED, PROTOCOL, CODEC_ERROR and UNSUPPORTED;
-// INFRA and EXHAUSTED are defined here so the pipeline can use one type.
+// Class is the class of a codec error: MALFORMED, PROTOCOL, CODEC_ERROR or
+// UNSUPPORTED. The processing contract's classes (these, INFRA and
+// EXHAUSTED) are vocab.Class.
 type Class string
 
 const (
@@ -23,24 +23,7 @@ const (
 	// ClassUnsupported: an element or attribute the codec does not know.
 	// FAILED, replayable once the codec learns it.
 	ClassUnsupported Class = "UNSUPPORTED"
-	// ClassInfra: database, network, timeouts (pipeline only).
-	ClassInfra Class = "INFRA"
-	// ClassExhausted: attempts or head deadline exhausted (pipeline only).
-	ClassExhausted Class = "EXHAUSTED"
 )
-
-// Classes are every error class, in the contract's order: one list for
-// metrics' label values, the API's filter and the redaction tests.
-var Classes = []Class{ClassMalformed, ClassProtocol, ClassCodec, ClassUnsupported, ClassInfra, ClassExhausted}
-
-// ClassNames are Classes as strings (label values, query parameters).
-func ClassNames() []string {
-	out := make([]string, len(Classes))
-	for i, c := range Classes {
-		out[i] = string(c)
-	}
-	return out
-}
 
 // Error is a classified decode failure. Path names the element, in the form
 // MSG/FLOP[2]/FDIV@DDIR (an index appears when siblings share the name, an

@@ -16,16 +16,17 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/oneline"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Source is what Collect reads; every store.Store is one.
 type Source interface {
-	QueueHead(ctx context.Context, max int) ([]store.Message, error)
+	QueueHead(ctx context.Context, max int) ([]vocab.QueueEntry, error)
 	QueueCounts(ctx context.Context) ([]store.StatusCount, error)
 	PumpPause(ctx context.Context) (*store.Pause, error)
 	OutboxLag(ctx context.Context) ([]store.TargetLag, error)
 	BackfillStats(ctx context.Context) (store.BackfillStats, error)
-	OpenRequests(ctx context.Context) ([]store.Request, error)
+	OpenRequests(ctx context.Context) ([]vocab.Request, error)
 	JobRuns(ctx context.Context) ([]store.JobRun, error)
 	IngressIrregular(ctx context.Context, since time.Time, max int) (store.IngressIrregular, error)
 }
@@ -225,12 +226,12 @@ func Collect(ctx context.Context, src Source, now time.Time) (Report, error) {
 	for _, c := range counts {
 		r.ByStatus[c.Status] += c.Messages
 		switch c.Status {
-		case store.StatusPending:
+		case vocab.StatusPending:
 			r.Backlog += c.Messages
-		case store.StatusFailed:
+		case vocab.StatusFailed:
 			r.Backlog += c.Messages
 			r.Failing[c.ErrorClass] += c.Messages
-		case store.StatusDead:
+		case vocab.StatusDead:
 			r.DeadLetters[c.ErrorClass] += c.Messages
 		}
 	}
@@ -399,7 +400,7 @@ func (r Report) WriteText(w io.Writer, loc *time.Location) error {
 		if i == 0 {
 			line += ", newest"
 		}
-		line += fmt.Sprintf(" %d %s", l.MsgID, store.LateMark(l.LateAfter))
+		line += fmt.Sprintf(" %d %s", l.MsgID, vocab.LateMark(l.LateAfter))
 	}
 	kv("late rows", "%s", line)
 	line = fmt.Sprintf("%d", r.Ingress.IdentityConflicts)

@@ -14,6 +14,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 var t0 = time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC)
@@ -33,37 +34,37 @@ func seed(t *testing.T, s store.Store) {
 	require.NoError(t, err)
 	_, err = s.Enqueue(ctx, []int64{6, 7}, t0.Add(time.Minute))
 	require.NoError(t, err)
-	require.NoError(t, s.FinishMessages(ctx, []store.Finish{
-		{MsgID: 1, Status: store.StatusSucceeded, Now: t0},
-		{MsgID: 2, Status: store.StatusDead, ErrorClass: "PROTOCOL", Reason: "RECS", Now: t0},
-		{MsgID: 3, Status: store.StatusDead, ErrorClass: "EXHAUSTED", Reason: "attempts", Now: t0},
-		{MsgID: 4, Status: store.StatusDead, ErrorClass: "PROTOCOL", Reason: "day", Now: t0},
+	require.NoError(t, s.FinishMessages(ctx, []vocab.Finish{
+		{MsgID: 1, Status: vocab.StatusSucceeded, Now: t0},
+		{MsgID: 2, Status: vocab.StatusDead, ErrorClass: "PROTOCOL", Reason: "RECS", Now: t0},
+		{MsgID: 3, Status: vocab.StatusDead, ErrorClass: "EXHAUSTED", Reason: "attempts", Now: t0},
+		{MsgID: 4, Status: vocab.StatusDead, ErrorClass: "PROTOCOL", Reason: "day", Now: t0},
 	}))
 	for i := range 2 {
-		_, err = s.RecordFailure(ctx, store.Failure{MsgID: 5, ErrorClass: "INFRA", Reason: "db\ndown",
+		_, err = s.RecordFailure(ctx, vocab.RecordFailureParams{MsgID: 5, ErrorClass: "INFRA", Reason: "db\ndown",
 			NextAttemptAt: t0.Add(time.Duration(i+5) * time.Minute), Now: t0})
 		require.NoError(t, err)
 	}
 
-	ev := func(msg, flid int64, target string, at time.Duration) store.NewEvent {
-		e := store.NewEvent{Target: target, EventType: store.EventUpsert, MsgID: msg, FLID: flid, StateVersion: 1,
-			IdempotencyKey: store.IdempotencyKey(msg, flid, 1, target), CreatedAt: t0.Add(at)}
-		if target == store.TargetMsg { // a KAFKA:schd event's payload is its twin's
+	ev := func(msg, flid int64, target string, at time.Duration) vocab.NewEvent {
+		e := vocab.NewEvent{Target: target, EventType: vocab.EventUpsert, MsgID: msg, FLID: flid, StateVersion: 1,
+			IdempotencyKey: vocab.IdempotencyKey(msg, flid, 1, target), CreatedAt: t0.Add(at)}
+		if target == vocab.TargetMsg { // a KAFKA:schd event's payload is its twin's
 			e.Payload = []byte(`{}`)
 		}
 		return e
 	}
-	require.NoError(t, s.InsertEvents(ctx, []store.NewEvent{
-		ev(1, 10, store.TargetMsg, 0), ev(1, 11, store.TargetMsg, time.Minute), ev(1, 12, store.TargetMsg, 2*time.Minute),
-		ev(1, 10, store.TargetSchd, 3*time.Minute),
+	require.NoError(t, s.InsertEvents(ctx, []vocab.NewEvent{
+		ev(1, 10, vocab.TargetMsg, 0), ev(1, 11, vocab.TargetMsg, time.Minute), ev(1, 12, vocab.TargetMsg, 2*time.Minute),
+		ev(1, 10, vocab.TargetSchd, 3*time.Minute),
 	}))
-	head, err := s.PendingEvents(ctx, store.TargetMsg, 1)
+	head, err := s.PendingEvents(ctx, vocab.TargetMsg, 1)
 	require.NoError(t, err)
-	require.NoError(t, s.MarkSent(ctx, store.MarkSentParams{Target: store.TargetMsg, IDs: []int64{head[0].ID}, Now: t0}))
+	require.NoError(t, s.MarkSent(ctx, store.MarkSentParams{Target: vocab.TargetMsg, IDs: []int64{head[0].ID}, Now: t0}))
 
-	require.NoError(t, s.AddBackfills(ctx, []store.Backfill{
-		{MsgID: 1, MailboxStatus: store.StatusSucceeded, ProcessedAt: t0.Add(30 * time.Second)},
-		{MsgID: 2, MailboxStatus: store.StatusDead, ProcessedAt: t0.Add(time.Minute)},
+	require.NoError(t, s.AddBackfills(ctx, []vocab.Backfill{
+		{MsgID: 1, MailboxStatus: vocab.StatusSucceeded, ProcessedAt: t0.Add(30 * time.Second)},
+		{MsgID: 2, MailboxStatus: vocab.StatusDead, ProcessedAt: t0.Add(time.Minute)},
 	}))
 	require.NoError(t, s.RecordBackfillFailure(ctx, store.RecordBackfillFailureParams{MsgID: 2, NextAttemptAt: t0.Add(time.Hour), Reason: "mailbox down"}))
 
@@ -74,7 +75,7 @@ func seed(t *testing.T, s store.Store) {
 	require.NoError(t, err)
 	open, err := s.InsertRequest(ctx, store.NewRequest{Type: "RQFD", Key: "RQFD", Sender: "MSGX", Seqn: 2, Now: t0.Add(3 * time.Minute), ExpiresAt: t0.Add(13 * time.Minute)})
 	require.NoError(t, err)
-	require.NoError(t, s.MarkRequestSent(ctx, store.SentRequest{ID: open.ID, OutboundID: 77, SentAt: t0.Add(3 * time.Minute), ExpiresAt: t0.Add(13 * time.Minute)}))
+	require.NoError(t, s.MarkRequestSent(ctx, store.MarkRequestSentParams{ID: open.ID, OutboundID: 77, SentAt: t0.Add(3 * time.Minute), ExpiresAt: t0.Add(13 * time.Minute)}))
 	require.NoError(t, s.SaveJobRun(ctx, store.JobRun{Job: "history", StartedAt: t0, Duration: 1500 * time.Millisecond,
 		Swept: store.Swept{Rows: 12, Oldest: &t0, Newest: &t0}}))
 	require.NoError(t, s.SaveJobRun(ctx, store.JobRun{Job: "archive", StartedAt: t0, Duration: time.Second, Error: "statement timeout"}))
@@ -93,7 +94,7 @@ func TestCollectKnownDatabase(t *testing.T) {
 
 	require.NotNil(t, r.Head)
 	require.Equal(t, int64(5), r.Head.MsgID)
-	require.Equal(t, store.StatusFailed, r.Head.Status)
+	require.Equal(t, vocab.StatusFailed, r.Head.Status)
 	require.Equal(t, 2, r.Head.Attempts)
 	require.Equal(t, "INFRA", *r.Head.ErrorClass)
 	require.Equal(t, 600.0, r.Head.AgeSeconds, "age since first seen, not since the last attempt")
@@ -105,9 +106,9 @@ func TestCollectKnownDatabase(t *testing.T) {
 	require.Equal(t, map[string]int64{"INFRA": 1}, r.Failing)
 
 	require.Len(t, r.Outbox, 2)
-	require.Equal(t, status.TargetLag{Target: store.TargetMsg, Pending: 2, OldestAt: r.Outbox[0].OldestAt, OldestAgeSeconds: 540}, r.Outbox[0])
+	require.Equal(t, status.TargetLag{Target: vocab.TargetMsg, Pending: 2, OldestAt: r.Outbox[0].OldestAt, OldestAgeSeconds: 540}, r.Outbox[0])
 	require.True(t, r.Outbox[0].OldestAt.Equal(t0.Add(time.Minute)))
-	require.Equal(t, store.TargetSchd, r.Outbox[1].Target)
+	require.Equal(t, vocab.TargetSchd, r.Outbox[1].Target)
 	require.Equal(t, int64(1), r.Outbox[1].Pending)
 	require.Equal(t, 420.0, r.Outbox[1].OldestAgeSeconds)
 
@@ -181,7 +182,7 @@ func TestCollectShowsIngressGapsAndLateRows(t *testing.T) {
 	require.NoError(t, s.RecordGap(ctx, store.Gap{Source: "cminmsgs", From: 8, To: 8, SeenAt: now.Add(-time.Hour), GivenUpAt: now.Add(-time.Hour)}))
 	_, err := s.Enqueue(ctx, []int64{9}, now.Add(-2*time.Hour))
 	require.NoError(t, err)
-	require.NoError(t, s.FinishMessages(ctx, []store.Finish{{MsgID: 9, Status: store.StatusSucceeded, Now: now.Add(-2 * time.Hour)}}))
+	require.NoError(t, s.FinishMessages(ctx, []vocab.Finish{{MsgID: 9, Status: vocab.StatusSucceeded, Now: now.Add(-2 * time.Hour)}}))
 	got, err := s.EnqueueNew(ctx, []int64{7}, now.Add(-time.Hour))
 	require.NoError(t, err)
 	require.Len(t, got, 1)
@@ -207,16 +208,16 @@ func TestCollectShowsIdentityConflicts(t *testing.T) {
 	now := t0.Add(48 * time.Hour)
 	_, err := s.Enqueue(ctx, []int64{1, 2, 3, 4}, t0)
 	require.NoError(t, err)
-	bind := &store.Binding{IdentityKey: "AODB|FLOP|STND|2002"}
+	bind := &vocab.Binding{IdentityKey: "AODB|FLOP|STND|2002"}
 	holder := int64(1)
-	require.NoError(t, s.FinishMessages(ctx, []store.Finish{{MsgID: 1, Status: store.StatusSucceeded, Bind: bind, Now: t0}}))
-	for _, f := range []store.Finish{
+	require.NoError(t, s.FinishMessages(ctx, []vocab.Finish{{MsgID: 1, Status: vocab.StatusSucceeded, Bind: bind, Now: t0}}))
+	for _, f := range []vocab.Finish{
 		{MsgID: 2, Reason: "duplicate-of:1:content-differs", Now: t0},                  // too old
 		{MsgID: 3, Reason: "duplicate-of:1", Now: now.Add(-2 * time.Hour)},             // a resend
 		{MsgID: 4, Reason: "duplicate-of:1:content-differs", Now: now.Add(-time.Hour)}, // counted
 	} {
-		f.Status, f.DuplicateOf, f.Bind = store.StatusSkipped, &holder, bind
-		require.NoError(t, s.FinishMessages(ctx, []store.Finish{f}))
+		f.Status, f.DuplicateOf, f.Bind = vocab.StatusSkipped, &holder, bind
+		require.NoError(t, s.FinishMessages(ctx, []vocab.Finish{f}))
 	}
 
 	r, err := status.Collect(ctx, s, now)
@@ -235,12 +236,12 @@ func TestCollectShowsIdentityConflicts(t *testing.T) {
 func TestCollectShowsThePause(t *testing.T) {
 	t.Parallel()
 	s := pgstore.New(testdb.Postgres(t).Pool)
-	require.NoError(t, s.PublishPause(t.Context(), store.Pause{Dependency: store.DependencyMailbox,
+	require.NoError(t, s.PublishPause(t.Context(), store.Pause{Dependency: vocab.DependencyMailbox,
 		Reason: "mailbox: read raw: dial tcp 127.0.0.1:3306: connect: connection refused", Since: t0, Now: t0.Add(40 * time.Second)}))
 	r, err := status.Collect(t.Context(), s, t0.Add(time.Minute))
 	require.NoError(t, err)
 	require.NotNil(t, r.Paused)
-	require.Equal(t, store.DependencyMailbox, r.Paused.Dependency)
+	require.Equal(t, vocab.DependencyMailbox, r.Paused.Dependency)
 	require.Equal(t, 60.0, r.Paused.AgeSeconds)
 	var text bytes.Buffer
 	require.NoError(t, r.WriteText(&text, shanghai))

@@ -1,12 +1,17 @@
 package store
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/msgx-aodb/msgx/internal/vocab"
+)
 
 // Error kinds every adapter maps its driver errors to, so callers test
 // errors.Is(err, store.ErrNotFound) and never look at a driver's error codes.
 var (
-	// ErrNotFound: the row asked for does not exist.
-	ErrNotFound = errors.New("store: not found")
+	// ErrNotFound: the row asked for does not exist (vocab.ErrNotFound, so a
+	// reader's contract names it without the store).
+	ErrNotFound = vocab.ErrNotFound
 	// ErrDuplicate: a unique key is already taken (identity key, idempotency key,
 	// an open request of the same kind).
 	ErrDuplicate = errors.New("store: duplicate")

@@ -30,7 +30,7 @@ type Maintenance interface {
 	// ArchiveMessages moves up to Max terminal messages finished before
 	// Before, with no backfill outstanding, to the archive (PROC_STATE_HST);
 	// Oldest/Newest are finish times. DryRun only counts.
-	ArchiveMessages(ctx context.Context, p ArchiveParams) (Swept, error)
+	ArchiveMessages(ctx context.Context, p ArchiveMessagesParams) (Swept, error)
 	// PurgeSnapshotLogs deletes up to Max snapshot log rows received, and
 	// whose scope ended, before Before; Oldest/Newest are receive times.
 	PurgeSnapshotLogs(ctx context.Context, p RetentionParams) (Swept, error)
@@ -74,8 +74,8 @@ type FlightHistory struct {
 	PurgedAt      time.Time
 }
 
-// ArchiveParams is one queue archive batch.
-type ArchiveParams struct {
+// ArchiveMessagesParams is one queue archive batch.
+type ArchiveMessagesParams struct {
 	Before time.Time // finished before
 	Max    int
 	Now    time.Time // archive time

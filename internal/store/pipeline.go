@@ -43,28 +43,11 @@ type AdvanceIngressMarkParams struct {
 // Pause is a pump paused because a dependency cannot be reached (the
 // processing contract's rule 14).
 type Pause struct {
-	Dependency string // DependencyDatabase or DependencyMailbox
+	Dependency string // vocab.DependencyDatabase or vocab.DependencyMailbox
 	Reason     string
 	Since      time.Time
 	Now        time.Time // when it was published
 }
-
-// The dependencies by name. The pump pauses on DependencyDatabase (msgx's
-// own database, whichever dialect) or DependencyMailbox. msgx_dependency_up,
-// /readyz and the status report name the own database by its dialect
-// (DependencyPostgres or DependencyOracle; dbopen.Name) and the brokers
-// DependencyKafka.
-const (
-	// DependencyDatabase keeps the value "postgres" on Oracle too: it is
-	// stored in PUMP_STATE.PAUSED_DEPENDENCY (a CHECK constraint on both
-	// dialects), and is msgx_pump_paused's label and the status report's
-	// paused.dependency (docs/metrics.md, docs/openapi.yaml).
-	DependencyDatabase = "postgres"
-	DependencyPostgres = "postgres"
-	DependencyOracle   = "oracle"
-	DependencyMailbox  = "mailbox"
-	DependencyKafka    = "kafka"
-)
 
 // Gap is a hole in the mailbox ids the poller gave up (rule 16): ids From..To
 // no row had while a larger id was visible, for longer than the gap-wait.

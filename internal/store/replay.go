@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"time"
+
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Replays is what internal/replay (msgx replay, POST /admin/replay) needs
@@ -14,7 +16,7 @@ type Replays interface {
 	// messages a replay would move back to PENDING (FAILED or DEAD of a
 	// replayable class): among IDs when IDs is non-nil, of Class when Class
 	// is not empty.
-	ReplayCandidates(ctx context.Context, p ReplayCandidatesParams) ([]Message, error)
+	ReplayCandidates(ctx context.Context, p ReplayCandidatesParams) ([]vocab.QueueEntry, error)
 	// ReplayIDs moves those of ids that are replayable back to PENDING, as
 	// Replay does, and returns them in MSG_ID order; the others are left alone.
 	ReplayIDs(ctx context.Context, ids []int64, now time.Time) ([]int64, error)

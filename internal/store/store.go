@@ -4,9 +4,13 @@
 // orastore for Oracle 11g around the statements of sql/oracle11g), dbopen
 // opens the one the configuration names, and every adapter must pass the
 // conformance suite in storetest.
-// A method that takes more than two values (ctx aside) takes them as one
-// struct named after it (DeadEvents: DeadEventsParams) or after what it
-// records (Failure), so a call names every value it passes.
+// One rule names what a method takes (river's driver): ctx, then at most two
+// plain values. More travel as one struct: the record the method writes
+// (LogSnapshot: vocab.SnapshotLog; a method writing several takes the
+// slice, FinishMessages: []vocab.Finish), or else <Method>Params
+// (MarkSent: MarkSentParams); a struct several methods share is
+// named for what they share (PurgeParams, RetentionParams). The records and
+// words the store shares with internal/apply live in internal/vocab.
 //
 // The interface is as small as the pipeline needs. Transactions are explicit:
 // Begin returns a Tx, which is itself an Executor, and Begin on a Tx opens a
@@ -19,6 +23,7 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Store is the entry point of an adapter.
@@ -67,28 +72,28 @@ type Queue interface {
 	// no lock. Enqueue is EnqueueNew counted.
 	EnqueueNew(ctx context.Context, ids []int64, now time.Time) ([]Enqueued, error)
 	// QueueHead returns up to max unfinished messages (PENDING or FAILED) in MSG_ID order.
-	QueueHead(ctx context.Context, max int) ([]Message, error)
+	QueueHead(ctx context.Context, max int) ([]vocab.QueueEntry, error)
 	// PendingAfter returns the ids of up to max PENDING messages after an id,
 	// in MSG_ID order.
 	PendingAfter(ctx context.Context, after int64, max int) ([]int64, error)
 	// Message returns a message, live or archived; ErrNotFound if neither.
-	Message(ctx context.Context, id int64) (Message, error)
+	Message(ctx context.Context, id int64) (vocab.QueueEntry, error)
 	// LockMessages reads live messages and locks their rows (inside a
 	// transaction), in MSG_ID order; ids not found are absent.
-	LockMessages(ctx context.Context, ids []int64) ([]Message, error)
+	LockMessages(ctx context.Context, ids []int64) ([]vocab.QueueEntry, error)
 	// IdentityHolders returns the messages holding the given identity keys,
 	// live or archived, with their raw messages' digests; free keys are
 	// absent from the map.
-	IdentityHolders(ctx context.Context, keys []string) (map[string]Holder, error)
+	IdentityHolders(ctx context.Context, keys []string) (map[string]vocab.Holder, error)
 	// FinishMessages moves unfinished messages to SUCCEEDED, SKIPPED or DEAD,
 	// binding those with a Bind (identity, kind, META) in the same write; ErrNotFound when one
 	// is not unfinished, ErrDuplicate when another message holds a key.
-	FinishMessages(ctx context.Context, finishes []Finish) error
+	FinishMessages(ctx context.Context, finishes []vocab.Finish) error
 	// RecordFailure marks an unfinished message FAILED with its backoff and
 	// returns the attempts so far.
-	RecordFailure(ctx context.Context, p Failure) (int, error)
+	RecordFailure(ctx context.Context, p vocab.RecordFailureParams) (int, error)
 	// DeadLetters pages the DEAD messages by id, optionally of one class.
-	DeadLetters(ctx context.Context, p DeadLettersParams) ([]Message, error)
+	DeadLetters(ctx context.Context, p DeadLettersParams) ([]vocab.QueueEntry, error)
 	// QueueCounts counts live messages by status and error class.
 	QueueCounts(ctx context.Context) ([]StatusCount, error)
 }
@@ -102,7 +107,7 @@ type Flights interface {
 	FlightStamps(ctx context.Context, flids []int64) (map[int64]FlightStamp, error)
 	// WriteFlights writes next states: every flight row, and for each flight
 	// only the collections its Changes name (replaced as a whole).
-	WriteFlights(ctx context.Context, writes []FlightWrite, now time.Time) error
+	WriteFlights(ctx context.Context, writes []vocab.FlightWrite, now time.Time) error
 	// FlightsByDay pages the flights of an operation day in FLID order.
 	FlightsByDay(ctx context.Context, p FlightsByDayParams) ([]*flight.State, error)
 	// PruneCandidates returns the previous-generation members of a flight day
@@ -113,24 +118,24 @@ type Flights interface {
 // Snapshots are the per-day schedule generations.
 type Snapshots interface {
 	// SnapshotGen returns the current generation of a flight day; ErrNotFound if none.
-	SnapshotGen(ctx context.Context, fday time.Time) (SnapshotGen, error)
+	SnapshotGen(ctx context.Context, fday time.Time) (vocab.SnapshotGen, error)
 	// AdvanceSnapshotGen moves the generation of a day from expected to
 	// expected+1 (expected 0 creates it); ErrConflict if it moved meanwhile.
-	AdvanceSnapshotGen(ctx context.Context, p AdvanceGen) error
+	AdvanceSnapshotGen(ctx context.Context, p vocab.AdvanceSnapshotGenParams) error
 	// ReplaceSnapshotMembers makes flids the members of the day's generation.
 	ReplaceSnapshotMembers(ctx context.Context, fday time.Time, flids []int64) error
 	// SnapshotMembers lists the members of a day's generation in FLID order.
 	SnapshotMembers(ctx context.Context, fday time.Time) ([]int64, error)
 	// LogSnapshot appends the audit row of a snapshot day, applied or stale.
-	LogSnapshot(ctx context.Context, l SnapshotLog) error
+	LogSnapshot(ctx context.Context, l vocab.SnapshotLog) error
 	// SnapshotLogs lists a message's audit rows in flight-day order.
-	SnapshotLogs(ctx context.Context, msgID int64) ([]SnapshotLog, error)
+	SnapshotLogs(ctx context.Context, msgID int64) ([]vocab.SnapshotLog, error)
 }
 
 // Outbox is the event outbox (MSG_EVENT).
 type Outbox interface {
 	// InsertEvents adds events as PENDING; ErrDuplicate if an idempotency key exists.
-	InsertEvents(ctx context.Context, events []NewEvent) error
+	InsertEvents(ctx context.Context, events []vocab.NewEvent) error
 	// PendingEvents returns the head of a target: up to max PENDING events in EVENT_ID order.
 	PendingEvents(ctx context.Context, target string, max int) ([]Event, error)
 	// PendingEventsAfter returns up to Max PENDING events of a target with an
@@ -146,16 +151,16 @@ type Outbox interface {
 	// above AfterID, in EVENT_ID order (the outbox's dead letters).
 	DeadEvents(ctx context.Context, p DeadEventsParams) ([]Event, error)
 	// MarkSent marks acknowledged events of a target SENT; ids that are not
-	// PENDING (unknown, already SENT, DEAD) are ignored. For TargetMsg, which
+	// PENDING (unknown, already SENT, DEAD) are ignored. For vocab.TargetMsg, which
 	// is delivered in EVENT_ID order, ids must be the contiguous acknowledged
 	// prefix of its pending head: every PENDING event up to the last of them
 	// becomes SENT at once (an adapter may keep this as a watermark), and
 	// ErrConflict (nothing marked) when a PENDING event in that range is
-	// missing from ids. SentAt is not kept per event for TargetMsg.
+	// missing from ids. SentAt is not kept per event for vocab.TargetMsg.
 	MarkSent(ctx context.Context, p MarkSentParams) error
 	// RecordDeliveryFailure counts a failed delivery: backoff until next, or
 	// DEAD at maxAttempts. Returns the new status.
-	RecordDeliveryFailure(ctx context.Context, p DeliveryFailure) (string, error)
+	RecordDeliveryFailure(ctx context.Context, p RecordDeliveryFailureParams) (string, error)
 
 	// LatestPendingPerFlight is the schd aggregation: per flight of a target
 	// its latest PENDING event (highest STATE_VERSION), unless that one is
@@ -173,11 +178,11 @@ type Outbox interface {
 // Backfills are the mailbox backfill todos.
 type Backfills interface {
 	// AddBackfills registers todos (a todo of the same message is replaced).
-	AddBackfills(ctx context.Context, todos []Backfill) error
-	DueBackfills(ctx context.Context, now time.Time, max int) ([]Backfill, error)
+	AddBackfills(ctx context.Context, todos []vocab.Backfill) error
+	DueBackfills(ctx context.Context, now time.Time, max int) ([]vocab.Backfill, error)
 	// DeleteBackfills deletes the todos backfilled, each under its
 	// registration only.
-	DeleteBackfills(ctx context.Context, done []BackfillKey) error
+	DeleteBackfills(ctx context.Context, done []vocab.BackfillKey) error
 	// RecordBackfillFailure counts a failed attempt of a todo and defers it
 	// to NextAttemptAt.
 	RecordBackfillFailure(ctx context.Context, p RecordBackfillFailureParams) error
@@ -186,9 +191,12 @@ type Backfills interface {
 // Reference is the reference data (REF_MASTER).
 type Reference interface {
 	// UpsertRef stores a record; reports whether it changed.
-	UpsertRef(ctx context.Context, r RefRecord) (bool, error)
+	UpsertRef(ctx context.Context, r vocab.RefRecord) (bool, error)
 	// DeleteRef removes a record; reports whether it existed.
 	DeleteRef(ctx context.Context, rtype, rkey string) (bool, error)
 	// Ref returns a record; ErrNotFound if none.
-	Ref(ctx context.Context, rtype, rkey string) (RefRecord, error)
+	Ref(ctx context.Context, rtype, rkey string) (vocab.RefRecord, error)
+	// ReplaceRefList deletes every record of a reference list whose key is
+	// not in keep; returns how many.
+	ReplaceRefList(ctx context.Context, rtype string, keep []string) (int, error)
 }

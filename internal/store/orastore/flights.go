@@ -9,6 +9,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Flights map a flight.State to columns by name, as pgstore does through
@@ -259,7 +260,7 @@ func flightValues(s *flight.State, now time.Time) map[string]any {
 // INSERT, the others with the array-bound MERGE), then replaces the changed
 // collections: per table one delete for the existing flights and one
 // array-bound insert; payloads one CLOB upsert each.
-func (e executor) writeFlightsOn(ctx context.Context, writes []store.FlightWrite, now time.Time) error {
+func (e executor) writeFlightsOn(ctx context.Context, writes []vocab.FlightWrite, now time.Time) error {
 	if len(writes) == 0 {
 		return nil
 	}
@@ -289,7 +290,7 @@ func (e executor) writeFlightsOn(ctx context.Context, writes []store.FlightWrite
 	return e.writePayloads(ctx, writes, now)
 }
 
-func (e executor) replaceDetails(ctx context.Context, t detailTable, writes []store.FlightWrite, now time.Time) error {
+func (e executor) replaceDetails(ctx context.Context, t detailTable, writes []vocab.FlightWrite, now time.Time) error {
 	var flids []int64
 	var rows []map[string]any
 	for _, w := range writes {
@@ -335,7 +336,7 @@ func (e executor) replaceDetails(ctx context.Context, t detailTable, writes []st
 
 // writePayloads: per kind one delete of the cleared collections, then one
 // upsert per payload (a CLOB each).
-func (e executor) writePayloads(ctx context.Context, writes []store.FlightWrite, now time.Time) error {
+func (e executor) writePayloads(ctx context.Context, writes []vocab.FlightWrite, now time.Time) error {
 	cleared := map[string][]int64{}
 	for _, w := range writes {
 		for kind := range w.Changes.Payloads {

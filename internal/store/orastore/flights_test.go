@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 func sampleState() *flight.State {
@@ -99,7 +99,7 @@ func TestWriteFlights(t *testing.T) {
 	s := sampleState()
 	f, st := newFake(t)
 	ch := flight.Replaced(3, []string{flight.GroupGates, flight.GroupRoute}, []string{"SRVT"})
-	if err := st.WriteFlights(ctx, []store.FlightWrite{{State: s, Changes: ch}}, s.UpdatedAt); err != nil {
+	if err := st.WriteFlights(ctx, []vocab.FlightWrite{{State: s, Changes: ch}}, s.UpdatedAt); err != nil {
 		t.Fatal(err)
 	}
 	var sent []string

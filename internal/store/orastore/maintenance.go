@@ -86,7 +86,7 @@ func (e executor) LatestFlightHistory(ctx context.Context, flid int64) (store.Fl
 	return h, err
 }
 
-func (e executor) ArchiveMessages(ctx context.Context, p store.ArchiveParams) (store.Swept, error) {
+func (e executor) ArchiveMessages(ctx context.Context, p store.ArchiveMessagesParams) (store.Swept, error) {
 	return e.sweep(ctx, "ProcStateArchive", map[string]any{
 		"finished_before": instant(p.Before), "max_rows": p.Max, "now": instant(p.Now), "dry_run": flag(p.DryRun),
 	})

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // TestSweeps: the archive and the purges send their block with the
@@ -24,7 +25,7 @@ func TestSweeps(t *testing.T) {
 		run          func(dry bool) (store.Swept, error)
 	}{
 		{"ProcStateArchive", "finished_before", func(dry bool) (store.Swept, error) {
-			return s.ArchiveMessages(ctx, store.ArchiveParams{Before: now, Max: 100, Now: now, DryRun: dry})
+			return s.ArchiveMessages(ctx, store.ArchiveMessagesParams{Before: now, Max: 100, Now: now, DryRun: dry})
 		}},
 		{"SchdSnapLogPurge", "before", func(dry bool) (store.Swept, error) {
 			return s.PurgeSnapshotLogs(ctx, store.RetentionParams{Before: now, Max: 100, DryRun: dry})
@@ -188,14 +189,14 @@ func TestEventListsAndDueRequests(t *testing.T) {
 		rows("DUE OLDEST NEWEST", []driver.Value{number("2"), at.Add(-time.Hour), at}),
 		rows("DUE OLDEST NEWEST", []driver.Value{number("0"), at, at}))
 	evs, err := s.EventsOfFlight(ctx, 7)
-	if err != nil || len(evs) != 2 || evs[0].ID != 5 || evs[1].Status != store.EventPending || f.calls[0].Args["flid"] != int64(7) {
+	if err != nil || len(evs) != 2 || evs[0].ID != 5 || evs[1].Status != vocab.EventPending || f.calls[0].Args["flid"] != int64(7) {
 		t.Fatalf("flight events %+v, %v", evs, err)
 	}
-	dead, err := s.DeadEvents(ctx, store.DeadEventsParams{Target: store.TargetMsg, AfterID: 8, Limit: 10})
+	dead, err := s.DeadEvents(ctx, store.DeadEventsParams{Target: vocab.TargetMsg, AfterID: 8, Limit: 10})
 	if err != nil || len(dead) != 1 || dead[0].Status != "DEAD" {
 		t.Fatalf("dead %+v, %v", dead, err)
 	}
-	if c := f.calls[1]; c.SQL != mustQuery("EventListDead").SQL || c.Args["target"] != store.TargetMsg || c.Args["after_event_id"] != int64(8) || c.Args["page_size"] != 10 {
+	if c := f.calls[1]; c.SQL != mustQuery("EventListDead").SQL || c.Args["target"] != vocab.TargetMsg || c.Args["after_event_id"] != int64(8) || c.Args["page_size"] != 10 {
 		t.Errorf("dead sent %v", c.Args)
 	}
 	sw, err := s.DueRequests(ctx, at)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // TestEveryMethodBindsExactly calls every store method over the fake driver
@@ -19,7 +20,7 @@ import (
 func TestEveryMethodBindsExactly(t *testing.T) {
 	at := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
 	iface := reflect.TypeFor[store.Store]()
-	for _, target := range []string{store.TargetSchd, store.TargetMsg} {
+	for _, target := range []string{vocab.TargetSchd, vocab.TargetMsg} {
 		_, s := newFake(t)
 		v := reflect.ValueOf(s)
 		for i := 0; i < iface.NumMethod(); i++ {
@@ -53,9 +54,9 @@ func argFor(t reflect.Type, target string, at time.Time) reflect.Value {
 		return reflect.ValueOf(ctx)
 	case reflect.TypeFor[time.Time]():
 		return reflect.ValueOf(at)
-	case reflect.TypeFor[[]store.FlightWrite]():
+	case reflect.TypeFor[[]vocab.FlightWrite]():
 		s := sampleState()
-		return reflect.ValueOf([]store.FlightWrite{{State: s}, {State: s, New: true}})
+		return reflect.ValueOf([]vocab.FlightWrite{{State: s}, {State: s, New: true}})
 	}
 	switch t.Kind() {
 	case reflect.String:

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 var ctx = context.Background()
@@ -152,7 +153,7 @@ func TestPumpPauseNulls(t *testing.T) {
 		rows(cols, []driver.Value{number("1"), nil, nil, nil, now}),
 		rows(cols),
 	)
-	if err := s.PublishPause(ctx, store.Pause{Dependency: store.DependencyDatabase, Since: now, Now: now}); err != nil {
+	if err := s.PublishPause(ctx, store.Pause{Dependency: vocab.DependencyDatabase, Since: now, Now: now}); err != nil {
 		t.Fatal(err)
 	}
 	if v, ok := f.calls[0].Args["reason"]; !ok || v != nil {
@@ -180,7 +181,7 @@ func TestRef(t *testing.T) {
 			[]driver.Value{"AL", "LH", "<AL>...</AL>", number("3"), number("9007199254740993"), at, at}),
 		answer{err: errors.New("unused")},
 	)
-	changed, err := s.UpsertRef(ctx, store.RefRecord{RType: "AL", RKey: "LH", Record: "<AL>...</AL>", LastMessageID: 7, Now: at})
+	changed, err := s.UpsertRef(ctx, vocab.RefRecord{RType: "AL", RKey: "LH", Record: "<AL>...</AL>", LastMessageID: 7, Now: at})
 	if err != nil || changed {
 		t.Fatalf("an identical record: changed %v, %v", changed, err)
 	}
@@ -224,7 +225,7 @@ func TestSnapshotGen(t *testing.T) {
 	if f.calls[0].Args["fday"] != "2026-12-03" {
 		t.Errorf("fday bound as %#v", f.calls[0].Args["fday"])
 	}
-	p := store.AdvanceGen{FDay: fday, MessageID: 42, Now: now}
+	p := vocab.AdvanceSnapshotGenParams{FDay: fday, MessageID: 42, Now: now}
 	if err := s.AdvanceSnapshotGen(ctx, p); !errors.Is(err, store.ErrConflict) {
 		t.Errorf("create raced: %v, want ErrConflict", err)
 	}
@@ -245,8 +246,8 @@ func TestAddBackfills(t *testing.T) {
 	now := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
 	seqn := int64(7)
 	f, s := newFake(t)
-	err := s.AddBackfills(ctx, []store.Backfill{
-		{MsgID: 1, MailboxStatus: "SUCCEEDED", ProcessedAt: now, Meta: store.Meta{Sndr: "AODB", Seqn: &seqn}},
+	err := s.AddBackfills(ctx, []vocab.Backfill{
+		{MsgID: 1, MailboxStatus: "SUCCEEDED", ProcessedAt: now, Meta: vocab.Meta{Sndr: "AODB", Seqn: &seqn}},
 		{MsgID: 2, MailboxStatus: "DEAD", ProcessedAt: now},
 	})
 	if err != nil || len(f.calls) != 1 {

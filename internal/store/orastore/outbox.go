@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Outbox (MSG_EVENT). The caller holds PIPELINE_LOCK in the business
@@ -15,15 +16,15 @@ import (
 // InsertEvents inserts one event per execution: the payload is a CLOB
 // (states exceed 4000 bytes), and CLOBs in array DML are left unproven
 // until a real 11g tried them (docs/oracle.md).
-func (e executor) InsertEvents(ctx context.Context, events []store.NewEvent) error {
+func (e executor) InsertEvents(ctx context.Context, events []vocab.NewEvent) error {
 	for _, ev := range events {
 		var payload any = sql.NullString{}
 		if ev.Payload != nil {
 			payload = e.bind.Clob(string(ev.Payload))
 		}
-		status := sql.NullString{String: store.EventPending, Valid: ev.Target != store.TargetMsg}
+		status := sql.NullString{String: vocab.EventPending, Valid: ev.Target != vocab.TargetMsg}
 		if _, err := e.exec(ctx, "EventInsert", map[string]any{
-			"target": ev.Target, "partition_key": store.PartitionKey(ev.FLID), "event_type": ev.EventType,
+			"target": ev.Target, "partition_key": vocab.PartitionKey(ev.FLID), "event_type": ev.EventType,
 			"cminmsgs_id": ev.MsgID, "flid": ev.FLID, "state_version": ev.StateVersion,
 			"idempotency_key": ev.IdempotencyKey, "payload": payload, "status": status,
 			"created_at": instant(ev.CreatedAt),
@@ -39,7 +40,7 @@ func (e executor) PendingEvents(ctx context.Context, target string, max int) ([]
 }
 
 func (e executor) PendingEventsAfter(ctx context.Context, p store.PendingEventsAfterParams) ([]store.Event, error) {
-	if p.Target == store.TargetMsg {
+	if p.Target == vocab.TargetMsg {
 		return e.events(ctx, "EventListMsgPendingAfter", map[string]any{"after_event_id": p.AfterID, "max_rows": p.Max})
 	}
 	return e.events(ctx, "EventListPendingAfter", map[string]any{"target": p.Target, "after_event_id": p.AfterID, "max_rows": p.Max})
@@ -69,7 +70,7 @@ func (e executor) markSentOn(ctx context.Context, p store.MarkSentParams) error 
 	if err != nil {
 		return err
 	}
-	if p.Target != store.TargetMsg {
+	if p.Target != vocab.TargetMsg {
 		_, err := e.exec(ctx, "EventMarkSent", map[string]any{"now": instant(p.Now), "event_ids": list, "target": p.Target})
 		return err
 	}
@@ -89,7 +90,7 @@ func (e executor) markSentOn(ctx context.Context, p store.MarkSentParams) error 
 
 // RecordDeliveryFailure returns the effective status: a NULL STATUS is a
 // KAFKA:msg event still pending.
-func (e executor) RecordDeliveryFailure(ctx context.Context, p store.DeliveryFailure) (string, error) {
+func (e executor) RecordDeliveryFailure(ctx context.Context, p store.RecordDeliveryFailureParams) (string, error) {
 	var status sql.NullString
 	var attempts int64
 	n, err := e.execRows(ctx, "EventRecordFailure", map[string]any{
@@ -103,7 +104,7 @@ func (e executor) RecordDeliveryFailure(ctx context.Context, p store.DeliveryFai
 		return "", err
 	}
 	if !status.Valid {
-		return store.EventPending, nil
+		return vocab.EventPending, nil
 	}
 	return status.String, nil
 }
@@ -146,7 +147,7 @@ func (e executor) events(ctx context.Context, name string, binds map[string]any)
 		if payload.Valid {
 			ev.Payload = []byte(payload.String)
 		}
-		ev.Status = store.EventPending // NULL: KAFKA:msg above the watermark
+		ev.Status = vocab.EventPending // NULL: KAFKA:msg above the watermark
 		if status.Valid {
 			ev.Status = status.String
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // pin runs f on one connection. A collection bind (SYS.ODCINUMBERLIST)
@@ -52,7 +53,7 @@ func (e executor) FlightsByDay(ctx context.Context, p store.FlightsByDayParams) 
 	return pinned(ctx, e, func(x executor) ([]*flight.State, error) { return x.flightsByDayOn(ctx, p) })
 }
 
-func (e executor) WriteFlights(ctx context.Context, writes []store.FlightWrite, now time.Time) error {
+func (e executor) WriteFlights(ctx context.Context, writes []vocab.FlightWrite, now time.Time) error {
 	return e.pin(ctx, func(p executor) error { return p.writeFlightsOn(ctx, writes, now) })
 }
 
@@ -60,8 +61,8 @@ func (e executor) MarkSent(ctx context.Context, p store.MarkSentParams) error {
 	return e.pin(ctx, func(x executor) error { return x.markSentOn(ctx, p) })
 }
 
-func (e executor) ReplayCandidates(ctx context.Context, p store.ReplayCandidatesParams) ([]store.Message, error) {
-	return pinned(ctx, e, func(x executor) ([]store.Message, error) { return x.replayCandidatesOn(ctx, p) })
+func (e executor) ReplayCandidates(ctx context.Context, p store.ReplayCandidatesParams) ([]vocab.QueueEntry, error) {
+	return pinned(ctx, e, func(x executor) ([]vocab.QueueEntry, error) { return x.replayCandidatesOn(ctx, p) })
 }
 
 func (e executor) ReplayIDs(ctx context.Context, ids []int64, now time.Time) ([]int64, error) {
@@ -72,12 +73,12 @@ func (e executor) FlightMarks(ctx context.Context, flids []int64) (map[int64]sto
 	return pinned(ctx, e, func(p executor) (map[int64]store.FlightMark, error) { return p.flightMarksOn(ctx, flids) })
 }
 
-func (e executor) LockMessages(ctx context.Context, ids []int64) ([]store.Message, error) {
-	return pinned(ctx, e, func(p executor) ([]store.Message, error) { return p.lockMessagesOn(ctx, ids) })
+func (e executor) LockMessages(ctx context.Context, ids []int64) ([]vocab.QueueEntry, error) {
+	return pinned(ctx, e, func(p executor) ([]vocab.QueueEntry, error) { return p.lockMessagesOn(ctx, ids) })
 }
 
-func (e executor) IdentityHolders(ctx context.Context, keys []string) (map[string]store.Holder, error) {
-	return pinned(ctx, e, func(p executor) (map[string]store.Holder, error) { return p.identityHoldersOn(ctx, keys) })
+func (e executor) IdentityHolders(ctx context.Context, keys []string) (map[string]vocab.Holder, error) {
+	return pinned(ctx, e, func(p executor) (map[string]vocab.Holder, error) { return p.identityHoldersOn(ctx, keys) })
 }
 
 func (e executor) ReplaceRefList(ctx context.Context, rtype string, keep []string) (int, error) {

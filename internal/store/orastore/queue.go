@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 func (e executor) Enqueue(ctx context.Context, ids []int64, now time.Time) (int, error) {
@@ -72,7 +73,7 @@ func (e executor) EnqueueNew(ctx context.Context, ids []int64, now time.Time) ([
 	return got, t.Commit(ctx)
 }
 
-func (e executor) QueueHead(ctx context.Context, max int) ([]store.Message, error) {
+func (e executor) QueueHead(ctx context.Context, max int) ([]vocab.QueueEntry, error) {
 	return e.messages(ctx, "ProcStateListHead", map[string]any{"max_rows": max})
 }
 
@@ -87,8 +88,8 @@ func (e executor) PendingAfter(ctx context.Context, after int64, max int) ([]int
 	return ids, err
 }
 
-func (e executor) Message(ctx context.Context, id int64) (store.Message, error) {
-	var m store.Message
+func (e executor) Message(ctx context.Context, id int64) (vocab.QueueEntry, error) {
+	var m vocab.QueueEntry
 	err := e.queryOne(ctx, "ProcStateGet", map[string]any{"msg_id": id}, func(r *sql.Rows) error {
 		var err error
 		m, err = scanMessage(r)
@@ -105,7 +106,7 @@ func (e executor) Message(ctx context.Context, id int64) (store.Message, error) 
 	return m, err
 }
 
-func (e executor) lockMessagesOn(ctx context.Context, ids []int64) ([]store.Message, error) {
+func (e executor) lockMessagesOn(ctx context.Context, ids []int64) ([]vocab.QueueEntry, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -116,8 +117,8 @@ func (e executor) lockMessagesOn(ctx context.Context, ids []int64) ([]store.Mess
 	return e.messages(ctx, "ProcStateGetManyForUpdate", map[string]any{"msg_ids": list})
 }
 
-func (e executor) identityHoldersOn(ctx context.Context, keys []string) (map[string]store.Holder, error) {
-	holders := map[string]store.Holder{}
+func (e executor) identityHoldersOn(ctx context.Context, keys []string) (map[string]vocab.Holder, error) {
+	holders := map[string]vocab.Holder{}
 	if len(keys) == 0 {
 		return holders, nil
 	}
@@ -127,7 +128,7 @@ func (e executor) identityHoldersOn(ctx context.Context, keys []string) (map[str
 	}
 	err = e.query(ctx, "ProcStateFindIdentities", map[string]any{"identity_keys": list}, func(r *sql.Rows) error {
 		var key string
-		var h store.Holder
+		var h vocab.Holder
 		err := r.Scan(&key, &h.MsgID, &h.Digest)
 		holders[key] = h
 		return err
@@ -135,8 +136,8 @@ func (e executor) identityHoldersOn(ctx context.Context, keys []string) (map[str
 	return holders, err
 }
 
-// bindValues are the binds of a store.Binding ("" as NULL).
-func bindValues(b store.Binding) map[string]any {
+// bindValues are the binds of a vocab.Binding ("" as NULL).
+func bindValues(b vocab.Binding) map[string]any {
 	return map[string]any{
 		"identity_key": text(b.IdentityKey), "kind": text(b.Kind),
 		"msg_type": text(b.Meta.Type), "msg_subtype": text(b.Meta.Styp), "meta_sndr": text(b.Meta.Sndr),
@@ -197,7 +198,7 @@ func columns(rows []map[string]any) map[string]any {
 // DML reports the total of rows: fewer than messages means some were not
 // unfinished (the caller rolls back the run, as with PostgreSQL's list).
 // bind_meta 1 binds a message's identity in the same write.
-func (e executor) FinishMessages(ctx context.Context, finishes []store.Finish) error {
+func (e executor) FinishMessages(ctx context.Context, finishes []vocab.Finish) error {
 	if len(finishes) == 0 {
 		return nil
 	}
@@ -205,7 +206,7 @@ func (e executor) FinishMessages(ctx context.Context, finishes []store.Finish) e
 	ids := make([]int64, len(finishes))
 	for i, p := range finishes {
 		ids[i] = p.MsgID
-		b, bind := store.Binding{}, int64(0)
+		b, bind := vocab.Binding{}, int64(0)
 		if p.Bind != nil {
 			b, bind = *p.Bind, 1
 		}
@@ -231,8 +232,8 @@ func allDone(what string, ids []int64, n int64) error {
 
 // RecordFailure returns the new attempts through RETURNING ... INTO; no row
 // updated leaves the out bind alone, so rows affected decides.
-func (e executor) RecordFailure(ctx context.Context, p store.Failure) (int, error) {
-	binds := bindValues(store.Binding{})
+func (e executor) RecordFailure(ctx context.Context, p vocab.RecordFailureParams) (int, error) {
+	binds := bindValues(vocab.Binding{})
 	if p.Bind != nil {
 		binds = bindValues(*p.Bind)
 	}
@@ -248,7 +249,7 @@ func (e executor) RecordFailure(ctx context.Context, p store.Failure) (int, erro
 	return int(attempts), err
 }
 
-func (e executor) DeadLetters(ctx context.Context, p store.DeadLettersParams) ([]store.Message, error) {
+func (e executor) DeadLetters(ctx context.Context, p store.DeadLettersParams) ([]vocab.QueueEntry, error) {
 	return e.messages(ctx, "ProcStateListDead", map[string]any{
 		"after_msg_id": p.AfterID, "error_class": text(p.Class), "page_size": p.Limit,
 	})
@@ -268,8 +269,8 @@ func (e executor) QueueCounts(ctx context.Context) ([]store.StatusCount, error) 
 	return out, err
 }
 
-func (e executor) messages(ctx context.Context, name string, binds map[string]any) ([]store.Message, error) {
-	var out []store.Message
+func (e executor) messages(ctx context.Context, name string, binds map[string]any) ([]vocab.QueueEntry, error) {
+	var out []vocab.QueueEntry
 	err := e.query(ctx, name, binds, func(r *sql.Rows) error {
 		m, err := scanMessage(r)
 		out = append(out, m)
@@ -279,9 +280,9 @@ func (e executor) messages(ctx context.Context, name string, binds map[string]an
 }
 
 // scanMessage reads a PROC_STATE row (SELECT *, table order).
-func scanMessage(r *sql.Rows) (store.Message, error) {
+func scanMessage(r *sql.Rows) (vocab.QueueEntry, error) {
 	var (
-		m                                                            store.Message
+		m                                                            vocab.QueueEntry
 		key, kind, typ, styp, sndr, raw, class, reason, prevC, prevR sql.NullString
 		seqn, dup                                                    sql.NullInt64
 		dttm, next, failing, finished                                sql.NullTime
@@ -293,16 +294,16 @@ func scanMessage(r *sql.Rows) (store.Message, error) {
 		&prevC, &prevR, &finished, &created, &updated, &late, &m.Digest)
 	m.LateAfter = int64P(late)
 	m.IdentityKey, m.Kind, m.ErrorClass, m.Reason = key.String, kind.String, class.String, reason.String
-	m.Meta = store.Meta{Sndr: sndr.String, Seqn: int64P(seqn), DttmRaw: raw.String, Dttm: timePtr(dttm), Type: typ.String, Styp: styp.String}
+	m.Meta = vocab.Meta{Sndr: sndr.String, Seqn: int64P(seqn), DttmRaw: raw.String, Dttm: timePtr(dttm), Type: typ.String, Styp: styp.String}
 	m.NextAttemptAt, m.FailingSince, m.FinishedAt = timePtr(next), timePtr(failing), timePtr(finished)
 	m.DuplicateOf, m.PrevClass, m.PrevReason = int64P(dup), prevC.String, prevR.String
 	return m, err
 }
 
 // scanArchived reads a PROC_STATE_HST row (SELECT *, table order).
-func scanArchived(r *sql.Rows) (store.Message, error) {
+func scanArchived(r *sql.Rows) (vocab.QueueEntry, error) {
 	var (
-		m                                                            store.Message
+		m                                                            vocab.QueueEntry
 		key, kind, typ, styp, sndr, raw, class, reason, prevC, prevR sql.NullString
 		seqn, dup                                                    sql.NullInt64
 		dttm, finished                                               sql.NullTime
@@ -314,7 +315,7 @@ func scanArchived(r *sql.Rows) (store.Message, error) {
 		&prevC, &prevR, &finished, &created, &archivedAt, &late, &m.Digest)
 	m.LateAfter = int64P(late)
 	m.IdentityKey, m.Kind, m.ErrorClass, m.Reason = key.String, kind.String, class.String, reason.String
-	m.Meta = store.Meta{Sndr: sndr.String, Seqn: int64P(seqn), DttmRaw: raw.String, Dttm: timePtr(dttm), Type: typ.String, Styp: styp.String}
+	m.Meta = vocab.Meta{Sndr: sndr.String, Seqn: int64P(seqn), DttmRaw: raw.String, Dttm: timePtr(dttm), Type: typ.String, Styp: styp.String}
 	m.FinishedAt, m.DuplicateOf, m.PrevClass, m.PrevReason = timePtr(finished), int64P(dup), prevC.String, prevR.String
 	m.Archived = true
 	return m, err

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 const procStateCols = "MSG_ID STATUS IDENTITY_KEY KIND MSG_TYPE MSG_SUBTYPE META_SNDR META_SEQN META_DTTM_RAW META_DTTM " +
@@ -48,14 +49,14 @@ func TestRecordFailure(t *testing.T) {
 	now := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
 	f, s := newFake(t, answer{affected: 1}, answer{affected: 0})
 	f.outs = []any{int64(3), int64(9)}
-	n, err := s.RecordFailure(ctx, store.Failure{MsgID: 5, ErrorClass: "INFRA", Reason: "x", NextAttemptAt: now, Now: now})
+	n, err := s.RecordFailure(ctx, vocab.RecordFailureParams{MsgID: 5, ErrorClass: "INFRA", Reason: "x", NextAttemptAt: now, Now: now})
 	if err != nil || n != 3 {
 		t.Fatalf("attempts %d, %v", n, err)
 	}
 	if v := f.calls[0].Args["kind"]; v != nil {
 		t.Errorf("kind without a Bind bound as %#v, want NULL", v)
 	}
-	if _, err := s.RecordFailure(ctx, store.Failure{MsgID: 6, Now: now, NextAttemptAt: now}); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.RecordFailure(ctx, vocab.RecordFailureParams{MsgID: 6, Now: now, NextAttemptAt: now}); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("no row: %v", err)
 	}
 }
@@ -65,8 +66,8 @@ func TestRecordFailure(t *testing.T) {
 func TestFinishMessages(t *testing.T) {
 	now := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
 	f, s := newFake(t, answer{affected: 2}, answer{affected: 1})
-	fin := []store.Finish{
-		{MsgID: 1, Status: "SUCCEEDED", Now: now, Bind: &store.Binding{IdentityKey: "K1", Kind: "flight ops", Digest: []byte{0xab, 0x01}}},
+	fin := []vocab.Finish{
+		{MsgID: 1, Status: "SUCCEEDED", Now: now, Bind: &vocab.Binding{IdentityKey: "K1", Kind: "flight ops", Digest: []byte{0xab, 0x01}}},
 		{MsgID: 2, Status: "DEAD", ErrorClass: "MALFORMED", Reason: "bad", Now: now},
 	}
 	if err := s.FinishMessages(ctx, fin); err != nil {

@@ -4,12 +4,12 @@ import (
 	"context"
 	"database/sql"
 
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // UpsertRef stores a record (a CLOB); the MERGE's conditional update counts
 // no row when the record is unchanged (DBMS_LOB.COMPARE).
-func (e executor) UpsertRef(ctx context.Context, r store.RefRecord) (bool, error) {
+func (e executor) UpsertRef(ctx context.Context, r vocab.RefRecord) (bool, error) {
 	n, err := e.execRows(ctx, "RefUpsert", map[string]any{
 		"rtype": r.RType, "rkey": r.RKey, "record": e.bind.Clob(r.Record),
 		"last_message_id": r.LastMessageID, "now": instant(r.Now),
@@ -22,8 +22,8 @@ func (e executor) DeleteRef(ctx context.Context, rtype, rkey string) (bool, erro
 	return n > 0, err
 }
 
-func (e executor) Ref(ctx context.Context, rtype, rkey string) (store.RefRecord, error) {
-	var r store.RefRecord
+func (e executor) Ref(ctx context.Context, rtype, rkey string) (vocab.RefRecord, error) {
+	var r vocab.RefRecord
 	err := e.queryOne(ctx, "RefGet", map[string]any{"rtype": rtype, "rkey": rkey}, func(rows *sql.Rows) error {
 		var created sql.NullTime
 		return rows.Scan(&r.RType, &r.RKey, &r.Record, &r.Version, &r.LastMessageID, &created, &r.Now)

@@ -6,13 +6,14 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Replays (store/replay.go).
 
-func (e executor) replayCandidatesOn(ctx context.Context, p store.ReplayCandidatesParams) ([]store.Message, error) {
+func (e executor) replayCandidatesOn(ctx context.Context, p store.ReplayCandidatesParams) ([]vocab.QueueEntry, error) {
 	if p.IDs != nil && len(p.IDs) == 0 {
-		return []store.Message{}, nil // an empty list selects nothing (nil: every id)
+		return []vocab.QueueEntry{}, nil // an empty list selects nothing (nil: every id)
 	}
 	anyID := int64(1)
 	if p.IDs != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Requests (store/request.go).
@@ -21,21 +22,21 @@ func (e executor) NextRequestSeqn(ctx context.Context) (int64, error) {
 
 // InsertRequest takes REQ_ID from REQ_TRACK_SEQ through RETURNING INTO; the
 // other columns are the values inserted.
-func (e executor) InsertRequest(ctx context.Context, r store.NewRequest) (store.Request, error) {
+func (e executor) InsertRequest(ctx context.Context, r store.NewRequest) (vocab.Request, error) {
 	var id int64
 	_, err := e.exec(ctx, "ReqInsert", map[string]any{
 		"req_type": r.Type, "req_key": r.Key, "list_code": text(r.List),
 		"range_begin": instantPtr(r.RangeBegin), "range_end": instantPtr(r.RangeEnd),
 		"sender": r.Sender, "seqn": r.Seqn, "now": instant(r.Now), "expires_at": instant(r.ExpiresAt),
-		"origin": store.RequestOrigin(r.Origin), "req_id": sql.Out{Dest: &id},
+		"origin": vocab.RequestOrigin(r.Origin), "req_id": sql.Out{Dest: &id},
 	})
 	if err != nil {
-		return store.Request{}, err
+		return vocab.Request{}, err
 	}
-	return store.Request{
+	return vocab.Request{
 		ID: id, Type: r.Type, Key: r.Key, List: r.List, RangeBegin: timeOf(r.RangeBegin), RangeEnd: timeOf(r.RangeEnd),
-		Sender: r.Sender, Seqn: r.Seqn, Status: store.RequestRegistered,
-		RegisteredAt: instant(r.Now), ExpiresAt: instant(r.ExpiresAt), Origin: store.RequestOrigin(r.Origin),
+		Sender: r.Sender, Seqn: r.Seqn, Status: vocab.RequestRegistered,
+		RegisteredAt: instant(r.Now), ExpiresAt: instant(r.ExpiresAt), Origin: vocab.RequestOrigin(r.Origin),
 	}, nil
 }
 
@@ -47,34 +48,34 @@ func timeOf(t *time.Time) *time.Time {
 	return &v
 }
 
-func (e executor) Request(ctx context.Context, id int64) (store.Request, error) {
+func (e executor) Request(ctx context.Context, id int64) (vocab.Request, error) {
 	return e.request(ctx, "ReqGet", map[string]any{"req_id": id})
 }
 
-func (e executor) OpenRequestForUpdate(ctx context.Context, key string) (store.Request, error) {
+func (e executor) OpenRequestForUpdate(ctx context.Context, key string) (vocab.Request, error) {
 	return e.request(ctx, "ReqOpenForUpdate", map[string]any{"req_key": key})
 }
 
-func (e executor) LastAnsweredRequest(ctx context.Context, key string) (store.Request, error) {
+func (e executor) LastAnsweredRequest(ctx context.Context, key string) (vocab.Request, error) {
 	return e.request(ctx, "ReqLastDone", map[string]any{"req_key": key})
 }
 
-func (e executor) OpenRequests(ctx context.Context) ([]store.Request, error) {
+func (e executor) OpenRequests(ctx context.Context) ([]vocab.Request, error) {
 	return e.requests(ctx, "ReqListOpen", nil)
 }
 
-func (e executor) Requests(ctx context.Context, beforeID int64, limit int) ([]store.Request, error) {
+func (e executor) Requests(ctx context.Context, beforeID int64, limit int) ([]vocab.Request, error) {
 	return e.requests(ctx, "ReqList", map[string]any{"before_id": beforeID, "page_size": max(limit, 0)})
 }
 
-func (e executor) MarkRequestSent(ctx context.Context, p store.SentRequest) error {
+func (e executor) MarkRequestSent(ctx context.Context, p store.MarkRequestSentParams) error {
 	n, err := e.execRows(ctx, "ReqMarkSent", map[string]any{
 		"outbound_id": p.OutboundID, "sent_at": instant(p.SentAt), "expires_at": instant(p.ExpiresAt), "req_id": p.ID,
 	})
 	return affected(n, err)
 }
 
-func (e executor) MarkRequestDone(ctx context.Context, p store.MarkRequestDoneParams) error {
+func (e executor) MarkRequestDone(ctx context.Context, p vocab.MarkRequestDoneParams) error {
 	n, err := e.execRows(ctx, "ReqMarkDone", map[string]any{
 		"response_msg_id": p.MsgID, "now": instant(p.Now), "match_rule": text(p.MatchRule), "req_id": p.ID,
 	})
@@ -152,8 +153,8 @@ func affected(n int64, err error) error {
 	return nil
 }
 
-func (e executor) request(ctx context.Context, name string, binds map[string]any) (store.Request, error) {
-	var out store.Request
+func (e executor) request(ctx context.Context, name string, binds map[string]any) (vocab.Request, error) {
+	var out vocab.Request
 	err := e.queryOne(ctx, name, binds, func(r *sql.Rows) error {
 		var err error
 		out, err = scanRequest(r)
@@ -162,8 +163,8 @@ func (e executor) request(ctx context.Context, name string, binds map[string]any
 	return out, err
 }
 
-func (e executor) requests(ctx context.Context, name string, binds map[string]any) ([]store.Request, error) {
-	var out []store.Request
+func (e executor) requests(ctx context.Context, name string, binds map[string]any) ([]vocab.Request, error) {
+	var out []vocab.Request
 	err := e.query(ctx, name, binds, func(r *sql.Rows) error {
 		q, err := scanRequest(r)
 		out = append(out, q)
@@ -173,9 +174,9 @@ func (e executor) requests(ctx context.Context, name string, binds map[string]an
 }
 
 // scanRequest reads a REQ_TRACK row (SELECT *, table order).
-func scanRequest(r *sql.Rows) (store.Request, error) {
+func scanRequest(r *sql.Rows) (vocab.Request, error) {
 	var (
-		q                      store.Request
+		q                      vocab.Request
 		list, note, rule       sql.NullString
 		begin, end, sent, done sql.NullTime
 		outbound, response     sql.NullInt64

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // TestRequests: the SEQN and REQ_ID come from out binds; the due expiry
@@ -24,7 +25,7 @@ func TestRequests(t *testing.T) {
 		t.Fatalf("seqn %d, %v", seqn, err)
 	}
 	r, err := s.InsertRequest(ctx, store.NewRequest{Type: "RQFD", Key: "RQFD", Sender: "MSGX", Seqn: 1, Now: now, ExpiresAt: now.Add(time.Hour)})
-	if err != nil || r.ID != 31 || r.Status != store.RequestRegistered || r.List != "" || r.OutboundID != nil {
+	if err != nil || r.ID != 31 || r.Status != vocab.RequestRegistered || r.List != "" || r.OutboundID != nil {
 		t.Fatalf("request %+v, %v", r, err)
 	}
 	if v := f.calls[1].Args["list_code"]; v != nil {

@@ -6,10 +6,11 @@ import (
 
 	"github.com/msgx-aodb/msgx/db/postgres"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // AddBackfills registers every todo in one statement (see FinishMessages).
-func (e executor) AddBackfills(ctx context.Context, todos []store.Backfill) error {
+func (e executor) AddBackfills(ctx context.Context, todos []vocab.Backfill) error {
 	if len(todos) == 0 {
 		return nil
 	}
@@ -17,7 +18,7 @@ func (e executor) AddBackfills(ctx context.Context, todos []store.Backfill) erro
 }
 
 // backfillRows is the JSON array BackfillTodoAdd reads (jsoncols.go).
-func backfillRows(todos []store.Backfill) []byte {
+func backfillRows(todos []vocab.Backfill) []byte {
 	return jsonArray(len(todos), 256, func(b []byte, i int) []byte {
 		t := &todos[i]
 		b = colInt(b, "msg_id", t.MsgID)
@@ -32,13 +33,13 @@ func backfillRows(todos []store.Backfill) []byte {
 	})
 }
 
-func (e executor) DueBackfills(ctx context.Context, now time.Time, max int) ([]store.Backfill, error) {
+func (e executor) DueBackfills(ctx context.Context, now time.Time, max int) ([]vocab.Backfill, error) {
 	rows, err := e.q.BackfillTodoListDue(ctx, e.db, postgres.BackfillTodoListDueParams{Now: now, MaxRows: int32(max)})
-	out := make([]store.Backfill, len(rows))
+	out := make([]vocab.Backfill, len(rows))
 	for i, r := range rows {
-		out[i] = store.Backfill{
+		out[i] = vocab.Backfill{
 			MsgID: r.MsgID, MailboxStatus: r.MailboxStatus, ProcessedAt: r.ProcessedAt,
-			Meta:     store.Meta{Sndr: deref(r.MetaSndr), Seqn: r.MetaSeqn, Dttm: r.MetaDttm, Type: deref(r.MetaType), Styp: deref(r.MetaStyp)},
+			Meta:     vocab.Meta{Sndr: deref(r.MetaSndr), Seqn: r.MetaSeqn, Dttm: r.MetaDttm, Type: deref(r.MetaType), Styp: deref(r.MetaStyp)},
 			Attempts: int(r.Attempts), NextAttemptAt: r.NextAttemptAt, LastError: deref(r.LastError),
 			OverwritesStatus: r.OverwritesStatus, Registration: r.Registration,
 		}
@@ -46,7 +47,7 @@ func (e executor) DueBackfills(ctx context.Context, now time.Time, max int) ([]s
 	return out, interpret(err)
 }
 
-func (e executor) DeleteBackfills(ctx context.Context, done []store.BackfillKey) error {
+func (e executor) DeleteBackfills(ctx context.Context, done []vocab.BackfillKey) error {
 	if len(done) == 0 {
 		return nil
 	}

@@ -7,14 +7,14 @@ import (
 
 	"github.com/msgx-aodb/msgx/db/postgres"
 	"github.com/msgx-aodb/msgx/internal/flight"
-	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // detailTable is one detail collection: how to load it for many flights and
 // how to replace it for the flights whose message replaced it.
 type detailTable interface {
 	load(ctx context.Context, e executor, flids []int64, into map[int64]*flight.State) error
-	replace(ctx context.Context, e executor, writes []store.FlightWrite, now time.Time) error
+	replace(ctx context.Context, e executor, writes []vocab.FlightWrite, now time.Time) error
 }
 
 // table binds a group to its generated row type R and insert params P (P has
@@ -83,7 +83,7 @@ func (t *table[R, P]) load(ctx context.Context, e executor, flids []int64, into 
 	return nil
 }
 
-func (t *table[R, P]) replace(ctx context.Context, e executor, writes []store.FlightWrite, now time.Time) error {
+func (t *table[R, P]) replace(ctx context.Context, e executor, writes []vocab.FlightWrite, now time.Time) error {
 	var flids []int64 // existing flights whose old rows go first
 	var rows []P
 	nowV := reflect.ValueOf(now) // once: each ValueOf(time.Time) is a heap copy

@@ -9,6 +9,7 @@ import (
 	"github.com/msgx-aodb/msgx/db/postgres"
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 var flightRows = newRowEncoder[postgres.FlightSchd]()
@@ -102,7 +103,7 @@ func (e executor) withDetails(ctx context.Context, rows []postgres.FlightSchd) (
 // WriteFlights writes every flight row (new ones by COPY, the others in one
 // upsert statement), then replaces the changed collections: per table one
 // delete for the existing flights and one COPY.
-func (e executor) WriteFlights(ctx context.Context, writes []store.FlightWrite, now time.Time) error {
+func (e executor) WriteFlights(ctx context.Context, writes []vocab.FlightWrite, now time.Time) error {
 	if len(writes) == 0 {
 		return nil
 	}
@@ -147,7 +148,7 @@ func (e executor) WriteFlights(ctx context.Context, writes []store.FlightWrite, 
 
 // writePayloads replaces the changed payload collections: per kind one
 // delete for all flights, then one batch of upserts for those not empty.
-func (e executor) writePayloads(ctx context.Context, writes []store.FlightWrite, now time.Time) error {
+func (e executor) writePayloads(ctx context.Context, writes []vocab.FlightWrite, now time.Time) error {
 	cleared := map[string][]int64{}
 	var upserts []postgres.PayloadUpsertParams
 	for _, w := range writes {

@@ -5,9 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/msgx-aodb/msgx/internal/vocab"
 	"github.com/stretchr/testify/require"
-
-	"github.com/msgx-aodb/msgx/internal/store"
 )
 
 // The row structs FinishMessages and AddBackfills encoded with encoding/json
@@ -49,21 +48,21 @@ func TestJSONRowsMatchEncodingJSON(t *testing.T) {
 	shanghai := time.FixedZone("CST", 8*3600)
 	at := time.Date(2026, 12, 2, 10, 40, 5, 123400000, shanghai)
 	seqn, dup := int64(42), int64(7)
-	metas := []store.Meta{
+	metas := []vocab.Meta{
 		{},
 		{Sndr: "AODB", Seqn: &seqn, DttmRaw: "20261202104005", Dttm: &at, Type: "FLOP", Styp: "GTDT"},
 		{Sndr: `a"b<c>&\` + "\u2028é\x01", Type: "SCHD"},
 	}
-	var finishes []store.Finish
-	var todos []store.Backfill
+	var finishes []vocab.Finish
+	var todos []vocab.Backfill
 	var wantFinish []refFinishRow
 	var wantTodo []refBackfillRow
 	for i, m := range metas {
-		f := store.Finish{MsgID: int64(i + 1), Status: store.StatusSucceeded, Now: at}
+		f := vocab.Finish{MsgID: int64(i + 1), Status: vocab.StatusSucceeded, Now: at}
 		finishes = append(finishes, f)
 		wantFinish = append(wantFinish, refFinishRow{MsgID: f.MsgID, Status: f.Status})
-		b := store.Binding{IdentityKey: "AODB|FLOP|GTDT|" + m.Sndr, Kind: "flight-ops", Meta: m}
-		f = store.Finish{MsgID: int64(i + 10), Status: store.StatusDead, ErrorClass: "PROTOCOL", Reason: "bad <x> \"y\"", DuplicateOf: &dup, Bind: &b, Now: at}
+		b := vocab.Binding{IdentityKey: "AODB|FLOP|GTDT|" + m.Sndr, Kind: "flight-ops", Meta: m}
+		f = vocab.Finish{MsgID: int64(i + 10), Status: vocab.StatusDead, ErrorClass: "PROTOCOL", Reason: "bad <x> \"y\"", DuplicateOf: &dup, Bind: &b, Now: at}
 		finishes = append(finishes, f)
 		wantFinish = append(wantFinish, refFinishRow{
 			MsgID: f.MsgID, Status: f.Status, ErrorClass: nilIfEmpty(f.ErrorClass), Reason: nilIfEmpty(f.Reason), DuplicateOf: f.DuplicateOf, Bind: true,
@@ -72,7 +71,7 @@ func TestJSONRowsMatchEncodingJSON(t *testing.T) {
 				MetaSndr: nilIfEmpty(m.Sndr), MetaSeqn: m.Seqn, MetaDttmRaw: nilIfEmpty(m.DttmRaw), MetaDttm: m.Dttm,
 			},
 		})
-		todo := store.Backfill{MsgID: int64(i + 1), MailboxStatus: store.StatusSucceeded, ProcessedAt: at.UTC(), Meta: m, Registration: int64(i)}
+		todo := vocab.Backfill{MsgID: int64(i + 1), MailboxStatus: vocab.StatusSucceeded, ProcessedAt: at.UTC(), Meta: m, Registration: int64(i)}
 		todos = append(todos, todo)
 		wantTodo = append(wantTodo, refBackfillRow{
 			MsgID: todo.MsgID, MailboxStatus: todo.MailboxStatus, ProcessedAt: todo.ProcessedAt,
@@ -93,11 +92,11 @@ func TestJSONRowsMatchEncodingJSON(t *testing.T) {
 func BenchmarkFinishRows(b *testing.B) {
 	at := time.Date(2026, 12, 2, 10, 40, 5, 0, time.UTC)
 	seqn := int64(42)
-	meta := store.Meta{Sndr: "AODB", Seqn: &seqn, DttmRaw: "20261202104005", Dttm: &at, Type: "FLOP", Styp: "GTDT"}
-	finishes := make([]store.Finish, 1000)
+	meta := vocab.Meta{Sndr: "AODB", Seqn: &seqn, DttmRaw: "20261202104005", Dttm: &at, Type: "FLOP", Styp: "GTDT"}
+	finishes := make([]vocab.Finish, 1000)
 	for i := range finishes {
-		bind := store.Binding{IdentityKey: "AODB|FLOP|GTDT|42", Kind: "flight-ops", Meta: meta}
-		finishes[i] = store.Finish{MsgID: int64(i), Status: store.StatusSucceeded, Bind: &bind, Now: at}
+		bind := vocab.Binding{IdentityKey: "AODB|FLOP|GTDT|42", Kind: "flight-ops", Meta: meta}
+		finishes[i] = vocab.Finish{MsgID: int64(i), Status: vocab.StatusSucceeded, Bind: &bind, Now: at}
 	}
 	b.Run("direct", func(b *testing.B) {
 		b.ReportAllocs()

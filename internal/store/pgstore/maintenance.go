@@ -60,7 +60,7 @@ func (e executor) LatestFlightHistory(ctx context.Context, flid int64) (store.Fl
 	}, nil
 }
 
-func (e executor) ArchiveMessages(ctx context.Context, p store.ArchiveParams) (store.Swept, error) {
+func (e executor) ArchiveMessages(ctx context.Context, p store.ArchiveMessagesParams) (store.Swept, error) {
 	r, err := e.q.ProcStateArchive(ctx, e.db, postgres.ProcStateArchiveParams{
 		FinishedBefore: p.Before, MaxRows: int32(p.Max), DryRun: p.DryRun, Now: p.Now,
 	})

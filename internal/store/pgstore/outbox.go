@@ -7,9 +7,10 @@ import (
 
 	"github.com/msgx-aodb/msgx/db/postgres"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
-func (e executor) InsertEvents(ctx context.Context, events []store.NewEvent) error {
+func (e executor) InsertEvents(ctx context.Context, events []vocab.NewEvent) error {
 	rows := make([]postgres.EventInsertParams, len(events))
 	for i, ev := range events {
 		var payload *string
@@ -21,7 +22,7 @@ func (e executor) InsertEvents(ctx context.Context, events []store.NewEvent) err
 			payload = &p
 		}
 		rows[i] = postgres.EventInsertParams{
-			Target: ev.Target, PartitionKey: store.PartitionKey(ev.FLID), EventType: ev.EventType,
+			Target: ev.Target, PartitionKey: vocab.PartitionKey(ev.FLID), EventType: ev.EventType,
 			CminmsgsID: ev.MsgID, Flid: ev.FLID, StateVersion: ev.StateVersion,
 			IdempotencyKey: ev.IdempotencyKey, Payload: payload, Status: initialStatus(ev.Target), CreatedAt: ev.CreatedAt,
 		}
@@ -33,10 +34,10 @@ func (e executor) InsertEvents(ctx context.Context, events []store.NewEvent) err
 // The delivery state of KAFKA:msg is a watermark (msg_event_cursor), not a
 // per-row STATUS: its rows start with a NULL status (040_outbox.sql).
 func initialStatus(target string) *string {
-	if target == store.TargetMsg {
+	if target == vocab.TargetMsg {
 		return nil
 	}
-	pending := store.EventPending
+	pending := vocab.EventPending
 	return &pending
 }
 
@@ -45,7 +46,7 @@ func (e executor) PendingEvents(ctx context.Context, target string, max int) ([]
 }
 
 func (e executor) PendingEventsAfter(ctx context.Context, p store.PendingEventsAfterParams) ([]store.Event, error) {
-	if p.Target == store.TargetMsg {
+	if p.Target == vocab.TargetMsg {
 		rows, err := e.q.EventListMsgPendingAfter(ctx, e.db, postgres.EventListMsgPendingAfterParams{AfterEventID: p.AfterID, MaxRows: int32(p.Max)})
 		return events(rows), interpret(err)
 	}
@@ -90,7 +91,7 @@ func (e executor) MarkSent(ctx context.Context, p store.MarkSentParams) error {
 	if len(p.IDs) == 0 {
 		return nil
 	}
-	if p.Target != store.TargetMsg {
+	if p.Target != vocab.TargetMsg {
 		_, err := e.q.EventMarkSent(ctx, e.db, postgres.EventMarkSentParams{Now: p.Now, EventIds: p.IDs, Target: p.Target})
 		return interpret(err)
 	}
@@ -105,7 +106,7 @@ func (e executor) MarkSent(ctx context.Context, p store.MarkSentParams) error {
 	return nil
 }
 
-func (e executor) RecordDeliveryFailure(ctx context.Context, p store.DeliveryFailure) (string, error) {
+func (e executor) RecordDeliveryFailure(ctx context.Context, p store.RecordDeliveryFailureParams) (string, error) {
 	r, err := e.q.EventRecordFailure(ctx, e.db, postgres.EventRecordFailureParams{
 		MaxAttempts: int32(p.MaxAttempts), NextAttemptAt: &p.NextAttemptAt,
 		LastError: nilIfEmpty(p.Reason), EventID: p.EventID,
@@ -145,7 +146,7 @@ func (e executor) MarkDeadBelow(ctx context.Context, p store.MarkDeadBelowParams
 // NULL status (KAFKA:msg above the watermark) is PENDING.
 func effectiveStatus(s *string) string {
 	if s == nil {
-		return store.EventPending
+		return vocab.EventPending
 	}
 	return *s
 }
@@ -158,7 +159,7 @@ func events(rows []postgres.MsgEvent) []store.Event {
 			payload = []byte(*r.Payload)
 		}
 		out[i] = store.Event{
-			NewEvent: store.NewEvent{
+			NewEvent: vocab.NewEvent{
 				Target: r.Target, EventType: r.EventType, MsgID: r.CminmsgsID, FLID: r.Flid,
 				StateVersion: r.StateVersion, IdempotencyKey: r.IdempotencyKey, Payload: payload, CreatedAt: r.CreatedAt,
 			},

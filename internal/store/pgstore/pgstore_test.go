@@ -12,6 +12,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/store/storetest"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 func TestConformance(t *testing.T) {
@@ -41,10 +42,10 @@ func TestFlightDeleteRemovesDetails(t *testing.T) {
 		return st
 	}
 	all := flight.Replaced(1, flight.Groups, flight.PayloadKinds)
-	require.NoError(t, s.WriteFlights(t.Context(), []store.FlightWrite{
+	require.NoError(t, s.WriteFlights(t.Context(), []vocab.FlightWrite{
 		{State: state(1), Changes: all, New: true}, {State: state(2), Changes: all, New: true}}, now))
 	day := time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
-	require.NoError(t, s.AdvanceSnapshotGen(t.Context(), store.AdvanceGen{FDay: day, MessageID: 1, Now: now}))
+	require.NoError(t, s.AdvanceSnapshotGen(t.Context(), vocab.AdvanceSnapshotGenParams{FDay: day, MessageID: 1, Now: now}))
 	require.NoError(t, s.ReplaceSnapshotMembers(t.Context(), day, []int64{1, 2}))
 	got, err := s.Flights(t.Context(), []int64{1})
 	require.NoError(t, err)
@@ -89,13 +90,13 @@ func TestFlightUpdateKeepsEveryValue(t *testing.T) {
 		OperationDay: time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC),
 		Scalars:      map[string]flight.Value{"STND": {Raw: "101"}, "REMC": {Raw: "first"}},
 		Structs:      map[string]flight.Struct{}, Groups: map[string][]flight.Item{}, Payloads: map[string]flight.Payload{}}
-	require.NoError(t, s.WriteFlights(t.Context(), []store.FlightWrite{{State: st, New: true}}, now))
+	require.NoError(t, s.WriteFlights(t.Context(), []vocab.FlightWrite{{State: st, New: true}}, now))
 
 	next := *st
 	next.StateVersion, next.LastMessageID = 2, 2
 	odd := "a \"quoted\" \\ back\tslash\nline é 中文 \u2028 <&>"
 	next.Scalars = map[string]flight.Value{"REMC": {Raw: odd}} // STND no longer set
-	require.NoError(t, s.WriteFlights(t.Context(), []store.FlightWrite{{State: &next}}, now.Add(time.Minute)))
+	require.NoError(t, s.WriteFlights(t.Context(), []vocab.FlightWrite{{State: &next}}, now.Add(time.Minute)))
 	got, err := s.Flights(t.Context(), []int64{7})
 	require.NoError(t, err)
 	require.Equal(t, odd, got[7].Scalars["REMC"].Raw)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/db/postgres"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 func (e executor) Enqueue(ctx context.Context, ids []int64, now time.Time) (int, error) {
@@ -59,7 +60,7 @@ func enqueued(rows []postgres.ProcStateEnqueueRow) []store.Enqueued {
 	return got
 }
 
-func (e executor) QueueHead(ctx context.Context, max int) ([]store.Message, error) {
+func (e executor) QueueHead(ctx context.Context, max int) ([]vocab.QueueEntry, error) {
 	rows, err := e.q.ProcStateListHead(ctx, e.db, int32(max))
 	return messages(rows), interpret(err)
 }
@@ -69,34 +70,34 @@ func (e executor) PendingAfter(ctx context.Context, after int64, max int) ([]int
 	return ids, interpret(err)
 }
 
-func (e executor) Message(ctx context.Context, id int64) (store.Message, error) {
+func (e executor) Message(ctx context.Context, id int64) (vocab.QueueEntry, error) {
 	row, err := e.q.ProcStateGet(ctx, e.db, id)
 	if err == nil {
 		return message(row), nil
 	}
 	if err = interpret(err); !errors.Is(err, store.ErrNotFound) {
-		return store.Message{}, err
+		return vocab.QueueEntry{}, err
 	}
 	h, err := e.q.ProcStateHstGet(ctx, e.db, id)
 	if err != nil {
-		return store.Message{}, interpret(err)
+		return vocab.QueueEntry{}, interpret(err)
 	}
 	return archived(h), nil
 }
 
-func (e executor) LockMessages(ctx context.Context, ids []int64) ([]store.Message, error) {
+func (e executor) LockMessages(ctx context.Context, ids []int64) ([]vocab.QueueEntry, error) {
 	rows, err := e.q.ProcStateGetManyForUpdate(ctx, e.db, ids)
 	return messages(rows), interpret(err)
 }
 
-func (e executor) IdentityHolders(ctx context.Context, keys []string) (map[string]store.Holder, error) {
+func (e executor) IdentityHolders(ctx context.Context, keys []string) (map[string]vocab.Holder, error) {
 	rows, err := e.q.ProcStateFindIdentities(ctx, e.db, keys)
 	if err != nil {
 		return nil, interpret(err)
 	}
-	holders := make(map[string]store.Holder, len(rows))
+	holders := make(map[string]vocab.Holder, len(rows))
 	for _, r := range rows {
-		holders[r.IdentityKey] = store.Holder{MsgID: r.MsgID, Digest: r.RawDigest}
+		holders[r.IdentityKey] = vocab.Holder{MsgID: r.MsgID, Digest: r.RawDigest}
 	}
 	return holders, nil
 }
@@ -104,7 +105,7 @@ func (e executor) IdentityHolders(ctx context.Context, keys []string) (map[strin
 // FinishMessages finishes every message in one statement: the rows travel
 // as one JSON array (json_to_recordset), one round trip for a whole run,
 // binding those that carry a Bind in the same row write.
-func (e executor) FinishMessages(ctx context.Context, finishes []store.Finish) error {
+func (e executor) FinishMessages(ctx context.Context, finishes []vocab.Finish) error {
 	if len(finishes) == 0 {
 		return nil
 	}
@@ -121,7 +122,7 @@ func (e executor) FinishMessages(ctx context.Context, finishes []store.Finish) e
 
 // finishRows is the JSON array ProcStateFinishMany reads (jsoncols.go);
 // a row without a binding has no bind key (NULL: its binding is kept).
-func finishRows(finishes []store.Finish) []byte {
+func finishRows(finishes []vocab.Finish) []byte {
 	return jsonArray(len(finishes), 320, func(b []byte, i int) []byte { // a bound row is ~300 bytes
 		p := &finishes[i]
 		b = colInt(b, "msg_id", p.MsgID)
@@ -164,7 +165,7 @@ func allDone(what string, want, got []int64) error {
 	return fmt.Errorf("%w: %s: messages %v are not unfinished", store.ErrNotFound, what, missing)
 }
 
-func (e executor) RecordFailure(ctx context.Context, p store.Failure) (int, error) {
+func (e executor) RecordFailure(ctx context.Context, p vocab.RecordFailureParams) (int, error) {
 	params := postgres.ProcStateRecordFailureParams{
 		ErrorClass:    nilIfEmpty(p.ErrorClass),
 		Reason:        nilIfEmpty(p.Reason),
@@ -181,7 +182,7 @@ func (e executor) RecordFailure(ctx context.Context, p store.Failure) (int, erro
 	return int(attempts), interpret(err)
 }
 
-func (e executor) DeadLetters(ctx context.Context, p store.DeadLettersParams) ([]store.Message, error) {
+func (e executor) DeadLetters(ctx context.Context, p store.DeadLettersParams) ([]vocab.QueueEntry, error) {
 	rows, err := e.q.ProcStateListDead(ctx, e.db, postgres.ProcStateListDeadParams{
 		AfterMsgID: p.AfterID, ErrorClass: nilIfEmpty(p.Class), PageSize: int32(p.Limit),
 	})
@@ -197,21 +198,21 @@ func (e executor) QueueCounts(ctx context.Context) ([]store.StatusCount, error) 
 	return out, interpret(err)
 }
 
-func messages(rows []postgres.ProcState) []store.Message {
-	out := make([]store.Message, len(rows))
+func messages(rows []postgres.ProcState) []vocab.QueueEntry {
+	out := make([]vocab.QueueEntry, len(rows))
 	for i, r := range rows {
 		out[i] = message(r)
 	}
 	return out
 }
 
-func message(r postgres.ProcState) store.Message {
-	return store.Message{
+func message(r postgres.ProcState) vocab.QueueEntry {
+	return vocab.QueueEntry{
 		ID:            r.MsgID,
 		Status:        r.Status,
 		IdentityKey:   deref(r.IdentityKey),
 		Kind:          deref(r.Kind),
-		Meta:          store.Meta{Sndr: deref(r.MetaSndr), Seqn: r.MetaSeqn, DttmRaw: deref(r.MetaDttmRaw), Dttm: r.MetaDttm, Type: deref(r.MsgType), Styp: deref(r.MsgSubtype)},
+		Meta:          vocab.Meta{Sndr: deref(r.MetaSndr), Seqn: r.MetaSeqn, DttmRaw: deref(r.MetaDttmRaw), Dttm: r.MetaDttm, Type: deref(r.MsgType), Styp: deref(r.MsgSubtype)},
 		Attempts:      int(r.Attempts),
 		NextAttemptAt: r.NextAttemptAt,
 		FirstSeenAt:   r.FirstSeenAt,
@@ -228,13 +229,13 @@ func message(r postgres.ProcState) store.Message {
 	}
 }
 
-func archived(r postgres.ProcStateHst) store.Message {
-	return store.Message{
+func archived(r postgres.ProcStateHst) vocab.QueueEntry {
+	return vocab.QueueEntry{
 		ID:          r.MsgID,
 		Status:      r.Status,
 		IdentityKey: deref(r.IdentityKey),
 		Kind:        deref(r.Kind),
-		Meta:        store.Meta{Sndr: deref(r.MetaSndr), Seqn: r.MetaSeqn, DttmRaw: deref(r.MetaDttmRaw), Dttm: r.MetaDttm, Type: deref(r.MsgType), Styp: deref(r.MsgSubtype)},
+		Meta:        vocab.Meta{Sndr: deref(r.MetaSndr), Seqn: r.MetaSeqn, DttmRaw: deref(r.MetaDttmRaw), Dttm: r.MetaDttm, Type: deref(r.MsgType), Styp: deref(r.MsgSubtype)},
 		Attempts:    int(r.Attempts),
 		FirstSeenAt: r.FirstSeenAt,
 		ErrorClass:  deref(r.ErrorClass),

@@ -7,13 +7,14 @@ import (
 
 	"github.com/msgx-aodb/msgx/db/postgres"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Replays (store/replay.go).
 
-func (e executor) ReplayCandidates(ctx context.Context, p store.ReplayCandidatesParams) ([]store.Message, error) {
+func (e executor) ReplayCandidates(ctx context.Context, p store.ReplayCandidatesParams) ([]vocab.QueueEntry, error) {
 	if p.IDs != nil && len(p.IDs) == 0 {
-		return []store.Message{}, nil // an empty list selects nothing (nil would select every id)
+		return []vocab.QueueEntry{}, nil // an empty list selects nothing (nil would select every id)
 	}
 	rows, err := e.q.ReplayCandidates(ctx, e.db, postgres.ReplayCandidatesParams{
 		AfterMsgID: p.AfterID, MsgIds: p.IDs, ErrorClass: nilIfEmpty(p.Class), MaxRows: int32(max(p.Limit, 0)),

@@ -6,6 +6,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/db/postgres"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // Requests (store/request.go).
@@ -15,46 +16,46 @@ func (e executor) NextRequestSeqn(ctx context.Context) (int64, error) {
 	return n, interpret(err)
 }
 
-func (e executor) InsertRequest(ctx context.Context, r store.NewRequest) (store.Request, error) {
+func (e executor) InsertRequest(ctx context.Context, r store.NewRequest) (vocab.Request, error) {
 	row, err := e.q.ReqInsert(ctx, e.db, postgres.ReqInsertParams{
 		ReqType: r.Type, ReqKey: r.Key, ListCode: nilIfEmpty(r.List), RangeBegin: r.RangeBegin, RangeEnd: r.RangeEnd,
-		Sender: r.Sender, Seqn: r.Seqn, Now: r.Now, ExpiresAt: r.ExpiresAt, Origin: store.RequestOrigin(r.Origin),
+		Sender: r.Sender, Seqn: r.Seqn, Now: r.Now, ExpiresAt: r.ExpiresAt, Origin: vocab.RequestOrigin(r.Origin),
 	})
 	return request(row), interpret(err)
 }
 
-func (e executor) Request(ctx context.Context, id int64) (store.Request, error) {
+func (e executor) Request(ctx context.Context, id int64) (vocab.Request, error) {
 	row, err := e.q.ReqGet(ctx, e.db, id)
 	return request(row), interpret(err)
 }
 
-func (e executor) OpenRequestForUpdate(ctx context.Context, key string) (store.Request, error) {
+func (e executor) OpenRequestForUpdate(ctx context.Context, key string) (vocab.Request, error) {
 	row, err := e.q.ReqOpenForUpdate(ctx, e.db, key)
 	return request(row), interpret(err)
 }
 
-func (e executor) LastAnsweredRequest(ctx context.Context, key string) (store.Request, error) {
+func (e executor) LastAnsweredRequest(ctx context.Context, key string) (vocab.Request, error) {
 	row, err := e.q.ReqLastDone(ctx, e.db, key)
 	return request(row), interpret(err)
 }
 
-func (e executor) OpenRequests(ctx context.Context) ([]store.Request, error) {
+func (e executor) OpenRequests(ctx context.Context) ([]vocab.Request, error) {
 	rows, err := e.q.ReqListOpen(ctx, e.db)
 	return requests(rows), interpret(err)
 }
 
-func (e executor) Requests(ctx context.Context, beforeID int64, limit int) ([]store.Request, error) {
+func (e executor) Requests(ctx context.Context, beforeID int64, limit int) ([]vocab.Request, error) {
 	rows, err := e.q.ReqList(ctx, e.db, postgres.ReqListParams{BeforeID: beforeID, PageSize: int32(max(limit, 0))})
 	return requests(rows), interpret(err)
 }
 
-func (e executor) MarkRequestSent(ctx context.Context, p store.SentRequest) error {
+func (e executor) MarkRequestSent(ctx context.Context, p store.MarkRequestSentParams) error {
 	id := p.OutboundID
 	n, err := e.q.ReqMarkSent(ctx, e.db, postgres.ReqMarkSentParams{OutboundID: &id, SentAt: p.SentAt, ExpiresAt: p.ExpiresAt, ReqID: p.ID})
 	return affected(n, err)
 }
 
-func (e executor) MarkRequestDone(ctx context.Context, p store.MarkRequestDoneParams) error {
+func (e executor) MarkRequestDone(ctx context.Context, p vocab.MarkRequestDoneParams) error {
 	n, err := e.q.ReqMarkDone(ctx, e.db, postgres.ReqMarkDoneParams{ResponseMsgID: &p.MsgID, Now: p.Now, MatchRule: nilIfEmpty(p.MatchRule), ReqID: p.ID})
 	return affected(n, err)
 }
@@ -81,14 +82,6 @@ func (e executor) DueRequests(ctx context.Context, now time.Time) (store.Swept, 
 	return sw, nil
 }
 
-func (e executor) ReplaceRefList(ctx context.Context, rtype string, keep []string) (int, error) {
-	if keep == nil {
-		keep = []string{}
-	}
-	n, err := e.q.RefReplaceList(ctx, e.db, postgres.RefReplaceListParams{Rtype: rtype, Keep: keep})
-	return int(n), interpret(err)
-}
-
 // affected maps "no row updated" to ErrNotFound.
 func affected(n int64, err error) error {
 	if err != nil {
@@ -100,8 +93,8 @@ func affected(n int64, err error) error {
 	return nil
 }
 
-func request(r postgres.ReqTrack) store.Request {
-	return store.Request{
+func request(r postgres.ReqTrack) vocab.Request {
+	return vocab.Request{
 		ID: r.ReqID, Type: r.ReqType, Key: r.ReqKey, List: deref(r.ListCode), RangeBegin: r.RangeBegin, RangeEnd: r.RangeEnd,
 		Sender: r.Sender, Seqn: r.Seqn, OutboundID: r.OutboundID, Status: r.Status, RegisteredAt: r.RegisteredAt,
 		SentAt: r.SentAt, ExpiresAt: r.ExpiresAt, DoneAt: r.DoneAt, ResponseMsgID: r.ResponseMsgID,
@@ -109,8 +102,8 @@ func request(r postgres.ReqTrack) store.Request {
 	}
 }
 
-func requests(rows []postgres.ReqTrack) []store.Request {
-	out := make([]store.Request, len(rows))
+func requests(rows []postgres.ReqTrack) []vocab.Request {
+	out := make([]vocab.Request, len(rows))
 	for i, r := range rows {
 		out[i] = request(r)
 	}

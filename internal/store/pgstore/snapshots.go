@@ -7,18 +7,19 @@ import (
 
 	"github.com/msgx-aodb/msgx/db/postgres"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
-func (e executor) SnapshotGen(ctx context.Context, fday time.Time) (store.SnapshotGen, error) {
+func (e executor) SnapshotGen(ctx context.Context, fday time.Time) (vocab.SnapshotGen, error) {
 	g, err := e.q.SchdGenGet(ctx, e.db, fday)
-	return store.SnapshotGen{
+	return vocab.SnapshotGen{
 		FDay: g.Fday, Version: g.Version, LastMessageID: g.LastMessageID,
 		ContentDigest: deref(g.ContentDigest), UpdatedAt: g.UpdatedAt,
 		Dttm: g.MsgDttm, DttmRaw: deref(g.MsgDttmRaw),
 	}, interpret(err)
 }
 
-func (e executor) AdvanceSnapshotGen(ctx context.Context, p store.AdvanceGen) error {
+func (e executor) AdvanceSnapshotGen(ctx context.Context, p vocab.AdvanceSnapshotGenParams) error {
 	var n int64
 	var err error
 	if p.ExpectedVersion == 0 {
@@ -54,7 +55,7 @@ func (e executor) SnapshotMembers(ctx context.Context, fday time.Time) ([]int64,
 	return ids, interpret(err)
 }
 
-func (e executor) LogSnapshot(ctx context.Context, l store.SnapshotLog) error {
+func (e executor) LogSnapshot(ctx context.Context, l vocab.SnapshotLog) error {
 	return interpret(e.q.SchdSnapLogInsert(ctx, e.db, postgres.SchdSnapLogInsertParams{
 		MsgID: l.MsgID, MsgSubtype: l.Subtype, Fday: l.FDay, GenVersion: l.GenVersion,
 		ScopeBegin: l.ScopeBegin, ScopeEnd: l.ScopeEnd, RecordCount: int32(l.Records),
@@ -63,14 +64,14 @@ func (e executor) LogSnapshot(ctx context.Context, l store.SnapshotLog) error {
 	}))
 }
 
-func (e executor) SnapshotLogs(ctx context.Context, msgID int64) ([]store.SnapshotLog, error) {
+func (e executor) SnapshotLogs(ctx context.Context, msgID int64) ([]vocab.SnapshotLog, error) {
 	rows, err := e.q.SchdSnapLogListByMessage(ctx, e.db, msgID)
 	if err != nil {
 		return nil, interpret(err)
 	}
-	logs := make([]store.SnapshotLog, len(rows))
+	logs := make([]vocab.SnapshotLog, len(rows))
 	for i, r := range rows {
-		logs[i] = store.SnapshotLog{
+		logs[i] = vocab.SnapshotLog{
 			MsgID: r.MsgID, Subtype: r.MsgSubtype, FDay: r.Fday, Outcome: r.Outcome,
 			GenVersion: r.GenVersion, StaleOf: r.StaleOf, Dttm: r.MsgDttm,
 			ScopeBegin: r.ScopeBegin, ScopeEnd: r.ScopeEnd, Records: int(r.RecordCount),

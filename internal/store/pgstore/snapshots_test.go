@@ -8,9 +8,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
-	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // snapshotDay writes n flights of one day and its first generation, the
@@ -21,15 +21,15 @@ func snapshotDay(t *testing.T, n int) (*pgxpool.Pool, *pgstore.Store, time.Time,
 	s := pgstore.New(pool)
 	now := time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC)
 	day := time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
-	writes := make([]store.FlightWrite, n)
+	writes := make([]vocab.FlightWrite, n)
 	flids := make([]int64, n)
 	for i := range writes {
 		flids[i] = int64(i + 1)
-		writes[i] = store.FlightWrite{New: true, State: &flight.State{FLID: flids[i], Lifecycle: flight.Active,
+		writes[i] = vocab.FlightWrite{New: true, State: &flight.State{FLID: flids[i], Lifecycle: flight.Active,
 			StateVersion: 1, LastMessageID: 1, OperationDay: day, Scalars: map[string]flight.Value{}}}
 	}
 	require.NoError(t, s.WriteFlights(t.Context(), writes, now))
-	require.NoError(t, s.AdvanceSnapshotGen(t.Context(), store.AdvanceGen{FDay: day, MessageID: 1, Now: now}))
+	require.NoError(t, s.AdvanceSnapshotGen(t.Context(), vocab.AdvanceSnapshotGenParams{FDay: day, MessageID: 1, Now: now}))
 	return pool, s, day, flids
 }
 

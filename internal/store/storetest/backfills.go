@@ -7,13 +7,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 func testBackfill(t *testing.T, newStore Factory) {
 	s := newStore(t)
-	b := store.Backfill{MsgID: 5, MailboxStatus: store.StatusSucceeded, ProcessedAt: t0,
-		Meta: store.Meta{Sndr: "AODB", Seqn: ptr(int64(9)), Dttm: ptr(t0), Type: "FLOP", Styp: "STND"}}
-	require.NoError(t, s.AddBackfills(ctx(t), []store.Backfill{b}))
+	b := vocab.Backfill{MsgID: 5, MailboxStatus: vocab.StatusSucceeded, ProcessedAt: t0,
+		Meta: vocab.Meta{Sndr: "AODB", Seqn: ptr(int64(9)), Dttm: ptr(t0), Type: "FLOP", Styp: "STND"}}
+	require.NoError(t, s.AddBackfills(ctx(t), []vocab.Backfill{b}))
 	due, err := s.DueBackfills(ctx(t), t0, 10)
 	require.NoError(t, err)
 	require.Len(t, due, 1)
@@ -35,19 +36,19 @@ func testBackfill(t *testing.T, newStore Factory) {
 	// backfill of its row.
 	_, err = s.Enqueue(ctx(t), []int64{6}, t0)
 	require.NoError(t, err)
-	_, err = s.RecordFailure(ctx(t), store.Failure{MsgID: 6, ErrorClass: "UNSUPPORTED", Reason: "x", NextAttemptAt: t0, Now: t0})
+	_, err = s.RecordFailure(ctx(t), vocab.RecordFailureParams{MsgID: 6, ErrorClass: "UNSUPPORTED", Reason: "x", NextAttemptAt: t0, Now: t0})
 	require.NoError(t, err)
 	replayed, err := s.ReplayIDs(ctx(t), []int64{6}, t0)
 	require.NoError(t, err)
 	require.Equal(t, []int64{6}, replayed)
-	require.NoError(t, s.AddBackfills(ctx(t), []store.Backfill{{MsgID: 6, MailboxStatus: store.StatusSucceeded, ProcessedAt: t0}}))
+	require.NoError(t, s.AddBackfills(ctx(t), []vocab.Backfill{{MsgID: 6, MailboxStatus: vocab.StatusSucceeded, ProcessedAt: t0}}))
 	due, err = s.DueBackfills(ctx(t), t0.Add(time.Hour), 10)
 	require.NoError(t, err)
 	require.Len(t, due, 2)
 	require.Empty(t, due[0].OverwritesStatus)
-	require.Equal(t, store.StatusDead, due[1].OverwritesStatus)
+	require.Equal(t, vocab.StatusDead, due[1].OverwritesStatus)
 
-	require.NoError(t, s.DeleteBackfills(ctx(t), []store.BackfillKey{due[0].Key(), due[1].Key()}))
+	require.NoError(t, s.DeleteBackfills(ctx(t), []vocab.BackfillKey{due[0].Key(), due[1].Key()}))
 	due, err = s.DueBackfills(ctx(t), t0.Add(time.Hour), 10)
 	require.NoError(t, err)
 	require.Empty(t, due)
@@ -58,8 +59,8 @@ func testBackfill(t *testing.T, newStore Factory) {
 // backfill of the one before is under way keeps the new todo.
 func testBackfillRegistration(t *testing.T, newStore Factory) {
 	s := newStore(t)
-	dead := store.Backfill{MsgID: 7, MailboxStatus: store.StatusDead, ProcessedAt: t0}
-	require.NoError(t, s.AddBackfills(ctx(t), []store.Backfill{dead}))
+	dead := vocab.Backfill{MsgID: 7, MailboxStatus: vocab.StatusDead, ProcessedAt: t0}
+	require.NoError(t, s.AddBackfills(ctx(t), []vocab.Backfill{dead}))
 	due, err := s.DueBackfills(ctx(t), t0, 10)
 	require.NoError(t, err)
 	require.Len(t, due, 1)
@@ -68,21 +69,21 @@ func testBackfillRegistration(t *testing.T, newStore Factory) {
 
 	// Meanwhile a replay finishes the message again: its todo, registered
 	// under replay count 1, replaces the one read.
-	replayed := store.Backfill{MsgID: 7, MailboxStatus: store.StatusSucceeded, ProcessedAt: t0.Add(time.Second), Registration: 1}
-	require.NoError(t, s.AddBackfills(ctx(t), []store.Backfill{replayed}))
+	replayed := vocab.Backfill{MsgID: 7, MailboxStatus: vocab.StatusSucceeded, ProcessedAt: t0.Add(time.Second), Registration: 1}
+	require.NoError(t, s.AddBackfills(ctx(t), []vocab.Backfill{replayed}))
 
 	// The backfill of the DEAD todo fails, then succeeds: neither touches the new todo.
 	require.NoError(t, s.RecordBackfillFailure(ctx(t), store.RecordBackfillFailureParams{
 		MsgID: 7, Registration: read.Registration, NextAttemptAt: t0.Add(time.Hour), Reason: "mailbox down"}))
-	require.NoError(t, s.DeleteBackfills(ctx(t), []store.BackfillKey{read.Key()}))
+	require.NoError(t, s.DeleteBackfills(ctx(t), []vocab.BackfillKey{read.Key()}))
 	due, err = s.DueBackfills(ctx(t), t0.Add(time.Second), 10)
 	require.NoError(t, err)
 	require.Len(t, due, 1, "the re-registered todo survives the delete of the one before, and is not deferred")
-	require.Equal(t, store.StatusSucceeded, due[0].MailboxStatus)
+	require.Equal(t, vocab.StatusSucceeded, due[0].MailboxStatus)
 	require.Equal(t, int64(1), due[0].Registration)
 	require.Zero(t, due[0].Attempts)
 
-	require.NoError(t, s.DeleteBackfills(ctx(t), []store.BackfillKey{due[0].Key()}))
+	require.NoError(t, s.DeleteBackfills(ctx(t), []vocab.BackfillKey{due[0].Key()}))
 	due, err = s.DueBackfills(ctx(t), t0.Add(time.Hour), 10)
 	require.NoError(t, err)
 	require.Empty(t, due, "deleted under its own registration")

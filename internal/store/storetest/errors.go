@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 func testErrors(t *testing.T, newStore Factory) {
@@ -15,7 +16,7 @@ func testErrors(t *testing.T, newStore Factory) {
 
 	bad := richFlight(1)
 	bad.Lifecycle = "GONE"
-	err = s.WriteFlights(ctx(t), []store.FlightWrite{{State: bad}}, t0)
+	err = s.WriteFlights(ctx(t), []vocab.FlightWrite{{State: bad}}, t0)
 	require.ErrorIs(t, err, store.ErrConflict, "a CHECK violation is a conflict")
 
 	// The members have no foreign key (030_snapshot.sql): a FLID listed

@@ -9,6 +9,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 var shanghai = time.FixedZone("CST", 8*3600)
@@ -97,9 +98,9 @@ var allChanged = flight.Replaced(1, flight.Groups, flight.PayloadKinds)
 
 func write(t *testing.T, s store.Executor, now time.Time, states ...*flight.State) {
 	t.Helper()
-	ws := make([]store.FlightWrite, len(states))
+	ws := make([]vocab.FlightWrite, len(states))
 	for i, st := range states {
-		ws[i] = store.FlightWrite{State: st, Changes: allChanged}
+		ws[i] = vocab.FlightWrite{State: st, Changes: allChanged}
 	}
 	require.NoError(t, s.WriteFlights(ctx(t), ws, now))
 }
@@ -153,10 +154,10 @@ func testFlights(t *testing.T, newStore Factory) {
 		s := newStore(t)
 		want := richFlight(1001)
 		for _, isNew := range []bool{true, false} { // created, then rewritten in place
-			require.NoError(t, s.WriteFlights(ctx(t), []store.FlightWrite{{State: want, Changes: allChanged, New: isNew}}, t0))
+			require.NoError(t, s.WriteFlights(ctx(t), []vocab.FlightWrite{{State: want, Changes: allChanged, New: isNew}}, t0))
 			require.Equal(t, business(t, want), business(t, read(t, s, 1001)))
 		}
-		err := s.WriteFlights(ctx(t), []store.FlightWrite{{State: want, Changes: allChanged, New: true}}, t0)
+		err := s.WriteFlights(ctx(t), []vocab.FlightWrite{{State: want, Changes: allChanged, New: true}}, t0)
 		require.ErrorIs(t, err, store.ErrDuplicate, "a flight written as new must not exist yet")
 		got := read(t, s, 1001)
 
@@ -181,11 +182,11 @@ func testFlights(t *testing.T, newStore Factory) {
 		next := richFlight(1002)
 		next.StateVersion = 2
 		next.Stamps = flight.Stamps{"STND": at(2, 8, 0).UTC()}
-		require.NoError(t, s.WriteFlights(ctx(t), []store.FlightWrite{{State: next}}, t0))
+		require.NoError(t, s.WriteFlights(ctx(t), []vocab.FlightWrite{{State: next}}, t0))
 		require.Equal(t, next.Stamps, read(t, s, 1002).Stamps, "a write replaces the stamps whole")
 
 		next.Stamps = nil
-		require.NoError(t, s.WriteFlights(ctx(t), []store.FlightWrite{{State: next}}, t0))
+		require.NoError(t, s.WriteFlights(ctx(t), []vocab.FlightWrite{{State: next}}, t0))
 		require.Nil(t, read(t, s, 1002).Stamps, "no stamp known")
 	})
 
@@ -199,7 +200,7 @@ func testFlights(t *testing.T, newStore Factory) {
 		next.Groups[flight.GroupGates] = []flight.Item{item(9, map[string]flight.Value{"GATE": raw("C01")})}
 		next.Groups[flight.GroupDelays] = nil       // changed in memory, but not in Changes:
 		next.Payloads = map[string]flight.Payload{} // neither are the payloads
-		require.NoError(t, s.WriteFlights(ctx(t), []store.FlightWrite{{State: next, Changes: flight.Replaced(2, []string{flight.GroupGates}, nil)}}, t0.Add(time.Minute)))
+		require.NoError(t, s.WriteFlights(ctx(t), []vocab.FlightWrite{{State: next, Changes: flight.Replaced(2, []string{flight.GroupGates}, nil)}}, t0.Add(time.Minute)))
 
 		got := read(t, s, 7)
 		want := richFlight(7)
@@ -213,7 +214,7 @@ func testFlights(t *testing.T, newStore Factory) {
 		next = got
 		next.Groups[flight.GroupExtraRoute] = nil
 		delete(next.Payloads, "SRVT")
-		require.NoError(t, s.WriteFlights(ctx(t), []store.FlightWrite{{State: next, Changes: flight.Replaced(next.StateVersion, []string{flight.GroupExtraRoute}, []string{"SRVT"})}}, t0))
+		require.NoError(t, s.WriteFlights(ctx(t), []vocab.FlightWrite{{State: next, Changes: flight.Replaced(next.StateVersion, []string{flight.GroupExtraRoute}, []string{"SRVT"})}}, t0))
 		got = read(t, s, 7)
 		require.Empty(t, got.Groups[flight.GroupExtraRoute])
 		require.Len(t, got.Groups[flight.GroupRoute], 2)
@@ -250,7 +251,7 @@ func testFlights(t *testing.T, newStore Factory) {
 		later := t0.Add(1500 * time.Microsecond)
 		next := read(t, s, 11)
 		next.FDay = ptr(time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC))
-		require.NoError(t, s.WriteFlights(ctx(t), []store.FlightWrite{{State: next}}, later))
+		require.NoError(t, s.WriteFlights(ctx(t), []vocab.FlightWrite{{State: next}}, later))
 		stamps, err = s.FlightStamps(ctx(t), []int64{11})
 		require.NoError(t, err)
 		require.Equal(t, int64(1), stamps[11].StateVersion)

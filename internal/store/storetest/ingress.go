@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // testIngress: late rows and gaps (rules 16–17).
@@ -18,8 +19,8 @@ func testIngress(t *testing.T, newStore Factory) {
 		got, err := s.EnqueueNew(ctx(t), []int64{10, 11, 12}, t0)
 		require.NoError(t, err)
 		require.Equal(t, []store.Enqueued{{ID: 10}, {ID: 11}, {ID: 12}}, got, "in order: none late")
-		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{
-			{MsgID: 10, Status: store.StatusSucceeded, Now: t0}, {MsgID: 11, Status: store.StatusDead, ErrorClass: "PROTOCOL", Now: t0},
+		require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{
+			{MsgID: 10, Status: vocab.StatusSucceeded, Now: t0}, {MsgID: 11, Status: vocab.StatusDead, ErrorClass: "PROTOCOL", Now: t0},
 		}))
 
 		// 9 and 5 come after 11 finished (12 is still PENDING: not finished).
@@ -66,18 +67,18 @@ func testIngress(t *testing.T, newStore Factory) {
 		_, err := s.Enqueue(ctx(t), []int64{1, 2, 3, 4}, t0)
 		require.NoError(t, err)
 		at := t0.Add(time.Minute)
-		dup := func(id, holder int64, reason string, now time.Time) store.Finish {
-			return store.Finish{MsgID: id, Status: store.StatusSkipped, Reason: reason, DuplicateOf: &holder, Now: now,
-				Bind: &store.Binding{IdentityKey: "AODB|FLOP|STND|2002", Digest: store.RawDigest([]byte{byte(id)})}}
+		dup := func(id, holder int64, reason string, now time.Time) vocab.Finish {
+			return vocab.Finish{MsgID: id, Status: vocab.StatusSkipped, Reason: reason, DuplicateOf: &holder, Now: now,
+				Bind: &vocab.Binding{IdentityKey: "AODB|FLOP|STND|2002", Digest: vocab.RawDigest([]byte{byte(id)})}}
 		}
-		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 1, Status: store.StatusSucceeded, Now: t0,
-			Bind: &store.Binding{IdentityKey: "AODB|FLOP|STND|2002", Digest: store.RawDigest([]byte{1})}}}))
-		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{dup(2, 1, "duplicate-of:1:content-differs", t0)}))
-		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{dup(3, 1, "duplicate-of:1", at)}))
-		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{dup(4, 1, "duplicate-of:1:content-differs", at)}))
+		require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{{MsgID: 1, Status: vocab.StatusSucceeded, Now: t0,
+			Bind: &vocab.Binding{IdentityKey: "AODB|FLOP|STND|2002", Digest: vocab.RawDigest([]byte{1})}}}))
+		require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{dup(2, 1, "duplicate-of:1:content-differs", t0)}))
+		require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{dup(3, 1, "duplicate-of:1", at)}))
+		require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{dup(4, 1, "duplicate-of:1:content-differs", at)}))
 		m, err := s.Message(ctx(t), 4)
 		require.NoError(t, err)
-		require.Equal(t, store.RawDigest([]byte{4}), m.Digest, "a duplicate keeps its own digest")
+		require.Equal(t, vocab.RawDigest([]byte{4}), m.Digest, "a duplicate keeps its own digest")
 
 		irr, err := s.IngressIrregular(ctx(t), t0, 10)
 		require.NoError(t, err)
@@ -90,7 +91,7 @@ func testIngress(t *testing.T, newStore Factory) {
 		require.NoError(t, err)
 		require.Equal(t, int64(1), irr.IdentityConflicts, "finished before the period: not counted")
 
-		moved, err := s.ArchiveMessages(ctx(t), store.ArchiveParams{Before: at.Add(time.Hour), Max: 10, Now: at.Add(time.Hour)})
+		moved, err := s.ArchiveMessages(ctx(t), store.ArchiveMessagesParams{Before: at.Add(time.Hour), Max: 10, Now: at.Add(time.Hour)})
 		require.NoError(t, err)
 		require.Equal(t, 4, moved.Rows)
 		irr, err = s.IngressIrregular(ctx(t), at, 10)
@@ -100,7 +101,7 @@ func testIngress(t *testing.T, newStore Factory) {
 		require.Equal(t, int64(4), irr.LatestConflicts[0].ID)
 		m, err = s.Message(ctx(t), 4)
 		require.NoError(t, err)
-		require.Equal(t, store.RawDigest([]byte{4}), m.Digest, "the archive keeps the digest")
+		require.Equal(t, vocab.RawDigest([]byte{4}), m.Digest, "the archive keeps the digest")
 	})
 
 	// The largest finished id may be archived already (proc_state_hst): it
@@ -110,13 +111,13 @@ func testIngress(t *testing.T, newStore Factory) {
 		s := newStore(t)
 		_, err := s.Enqueue(ctx(t), []int64{10, 20, 30, 40}, t0)
 		require.NoError(t, err)
-		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{
-			{MsgID: 10, Status: store.StatusSucceeded, Now: t0}, {MsgID: 30, Status: store.StatusSkipped, Now: t0},
+		require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{
+			{MsgID: 10, Status: vocab.StatusSucceeded, Now: t0}, {MsgID: 30, Status: vocab.StatusSkipped, Now: t0},
 		}))
-		moved, err := s.ArchiveMessages(ctx(t), store.ArchiveParams{Before: t0.Add(time.Hour), Max: 10, Now: t0.Add(2 * time.Hour)})
+		moved, err := s.ArchiveMessages(ctx(t), store.ArchiveMessagesParams{Before: t0.Add(time.Hour), Max: 10, Now: t0.Add(2 * time.Hour)})
 		require.NoError(t, err)
 		require.Equal(t, 2, moved.Rows)
-		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 20, Status: store.StatusSucceeded, Now: t0.Add(3 * time.Hour)}}))
+		require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{{MsgID: 20, Status: vocab.StatusSucceeded, Now: t0.Add(3 * time.Hour)}}))
 
 		got, err := s.EnqueueNew(ctx(t), []int64{5, 10, 25, 35, 45}, t0.Add(4*time.Hour))
 		require.NoError(t, err)
@@ -137,7 +138,7 @@ func testIngress(t *testing.T, newStore Factory) {
 		require.NoError(t, err)
 		defer tx.Rollback(ctx(t))
 		require.NoError(t, tx.LockPipeline(ctx(t), t0))
-		require.NoError(t, tx.FinishMessages(ctx(t), []store.Finish{{MsgID: 20, Status: store.StatusSucceeded, Now: t0}}))
+		require.NoError(t, tx.FinishMessages(ctx(t), []vocab.Finish{{MsgID: 20, Status: vocab.StatusSucceeded, Now: t0}}))
 		short, cancel := context.WithTimeout(ctx(t), 300*time.Millisecond)
 		defer cancel()
 		_, err = s.EnqueueNew(short, []int64{19}, t0)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 func testMaintenance(t *testing.T, newStore Factory) {
@@ -51,7 +52,7 @@ func testMaintenance(t *testing.T, newStore Factory) {
 		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		write(t, s, t0, richFlight(1), richFlight(2))
-		require.NoError(t, s.AdvanceSnapshotGen(ctx(t), store.AdvanceGen{FDay: day2, MessageID: 1, Now: t0}))
+		require.NoError(t, s.AdvanceSnapshotGen(ctx(t), vocab.AdvanceSnapshotGenParams{FDay: day2, MessageID: 1, Now: t0}))
 		require.NoError(t, s.ReplaceSnapshotMembers(ctx(t), day2, []int64{1, 2}))
 		_, err := s.LatestFlightHistory(ctx(t), 1)
 		require.ErrorIs(t, err, store.ErrNotFound)
@@ -92,9 +93,9 @@ func testMaintenance(t *testing.T, newStore Factory) {
 		_, err := s.Enqueue(ctx(t), []int64{1, 2, 3, 4}, t0)
 		require.NoError(t, err)
 		for i, id := range []int64{1, 2, 3} {
-			require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: id, Status: store.StatusSucceeded, Now: t0.Add(time.Duration(i) * time.Minute)}}))
+			require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{{MsgID: id, Status: vocab.StatusSucceeded, Now: t0.Add(time.Duration(i) * time.Minute)}}))
 		}
-		p := store.ArchiveParams{Before: t0.Add(time.Hour), Max: 2, Now: t0.Add(2 * time.Hour), DryRun: true}
+		p := store.ArchiveMessagesParams{Before: t0.Add(time.Hour), Max: 2, Now: t0.Add(2 * time.Hour), DryRun: true}
 		dry, err := s.ArchiveMessages(ctx(t), p)
 		require.NoError(t, err)
 		require.Equal(t, 2, dry.Rows)
@@ -123,8 +124,8 @@ func testMaintenance(t *testing.T, newStore Factory) {
 		old, older := before.Add(-time.Hour), before.Add(-2*time.Hour)
 		late := before.Add(time.Hour) // a scope reaching past the cut-off keeps an old row
 		for i, l := range []struct{ recv, end time.Time }{{older, older}, {old, old}, {old, late}, {t0, t0}} {
-			require.NoError(t, s.LogSnapshot(ctx(t), store.SnapshotLog{MsgID: int64(i + 1), Subtype: "DNLD", FDay: day2,
-				Outcome: store.SnapApplied, GenVersion: 1, ScopeEnd: &l.end, RecvAt: l.recv}))
+			require.NoError(t, s.LogSnapshot(ctx(t), vocab.SnapshotLog{MsgID: int64(i + 1), Subtype: "DNLD", FDay: day2,
+				Outcome: vocab.SnapApplied, GenVersion: 1, ScopeEnd: &l.end, RecvAt: l.recv}))
 		}
 		requireRetention(t, s.PurgeSnapshotLogs, before, older, old)
 		for id, kept := range map[int64]bool{1: false, 2: false, 3: true, 4: true} {
@@ -154,22 +155,22 @@ func testMaintenance(t *testing.T, newStore Factory) {
 		s := newStore(t)
 		// Flight 10 v1: both delivered. Flight 11 v1: msg delivered, schd PENDING.
 		// Flight 12 v1: msg DEAD. Flight 13 v1: msg not yet delivered.
-		evs := []store.NewEvent{
-			newEvent(1, 10, 1, store.TargetMsg), newEvent(1, 10, 1, store.TargetSchd),
-			newEvent(2, 11, 1, store.TargetMsg), newEvent(2, 11, 1, store.TargetSchd),
-			newEvent(3, 12, 1, store.TargetMsg),
-			newEvent(4, 13, 1, store.TargetMsg),
+		evs := []vocab.NewEvent{
+			newEvent(1, 10, 1, vocab.TargetMsg), newEvent(1, 10, 1, vocab.TargetSchd),
+			newEvent(2, 11, 1, vocab.TargetMsg), newEvent(2, 11, 1, vocab.TargetSchd),
+			newEvent(3, 12, 1, vocab.TargetMsg),
+			newEvent(4, 13, 1, vocab.TargetMsg),
 		}
 		require.NoError(t, s.InsertEvents(ctx(t), evs))
-		msgs, err := s.PendingEvents(ctx(t), store.TargetMsg, 10)
+		msgs, err := s.PendingEvents(ctx(t), vocab.TargetMsg, 10)
 		require.NoError(t, err)
 		require.Len(t, msgs, 4)
-		_, err = s.RecordDeliveryFailure(ctx(t), store.DeliveryFailure{EventID: msgs[2].ID, Reason: "too large", NextAttemptAt: t0, MaxAttempts: 1})
+		_, err = s.RecordDeliveryFailure(ctx(t), store.RecordDeliveryFailureParams{EventID: msgs[2].ID, Reason: "too large", NextAttemptAt: t0, MaxAttempts: 1})
 		require.NoError(t, err)
-		require.NoError(t, s.MarkSent(ctx(t), store.MarkSentParams{Target: store.TargetMsg, IDs: []int64{msgs[0].ID, msgs[1].ID}, Now: t0}))
-		schd, err := s.PendingEvents(ctx(t), store.TargetSchd, 10)
+		require.NoError(t, s.MarkSent(ctx(t), store.MarkSentParams{Target: vocab.TargetMsg, IDs: []int64{msgs[0].ID, msgs[1].ID}, Now: t0}))
+		schd, err := s.PendingEvents(ctx(t), vocab.TargetSchd, 10)
 		require.NoError(t, err)
-		require.NoError(t, s.MarkSent(ctx(t), store.MarkSentParams{Target: store.TargetSchd, IDs: []int64{schd[0].ID}, Now: t0}))
+		require.NoError(t, s.MarkSent(ctx(t), store.MarkSentParams{Target: vocab.TargetSchd, IDs: []int64{schd[0].ID}, Now: t0}))
 
 		p := store.RetentionParams{Before: t0.Add(time.Second), Max: 100}
 		notYet, err := s.PurgeEvents(ctx(t), store.RetentionParams{Before: t0, Max: 100})
@@ -191,13 +192,13 @@ func testMaintenance(t *testing.T, newStore Factory) {
 			"3:12:1:KAFKA:msg": true, // DEAD: the dead letter
 			"4:13:1:KAFKA:msg": true, // not delivered
 		}, left)
-		pending, err := s.PendingEvents(ctx(t), store.TargetSchd, 10)
+		pending, err := s.PendingEvents(ctx(t), vocab.TargetSchd, 10)
 		require.NoError(t, err)
 		require.Len(t, pending, 1)
 		require.NotEmpty(t, pending[0].Payload, "the pending schd row still reads its twin's payload")
 
 		// Once the schd twin is delivered, both go.
-		require.NoError(t, s.MarkSent(ctx(t), store.MarkSentParams{Target: store.TargetSchd, IDs: []int64{pending[0].ID}, Now: t0}))
+		require.NoError(t, s.MarkSent(ctx(t), store.MarkSentParams{Target: vocab.TargetSchd, IDs: []int64{pending[0].ID}, Now: t0}))
 		gone, err = s.PurgeEvents(ctx(t), p)
 		require.NoError(t, err)
 		require.Equal(t, 2, gone.Rows)

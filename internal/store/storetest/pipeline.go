@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // testPipeline covers the Pipeline section (store/pipeline.go): the ingress
@@ -31,13 +32,13 @@ func testPipeline(t *testing.T, newStore Factory) {
 		require.NoError(t, err)
 		require.Nil(t, p, "nothing published yet: the pump runs")
 
-		require.NoError(t, s.PublishPause(ctx(t), store.Pause{Dependency: store.DependencyMailbox, Reason: "connection refused", Since: t0, Now: t0}))
+		require.NoError(t, s.PublishPause(ctx(t), store.Pause{Dependency: vocab.DependencyMailbox, Reason: "connection refused", Since: t0, Now: t0}))
 		later := t0.Add(5 * time.Second)
-		require.NoError(t, s.PublishPause(ctx(t), store.Pause{Dependency: store.DependencyMailbox, Reason: "i/o timeout", Since: later, Now: later}))
+		require.NoError(t, s.PublishPause(ctx(t), store.Pause{Dependency: vocab.DependencyMailbox, Reason: "i/o timeout", Since: later, Now: later}))
 		p, err = s.PumpPause(ctx(t))
 		require.NoError(t, err)
 		require.NotNil(t, p)
-		require.Equal(t, store.DependencyMailbox, p.Dependency)
+		require.Equal(t, vocab.DependencyMailbox, p.Dependency)
 		require.Equal(t, "i/o timeout", p.Reason, "the latest reason")
 		require.True(t, p.Since.Equal(t0), "a pause published again keeps its start")
 		require.True(t, p.Now.Equal(later))
@@ -47,11 +48,11 @@ func testPipeline(t *testing.T, newStore Factory) {
 		require.NoError(t, err)
 		require.Nil(t, p)
 
-		require.NoError(t, s.PublishPause(ctx(t), store.Pause{Dependency: store.DependencyDatabase, Since: later.Add(time.Minute), Now: later.Add(time.Minute)}))
+		require.NoError(t, s.PublishPause(ctx(t), store.Pause{Dependency: vocab.DependencyDatabase, Since: later.Add(time.Minute), Now: later.Add(time.Minute)}))
 		p, err = s.PumpPause(ctx(t))
 		require.NoError(t, err)
 		require.True(t, p.Since.Equal(later.Add(time.Minute)), "a new pause after a resume starts anew")
-		require.Equal(t, store.DependencyDatabase, p.Dependency)
+		require.Equal(t, vocab.DependencyDatabase, p.Dependency)
 	})
 
 	t.Run("ShiftDeadlinesMovesFailuresBeforeThePause", func(t *testing.T) {
@@ -60,7 +61,7 @@ func testPipeline(t *testing.T, newStore Factory) {
 		_, err := s.Enqueue(ctx(t), []int64{1, 2, 3}, t0)
 		require.NoError(t, err)
 		fail := func(id int64, at time.Time) {
-			_, err := s.RecordFailure(ctx(t), store.Failure{MsgID: id, ErrorClass: "INFRA", Reason: "x", NextAttemptAt: at, Now: at})
+			_, err := s.RecordFailure(ctx(t), vocab.RecordFailureParams{MsgID: id, ErrorClass: "INFRA", Reason: "x", NextAttemptAt: at, Now: at})
 			require.NoError(t, err)
 		}
 		fail(1, t0)                     // failing before the pause

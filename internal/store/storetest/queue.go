@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 func testQueue(t *testing.T, newStore Factory) {
@@ -20,8 +21,8 @@ func testQueue(t *testing.T, newStore Factory) {
 		head := headIDs(t, s)
 		require.Equal(t, []int64{1, 2, 3, 4, 5}, head)
 
-		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 1, Status: store.StatusSucceeded, Now: t0}}))
-		attempts, err := s.RecordFailure(ctx(t), store.Failure{MsgID: 2, ErrorClass: "INFRA", Reason: "db down", NextAttemptAt: t0.Add(time.Second), Now: t0})
+		require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{{MsgID: 1, Status: vocab.StatusSucceeded, Now: t0}}))
+		attempts, err := s.RecordFailure(ctx(t), vocab.RecordFailureParams{MsgID: 2, ErrorClass: "INFRA", Reason: "db down", NextAttemptAt: t0.Add(time.Second), Now: t0})
 		require.NoError(t, err)
 		require.Equal(t, 1, attempts)
 
@@ -30,13 +31,13 @@ func testQueue(t *testing.T, newStore Factory) {
 		require.Equal(t, int64(2), head[0])
 		m, err := s.Message(ctx(t), 2)
 		require.NoError(t, err)
-		require.Equal(t, store.StatusFailed, m.Status)
+		require.Equal(t, vocab.StatusFailed, m.Status)
 		require.Equal(t, "INFRA", m.ErrorClass)
 		require.True(t, m.NextAttemptAt.Equal(t0.Add(time.Second)))
 		require.True(t, m.FirstSeenAt.Equal(t0), "first_seen_at is the stable enqueue time")
 		require.True(t, m.FailingSince.Equal(t0), "the first counted failure starts the head-deadline")
 
-		attempts, err = s.RecordFailure(ctx(t), store.Failure{MsgID: 2, ErrorClass: "INFRA", Reason: "again", NextAttemptAt: t0.Add(3 * time.Second), Now: t0.Add(2 * time.Second)})
+		attempts, err = s.RecordFailure(ctx(t), vocab.RecordFailureParams{MsgID: 2, ErrorClass: "INFRA", Reason: "again", NextAttemptAt: t0.Add(3 * time.Second), Now: t0.Add(2 * time.Second)})
 		require.NoError(t, err)
 		require.Equal(t, 2, attempts)
 		m, err = s.Message(ctx(t), 2)
@@ -46,9 +47,9 @@ func testQueue(t *testing.T, newStore Factory) {
 		require.Empty(t, m.Kind, "nothing bound without Bind")
 
 		seqn, dttm := int64(77), t0.Add(-time.Minute)
-		meta := store.Meta{Sndr: "AODB", Seqn: &seqn, DttmRaw: "20261202075900", Dttm: &dttm, Type: "SCHS", Styp: "DNLD"}
-		_, err = s.RecordFailure(ctx(t), store.Failure{MsgID: 2, ErrorClass: "UNSUPPORTED", Reason: "x", NextAttemptAt: t0, Now: t0,
-			Bind: &store.Binding{Kind: "UNSUPPORTED", Meta: meta}})
+		meta := vocab.Meta{Sndr: "AODB", Seqn: &seqn, DttmRaw: "20261202075900", Dttm: &dttm, Type: "SCHS", Styp: "DNLD"}
+		_, err = s.RecordFailure(ctx(t), vocab.RecordFailureParams{MsgID: 2, ErrorClass: "UNSUPPORTED", Reason: "x", NextAttemptAt: t0, Now: t0,
+			Bind: &vocab.Binding{Kind: "UNSUPPORTED", Meta: meta}})
 		require.NoError(t, err)
 		m, err = s.Message(ctx(t), 2)
 		require.NoError(t, err)
@@ -58,13 +59,13 @@ func testQueue(t *testing.T, newStore Factory) {
 		require.True(t, m.Meta.Dttm.Equal(dttm))
 		require.Equal(t, "SCHS", m.Meta.Type)
 		require.Empty(t, m.IdentityKey, "but not an identity")
-		_, err = s.RecordFailure(ctx(t), store.Failure{MsgID: 2, ErrorClass: "INFRA", Reason: "y", NextAttemptAt: t0, Now: t0})
+		_, err = s.RecordFailure(ctx(t), vocab.RecordFailureParams{MsgID: 2, ErrorClass: "INFRA", Reason: "y", NextAttemptAt: t0, Now: t0})
 		require.NoError(t, err)
 		m, err = s.Message(ctx(t), 2)
 		require.NoError(t, err)
 		require.Equal(t, "SCHS", m.Meta.Type, "a failure without Bind keeps what is bound")
 
-		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 2, Status: store.StatusDead, ErrorClass: "EXHAUSTED", Reason: "attempts", Now: t0}}))
+		require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{{MsgID: 2, Status: vocab.StatusDead, ErrorClass: "EXHAUSTED", Reason: "attempts", Now: t0}}))
 		require.Equal(t, []int64{3, 4, 5}, headIDs(t, s))
 	})
 
@@ -73,8 +74,8 @@ func testQueue(t *testing.T, newStore Factory) {
 		s := newStore(t)
 		_, err := s.Enqueue(ctx(t), []int64{1, 2, 3, 4, 5, 6}, t0)
 		require.NoError(t, err)
-		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 4, Status: store.StatusSucceeded, Now: t0}}))
-		_, err = s.RecordFailure(ctx(t), store.Failure{MsgID: 3, ErrorClass: "INFRA", Reason: "down", NextAttemptAt: t0, Now: t0})
+		require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{{MsgID: 4, Status: vocab.StatusSucceeded, Now: t0}}))
+		_, err = s.RecordFailure(ctx(t), vocab.RecordFailureParams{MsgID: 3, ErrorClass: "INFRA", Reason: "down", NextAttemptAt: t0, Now: t0})
 		require.NoError(t, err)
 		got, err := s.PendingAfter(ctx(t), 2, 10)
 		require.NoError(t, err)
@@ -96,14 +97,14 @@ func testQueue(t *testing.T, newStore Factory) {
 		require.NoError(t, err)
 		require.True(t, m.FirstSeenAt.Equal(t0), "a rescan does not reset first_seen_at")
 
-		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 10, Status: store.StatusSucceeded, Now: t0}}))
-		moved, err := s.ArchiveMessages(ctx(t), store.ArchiveParams{Before: t0.Add(time.Hour), Max: 100, Now: t0.Add(2 * time.Hour)})
+		require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{{MsgID: 10, Status: vocab.StatusSucceeded, Now: t0}}))
+		moved, err := s.ArchiveMessages(ctx(t), store.ArchiveMessagesParams{Before: t0.Add(time.Hour), Max: 100, Now: t0.Add(2 * time.Hour)})
 		require.NoError(t, err)
 		require.Equal(t, 1, moved.Rows)
 		m, err = s.Message(ctx(t), 10)
 		require.NoError(t, err)
 		require.True(t, m.Archived)
-		require.Equal(t, store.StatusSucceeded, m.Status)
+		require.Equal(t, vocab.StatusSucceeded, m.Status)
 
 		n, err = s.Enqueue(ctx(t), []int64{10}, t0.Add(3*time.Hour))
 		require.NoError(t, err)
@@ -115,12 +116,12 @@ func testQueue(t *testing.T, newStore Factory) {
 		s := newStore(t)
 		_, err := s.Enqueue(ctx(t), []int64{1}, t0)
 		require.NoError(t, err)
-		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 1, Status: store.StatusSkipped, Reason: "ignored:LDM", Now: t0}}))
-		err = s.FinishMessages(ctx(t), []store.Finish{{MsgID: 1, Status: store.StatusSucceeded, Now: t0}})
+		require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{{MsgID: 1, Status: vocab.StatusSkipped, Reason: "ignored:LDM", Now: t0}}))
+		err = s.FinishMessages(ctx(t), []vocab.Finish{{MsgID: 1, Status: vocab.StatusSucceeded, Now: t0}})
 		require.ErrorIs(t, err, store.ErrNotFound, "a terminal message cannot be finished twice")
 		m, err := s.Message(ctx(t), 1)
 		require.NoError(t, err)
-		require.Equal(t, store.StatusSkipped, m.Status)
+		require.Equal(t, vocab.StatusSkipped, m.Status)
 		require.Equal(t, "ignored:LDM", m.Reason)
 	})
 
@@ -130,10 +131,10 @@ func testQueue(t *testing.T, newStore Factory) {
 		_, err := s.Enqueue(ctx(t), []int64{1, 2}, t0)
 		require.NoError(t, err)
 		for _, id := range []int64{1, 2} {
-			require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: id, Status: store.StatusSucceeded, Now: t0}}))
+			require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{{MsgID: id, Status: vocab.StatusSucceeded, Now: t0}}))
 		}
-		require.NoError(t, s.AddBackfills(ctx(t), []store.Backfill{{MsgID: 2, MailboxStatus: store.StatusSucceeded, ProcessedAt: t0}}))
-		moved, err := s.ArchiveMessages(ctx(t), store.ArchiveParams{Before: t0.Add(time.Hour), Max: 100, Now: t0.Add(time.Hour)})
+		require.NoError(t, s.AddBackfills(ctx(t), []vocab.Backfill{{MsgID: 2, MailboxStatus: vocab.StatusSucceeded, ProcessedAt: t0}}))
+		moved, err := s.ArchiveMessages(ctx(t), store.ArchiveMessagesParams{Before: t0.Add(time.Hour), Max: 100, Now: t0.Add(time.Hour)})
 		require.NoError(t, err)
 		require.Equal(t, 1, moved.Rows)
 		m, err := s.Message(ctx(t), 2)
@@ -146,9 +147,9 @@ func testQueue(t *testing.T, newStore Factory) {
 		s := newStore(t)
 		_, err := s.Enqueue(ctx(t), []int64{1, 2, 3, 4}, t0)
 		require.NoError(t, err)
-		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 1, Status: store.StatusDead, ErrorClass: "PROTOCOL", Reason: "RECS", Now: t0}}))
-		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 2, Status: store.StatusDead, ErrorClass: "MALFORMED", Reason: "not XML", Now: t0}}))
-		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 3, Status: store.StatusDead, ErrorClass: "PROTOCOL", Reason: "day", Now: t0}}))
+		require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{{MsgID: 1, Status: vocab.StatusDead, ErrorClass: "PROTOCOL", Reason: "RECS", Now: t0}}))
+		require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{{MsgID: 2, Status: vocab.StatusDead, ErrorClass: "MALFORMED", Reason: "not XML", Now: t0}}))
+		require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{{MsgID: 3, Status: vocab.StatusDead, ErrorClass: "PROTOCOL", Reason: "day", Now: t0}}))
 
 		dead, err := s.DeadLetters(ctx(t), store.DeadLettersParams{Class: "PROTOCOL", Limit: 10})
 		require.NoError(t, err)
@@ -159,8 +160,8 @@ func testQueue(t *testing.T, newStore Factory) {
 
 		counts, err := s.QueueCounts(ctx(t))
 		require.NoError(t, err)
-		require.Contains(t, counts, store.StatusCount{Status: store.StatusDead, ErrorClass: "PROTOCOL", Messages: 2})
-		require.Contains(t, counts, store.StatusCount{Status: store.StatusPending, ErrorClass: "", Messages: 1})
+		require.Contains(t, counts, store.StatusCount{Status: vocab.StatusDead, ErrorClass: "PROTOCOL", Messages: 2})
+		require.Contains(t, counts, store.StatusCount{Status: vocab.StatusPending, ErrorClass: "", Messages: 1})
 	})
 
 }
@@ -172,7 +173,7 @@ func headIDs(t *testing.T, s store.Store) []int64 {
 	return ids(head)
 }
 
-func ids(ms []store.Message) []int64 {
+func ids(ms []vocab.QueueEntry) []int64 {
 	out := []int64{}
 	for _, m := range ms {
 		out = append(out, m.ID)
@@ -184,19 +185,19 @@ func testIdentity(t *testing.T, newStore Factory) {
 	s := newStore(t)
 	_, err := s.Enqueue(ctx(t), []int64{1, 2, 3}, t0)
 	require.NoError(t, err)
-	meta := store.Meta{Sndr: "AODB", Seqn: ptr(int64(77)), DttmRaw: "20261202080000", Dttm: ptr(t0), Type: "FLOP", Styp: "GTDT"}
+	meta := vocab.Meta{Sndr: "AODB", Seqn: ptr(int64(77)), DttmRaw: "20261202080000", Dttm: ptr(t0), Type: "FLOP", Styp: "GTDT"}
 	// A message binds its identity with its terminal status.
-	digest := store.RawDigest([]byte("<MSG>77</MSG>"))
+	digest := vocab.RawDigest([]byte("<MSG>77</MSG>"))
 	bind := func(id int64) error {
-		return s.FinishMessages(ctx(t), []store.Finish{{MsgID: id, Status: store.StatusSucceeded,
-			Bind: &store.Binding{IdentityKey: "AODB|FLOP|GTDT|77", Kind: "FLIGHT_OPS", Meta: meta, Digest: digest}, Now: t0}})
+		return s.FinishMessages(ctx(t), []vocab.Finish{{MsgID: id, Status: vocab.StatusSucceeded,
+			Bind: &vocab.Binding{IdentityKey: "AODB|FLOP|GTDT|77", Kind: "FLIGHT_OPS", Meta: meta, Digest: digest}, Now: t0}})
 	}
 	require.NoError(t, bind(1))
 	require.ErrorIs(t, bind(2), store.ErrDuplicate, "IDENTITY_KEY is unique")
 
 	holders, err := s.IdentityHolders(ctx(t), []string{"AODB|FLOP|GTDT|77", "AODB|FLOP|GTDT|78"})
 	require.NoError(t, err)
-	require.Equal(t, map[string]store.Holder{"AODB|FLOP|GTDT|77": {MsgID: 1, Digest: digest}}, holders,
+	require.Equal(t, map[string]vocab.Holder{"AODB|FLOP|GTDT|77": {MsgID: 1, Digest: digest}}, holders,
 		"a free key is absent; the holder's raw digest comes with it")
 
 	m, err := s.Message(ctx(t), 1)
@@ -208,34 +209,34 @@ func testIdentity(t *testing.T, newStore Factory) {
 	require.Equal(t, "GTDT", m.Meta.Styp)
 
 	// Archived identities still deduplicate.
-	_, err = s.ArchiveMessages(ctx(t), store.ArchiveParams{Before: t0.Add(time.Hour), Max: 10, Now: t0.Add(time.Hour)})
+	_, err = s.ArchiveMessages(ctx(t), store.ArchiveMessagesParams{Before: t0.Add(time.Hour), Max: 10, Now: t0.Add(time.Hour)})
 	require.NoError(t, err)
 	holders, err = s.IdentityHolders(ctx(t), []string{"AODB|FLOP|GTDT|77"})
 	require.NoError(t, err)
-	require.Equal(t, store.Holder{MsgID: 1, Digest: digest}, holders["AODB|FLOP|GTDT|77"], "the archive still holds the identity and its digest")
+	require.Equal(t, vocab.Holder{MsgID: 1, Digest: digest}, holders["AODB|FLOP|GTDT|77"], "the archive still holds the identity and its digest")
 
 	// A finish binds in the same write when it carries a binding; a finish
 	// that cannot bind writes nothing.
 	_, err = s.Enqueue(ctx(t), []int64{4, 5}, t0)
 	require.NoError(t, err)
-	fmeta := store.Meta{Sndr: "AODB", Seqn: ptr(int64(80)), Type: "FLOP", Styp: "STND"}
-	require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{{MsgID: 4, Status: store.StatusSucceeded,
-		Bind: &store.Binding{IdentityKey: "AODB|FLOP|STND|80", Kind: "FLIGHT_OPS", Meta: fmeta}, Now: t0}}))
+	fmeta := vocab.Meta{Sndr: "AODB", Seqn: ptr(int64(80)), Type: "FLOP", Styp: "STND"}
+	require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{{MsgID: 4, Status: vocab.StatusSucceeded,
+		Bind: &vocab.Binding{IdentityKey: "AODB|FLOP|STND|80", Kind: "FLIGHT_OPS", Meta: fmeta}, Now: t0}}))
 	m, err = s.Message(ctx(t), 4)
 	require.NoError(t, err)
-	require.Equal(t, store.StatusSucceeded, m.Status)
+	require.Equal(t, vocab.StatusSucceeded, m.Status)
 	require.Equal(t, "AODB|FLOP|STND|80", m.IdentityKey)
 	require.Nil(t, m.Digest, "bound without a digest: unknown (NULL), as rows bound before digests were kept")
 	holders, err = s.IdentityHolders(ctx(t), []string{"AODB|FLOP|STND|80"})
 	require.NoError(t, err)
-	require.Equal(t, store.Holder{MsgID: 4}, holders["AODB|FLOP|STND|80"])
+	require.Equal(t, vocab.Holder{MsgID: 4}, holders["AODB|FLOP|STND|80"])
 	require.Equal(t, "FLIGHT_OPS", m.Kind)
 	require.Equal(t, fmeta, m.Meta)
-	err = s.FinishMessages(ctx(t), []store.Finish{{MsgID: 5, Status: store.StatusSucceeded,
-		Bind: &store.Binding{IdentityKey: "AODB|FLOP|STND|80", Kind: "FLIGHT_OPS", Meta: fmeta}, Now: t0}})
+	err = s.FinishMessages(ctx(t), []vocab.Finish{{MsgID: 5, Status: vocab.StatusSucceeded,
+		Bind: &vocab.Binding{IdentityKey: "AODB|FLOP|STND|80", Kind: "FLIGHT_OPS", Meta: fmeta}, Now: t0}})
 	require.ErrorIs(t, err, store.ErrDuplicate, "a finish cannot bind a held key")
 	m, err = s.Message(ctx(t), 5)
 	require.NoError(t, err)
-	require.Equal(t, store.StatusPending, m.Status, "nothing of the refused finish is written")
+	require.Equal(t, vocab.StatusPending, m.Status, "nothing of the refused finish is written")
 	require.Empty(t, m.IdentityKey)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // testReplayBatches covers the Replays section (store/replay.go).
@@ -17,14 +18,14 @@ func testReplayBatches(t *testing.T, newStore Factory) {
 		s := newStore(t)
 		_, err := s.Enqueue(ctx(t), []int64{1, 2, 3, 4, 5, 6, 7}, t0)
 		require.NoError(t, err)
-		require.NoError(t, s.FinishMessages(ctx(t), []store.Finish{
-			{MsgID: 1, Status: store.StatusDead, ErrorClass: "EXHAUSTED", Reason: "5 attempts", Now: t0},
-			{MsgID: 2, Status: store.StatusDead, ErrorClass: "PROTOCOL", Reason: "RECS", Now: t0},
-			{MsgID: 5, Status: store.StatusDead, ErrorClass: "EXHAUSTED", Reason: "head deadline", Now: t0},
-			{MsgID: 6, Status: store.StatusSucceeded, Now: t0},
+		require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{
+			{MsgID: 1, Status: vocab.StatusDead, ErrorClass: "EXHAUSTED", Reason: "5 attempts", Now: t0},
+			{MsgID: 2, Status: vocab.StatusDead, ErrorClass: "PROTOCOL", Reason: "RECS", Now: t0},
+			{MsgID: 5, Status: vocab.StatusDead, ErrorClass: "EXHAUSTED", Reason: "head deadline", Now: t0},
+			{MsgID: 6, Status: vocab.StatusSucceeded, Now: t0},
 		}))
 		for id, class := range map[int64]string{3: "UNSUPPORTED", 7: "INFRA"} {
-			_, err = s.RecordFailure(ctx(t), store.Failure{MsgID: id, ErrorClass: class, Reason: "x", NextAttemptAt: t0, Now: t0})
+			_, err = s.RecordFailure(ctx(t), vocab.RecordFailureParams{MsgID: id, ErrorClass: class, Reason: "x", NextAttemptAt: t0, Now: t0})
 			require.NoError(t, err)
 		}
 		return s
@@ -75,7 +76,7 @@ func testReplayBatches(t *testing.T, newStore Factory) {
 
 		m, err = s.Message(ctx(t), 5)
 		require.NoError(t, err)
-		require.Equal(t, store.StatusPending, m.Status)
+		require.Equal(t, vocab.StatusPending, m.Status)
 		require.Zero(t, m.Attempts)
 		require.Nil(t, m.FinishedAt)
 		require.Equal(t, "EXHAUSTED", m.PrevClass, "the old error is kept as audit")
@@ -83,7 +84,7 @@ func testReplayBatches(t *testing.T, newStore Factory) {
 		require.Equal(t, 1, m.ReplayCount)
 		m, err = s.Message(ctx(t), 2)
 		require.NoError(t, err)
-		require.Equal(t, store.StatusDead, m.Status, "PROTOCOL stays DEAD")
+		require.Equal(t, vocab.StatusDead, m.Status, "PROTOCOL stays DEAD")
 
 		again, err := s.ReplayIDs(ctx(t), []int64{5, 7}, now)
 		require.NoError(t, err)

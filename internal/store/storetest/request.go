@@ -7,10 +7,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
-// testRequests: REQ_TRACK's transitions and their guards, the SEQN source,
-// and the reference list replacement.
+// testRequests: REQ_TRACK's transitions and their guards, and the SEQN source.
 func testRequests(t *testing.T, newStore Factory) {
 	s := newStore(t)
 	for want := int64(1); want <= 3; want++ {
@@ -23,17 +23,17 @@ func testRequests(t *testing.T, newStore Factory) {
 	nr := store.NewRequest{Type: "RQFD", Key: "RQFD", RangeBegin: &from, RangeEnd: &to, Sender: "MSGX", Seqn: 1, Now: t0, ExpiresAt: t0.Add(10 * time.Minute)}
 	a, err := s.InsertRequest(ctx(t), nr)
 	require.NoError(t, err)
-	require.Equal(t, store.RequestRegistered, a.Status)
+	require.Equal(t, vocab.RequestRegistered, a.Status)
 	require.True(t, a.Open())
-	require.Equal(t, store.OriginOperator, a.Origin, "no origin: an operator's")
+	require.Equal(t, vocab.OriginOperator, a.Origin, "no origin: an operator's")
 	_, err = s.InsertRequest(ctx(t), nr)
 	require.ErrorIs(t, err, store.ErrDuplicate, "one open request per kind")
 	ref, err := s.InsertRequest(ctx(t), store.NewRequest{Type: "RQRD", Key: "RQRD:AIRL", List: "AIRL", Sender: "MSGX", Seqn: 2, Now: t0, ExpiresAt: t0.Add(time.Minute)})
 	require.NoError(t, err)
 
-	require.ErrorIs(t, s.MarkRequestDone(ctx(t), store.MarkRequestDoneParams{ID: a.ID, MsgID: 9, MatchRule: "degraded", Now: t0}), store.ErrNotFound, "not SENT yet")
-	require.NoError(t, s.MarkRequestSent(ctx(t), store.SentRequest{ID: a.ID, OutboundID: 5, SentAt: t0.Add(time.Second), ExpiresAt: t0.Add(11 * time.Minute)}))
-	require.ErrorIs(t, s.MarkRequestSent(ctx(t), store.SentRequest{ID: a.ID, OutboundID: 6, SentAt: t0, ExpiresAt: t0}), store.ErrNotFound, "sent once")
+	require.ErrorIs(t, s.MarkRequestDone(ctx(t), vocab.MarkRequestDoneParams{ID: a.ID, MsgID: 9, MatchRule: "degraded", Now: t0}), store.ErrNotFound, "not SENT yet")
+	require.NoError(t, s.MarkRequestSent(ctx(t), store.MarkRequestSentParams{ID: a.ID, OutboundID: 5, SentAt: t0.Add(time.Second), ExpiresAt: t0.Add(11 * time.Minute)}))
+	require.ErrorIs(t, s.MarkRequestSent(ctx(t), store.MarkRequestSentParams{ID: a.ID, OutboundID: 6, SentAt: t0, ExpiresAt: t0}), store.ErrNotFound, "sent once")
 	open, err := s.OpenRequestForUpdate(ctx(t), "RQFD")
 	require.NoError(t, err)
 	require.Equal(t, int64(5), *open.OutboundID)
@@ -45,13 +45,13 @@ func testRequests(t *testing.T, newStore Factory) {
 	require.Equal(t, []int64{ref.ID}, due, "only the one past expires_at")
 	got, err := s.Request(ctx(t), ref.ID)
 	require.NoError(t, err)
-	require.Equal(t, store.RequestExpired, got.Status)
+	require.Equal(t, vocab.RequestExpired, got.Status)
 	require.Equal(t, "never sent: no outbound row by expires_at", got.Note)
 
-	require.NoError(t, s.MarkRequestDone(ctx(t), store.MarkRequestDoneParams{ID: a.ID, MsgID: 9, MatchRule: "degraded", Now: t0.Add(2 * time.Minute)}))
+	require.NoError(t, s.MarkRequestDone(ctx(t), vocab.MarkRequestDoneParams{ID: a.ID, MsgID: 9, MatchRule: "degraded", Now: t0.Add(2 * time.Minute)}))
 	got, err = s.Request(ctx(t), a.ID)
 	require.NoError(t, err)
-	require.Equal(t, store.RequestDone, got.Status)
+	require.Equal(t, vocab.RequestDone, got.Status)
 	require.Equal(t, int64(9), *got.ResponseMsgID)
 	require.Equal(t, "degraded", got.MatchRule)
 	last, err := s.LastAnsweredRequest(ctx(t), "RQFD")
@@ -64,13 +64,13 @@ func testRequests(t *testing.T, newStore Factory) {
 	require.ErrorIs(t, err, store.ErrNotFound)
 
 	auto := nr
-	auto.Origin = store.OriginOnStart
+	auto.Origin = vocab.OriginOnStart
 	b, err := s.InsertRequest(ctx(t), auto)
 	require.NoError(t, err, "a closed request frees its kind")
-	require.Equal(t, store.OriginOnStart, b.Origin)
+	require.Equal(t, vocab.OriginOnStart, b.Origin)
 	got, err = s.Request(ctx(t), b.ID)
 	require.NoError(t, err)
-	require.Equal(t, store.OriginOnStart, got.Origin)
+	require.Equal(t, vocab.OriginOnStart, got.Origin)
 	ids, err := s.ExpireRequestKey(ctx(t), store.ExpireRequestKeyParams{Key: "RQFD", Note: "superseded", Now: t0})
 	require.NoError(t, err)
 	require.Equal(t, []int64{b.ID}, ids)
@@ -80,21 +80,4 @@ func testRequests(t *testing.T, newStore Factory) {
 	openAll, err := s.OpenRequests(ctx(t))
 	require.NoError(t, err)
 	require.Empty(t, openAll)
-
-	for _, k := range []string{"CA", "MU", "CZ"} {
-		_, err := s.UpsertRef(ctx(t), store.RefRecord{RType: "AIRL", RKey: k, Record: "<AIRL/>", LastMessageID: 1, Now: t0})
-		require.NoError(t, err)
-	}
-	_, err = s.UpsertRef(ctx(t), store.RefRecord{RType: "GLST", RKey: "G1", Record: "<GLST/>", LastMessageID: 1, Now: t0})
-	require.NoError(t, err)
-	n, err := s.ReplaceRefList(ctx(t), "AIRL", []string{"CA"})
-	require.NoError(t, err)
-	require.Equal(t, 2, n)
-	_, err = s.Ref(ctx(t), "AIRL", "MU")
-	require.ErrorIs(t, err, store.ErrNotFound)
-	_, err = s.Ref(ctx(t), "GLST", "G1")
-	require.NoError(t, err, "other lists untouched")
-	n, err = s.ReplaceRefList(ctx(t), "AIRL", nil)
-	require.NoError(t, err)
-	require.Equal(t, 1, n, "an empty list empties it")
 }

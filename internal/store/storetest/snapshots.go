@@ -9,6 +9,7 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 var day2 = time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
@@ -23,7 +24,7 @@ func testSnapshots(t *testing.T, newStore Factory) {
 		sent := func(msg int64) time.Time { return t0.Add(time.Duration(msg) * time.Minute) }
 		adv := func(expected, msg int64) error {
 			dttm := sent(msg)
-			return s.AdvanceSnapshotGen(ctx(t), store.AdvanceGen{FDay: day2, ExpectedVersion: expected, MessageID: msg, ContentDigest: "d",
+			return s.AdvanceSnapshotGen(ctx(t), vocab.AdvanceSnapshotGenParams{FDay: day2, ExpectedVersion: expected, MessageID: msg, ContentDigest: "d",
 				Dttm: &dttm, DttmRaw: fmt.Sprintf("raw%d", msg), Now: t0})
 		}
 		require.NoError(t, adv(0, 10))
@@ -46,9 +47,9 @@ func testSnapshots(t *testing.T, newStore Factory) {
 		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		dttm, newer := t0.Add(-time.Hour), int64(7)
-		applied := store.SnapshotLog{MsgID: 9, Subtype: "DNLD", FDay: day2, Outcome: store.SnapApplied, GenVersion: 3, Dttm: &dttm,
+		applied := vocab.SnapshotLog{MsgID: 9, Subtype: "DNLD", FDay: day2, Outcome: vocab.SnapApplied, GenVersion: 3, Dttm: &dttm,
 			ScopeBegin: &t0, ScopeEnd: &t0, Records: 2, Changed: 1, Unchanged: 1, Pruned: 1, KeptNewer: 2, RecvAt: t0}
-		stale := store.SnapshotLog{MsgID: 9, Subtype: "DNLD", FDay: day2.AddDate(0, 0, 1), Outcome: store.SnapStale, GenVersion: 4, StaleOf: &newer,
+		stale := vocab.SnapshotLog{MsgID: 9, Subtype: "DNLD", FDay: day2.AddDate(0, 0, 1), Outcome: vocab.SnapStale, GenVersion: 4, StaleOf: &newer,
 			Dttm: &dttm, Records: 1, RecvAt: t0}
 		require.NoError(t, s.LogSnapshot(ctx(t), stale))
 		require.NoError(t, s.LogSnapshot(ctx(t), applied))
@@ -59,7 +60,7 @@ func testSnapshots(t *testing.T, newStore Factory) {
 		logs, err := s.SnapshotLogs(ctx(t), 9)
 		require.NoError(t, err)
 		require.Len(t, logs, 2)
-		for i, want := range []store.SnapshotLog{applied, stale} {
+		for i, want := range []vocab.SnapshotLog{applied, stale} {
 			got := logs[i]
 			require.True(t, want.Dttm.Equal(*got.Dttm))
 			require.True(t, want.RecvAt.Equal(got.RecvAt))
@@ -80,7 +81,7 @@ func testSnapshots(t *testing.T, newStore Factory) {
 		deleted := richFlight(5)
 		deleted.Lifecycle = flight.Deleted
 		write(t, s, t0, a, b, c, other, deleted, richFlight(6))
-		require.NoError(t, s.AdvanceSnapshotGen(ctx(t), store.AdvanceGen{FDay: day2, MessageID: 1, Now: t0}))
+		require.NoError(t, s.AdvanceSnapshotGen(ctx(t), vocab.AdvanceSnapshotGenParams{FDay: day2, MessageID: 1, Now: t0}))
 		require.NoError(t, s.ReplaceSnapshotMembers(ctx(t), day2, []int64{1, 2, 3, 4, 5}))
 		members, err := s.SnapshotMembers(ctx(t), day2)
 		require.NoError(t, err)
@@ -95,6 +96,6 @@ func testSnapshots(t *testing.T, newStore Factory) {
 		members, err = s.SnapshotMembers(ctx(t), day2)
 		require.NoError(t, err)
 		require.Equal(t, []int64{1, 3}, members)
-		require.NoError(t, s.LogSnapshot(ctx(t), store.SnapshotLog{MsgID: 1, Subtype: "DNLD", FDay: day2, Outcome: store.SnapApplied, GenVersion: 1, Records: 2, Changed: 2, Pruned: 1, RecvAt: t0}))
+		require.NoError(t, s.LogSnapshot(ctx(t), vocab.SnapshotLog{MsgID: 1, Subtype: "DNLD", FDay: day2, Outcome: vocab.SnapApplied, GenVersion: 1, Records: 2, Changed: 2, Pruned: 1, RecvAt: t0}))
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // testStatus covers the Status section (store/status.go).
@@ -18,29 +19,29 @@ func testStatus(t *testing.T, newStore Factory) {
 		require.NoError(t, err)
 		require.Empty(t, lag, "nothing pending: no targets")
 
-		at := func(ev store.NewEvent, d time.Duration) store.NewEvent { ev.CreatedAt = t0.Add(d); return ev }
-		require.NoError(t, s.InsertEvents(ctx(t), []store.NewEvent{
-			at(newEvent(1, 10, 1, store.TargetMsg), 0), at(newEvent(1, 10, 1, store.TargetSchd), 0),
-			at(newEvent(2, 11, 1, store.TargetMsg), time.Minute), at(newEvent(2, 11, 1, store.TargetSchd), time.Minute),
-			at(newEvent(3, 12, 1, store.TargetMsg), 2*time.Minute),
+		at := func(ev vocab.NewEvent, d time.Duration) vocab.NewEvent { ev.CreatedAt = t0.Add(d); return ev }
+		require.NoError(t, s.InsertEvents(ctx(t), []vocab.NewEvent{
+			at(newEvent(1, 10, 1, vocab.TargetMsg), 0), at(newEvent(1, 10, 1, vocab.TargetSchd), 0),
+			at(newEvent(2, 11, 1, vocab.TargetMsg), time.Minute), at(newEvent(2, 11, 1, vocab.TargetSchd), time.Minute),
+			at(newEvent(3, 12, 1, vocab.TargetMsg), 2*time.Minute),
 		}))
-		head, err := s.PendingEvents(ctx(t), store.TargetMsg, 10)
+		head, err := s.PendingEvents(ctx(t), vocab.TargetMsg, 10)
 		require.NoError(t, err)
-		require.NoError(t, s.MarkSent(ctx(t), store.MarkSentParams{Target: store.TargetMsg, IDs: []int64{head[0].ID}, Now: t0}), "the oldest msg event is delivered")
-		schd, err := s.PendingEvents(ctx(t), store.TargetSchd, 10)
+		require.NoError(t, s.MarkSent(ctx(t), store.MarkSentParams{Target: vocab.TargetMsg, IDs: []int64{head[0].ID}, Now: t0}), "the oldest msg event is delivered")
+		schd, err := s.PendingEvents(ctx(t), vocab.TargetSchd, 10)
 		require.NoError(t, err)
 		for range 2 { // DEAD is not pending
-			_, err = s.RecordDeliveryFailure(ctx(t), store.DeliveryFailure{EventID: schd[1].ID, Reason: "x", NextAttemptAt: t0, MaxAttempts: 2})
+			_, err = s.RecordDeliveryFailure(ctx(t), store.RecordDeliveryFailureParams{EventID: schd[1].ID, Reason: "x", NextAttemptAt: t0, MaxAttempts: 2})
 			require.NoError(t, err)
 		}
 
 		lag, err = s.OutboxLag(ctx(t))
 		require.NoError(t, err)
 		require.Len(t, lag, 2)
-		require.Equal(t, store.TargetMsg, lag[0].Target)
+		require.Equal(t, vocab.TargetMsg, lag[0].Target)
 		require.Equal(t, int64(2), lag[0].Pending)
 		require.True(t, lag[0].Oldest.Equal(t0.Add(time.Minute)), "oldest pending, not the sent one: %v", lag[0].Oldest)
-		require.Equal(t, store.TargetSchd, lag[1].Target)
+		require.Equal(t, vocab.TargetSchd, lag[1].Target)
 		require.Equal(t, int64(1), lag[1].Pending)
 		require.True(t, lag[1].Oldest.Equal(t0), "%v", lag[1].Oldest)
 	})
@@ -52,10 +53,10 @@ func testStatus(t *testing.T, newStore Factory) {
 		require.NoError(t, err)
 		require.Equal(t, store.BackfillStats{}, st, "no todos: zero and no oldest")
 
-		todo := func(id int64, at time.Time) store.Backfill {
-			return store.Backfill{MsgID: id, MailboxStatus: store.StatusSucceeded, ProcessedAt: at}
+		todo := func(id int64, at time.Time) vocab.Backfill {
+			return vocab.Backfill{MsgID: id, MailboxStatus: vocab.StatusSucceeded, ProcessedAt: at}
 		}
-		require.NoError(t, s.AddBackfills(ctx(t), []store.Backfill{todo(7, t0.Add(time.Minute)), todo(5, t0.Add(2*time.Minute)), todo(9, t0)}))
+		require.NoError(t, s.AddBackfills(ctx(t), []vocab.Backfill{todo(7, t0.Add(time.Minute)), todo(5, t0.Add(2*time.Minute)), todo(9, t0)}))
 		require.NoError(t, s.RecordBackfillFailure(ctx(t), store.RecordBackfillFailureParams{MsgID: 5, NextAttemptAt: t0.Add(time.Hour), Reason: "mailbox down"}))
 
 		st, err = s.BackfillStats(ctx(t))
@@ -65,7 +66,7 @@ func testStatus(t *testing.T, newStore Factory) {
 		require.NotNil(t, st.Oldest)
 		require.True(t, st.Oldest.Equal(t0), "the oldest registration: %v", st.Oldest)
 
-		require.NoError(t, s.DeleteBackfills(ctx(t), []store.BackfillKey{{MsgID: 9}, {MsgID: 5}}))
+		require.NoError(t, s.DeleteBackfills(ctx(t), []vocab.BackfillKey{{MsgID: 9}, {MsgID: 5}}))
 		st, err = s.BackfillStats(ctx(t))
 		require.NoError(t, err)
 		require.Equal(t, int64(1), st.Todos)

@@ -7,10 +7,11 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
-func (e executor) SnapshotGen(ctx context.Context, fday time.Time) (store.SnapshotGen, error) {
-	var g store.SnapshotGen
+func (e executor) SnapshotGen(ctx context.Context, fday time.Time) (vocab.SnapshotGen, error) {
+	var g vocab.SnapshotGen
 	err := e.queryOne(ctx, "SchdGenGet", map[string]any{"fday": day(fday)}, func(r *sql.Rows) error {
 		var digest, raw sql.NullString
 		var dttm sql.NullTime
@@ -26,7 +27,7 @@ func (e executor) SnapshotGen(ctx context.Context, fday time.Time) (store.Snapsh
 // AdvanceSnapshotGen creates (expected 0) or advances a day's generation.
 // A concurrent first insert fails the DO NOTHING MERGE with ORA-00001: that
 // is 0 rows, the same conflict as in PostgreSQL.
-func (e executor) AdvanceSnapshotGen(ctx context.Context, p store.AdvanceGen) error {
+func (e executor) AdvanceSnapshotGen(ctx context.Context, p vocab.AdvanceSnapshotGenParams) error {
 	binds := map[string]any{
 		"fday": day(p.FDay), "last_message_id": p.MessageID, "content_digest": text(p.ContentDigest),
 		"now": instant(p.Now), "msg_dttm_raw": text(p.DttmRaw), "msg_dttm": instantPtr(p.Dttm),
@@ -78,7 +79,7 @@ func (e executor) SnapshotMembers(ctx context.Context, fday time.Time) ([]int64,
 	return ids, err
 }
 
-func (e executor) LogSnapshot(ctx context.Context, l store.SnapshotLog) error {
+func (e executor) LogSnapshot(ctx context.Context, l vocab.SnapshotLog) error {
 	_, err := e.exec(ctx, "SchdSnapLogInsert", map[string]any{
 		"msg_id": l.MsgID, "msg_subtype": l.Subtype, "fday": day(l.FDay), "gen_version": l.GenVersion,
 		"scope_begin": instantPtr(l.ScopeBegin), "scope_end": instantPtr(l.ScopeEnd), "record_count": l.Records,
@@ -97,11 +98,11 @@ func mustArgs(name string, binds map[string]any) []any {
 	return args
 }
 
-func (e executor) SnapshotLogs(ctx context.Context, msgID int64) ([]store.SnapshotLog, error) {
-	var out []store.SnapshotLog
+func (e executor) SnapshotLogs(ctx context.Context, msgID int64) ([]vocab.SnapshotLog, error) {
+	var out []vocab.SnapshotLog
 	err := e.query(ctx, "SchdSnapLogListByMessage", map[string]any{"msg_id": msgID}, func(r *sql.Rows) error {
 		var (
-			l                store.SnapshotLog
+			l                vocab.SnapshotLog
 			snapID           int64
 			begin, end, dttm sql.NullTime
 			staleOf          sql.NullInt64

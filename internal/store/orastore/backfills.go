@@ -6,11 +6,12 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // AddBackfills registers the todos of a run with one array-bound MERGE (a
 // slice per bind; PostgreSQL sends them as one JSON array).
-func (e executor) AddBackfills(ctx context.Context, todos []store.Backfill) error {
+func (e executor) AddBackfills(ctx context.Context, todos []vocab.Backfill) error {
 	if len(todos) == 0 {
 		return nil
 	}
@@ -38,8 +39,8 @@ func (e executor) AddBackfills(ctx context.Context, todos []store.Backfill) erro
 	return err
 }
 
-func (e executor) DueBackfills(ctx context.Context, now time.Time, max int) ([]store.Backfill, error) {
-	var out []store.Backfill
+func (e executor) DueBackfills(ctx context.Context, now time.Time, max int) ([]vocab.Backfill, error) {
+	var out []vocab.Backfill
 	err := e.query(ctx, "BackfillTodoListDue", map[string]any{"now": instant(now), "max_rows": max}, func(r *sql.Rows) error {
 		b, err := scanBackfill(r)
 		out = append(out, b)
@@ -50,9 +51,9 @@ func (e executor) DueBackfills(ctx context.Context, now time.Time, max int) ([]s
 
 // scanBackfill reads a BACKFILL_TODO row (SELECT *, table order) and the
 // status it may overwrite; NULL text is "".
-func scanBackfill(r *sql.Rows) (store.Backfill, error) {
+func scanBackfill(r *sql.Rows) (vocab.Backfill, error) {
 	var (
-		b                          store.Backfill
+		b                          vocab.Backfill
 		sndr, typ, styp, lastError sql.NullString
 		overwrites                 sql.NullString
 		seqn                       sql.NullInt64
@@ -61,14 +62,14 @@ func scanBackfill(r *sql.Rows) (store.Backfill, error) {
 	)
 	err := r.Scan(&b.MsgID, &b.MailboxStatus, &b.ProcessedAt, &sndr, &seqn, &dttm, &typ, &styp,
 		&b.Attempts, &b.NextAttemptAt, &lastError, &created, &b.Registration, &overwrites)
-	b.Meta = store.Meta{Sndr: sndr.String, Seqn: int64P(seqn), Dttm: timePtr(dttm), Type: typ.String, Styp: styp.String}
+	b.Meta = vocab.Meta{Sndr: sndr.String, Seqn: int64P(seqn), Dttm: timePtr(dttm), Type: typ.String, Styp: styp.String}
 	b.LastError, b.OverwritesStatus = lastError.String, overwrites.String
 	return b, err
 }
 
 // DeleteBackfills deletes the todos backfilled with one array-bound DELETE,
 // each under its registration only.
-func (e executor) DeleteBackfills(ctx context.Context, done []store.BackfillKey) error {
+func (e executor) DeleteBackfills(ctx context.Context, done []vocab.BackfillKey) error {
 	if len(done) == 0 {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package store
+package vocab
 
 import "crypto/sha256"
 
