@@ -50,6 +50,7 @@ func runServe(ctx context.Context, args []string, s streams) int {
 		log.Warn("config: " + w)
 	}
 	if err := app.Serve(ctx, cfg, log); err != nil {
+		flush() // the log's lines first, and no write of its goroutine beside this one
 		fmt.Fprintf(s.err, "msgx serve: %s\n", strings.Join(strings.Fields(err.Error()), " "))
 		return exitFailure
 	}
