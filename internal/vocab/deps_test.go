@@ -14,5 +14,5 @@ func TestVocabIsALeaf(t *testing.T) {
 		"github.com/jackc/pgx", "github.com/go-sql-driver/mysql", "github.com/godror/godror", "database/sql",
 		"github.com/twmb/franz-go", "github.com/msgx-aodb/msgx/db",
 		"github.com/msgx-aodb/msgx/internal/store", "github.com/msgx-aodb/msgx/internal/apply",
-		"github.com/msgx-aodb/msgx/internal/mailbox", "github.com/msgx-aodb/msgx/internal/pipeline")
+		"github.com/msgx-aodb/msgx/internal/mailbox", "github.com/msgx-aodb/msgx/internal/pump")
 }
