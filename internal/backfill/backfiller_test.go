@@ -2,7 +2,6 @@ package backfill_test
 
 import (
 	"context"
-	"database/sql"
 	"io"
 	"log/slog"
 	"testing"
@@ -11,56 +10,39 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/backfill"
-	"github.com/msgx-aodb/msgx/internal/clock"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
-	"github.com/msgx-aodb/msgx/internal/store"
-	"github.com/msgx-aodb/msgx/internal/store/pgstore"
-	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/testenv"
 	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 var (
-	airport   = time.FixedZone("CST", 8*3600)
-	t0        = time.Date(2026, 12, 2, 0, 30, 0, 0, time.UTC)
 	farFuture = time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC)
 	quiet     = slog.New(slog.NewTextHandler(io.Discard, nil))
 )
 
-// backfillEnv is msgx's PostgreSQL store, a MariaDB mailbox and a fake clock.
-type backfillEnv struct {
-	st  store.Store
-	db  *sql.DB
-	dsn string
-	mb  *mailbox.Mailbox
-	clk *clock.Fake
-}
+// backfillEnv is testenv's: msgx's PostgreSQL store, a MariaDB mailbox and a fake clock.
+type backfillEnv struct{ *testenv.Env }
 
-func newBackfillEnv(t *testing.T) *backfillEnv {
-	t.Helper()
-	pg := testdb.Postgres(t)
-	db, dsn := testdb.Mailbox(t)
-	return &backfillEnv{st: pgstore.New(pg.Pool), db: db, dsn: dsn,
-		mb: mailbox.New(db, mailbox.WithZone(airport), mailbox.WithLogger(quiet)), clk: clock.NewFake(t0)}
-}
+func newBackfillEnv(t *testing.T) *backfillEnv { t.Helper(); return &backfillEnv{testenv.New(t)} }
 
 // committed is what the business transaction leaves: a mailbox row and its
 // backfill todo, processed at the current clock time.
 func (e *backfillEnv) committed(t *testing.T, status string) vocab.Backfill {
 	t.Helper()
-	id, err := e.mb.Insert(t.Context(), []byte("<MSG/>"), e.clk.Now())
+	id, err := e.Mailbox.Insert(t.Context(), []byte("<MSG/>"), e.Clock.Now())
 	require.NoError(t, err)
 	seqn := int64(4711)
-	dttm := e.clk.Now().Add(-time.Minute)
-	b := vocab.Backfill{MsgID: id, MailboxStatus: status, ProcessedAt: e.clk.Now(), NextAttemptAt: e.clk.Now(),
+	dttm := e.Clock.Now().Add(-time.Minute)
+	b := vocab.Backfill{MsgID: id, MailboxStatus: status, ProcessedAt: e.Clock.Now(), NextAttemptAt: e.Clock.Now(),
 		Meta: vocab.Meta{Sndr: "AODB", Seqn: &seqn, Dttm: &dttm, Type: "FLOP", Styp: "GTDT"}}
-	require.NoError(t, e.st.AddBackfills(t.Context(), []vocab.Backfill{b}))
+	require.NoError(t, e.Store.AddBackfills(t.Context(), []vocab.Backfill{b}))
 	return b
 }
 
 // todo returns the pending todo of a message, or nil.
 func (e *backfillEnv) todo(t *testing.T, msgID int64) *vocab.Backfill {
 	t.Helper()
-	all, err := e.st.DueBackfills(t.Context(), farFuture, 1000)
+	all, err := e.Store.DueBackfills(t.Context(), farFuture, 1000)
 	require.NoError(t, err)
 	for _, b := range all {
 		if b.MsgID == msgID {
@@ -71,16 +53,16 @@ func (e *backfillEnv) todo(t *testing.T, msgID int64) *vocab.Backfill {
 }
 
 func (e *backfillEnv) backfiller(mb *mailbox.Mailbox) *backfill.Backfiller {
-	return backfill.New(e.st, mb, e.clk, quiet, backfill.Config{})
+	return backfill.New(e.Store, mb, e.Clock, quiet, backfill.Config{})
 }
 
 // downMailbox is a mailbox whose connection pool is closed.
 func (e *backfillEnv) downMailbox(t *testing.T) *mailbox.Mailbox {
 	t.Helper()
-	db, err := mailbox.Open(t.Context(), e.dsn)
+	db, err := mailbox.Open(t.Context(), e.MailboxDSN)
 	require.NoError(t, err)
 	require.NoError(t, db.Close())
-	return mailbox.New(db, mailbox.WithZone(airport))
+	return mailbox.New(db, mailbox.WithZone(testenv.Zone))
 }
 
 func sweep(t *testing.T, b *backfill.Backfiller) (int, int) {
@@ -94,13 +76,13 @@ func TestBackfillSweepWritesMailboxOnce(t *testing.T) {
 	t.Parallel()
 	e := newBackfillEnv(t)
 	b := e.committed(t, vocab.StatusSucceeded)
-	e.clk.Advance(time.Minute) // the sweep runs later; DATE_PROCESSED stays the commit time
-	bf := e.backfiller(e.mb)
+	e.Clock.Advance(time.Minute) // the sweep runs later; DATE_PROCESSED stays the commit time
+	bf := e.backfiller(e.Mailbox)
 
 	done, failed := sweep(t, bf)
 	require.Equal(t, [2]int{1, 0}, [2]int{done, failed})
 	require.Nil(t, e.todo(t, b.MsgID), "a completed backfill deletes its todo")
-	row, err := e.mb.Get(t.Context(), b.MsgID)
+	row, err := e.Mailbox.Get(t.Context(), b.MsgID)
 	require.NoError(t, err)
 	require.Equal(t, "SUCCEEDED", row.Status)
 	require.True(t, row.ProcessedAt.Equal(b.ProcessedAt), "processed at %v", row.ProcessedAt)
@@ -117,12 +99,12 @@ func TestBackfillSweepWritesMailboxOnce(t *testing.T) {
 	// A todo for a row already backfilled (e.g. re-registered after a crash)
 	// counts as done and does not overwrite the mailbox.
 	again := b
-	again.MailboxStatus, again.ProcessedAt, again.NextAttemptAt = vocab.StatusDead, e.clk.Now(), e.clk.Now()
-	require.NoError(t, e.st.AddBackfills(t.Context(), []vocab.Backfill{again}))
+	again.MailboxStatus, again.ProcessedAt, again.NextAttemptAt = vocab.StatusDead, e.Clock.Now(), e.Clock.Now()
+	require.NoError(t, e.Store.AddBackfills(t.Context(), []vocab.Backfill{again}))
 	done, _ = sweep(t, bf)
 	require.Equal(t, 1, done)
 	require.Nil(t, e.todo(t, b.MsgID))
-	after, err := e.mb.Get(t.Context(), b.MsgID)
+	after, err := e.Mailbox.Get(t.Context(), b.MsgID)
 	require.NoError(t, err)
 	require.Equal(t, row, after, "backfilled once")
 }
@@ -132,9 +114,9 @@ func TestBackfillMissingRowDropsTodo(t *testing.T) {
 	t.Parallel()
 	e := newBackfillEnv(t)
 	b := e.committed(t, vocab.StatusSkipped)
-	_, err := e.db.ExecContext(t.Context(), "DELETE FROM cminmsgs WHERE CMINMSGS_ID = ?", b.MsgID)
+	_, err := e.MailboxDB.ExecContext(t.Context(), "DELETE FROM cminmsgs WHERE CMINMSGS_ID = ?", b.MsgID)
 	require.NoError(t, err)
-	done, failed := sweep(t, e.backfiller(e.mb))
+	done, failed := sweep(t, e.backfiller(e.Mailbox))
 	require.Equal(t, [2]int{1, 0}, [2]int{done, failed})
 	require.Nil(t, e.todo(t, b.MsgID))
 }
@@ -156,20 +138,20 @@ func TestBackfillFailureBacksOff(t *testing.T) {
 		todo := e.todo(t, b.MsgID)
 		require.NotNil(t, todo)
 		require.Equal(t, i+1, todo.Attempts)
-		require.True(t, todo.NextAttemptAt.Equal(e.clk.Now().Add(d)), "attempt %d: next %v, want now+%v", i+1, todo.NextAttemptAt, d)
+		require.True(t, todo.NextAttemptAt.Equal(e.Clock.Now().Add(d)), "attempt %d: next %v, want now+%v", i+1, todo.NextAttemptAt, d)
 		require.Contains(t, todo.LastError, "unavailable")
 
 		// Not due before its time.
-		e.clk.Advance(d - time.Second)
+		e.Clock.Advance(d - time.Second)
 		done, failed = sweep(t, down)
 		require.Zero(t, done+failed)
-		e.clk.Advance(time.Second)
+		e.Clock.Advance(time.Second)
 	}
 
-	done, failed := sweep(t, e.backfiller(e.mb))
+	done, failed := sweep(t, e.backfiller(e.Mailbox))
 	require.Equal(t, [2]int{1, 0}, [2]int{done, failed})
 	require.Nil(t, e.todo(t, b.MsgID))
-	row, err := e.mb.Get(t.Context(), b.MsgID)
+	row, err := e.Mailbox.Get(t.Context(), b.MsgID)
 	require.NoError(t, err)
 	require.True(t, row.ProcessedAt.Equal(b.ProcessedAt), "the commit time, not the retry time")
 }
@@ -187,9 +169,9 @@ func TestBackfillOutageReschedulesTheBatch(t *testing.T) {
 	for _, b := range []vocab.Backfill{first, second} {
 		todo := e.todo(t, b.MsgID)
 		require.Equal(t, 1, todo.Attempts)
-		require.True(t, todo.NextAttemptAt.Equal(e.clk.Now().Add(30*time.Second)))
+		require.True(t, todo.NextAttemptAt.Equal(e.Clock.Now().Add(30*time.Second)))
 	}
-	done, _, err = e.backfiller(e.mb).Sweep(t.Context())
+	done, _, err = e.backfiller(e.Mailbox).Sweep(t.Context())
 	require.NoError(t, err)
 	require.Zero(t, done, "not due during the backoff")
 }
@@ -200,16 +182,16 @@ func TestBackfillOutageReschedulesTheBatch(t *testing.T) {
 func TestTodosNotifyCouldNotHandOverAreSweptAtOnce(t *testing.T) {
 	t.Parallel()
 	e := newBackfillEnv(t)
-	b := e.backfiller(e.mb)
+	b := e.backfiller(e.Mailbox)
 	ctx, cancel := context.WithCancel(t.Context())
 	stopped := make(chan struct{})
 	go func() { _ = b.Run(ctx); close(stopped) }()
 	t.Cleanup(func() { cancel(); <-stopped })
-	require.Eventually(t, func() bool { return e.clk.Waiters() == 1 }, 10*time.Second, time.Millisecond, "Run waits for its interval")
+	require.Eventually(t, func() bool { return e.Clock.Waiters() == 1 }, 10*time.Second, time.Millisecond, "Run waits for its interval")
 
 	// Run is kept busy by a todo whose row another transaction holds.
 	busy := e.committed(t, vocab.StatusSucceeded)
-	tx, err := e.db.BeginTx(t.Context(), nil)
+	tx, err := e.MailboxDB.BeginTx(t.Context(), nil)
 	require.NoError(t, err)
 	defer tx.Rollback()
 	_, err = tx.ExecContext(t.Context(), "SELECT 1 FROM cminmsgs WHERE CMINMSGS_ID = ? FOR UPDATE", busy.MsgID)
@@ -224,7 +206,7 @@ func TestTodosNotifyCouldNotHandOverAreSweptAtOnce(t *testing.T) {
 
 	require.Eventually(t, func() bool { return e.todo(t, dropped.MsgID) == nil }, 10*time.Second, 10*time.Millisecond,
 		"the dropped todo is swept without waiting for the interval")
-	row, err := e.mb.Get(t.Context(), dropped.MsgID)
+	row, err := e.Mailbox.Get(t.Context(), dropped.MsgID)
 	require.NoError(t, err)
 	require.Equal(t, "SUCCEEDED", row.Status)
 }
@@ -234,9 +216,9 @@ func TestBackfillNow(t *testing.T) {
 	t.Parallel()
 	e := newBackfillEnv(t)
 	ok := e.committed(t, vocab.StatusSucceeded)
-	e.backfiller(e.mb).BackfillNow(t.Context(), []vocab.Backfill{ok})
+	e.backfiller(e.Mailbox).BackfillNow(t.Context(), []vocab.Backfill{ok})
 	require.Nil(t, e.todo(t, ok.MsgID))
-	row, err := e.mb.Get(t.Context(), ok.MsgID)
+	row, err := e.Mailbox.Get(t.Context(), ok.MsgID)
 	require.NoError(t, err)
 	require.Equal(t, "SUCCEEDED", row.Status)
 
@@ -245,7 +227,7 @@ func TestBackfillNow(t *testing.T) {
 	todo := e.todo(t, failing.MsgID)
 	require.NotNil(t, todo, "left for the sweep")
 	require.Equal(t, 1, todo.Attempts)
-	require.True(t, todo.NextAttemptAt.Equal(e.clk.Now().Add(30*time.Second)))
+	require.True(t, todo.NextAttemptAt.Equal(e.Clock.Now().Add(30*time.Second)))
 }
 
 // Run sweeps at start (todos left by a crash between commit and backfill),
@@ -256,17 +238,17 @@ func TestBackfillRunSweepsAtStartThenOnInterval(t *testing.T) {
 	left := e.committed(t, vocab.StatusSucceeded)
 	ctx, cancel := context.WithCancel(t.Context())
 	stopped := make(chan error)
-	go func() { stopped <- e.backfiller(e.mb).Run(ctx) }()
+	go func() { stopped <- e.backfiller(e.Mailbox).Run(ctx) }()
 
 	require.Eventually(t, func() bool { return e.todo(t, left.MsgID) == nil }, 10*time.Second, 5*time.Millisecond)
 	next := e.committed(t, vocab.StatusSucceeded)
 	require.Never(t, func() bool { return e.todo(t, next.MsgID) == nil }, 100*time.Millisecond, 10*time.Millisecond,
 		"no sweep before the interval passes")
 	require.Eventually(t, func() bool {
-		e.clk.Advance(30 * time.Second)
+		e.Clock.Advance(30 * time.Second)
 		return e.todo(t, next.MsgID) == nil
 	}, 10*time.Second, 5*time.Millisecond)
-	row, err := e.mb.Get(t.Context(), next.MsgID)
+	row, err := e.Mailbox.Get(t.Context(), next.MsgID)
 	require.NoError(t, err)
 	require.NotNil(t, row.ProcessedAt)
 	cancel()
@@ -278,7 +260,7 @@ func TestBackfillRunSweepsAtStartThenOnInterval(t *testing.T) {
 func TestBackfillRunTakesNotifiedTodos(t *testing.T) {
 	t.Parallel()
 	e := newBackfillEnv(t)
-	bf := e.backfiller(e.mb)
+	bf := e.backfiller(e.Mailbox)
 	left := e.committed(t, vocab.StatusSucceeded)
 	ctx, cancel := context.WithCancel(t.Context())
 	stopped := make(chan error)
@@ -290,7 +272,7 @@ func TestBackfillRunTakesNotifiedTodos(t *testing.T) {
 	bf.Notify(t.Context(), []vocab.Backfill{b})
 	require.Eventually(t, func() bool { return e.todo(t, b.MsgID) == nil }, 10*time.Second, 5*time.Millisecond,
 		"done with the fake clock standing still: no sweep interval passed")
-	row, err := e.mb.Get(t.Context(), b.MsgID)
+	row, err := e.Mailbox.Get(t.Context(), b.MsgID)
 	require.NoError(t, err)
 	require.Equal(t, "SUCCEEDED", row.Status)
 	cancel()
@@ -304,11 +286,11 @@ func TestBackfillSweepDrainsInBatches(t *testing.T) {
 	for range 11 {
 		e.committed(t, vocab.StatusSucceeded)
 	}
-	b := backfill.New(e.st, e.mb, e.clk, quiet, backfill.Config{Batch: 10})
+	b := backfill.New(e.Store, e.Mailbox, e.Clock, quiet, backfill.Config{Batch: 10})
 	done, failed := sweep(t, b)
 	require.Equal(t, 11, done, "10, then a short batch of 1")
 	require.Zero(t, failed)
-	all, err := e.st.DueBackfills(t.Context(), farFuture, 100)
+	all, err := e.Store.DueBackfills(t.Context(), farFuture, 100)
 	require.NoError(t, err)
 	require.Empty(t, all)
 }

@@ -37,7 +37,10 @@ type Env struct {
 	PG        *testdb.PG // for what no store method does
 	Store     store.Store
 	MailboxDB *sql.DB
-	Mailbox   *mailbox.Mailbox
+	// MailboxDSN opens the mailbox again (a second connection a test can
+	// close to take the mailbox down).
+	MailboxDSN string
+	Mailbox    *mailbox.Mailbox
 	Clock     *clock.Fake
 	Pump      Stepper // set by the caller; Drain steps it
 }
@@ -54,8 +57,8 @@ func NewOn(t testing.TB, st store.Store) *Env {
 		pg = testdb.Postgres(t)
 		st = pgstore.New(pg.Pool)
 	}
-	mbdb := OpenMailbox(t)
-	return &Env{PG: pg, Store: st, MailboxDB: mbdb,
+	mbdb, dsn := openMailbox(t)
+	return &Env{PG: pg, Store: st, MailboxDB: mbdb, MailboxDSN: dsn,
 		Mailbox: mailbox.New(mbdb, mailbox.WithZone(Zone)), Clock: clock.NewFake(Start)}
 }
 
@@ -64,13 +67,19 @@ func NewOn(t testing.TB, st store.Store) *Env {
 // among them), closed when t ends.
 func OpenMailbox(t testing.TB) *sql.DB {
 	t.Helper()
+	db, _ := openMailbox(t)
+	return db
+}
+
+func openMailbox(t testing.TB) (*sql.DB, string) {
+	t.Helper()
 	_, dsn := testdb.Mailbox(t)
 	db, err := mailbox.Open(t.Context(), dsn)
 	if err != nil {
 		t.Fatalf("testenv: open the mailbox: %v", err)
 	}
 	t.Cleanup(func() { db.Close() }) // before testdb drops the database
-	return db
+	return db, dsn
 }
 
 // Send writes a message into the mailbox and enqueues it, as the poller
