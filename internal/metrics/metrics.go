@@ -67,6 +67,7 @@ type Metrics struct {
 	handler http.Handler
 
 	finished        *prometheus.CounterVec
+	conflicts       prometheus.Counter
 	procLatency     prometheus.Histogram
 	backfillFails   prometheus.Counter
 	backfilled      prometheus.Counter
@@ -77,6 +78,7 @@ type Metrics struct {
 	shadow          prometheus.Gauge
 	requests        requestMetrics         // requests.go
 	ingress         ingressMetrics         // ingress.go
+	deps            *dependencyMetrics     // dependency.go
 	jobs            *jobMetrics            // maintenance.go
 	authFailures    *prometheus.CounterVec // auth.go
 	history         history                // history.go: the console's last hour
@@ -118,6 +120,10 @@ func New(src status.Source, clk clock.Clock, opts ...Option) *Metrics {
 			Namespace: Namespace, Name: "messages_finished_total",
 			Help: "Messages that reached a terminal status, by kind, status (SUCCEEDED, SKIPPED, DEAD) and error class.",
 		}, []string{"kind", "status", "class"}),
+		conflicts: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: Namespace, Name: "identity_conflicts_total",
+			Help: "Messages SKIPPED as duplicates whose raw message differed from the identity's holder's (duplicate-of:<id>:content-differs): the sender reused SNDR, TYPE, STYP and SEQN for another message (rule 2).",
+		}),
 		procLatency: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Namespace: Namespace, Name: "processing_latency_seconds",
 			Help:    "Time from a message's first sighting (first_seen_at) to the commit of its terminal outcome.",
@@ -165,12 +171,13 @@ func New(src status.Source, clk clock.Clock, opts ...Option) *Metrics {
 			m.eventFailures.WithLabelValues(target, dead)
 		}
 	}
-	m.reg.MustRegister(m.finished, m.procLatency, m.backfillFails, m.backfilled, m.delivered,
+	m.reg.MustRegister(m.finished, m.conflicts, m.procLatency, m.backfillFails, m.backfilled, m.delivered,
 		m.deliveryLatency, m.eventFailures, m.leader, m.shadow,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.requests = newRequestMetrics(m.reg)
 	m.ingress = newIngressMetrics(m.reg)
+	m.deps = newDependencyMetrics(m.reg)
 	m.jobs = newJobMetrics(m.reg, clk)
 	m.authFailures = newAuthFailures(m.reg)
 	if src != nil {
@@ -200,6 +207,15 @@ func (m *Metrics) MessageFinished(kind, status, class string, latency time.Durat
 	m.finished.WithLabelValues(kind, status, class).Inc()
 	m.history.count(kind, status)
 	m.procLatency.Observe(seconds(latency))
+}
+
+// IdentityConflict counts a duplicate whose raw message differs from its
+// holder's (pump.IdentityObserver).
+func (m *Metrics) IdentityConflict() {
+	if m == nil {
+		return
+	}
+	m.conflicts.Inc()
 }
 
 func (m *Metrics) BackfillFailed() {
