@@ -93,7 +93,9 @@ func (q *Queries) BeltListByFlight(ctx context.Context, db DBTX, flid int64) ([]
 }
 
 const beltListByFlights = `-- name: BeltListByFlights :many
-SELECT flid, ordinal, source_seq, belt, bcls, pcot, pcot_at, pcct, pcct_at, fbag, lbag, btyp, record_version, created_at, updated_at FROM flight_belt WHERE flid = ANY($1::bigint[]) ORDER BY flid, ordinal
+SELECT d.flid, d.ordinal, d.source_seq, d.belt, d.bcls, d.pcot, d.pcot_at, d.pcct, d.pcct_at, d.fbag, d.lbag, d.btyp, d.record_version, d.created_at, d.updated_at FROM (SELECT DISTINCT unnest($1::bigint[]) AS flid) f
+CROSS JOIN LATERAL (SELECT flid, ordinal, source_seq, belt, bcls, pcot, pcot_at, pcct, pcct_at, fbag, lbag, btyp, record_version, created_at, updated_at FROM flight_belt x WHERE x.flid = f.flid OFFSET 0) d
+ORDER BY d.flid, d.ordinal
 `
 
 func (q *Queries) BeltListByFlights(ctx context.Context, db DBTX, flids []int64) ([]FlightBelt, error) {
@@ -205,7 +207,9 @@ func (q *Queries) BridgeOpListByFlight(ctx context.Context, db DBTX, flid int64)
 }
 
 const bridgeOpListByFlights = `-- name: BridgeOpListByFlights :many
-SELECT flid, ordinal, source_seq, abdg, abop, aotm, aotm_at, record_version, created_at, updated_at FROM flight_bridge_op WHERE flid = ANY($1::bigint[]) ORDER BY flid, ordinal
+SELECT d.flid, d.ordinal, d.source_seq, d.abdg, d.abop, d.aotm, d.aotm_at, d.record_version, d.created_at, d.updated_at FROM (SELECT DISTINCT unnest($1::bigint[]) AS flid) f
+CROSS JOIN LATERAL (SELECT flid, ordinal, source_seq, abdg, abop, aotm, aotm_at, record_version, created_at, updated_at FROM flight_bridge_op x WHERE x.flid = f.flid OFFSET 0) d
+ORDER BY d.flid, d.ordinal
 `
 
 func (q *Queries) BridgeOpListByFlights(ctx context.Context, db DBTX, flids []int64) ([]FlightBridgeOp, error) {
@@ -326,7 +330,9 @@ func (q *Queries) CheckinListByFlight(ctx context.Context, db DBTX, flid int64) 
 }
 
 const checkinListByFlights = `-- name: CheckinListByFlights :many
-SELECT flid, ordinal, source_seq, chkc, ccls, pcot, pcot_at, pcct, pcct_at, cotm, cotm_at, cctm, cctm_at, ctyp, record_version, created_at, updated_at FROM flight_checkin WHERE flid = ANY($1::bigint[]) ORDER BY flid, ordinal
+SELECT d.flid, d.ordinal, d.source_seq, d.chkc, d.ccls, d.pcot, d.pcot_at, d.pcct, d.pcct_at, d.cotm, d.cotm_at, d.cctm, d.cctm_at, d.ctyp, d.record_version, d.created_at, d.updated_at FROM (SELECT DISTINCT unnest($1::bigint[]) AS flid) f
+CROSS JOIN LATERAL (SELECT flid, ordinal, source_seq, chkc, ccls, pcot, pcot_at, pcct, pcct_at, cotm, cotm_at, cctm, cctm_at, ctyp, record_version, created_at, updated_at FROM flight_checkin x WHERE x.flid = f.flid OFFSET 0) d
+ORDER BY d.flid, d.ordinal
 `
 
 func (q *Queries) CheckinListByFlights(ctx context.Context, db DBTX, flids []int64) ([]FlightCheckin, error) {
@@ -440,7 +446,9 @@ func (q *Queries) ChockOpListByFlight(ctx context.Context, db DBTX, flid int64) 
 }
 
 const chockOpListByFlights = `-- name: ChockOpListByFlights :many
-SELECT flid, ordinal, source_seq, chtm, chtm_at, chid, chst, record_version, created_at, updated_at FROM flight_chock_op WHERE flid = ANY($1::bigint[]) ORDER BY flid, ordinal
+SELECT d.flid, d.ordinal, d.source_seq, d.chtm, d.chtm_at, d.chid, d.chst, d.record_version, d.created_at, d.updated_at FROM (SELECT DISTINCT unnest($1::bigint[]) AS flid) f
+CROSS JOIN LATERAL (SELECT flid, ordinal, source_seq, chtm, chtm_at, chid, chst, record_version, created_at, updated_at FROM flight_chock_op x WHERE x.flid = f.flid OFFSET 0) d
+ORDER BY d.flid, d.ordinal
 `
 
 func (q *Queries) ChockOpListByFlights(ctx context.Context, db DBTX, flids []int64) ([]FlightChockOp, error) {
@@ -561,7 +569,9 @@ func (q *Queries) ChuteListByFlight(ctx context.Context, db DBTX, flid int64) ([
 }
 
 const chuteListByFlights = `-- name: ChuteListByFlights :many
-SELECT flid, ordinal, source_seq, chut, ccls, pcbt, pcbt_at, pcet, pcet_at, cbtm, cbtm_at, cetm, cetm_at, ctyp, record_version, created_at, updated_at FROM flight_chute WHERE flid = ANY($1::bigint[]) ORDER BY flid, ordinal
+SELECT d.flid, d.ordinal, d.source_seq, d.chut, d.ccls, d.pcbt, d.pcbt_at, d.pcet, d.pcet_at, d.cbtm, d.cbtm_at, d.cetm, d.cetm_at, d.ctyp, d.record_version, d.created_at, d.updated_at FROM (SELECT DISTINCT unnest($1::bigint[]) AS flid) f
+CROSS JOIN LATERAL (SELECT flid, ordinal, source_seq, chut, ccls, pcbt, pcbt_at, pcet, pcet_at, cbtm, cbtm_at, cetm, cetm_at, ctyp, record_version, created_at, updated_at FROM flight_chute x WHERE x.flid = f.flid OFFSET 0) d
+ORDER BY d.flid, d.ordinal
 `
 
 func (q *Queries) ChuteListByFlights(ctx context.Context, db DBTX, flids []int64) ([]FlightChute, error) {
@@ -677,7 +687,9 @@ func (q *Queries) DelayListByFlight(ctx context.Context, db DBTX, flid int64) ([
 }
 
 const delayListByFlights = `-- name: DelayListByFlights :many
-SELECT flid, ordinal, code, strt, strt_at, dura, dura_minutes, reason, record_version, created_at, updated_at FROM flight_delay WHERE flid = ANY($1::bigint[]) ORDER BY flid, ordinal
+SELECT d.flid, d.ordinal, d.code, d.strt, d.strt_at, d.dura, d.dura_minutes, d.reason, d.record_version, d.created_at, d.updated_at FROM (SELECT DISTINCT unnest($1::bigint[]) AS flid) f
+CROSS JOIN LATERAL (SELECT flid, ordinal, code, strt, strt_at, dura, dura_minutes, reason, record_version, created_at, updated_at FROM flight_delay x WHERE x.flid = f.flid OFFSET 0) d
+ORDER BY d.flid, d.ordinal
 `
 
 func (q *Queries) DelayListByFlights(ctx context.Context, db DBTX, flids []int64) ([]FlightDelay, error) {
@@ -756,9 +768,14 @@ type GateInsertParams struct {
 }
 
 const gateListByFlight = `-- name: GateListByFlight :many
+
 SELECT flid, ordinal, source_seq, gate, pgot, pgot_at, pgct, pgct_at, gotm, gotm_at, gctm, gctm_at, gtyp, record_version, created_at, updated_at FROM flight_gate WHERE flid = $1 ORDER BY ordinal
 `
 
+// The *ListByFlights reads probe each flight's rows by the primary key
+// (flid, ...) behind an OFFSET 0 fence the planner cannot flatten: with a
+// fortnight of live flights, flid = ANY(...) over a run's few hundred
+// flights read the whole table (issue #35).
 func (q *Queries) GateListByFlight(ctx context.Context, db DBTX, flid int64) ([]FlightGate, error) {
 	rows, err := db.Query(ctx, gateListByFlight, flid)
 	if err != nil {
@@ -797,7 +814,9 @@ func (q *Queries) GateListByFlight(ctx context.Context, db DBTX, flid int64) ([]
 }
 
 const gateListByFlights = `-- name: GateListByFlights :many
-SELECT flid, ordinal, source_seq, gate, pgot, pgot_at, pgct, pgct_at, gotm, gotm_at, gctm, gctm_at, gtyp, record_version, created_at, updated_at FROM flight_gate WHERE flid = ANY($1::bigint[]) ORDER BY flid, ordinal
+SELECT d.flid, d.ordinal, d.source_seq, d.gate, d.pgot, d.pgot_at, d.pgct, d.pgct_at, d.gotm, d.gotm_at, d.gctm, d.gctm_at, d.gtyp, d.record_version, d.created_at, d.updated_at FROM (SELECT DISTINCT unnest($1::bigint[]) AS flid) f
+CROSS JOIN LATERAL (SELECT flid, ordinal, source_seq, gate, pgot, pgot_at, pgct, pgct_at, gotm, gotm_at, gctm, gctm_at, gtyp, record_version, created_at, updated_at FROM flight_gate x WHERE x.flid = f.flid OFFSET 0) d
+ORDER BY d.flid, d.ordinal
 `
 
 func (q *Queries) GateListByFlights(ctx context.Context, db DBTX, flids []int64) ([]FlightGate, error) {
@@ -888,7 +907,9 @@ func (q *Queries) PayloadListByFlight(ctx context.Context, db DBTX, flid int64) 
 }
 
 const payloadListByFlights = `-- name: PayloadListByFlights :many
-SELECT flid, kind, format, content, record_version, created_at, updated_at FROM flight_payload WHERE flid = ANY($1::bigint[]) ORDER BY flid, kind
+SELECT d.flid, d.kind, d.format, d.content, d.record_version, d.created_at, d.updated_at FROM (SELECT DISTINCT unnest($1::bigint[]) AS flid) f
+CROSS JOIN LATERAL (SELECT flid, kind, format, content, record_version, created_at, updated_at FROM flight_payload x WHERE x.flid = f.flid OFFSET 0) d
+ORDER BY d.flid, d.kind
 `
 
 func (q *Queries) PayloadListByFlights(ctx context.Context, db DBTX, flids []int64) ([]FlightPayload, error) {
@@ -1015,7 +1036,9 @@ func (q *Queries) RoutePointListByFlight(ctx context.Context, db DBTX, flid int6
 }
 
 const routePointListByFlights = `-- name: RoutePointListByFlights :many
-SELECT flid, route_kind, ordinal, source_seq, apcd, scat, scat_at, sadc, sadc_days, scdt, scdt_at, sddc, sddc_days, record_version, created_at, updated_at FROM flight_route_point WHERE flid = ANY($1::bigint[]) ORDER BY flid, route_kind, ordinal
+SELECT d.flid, d.route_kind, d.ordinal, d.source_seq, d.apcd, d.scat, d.scat_at, d.sadc, d.sadc_days, d.scdt, d.scdt_at, d.sddc, d.sddc_days, d.record_version, d.created_at, d.updated_at FROM (SELECT DISTINCT unnest($1::bigint[]) AS flid) f
+CROSS JOIN LATERAL (SELECT flid, route_kind, ordinal, source_seq, apcd, scat, scat_at, sadc, sadc_days, scdt, scdt_at, sddc, sddc_days, record_version, created_at, updated_at FROM flight_route_point x WHERE x.flid = f.flid OFFSET 0) d
+ORDER BY d.flid, d.route_kind, d.ordinal
 `
 
 func (q *Queries) RoutePointListByFlights(ctx context.Context, db DBTX, flids []int64) ([]FlightRoutePoint, error) {
@@ -1130,7 +1153,9 @@ func (q *Queries) StandPlanListByFlight(ctx context.Context, db DBTX, flid int64
 }
 
 const standPlanListByFlights = `-- name: StandPlanListByFlights :many
-SELECT flid, ordinal, source_seq, psst, stst, stst_at, stet, stet_at, record_version, created_at, updated_at FROM flight_stand_plan WHERE flid = ANY($1::bigint[]) ORDER BY flid, ordinal
+SELECT d.flid, d.ordinal, d.source_seq, d.psst, d.stst, d.stst_at, d.stet, d.stet_at, d.record_version, d.created_at, d.updated_at FROM (SELECT DISTINCT unnest($1::bigint[]) AS flid) f
+CROSS JOIN LATERAL (SELECT flid, ordinal, source_seq, psst, stst, stst_at, stet, stet_at, record_version, created_at, updated_at FROM flight_stand_plan x WHERE x.flid = f.flid OFFSET 0) d
+ORDER BY d.flid, d.ordinal
 `
 
 func (q *Queries) StandPlanListByFlights(ctx context.Context, db DBTX, flids []int64) ([]FlightStandPlan, error) {

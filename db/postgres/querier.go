@@ -175,6 +175,10 @@ type Querier interface {
 	GateDeleteByFlight(ctx context.Context, db DBTX, flid int64) (int64, error)
 	GateDeleteByFlights(ctx context.Context, db DBTX, flids []int64) (int64, error)
 	GateInsert(ctx context.Context, db DBTX, arg []GateInsertParams) (int64, error)
+	// The *ListByFlights reads probe each flight's rows by the primary key
+	// (flid, ...) behind an OFFSET 0 fence the planner cannot flatten: with a
+	// fortnight of live flights, flid = ANY(...) over a run's few hundred
+	// flights read the whole table (issue #35).
 	GateListByFlight(ctx context.Context, db DBTX, flid int64) ([]FlightGate, error)
 	GateListByFlights(ctx context.Context, db DBTX, flids []int64) ([]FlightGate, error)
 	IdentityConflictCountSince(ctx context.Context, db DBTX, since time.Time) (int64, error)

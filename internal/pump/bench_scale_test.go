@@ -111,9 +111,11 @@ func yearRun(b *testing.B, scale float64) scaleFigures {
 	f.resendPerFlight = float64(again.total().Microseconds()) / flights
 
 	fillMailbox(b, e, n, flights)
+	report := pgStatements(b, e)
 	began := time.Now()
 	drainCPU(b, e, pgPID, myPID, n)
 	f.flopsPerSec = n / time.Since(began).Seconds()
+	report(n)
 
 	f.status = statusTime(b, e)
 	f.jobs = jobTimes(b, e)

@@ -136,3 +136,72 @@ func joinFilterRemoved(t *testing.T, conn *pgx.Conn, query string, args ...any) 
 	t.Logf("%d rows removed by join filters", removed)
 	return removed
 }
+
+// Issue #35: the pump's reads of a run's flight details (GateListByFlights,
+// ...) ran as sequential scans of their whole tables, 20 000 live flights
+// over a site's fortnight, for a run touching a few hundred: each must probe
+// the primary key once per flight whatever the statistics say.
+func TestRunReadsOnlyTheFlightsAsked(t *testing.T) {
+	t.Parallel()
+	const live, asked = 20000, 200
+	pool := testdb.Postgres(t).Pool
+	ctx := t.Context()
+	conn, err := pool.Acquire(ctx)
+	require.NoError(t, err)
+	defer conn.Release()
+	for _, sql := range []string{
+		`INSERT INTO flight_schd (flid, operation_day, last_message_id)
+		 SELECT i, DATE '2026-11-20' + i % 14, 1 FROM generate_series(1, 20000) i`,
+		`INSERT INTO flight_gate (flid, ordinal, record_version)
+		 SELECT f, o, 1 FROM generate_series(1, 20000) f, generate_series(1, 2) o`,
+		"ANALYZE flight_schd, flight_gate",
+	} {
+		_, err := conn.Exec(ctx, sql)
+		require.NoError(t, err, sql)
+	}
+	flids := make([]int64, asked)
+	for i := range flids {
+		flids[i] = int64(live - 14*i) // one day's flights, spread over the table
+	}
+	for _, c := range []struct{ file, name, table string }{
+		{"flight_detail.sql", "GateListByFlights", "flight_gate"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			query, args := namedQuery(t, c.file, c.name, map[string]any{"flids": flids})
+			read := rowsRead(t, conn.Conn(), c.table, query, args...)
+			require.LessOrEqual(t, read, 2*asked, "rows of %s read for %d flights of %d", c.table, asked, live)
+		})
+	}
+}
+
+// rowsRead runs query under EXPLAIN ANALYZE (rolled back) and returns the
+// rows its scans of table read: returned plus removed by a filter, over all
+// loops.
+func rowsRead(t *testing.T, conn *pgx.Conn, table, query string, args ...any) int {
+	t.Helper()
+	ctx := context.WithoutCancel(t.Context())
+	tx, err := conn.Begin(ctx)
+	require.NoError(t, err)
+	defer func() { _ = tx.Rollback(ctx) }()
+	var out []byte
+	require.NoError(t, tx.QueryRow(ctx, "EXPLAIN (ANALYZE, FORMAT JSON) "+query, args...).Scan(&out))
+	var plans []struct{ Plan map[string]any }
+	require.NoError(t, json.Unmarshal(out, &plans))
+	num := func(n map[string]any, k string) float64 { v, _ := n[k].(float64); return v }
+	var sum func(n map[string]any) int
+	sum = func(n map[string]any) int {
+		total := 0
+		if n["Relation Name"] == table {
+			// EXPLAIN gives both per loop.
+			total += int((num(n, "Actual Rows") + num(n, "Rows Removed by Filter")) * num(n, "Actual Loops"))
+			t.Logf("%s on %s: %d rows read", n["Node Type"], table, total)
+		}
+		if subs, ok := n["Plans"].([]any); ok {
+			for _, s := range subs {
+				total += sum(s.(map[string]any))
+			}
+		}
+		return total
+	}
+	return sum(plans[0].Plan)
+}

@@ -1,8 +1,15 @@
+-- The *ListByFlights reads probe each flight's rows by the primary key
+-- (flid, ...) behind an OFFSET 0 fence the planner cannot flatten: with a
+-- fortnight of live flights, flid = ANY(...) over a run's few hundred
+-- flights read the whole table (issue #35).
+
 -- name: GateListByFlight :many
 SELECT * FROM flight_gate WHERE flid = @flid ORDER BY ordinal;
 
 -- name: GateListByFlights :many
-SELECT * FROM flight_gate WHERE flid = ANY(@flids::bigint[]) ORDER BY flid, ordinal;
+SELECT d.* FROM (SELECT DISTINCT unnest(@flids::bigint[]) AS flid) f
+CROSS JOIN LATERAL (SELECT * FROM flight_gate x WHERE x.flid = f.flid OFFSET 0) d
+ORDER BY d.flid, d.ordinal;
 
 -- name: GateDeleteByFlight :execrows
 DELETE FROM flight_gate WHERE flid = @flid;
@@ -18,7 +25,9 @@ VALUES (@flid, @ordinal, @source_seq, @gate, @pgot, @pgot_at, @pgct, @pgct_at, @
 SELECT * FROM flight_checkin WHERE flid = @flid ORDER BY ordinal;
 
 -- name: CheckinListByFlights :many
-SELECT * FROM flight_checkin WHERE flid = ANY(@flids::bigint[]) ORDER BY flid, ordinal;
+SELECT d.* FROM (SELECT DISTINCT unnest(@flids::bigint[]) AS flid) f
+CROSS JOIN LATERAL (SELECT * FROM flight_checkin x WHERE x.flid = f.flid OFFSET 0) d
+ORDER BY d.flid, d.ordinal;
 
 -- name: CheckinDeleteByFlight :execrows
 DELETE FROM flight_checkin WHERE flid = @flid;
@@ -34,7 +43,9 @@ VALUES (@flid, @ordinal, @source_seq, @chkc, @ccls, @pcot, @pcot_at, @pcct, @pcc
 SELECT * FROM flight_belt WHERE flid = @flid ORDER BY ordinal;
 
 -- name: BeltListByFlights :many
-SELECT * FROM flight_belt WHERE flid = ANY(@flids::bigint[]) ORDER BY flid, ordinal;
+SELECT d.* FROM (SELECT DISTINCT unnest(@flids::bigint[]) AS flid) f
+CROSS JOIN LATERAL (SELECT * FROM flight_belt x WHERE x.flid = f.flid OFFSET 0) d
+ORDER BY d.flid, d.ordinal;
 
 -- name: BeltDeleteByFlight :execrows
 DELETE FROM flight_belt WHERE flid = @flid;
@@ -50,7 +61,9 @@ VALUES (@flid, @ordinal, @source_seq, @belt, @bcls, @pcot, @pcot_at, @pcct, @pcc
 SELECT * FROM flight_stand_plan WHERE flid = @flid ORDER BY ordinal;
 
 -- name: StandPlanListByFlights :many
-SELECT * FROM flight_stand_plan WHERE flid = ANY(@flids::bigint[]) ORDER BY flid, ordinal;
+SELECT d.* FROM (SELECT DISTINCT unnest(@flids::bigint[]) AS flid) f
+CROSS JOIN LATERAL (SELECT * FROM flight_stand_plan x WHERE x.flid = f.flid OFFSET 0) d
+ORDER BY d.flid, d.ordinal;
 
 -- name: StandPlanDeleteByFlight :execrows
 DELETE FROM flight_stand_plan WHERE flid = @flid;
@@ -66,7 +79,9 @@ VALUES (@flid, @ordinal, @source_seq, @psst, @stst, @stst_at, @stet, @stet_at, @
 SELECT * FROM flight_chute WHERE flid = @flid ORDER BY ordinal;
 
 -- name: ChuteListByFlights :many
-SELECT * FROM flight_chute WHERE flid = ANY(@flids::bigint[]) ORDER BY flid, ordinal;
+SELECT d.* FROM (SELECT DISTINCT unnest(@flids::bigint[]) AS flid) f
+CROSS JOIN LATERAL (SELECT * FROM flight_chute x WHERE x.flid = f.flid OFFSET 0) d
+ORDER BY d.flid, d.ordinal;
 
 -- name: ChuteDeleteByFlight :execrows
 DELETE FROM flight_chute WHERE flid = @flid;
@@ -82,7 +97,9 @@ VALUES (@flid, @ordinal, @source_seq, @chut, @ccls, @pcbt, @pcbt_at, @pcet, @pce
 SELECT * FROM flight_delay WHERE flid = @flid ORDER BY ordinal;
 
 -- name: DelayListByFlights :many
-SELECT * FROM flight_delay WHERE flid = ANY(@flids::bigint[]) ORDER BY flid, ordinal;
+SELECT d.* FROM (SELECT DISTINCT unnest(@flids::bigint[]) AS flid) f
+CROSS JOIN LATERAL (SELECT * FROM flight_delay x WHERE x.flid = f.flid OFFSET 0) d
+ORDER BY d.flid, d.ordinal;
 
 -- name: DelayDeleteByFlight :execrows
 DELETE FROM flight_delay WHERE flid = @flid;
@@ -98,7 +115,9 @@ VALUES (@flid, @ordinal, @code, @strt, @strt_at, @dura, @dura_minutes, @reason, 
 SELECT * FROM flight_bridge_op WHERE flid = @flid ORDER BY ordinal;
 
 -- name: BridgeOpListByFlights :many
-SELECT * FROM flight_bridge_op WHERE flid = ANY(@flids::bigint[]) ORDER BY flid, ordinal;
+SELECT d.* FROM (SELECT DISTINCT unnest(@flids::bigint[]) AS flid) f
+CROSS JOIN LATERAL (SELECT * FROM flight_bridge_op x WHERE x.flid = f.flid OFFSET 0) d
+ORDER BY d.flid, d.ordinal;
 
 -- name: BridgeOpDeleteByFlight :execrows
 DELETE FROM flight_bridge_op WHERE flid = @flid;
@@ -114,7 +133,9 @@ VALUES (@flid, @ordinal, @source_seq, @abdg, @abop, @aotm, @aotm_at, @record_ver
 SELECT * FROM flight_chock_op WHERE flid = @flid ORDER BY ordinal;
 
 -- name: ChockOpListByFlights :many
-SELECT * FROM flight_chock_op WHERE flid = ANY(@flids::bigint[]) ORDER BY flid, ordinal;
+SELECT d.* FROM (SELECT DISTINCT unnest(@flids::bigint[]) AS flid) f
+CROSS JOIN LATERAL (SELECT * FROM flight_chock_op x WHERE x.flid = f.flid OFFSET 0) d
+ORDER BY d.flid, d.ordinal;
 
 -- name: ChockOpDeleteByFlight :execrows
 DELETE FROM flight_chock_op WHERE flid = @flid;
@@ -130,7 +151,9 @@ VALUES (@flid, @ordinal, @source_seq, @chtm, @chtm_at, @chid, @chst, @record_ver
 SELECT * FROM flight_route_point WHERE flid = @flid ORDER BY route_kind, ordinal;
 
 -- name: RoutePointListByFlights :many
-SELECT * FROM flight_route_point WHERE flid = ANY(@flids::bigint[]) ORDER BY flid, route_kind, ordinal;
+SELECT d.* FROM (SELECT DISTINCT unnest(@flids::bigint[]) AS flid) f
+CROSS JOIN LATERAL (SELECT * FROM flight_route_point x WHERE x.flid = f.flid OFFSET 0) d
+ORDER BY d.flid, d.route_kind, d.ordinal;
 
 -- name: RoutePointDeleteByFlightKind :execrows
 -- ROUT and ERUT are replaced independently.
@@ -147,7 +170,9 @@ VALUES (@flid, @route_kind, @ordinal, @source_seq, @apcd, @scat, @scat_at, @sadc
 SELECT * FROM flight_payload WHERE flid = @flid ORDER BY kind;
 
 -- name: PayloadListByFlights :many
-SELECT * FROM flight_payload WHERE flid = ANY(@flids::bigint[]) ORDER BY flid, kind;
+SELECT d.* FROM (SELECT DISTINCT unnest(@flids::bigint[]) AS flid) f
+CROSS JOIN LATERAL (SELECT * FROM flight_payload x WHERE x.flid = f.flid OFFSET 0) d
+ORDER BY d.flid, d.kind;
 
 -- name: PayloadUpsert :batchexec
 INSERT INTO flight_payload (flid, kind, format, content, record_version, created_at, updated_at)
