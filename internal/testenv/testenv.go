@@ -41,8 +41,8 @@ type Env struct {
 	// close to take the mailbox down).
 	MailboxDSN string
 	Mailbox    *mailbox.Mailbox
-	Clock     *clock.Fake
-	Pump      Stepper // set by the caller; Drain steps it
+	Clock      *clock.Fake
+	Pump       Stepper // set by the caller; Drain steps it
 }
 
 // New creates fresh databases, dropped when t ends.
