@@ -249,12 +249,9 @@ func pollerConfig(cfg config.Config, enqueued, inserted *wake.Signal, met *metri
 	return ingress.Config{
 		Batch: cfg.PollBatch, RescanDistance: cfg.RescanDistance, RescanAge: cfg.RescanAge, GapWait: cfg.GapWait,
 		Enqueued: enqueued, Inserted: inserted, Shadow: cfg.Shadow, Observer: met, Interval: cfg.PollInterval,
-		StoreName: StoreName(cfg.Dialect),
+		StoreName: dbopen.Name(cfg.Dialect),
 	}
 }
-
-// StoreName is msgx's own database in msgx_dependency_up and the status report.
-func StoreName(dialect string) string { return dbopen.Name(dialect) }
 
 var (
 	_ ingress.Observer           = (*metrics.Metrics)(nil)
@@ -265,7 +262,7 @@ var (
 // pumpConfig maps the service configuration onto the pump's.
 func pumpConfig(cfg config.Config) pump.Config {
 	p := pump.DefaultConfig()
-	p.StoreName = StoreName(cfg.Dialect)
+	p.StoreName = dbopen.Name(cfg.Dialect)
 	p.MaxAttempts = cfg.MaxAttempts
 	p.BackoffBase = cfg.BackoffBase
 	p.BackoffCap = cfg.BackoffCap
