@@ -246,8 +246,12 @@ type Querier interface {
 	// checked again on the row deleted: a replay may have moved it back to
 	// PENDING meanwhile. With @dry_run only counts. Oldest/newest: FINISHED_AT.
 	ProcStateArchive(ctx context.Context, db DBTX, arg ProcStateArchiveParams) (ProcStateArchiveRow, error)
-	// Backlog and outcomes for status and metrics.
-	ProcStateCountByStatus(ctx context.Context, db DBTX) ([]ProcStateCountByStatusRow, error)
+	// For status and metrics: the backlog (PENDING, FAILED) and the live dead
+	// letters, by status and class. Each half reads only its partial index's
+	// rows (proc_state_head_ix, proc_state_dead_ix: the DEAD half without the
+	// table), never the week of SUCCEEDED and SKIPPED rows, which nothing counts
+	// live (issue #35: they made every scrape read all of PROC_STATE).
+	ProcStateCountBacklogAndDead(ctx context.Context, db DBTX) ([]ProcStateCountBacklogAndDeadRow, error)
 	// Enqueues mailbox ids as PENDING and returns the new ones. The primary key
 	// makes a rescan harmless, and an id already archived is never enqueued
 	// again. A new id smaller than a finished one (live or archived) is a late
@@ -385,7 +389,7 @@ type Querier interface {
 	// Backfill todos for status and metrics (internal/status): one row (none when
 	// there are no todos) with the oldest registration, how many todos there are
 	// and how many failed at least once. The queue head, counts by status and the
-	// outbox lag come from ProcStateListHead, ProcStateCountByStatus and EventLag.
+	// outbox lag come from ProcStateListHead, ProcStateCountBacklogAndDead and EventLag.
 	StatusBackfill(ctx context.Context, db DBTX) ([]StatusBackfillRow, error)
 }
 

@@ -29,7 +29,7 @@ type StatusBackfillRow struct {
 // Backfill todos for status and metrics (internal/status): one row (none when
 // there are no todos) with the oldest registration, how many todos there are
 // and how many failed at least once. The queue head, counts by status and the
-// outbox lag come from ProcStateListHead, ProcStateCountByStatus and EventLag.
+// outbox lag come from ProcStateListHead, ProcStateCountBacklogAndDead and EventLag.
 func (q *Queries) StatusBackfill(ctx context.Context, db DBTX) ([]StatusBackfillRow, error) {
 	rows, err := db.Query(ctx, statusBackfill)
 	if err != nil {

@@ -17,10 +17,9 @@ import (
 // "dead letters of class X" or "outbox lag of target Y" has a series to watch
 // from the first scrape.
 var (
-	knownClasses  = vocab.ClassNames()
-	knownStatuses = []string{vocab.StatusPending, vocab.StatusFailed, vocab.StatusSucceeded, vocab.StatusSkipped, vocab.StatusDead}
-	knownTargets  = []string{vocab.TargetMsg, vocab.TargetSchd}
-	knownKinds    = []string{string(sis.KindSchedule), string(sis.KindFlightOps), string(sis.KindFlightDelete),
+	knownClasses = vocab.ClassNames()
+	knownTargets = []string{vocab.TargetMsg, vocab.TargetSchd}
+	knownKinds   = []string{string(sis.KindSchedule), string(sis.KindFlightOps), string(sis.KindFlightDelete),
 		string(sis.KindReference), string(sis.KindRequest), string(sis.KindIgnored), string(sis.KindUnsupported),
 		string(sis.KindUnknown)}
 )
@@ -48,7 +47,7 @@ func newStatusCollector(src status.Source, clk clock.Clock, timeout time.Duratio
 		headAge:         d("queue_head_age_seconds", "Age of the queue head (the smallest unfinished message) since it was first seen; 0 when the queue is empty."),
 		headAttempts:    d("queue_head_attempts", "Failed attempts of the queue head so far; 0 when the queue is empty."),
 		backlog:         d("queue_backlog", "Unfinished messages (PENDING and FAILED)."),
-		messages:        d("queue_messages", "Live (not archived) messages by status.", "status"),
+		messages:        d("queue_messages", "Live (not archived) messages waiting on msgx or an operator, by status: PENDING, FAILED, DEAD (finished messages: msgx_messages_finished_total).", "status"),
 		dead:            d("dead_letters", "Live DEAD messages by error class.", "class"),
 		failing:         d("queue_failing", "FAILED messages waiting for a retry, by error class.", "class"),
 		outboxPending:   d("outbox_pending", "PENDING outbox events by target (KAFKA:msg: the events above its delivery watermark that are not DEAD).", "target"),
@@ -86,7 +85,7 @@ func (c *statusCollector) Collect(ch chan<- prometheus.Metric) {
 	gauge(c.headAge, headAge)
 	gauge(c.headAttempts, headAttempts)
 	gauge(c.backlog, float64(r.Backlog))
-	labelled(c.messages, r.ByStatus, knownStatuses, gauge)
+	labelled(c.messages, r.ByStatus, status.CountedStatuses, gauge)
 	labelled(c.dead, r.DeadLetters, knownClasses, gauge)
 	labelled(c.failing, r.Failing, knownClasses, gauge)
 

@@ -18,7 +18,6 @@ import (
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/gctune"
 	"github.com/msgx-aodb/msgx/internal/ingress"
-	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/vocab"
 	"github.com/msgx-aodb/msgx/internal/wake"
 )
@@ -172,9 +171,7 @@ func BenchmarkEndToEnd(b *testing.B) {
 	b.StopTimer()
 	rate := float64(n) / elapsed.Seconds()
 	// Every message of the mix applied: the figure is of real work.
-	counts, err := e.Store.QueueCounts(b.Context())
-	require.NoError(b, err)
-	require.Equal(b, []store.StatusCount{{Status: vocab.StatusSucceeded, Messages: int64(n + 1)}}, counts)
+	requireAllSucceeded(b, e, n+1)
 	lags, err := e.Store.OutboxLag(b.Context()) // nothing is relayed here: every event is pending
 	require.NoError(b, err)
 	for _, l := range lags {

@@ -6,9 +6,6 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/msgx-aodb/msgx/internal/store"
-	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // BenchmarkSnapshotCPU (issue #23): CPU time per flight of one DNLD drained
@@ -58,9 +55,7 @@ func snapshotCPU(b *testing.B, flights int, again bool) {
 	c, _ := drainCPU(b, e, postmasterPID(b, e), mariadbPID(b, e.MailboxDB), msgs)
 	statements(flights)
 
-	counts, err := e.Store.QueueCounts(b.Context())
-	require.NoError(b, err)
-	require.Equal(b, []store.StatusCount{{Status: vocab.StatusSucceeded, Messages: int64(msgs)}}, counts)
+	requireAllSucceeded(b, e, msgs)
 
 	perFlight := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(flights) }
 	b.ReportMetric(perFlight(c.self), "msgx-µs/flight")

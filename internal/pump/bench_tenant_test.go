@@ -15,9 +15,6 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/msgx-aodb/msgx/internal/store"
-	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // BenchmarkTenantCPU (issue #23): CPU time per message of each process while
@@ -73,9 +70,7 @@ func BenchmarkTenantCPU(b *testing.B) {
 		status1 := sessionStatus(b, e.MailboxDB)
 		statements(n + 1)
 
-		counts, err := e.Store.QueueCounts(b.Context())
-		require.NoError(b, err)
-		require.Equal(b, []store.StatusCount{{Status: vocab.StatusSucceeded, Messages: int64(n + 1)}}, counts)
+		requireAllSucceeded(b, e, n+1)
 
 		per := func(d time.Duration, k int) float64 { return float64(d.Microseconds()) / float64(k) }
 		b.ReportMetric(per(flops.self, n), "msgx-µs/msg")

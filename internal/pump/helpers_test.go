@@ -149,3 +149,14 @@ var (
 	refList  = sistest.RefList
 	vipList  = sistest.VIPList
 )
+
+// requireAllSucceeded fails unless PROC_STATE holds n messages, all
+// SUCCEEDED: a benchmark's figure is of real work. (The store counts only
+// the backlog and the dead letters.)
+func requireAllSucceeded(tb testing.TB, e *env, n int) {
+	tb.Helper()
+	var total, succeeded int
+	require.NoError(tb, e.PG.Pool.QueryRow(tb.Context(),
+		"SELECT count(*), count(*) FILTER (WHERE status = 'SUCCEEDED') FROM proc_state").Scan(&total, &succeeded))
+	require.Equal(tb, []int{n, n}, []int{total, succeeded}, "messages, of them SUCCEEDED")
+}

@@ -57,7 +57,12 @@ type Report struct {
 	Head *Head `json:"head"`
 	// Backlog counts the unfinished messages (PENDING and FAILED).
 	Backlog int64 `json:"backlog"`
-	// ByStatus counts the live messages by status (archived rows excluded).
+	// ByStatus counts the live messages that wait on msgx or an operator:
+	// PENDING, FAILED and DEAD (archived dead letters excluded), each always
+	// present. SUCCEEDED and SKIPPED are not counted: their live rows are
+	// the archive.after window's, and counting them read all of PROC_STATE
+	// on every scrape (issue #35); msgx_messages_finished_total counts
+	// outcomes.
 	ByStatus map[string]int64 `json:"by_status"`
 	// DeadLetters counts the live DEAD messages by error class.
 	DeadLetters map[string]int64 `json:"dead_letters"`
@@ -74,6 +79,10 @@ type Report struct {
 	// the identities reused with other content.
 	Ingress Ingress `json:"ingress"`
 }
+
+// CountedStatuses are the statuses ByStatus counts: those a message waits
+// in, on msgx (PENDING, FAILED) or on an operator (DEAD).
+var CountedStatuses = []string{vocab.StatusPending, vocab.StatusFailed, vocab.StatusDead}
 
 // Instances are which instance leads and how many wait as standby.
 type Instances struct {
@@ -198,6 +207,9 @@ func Collect(ctx context.Context, src Source, now time.Time) (Report, error) {
 	now = now.UTC() // JSON times are UTC (docs/api.md, "Times")
 	r := Report{At: now, ByStatus: map[string]int64{}, DeadLetters: map[string]int64{},
 		Failing: map[string]int64{}, Outbox: []TargetLag{}}
+	for _, st := range CountedStatuses {
+		r.ByStatus[st] = 0
+	}
 
 	heads, err := src.QueueHead(ctx, 1)
 	if err != nil {

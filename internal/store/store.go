@@ -94,7 +94,10 @@ type Queue interface {
 	RecordFailure(ctx context.Context, p vocab.RecordFailureParams) (int, error)
 	// DeadLetters pages the DEAD messages by id, optionally of one class.
 	DeadLetters(ctx context.Context, p DeadLettersParams) ([]vocab.QueueEntry, error)
-	// QueueCounts counts live messages by status and error class.
+	// QueueCounts counts the live messages that wait on msgx or an operator
+	// by status and error class: PENDING, FAILED and DEAD (not archived).
+	// SUCCEEDED and SKIPPED are not counted: that would read the whole
+	// archive.after window (issue #35).
 	QueueCounts(ctx context.Context) ([]StatusCount, error)
 }
 

@@ -12,7 +12,7 @@ type Enqueued struct {
 	LateAfter *int64
 }
 
-// StatusCount is a count of live messages of one status and class.
+// StatusCount is a count of live messages of one status and class (QueueCounts).
 type StatusCount struct {
 	Status, ErrorClass string
 	Messages           int64

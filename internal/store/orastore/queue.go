@@ -258,7 +258,7 @@ func (e executor) DeadLetters(ctx context.Context, p store.DeadLettersParams) ([
 // QueueCounts: a NULL class (” is NULL) reads as "".
 func (e executor) QueueCounts(ctx context.Context) ([]store.StatusCount, error) {
 	var out []store.StatusCount
-	err := e.query(ctx, "ProcStateCountByStatus", nil, func(r *sql.Rows) error {
+	err := e.query(ctx, "ProcStateCountBacklogAndDead", nil, func(r *sql.Rows) error {
 		var c store.StatusCount
 		var class sql.NullString
 		err := r.Scan(&c.Status, &class, &c.Messages)

@@ -205,3 +205,43 @@ func rowsRead(t *testing.T, conn *pgx.Conn, table, query string, args ...any) in
 	}
 	return sum(plans[0].Plan)
 }
+
+// Issue #35: counting the messages by status for `msgx status` and every
+// /metrics scrape read all of PROC_STATE, the archive.after week of finished
+// messages (190 000 rows on site). The counts of the backlog and the dead
+// letters must read those rows only, however many finished rows the week
+// holds, with statistics that know them.
+func TestStatusCountsReadOnlyTheBacklogAndTheDead(t *testing.T) {
+	t.Parallel()
+	const finished, pending, failed, dead = 20000, 30, 5, 20
+	pool := testdb.Postgres(t).Pool
+	ctx := t.Context()
+	conn, err := pool.Acquire(ctx)
+	require.NoError(t, err)
+	defer conn.Release()
+	for _, c := range []struct {
+		sql string
+		n   int
+	}{
+		{`INSERT INTO proc_state (msg_id, status, first_seen_at, finished_at, reason)
+		  SELECT i, CASE WHEN i % 100 = 7 THEN 'SKIPPED' ELSE 'SUCCEEDED' END, now(), now(),
+		    CASE WHEN i % 100 = 7 THEN 'ignored:ABCD' END
+		  FROM generate_series(1, $1::int) i`, finished},
+		{`INSERT INTO proc_state (msg_id, status, first_seen_at, finished_at, error_class)
+		  SELECT 1000000 + i, 'DEAD', now(), now(), CASE WHEN i % 2 = 0 THEN 'MALFORMED' ELSE 'EXHAUSTED' END
+		  FROM generate_series(1, $1::int) i`, dead},
+		{`INSERT INTO proc_state (msg_id, status, first_seen_at, attempts, error_class)
+		  SELECT 2000000 + i, 'FAILED', now(), 1, 'INFRA' FROM generate_series(1, $1::int) i`, failed},
+		{`INSERT INTO proc_state (msg_id, status, first_seen_at)
+		  SELECT 3000000 + i, 'PENDING', now() FROM generate_series(1, $1::int) i`, pending},
+	} {
+		_, err := conn.Exec(ctx, c.sql, c.n)
+		require.NoError(t, err, c.sql)
+	}
+	_, err = conn.Exec(ctx, "VACUUM ANALYZE proc_state")
+	require.NoError(t, err)
+	query, args := namedQuery(t, "proc_state.sql", "ProcStateCountBacklogAndDead", nil)
+	read := rowsRead(t, conn.Conn(), "proc_state", query, args...)
+	require.LessOrEqual(t, read, pending+failed+dead, "rows of proc_state read to count a backlog of %d and %d dead letters among %d finished messages",
+		pending+failed, dead, finished)
+}

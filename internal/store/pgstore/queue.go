@@ -190,7 +190,7 @@ func (e executor) DeadLetters(ctx context.Context, p store.DeadLettersParams) ([
 }
 
 func (e executor) QueueCounts(ctx context.Context) ([]store.StatusCount, error) {
-	rows, err := e.q.ProcStateCountByStatus(ctx, e.db)
+	rows, err := e.q.ProcStateCountBacklogAndDead(ctx, e.db)
 	out := make([]store.StatusCount, len(rows))
 	for i, r := range rows {
 		out[i] = store.StatusCount{Status: r.Status, ErrorClass: r.ErrorClass, Messages: r.Messages}

@@ -128,12 +128,21 @@ UPDATE proc_state SET
 WHERE msg_id = :msg_id AND status IN ('PENDING', 'FAILED')
 RETURNING attempts INTO :attempts
 
--- name: ProcStateCountByStatus :many
--- A NULL class stays NULL ('' is NULL here); the adapter maps it to "".
+-- name: ProcStateCountBacklogAndDead :many
+-- The backlog and the live dead letters, each half through its index's
+-- expression (PROC_STATE_HEAD_IX; PROC_STATE_DEAD_IX, which holds all the
+-- DEAD half needs, so no table access). A NULL class stays NULL ('' is NULL
+-- here); the adapter maps it to "".
 SELECT status, error_class, COUNT(*) AS messages
 FROM proc_state
+WHERE CASE WHEN status IN ('PENDING', 'FAILED') THEN msg_id END IS NOT NULL
 GROUP BY status, error_class
-ORDER BY status, error_class
+UNION ALL
+SELECT 'DEAD', CASE WHEN status = 'DEAD' THEN error_class END, COUNT(*)
+FROM proc_state
+WHERE CASE WHEN status = 'DEAD' THEN msg_id END IS NOT NULL
+GROUP BY CASE WHEN status = 'DEAD' THEN error_class END
+ORDER BY 1, 2
 
 -- name: ProcStateListDead :many
 SELECT * FROM (

@@ -131,12 +131,22 @@ UPDATE proc_state SET
 WHERE msg_id = @msg_id AND status IN ('PENDING', 'FAILED')
 RETURNING attempts;
 
--- name: ProcStateCountByStatus :many
--- Backlog and outcomes for status and metrics.
+-- name: ProcStateCountBacklogAndDead :many
+-- For status and metrics: the backlog (PENDING, FAILED) and the live dead
+-- letters, by status and class. Each half reads only its partial index's
+-- rows (proc_state_head_ix, proc_state_dead_ix: the DEAD half without the
+-- table), never the week of SUCCEEDED and SKIPPED rows, which nothing counts
+-- live (issue #35: they made every scrape read all of PROC_STATE).
 SELECT status, COALESCE(error_class, '')::varchar AS error_class, count(*) AS messages
 FROM proc_state
+WHERE status IN ('PENDING', 'FAILED')
 GROUP BY status, error_class
-ORDER BY status, error_class;
+UNION ALL
+SELECT 'DEAD'::varchar, COALESCE(error_class, '')::varchar, count(*)
+FROM proc_state
+WHERE status = 'DEAD'
+GROUP BY error_class
+ORDER BY 1, 2;
 
 -- name: ProcStateListDead :many
 -- Dead letters, paged by MSG_ID, optionally of one class.
