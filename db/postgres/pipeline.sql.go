@@ -186,7 +186,7 @@ func (q *Queries) BackfillTodoRecordFailure(ctx context.Context, db DBTX, arg Ba
 const identityConflictCountSince = `-- name: IdentityConflictCountSince :one
 SELECT ((SELECT count(*) FROM proc_state p WHERE p.duplicate_of IS NOT NULL
     AND p.finished_at >= $1::timestamptz AND p.reason LIKE '%:content-differs')
-  + (SELECT count(*) FROM proc_state_hst h WHERE h.duplicate_of IS NOT NULL AND h.archived_at >= $1::timestamptz
+  + (SELECT count(*) FROM proc_state_hst h WHERE h.duplicate_of IS NOT NULL
     AND h.finished_at >= $1::timestamptz AND h.reason LIKE '%:content-differs'))::bigint AS conflicts
 `
 
@@ -204,8 +204,8 @@ SELECT c.msg_id, c.duplicate_of, c.finished_at FROM (
     AND p.reason LIKE '%:content-differs'
   UNION ALL
   SELECT h.msg_id, h.duplicate_of, h.finished_at FROM proc_state_hst h
-  WHERE h.duplicate_of IS NOT NULL AND h.archived_at >= $1::timestamptz
-    AND h.finished_at >= $1::timestamptz AND h.reason LIKE '%:content-differs'
+  WHERE h.duplicate_of IS NOT NULL AND h.finished_at >= $1::timestamptz
+    AND h.reason LIKE '%:content-differs'
 ) c
 ORDER BY c.finished_at DESC, c.msg_id DESC
 LIMIT $2
@@ -223,8 +223,10 @@ type IdentityConflictsSinceRow struct {
 }
 
 // The duplicates finished since a time whose raw message differed from their
-// holder's (rule 2), live or archived, newest first (msgx status). A row
-// finished since then was archived since then too (archived_at's index).
+// holder's (rule 2), live or archived, newest first (msgx status). Both
+// halves read their table's duplicates finished since then only
+// (proc_state_duplicate_ix, proc_state_hst_duplicate_ix), not a day of
+// archive.
 func (q *Queries) IdentityConflictsSince(ctx context.Context, db DBTX, arg IdentityConflictsSinceParams) ([]IdentityConflictsSinceRow, error) {
 	rows, err := db.Query(ctx, identityConflictsSince, arg.Since, arg.MaxRows)
 	if err != nil {

@@ -183,8 +183,10 @@ type Querier interface {
 	GateListByFlights(ctx context.Context, db DBTX, flids []int64) ([]FlightGate, error)
 	IdentityConflictCountSince(ctx context.Context, db DBTX, since time.Time) (int64, error)
 	// The duplicates finished since a time whose raw message differed from their
-	// holder's (rule 2), live or archived, newest first (msgx status). A row
-	// finished since then was archived since then too (archived_at's index).
+	// holder's (rule 2), live or archived, newest first (msgx status). Both
+	// halves read their table's duplicates finished since then only
+	// (proc_state_duplicate_ix, proc_state_hst_duplicate_ix), not a day of
+	// archive.
 	IdentityConflictsSince(ctx context.Context, db DBTX, arg IdentityConflictsSinceParams) ([]IdentityConflictsSinceRow, error)
 	// Records a hole the poller gave up (rule 16); a hole recorded before (a
 	// restart gave it up again) keeps its first record.

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
@@ -244,4 +245,36 @@ func TestStatusCountsReadOnlyTheBacklogAndTheDead(t *testing.T) {
 	read := rowsRead(t, conn.Conn(), "proc_state", query, args...)
 	require.LessOrEqual(t, read, pending+failed+dead, "rows of proc_state read to count a backlog of %d and %d dead letters among %d finished messages",
 		pending+failed, dead, finished)
+}
+
+// Issue #35: the identity conflicts of the last 24 h (msgx status, /metrics)
+// read every row the hourly archive moved in those 24 h (27 000 on site) to
+// find the archived duplicates finished in them, which are none unless
+// archive.after is under a day. They must read those duplicates only.
+func TestIdentityConflictsReadOnlyTheDaysDuplicates(t *testing.T) {
+	t.Parallel()
+	const archived = 20000 // a day's archive: finished a week ago, moved today
+	pool := testdb.Postgres(t).Pool
+	ctx := t.Context()
+	conn, err := pool.Acquire(ctx)
+	require.NoError(t, err)
+	defer conn.Release()
+	_, err = conn.Exec(ctx, `INSERT INTO proc_state_hst (msg_id, status, attempts, first_seen_at, reason, duplicate_of,
+		  replay_count, finished_at, created_at, archived_at)
+		SELECT i, CASE WHEN i % 100 = 7 THEN 'SKIPPED' ELSE 'SUCCEEDED' END, 0, t,
+		  CASE WHEN i % 100 = 7 THEN 'duplicate-of:' || (i - 1) || ':content-differs' END,
+		  CASE WHEN i % 100 = 7 THEN i - 1 END, 0, t, t, t + interval '7 days'
+		FROM generate_series(1, $1::int) i,
+		  LATERAL (SELECT now() - interval '7 days 23 hours' + i * interval '86000 seconds' / $1::int AS t) x`, archived)
+	require.NoError(t, err)
+	_, err = conn.Exec(ctx, "VACUUM ANALYZE proc_state_hst")
+	require.NoError(t, err)
+	since := time.Now().Add(-24 * time.Hour)
+	for _, name := range []string{"IdentityConflictCountSince", "IdentityConflictsSince"} {
+		t.Run(name, func(t *testing.T) {
+			query, args := namedQuery(t, "pipeline.sql", name, map[string]any{"since": since, "max_rows": 5})
+			read := rowsRead(t, conn.Conn(), "proc_state_hst", query, args...)
+			require.LessOrEqual(t, read, 10, "archived rows read to find the duplicates finished in the last 24 h, among %d archived in them", archived)
+		})
+	}
 }

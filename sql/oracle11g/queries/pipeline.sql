@@ -164,8 +164,8 @@ FROM DUAL
 
 -- name: IdentityConflictsSince :many
 -- The duplicates finished since a time whose raw message differed from their
--- holder's (rule 2), live or archived, newest first (msgx status). A row
--- finished since then was archived since then too (ARCHIVED_AT's index).
+-- holder's (rule 2), live or archived, newest first (msgx status), each
+-- half through its table's duplicate index expression.
 SELECT * FROM (
   SELECT c.msg_id, c.duplicate_of, c.finished_at FROM (
     SELECT p.msg_id, p.duplicate_of, p.finished_at FROM proc_state p
@@ -173,8 +173,8 @@ SELECT * FROM (
       AND p.reason LIKE '%:content-differs'
     UNION ALL
     SELECT h.msg_id, h.duplicate_of, h.finished_at FROM proc_state_hst h
-    WHERE h.duplicate_of IS NOT NULL AND h.archived_at >= :since
-      AND h.finished_at >= :since AND h.reason LIKE '%:content-differs'
+    WHERE CASE WHEN h.duplicate_of IS NOT NULL THEN h.finished_at END >= :since
+      AND h.reason LIKE '%:content-differs'
   ) c
   ORDER BY c.finished_at DESC, c.msg_id DESC
 ) WHERE ROWNUM <= :max_rows
@@ -182,6 +182,6 @@ SELECT * FROM (
 -- name: IdentityConflictCountSince :one
 SELECT (SELECT COUNT(*) FROM proc_state p WHERE CASE WHEN p.duplicate_of IS NOT NULL THEN p.finished_at END >= :since
     AND p.reason LIKE '%:content-differs')
-  + (SELECT COUNT(*) FROM proc_state_hst h WHERE h.duplicate_of IS NOT NULL AND h.archived_at >= :since
-    AND h.finished_at >= :since AND h.reason LIKE '%:content-differs') AS conflicts
+  + (SELECT COUNT(*) FROM proc_state_hst h WHERE CASE WHEN h.duplicate_of IS NOT NULL THEN h.finished_at END >= :since
+    AND h.reason LIKE '%:content-differs') AS conflicts
 FROM DUAL

@@ -142,16 +142,18 @@ SELECT ((SELECT count(*) FROM proc_state p WHERE p.late_after IS NOT NULL AND p.
 
 -- name: IdentityConflictsSince :many
 -- The duplicates finished since a time whose raw message differed from their
--- holder's (rule 2), live or archived, newest first (msgx status). A row
--- finished since then was archived since then too (archived_at's index).
+-- holder's (rule 2), live or archived, newest first (msgx status). Both
+-- halves read their table's duplicates finished since then only
+-- (proc_state_duplicate_ix, proc_state_hst_duplicate_ix), not a day of
+-- archive.
 SELECT c.msg_id, c.duplicate_of, c.finished_at FROM (
   SELECT p.msg_id, p.duplicate_of, p.finished_at FROM proc_state p
   WHERE p.duplicate_of IS NOT NULL AND p.finished_at >= sqlc.arg(since)::timestamptz
     AND p.reason LIKE '%:content-differs'
   UNION ALL
   SELECT h.msg_id, h.duplicate_of, h.finished_at FROM proc_state_hst h
-  WHERE h.duplicate_of IS NOT NULL AND h.archived_at >= sqlc.arg(since)::timestamptz
-    AND h.finished_at >= sqlc.arg(since)::timestamptz AND h.reason LIKE '%:content-differs'
+  WHERE h.duplicate_of IS NOT NULL AND h.finished_at >= sqlc.arg(since)::timestamptz
+    AND h.reason LIKE '%:content-differs'
 ) c
 ORDER BY c.finished_at DESC, c.msg_id DESC
 LIMIT sqlc.arg(max_rows);
@@ -159,5 +161,5 @@ LIMIT sqlc.arg(max_rows);
 -- name: IdentityConflictCountSince :one
 SELECT ((SELECT count(*) FROM proc_state p WHERE p.duplicate_of IS NOT NULL
     AND p.finished_at >= sqlc.arg(since)::timestamptz AND p.reason LIKE '%:content-differs')
-  + (SELECT count(*) FROM proc_state_hst h WHERE h.duplicate_of IS NOT NULL AND h.archived_at >= sqlc.arg(since)::timestamptz
+  + (SELECT count(*) FROM proc_state_hst h WHERE h.duplicate_of IS NOT NULL
     AND h.finished_at >= sqlc.arg(since)::timestamptz AND h.reason LIKE '%:content-differs'))::bigint AS conflicts;

@@ -107,6 +107,9 @@ CREATE UNIQUE INDEX proc_state_hst_identity_uq ON proc_state_hst (identity_key) 
 -- The archive's twin of proc_state_late_ix: the late rows since a time (msgx
 -- status, /metrics) without reading a year of messages.
 CREATE INDEX proc_state_hst_late_ix ON proc_state_hst (first_seen_at) WHERE late_after IS NOT NULL;
+-- The archive's twin of proc_state_duplicate_ix: the identity conflicts of
+-- the last 24 h (msgx status, /metrics) without reading a day of archive.
+CREATE INDEX proc_state_hst_duplicate_ix ON proc_state_hst (finished_at) WHERE duplicate_of IS NOT NULL;
 COMMENT ON TABLE proc_state_hst IS 'Archive of terminal PROC_STATE rows. Identity keys of holders stay unique here and are checked on bind, so an archived message still deduplicates.';
 COMMENT ON COLUMN proc_state_hst.archived_at IS 'When the row was moved out of PROC_STATE.';
 COMMENT ON COLUMN proc_state_hst.late_after IS 'As proc_state.late_after.';
