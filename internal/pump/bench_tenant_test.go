@@ -44,7 +44,14 @@ import (
 //   - peak-MB: this process's VmHWM, the larger of the two drains' (reset
 //     before each through /proc/self/clear_refs);
 //   - alloc-KB/msg, allocs/msg: what this process allocated over the FLOP
-//     drain (runtime.MemStats), which moves little from run to run.
+//     drain (runtime.MemStats), which moves little from run to run;
+//   - commit-µs: the baseline of the same run, the CPU of one single-row
+//     insert committed on its own (this process + the benchmark's backends),
+//     the unit every transactional service pays; cpu-ratio is a FLOP's
+//     msgx + pg-own + MariaDB in that unit and dnld-ratio a DNLD flight's
+//     (msgx + pg-own), the figures to compare between machines and runs
+//     (the backends alone, so that others' work on the shared server does
+//     not count).
 //
 // CPU time, not wall time: it is stable on a shared machine. The servers are
 // shared, so another client's work in the same seconds counts too; the
@@ -62,6 +69,7 @@ func BenchmarkTenantCPU(b *testing.B) {
 		// alone (the server is shared; GLOBAL counts everyone's).
 		e.MailboxDB.SetMaxOpenConns(1)
 		statements := pgStatements(b, e)
+		commit := commitCPU(b, e, 2000) // first, with nothing else of the benchmark's running
 
 		_, err := e.Mailbox.Insert(b.Context(), []byte(dnld(flights)), e.Clock.Now())
 		require.NoError(b, err)
@@ -85,6 +93,9 @@ func BenchmarkTenantCPU(b *testing.B) {
 		b.ReportMetric(per(flops.total(), n), "total-µs/msg")
 		b.ReportMetric(per(day.total(), flights), "dnld-µs/flight")
 		b.ReportMetric(per(day.total()+flops.total(), n+1), "drain-µs/msg")
+		b.ReportMetric(per(commit, 2000), "commit-µs")
+		b.ReportMetric(float64(flops.self+flops.own+flops.mariadb)/float64(n)/(float64(commit)/2000), "cpu-ratio")
+		b.ReportMetric(float64(day.self+day.own)/float64(flights)/(float64(commit)/2000), "dnld-ratio")
 		peak := max(dayPeak, flopPeak)
 		b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
 		// What the drain allocated (the collector's work follows it): a
@@ -145,6 +156,19 @@ func drainCPU(b *testing.B, e *env, pgPID, myPID, n int) (drainCost, uint64) {
 		c.own += t - own0[pid]
 	}
 	return c, peakRSS(b)
+}
+
+// commitCPU is the CPU time of this process and the benchmark's backends
+// over n single-row inserts, one transaction each (baselineCommits').
+func commitCPU(b *testing.B, e *env, n int) time.Duration {
+	b.Helper()
+	own0, self0 := backendsCPU(b, e), selfCPU(b)
+	baselineCommits(b, e, n)
+	cpu := selfCPU(b) - self0
+	for pid, t := range backendsCPU(b, e) {
+		cpu += t - own0[pid]
+	}
+	return cpu
 }
 
 // selfCPU is this process's user+system time.
