@@ -23,7 +23,7 @@ type detailTable interface {
 // the value columns.
 type table[R, P any] struct {
 	group  string
-	kind   string // ROUT/ERUT for the shared route-point table, else ""
+	kind   string // ROUT/ERUT for the shared route-point table (loaded by routeTables), else ""
 	cols   valueColumns
 	common commonColumns
 	list   func(ctx context.Context, db postgres.DBTX, flids []int64) ([]R, error)
@@ -66,21 +66,22 @@ func (t *table[R, P]) load(ctx context.Context, e executor, flids []int64, into 
 		return err
 	}
 	for i := range rows {
-		v := reflect.ValueOf(&rows[i]).Elem()
-		if t.kind != "" && v.Field(t.common.routeKind).String() != t.kind {
-			continue
-		}
-		flid := v.Field(t.common.flid).Int()
-		item := flight.Item{Fields: map[string]flight.Value{}}
-		if t.common.sourceSeq >= 0 {
-			item.SourceSeq = v.Field(t.common.sourceSeq).Interface().(*int64)
-		}
-		t.cols.get(v, item.Fields)
-		// Rows come ordered by (flid, ordinal): appending keeps the input order.
-		s := into[flid]
-		s.Groups[t.group] = append(s.Groups[t.group], item)
+		t.add(reflect.ValueOf(&rows[i]).Elem(), into)
 	}
 	return nil
+}
+
+// add appends one row (a generated struct) to its flight's group. Rows come
+// ordered by (flid, ordinal): appending keeps the input order.
+func (t *table[R, P]) add(v reflect.Value, into map[int64]*flight.State) {
+	flid := v.Field(t.common.flid).Int()
+	item := flight.Item{Fields: make(map[string]flight.Value, len(t.cols))}
+	if t.common.sourceSeq >= 0 {
+		item.SourceSeq = v.Field(t.common.sourceSeq).Interface().(*int64)
+	}
+	t.cols.get(v, item.Fields)
+	s := into[flid]
+	s.Groups[t.group] = append(s.Groups[t.group], item)
 }
 
 func (t *table[R, P]) replace(ctx context.Context, e executor, writes []vocab.FlightWrite, now time.Time) error {
@@ -125,11 +126,46 @@ func (t *table[R, P]) replace(ctx context.Context, e executor, writes []vocab.Fl
 	return err
 }
 
+// routeTables is the route-point table's two groups (ROUT, ERUT, told
+// apart by route_kind): read in one statement for both, replaced per kind.
+type routeTables []*table[postgres.FlightRoutePoint, postgres.RoutePointInsertParams]
+
+func (r routeTables) load(ctx context.Context, e executor, flids []int64, into map[int64]*flight.State) error {
+	rows, err := r[0].list(ctx, e.db, flids)
+	if err != nil {
+		return err
+	}
+	for i := range rows {
+		for _, t := range r {
+			if rows[i].RouteKind == t.kind {
+				t.add(reflect.ValueOf(&rows[i]).Elem(), into)
+			}
+		}
+	}
+	return nil
+}
+
+func (r routeTables) replace(ctx context.Context, e executor, writes []vocab.FlightWrite, now time.Time) error {
+	for _, t := range r {
+		if err := t.replace(ctx, e, writes, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // routeDelete deletes one route kind, so ROUT and ERUT are replaced independently.
 func routeDelete(q *postgres.Queries, kind string) func(context.Context, postgres.DBTX, []int64) (int64, error) {
 	return func(ctx context.Context, db postgres.DBTX, flids []int64) (int64, error) {
 		return q.RoutePointDeleteByFlightsKind(ctx, db, postgres.RoutePointDeleteByFlightsKindParams{Flids: flids, RouteKind: kind})
 	}
+}
+
+func routeTable(q *postgres.Queries, kind string) *table[postgres.FlightRoutePoint, postgres.RoutePointInsertParams] {
+	return newTable(kind, kind, q.RoutePointListByFlights, routeDelete(q, kind), q.RoutePointInsert,
+		func(r postgres.FlightRoutePoint) postgres.RoutePointInsertParams {
+			return postgres.RoutePointInsertParams(r)
+		})
 }
 
 var details = func() []detailTable {
@@ -161,15 +197,6 @@ var details = func() []detailTable {
 		newTable(flight.GroupChockOps, "",
 			q.ChockOpListByFlights, q.ChockOpDeleteByFlights, q.ChockOpInsert,
 			func(r postgres.FlightChockOp) postgres.ChockOpInsertParams { return postgres.ChockOpInsertParams(r) }),
-		newTable(flight.GroupRoute, flight.GroupRoute,
-			q.RoutePointListByFlights, routeDelete(q, flight.GroupRoute), q.RoutePointInsert,
-			func(r postgres.FlightRoutePoint) postgres.RoutePointInsertParams {
-				return postgres.RoutePointInsertParams(r)
-			}),
-		newTable(flight.GroupExtraRoute, flight.GroupExtraRoute,
-			q.RoutePointListByFlights, routeDelete(q, flight.GroupExtraRoute), q.RoutePointInsert,
-			func(r postgres.FlightRoutePoint) postgres.RoutePointInsertParams {
-				return postgres.RoutePointInsertParams(r)
-			}),
+		routeTables{routeTable(q, flight.GroupRoute), routeTable(q, flight.GroupExtraRoute)},
 	}
 }()
