@@ -65,23 +65,32 @@ func (t *table[R, P]) load(ctx context.Context, e executor, flids []int64, into 
 	if err != nil {
 		return err
 	}
-	for i := range rows {
-		t.add(reflect.ValueOf(&rows[i]).Elem(), into)
+	for i := 0; i < len(rows); {
+		j := i + 1
+		for j < len(rows) && t.flid(&rows[j]) == t.flid(&rows[i]) {
+			j++
+		}
+		t.addRun(rows[i:j], into)
+		i = j
 	}
 	return nil
 }
 
-// add appends one row (a generated struct) to its flight's group. Rows come
-// ordered by (flid, ordinal): appending keeps the input order.
-func (t *table[R, P]) add(v reflect.Value, into map[int64]*flight.State) {
-	flid := v.Field(t.common.flid).Int()
-	item := flight.Item{Fields: make(map[string]flight.Value, len(t.cols))}
-	if t.common.sourceSeq >= 0 {
-		item.SourceSeq = v.Field(t.common.sourceSeq).Interface().(*int64)
+func (t *table[R, P]) flid(r *R) int64 { return reflect.ValueOf(r).Elem().Field(t.common.flid).Int() }
+
+// addRun sets its flight's group to run, rows of one flight (generated
+// structs) in ordinal order, sized once.
+func (t *table[R, P]) addRun(run []R, into map[int64]*flight.State) {
+	items := make([]flight.Item, len(run))
+	for i := range run {
+		v := reflect.ValueOf(&run[i]).Elem()
+		items[i].Fields = make(map[string]flight.Value, len(t.cols))
+		if t.common.sourceSeq >= 0 {
+			items[i].SourceSeq = v.Field(t.common.sourceSeq).Interface().(*int64)
+		}
+		t.cols.get(v, items[i].Fields)
 	}
-	t.cols.get(v, item.Fields)
-	s := into[flid]
-	s.Groups[t.group] = append(s.Groups[t.group], item)
+	into[t.flid(&run[0])].Groups[t.group] = items
 }
 
 func (t *table[R, P]) replace(ctx context.Context, e executor, writes []vocab.FlightWrite, now time.Time) error {
@@ -135,12 +144,18 @@ func (r routeTables) load(ctx context.Context, e executor, flids []int64, into m
 	if err != nil {
 		return err
 	}
-	for i := range rows {
+	// Ordered by (flid, route_kind, ordinal): each kind of a flight is a run.
+	for i := 0; i < len(rows); {
+		j := i + 1
+		for j < len(rows) && rows[j].Flid == rows[i].Flid && rows[j].RouteKind == rows[i].RouteKind {
+			j++
+		}
 		for _, t := range r {
 			if rows[i].RouteKind == t.kind {
-				t.add(reflect.ValueOf(&rows[i]).Elem(), into)
+				t.addRun(rows[i:j], into)
 			}
 		}
+		i = j
 	}
 	return nil
 }
