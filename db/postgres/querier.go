@@ -136,10 +136,15 @@ type Querier interface {
 	FlightListByDay(ctx context.Context, db DBTX, arg FlightListByDayParams) ([]FlightSchd, error)
 	// Previous-generation members of a flight day that are still ACTIVE on that
 	// operation day and absent from the new snapshot: the only flights a snapshot
-	// may prune. Each member's flight is read by its primary key (the OFFSET 0
-	// fence keeps the planner from joining them otherwise): on a new day the
-	// statistics know none of the day's rows, and the join the planner then
-	// chose compared every member with every flight of the day (issue #35).
+	// may prune. The day's members (primary-key prefix) minus the new list is an
+	// EXCEPT, which PostgreSQL runs only by hashing or sorting both sides, so the
+	// flights are read for the difference alone (none on a resend of the same
+	// flights), each by its key behind an OFFSET 0 fence the planner cannot
+	// flatten: on a new day the statistics know none of the day's rows, and the
+	// join the planner then chose compared every member with every flight of the
+	// day (issue #35). The probe names the whole day index key too: on a table
+	// never analyzed the planner took that index for a probe on flid alone, a
+	// scan of the whole index per member (issue #34).
 	FlightListPruneCandidates(ctx context.Context, db DBTX, arg FlightListPruneCandidatesParams) ([]FlightSchd, error)
 	// Maintenance jobs (internal/maintenance, docs/design.md §8). Every statement
 	// is bounded by @max_rows; the purges and the archive return how many rows
