@@ -277,8 +277,10 @@ type Querier interface {
 	ProcStateGet(ctx context.Context, db DBTX, msgID int64) (ProcState, error)
 	// The queue head: the smallest unfinished MSG_ID. FAILED holds the head too.
 	ProcStateGetHead(ctx context.Context, db DBTX) (ProcState, error)
-	// Re-checks the messages of a run inside the business transaction.
-	ProcStateGetManyForUpdate(ctx context.Context, db DBTX, msgIds []int64) ([]ProcState, error)
+	// Re-checks the messages of a run inside the business transaction and locks
+	// them, reading what that transaction uses of a row (store.LockMessages):
+	// its status, the identity bound before, the replay count.
+	ProcStateGetManyForUpdate(ctx context.Context, db DBTX, msgIds []int64) ([]ProcStateGetManyForUpdateRow, error)
 	ProcStateHstGet(ctx context.Context, db DBTX, msgID int64) (ProcStateHst, error)
 	// Dead letters, paged by MSG_ID, optionally of one class.
 	ProcStateListDead(ctx context.Context, db DBTX, arg ProcStateListDeadParams) ([]ProcState, error)

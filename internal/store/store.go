@@ -78,8 +78,10 @@ type Queue interface {
 	PendingAfter(ctx context.Context, after int64, max int) ([]int64, error)
 	// Message returns a message, live or archived; ErrNotFound if neither.
 	Message(ctx context.Context, id int64) (vocab.QueueEntry, error)
-	// LockMessages reads live messages and locks their rows (inside a
-	// transaction), in MSG_ID order; ids not found are absent.
+	// LockMessages locks live messages' rows (inside a transaction) and
+	// returns, in MSG_ID order, what the transaction that settles them uses
+	// of each: ID, Status, IdentityKey, ReplayCount (the other fields are
+	// zero; Message reads a whole row). Ids not found are absent.
 	LockMessages(ctx context.Context, ids []int64) ([]vocab.QueueEntry, error)
 	// IdentityHolders returns the messages holding the given identity keys,
 	// live or archived, with their raw messages' digests; free keys are

@@ -114,7 +114,16 @@ func (e executor) lockMessagesOn(ctx context.Context, ids []int64) ([]vocab.Queu
 	if err != nil {
 		return nil, err
 	}
-	return e.messages(ctx, "ProcStateGetManyForUpdate", map[string]any{"msg_ids": list})
+	var out []vocab.QueueEntry
+	err = e.query(ctx, "ProcStateGetManyForUpdate", map[string]any{"msg_ids": list}, func(r *sql.Rows) error {
+		var m vocab.QueueEntry
+		var key sql.NullString
+		err := r.Scan(&m.ID, &m.Status, &key, &m.ReplayCount)
+		m.IdentityKey = key.String
+		out = append(out, m)
+		return err
+	})
+	return out, err
 }
 
 func (e executor) identityHoldersOn(ctx context.Context, keys []string) (map[string]vocab.Holder, error) {

@@ -87,7 +87,11 @@ func (e executor) Message(ctx context.Context, id int64) (vocab.QueueEntry, erro
 
 func (e executor) LockMessages(ctx context.Context, ids []int64) ([]vocab.QueueEntry, error) {
 	rows, err := e.q.ProcStateGetManyForUpdate(ctx, e.db, ids)
-	return messages(rows), interpret(err)
+	out := make([]vocab.QueueEntry, len(rows))
+	for i, r := range rows {
+		out[i] = vocab.QueueEntry{ID: r.MsgID, Status: r.Status, IdentityKey: deref(r.IdentityKey), ReplayCount: int(r.ReplayCount)}
+	}
+	return out, interpret(err)
 }
 
 func (e executor) IdentityHolders(ctx context.Context, keys []string) (map[string]vocab.Holder, error) {

@@ -70,7 +70,8 @@ SELECT msg_id FROM (
 SELECT * FROM proc_state WHERE msg_id = :msg_id
 
 -- name: ProcStateGetManyForUpdate :many
-SELECT * FROM proc_state
+-- What the business transaction uses of a locked row (store.LockMessages).
+SELECT msg_id, status, identity_key, replay_count FROM proc_state
 WHERE msg_id IN (SELECT COLUMN_VALUE FROM TABLE(:msg_ids))
 ORDER BY msg_id
 FOR UPDATE

@@ -67,8 +67,11 @@ LIMIT @max_rows;
 SELECT * FROM proc_state WHERE msg_id = @msg_id;
 
 -- name: ProcStateGetManyForUpdate :many
--- Re-checks the messages of a run inside the business transaction.
-SELECT * FROM proc_state WHERE msg_id = ANY(@msg_ids::bigint[]) ORDER BY msg_id FOR UPDATE;
+-- Re-checks the messages of a run inside the business transaction and locks
+-- them, reading what that transaction uses of a row (store.LockMessages):
+-- its status, the identity bound before, the replay count.
+SELECT msg_id, status, identity_key, replay_count FROM proc_state
+WHERE msg_id = ANY(@msg_ids::bigint[]) ORDER BY msg_id FOR UPDATE;
 
 -- name: ProcStateFindIdentities :many
 -- Who holds these identity keys, live or archived (archived rows still
