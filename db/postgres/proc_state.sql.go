@@ -590,6 +590,47 @@ func (q *Queries) ProcStateListPendingAfter(ctx context.Context, db DBTX, arg Pr
 	return items, nil
 }
 
+const procStateListRun = `-- name: ProcStateListRun :many
+SELECT msg_id, status, attempts, first_seen_at FROM proc_state
+WHERE status IN ('PENDING', 'FAILED')
+ORDER BY msg_id
+LIMIT $1
+`
+
+type ProcStateListRunRow struct {
+	MsgID       int64     `json:"msg_id"`
+	Status      string    `json:"status"`
+	Attempts    int32     `json:"attempts"`
+	FirstSeenAt time.Time `json:"first_seen_at"`
+}
+
+// The first unfinished messages in order, with what the pump uses of the
+// messages of a run (store.QueueRun), not the whole row.
+func (q *Queries) ProcStateListRun(ctx context.Context, db DBTX, maxRows int32) ([]ProcStateListRunRow, error) {
+	rows, err := db.Query(ctx, procStateListRun, maxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ProcStateListRunRow{}
+	for rows.Next() {
+		var i ProcStateListRunRow
+		if err := rows.Scan(
+			&i.MsgID,
+			&i.Status,
+			&i.Attempts,
+			&i.FirstSeenAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const procStateRecordFailure = `-- name: ProcStateRecordFailure :one
 UPDATE proc_state SET
   status = 'FAILED',

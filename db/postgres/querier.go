@@ -289,6 +289,9 @@ type Querier interface {
 	// The ids of the PENDING messages after an id, in order: what the pump reads
 	// ahead while it commits the run before them.
 	ProcStateListPendingAfter(ctx context.Context, db DBTX, arg ProcStateListPendingAfterParams) ([]int64, error)
+	// The first unfinished messages in order, with what the pump uses of the
+	// messages of a run (store.QueueRun), not the whole row.
+	ProcStateListRun(ctx context.Context, db DBTX, maxRows int32) ([]ProcStateListRunRow, error)
 	// Records a failed attempt: FAILED with the backoff the caller computed; the
 	// first failure of a series starts the head-deadline. The kind and META the
 	// message decoded to are bound when given (NULL keeps what is bound), so an

@@ -73,6 +73,9 @@ type Queue interface {
 	EnqueueNew(ctx context.Context, ids []int64, now time.Time) ([]Enqueued, error)
 	// QueueHead returns up to max unfinished messages (PENDING or FAILED) in MSG_ID order.
 	QueueHead(ctx context.Context, max int) ([]vocab.QueueEntry, error)
+	// QueueRun is QueueHead with what the pump uses of the messages of a
+	// run: ID, Status, Attempts, FirstSeenAt (the other fields are zero).
+	QueueRun(ctx context.Context, max int) ([]vocab.QueueEntry, error)
 	// PendingAfter returns the ids of up to max PENDING messages after an id,
 	// in MSG_ID order.
 	PendingAfter(ctx context.Context, after int64, max int) ([]int64, error)

@@ -65,6 +65,15 @@ func testQueue(t *testing.T, newStore Factory) {
 		require.NoError(t, err)
 		require.Equal(t, "SCHS", m.Meta.Type, "a failure without Bind keeps what is bound")
 
+		// A run's entries: the head's order, with what the pump uses of them.
+		run, err := s.QueueRun(ctx(t), 2)
+		require.NoError(t, err)
+		require.Equal(t, []vocab.QueueEntry{
+			{ID: 2, Status: vocab.StatusFailed, Attempts: 4, FirstSeenAt: run[0].FirstSeenAt},
+			{ID: 3, Status: vocab.StatusPending, FirstSeenAt: run[1].FirstSeenAt},
+		}, run)
+		require.True(t, run[0].FirstSeenAt.Equal(t0) && run[1].FirstSeenAt.Equal(t0))
+
 		require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{{MsgID: 2, Status: vocab.StatusDead, ErrorClass: "EXHAUSTED", Reason: "attempts", Now: t0}}))
 		require.Equal(t, []int64{3, 4, 5}, headIDs(t, s))
 	})

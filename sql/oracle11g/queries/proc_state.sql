@@ -58,6 +58,14 @@ SELECT * FROM (
   ORDER BY CASE WHEN status IN ('PENDING', 'FAILED') THEN msg_id END
 ) WHERE ROWNUM <= :max_rows
 
+-- name: ProcStateListRun :many
+-- What the pump uses of the messages of a run (store.QueueRun).
+SELECT msg_id, status, attempts, first_seen_at FROM (
+  SELECT msg_id, status, attempts, first_seen_at FROM proc_state
+  WHERE CASE WHEN status IN ('PENDING', 'FAILED') THEN msg_id END IS NOT NULL
+  ORDER BY CASE WHEN status IN ('PENDING', 'FAILED') THEN msg_id END
+) WHERE ROWNUM <= :max_rows
+
 -- name: ProcStateListPendingAfter :many
 SELECT msg_id FROM (
   SELECT msg_id FROM proc_state

@@ -55,6 +55,14 @@ WHERE status IN ('PENDING', 'FAILED')
 ORDER BY msg_id
 LIMIT @max_rows;
 
+-- name: ProcStateListRun :many
+-- The first unfinished messages in order, with what the pump uses of the
+-- messages of a run (store.QueueRun), not the whole row.
+SELECT msg_id, status, attempts, first_seen_at FROM proc_state
+WHERE status IN ('PENDING', 'FAILED')
+ORDER BY msg_id
+LIMIT @max_rows;
+
 -- name: ProcStateListPendingAfter :many
 -- The ids of the PENDING messages after an id, in order: what the pump reads
 -- ahead while it commits the run before them.
