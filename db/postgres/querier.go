@@ -282,8 +282,10 @@ type Querier interface {
 	ProcStateGet(ctx context.Context, db DBTX, msgID int64) (ProcState, error)
 	// The queue head: the smallest unfinished MSG_ID. FAILED holds the head too.
 	ProcStateGetHead(ctx context.Context, db DBTX) (ProcState, error)
-	// Re-checks the messages of a run inside the business transaction.
-	ProcStateGetManyForUpdate(ctx context.Context, db DBTX, msgIds []int64) ([]ProcState, error)
+	// Re-checks the messages of a run inside the business transaction and locks
+	// them, reading what that transaction uses of a row (store.LockMessages):
+	// its status, the identity bound before, the replay count.
+	ProcStateGetManyForUpdate(ctx context.Context, db DBTX, msgIds []int64) ([]ProcStateGetManyForUpdateRow, error)
 	ProcStateHstGet(ctx context.Context, db DBTX, msgID int64) (ProcStateHst, error)
 	// Dead letters, paged by MSG_ID, optionally of one class.
 	ProcStateListDead(ctx context.Context, db DBTX, arg ProcStateListDeadParams) ([]ProcState, error)
@@ -292,6 +294,9 @@ type Querier interface {
 	// The ids of the PENDING messages after an id, in order: what the pump reads
 	// ahead while it commits the run before them.
 	ProcStateListPendingAfter(ctx context.Context, db DBTX, arg ProcStateListPendingAfterParams) ([]int64, error)
+	// The first unfinished messages in order, with what the pump uses of the
+	// messages of a run (store.QueueRun), not the whole row.
+	ProcStateListRun(ctx context.Context, db DBTX, maxRows int32) ([]ProcStateListRunRow, error)
 	// Records a failed attempt: FAILED with the backoff the caller computed; the
 	// first failure of a series starts the head-deadline. The kind and META the
 	// message decoded to are bound when given (NULL keeps what is bound), so an

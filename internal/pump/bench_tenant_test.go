@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,8 +28,9 @@ import (
 // of the mix over those flights (the issue's "per FLOP message"):
 //
 //   - msgx-µs/msg: this process's user+system time (getrusage) over the FLOP
-//     drain; it includes the benchmark's own progress checks (three indexed
-//     reads every 20 ms, negligible);
+//     drain; it includes the benchmark's own progress checks (every 20 ms
+//     the ingress mark, then the head and the todos only once the check
+//     before passed: negligible);
 //   - pg-µs/msg: the PostgreSQL server: the postmaster's utime+stime plus
 //     cutime+cstime (its reaped children) plus every live child's
 //     utime+stime (/proc), before and after;
@@ -144,7 +146,9 @@ func drainCPU(b *testing.B, e *env, pgPID, myPID, n int) (drainCost, uint64) {
 	var mem0, mem1 runtime.MemStats
 	runtime.ReadMemStats(&mem0)
 	self0, pg0, my0 := selfCPU(b), pgCPU(b, pgPID), procCPU(b, myPID)
+	stop := profileDrain(b, n)
 	runService(b, e, n)
+	stop()
 	self1, pg1, my1 := selfCPU(b), pgCPU(b, pgPID), procCPU(b, myPID)
 	runtime.ReadMemStats(&mem1)
 	own1 := backendsCPU(b, e)
@@ -169,6 +173,45 @@ func commitCPU(b *testing.B, e *env, n int) time.Duration {
 		cpu += t - own0[pid]
 	}
 	return cpu
+}
+
+// profileDrain profiles the FLOP drain alone (n > 1): MSGX_BENCH_CPUPROFILE
+// names the CPU profile's file; MSGX_BENCH_ALLOCPROFILE a directory where
+// allocs-before.prof and allocs.prof sample every allocation (then `go tool
+// pprof -sample_index=alloc_space -base allocs-before.prof … allocs.prof`;
+// sampling every allocation slows the drain, so not both at once). The test
+// binary's -cpuprofile and -memprofile cover the DNLD and the mailbox's
+// filling too.
+func profileDrain(b *testing.B, n int) (stop func()) {
+	cpuFile, allocDir := os.Getenv("MSGX_BENCH_CPUPROFILE"), os.Getenv("MSGX_BENCH_ALLOCPROFILE")
+	switch {
+	case n < 2:
+		return func() {}
+	case cpuFile != "":
+		f, err := os.Create(cpuFile)
+		require.NoError(b, err)
+		require.NoError(b, pprof.StartCPUProfile(f))
+		return func() {
+			pprof.StopCPUProfile()
+			require.NoError(b, f.Close())
+		}
+	case allocDir != "":
+		allocs := func(name string) {
+			runtime.GC() // the profile's figures are as of the last collection
+			f, err := os.Create(filepath.Join(allocDir, name))
+			require.NoError(b, err)
+			require.NoError(b, pprof.Lookup("allocs").WriteTo(f, 0))
+			require.NoError(b, f.Close())
+		}
+		rate := runtime.MemProfileRate
+		runtime.MemProfileRate = 1
+		allocs("allocs-before.prof")
+		return func() {
+			allocs("allocs.prof")
+			runtime.MemProfileRate = rate
+		}
+	}
+	return func() {}
 }
 
 // selfCPU is this process's user+system time.
