@@ -527,12 +527,17 @@ func (q *Queries) FlightListByDay(ctx context.Context, db DBTX, arg FlightListBy
 }
 
 const flightListPruneCandidates = `-- name: FlightListPruneCandidates :many
-SELECT f.flid, f.ffid, f.alcd, f.alsc, f.flno, f.mvin, f.sodt, f.sodt_at, f.flty, f.flin, f.acft, f.reno, f.taop, f.tafl, f.taid, f.trml, f.maxp, f.csop, f.csft, f.maid, f.estt, f.estt_at, f.actt, f.actt_at, f.stnd, f.phag, f.fhag, f.mhag, f.cncl, f.remc, f.botm, f.botm_at, f.lacl, f.fint, f.appt, f.egsr, f.egst, f.egst_at, f.vipp, f.vipr, f.lbno, f.lbwt, f.paxc, f.exsc, f.exsr, f.ftss, f.pedt, f.pedt_at, f.neat, f.neat_at, f.padt, f.padt_at, f.naat, f.naat_at, f.stdt, f.stdt_at, f.eddt, f.eddt_at, f.dyop, f.scht, f.scht_minutes, f.cobt, f.cobt_at, f.tobt, f.tobt_at, f.eobt, f.eobt_at, f.ctot, f.ctot_at, f.iest, f.iest_at, f.runw, f.fdiv_ddes, f.fdiv_ddir, f.fdiv_text, f.fret_reid, f.fret_text, f.flab_ares, f.flab_text, f.operation_day, f.fday, f.lifecycle, f.deleted_at, f.state_version, f.last_message_id, f.created_at, f.updated_at, f.stamps FROM schd_gen_flid g
-CROSS JOIN LATERAL (SELECT s.flid, s.ffid, s.alcd, s.alsc, s.flno, s.mvin, s.sodt, s.sodt_at, s.flty, s.flin, s.acft, s.reno, s.taop, s.tafl, s.taid, s.trml, s.maxp, s.csop, s.csft, s.maid, s.estt, s.estt_at, s.actt, s.actt_at, s.stnd, s.phag, s.fhag, s.mhag, s.cncl, s.remc, s.botm, s.botm_at, s.lacl, s.fint, s.appt, s.egsr, s.egst, s.egst_at, s.vipp, s.vipr, s.lbno, s.lbwt, s.paxc, s.exsc, s.exsr, s.ftss, s.pedt, s.pedt_at, s.neat, s.neat_at, s.padt, s.padt_at, s.naat, s.naat_at, s.stdt, s.stdt_at, s.eddt, s.eddt_at, s.dyop, s.scht, s.scht_minutes, s.cobt, s.cobt_at, s.tobt, s.tobt_at, s.eobt, s.eobt_at, s.ctot, s.ctot_at, s.iest, s.iest_at, s.runw, s.fdiv_ddes, s.fdiv_ddir, s.fdiv_text, s.fret_reid, s.fret_text, s.flab_ares, s.flab_text, s.operation_day, s.fday, s.lifecycle, s.deleted_at, s.state_version, s.last_message_id, s.created_at, s.updated_at, s.stamps FROM flight_schd s WHERE s.flid = g.flid OFFSET 0) f
-WHERE g.fday = $1
-  AND f.lifecycle = 'ACTIVE'
-  AND f.operation_day = $1
-  AND NOT (f.flid = ANY($2::bigint[]))
+SELECT f.flid, f.ffid, f.alcd, f.alsc, f.flno, f.mvin, f.sodt, f.sodt_at, f.flty, f.flin, f.acft, f.reno, f.taop, f.tafl, f.taid, f.trml, f.maxp, f.csop, f.csft, f.maid, f.estt, f.estt_at, f.actt, f.actt_at, f.stnd, f.phag, f.fhag, f.mhag, f.cncl, f.remc, f.botm, f.botm_at, f.lacl, f.fint, f.appt, f.egsr, f.egst, f.egst_at, f.vipp, f.vipr, f.lbno, f.lbwt, f.paxc, f.exsc, f.exsr, f.ftss, f.pedt, f.pedt_at, f.neat, f.neat_at, f.padt, f.padt_at, f.naat, f.naat_at, f.stdt, f.stdt_at, f.eddt, f.eddt_at, f.dyop, f.scht, f.scht_minutes, f.cobt, f.cobt_at, f.tobt, f.tobt_at, f.eobt, f.eobt_at, f.ctot, f.ctot_at, f.iest, f.iest_at, f.runw, f.fdiv_ddes, f.fdiv_ddir, f.fdiv_text, f.fret_reid, f.fret_text, f.flab_ares, f.flab_text, f.operation_day, f.fday, f.lifecycle, f.deleted_at, f.state_version, f.last_message_id, f.created_at, f.updated_at, f.stamps FROM (
+  SELECT g.flid FROM schd_gen_flid g WHERE g.fday = $1
+  EXCEPT
+  SELECT unnest($2::bigint[])
+) c
+CROSS JOIN LATERAL (
+  SELECT s.flid, s.ffid, s.alcd, s.alsc, s.flno, s.mvin, s.sodt, s.sodt_at, s.flty, s.flin, s.acft, s.reno, s.taop, s.tafl, s.taid, s.trml, s.maxp, s.csop, s.csft, s.maid, s.estt, s.estt_at, s.actt, s.actt_at, s.stnd, s.phag, s.fhag, s.mhag, s.cncl, s.remc, s.botm, s.botm_at, s.lacl, s.fint, s.appt, s.egsr, s.egst, s.egst_at, s.vipp, s.vipr, s.lbno, s.lbwt, s.paxc, s.exsc, s.exsr, s.ftss, s.pedt, s.pedt_at, s.neat, s.neat_at, s.padt, s.padt_at, s.naat, s.naat_at, s.stdt, s.stdt_at, s.eddt, s.eddt_at, s.dyop, s.scht, s.scht_minutes, s.cobt, s.cobt_at, s.tobt, s.tobt_at, s.eobt, s.eobt_at, s.ctot, s.ctot_at, s.iest, s.iest_at, s.runw, s.fdiv_ddes, s.fdiv_ddir, s.fdiv_text, s.fret_reid, s.fret_text, s.flab_ares, s.flab_text, s.operation_day, s.fday, s.lifecycle, s.deleted_at, s.state_version, s.last_message_id, s.created_at, s.updated_at, s.stamps FROM flight_schd s
+  WHERE s.flid = c.flid AND s.operation_day = $1
+  OFFSET 0
+) f
+WHERE f.lifecycle = 'ACTIVE'
 ORDER BY f.flid
 `
 
@@ -543,10 +548,15 @@ type FlightListPruneCandidatesParams struct {
 
 // Previous-generation members of a flight day that are still ACTIVE on that
 // operation day and absent from the new snapshot: the only flights a snapshot
-// may prune. Each member's flight is read by its primary key (the OFFSET 0
-// fence keeps the planner from joining them otherwise): on a new day the
-// statistics know none of the day's rows, and the join the planner then
-// chose compared every member with every flight of the day (issue #35).
+// may prune. The day's members (primary-key prefix) minus the new list is an
+// EXCEPT, which PostgreSQL runs only by hashing or sorting both sides, so the
+// flights are read for the difference alone (none on a resend of the same
+// flights), each by its key behind an OFFSET 0 fence the planner cannot
+// flatten: on a new day the statistics know none of the day's rows, and the
+// join the planner then chose compared every member with every flight of the
+// day (issue #35). The probe names the whole day index key too: on a table
+// never analyzed the planner took that index for a probe on flid alone, a
+// scan of the whole index per member (issue #34).
 func (q *Queries) FlightListPruneCandidates(ctx context.Context, db DBTX, arg FlightListPruneCandidatesParams) ([]FlightSchd, error) {
 	rows, err := db.Query(ctx, flightListPruneCandidates, arg.Fday, arg.KeepFlids)
 	if err != nil {

@@ -376,45 +376,34 @@ func (q *Queries) ProcStateGetHead(ctx context.Context, db DBTX) (ProcState, err
 }
 
 const procStateGetManyForUpdate = `-- name: ProcStateGetManyForUpdate :many
-SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at, late_after, raw_digest FROM proc_state WHERE msg_id = ANY($1::bigint[]) ORDER BY msg_id FOR UPDATE
+SELECT msg_id, status, identity_key, replay_count FROM proc_state
+WHERE msg_id = ANY($1::bigint[]) ORDER BY msg_id FOR UPDATE
 `
 
-// Re-checks the messages of a run inside the business transaction.
-func (q *Queries) ProcStateGetManyForUpdate(ctx context.Context, db DBTX, msgIds []int64) ([]ProcState, error) {
+type ProcStateGetManyForUpdateRow struct {
+	MsgID       int64   `json:"msg_id"`
+	Status      string  `json:"status"`
+	IdentityKey *string `json:"identity_key"`
+	ReplayCount int32   `json:"replay_count"`
+}
+
+// Re-checks the messages of a run inside the business transaction and locks
+// them, reading what that transaction uses of a row (store.LockMessages):
+// its status, the identity bound before, the replay count.
+func (q *Queries) ProcStateGetManyForUpdate(ctx context.Context, db DBTX, msgIds []int64) ([]ProcStateGetManyForUpdateRow, error) {
 	rows, err := db.Query(ctx, procStateGetManyForUpdate, msgIds)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []ProcState{}
+	items := []ProcStateGetManyForUpdateRow{}
 	for rows.Next() {
-		var i ProcState
+		var i ProcStateGetManyForUpdateRow
 		if err := rows.Scan(
 			&i.MsgID,
 			&i.Status,
 			&i.IdentityKey,
-			&i.Kind,
-			&i.MsgType,
-			&i.MsgSubtype,
-			&i.MetaSndr,
-			&i.MetaSeqn,
-			&i.MetaDttmRaw,
-			&i.MetaDttm,
-			&i.Attempts,
-			&i.NextAttemptAt,
-			&i.FirstSeenAt,
-			&i.FailingSince,
-			&i.ErrorClass,
-			&i.Reason,
-			&i.DuplicateOf,
 			&i.ReplayCount,
-			&i.PrevErrorClass,
-			&i.PrevReason,
-			&i.FinishedAt,
-			&i.CreatedAt,
-			&i.UpdatedAt,
-			&i.LateAfter,
-			&i.RawDigest,
 		); err != nil {
 			return nil, err
 		}
@@ -604,6 +593,47 @@ func (q *Queries) ProcStateListPendingAfter(ctx context.Context, db DBTX, arg Pr
 			return nil, err
 		}
 		items = append(items, msg_id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const procStateListRun = `-- name: ProcStateListRun :many
+SELECT msg_id, status, attempts, first_seen_at FROM proc_state
+WHERE status IN ('PENDING', 'FAILED')
+ORDER BY msg_id
+LIMIT $1
+`
+
+type ProcStateListRunRow struct {
+	MsgID       int64     `json:"msg_id"`
+	Status      string    `json:"status"`
+	Attempts    int32     `json:"attempts"`
+	FirstSeenAt time.Time `json:"first_seen_at"`
+}
+
+// The first unfinished messages in order, with what the pump uses of the
+// messages of a run (store.QueueRun), not the whole row.
+func (q *Queries) ProcStateListRun(ctx context.Context, db DBTX, maxRows int32) ([]ProcStateListRunRow, error) {
+	rows, err := db.Query(ctx, procStateListRun, maxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ProcStateListRunRow{}
+	for rows.Next() {
+		var i ProcStateListRunRow
+		if err := rows.Scan(
+			&i.MsgID,
+			&i.Status,
+			&i.Attempts,
+			&i.FirstSeenAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err

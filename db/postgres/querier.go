@@ -136,10 +136,15 @@ type Querier interface {
 	FlightListByDay(ctx context.Context, db DBTX, arg FlightListByDayParams) ([]FlightSchd, error)
 	// Previous-generation members of a flight day that are still ACTIVE on that
 	// operation day and absent from the new snapshot: the only flights a snapshot
-	// may prune. Each member's flight is read by its primary key (the OFFSET 0
-	// fence keeps the planner from joining them otherwise): on a new day the
-	// statistics know none of the day's rows, and the join the planner then
-	// chose compared every member with every flight of the day (issue #35).
+	// may prune. The day's members (primary-key prefix) minus the new list is an
+	// EXCEPT, which PostgreSQL runs only by hashing or sorting both sides, so the
+	// flights are read for the difference alone (none on a resend of the same
+	// flights), each by its key behind an OFFSET 0 fence the planner cannot
+	// flatten: on a new day the statistics know none of the day's rows, and the
+	// join the planner then chose compared every member with every flight of the
+	// day (issue #35). The probe names the whole day index key too: on a table
+	// never analyzed the planner took that index for a probe on flid alone, a
+	// scan of the whole index per member (issue #34).
 	FlightListPruneCandidates(ctx context.Context, db DBTX, arg FlightListPruneCandidatesParams) ([]FlightSchd, error)
 	// Maintenance jobs (internal/maintenance, docs/design.md §8). Every statement
 	// is bounded by @max_rows; the purges and the archive return how many rows
@@ -283,8 +288,10 @@ type Querier interface {
 	ProcStateGet(ctx context.Context, db DBTX, msgID int64) (ProcState, error)
 	// The queue head: the smallest unfinished MSG_ID. FAILED holds the head too.
 	ProcStateGetHead(ctx context.Context, db DBTX) (ProcState, error)
-	// Re-checks the messages of a run inside the business transaction.
-	ProcStateGetManyForUpdate(ctx context.Context, db DBTX, msgIds []int64) ([]ProcState, error)
+	// Re-checks the messages of a run inside the business transaction and locks
+	// them, reading what that transaction uses of a row (store.LockMessages):
+	// its status, the identity bound before, the replay count.
+	ProcStateGetManyForUpdate(ctx context.Context, db DBTX, msgIds []int64) ([]ProcStateGetManyForUpdateRow, error)
 	ProcStateHstGet(ctx context.Context, db DBTX, msgID int64) (ProcStateHst, error)
 	// Dead letters, paged by MSG_ID, optionally of one class.
 	ProcStateListDead(ctx context.Context, db DBTX, arg ProcStateListDeadParams) ([]ProcState, error)
@@ -293,6 +300,9 @@ type Querier interface {
 	// The ids of the PENDING messages after an id, in order: what the pump reads
 	// ahead while it commits the run before them.
 	ProcStateListPendingAfter(ctx context.Context, db DBTX, arg ProcStateListPendingAfterParams) ([]int64, error)
+	// The first unfinished messages in order, with what the pump uses of the
+	// messages of a run (store.QueueRun), not the whole row.
+	ProcStateListRun(ctx context.Context, db DBTX, maxRows int32) ([]ProcStateListRunRow, error)
 	// Records a failed attempt: FAILED with the backoff the caller computed; the
 	// first failure of a series starts the head-deadline. The kind and META the
 	// message decoded to are bound when given (NULL keeps what is bound), so an

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -255,8 +254,12 @@ func digest(results []flight.Result) string {
 		versions[r.Next.FLID] = r.Next.StateVersion // the last record of a flight wins
 	}
 	h := sha256.New()
+	var line []byte // "id:version\n", appended: fmt boxed both numbers per flight
 	for _, id := range slices.Sorted(maps.Keys(versions)) {
-		fmt.Fprintf(h, "%d:%d\n", id, versions[id])
+		line = strconv.AppendInt(line[:0], id, 10)
+		line = append(line, ':')
+		line = strconv.AppendInt(line, versions[id], 10)
+		h.Write(append(line, '\n'))
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

@@ -1,6 +1,10 @@
 package flight
 
-import "maps"
+import (
+	"maps"
+
+	"github.com/msgx-aodb/msgx/internal/sis"
+)
 
 // Equal compares two values: raw text and every parsed form (times by instant).
 func (v Value) Equal(o Value) bool {
@@ -60,6 +64,72 @@ func (it Item) Equal(o Item) bool {
 		}
 	}
 	return true
+}
+
+// sameValue reports whether f, set, is v: value(f).Equal(v) without
+// building value(f).
+func sameValue(v Value, f sis.Field) bool {
+	isTime, isDuration, isDays := f.Type == sis.TypeTime, f.Type == sis.TypeDuration, f.Type == sis.TypeDayOffset
+	return v.Raw == f.Raw &&
+		(v.Time != nil) == isTime && (!isTime || v.Time.Equal(f.Time)) &&
+		(v.Minutes != nil) == isDuration && (!isDuration || *v.Minutes == int32(f.Num)) &&
+		(v.Days != nil) == isDays && (!isDays || *v.Days == int32(f.Num))
+}
+
+// sameItems reports whether the items item builds from recs equal cur,
+// without building them.
+func sameItems(cur []Item, recs []sis.Item) bool {
+	if len(cur) != len(recs) {
+		return false
+	}
+	for i := range recs {
+		if !sameItem(cur[i], &recs[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameItem(cur Item, it *sis.Item) bool {
+	if (cur.SourceSeq != nil) != it.HasSeq || (it.HasSeq && *cur.SourceSeq != it.Seq) {
+		return false
+	}
+	// Every field it sets is in cur with that value ...
+	for _, f := range it.Fields {
+		if v, ok := cur.Fields[f.Name]; f.Op == sis.Set && (!ok || !sameValue(v, f.Field)) {
+			return false
+		}
+	}
+	for _, f := range it.Attrs {
+		if v, ok := cur.Fields[f.Name]; f.Op == sis.Set && (!ok || !sameValue(v, f.Field)) {
+			return false
+		}
+	}
+	if v, ok := cur.Fields["REASON"]; it.Text.Op == sis.Set && (!ok || !sameValue(v, it.Text)) {
+		return false
+	}
+	// ... and every field of cur is set by it.
+	for name := range cur.Fields {
+		if !setsField(it, name) {
+			return false
+		}
+	}
+	return true
+}
+
+// setsField reports whether item(it) holds name.
+func setsField(it *sis.Item, name string) bool {
+	for _, f := range it.Fields {
+		if f.Name == name && f.Op == sis.Set {
+			return true
+		}
+	}
+	for _, f := range it.Attrs {
+		if f.Name == name && f.Op == sis.Set {
+			return true
+		}
+	}
+	return name == "REASON" && it.Text.Op == sis.Set
 }
 
 // clone deep-copies the mutable parts of a state, so Next never touches

@@ -247,9 +247,11 @@ func applyValue(into map[string]Value, name string, f sis.Field) bool {
 	old, had := into[name]
 	switch f.Op {
 	case sis.Set:
-		v := value(f)
-		into[name] = v
-		return !had || !old.Equal(v)
+		if had && sameValue(old, f) {
+			return false // the value kept: no copy of the record's
+		}
+		into[name] = value(f)
+		return true
 	case sis.Clear:
 		delete(into, name)
 		return had
@@ -291,11 +293,16 @@ func applyGroup(into map[string][]Item, name string, op sis.GroupOp) bool {
 	if op.Op != sis.Replace {
 		return false
 	}
+	old := into[name]
+	if len(op.Items) > 0 && sameItems(old, op.Items) {
+		// A list sent again unchanged (every snapshot's resend) keeps the
+		// current items: no map built per item only to compare it.
+		return false
+	}
 	items := make([]Item, 0, len(op.Items))
 	for i := range op.Items {
 		items = append(items, item(&op.Items[i]))
 	}
-	old := into[name]
 	if len(items) == 0 {
 		delete(into, name)
 	} else {
@@ -305,7 +312,7 @@ func applyGroup(into map[string][]Item, name string, op sis.GroupOp) bool {
 }
 
 func item(it *sis.Item) Item {
-	out := Item{Fields: map[string]Value{}}
+	out := Item{Fields: make(map[string]Value, len(it.Fields)+len(it.Attrs)+1)}
 	if it.HasSeq {
 		seq := it.Seq
 		out.SourceSeq = &seq

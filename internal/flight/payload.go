@@ -45,7 +45,7 @@ func EventPayload(s *State) ([]byte, error) {
 	}
 	if len(s.Stamps) > 0 {
 		b = append(b, `,"stamps":`...)
-		if b, err = appendMap(b, s.Stamps, appendStamp); err != nil {
+		if b, err = appendMap(b, s.Stamps, appendTime); err != nil {
 			return nil, err
 		}
 	}
@@ -186,24 +186,22 @@ func appendItems(b []byte, items []Item) ([]byte, error) {
 	return append(b, ']'), nil
 }
 
-// appendTime writes t as encoding/json does (RFC 3339 in t's own zone).
+// appendTime writes t as encoding/json does (RFC 3339 in t's own zone),
+// without time.Time.MarshalJSON's allocation per call (a payload has four
+// times and dozens of stamps): the same bytes for a time in years 0-9999,
+// and MarshalJSON itself (its error) outside them or for an offset of a day
+// or more.
 func appendTime(b []byte, t time.Time) ([]byte, error) {
-	j, err := t.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	return append(b, j...), nil
-}
-
-func appendValue(b []byte, v Value) ([]byte, error) { return v.appendJSON(b) }
-
-// appendStamp is appendTime without its allocation per call (a flight has
-// dozens of stamps): the same bytes for a time in years 0-9999.
-func appendStamp(b []byte, t time.Time) ([]byte, error) {
-	if y := t.Year(); y < 0 || y > 9999 {
-		return appendTime(b, t) // encoding/json's error
+	if _, off := t.Zone(); t.Year() < 0 || t.Year() > 9999 || off <= -24*60*60 || off >= 24*60*60 {
+		j, err := t.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		return append(b, j...), nil
 	}
 	b = append(b, '"')
 	b = t.AppendFormat(b, time.RFC3339Nano)
 	return append(b, '"'), nil
 }
+
+func appendValue(b []byte, v Value) ([]byte, error) { return v.appendJSON(b) }

@@ -106,6 +106,9 @@ func TestEventPayloadMatchesEncodingJSON(t *testing.T) {
 	require.Error(t, err)
 	_, err = EventPayload(&State{Stamps: Stamps{"STND": far}})
 	require.Error(t, err, "a stamp encoding/json refuses is refused too")
+	odd := time.Date(2026, 12, 2, 0, 0, 0, 0, time.FixedZone("", 24*3600))
+	_, err = EventPayload(&State{CreatedAt: odd})
+	require.Error(t, err, "an offset of a day, which encoding/json refuses, is refused too")
 	// A value that fails inside a group item fails the payload, named as
 	// the general way names it.
 	_, err = EventPayload(&State{Groups: map[string][]Item{GroupGates: {{Fields: map[string]Value{"GOTM": {Raw: "far", Time: &far}}}}}})

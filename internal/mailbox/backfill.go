@@ -238,48 +238,55 @@ func (c *setChunk) params() dbmb.InboundBackfillManyParams {
 }
 
 // backfillParams converts a todo to the row update; see Backfill for the
-// rules on values that do not fit.
+// rules on values that do not fit. The values the parameters point to live
+// in one allocation per todo (a pointer per value was most of a backfill's
+// allocations).
 func (m *Mailbox) backfillParams(b vocab.Backfill) (dbmb.InboundBackfillParams, []string, error) {
 	if b.MailboxStatus == "" || utf8.RuneCountInString(b.MailboxStatus) > statusMax {
 		return dbmb.InboundBackfillParams{}, nil, fmt.Errorf("mailbox: backfill row %d: status %q: %w", b.MsgID, b.MailboxStatus, ErrInvalid)
 	}
-	processed, ok := m.fitTime(b.ProcessedAt)
-	if !ok {
+	v := &struct {
+		status, sndr, typ, styp, over string
+		seqn                          int32
+		processed, dttm               time.Time
+	}{status: b.MailboxStatus, sndr: b.Meta.Sndr, typ: b.Meta.Type, styp: b.Meta.Styp, over: b.OverwritesStatus}
+	var ok bool
+	if v.processed, ok = m.fitTime(b.ProcessedAt); !ok {
 		return dbmb.InboundBackfillParams{}, nil, fmt.Errorf("mailbox: backfill row %d: processed at %v: %w", b.MsgID, b.ProcessedAt, ErrInvalid)
 	}
 	var dropped []string
-	text := func(field, v string) *string {
-		if v == "" {
+	text := func(field string, s *string) *string {
+		if *s == "" {
 			return nil
 		}
-		if utf8.RuneCountInString(v) > metaTextMax {
-			dropped = append(dropped, field+"="+strconv.Quote(v))
+		if utf8.RuneCountInString(*s) > metaTextMax {
+			dropped = append(dropped, field+"="+strconv.Quote(*s))
 			return nil
 		}
-		return &v
+		return s
 	}
-	status := b.MailboxStatus
 	p := dbmb.InboundBackfillParams{
-		ID: b.MsgID, ProcessedAt: processed, Status: &status,
-		Sndr: text("SNDR", b.Meta.Sndr), MsgType: text("TYPE", b.Meta.Type), MsgSubtype: text("STYP", b.Meta.Styp),
+		ID: b.MsgID, ProcessedAt: &v.processed, Status: &v.status,
+		Sndr: text("SNDR", &v.sndr), MsgType: text("TYPE", &v.typ), MsgSubtype: text("STYP", &v.styp),
 	}
 	if s := b.Meta.Seqn; s != nil {
 		if *s >= seqnMin && *s <= seqnMax {
-			v := int32(*s)
-			p.Seqn = &v
+			v.seqn = int32(*s)
+			p.Seqn = &v.seqn
 		} else {
 			dropped = append(dropped, "SEQN="+strconv.FormatInt(*s, 10))
 		}
 	}
 	if d := b.Meta.Dttm; d != nil {
-		if p.Dttm, ok = m.fitTime(*d); !ok {
+		if v.dttm, ok = m.fitTime(*d); ok {
+			p.Dttm = &v.dttm
+		} else {
 			dropped = append(dropped, "DTTM="+d.Format(time.RFC3339))
 		}
 	}
-	if b.OverwritesStatus != "" {
+	if v.over != "" {
 		// msgx's earlier backfill wrote the same META, as these values.
-		over := b.OverwritesStatus
-		p.OverwritesStatus = &over
+		p.OverwritesStatus = &v.over
 		p.WasSndr, p.WasSeqn, p.WasMsgType, p.WasMsgSubtype = p.Sndr, p.Seqn, p.MsgType, p.MsgSubtype
 	}
 	return p, dropped, nil
@@ -308,10 +315,10 @@ func (m *Mailbox) backfillRow(ctx context.Context, db dbmb.DBTX, p dbmb.InboundB
 
 // fitTime converts t to a DATETIME value, or reports that it is outside the
 // DATETIME range (years 1000-9999).
-func (m *Mailbox) fitTime(t time.Time) (*time.Time, bool) {
+func (m *Mailbox) fitTime(t time.Time) (time.Time, bool) {
 	w := m.wall(t)
 	if t.IsZero() || w.Year() < 1000 || w.Year() > 9999 {
-		return nil, false
+		return time.Time{}, false
 	}
-	return &w, true
+	return w, true
 }

@@ -2,6 +2,7 @@ package pump
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,7 +15,10 @@ import (
 //
 //   - new: the DNLD of flights that do not exist yet (the first download);
 //   - same: the same flights downloaded again, unchanged (the daily resend:
-//     every flight read back, compared, nothing changed).
+//     every flight read back, compared, nothing changed);
+//   - changed: the same flights downloaded again, each with one value
+//     changed (REMC; issue #34's resend changing every flight: every flight
+//     read back, compared, rewritten, its events written).
 //
 // Each case drains one DNLD of 2 000 and of 10 000 flights with every
 // repeated group (fullRecord) and reports msgx-µs/flight, pg-µs/flight (the
@@ -24,31 +28,33 @@ import (
 // MSGX_BENCH_PG_STATEMENTS (scripts/pg-profile.sh) it logs the measured
 // DNLD's statements and table work per flight.
 func BenchmarkSnapshotCPU(b *testing.B) {
-	for _, again := range []bool{false, true} {
+	for _, resend := range []string{"new", "same", "changed"} {
 		for _, flights := range []int{2000, 10000} {
-			name := "new/"
-			if again {
-				name = "same/"
-			}
-			b.Run(name+strconv.Itoa(flights), func(b *testing.B) {
+			b.Run(resend+"/"+strconv.Itoa(flights), func(b *testing.B) {
 				for range b.N {
-					snapshotCPU(b, flights, again)
+					snapshotCPU(b, flights, resend)
 				}
 			})
 		}
 	}
 }
 
-func snapshotCPU(b *testing.B, flights int, again bool) {
+// snapshotCPU drains one DNLD of flights: the first download (resend "new")
+// or, after it, the same flights again ("same") or each changed ("changed").
+func snapshotCPU(b *testing.B, flights int, resend string) {
 	e := newEnv(b)
 	msgs := 1
-	if again {
+	if resend != "new" {
 		_, err := e.Mailbox.Insert(b.Context(), []byte(dnld(flights)), e.Clock.Now())
 		require.NoError(b, err)
 		runService(b, e, msgs)
 		msgs++
 	}
-	_, err := e.Mailbox.Insert(b.Context(), []byte(dnld(flights)), e.Clock.Now())
+	measured := dnld(flights) // a SEQN of its own: not a duplicate of the first
+	if resend == "changed" {
+		measured = strings.ReplaceAll(measured, "<REMC>ok</REMC>", "<REMC>resent</REMC>")
+	}
+	_, err := e.Mailbox.Insert(b.Context(), []byte(measured), e.Clock.Now())
 	require.NoError(b, err)
 
 	statements := pgStatements(b, e)
@@ -62,4 +68,6 @@ func snapshotCPU(b *testing.B, flights int, again bool) {
 	b.ReportMetric(perFlight(c.pg), "pg-µs/flight")
 	b.ReportMetric(perFlight(c.own), "pg-own-µs/flight")
 	b.ReportMetric(perFlight(c.total()), "total-µs/flight")
+	b.ReportMetric(float64(c.allocs)/float64(flights), "allocs/flight")
+	b.ReportMetric(float64(c.allocBytes)/1024/float64(flights), "alloc-KB/flight")
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -24,8 +25,9 @@ import (
 // of the mix over those flights (the issue's "per FLOP message"):
 //
 //   - msgx-µs/msg: this process's user+system time (getrusage) over the FLOP
-//     drain; it includes the benchmark's own progress checks (three indexed
-//     reads every 20 ms, negligible);
+//     drain; it includes the benchmark's own progress checks (every 20 ms
+//     the ingress mark, then the head and the todos only once the check
+//     before passed: negligible);
 //   - pg-µs/msg: the PostgreSQL server: the postmaster's utime+stime plus
 //     cutime+cstime (its reaped children) plus every live child's
 //     utime+stime (/proc), before and after;
@@ -41,7 +43,14 @@ import (
 //   - peak-MB: this process's VmHWM, the larger of the two drains' (reset
 //     before each through /proc/self/clear_refs);
 //   - alloc-KB/msg, allocs/msg: what this process allocated over the FLOP
-//     drain (runtime.MemStats), which moves little from run to run.
+//     drain (runtime.MemStats), which moves little from run to run;
+//   - commit-µs: the baseline of the same run, the CPU of one single-row
+//     insert committed on its own (this process + the benchmark's backends),
+//     the unit every transactional service pays; cpu-ratio is a FLOP's
+//     msgx + pg-own + MariaDB in that unit and dnld-ratio a DNLD flight's
+//     (msgx + pg-own), the figures to compare between machines and runs
+//     (the backends alone, so that others' work on the shared server does
+//     not count).
 //
 // CPU time, not wall time: it is stable on a shared machine. The servers are
 // shared, so another client's work in the same seconds counts too; the
@@ -59,6 +68,7 @@ func BenchmarkTenantCPU(b *testing.B) {
 		// alone (the server is shared; GLOBAL counts everyone's).
 		e.MailboxDB.SetMaxOpenConns(1)
 		statements := pgStatements(b, e)
+		commit := commitCPU(b, e, 2000) // first, with nothing else of the benchmark's running
 
 		_, err := e.Mailbox.Insert(b.Context(), []byte(dnld(flights)), e.Clock.Now())
 		require.NoError(b, err)
@@ -80,6 +90,9 @@ func BenchmarkTenantCPU(b *testing.B) {
 		b.ReportMetric(per(flops.total(), n), "total-µs/msg")
 		b.ReportMetric(per(day.total(), flights), "dnld-µs/flight")
 		b.ReportMetric(per(day.total()+flops.total(), n+1), "drain-µs/msg")
+		b.ReportMetric(per(commit, 2000), "commit-µs")
+		b.ReportMetric(float64(flops.self+flops.own+flops.mariadb)/float64(n)/(float64(commit)/2000), "cpu-ratio")
+		b.ReportMetric(float64(day.self+day.own)/float64(flights)/(float64(commit)/2000), "dnld-ratio")
 		peak := max(dayPeak, flopPeak)
 		b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
 		// What the drain allocated (the collector's work follows it): a
@@ -128,7 +141,9 @@ func drainCPU(b *testing.B, e *env, pgPID, myPID, n int) (drainCost, uint64) {
 	var mem0, mem1 runtime.MemStats
 	runtime.ReadMemStats(&mem0)
 	self0, pg0, my0 := selfCPU(b), pgCPU(b, pgPID), procCPU(b, myPID)
+	stop := profileDrain(b, n)
 	runService(b, e, n)
+	stop()
 	self1, pg1, my1 := selfCPU(b), pgCPU(b, pgPID), procCPU(b, myPID)
 	runtime.ReadMemStats(&mem1)
 	own1 := backendsCPU(b, e)
@@ -140,6 +155,58 @@ func drainCPU(b *testing.B, e *env, pgPID, myPID, n int) (drainCost, uint64) {
 		c.own += t - own0[pid]
 	}
 	return c, peakRSS(b)
+}
+
+// commitCPU is the CPU time of this process and the benchmark's backends
+// over n single-row inserts, one transaction each (baselineCommits').
+func commitCPU(b *testing.B, e *env, n int) time.Duration {
+	b.Helper()
+	own0, self0 := backendsCPU(b, e), selfCPU(b)
+	baselineCommits(b, e, n)
+	cpu := selfCPU(b) - self0
+	for pid, t := range backendsCPU(b, e) {
+		cpu += t - own0[pid]
+	}
+	return cpu
+}
+
+// profileDrain profiles the FLOP drain alone (n > 1): MSGX_BENCH_CPUPROFILE
+// names the CPU profile's file; MSGX_BENCH_ALLOCPROFILE a directory where
+// allocs-before.prof and allocs.prof sample every allocation (then `go tool
+// pprof -sample_index=alloc_space -base allocs-before.prof … allocs.prof`;
+// sampling every allocation slows the drain, so not both at once). The test
+// binary's -cpuprofile and -memprofile cover the DNLD and the mailbox's
+// filling too.
+func profileDrain(b *testing.B, n int) (stop func()) {
+	cpuFile, allocDir := os.Getenv("MSGX_BENCH_CPUPROFILE"), os.Getenv("MSGX_BENCH_ALLOCPROFILE")
+	switch {
+	case n < 2:
+		return func() {}
+	case cpuFile != "":
+		f, err := os.Create(cpuFile)
+		require.NoError(b, err)
+		require.NoError(b, pprof.StartCPUProfile(f))
+		return func() {
+			pprof.StopCPUProfile()
+			require.NoError(b, f.Close())
+		}
+	case allocDir != "":
+		allocs := func(name string) {
+			runtime.GC() // the profile's figures are as of the last collection
+			f, err := os.Create(filepath.Join(allocDir, name))
+			require.NoError(b, err)
+			require.NoError(b, pprof.Lookup("allocs").WriteTo(f, 0))
+			require.NoError(b, f.Close())
+		}
+		rate := runtime.MemProfileRate
+		runtime.MemProfileRate = 1
+		allocs("allocs-before.prof")
+		return func() {
+			allocs("allocs.prof")
+			runtime.MemProfileRate = rate
+		}
+	}
+	return func() {}
 }
 
 // selfCPU is this process's user+system time.

@@ -85,6 +85,8 @@ type DependencyObserver interface {
 type Store interface {
 	Begin(ctx context.Context) (store.Tx, error)
 	QueueHead(ctx context.Context, max int) ([]vocab.QueueEntry, error)
+	QueueRun(ctx context.Context, max int) ([]vocab.QueueEntry, error)
+	Message(ctx context.Context, id int64) (vocab.QueueEntry, error)
 	PendingAfter(ctx context.Context, after int64, max int) ([]int64, error)
 	RecordFailure(ctx context.Context, p vocab.RecordFailureParams) (int, error)
 	ShiftDeadlines(ctx context.Context, pausedSince, resumedAt time.Time) (int, error)
@@ -243,12 +245,18 @@ func (p *Pump) step(ctx, life context.Context, st *runState) (stepResult, error)
 
 // work settles or waits for a FAILED head, or processes a run.
 func (p *Pump) work(ctx, life context.Context, st *runState) (stepResult, error) {
-	heads, err := p.store.QueueHead(ctx, p.cfg.RunLength)
+	heads, err := p.store.QueueRun(ctx, p.cfg.RunLength)
 	if err != nil {
 		return stepResult{kind: failed}, fmt.Errorf("read queue head: %w", err)
 	}
 	if len(heads) == 0 {
 		return stepResult{kind: idle, wait: p.cfg.Idle}, nil
+	}
+	if heads[0].Status == vocab.StatusFailed {
+		// The retry rules read the whole row (backoff, deadline, last error).
+		if heads[0], err = p.store.Message(ctx, heads[0].ID); err != nil {
+			return stepResult{kind: failed}, fmt.Errorf("read queue head: %w", err)
+		}
 	}
 	now := p.now()
 	head := heads[0]

@@ -3,6 +3,7 @@ package pump
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/apply"
@@ -272,17 +273,20 @@ func (p *Pump) finished(pr *prepared, out apply.Outcome, now time.Time) {
 	if pr.Decoded != nil {
 		kind, identity = string(pr.Decoded.Kind), pr.Decoded.Identity
 	}
-	attrs := []any{"msg_id", pr.Msg.ID, "kind", kind, "identity", identity, "status", out.Status}
+	// Typed attributes in an array on the stack: a line per message, with
+	// nothing boxed or allocated unless the handler keeps it.
+	var buf [7]slog.Attr
+	attrs := append(buf[:0], slog.Int64("msg_id", pr.Msg.ID), slog.String("kind", kind), slog.String("identity", identity), slog.String("status", out.Status))
 	if out.Class != "" {
-		attrs = append(attrs, "class", out.Class)
+		attrs = append(attrs, slog.String("class", string(out.Class)))
 	}
 	if out.Reason != "" {
-		attrs = append(attrs, "reason", out.Reason)
+		attrs = append(attrs, slog.String("reason", out.Reason))
 	}
 	if out.DuplicateOf != nil {
-		attrs = append(attrs, "duplicate_of", *out.DuplicateOf)
+		attrs = append(attrs, slog.Int64("duplicate_of", *out.DuplicateOf))
 	}
-	p.log.Info("message processed", attrs...)
+	p.log.LogAttrs(context.Background(), slog.LevelInfo, "message processed", attrs...)
 	if out.Conflict {
 		// Rule 2: a reused identity is never silent.
 		p.log.Warn("identity reused with other content: skipped as a duplicate; weigh identity.include-day-boundary",

@@ -73,13 +73,18 @@ type Queue interface {
 	EnqueueNew(ctx context.Context, ids []int64, now time.Time) ([]Enqueued, error)
 	// QueueHead returns up to max unfinished messages (PENDING or FAILED) in MSG_ID order.
 	QueueHead(ctx context.Context, max int) ([]vocab.QueueEntry, error)
+	// QueueRun is QueueHead with what the pump uses of the messages of a
+	// run: ID, Status, Attempts, FirstSeenAt (the other fields are zero).
+	QueueRun(ctx context.Context, max int) ([]vocab.QueueEntry, error)
 	// PendingAfter returns the ids of up to max PENDING messages after an id,
 	// in MSG_ID order.
 	PendingAfter(ctx context.Context, after int64, max int) ([]int64, error)
 	// Message returns a message, live or archived; ErrNotFound if neither.
 	Message(ctx context.Context, id int64) (vocab.QueueEntry, error)
-	// LockMessages reads live messages and locks their rows (inside a
-	// transaction), in MSG_ID order; ids not found are absent.
+	// LockMessages locks live messages' rows (inside a transaction) and
+	// returns, in MSG_ID order, what the transaction that settles them uses
+	// of each: ID, Status, IdentityKey, ReplayCount (the other fields are
+	// zero; Message reads a whole row). Ids not found are absent.
 	LockMessages(ctx context.Context, ids []int64) ([]vocab.QueueEntry, error)
 	// IdentityHolders returns the messages holding the given identity keys,
 	// live or archived, with their raw messages' digests; free keys are

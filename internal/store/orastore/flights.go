@@ -95,10 +95,14 @@ func (e executor) withDetails(ctx context.Context, rows []rowMap) (map[int64]*fl
 	if err != nil {
 		return nil, nil, err
 	}
+	read := map[string][]rowMap{} // ROUT and ERUT share a table: read once
 	for _, t := range detailTables {
-		items, err := e.rowMaps(ctx, t.prefix+"ListByFlights", map[string]any{"flids": list})
-		if err != nil {
-			return nil, nil, err
+		items, ok := read[t.prefix]
+		if !ok {
+			if items, err = e.rowMaps(ctx, t.prefix+"ListByFlights", map[string]any{"flids": list}); err != nil {
+				return nil, nil, err
+			}
+			read[t.prefix] = items
 		}
 		for _, r := range items {
 			if kind, _ := r.str("route_kind"); t.kind != "" && kind != t.kind {

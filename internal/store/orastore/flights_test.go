@@ -129,8 +129,9 @@ func TestWriteFlights(t *testing.T) {
 	}
 }
 
-// TestFlightsRead: a flight row, its detail rows (route rows filtered by
-// kind) and payloads come back as the state that was written.
+// TestFlightsRead: a flight row, its detail rows (the route table read
+// once for both kinds, its rows filtered by kind) and payloads come back as
+// the state that was written.
 func TestFlightsRead(t *testing.T) {
 	s := sampleState()
 	row := func(m map[string]any) answer {
@@ -159,7 +160,7 @@ func TestFlightsRead(t *testing.T) {
 		answers = append(answers, answer{})
 	}
 	route := row(item(flight.GroupRoute, s.Groups[flight.GroupRoute][0], map[string]any{"route_kind": flight.GroupRoute}))
-	answers = append(answers, route, route,
+	answers = append(answers, route,
 		row(map[string]any{"flid": int64(7), "kind": "SRVT", "format": "xml", "content": "<SRVT/>"}))
 	_, st := newFake(t, answers...)
 	got, err := st.Flights(ctx, []int64{7})

@@ -77,6 +77,17 @@ func (e executor) QueueHead(ctx context.Context, max int) ([]vocab.QueueEntry, e
 	return e.messages(ctx, "ProcStateListHead", map[string]any{"max_rows": max})
 }
 
+func (e executor) QueueRun(ctx context.Context, max int) ([]vocab.QueueEntry, error) {
+	var out []vocab.QueueEntry
+	err := e.query(ctx, "ProcStateListRun", map[string]any{"max_rows": max}, func(r *sql.Rows) error {
+		var m vocab.QueueEntry
+		err := r.Scan(&m.ID, &m.Status, &m.Attempts, &m.FirstSeenAt)
+		out = append(out, m)
+		return err
+	})
+	return out, err
+}
+
 func (e executor) PendingAfter(ctx context.Context, after int64, max int) ([]int64, error) {
 	var ids []int64
 	err := e.query(ctx, "ProcStateListPendingAfter", map[string]any{"after_msg_id": after, "max_rows": max}, func(r *sql.Rows) error {
@@ -114,7 +125,16 @@ func (e executor) lockMessagesOn(ctx context.Context, ids []int64) ([]vocab.Queu
 	if err != nil {
 		return nil, err
 	}
-	return e.messages(ctx, "ProcStateGetManyForUpdate", map[string]any{"msg_ids": list})
+	var out []vocab.QueueEntry
+	err = e.query(ctx, "ProcStateGetManyForUpdate", map[string]any{"msg_ids": list}, func(r *sql.Rows) error {
+		var m vocab.QueueEntry
+		var key sql.NullString
+		err := r.Scan(&m.ID, &m.Status, &key, &m.ReplayCount)
+		m.IdentityKey = key.String
+		out = append(out, m)
+		return err
+	})
+	return out, err
 }
 
 func (e executor) identityHoldersOn(ctx context.Context, keys []string) (map[string]vocab.Holder, error) {

@@ -23,7 +23,7 @@ type detailTable interface {
 // the value columns.
 type table[R, P any] struct {
 	group  string
-	kind   string // ROUT/ERUT for the shared route-point table, else ""
+	kind   string // ROUT/ERUT for the shared route-point table (loaded by routeTables), else ""
 	cols   valueColumns
 	common commonColumns
 	list   func(ctx context.Context, db postgres.DBTX, flids []int64) ([]R, error)
@@ -65,22 +65,32 @@ func (t *table[R, P]) load(ctx context.Context, e executor, flids []int64, into 
 	if err != nil {
 		return err
 	}
-	for i := range rows {
-		v := reflect.ValueOf(&rows[i]).Elem()
-		if t.kind != "" && v.Field(t.common.routeKind).String() != t.kind {
-			continue
+	for i := 0; i < len(rows); {
+		j := i + 1
+		for j < len(rows) && t.flid(&rows[j]) == t.flid(&rows[i]) {
+			j++
 		}
-		flid := v.Field(t.common.flid).Int()
-		item := flight.Item{Fields: map[string]flight.Value{}}
-		if t.common.sourceSeq >= 0 {
-			item.SourceSeq = v.Field(t.common.sourceSeq).Interface().(*int64)
-		}
-		t.cols.get(v, item.Fields)
-		// Rows come ordered by (flid, ordinal): appending keeps the input order.
-		s := into[flid]
-		s.Groups[t.group] = append(s.Groups[t.group], item)
+		t.addRun(rows[i:j], into)
+		i = j
 	}
 	return nil
+}
+
+func (t *table[R, P]) flid(r *R) int64 { return reflect.ValueOf(r).Elem().Field(t.common.flid).Int() }
+
+// addRun sets its flight's group to run, rows of one flight (generated
+// structs) in ordinal order, sized once.
+func (t *table[R, P]) addRun(run []R, into map[int64]*flight.State) {
+	items := make([]flight.Item, len(run))
+	for i := range run {
+		v := reflect.ValueOf(&run[i]).Elem()
+		items[i].Fields = make(map[string]flight.Value, len(t.cols))
+		if t.common.sourceSeq >= 0 {
+			items[i].SourceSeq = v.Field(t.common.sourceSeq).Interface().(*int64)
+		}
+		t.cols.get(v, items[i].Fields)
+	}
+	into[t.flid(&run[0])].Groups[t.group] = items
 }
 
 func (t *table[R, P]) replace(ctx context.Context, e executor, writes []vocab.FlightWrite, now time.Time) error {
@@ -125,11 +135,52 @@ func (t *table[R, P]) replace(ctx context.Context, e executor, writes []vocab.Fl
 	return err
 }
 
+// routeTables is the route-point table's two groups (ROUT, ERUT, told
+// apart by route_kind): read in one statement for both, replaced per kind.
+type routeTables []*table[postgres.FlightRoutePoint, postgres.RoutePointInsertParams]
+
+func (r routeTables) load(ctx context.Context, e executor, flids []int64, into map[int64]*flight.State) error {
+	rows, err := r[0].list(ctx, e.db, flids)
+	if err != nil {
+		return err
+	}
+	// Ordered by (flid, route_kind, ordinal): each kind of a flight is a run.
+	for i := 0; i < len(rows); {
+		j := i + 1
+		for j < len(rows) && rows[j].Flid == rows[i].Flid && rows[j].RouteKind == rows[i].RouteKind {
+			j++
+		}
+		for _, t := range r {
+			if rows[i].RouteKind == t.kind {
+				t.addRun(rows[i:j], into)
+			}
+		}
+		i = j
+	}
+	return nil
+}
+
+func (r routeTables) replace(ctx context.Context, e executor, writes []vocab.FlightWrite, now time.Time) error {
+	for _, t := range r {
+		if err := t.replace(ctx, e, writes, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // routeDelete deletes one route kind, so ROUT and ERUT are replaced independently.
 func routeDelete(q *postgres.Queries, kind string) func(context.Context, postgres.DBTX, []int64) (int64, error) {
 	return func(ctx context.Context, db postgres.DBTX, flids []int64) (int64, error) {
 		return q.RoutePointDeleteByFlightsKind(ctx, db, postgres.RoutePointDeleteByFlightsKindParams{Flids: flids, RouteKind: kind})
 	}
+}
+
+func routeTable(q *postgres.Queries, kind string) *table[postgres.FlightRoutePoint, postgres.RoutePointInsertParams] {
+	return newTable(kind, kind, q.RoutePointListByFlights, routeDelete(q, kind), q.RoutePointInsert,
+		func(r postgres.FlightRoutePoint) postgres.RoutePointInsertParams {
+			return postgres.RoutePointInsertParams(r)
+		})
 }
 
 var details = func() []detailTable {
@@ -161,15 +212,6 @@ var details = func() []detailTable {
 		newTable(flight.GroupChockOps, "",
 			q.ChockOpListByFlights, q.ChockOpDeleteByFlights, q.ChockOpInsert,
 			func(r postgres.FlightChockOp) postgres.ChockOpInsertParams { return postgres.ChockOpInsertParams(r) }),
-		newTable(flight.GroupRoute, flight.GroupRoute,
-			q.RoutePointListByFlights, routeDelete(q, flight.GroupRoute), q.RoutePointInsert,
-			func(r postgres.FlightRoutePoint) postgres.RoutePointInsertParams {
-				return postgres.RoutePointInsertParams(r)
-			}),
-		newTable(flight.GroupExtraRoute, flight.GroupExtraRoute,
-			q.RoutePointListByFlights, routeDelete(q, flight.GroupExtraRoute), q.RoutePointInsert,
-			func(r postgres.FlightRoutePoint) postgres.RoutePointInsertParams {
-				return postgres.RoutePointInsertParams(r)
-			}),
+		routeTables{routeTable(q, flight.GroupRoute), routeTable(q, flight.GroupExtraRoute)},
 	}
 }()

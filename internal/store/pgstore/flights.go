@@ -117,13 +117,14 @@ func (e executor) WriteFlights(ctx context.Context, writes []vocab.FlightWrite, 
 	}
 	inserts := make([]postgres.FlightInsertParams, 0, news)
 	updates := make([]postgres.FlightSchd, 0, len(writes)-news)
+	attrs := make(attrValues, 0, rowAttrs*len(writes))
 	for _, w := range writes {
 		if w.New {
 			inserts = append(inserts, postgres.FlightInsertParams{})
-			setRow((*postgres.FlightSchd)(&inserts[len(inserts)-1]), w.State, now)
+			setRow((*postgres.FlightSchd)(&inserts[len(inserts)-1]), w.State, now, &attrs)
 		} else {
 			updates = append(updates, postgres.FlightSchd{})
-			setRow(&updates[len(updates)-1], w.State, now)
+			setRow(&updates[len(updates)-1], w.State, now, &attrs)
 		}
 	}
 	if len(inserts) > 0 {
@@ -231,8 +232,9 @@ func getStruct(s *flight.State, name string, text *string, attrs map[string]*str
 	}
 }
 
-// setRow fills the zero row r from s, in place (a flight row is large).
-func setRow(r *postgres.FlightSchd, s *flight.State, now time.Time) {
+// setRow fills the zero row r from s, in place (a flight row is large);
+// the row's structure attributes point into attrs.
+func setRow(r *postgres.FlightSchd, s *flight.State, now time.Time, attrs *attrValues) {
 	*r = postgres.FlightSchd{
 		Flid:          s.FLID,
 		OperationDay:  s.OperationDay,
@@ -250,14 +252,28 @@ func setRow(r *postgres.FlightSchd, s *flight.State, now time.Time) {
 	}
 	flightColumns.set(reflect.ValueOf(r).Elem(), s.Scalars)
 	fdiv, fret, flab := s.Structs["FDIV"], s.Structs["FRET"], s.Structs["FLAB"]
-	r.FdivText, r.FdivDdes, r.FdivDdir = fdiv.Text, attr(fdiv, "DDES"), attr(fdiv, "DDIR")
-	r.FretText, r.FretReid = fret.Text, attr(fret, "REID")
-	r.FlabText, r.FlabAres = flab.Text, attr(flab, "ARES")
+	r.FdivText, r.FdivDdes, r.FdivDdir = fdiv.Text, attrs.get(fdiv, "DDES"), attrs.get(fdiv, "DDIR")
+	r.FretText, r.FretReid = fret.Text, attrs.get(fret, "REID")
+	r.FlabText, r.FlabAres = flab.Text, attrs.get(flab, "ARES")
 }
 
-func attr(s flight.Struct, name string) *string {
-	if v, ok := s.Attrs[name]; ok {
-		return &v
+// rowAttrs is how many structure attributes a flight row has (setRow).
+const rowAttrs = 4
+
+// attrValues holds the structure attributes of a statement's rows, which
+// the rows point to: one allocation per statement rather than one per
+// attribute. Made with a capacity of rowAttrs per row, so it never grows
+// (growing would move what the rows point to).
+type attrValues []string
+
+func (a *attrValues) get(s flight.Struct, name string) *string {
+	v, ok := s.Attrs[name]
+	if !ok {
+		return nil
 	}
-	return nil
+	if len(*a) == cap(*a) {
+		return &v // not sized for this row: its own copy
+	}
+	*a = append(*a, v)
+	return &(*a)[len(*a)-1]
 }

@@ -207,6 +207,57 @@ func rowsRead(t *testing.T, conn *pgx.Conn, table, query string, args ...any) in
 	return sum(plans[0].Plan)
 }
 
+// Issue #34: a snapshot's prune read probed every member's flight, and on a
+// flight table never analyzed (a new install, the first days) each probe on
+// flid alone went through the day index (operation_day, flid) whole: blocks
+// quadratic in the day's flights, seconds for a resend of 10 000. The
+// statement reads the day's members and the flights of the difference only:
+// for a resend lacking two members, blocks linear in the day's size and far
+// below one per member.
+func TestPruneReadsOnlyTheDifference(t *testing.T) {
+	t.Parallel()
+	const perDay = 2000
+	pool := testdb.Postgres(t).Pool
+	ctx := t.Context()
+	conn, err := pool.Acquire(ctx)
+	require.NoError(t, err)
+	defer conn.Release()
+	for _, sql := range []string{
+		"ALTER TABLE flight_schd SET (autovacuum_enabled = false)",
+		"ALTER TABLE schd_gen_flid SET (autovacuum_enabled = false)",
+		`INSERT INTO flight_schd (flid, operation_day, last_message_id)
+		 SELECT i, DATE '2026-12-02', 1 FROM generate_series(1, 2000) i`,
+		"INSERT INTO schd_gen_flid (fday, flid) SELECT operation_day, flid FROM flight_schd",
+	} {
+		_, err := conn.Exec(ctx, sql)
+		require.NoError(t, err, sql)
+	}
+	keep := make([]int64, perDay-2)
+	for i := range keep {
+		keep[i] = int64(i + 3)
+	}
+	query, args := namedQuery(t, "flight.sql", "FlightListPruneCandidates", map[string]any{"fday": "2026-12-02", "keep_flids": keep})
+	require.LessOrEqual(t, blocksRead(t, conn.Conn(), query, args...), perDay/10, "blocks read to find 2 candidates among %d members", perDay)
+}
+
+// blocksRead runs query under EXPLAIN (ANALYZE, BUFFERS) (rolled back) and
+// returns the shared blocks its plan hit or read.
+func blocksRead(t *testing.T, conn *pgx.Conn, query string, args ...any) int {
+	t.Helper()
+	ctx := context.WithoutCancel(t.Context())
+	tx, err := conn.Begin(ctx)
+	require.NoError(t, err)
+	defer func() { _ = tx.Rollback(ctx) }()
+	var out []byte
+	require.NoError(t, tx.QueryRow(ctx, "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) "+query, args...).Scan(&out))
+	var plans []struct{ Plan map[string]any }
+	require.NoError(t, json.Unmarshal(out, &plans))
+	hit, _ := plans[0].Plan["Shared Hit Blocks"].(float64)
+	read, _ := plans[0].Plan["Shared Read Blocks"].(float64)
+	t.Logf("%d blocks hit, %d read", int(hit), int(read))
+	return int(hit + read)
+}
+
 // Issue #35: counting the messages by status for `msgx status` and every
 // /metrics scrape read all of PROC_STATE, the archive.after week of finished
 // messages (190 000 rows on site). The counts of the backlog and the dead

@@ -65,6 +65,15 @@ func (e executor) QueueHead(ctx context.Context, max int) ([]vocab.QueueEntry, e
 	return messages(rows), interpret(err)
 }
 
+func (e executor) QueueRun(ctx context.Context, max int) ([]vocab.QueueEntry, error) {
+	rows, err := e.q.ProcStateListRun(ctx, e.db, int32(max))
+	out := make([]vocab.QueueEntry, len(rows))
+	for i, r := range rows {
+		out[i] = vocab.QueueEntry{ID: r.MsgID, Status: r.Status, Attempts: int(r.Attempts), FirstSeenAt: r.FirstSeenAt}
+	}
+	return out, interpret(err)
+}
+
 func (e executor) PendingAfter(ctx context.Context, after int64, max int) ([]int64, error) {
 	ids, err := e.q.ProcStateListPendingAfter(ctx, e.db, postgres.ProcStateListPendingAfterParams{AfterMsgID: after, MaxRows: int32(max)})
 	return ids, interpret(err)
@@ -87,7 +96,11 @@ func (e executor) Message(ctx context.Context, id int64) (vocab.QueueEntry, erro
 
 func (e executor) LockMessages(ctx context.Context, ids []int64) ([]vocab.QueueEntry, error) {
 	rows, err := e.q.ProcStateGetManyForUpdate(ctx, e.db, ids)
-	return messages(rows), interpret(err)
+	out := make([]vocab.QueueEntry, len(rows))
+	for i, r := range rows {
+		out[i] = vocab.QueueEntry{ID: r.MsgID, Status: r.Status, IdentityKey: deref(r.IdentityKey), ReplayCount: int(r.ReplayCount)}
+	}
+	return out, interpret(err)
 }
 
 func (e executor) IdentityHolders(ctx context.Context, keys []string) (map[string]vocab.Holder, error) {

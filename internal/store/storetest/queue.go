@@ -65,6 +65,15 @@ func testQueue(t *testing.T, newStore Factory) {
 		require.NoError(t, err)
 		require.Equal(t, "SCHS", m.Meta.Type, "a failure without Bind keeps what is bound")
 
+		// A run's entries: the head's order, with what the pump uses of them.
+		run, err := s.QueueRun(ctx(t), 2)
+		require.NoError(t, err)
+		require.Equal(t, []vocab.QueueEntry{
+			{ID: 2, Status: vocab.StatusFailed, Attempts: 4, FirstSeenAt: run[0].FirstSeenAt},
+			{ID: 3, Status: vocab.StatusPending, FirstSeenAt: run[1].FirstSeenAt},
+		}, run)
+		require.True(t, run[0].FirstSeenAt.Equal(t0) && run[1].FirstSeenAt.Equal(t0))
+
 		require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{{MsgID: 2, Status: vocab.StatusDead, ErrorClass: "EXHAUSTED", Reason: "attempts", Now: t0}}))
 		require.Equal(t, []int64{3, 4, 5}, headIDs(t, s))
 	})
@@ -140,6 +149,30 @@ func testQueue(t *testing.T, newStore Factory) {
 		m, err := s.Message(ctx(t), 2)
 		require.NoError(t, err)
 		require.False(t, m.Archived, "a message whose backfill is outstanding stays live")
+	})
+
+	// What a message's transaction reads of its locked row: the status, the
+	// identity bound before (kept by a replay) and the replay count, as a
+	// whole read of the row has them; absent ids are left out.
+	t.Run("LockMessagesReadsWhatTheTransactionUses", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
+		s := newStore(t)
+		_, err := s.Enqueue(ctx(t), []int64{1, 2, 3}, t0)
+		require.NoError(t, err)
+		require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{{MsgID: 1, Status: vocab.StatusDead, ErrorClass: "EXHAUSTED", Reason: "x",
+			Bind: &vocab.Binding{IdentityKey: "AODB|FLOP|1", Kind: "FLOP"}, Now: t0}}))
+		replayed, err := s.ReplayIDs(ctx(t), []int64{1}, t0)
+		require.NoError(t, err)
+		require.Equal(t, []int64{1}, replayed)
+
+		tx, err := s.Begin(ctx(t))
+		require.NoError(t, err)
+		defer tx.Rollback(ctx(t))
+		locked, err := tx.LockMessages(ctx(t), []int64{3, 1, 9})
+		require.NoError(t, err)
+		require.Equal(t, []int64{1, 3}, ids(locked))
+		require.Equal(t, vocab.QueueEntry{ID: 1, Status: vocab.StatusPending, IdentityKey: "AODB|FLOP|1", ReplayCount: 1}, locked[0])
+		require.Equal(t, vocab.QueueEntry{ID: 3, Status: vocab.StatusPending}, locked[1])
 	})
 
 	t.Run("DeadLettersAndCounts", func(t *testing.T) {

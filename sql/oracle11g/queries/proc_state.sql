@@ -58,6 +58,14 @@ SELECT * FROM (
   ORDER BY CASE WHEN status IN ('PENDING', 'FAILED') THEN msg_id END
 ) WHERE ROWNUM <= :max_rows
 
+-- name: ProcStateListRun :many
+-- What the pump uses of the messages of a run (store.QueueRun).
+SELECT msg_id, status, attempts, first_seen_at FROM (
+  SELECT msg_id, status, attempts, first_seen_at FROM proc_state
+  WHERE CASE WHEN status IN ('PENDING', 'FAILED') THEN msg_id END IS NOT NULL
+  ORDER BY CASE WHEN status IN ('PENDING', 'FAILED') THEN msg_id END
+) WHERE ROWNUM <= :max_rows
+
 -- name: ProcStateListPendingAfter :many
 SELECT msg_id FROM (
   SELECT msg_id FROM proc_state
@@ -70,7 +78,8 @@ SELECT msg_id FROM (
 SELECT * FROM proc_state WHERE msg_id = :msg_id
 
 -- name: ProcStateGetManyForUpdate :many
-SELECT * FROM proc_state
+-- What the business transaction uses of a locked row (store.LockMessages).
+SELECT msg_id, status, identity_key, replay_count FROM proc_state
 WHERE msg_id IN (SELECT COLUMN_VALUE FROM TABLE(:msg_ids))
 ORDER BY msg_id
 FOR UPDATE

@@ -251,16 +251,26 @@ LIMIT @page_size;
 -- name: FlightListPruneCandidates :many
 -- Previous-generation members of a flight day that are still ACTIVE on that
 -- operation day and absent from the new snapshot: the only flights a snapshot
--- may prune. Each member's flight is read by its primary key (the OFFSET 0
--- fence keeps the planner from joining them otherwise): on a new day the
--- statistics know none of the day's rows, and the join the planner then
--- chose compared every member with every flight of the day (issue #35).
-SELECT f.* FROM schd_gen_flid g
-CROSS JOIN LATERAL (SELECT s.* FROM flight_schd s WHERE s.flid = g.flid OFFSET 0) f
-WHERE g.fday = @fday
-  AND f.lifecycle = 'ACTIVE'
-  AND f.operation_day = @fday
-  AND NOT (f.flid = ANY(@keep_flids::bigint[]))
+-- may prune. The day's members (primary-key prefix) minus the new list is an
+-- EXCEPT, which PostgreSQL runs only by hashing or sorting both sides, so the
+-- flights are read for the difference alone (none on a resend of the same
+-- flights), each by its key behind an OFFSET 0 fence the planner cannot
+-- flatten: on a new day the statistics know none of the day's rows, and the
+-- join the planner then chose compared every member with every flight of the
+-- day (issue #35). The probe names the whole day index key too: on a table
+-- never analyzed the planner took that index for a probe on flid alone, a
+-- scan of the whole index per member (issue #34).
+SELECT f.* FROM (
+  SELECT g.flid FROM schd_gen_flid g WHERE g.fday = @fday
+  EXCEPT
+  SELECT unnest(@keep_flids::bigint[])
+) c
+CROSS JOIN LATERAL (
+  SELECT s.* FROM flight_schd s
+  WHERE s.flid = c.flid AND s.operation_day = @fday
+  OFFSET 0
+) f
+WHERE f.lifecycle = 'ACTIVE'
 ORDER BY f.flid;
 
 -- name: FlightDelete :execrows

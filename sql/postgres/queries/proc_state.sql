@@ -55,6 +55,14 @@ WHERE status IN ('PENDING', 'FAILED')
 ORDER BY msg_id
 LIMIT @max_rows;
 
+-- name: ProcStateListRun :many
+-- The first unfinished messages in order, with what the pump uses of the
+-- messages of a run (store.QueueRun), not the whole row.
+SELECT msg_id, status, attempts, first_seen_at FROM proc_state
+WHERE status IN ('PENDING', 'FAILED')
+ORDER BY msg_id
+LIMIT @max_rows;
+
 -- name: ProcStateListPendingAfter :many
 -- The ids of the PENDING messages after an id, in order: what the pump reads
 -- ahead while it commits the run before them.
@@ -67,8 +75,11 @@ LIMIT @max_rows;
 SELECT * FROM proc_state WHERE msg_id = @msg_id;
 
 -- name: ProcStateGetManyForUpdate :many
--- Re-checks the messages of a run inside the business transaction.
-SELECT * FROM proc_state WHERE msg_id = ANY(@msg_ids::bigint[]) ORDER BY msg_id FOR UPDATE;
+-- Re-checks the messages of a run inside the business transaction and locks
+-- them, reading what that transaction uses of a row (store.LockMessages):
+-- its status, the identity bound before, the replay count.
+SELECT msg_id, status, identity_key, replay_count FROM proc_state
+WHERE msg_id = ANY(@msg_ids::bigint[]) ORDER BY msg_id FOR UPDATE;
 
 -- name: ProcStateFindIdentities :many
 -- Who holds these identity keys, live or archived (archived rows still
