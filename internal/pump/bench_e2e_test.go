@@ -18,6 +18,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/gctune"
 	"github.com/msgx-aodb/msgx/internal/ingress"
+	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/vocab"
 	"github.com/msgx-aodb/msgx/internal/wake"
 )
