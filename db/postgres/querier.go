@@ -22,7 +22,11 @@ type Querier interface {
 	// The due todos, each with the status of msgx's own earlier backfill it may
 	// overwrite (rule 18): DEAD when its message was replayed (a replayed
 	// message may have been backfilled DEAD before), else empty. A message is
-	// never archived while its todo waits, so PROC_STATE has it.
+	// never archived while its todo waits, so PROC_STATE has it. Its row is
+	// read by the primary key for each todo listed (a scalar subquery), never
+	// by a join the planner may run as a scan of PROC_STATE: on statistics
+	// taken before the drain it compared every todo with every message (issue
+	// #35).
 	BackfillTodoListDue(ctx context.Context, db DBTX, arg BackfillTodoListDueParams) ([]BackfillTodoListDueRow, error)
 	BackfillTodoRecordFailure(ctx context.Context, db DBTX, arg BackfillTodoRecordFailureParams) error
 	BeltDeleteByFlight(ctx context.Context, db DBTX, flid int64) (int64, error)

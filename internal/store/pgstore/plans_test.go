@@ -376,3 +376,38 @@ func planNodes(t *testing.T, conn *pgx.Conn, setup []string, query string, args 
 	walk(plans[0].Plan)
 	return nodes
 }
+
+// Issue #35: the backfill's list of due todos joined PROC_STATE, and with
+// the plan made at a drain's start, while PROC_STATE was small (pgx prepares
+// each statement once per connection; nothing invalidates the plan as the
+// table grows, without autovacuum nothing ever does), the join compared
+// every due todo with every message. Each todo listed must read its own
+// message only, whatever PROC_STATE held when the plan was made.
+func TestDueBackfillsReadOnlyTheirMessages(t *testing.T) {
+	t.Parallel()
+	const messages, todos = 20000, 300
+	pool := testdb.Postgres(t).Pool
+	ctx := t.Context()
+	conn, err := pool.Acquire(ctx)
+	require.NoError(t, err)
+	defer conn.Release()
+	query, _ := namedQuery(t, "pipeline.sql", "BackfillTodoListDue", map[string]any{"now": nil, "max_rows": nil})
+	for _, sql := range []string{
+		"ALTER TABLE proc_state SET (autovacuum_enabled = false)",
+		"ALTER TABLE backfill_todo SET (autovacuum_enabled = false)",
+		`INSERT INTO proc_state (msg_id, status, first_seen_at) SELECT i, 'SUCCEEDED', now() FROM generate_series(1, 2) i`,
+		// The drain's start: the plan is made once and kept.
+		"SET plan_cache_mode = force_generic_plan",
+		"PREPARE due(timestamptz, int) AS " + query,
+		"EXECUTE due(now(), 1000)",
+		`INSERT INTO proc_state (msg_id, status, first_seen_at) SELECT i, 'SUCCEEDED', now() FROM generate_series(3, 20000) i`,
+		`INSERT INTO backfill_todo (msg_id, mailbox_status, processed_at, next_attempt_at, created_at)
+		 SELECT i, 'SUCCEEDED', now(), now(), now() FROM generate_series(20000 - 299, 20000) i`,
+	} {
+		_, err := conn.Exec(ctx, sql)
+		require.NoError(t, err, sql)
+	}
+	defer func() { _, _ = conn.Exec(context.WithoutCancel(ctx), "DEALLOCATE due; RESET plan_cache_mode") }()
+	read := rowsRead(t, conn.Conn(), "proc_state", "EXECUTE due(now(), 1000)")
+	require.LessOrEqual(t, read, todos, "rows of proc_state read for %d todos among %d messages", todos, messages)
+}
