@@ -90,8 +90,9 @@ func (q *Queries) BackfillTodoGet(ctx context.Context, db DBTX, msgID int64) (Ba
 }
 
 const backfillTodoListDue = `-- name: BackfillTodoListDue :many
-SELECT b.msg_id, b.mailbox_status, b.processed_at, b.meta_sndr, b.meta_seqn, b.meta_dttm, b.meta_type, b.meta_styp, b.attempts, b.next_attempt_at, b.last_error, b.created_at, b.registration, (CASE WHEN p.replay_count > 0 THEN 'DEAD' ELSE '' END)::varchar AS overwrites_status
-FROM backfill_todo b LEFT JOIN proc_state p ON p.msg_id = b.msg_id
+SELECT b.msg_id, b.mailbox_status, b.processed_at, b.meta_sndr, b.meta_seqn, b.meta_dttm, b.meta_type, b.meta_styp, b.attempts, b.next_attempt_at, b.last_error, b.created_at, b.registration, (CASE WHEN (SELECT p.replay_count FROM proc_state p WHERE p.msg_id = b.msg_id) > 0
+  THEN 'DEAD' ELSE '' END)::varchar AS overwrites_status
+FROM backfill_todo b
 WHERE b.next_attempt_at <= $1
 ORDER BY b.msg_id
 LIMIT $2
@@ -122,7 +123,11 @@ type BackfillTodoListDueRow struct {
 // The due todos, each with the status of msgx's own earlier backfill it may
 // overwrite (rule 18): DEAD when its message was replayed (a replayed
 // message may have been backfilled DEAD before), else empty. A message is
-// never archived while its todo waits, so PROC_STATE has it.
+// never archived while its todo waits, so PROC_STATE has it. Its row is
+// read by the primary key for each todo listed (a scalar subquery), never
+// by a join the planner may run as a scan of PROC_STATE: on statistics
+// taken before the drain it compared every todo with every message (issue
+// #35).
 func (q *Queries) BackfillTodoListDue(ctx context.Context, db DBTX, arg BackfillTodoListDueParams) ([]BackfillTodoListDueRow, error) {
 	rows, err := db.Query(ctx, backfillTodoListDue, arg.Now, arg.MaxRows)
 	if err != nil {

@@ -8,17 +8,23 @@
 --   {{EVENTS}}   delivered outbox rows (MSG_EVENT), 1 000 000
 --   {{SNAPS}}    snapshot log rows over the snaplog.retention, 20 000
 --   {{SKIP_DAY}} the benchmark DNLD's operation day, kept free (a new day)
+--   {{SEQN}}     the archive's first SEQN: the live rows' SEQNs follow the
+--                archive's, the benchmark's messages follow them
 -- Message ids: the archive 1..HST, PROC_STATE above it; the mailbox's
 -- processed rows end at HST+LIVE, so the benchmark's messages come after.
 -- Each job has what an hourly (archive, outbox) or daily (history, snaplog)
 -- run finds on site: the rows of its last period past the retention.
 
 -- The archive: a year of finished messages, 0.1 % of them late rows, 1 % duplicates.
+-- Their identities are the AODB's, SEQN rising, over the FLOP subtypes of the
+-- benchmark's mix: a run's keys then land beside the newest archived ones in
+-- the identity index, as on site (keys of another sender would all sort
+-- before or after the archive's, one leaf of the index).
 INSERT INTO proc_state_hst (msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn,
   meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of, replay_count,
   finished_at, created_at, archived_at, late_after, raw_digest)
 SELECT i, CASE WHEN i % 100 = 7 THEN 'SKIPPED' WHEN i % 1000 = 3 THEN 'DEAD' ELSE 'SUCCEEDED' END,
-  'OLD|FLOP|STND|' || i, 'flight-ops', 'FLOP', 'STND', 'OLD', i,
+  'AODB|FLOP|' || k.styp || '|' || k.seqn, 'flight-ops', 'FLOP', k.styp, 'AODB', k.seqn,
   to_char(t, 'YYYYMMDDHH24MISS'), t, CASE WHEN i % 1000 = 3 THEN 5 ELSE 0 END, t,
   CASE WHEN i % 1000 = 3 THEN 'MALFORMED' END,
   CASE WHEN i % 100 = 7 THEN 'duplicate-of:' || (i - 1) WHEN i % 1000 = 3 THEN 'malformed XML' END,
@@ -26,7 +32,11 @@ SELECT i, CASE WHEN i % 100 = 7 THEN 'SKIPPED' WHEN i % 1000 = 3 THEN 'DEAD' ELS
   t + interval '1 second', t, t + interval '7 days 1 hour',
   CASE WHEN i % 1000 = 11 THEN i - 5 END, decode(md5(i::text), 'hex')
 FROM generate_series(1, {{HST}}) AS i,
-  LATERAL (SELECT now() - interval '372 days' + (i::float8 / {{HST}}) * interval '365 days' AS t) x;
+  LATERAL (SELECT now() - interval '372 days' + (i::float8 / {{HST}}) * interval '365 days' AS t) x,
+  -- a duplicate repeats its holder's identity
+  LATERAL (SELECT i - CASE WHEN i % 100 = 7 THEN 1 ELSE 0 END AS s) d,
+  LATERAL (SELECT {{SEQN}} - 1 + d.s AS seqn,
+    (ARRAY['STND','TOBT','EOBT','GTDT','CKDT','DELY','REMC','PEDT','CLDT','NEAT'])[1 + d.s % 10] AS styp) k;
 
 -- The week in PROC_STATE (archive.after 168 h) and the hour past it the
 -- hourly archive moves.
@@ -34,7 +44,7 @@ INSERT INTO proc_state (msg_id, status, identity_key, kind, msg_type, msg_subtyp
   meta_dttm_raw, meta_dttm, attempts, first_seen_at, error_class, reason, duplicate_of,
   finished_at, created_at, updated_at, late_after, raw_digest)
 SELECT {{HST}} + i, CASE WHEN i % 100 = 7 THEN 'SKIPPED' WHEN i % 1000 = 3 THEN 'DEAD' ELSE 'SUCCEEDED' END,
-  'OLD|FLOP|STND|' || ({{HST}} + i), 'flight-ops', 'FLOP', 'STND', 'OLD', {{HST}} + i,
+  'AODB|FLOP|' || k.styp || '|' || k.seqn, 'flight-ops', 'FLOP', k.styp, 'AODB', k.seqn,
   to_char(t, 'YYYYMMDDHH24MISS'), t, CASE WHEN i % 1000 = 3 THEN 5 ELSE 0 END, t,
   CASE WHEN i % 1000 = 3 THEN 'MALFORMED' END,
   CASE WHEN i % 100 = 7 THEN 'duplicate-of:' || ({{HST}} + i - 1) WHEN i % 1000 = 3 THEN 'malformed XML' END,
@@ -42,7 +52,10 @@ SELECT {{HST}} + i, CASE WHEN i % 100 = 7 THEN 'SKIPPED' WHEN i % 1000 = 3 THEN 
   t + interval '1 second', t, t + interval '1 second',
   CASE WHEN i % 1000 = 11 THEN {{HST}} + i - 5 END, decode(md5(({{HST}} + i)::text), 'hex')
 FROM generate_series(1, {{LIVE}}) AS i,
-  LATERAL (SELECT now() - interval '169 hours' + (i::float8 / {{LIVE}}) * interval '169 hours' - interval '1 minute' AS t) x;
+  LATERAL (SELECT now() - interval '169 hours' + (i::float8 / {{LIVE}}) * interval '169 hours' - interval '1 minute' AS t) x,
+  LATERAL (SELECT {{HST}} + i - CASE WHEN i % 100 = 7 THEN 1 ELSE 0 END AS s) d,
+  LATERAL (SELECT {{SEQN}} - 1 + d.s AS seqn,
+    (ARRAY['STND','TOBT','EOBT','GTDT','CKDT','DELY','REMC','PEDT','CLDT','NEAT'])[1 + d.s % 10] AS styp) k;
 
 INSERT INTO ingress_mark (source, last_id) VALUES ('cminmsgs', {{HST}} + {{LIVE}});
 
@@ -97,3 +110,7 @@ INSERT INTO msg_event_cursor (target, sent_through, sent_at) VALUES ('KAFKA:msg'
 -- Autovacuum caught up with the year (it has on site): the statistics are
 -- current, except for what the benchmark's day writes next.
 VACUUM ANALYZE;
+-- And the year is on disk, as on site: without this the drain began while
+-- the checkpointer and the kernel still wrote out the gigabytes the
+-- generator and VACUUM (hint bits, visibility map) had just dirtied.
+CHECKPOINT;

@@ -16,6 +16,17 @@ var seq atomic.Int64
 // NextSeq is a SEQN no other message of this process has.
 func NextSeq() int { return 1000 + int(seq.Add(1)) }
 
+// SeqAbove makes every later NextSeq larger than n: a benchmark's messages
+// continue the SEQNs of a history it generated, as a sender's do on site.
+func SeqAbove(n int) {
+	for {
+		cur := seq.Load()
+		if 1000+int(cur) >= n || seq.CompareAndSwap(cur, int64(n-1000)) {
+			return
+		}
+	}
+}
+
 // Envelope is a message sent at 2 Dec 2026 08:00 airport time.
 func Envelope(typ, styp, body string) string { return EnvelopeAt("20261202080000", typ, styp, body) }
 

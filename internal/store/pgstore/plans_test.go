@@ -329,3 +329,157 @@ func TestIdentityConflictsReadOnlyTheDaysDuplicates(t *testing.T) {
 		})
 	}
 }
+
+// Issue #35: with a year in the archive, the identity lookup (a UNION ALL
+// of the live and the archived holders) became a Parallel Append under a
+// Gather, and starting the workers cost more than the lookup (74 ms per
+// run of 1 000 keys under load against 2-7 ms): a table's parallel_workers
+// = 0 does not stop an Append of two tables from running in parallel. Here
+// every parallel plan looks free to the planner, as a big enough archive
+// makes it, and the lookup must still probe the unique indexes in the
+// session's own process.
+func TestIdentityLookupNeverRunsParallel(t *testing.T) {
+	t.Parallel()
+	pool := testdb.Postgres(t).Pool
+	ctx := t.Context()
+	conn, err := pool.Acquire(ctx)
+	require.NoError(t, err)
+	defer conn.Release()
+	for _, sql := range []string{
+		`INSERT INTO proc_state_hst (msg_id, status, identity_key, attempts, first_seen_at, replay_count, created_at)
+		 SELECT i, 'SUCCEEDED', 'AODB|FLOP|STND|' || i, 0, now(), 0, now() FROM generate_series(1, 20000) i`,
+		`INSERT INTO proc_state (msg_id, status, identity_key, first_seen_at)
+		 SELECT i, 'SUCCEEDED', 'AODB|FLOP|STND|' || i, now() FROM generate_series(20001, 22000) i`,
+		"ANALYZE proc_state, proc_state_hst",
+	} {
+		_, err := conn.Exec(ctx, sql)
+		require.NoError(t, err, sql)
+	}
+	keys := make([]string, 1000)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("AODB|FLOP|STND|%d", 21500+i) // live, then new
+	}
+	query, args := namedQuery(t, "proc_state.sql", "ProcStateFindIdentities", map[string]any{"identity_keys": keys})
+	nodes := planNodes(t, conn.Conn(), []string{
+		"SET LOCAL parallel_setup_cost = 0", "SET LOCAL parallel_tuple_cost = 0",
+		"SET LOCAL min_parallel_index_scan_size = 0", "SET LOCAL min_parallel_table_scan_size = 0",
+	}, query, args...)
+	for _, n := range nodes {
+		require.NotContains(t, []string{"Gather", "Gather Merge"}, n["Node Type"], "a parallel plan")
+		require.NotEqual(t, true, n["Parallel Aware"], "%s runs in parallel", n["Node Type"])
+		if rel, ok := n["Relation Name"].(string); ok {
+			require.Contains(t, []string{"Index Scan", "Index Only Scan"}, n["Node Type"], "%s read without its unique index", rel)
+		}
+	}
+}
+
+// Issue #35: the enqueue looked every new id up in the archive's primary
+// key, though the poll's new ids are above every archived one (a B-tree
+// descent per id into a year of messages). Only the archive's largest id
+// may be read then.
+func TestEnqueueReadsTheArchiveOnlyBelowItsLargestID(t *testing.T) {
+	t.Parallel()
+	pool := testdb.Postgres(t).Pool
+	ctx := t.Context()
+	conn, err := pool.Acquire(ctx)
+	require.NoError(t, err)
+	defer conn.Release()
+	for _, sql := range []string{
+		`INSERT INTO proc_state_hst (msg_id, status, attempts, first_seen_at, replay_count, created_at)
+		 SELECT i, 'SUCCEEDED', 0, now(), 0, now() FROM generate_series(1, 20000) i`,
+		"ANALYZE proc_state_hst",
+	} {
+		_, err := conn.Exec(ctx, sql)
+		require.NoError(t, err, sql)
+	}
+	for _, c := range []struct {
+		ids      []int64
+		archived int // reads of proc_state_hst: its maximum, then one per id at or below it
+	}{
+		{[]int64{20001, 20002, 20003, 20500}, 1},
+		{[]int64{19999, 20000, 20001}, 3},
+	} {
+		for _, name := range []string{"ProcStateEnqueue", "ProcStateEnqueueCheck"} {
+			t.Run(fmt.Sprint(name, c.ids), func(t *testing.T) {
+				query, args := namedQuery(t, "proc_state.sql", name, map[string]any{"msg_ids": c.ids, "now": time.Now()})
+				loops := 0
+				for _, n := range planNodes(t, conn.Conn(), nil, "EXPLAIN (ANALYZE, FORMAT JSON) "+query, args...) {
+					if n["Relation Name"] == "proc_state_hst" {
+						l, _ := n["Actual Loops"].(float64)
+						loops += int(l)
+					}
+				}
+				require.Equal(t, c.archived, loops, "reads of the archive")
+			})
+		}
+	}
+}
+
+// planNodes runs the setup statements and EXPLAIN (FORMAT JSON) of query
+// (or query itself when it is an EXPLAIN) in a transaction it rolls back,
+// and returns every node of the plan.
+func planNodes(t *testing.T, conn *pgx.Conn, setup []string, query string, args ...any) []map[string]any {
+	t.Helper()
+	ctx := context.WithoutCancel(t.Context())
+	tx, err := conn.Begin(ctx)
+	require.NoError(t, err)
+	defer func() { _ = tx.Rollback(ctx) }()
+	for _, s := range setup {
+		_, err := tx.Exec(ctx, s)
+		require.NoError(t, err, s)
+	}
+	if !strings.HasPrefix(query, "EXPLAIN") {
+		query = "EXPLAIN (FORMAT JSON) " + query
+	}
+	var out []byte
+	require.NoError(t, tx.QueryRow(ctx, query, args...).Scan(&out))
+	var plans []struct{ Plan map[string]any }
+	require.NoError(t, json.Unmarshal(out, &plans))
+	var nodes []map[string]any
+	var walk func(n map[string]any)
+	walk = func(n map[string]any) {
+		nodes = append(nodes, n)
+		if subs, ok := n["Plans"].([]any); ok {
+			for _, s := range subs {
+				walk(s.(map[string]any))
+			}
+		}
+	}
+	walk(plans[0].Plan)
+	return nodes
+}
+
+// Issue #35: the backfill's list of due todos joined PROC_STATE, and with
+// the plan made at a drain's start, while PROC_STATE was small (pgx prepares
+// each statement once per connection; nothing invalidates the plan as the
+// table grows, without autovacuum nothing ever does), the join compared
+// every due todo with every message. Each todo listed must read its own
+// message only, whatever PROC_STATE held when the plan was made.
+func TestDueBackfillsReadOnlyTheirMessages(t *testing.T) {
+	t.Parallel()
+	const messages, todos = 20000, 300
+	pool := testdb.Postgres(t).Pool
+	ctx := t.Context()
+	conn, err := pool.Acquire(ctx)
+	require.NoError(t, err)
+	defer conn.Release()
+	query, _ := namedQuery(t, "pipeline.sql", "BackfillTodoListDue", map[string]any{"now": nil, "max_rows": nil})
+	for _, sql := range []string{
+		"ALTER TABLE proc_state SET (autovacuum_enabled = false)",
+		"ALTER TABLE backfill_todo SET (autovacuum_enabled = false)",
+		`INSERT INTO proc_state (msg_id, status, first_seen_at) SELECT i, 'SUCCEEDED', now() FROM generate_series(1, 2) i`,
+		// The drain's start: the plan is made once and kept.
+		"SET plan_cache_mode = force_generic_plan",
+		"PREPARE due(timestamptz, int) AS " + query,
+		"EXECUTE due(now(), 1000)",
+		`INSERT INTO proc_state (msg_id, status, first_seen_at) SELECT i, 'SUCCEEDED', now() FROM generate_series(3, 20000) i`,
+		`INSERT INTO backfill_todo (msg_id, mailbox_status, processed_at, next_attempt_at, created_at)
+		 SELECT i, 'SUCCEEDED', now(), now(), now() FROM generate_series(20000 - 299, 20000) i`,
+	} {
+		_, err := conn.Exec(ctx, sql)
+		require.NoError(t, err, sql)
+	}
+	defer func() { _, _ = conn.Exec(context.WithoutCancel(ctx), "DEALLOCATE due; RESET plan_cache_mode") }()
+	read := rowsRead(t, conn.Conn(), "proc_state", "EXECUTE due(now(), 1000)")
+	require.LessOrEqual(t, read, todos, "rows of proc_state read for %d todos among %d messages", todos, messages)
+}

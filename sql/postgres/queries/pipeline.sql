@@ -45,9 +45,14 @@ ON CONFLICT (msg_id) DO UPDATE SET
 -- The due todos, each with the status of msgx's own earlier backfill it may
 -- overwrite (rule 18): DEAD when its message was replayed (a replayed
 -- message may have been backfilled DEAD before), else empty. A message is
--- never archived while its todo waits, so PROC_STATE has it.
-SELECT b.*, (CASE WHEN p.replay_count > 0 THEN 'DEAD' ELSE '' END)::varchar AS overwrites_status
-FROM backfill_todo b LEFT JOIN proc_state p ON p.msg_id = b.msg_id
+-- never archived while its todo waits, so PROC_STATE has it. Its row is
+-- read by the primary key for each todo listed (a scalar subquery), never
+-- by a join the planner may run as a scan of PROC_STATE: on statistics
+-- taken before the drain it compared every todo with every message (issue
+-- #35).
+SELECT b.*, (CASE WHEN (SELECT p.replay_count FROM proc_state p WHERE p.msg_id = b.msg_id) > 0
+  THEN 'DEAD' ELSE '' END)::varchar AS overwrites_status
+FROM backfill_todo b
 WHERE b.next_attempt_at <= @now
 ORDER BY b.msg_id
 LIMIT @max_rows;
