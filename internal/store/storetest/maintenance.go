@@ -193,9 +193,9 @@ func testMaintenance(t *testing.T, newStore Factory) {
 			}
 		}
 		require.Equal(t, map[string]bool{
-			"2:11:1:KAFKA:msg": true, // a mark still needs the payload
-			"3:12:1:KAFKA:msg": true, // DEAD: the dead letter
-			"4:13:1:KAFKA:msg": true, // not delivered
+			"2:11:1:KAFKA:msg": true,                            // a mark still needs the payload
+			"3:12:1:KAFKA:msg": true,                            // DEAD: the dead letter
+			"4:13:1:KAFKA:msg": true,                            // not delivered
 			"5:14:1:KAFKA:msg": true, "5:14:1:KAFKA:schd": true, // the schd dead letter and the payload it shows
 		}, left)
 		due, err := s.DueSchdMarks(ctx(t), store.DueSchdMarksParams{Now: t0, Max: 10})
