@@ -426,8 +426,9 @@ WHERE m.event_id < EXCLUDED.event_id
 `
 
 // KAFKA:schd rows an earlier release left PENDING become marks: per flight
-// the latest (it stands for the older ones, which go), unless the flight's
-// mark names a later change (a higher EVENT_ID, the same sequence). Run when
+// the latest (it stands for the older ones, which go; the mark keeps its
+// EVENT_ID), unless the flight's mark names a later change (a higher
+// EVENT_ID, the same sequence). Run when
 // the relay starts a term; the partial msg_event_head_ix finds nothing fast.
 func (q *Queries) SchdMarkAdopt(ctx context.Context, db DBTX) (int64, error) {
 	result, err := db.Exec(ctx, schdMarkAdopt)
@@ -528,9 +529,9 @@ WITH dead AS (
   WHERE m.flid = $1 AND m.event_id = $2 AND m.attempts + 1 >= $3::int
   RETURNING m.flid, m.event_id, m.cminmsgs_id, m.state_version, m.event_type, m.attempts, m.next_attempt_at, m.last_error, m.created_at, m.pending_since
 ), buried AS (
-  INSERT INTO msg_event (event_id, target, partition_key, event_type, cminmsgs_id, flid, state_version,
+  INSERT INTO msg_event (target, partition_key, event_type, cminmsgs_id, flid, state_version,
     idempotency_key, status, attempts, next_attempt_at, last_error, created_at)
-  SELECT d.event_id, 'KAFKA:schd', d.flid::text, d.event_type, d.cminmsgs_id, d.flid, d.state_version,
+  SELECT 'KAFKA:schd', d.flid::text, d.event_type, d.cminmsgs_id, d.flid, d.state_version,
     d.cminmsgs_id || ':' || d.flid || ':' || d.state_version || ':KAFKA:schd', 'DEAD', d.attempts + 1,
     $4::timestamptz, $5, d.created_at
   FROM dead d
@@ -554,7 +555,7 @@ type SchdMarkRecordFailureParams struct {
 
 // A failed delivery of the change a mark names (compared by EVENT_ID, as
 // SchdMarkClear): backoff, or at the limit the mark moves to msg_event as a
-// DEAD KAFKA:schd row with the mark's EVENT_ID (the dead letter). STATUS:
+// DEAD KAFKA:schd row (the dead letter, an EVENT_ID of its own). STATUS:
 // PENDING, DEAD, or empty when a newer change replaced the mark meanwhile
 // (nothing recorded: the newer change starts its own attempts).
 func (q *Queries) SchdMarkRecordFailure(ctx context.Context, db DBTX, arg SchdMarkRecordFailureParams) (string, error) {
@@ -572,7 +573,10 @@ func (q *Queries) SchdMarkRecordFailure(ctx context.Context, db DBTX, arg SchdMa
 
 const schdMarkUpsert = `-- name: SchdMarkUpsert :exec
 INSERT INTO schd_mark AS m (flid, event_id, cminmsgs_id, state_version, event_type, created_at, pending_since)
-SELECT d.flid, nextval('msg_event_event_id_seq'), d.cminmsgs_id, d.state_version, d.event_type, d.created_at, d.created_at
+SELECT d.flid,
+  (SELECT t.event_id FROM msg_event t
+   WHERE t.idempotency_key = d.cminmsgs_id || ':' || d.flid || ':' || d.state_version || ':KAFKA:msg'),
+  d.cminmsgs_id, d.state_version, d.event_type, d.created_at, d.created_at
 FROM (SELECT unnest($1::bigint[]) AS flid, unnest($2::bigint[]) AS cminmsgs_id,
              unnest($3::bigint[]) AS state_version, unnest($4::text[]) AS event_type,
              unnest($5::timestamptz[]) AS created_at) d
@@ -590,10 +594,11 @@ type SchdMarkUpsertParams struct {
 	CreatedAts    []time.Time `json:"created_ats"`
 }
 
-// Marks flights for KAFKA:schd in the business transaction, one mark per
-// flight (FLIDs unique within a call): a newer change replaces the one a
-// mark names, with a new EVENT_ID from msg_event's sequence, and starts its
-// attempts again; PENDING_SINCE keeps the oldest undelivered change.
+// Marks flights for KAFKA:schd in the business transaction, after the
+// change's KAFKA:msg event (its twin) was written, one mark per flight (FLIDs
+// unique within a call): a newer change replaces the one a mark names, with
+// its twin's EVENT_ID, and starts its attempts again; PENDING_SINCE keeps
+// the oldest undelivered change. No twin: EVENT_ID NULL, refused.
 func (q *Queries) SchdMarkUpsert(ctx context.Context, db DBTX, arg SchdMarkUpsertParams) error {
 	_, err := db.Exec(ctx, schdMarkUpsert,
 		arg.Flids,

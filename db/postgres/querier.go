@@ -358,8 +358,9 @@ type Querier interface {
 	SchdGenFlidReplace(ctx context.Context, db DBTX, arg SchdGenFlidReplaceParams) error
 	SchdGenGet(ctx context.Context, db DBTX, fday time.Time) (SchdGen, error)
 	// KAFKA:schd rows an earlier release left PENDING become marks: per flight
-	// the latest (it stands for the older ones, which go), unless the flight's
-	// mark names a later change (a higher EVENT_ID, the same sequence). Run when
+	// the latest (it stands for the older ones, which go; the mark keeps its
+	// EVENT_ID), unless the flight's mark names a later change (a higher
+	// EVENT_ID, the same sequence). Run when
 	// the relay starts a term; the partial msg_event_head_ix finds nothing fast.
 	SchdMarkAdopt(ctx context.Context, db DBTX) (int64, error)
 	// Deletes the delivered marks, each only while it still names the change
@@ -372,14 +373,15 @@ type Querier interface {
 	SchdMarkListDue(ctx context.Context, db DBTX, arg SchdMarkListDueParams) ([]SchdMarkListDueRow, error)
 	// A failed delivery of the change a mark names (compared by EVENT_ID, as
 	// SchdMarkClear): backoff, or at the limit the mark moves to msg_event as a
-	// DEAD KAFKA:schd row with the mark's EVENT_ID (the dead letter). STATUS:
+	// DEAD KAFKA:schd row (the dead letter, an EVENT_ID of its own). STATUS:
 	// PENDING, DEAD, or empty when a newer change replaced the mark meanwhile
 	// (nothing recorded: the newer change starts its own attempts).
 	SchdMarkRecordFailure(ctx context.Context, db DBTX, arg SchdMarkRecordFailureParams) (string, error)
-	// Marks flights for KAFKA:schd in the business transaction, one mark per
-	// flight (FLIDs unique within a call): a newer change replaces the one a
-	// mark names, with a new EVENT_ID from msg_event's sequence, and starts its
-	// attempts again; PENDING_SINCE keeps the oldest undelivered change.
+	// Marks flights for KAFKA:schd in the business transaction, after the
+	// change's KAFKA:msg event (its twin) was written, one mark per flight (FLIDs
+	// unique within a call): a newer change replaces the one a mark names, with
+	// its twin's EVENT_ID, and starts its attempts again; PENDING_SINCE keeps
+	// the oldest undelivered change. No twin: EVENT_ID NULL, refused.
 	SchdMarkUpsert(ctx context.Context, db DBTX, arg SchdMarkUpsertParams) error
 	// One row per message and flight day: APPLIED, or STALE (left alone).
 	SchdSnapLogInsert(ctx context.Context, db DBTX, arg SchdSnapLogInsertParams) error

@@ -199,7 +199,11 @@ func testOutbox(t *testing.T, newStore Factory) {
 	t.Run("SchdMarkLatestPerFlight", func(t *testing.T) {
 		t.Parallel() // its own database (newStore)
 		s := newStore(t)
-		require.NoError(t, s.InsertEvents(ctx(t), []vocab.NewEvent{newEvent(1, 10, 1), newEvent(1, 11, 1), newEvent(2, 10, 2)}))
+		tombEvent := newEvent(3, 10, 3)
+		tombEvent.EventType, tombEvent.Payload = vocab.EventTombstone, nil
+		require.NoError(t, s.InsertEvents(ctx(t), []vocab.NewEvent{newEvent(1, 10, 1), newEvent(1, 11, 1), newEvent(2, 10, 2), tombEvent}))
+		msgs, err := s.PendingEvents(ctx(t), vocab.TargetMsg, 10)
+		require.NoError(t, err)
 		require.NoError(t, s.MarkSchd(ctx(t), []vocab.SchdMark{newMark(1, 10, 1, t0), newMark(1, 11, 1, t0.Add(time.Second))}))
 		first, err := s.DueSchdMarks(ctx(t), store.DueSchdMarksParams{Now: t0, Max: 10})
 		require.NoError(t, err)
@@ -214,7 +218,8 @@ func testOutbox(t *testing.T, newStore Factory) {
 		f10 := due[0]
 		require.Equal(t, int64(10), f10.FLID, "a flight keeps its place: pending since its oldest undelivered change")
 		require.Equal(t, int64(2), f10.StateVersion, "the latest change")
-		require.Greater(t, f10.ID, first[1].ID, "a newer change, a new EVENT_ID from the outbox's sequence")
+		require.Equal(t, msgs[2].ID, f10.ID, "a newer change, the EVENT_ID of its KAFKA:msg event")
+		require.Equal(t, msgs[0].ID, first[0].ID)
 		require.JSONEq(t, `{"flid":10,"version":2}`, string(f10.Payload), "the payload of the change's KAFKA:msg event")
 		require.Equal(t, store.Event{
 			NewEvent: vocab.NewEvent{Target: vocab.TargetSchd, EventType: vocab.EventUpsert, MsgID: 2, FLID: 10, StateVersion: 2,
@@ -235,9 +240,10 @@ func testOutbox(t *testing.T, newStore Factory) {
 		require.Equal(t, vocab.TargetSchd, lag[1].Target)
 		require.Equal(t, int64(2), lag[1].Pending, "flights, not changes")
 		require.True(t, t0.Equal(lag[1].Oldest), "the oldest undelivered change")
-		msgs, err := s.PendingEvents(ctx(t), vocab.TargetMsg, 10)
+		msgs, err = s.PendingEvents(ctx(t), vocab.TargetMsg, 10)
 		require.NoError(t, err)
-		require.Len(t, msgs, 3, "marks leave the msg events alone")
+		require.Len(t, msgs, 4, "marks leave the msg events alone")
+		require.Error(t, s.MarkSchd(ctx(t), []vocab.SchdMark{newMark(9, 12, 1, t0)}), "a mark names a written KAFKA:msg event")
 	})
 
 	// The relay reads a mark, produces it, then clears it: a change committed
@@ -273,7 +279,7 @@ func testOutbox(t *testing.T, newStore Factory) {
 	t.Run("SchdMarkBackoffAndDead", func(t *testing.T) {
 		t.Parallel() // its own database (newStore)
 		s := newStore(t)
-		require.NoError(t, s.InsertEvents(ctx(t), []vocab.NewEvent{newEvent(1, 10, 1), newEvent(2, 10, 2)}))
+		require.NoError(t, s.InsertEvents(ctx(t), []vocab.NewEvent{newEvent(1, 10, 1), newEvent(2, 10, 2), newEvent(3, 10, 3)}))
 		require.NoError(t, s.MarkSchd(ctx(t), []vocab.SchdMark{newMark(1, 10, 1, t0)}))
 		v1, err := s.DueSchdMarks(ctx(t), store.DueSchdMarksParams{Now: t0, Max: 10})
 		require.NoError(t, err)
@@ -317,7 +323,7 @@ func testOutbox(t *testing.T, newStore Factory) {
 		require.NoError(t, err)
 		require.Len(t, dead, 1, "kept as the dead letter")
 		d := dead[0]
-		require.Equal(t, v2[0].ID, d.ID, "with the EVENT_ID its record had")
+		require.NotEqual(t, v2[0].ID, d.ID, "an EVENT_ID of its own (its record's was its twin's)")
 		require.Equal(t, "2:10:2:KAFKA:schd", d.IdempotencyKey)
 		require.Equal(t, "10", d.PartitionKey)
 		require.Equal(t, vocab.EventDead, d.Status)
@@ -326,8 +332,8 @@ func testOutbox(t *testing.T, newStore Factory) {
 		require.JSONEq(t, `{"flid":10,"version":2}`, string(d.Payload), "its KAFKA:msg twin's payload")
 		hist, err := s.EventsOfFlight(ctx(t), 10)
 		require.NoError(t, err)
-		require.Len(t, hist, 3, "the flight's history shows the dead letter")
-		require.Equal(t, vocab.TargetSchd, hist[2].Target)
+		require.Len(t, hist, 4, "the flight's history shows the dead letter")
+		require.Equal(t, vocab.TargetSchd, hist[3].Target)
 
 		// The flight's next change is marked afresh; the dead letter stays.
 		require.NoError(t, s.MarkSchd(ctx(t), []vocab.SchdMark{newMark(3, 10, 3, t0.Add(time.Hour))}))

@@ -124,18 +124,21 @@ FROM (
 ) WHERE ROWNUM <= :page_size
 
 -- name: SchdMarkUpsert :exec
--- Executed array-bound, one element per flight (FLIDs unique within a call).
--- NEXTVAL in both branches: a MERGE draws it per source row either way.
+-- Executed array-bound, one element per flight (FLIDs unique within a call);
+-- EVENT_ID is the twin's, looked up by its unique key.
 MERGE INTO schd_mark m
 USING (SELECT :flid AS flid, :cminmsgs_id AS cminmsgs_id, :state_version AS state_version,
-         :event_type AS event_type, :created_at AS created_at FROM DUAL) d
+         :event_type AS event_type, :created_at AS created_at,
+         (SELECT t.event_id FROM msg_event t
+          WHERE t.idempotency_key = :cminmsgs_id || ':' || :flid || ':' || :state_version || ':KAFKA:msg') AS event_id
+       FROM DUAL) d
 ON (m.flid = d.flid)
 WHEN MATCHED THEN UPDATE SET
-  m.event_id = msg_event_seq.NEXTVAL, m.cminmsgs_id = d.cminmsgs_id, m.state_version = d.state_version,
+  m.event_id = d.event_id, m.cminmsgs_id = d.cminmsgs_id, m.state_version = d.state_version,
   m.event_type = d.event_type, m.created_at = d.created_at,
   m.attempts = 0, m.next_attempt_at = NULL, m.last_error = NULL
 WHEN NOT MATCHED THEN INSERT (flid, event_id, cminmsgs_id, state_version, event_type, created_at, pending_since)
-  VALUES (d.flid, msg_event_seq.NEXTVAL, d.cminmsgs_id, d.state_version, d.event_type, d.created_at, d.created_at)
+  VALUES (d.flid, d.event_id, d.cminmsgs_id, d.state_version, d.event_type, d.created_at, d.created_at)
 
 -- name: SchdMarkListDue :many
 SELECT flid, event_id, cminmsgs_id, state_version, event_type, payload,
@@ -157,7 +160,8 @@ DELETE FROM schd_mark WHERE flid = :flid AND event_id = :event_id
 
 -- name: SchdMarkRecordFailure :one
 -- No DML in a WITH: one block. The UPDATE locks the mark (when it still names
--- :event_id); at the limit the mark moves to MSG_EVENT as the DEAD row. Out
+-- :event_id); at the limit the mark moves to MSG_EVENT as the DEAD row (an
+-- EVENT_ID of its own). Out
 -- bind :status: PENDING, DEAD, or NULL (the mark names a newer change).
 DECLARE
   v_attempts NUMBER(10);
@@ -171,7 +175,7 @@ BEGIN
     IF v_attempts >= :max_attempts THEN
       INSERT INTO msg_event (event_id, target, partition_key, event_type, cminmsgs_id, flid, state_version,
         idempotency_key, status, attempts, next_attempt_at, last_error, created_at)
-      SELECT m.event_id, 'KAFKA:schd', TO_CHAR(m.flid), m.event_type, m.cminmsgs_id, m.flid, m.state_version,
+      SELECT msg_event_seq.NEXTVAL, 'KAFKA:schd', TO_CHAR(m.flid), m.event_type, m.cminmsgs_id, m.flid, m.state_version,
         m.cminmsgs_id || ':' || m.flid || ':' || m.state_version || ':KAFKA:schd', 'DEAD', m.attempts,
         m.next_attempt_at, m.last_error, m.created_at
       FROM schd_mark m WHERE m.flid = :flid;

@@ -29,7 +29,7 @@ COMMENT ON TABLE "schd_mark" IS 'KAFKA:schd: per flight its latest change not ye
 -- Set comment to column: "flid" on table: "schd_mark"
 COMMENT ON COLUMN "schd_mark"."flid" IS 'The flight; its Kafka record key as text.';
 -- Set comment to column: "event_id" on table: "schd_mark"
-COMMENT ON COLUMN "schd_mark"."event_id" IS 'Id of this mark, drawn from msg_event''s EVENT_ID sequence at each change: the record''s event-id header, the EVENT_ID of its dead letter, and what the relay compares before it deletes the mark.';
+COMMENT ON COLUMN "schd_mark"."event_id" IS 'EVENT_ID of the KAFKA:msg event of the latest change (its twin): the record''s event-id header, and what the relay compares before it deletes the mark.';
 -- Set comment to column: "cminmsgs_id" on table: "schd_mark"
 COMMENT ON COLUMN "schd_mark"."cminmsgs_id" IS 'Mailbox id of the message of the latest change.';
 -- Set comment to column: "state_version" on table: "schd_mark"

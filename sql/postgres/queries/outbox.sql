@@ -126,12 +126,16 @@ ORDER BY e.event_id
 LIMIT @page_size;
 
 -- name: SchdMarkUpsert :exec
--- Marks flights for KAFKA:schd in the business transaction, one mark per
--- flight (FLIDs unique within a call): a newer change replaces the one a
--- mark names, with a new EVENT_ID from msg_event's sequence, and starts its
--- attempts again; PENDING_SINCE keeps the oldest undelivered change.
+-- Marks flights for KAFKA:schd in the business transaction, after the
+-- change's KAFKA:msg event (its twin) was written, one mark per flight (FLIDs
+-- unique within a call): a newer change replaces the one a mark names, with
+-- its twin's EVENT_ID, and starts its attempts again; PENDING_SINCE keeps
+-- the oldest undelivered change. No twin: EVENT_ID NULL, refused.
 INSERT INTO schd_mark AS m (flid, event_id, cminmsgs_id, state_version, event_type, created_at, pending_since)
-SELECT d.flid, nextval('msg_event_event_id_seq'), d.cminmsgs_id, d.state_version, d.event_type, d.created_at, d.created_at
+SELECT d.flid,
+  (SELECT t.event_id FROM msg_event t
+   WHERE t.idempotency_key = d.cminmsgs_id || ':' || d.flid || ':' || d.state_version || ':KAFKA:msg'),
+  d.cminmsgs_id, d.state_version, d.event_type, d.created_at, d.created_at
 FROM (SELECT unnest(@flids::bigint[]) AS flid, unnest(@cminmsgs_ids::bigint[]) AS cminmsgs_id,
              unnest(@state_versions::bigint[]) AS state_version, unnest(@event_types::text[]) AS event_type,
              unnest(@created_ats::timestamptz[]) AS created_at) d
@@ -164,7 +168,7 @@ WHERE m.flid = d.flid AND m.event_id = d.event_id;
 -- name: SchdMarkRecordFailure :one
 -- A failed delivery of the change a mark names (compared by EVENT_ID, as
 -- SchdMarkClear): backoff, or at the limit the mark moves to msg_event as a
--- DEAD KAFKA:schd row with the mark's EVENT_ID (the dead letter). STATUS:
+-- DEAD KAFKA:schd row (the dead letter, an EVENT_ID of its own). STATUS:
 -- PENDING, DEAD, or empty when a newer change replaced the mark meanwhile
 -- (nothing recorded: the newer change starts its own attempts).
 WITH dead AS (
@@ -172,9 +176,9 @@ WITH dead AS (
   WHERE m.flid = @flid AND m.event_id = @event_id AND m.attempts + 1 >= @max_attempts::int
   RETURNING m.*
 ), buried AS (
-  INSERT INTO msg_event (event_id, target, partition_key, event_type, cminmsgs_id, flid, state_version,
+  INSERT INTO msg_event (target, partition_key, event_type, cminmsgs_id, flid, state_version,
     idempotency_key, status, attempts, next_attempt_at, last_error, created_at)
-  SELECT d.event_id, 'KAFKA:schd', d.flid::text, d.event_type, d.cminmsgs_id, d.flid, d.state_version,
+  SELECT 'KAFKA:schd', d.flid::text, d.event_type, d.cminmsgs_id, d.flid, d.state_version,
     d.cminmsgs_id || ':' || d.flid || ':' || d.state_version || ':KAFKA:schd', 'DEAD', d.attempts + 1,
     @next_attempt_at::timestamptz, @last_error, d.created_at
   FROM dead d
@@ -189,8 +193,9 @@ SELECT (CASE WHEN EXISTS (SELECT 1 FROM buried) THEN 'DEAD'
 
 -- name: SchdMarkAdopt :execrows
 -- KAFKA:schd rows an earlier release left PENDING become marks: per flight
--- the latest (it stands for the older ones, which go), unless the flight's
--- mark names a later change (a higher EVENT_ID, the same sequence). Run when
+-- the latest (it stands for the older ones, which go; the mark keeps its
+-- EVENT_ID), unless the flight's mark names a later change (a higher
+-- EVENT_ID, the same sequence). Run when
 -- the relay starts a term; the partial msg_event_head_ix finds nothing fast.
 WITH legacy AS (
   DELETE FROM msg_event e WHERE e.target = 'KAFKA:schd' AND e.status = 'PENDING'

@@ -111,11 +111,11 @@ COMMENT ON COLUMN msg_event_cursor.sent_at IS 'When the watermark last moved (th
 -- change. The business transaction upserts it with the flight's latest
 -- change (a newer change overwrites it and restarts its attempts); the relay
 -- sends the state it names, the payload of its KAFKA:msg twin (same
--- CMINMSGS_ID, FLID, STATE_VERSION), and deletes it only while it still
--- names what was sent (EVENT_ID), so a change committed meanwhile stays
--- marked and is sent next. A delivery that exhausts its attempts moves the
--- mark to msg_event as a DEAD KAFKA:schd row, the dead letter. Not indexed
--- beyond its key: it holds only the flights changed since the last flush,
+-- CMINMSGS_ID, FLID, STATE_VERSION; EVENT_ID is the twin's), and deletes
+-- it only while it still names what was sent (EVENT_ID), so a change
+-- committed meanwhile stays marked and is sent next. A delivery that
+-- exhausts its attempts moves the mark to msg_event as a DEAD KAFKA:schd
+-- row, the dead letter. Not indexed beyond its key: it holds only the flights changed since the last flush,
 -- and an update that moves no indexed column stays HOT.
 CREATE TABLE schd_mark (
   flid             BIGINT         NOT NULL,
@@ -135,7 +135,7 @@ CREATE TABLE schd_mark (
 
 COMMENT ON TABLE schd_mark IS 'KAFKA:schd: per flight its latest change not yet delivered to the schd topic (rule 8). Deleted when delivered; moved to msg_event as a DEAD KAFKA:schd row when its attempts are exhausted.';
 COMMENT ON COLUMN schd_mark.flid IS 'The flight; its Kafka record key as text.';
-COMMENT ON COLUMN schd_mark.event_id IS 'Id of this mark, drawn from msg_event''s EVENT_ID sequence at each change: the record''s event-id header, the EVENT_ID of its dead letter, and what the relay compares before it deletes the mark.';
+COMMENT ON COLUMN schd_mark.event_id IS 'EVENT_ID of the KAFKA:msg event of the latest change (its twin): the record''s event-id header, and what the relay compares before it deletes the mark.';
 COMMENT ON COLUMN schd_mark.cminmsgs_id IS 'Mailbox id of the message of the latest change.';
 COMMENT ON COLUMN schd_mark.state_version IS 'Flight STATE_VERSION after the latest change.';
 COMMENT ON COLUMN schd_mark.event_type IS 'UPSERT (the value is the KAFKA:msg twin''s payload) or TOMBSTONE (a null value).';
