@@ -124,7 +124,7 @@ func TestHistoryTombstoneForActive(t *testing.T) {
 	}
 	require.Equal(t, vocab.EventTombstone, marked[1].EventType, "flight 1's schd mark names the TOMBSTONE")
 	require.Equal(t, vocab.IdempotencyKey(created, 1, 2, vocab.TargetSchd), marked[1].IdempotencyKey)
-	require.Greater(t, marked[1].ID, tomb.ID)
+	require.Equal(t, tomb.ID, marked[1].ID, "with its KAFKA:msg event's id")
 	del, err := e.Store.EventsOfMessage(t.Context(), deleted)
 	require.NoError(t, err)
 	require.Len(t, del, 1, "flight 2 keeps only the TOMBSTONE of its FDEL")
@@ -178,7 +178,8 @@ func TestHistoryCrashBetweenWriteAndDelete(t *testing.T) {
 	require.Equal(t, 0, e.count(t, "SELECT count(*) FROM flight_gate"))
 	require.Equal(t, 3, e.count(t, "SELECT count(DISTINCT flid) FROM flight_hst"))
 	require.Equal(t, 3, e.count(t, "SELECT count(*) FROM flight_hst"), "nothing doubled")
-	require.Equal(t, 6, e.count(t, "SELECT count(*) FROM msg_event WHERE event_type = 'TOMBSTONE'"))
+	require.Equal(t, 3, e.count(t, "SELECT count(*) FROM msg_event WHERE event_type = 'TOMBSTONE'"), "one KAFKA:msg TOMBSTONE per flight")
+	require.Equal(t, 3, e.count(t, "SELECT count(*) FROM schd_mark WHERE event_type = 'TOMBSTONE'"), "and its schd mark")
 }
 
 // A flight changed between the sweep's read and its locked write is left
