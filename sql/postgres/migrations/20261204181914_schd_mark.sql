@@ -46,6 +46,8 @@ COMMENT ON COLUMN "schd_mark"."last_error" IS 'Reason of the last failed deliver
 COMMENT ON COLUMN "schd_mark"."created_at" IS 'When the latest change was written.';
 -- Set comment to column: "pending_since" on table: "schd_mark"
 COMMENT ON COLUMN "schd_mark"."pending_since" IS 'When the oldest change not yet delivered was written (outbox lag).';
+-- Storage parameters, which atlas does not plan
+ALTER TABLE "schd_mark" SET (fillfactor = 50);
 -- Data: the PENDING KAFKA:schd rows (one per change) become marks, per flight
 -- the latest (it stands for the older ones, which go, as a delivery of the
 -- latest marked them SENT before). SENT and DEAD rows stay as they are: the
