@@ -13,6 +13,7 @@ import (
 	"github.com/msgx-aodb/msgx/db/pgadmin"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/schema"
+	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
 )
@@ -86,6 +87,17 @@ func TestUpgradeFromPreviousRelease(t *testing.T) {
 	require.Len(t, states, 2)
 	require.Equal(t, "12", states[101].Scalars["STND"].Raw)
 	require.Equal(t, "DEAD", string(e.message(t, dead).Status))
+
+	// The previous release's PENDING KAFKA:schd rows (one per change) are
+	// marks now, per flight the latest change, with its row's EVENT_ID.
+	due, err := e.st.DueSchdMarks(t.Context(), store.DueSchdMarksParams{Now: time.Now(), Max: 10})
+	require.NoError(t, err)
+	marked := map[int64][2]int64{}
+	for _, m := range due {
+		marked[m.FLID] = [2]int64{m.StateVersion, m.ID}
+		require.NotEmpty(t, m.Payload, "the mark reads its KAFKA:msg twin's payload")
+	}
+	require.Equal(t, map[int64][2]int64{101: {2, 6}, 102: {1, 4}}, marked)
 
 	h.send(t, flopSTND(102, "8"), false) // this release's pipeline on the upgraded schema
 	states, err = e.st.Flights(t.Context(), []int64{102})

@@ -303,7 +303,6 @@ func (r iteratorForEventInsert) Values() ([]interface{}, error) {
 		r.rows[0].StateVersion,
 		r.rows[0].IdempotencyKey,
 		r.rows[0].Payload,
-		r.rows[0].Status,
 		r.rows[0].CreatedAt,
 	}, nil
 }
@@ -314,9 +313,10 @@ func (r iteratorForEventInsert) Err() error {
 
 // Events of one business transaction. IDEMPOTENCY_KEY is UNIQUE: a second
 // insert of the same event fails instead of duplicating it.
-// STATUS: NULL for KAFKA:msg (its state is the watermark), PENDING for KAFKA:schd.
+// KAFKA:msg only, STATUS NULL (its state is the watermark); KAFKA:schd is a
+// mark (SchdMarkUpsert), its rows here only dead letters (SchdMarkRecordFailure).
 func (q *Queries) EventInsert(ctx context.Context, db DBTX, arg []EventInsertParams) (int64, error) {
-	return db.CopyFrom(ctx, []string{"msg_event"}, []string{"target", "partition_key", "event_type", "cminmsgs_id", "flid", "state_version", "idempotency_key", "payload", "status", "created_at"}, &iteratorForEventInsert{rows: arg})
+	return db.CopyFrom(ctx, []string{"msg_event"}, []string{"target", "partition_key", "event_type", "cminmsgs_id", "flid", "state_version", "idempotency_key", "payload", "created_at"}, &iteratorForEventInsert{rows: arg})
 }
 
 // iteratorForFlightHstInsert implements pgx.CopyFromSource.

@@ -467,7 +467,7 @@ type MaintenanceRun struct {
 	LastOkAt *time.Time `json:"last_ok_at"`
 }
 
-// Outbox of flight change events. KAFKA:msg is delivered one by one in EVENT_ID order, its progress kept in msg_event_cursor; KAFKA:schd is aggregated to the latest state per FLID, its progress kept per row in STATUS. DEAD rows are the dead-letter record.
+// Outbox of flight change events. KAFKA:msg is delivered one by one in EVENT_ID order, its progress kept in msg_event_cursor; KAFKA:schd is the latest state per FLID, pending as one mark per flight (schd_mark); its rows here are dead letters (and SENT rows of earlier releases). DEAD rows are the dead-letter record.
 type MsgEvent struct {
 	// Delivery order within a target.
 	EventID int64 `json:"event_id"`
@@ -487,23 +487,23 @@ type MsgEvent struct {
 	IdempotencyKey string `json:"idempotency_key"`
 	// KAFKA:msg: JSON of the full next flight state (documented in docs/events.md); may be NULL for a TOMBSTONE. KAFKA:schd: always NULL, the payload is the KAFKA:msg twin's (same cminmsgs_id, flid, state_version), stored once.
 	Payload *string `json:"payload"`
-	// KAFKA:schd: PENDING, SENT (broker acknowledged) or DEAD (attempts exhausted; kept as the DLQ record). KAFKA:msg: NULL (delivery state by the watermark: SENT when EVENT_ID <= msg_event_cursor.sent_through, else PENDING) or DEAD (kept as the DLQ record).
+	// KAFKA:schd: DEAD (a mark whose attempts were exhausted; kept as the DLQ record), or SENT/PENDING from an earlier release. KAFKA:msg: NULL (delivery state by the watermark: SENT when EVENT_ID <= msg_event_cursor.sent_through, else PENDING) or DEAD (kept as the DLQ record).
 	Status *string `json:"status"`
 	// Failed deliveries so far (kept after a later success, as history).
 	Attempts int32 `json:"attempts"`
 	// Backoff: the event (and, for KAFKA:msg, its target) waits until then.
 	NextAttemptAt *time.Time `json:"next_attempt_at"`
-	// Reason of the last failed delivery; for a DEAD row the dead-letter reason. KAFKA:schd clears it when SENT; KAFKA:msg keeps it as history.
+	// Reason of the last failed delivery; for a DEAD row the dead-letter reason. KAFKA:msg keeps it as history.
 	LastError *string `json:"last_error"`
 	// When the event was written (in the business transaction); outbox lag is measured from it.
 	CreatedAt time.Time `json:"created_at"`
-	// KAFKA:schd: when the row was marked SENT. Always NULL for KAFKA:msg (see msg_event_cursor.sent_at).
+	// KAFKA:schd rows of earlier releases: when the row was marked SENT. Always NULL for KAFKA:msg (see msg_event_cursor.sent_at).
 	SentAt *time.Time `json:"sent_at"`
 }
 
 // Delivery watermark of KAFKA:msg: every event of the target with EVENT_ID <= SENT_THROUGH was acknowledged by the broker (SENT) or is DEAD; the events above it (STATUS NULL) are PENDING. No row: nothing delivered yet.
 type MsgEventCursor struct {
-	// The outbox target (KAFKA:msg only; KAFKA:schd keeps its state per row).
+	// The outbox target (KAFKA:msg only; KAFKA:schd keeps its state in schd_mark).
 	Target string `json:"target"`
 	// EVENT_ID of the last event of the acknowledged contiguous prefix; only moves forward.
 	SentThrough int64 `json:"sent_through"`
@@ -687,6 +687,30 @@ type SchdGen struct {
 type SchdGenFlid struct {
 	Fday time.Time `json:"fday"`
 	Flid int64     `json:"flid"`
+}
+
+// KAFKA:schd: per flight its latest change not yet delivered to the schd topic (rule 8). Deleted when delivered; moved to msg_event as a DEAD KAFKA:schd row when its attempts are exhausted.
+type SchdMark struct {
+	// The flight; its Kafka record key as text.
+	Flid int64 `json:"flid"`
+	// EVENT_ID of the KAFKA:msg event of the latest change (its twin): the record's event-id header, and what the relay compares before it deletes the mark.
+	EventID int64 `json:"event_id"`
+	// Mailbox id of the message of the latest change.
+	CminmsgsID int64 `json:"cminmsgs_id"`
+	// Flight STATE_VERSION after the latest change.
+	StateVersion int64 `json:"state_version"`
+	// UPSERT (the value is the KAFKA:msg twin's payload) or TOMBSTONE (a null value).
+	EventType string `json:"event_type"`
+	// Failed deliveries of this change; a newer change starts again at 0.
+	Attempts int32 `json:"attempts"`
+	// Backoff: the flight waits until then.
+	NextAttemptAt *time.Time `json:"next_attempt_at"`
+	// Reason of the last failed delivery.
+	LastError *string `json:"last_error"`
+	// When the latest change was written.
+	CreatedAt time.Time `json:"created_at"`
+	// When the oldest change not yet delivered was written (outbox lag).
+	PendingSince time.Time `json:"pending_since"`
 }
 
 // Audit of every snapshot, one row per message and flight day (applied, or left alone as stale); kept 90 days.

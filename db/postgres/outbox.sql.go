@@ -74,14 +74,13 @@ type EventInsertParams struct {
 	StateVersion   int64     `json:"state_version"`
 	IdempotencyKey string    `json:"idempotency_key"`
 	Payload        *string   `json:"payload"`
-	Status         *string   `json:"status"`
 	CreatedAt      time.Time `json:"created_at"`
 }
 
 const eventLag = `-- name: EventLag :many
 SELECT p.target::varchar AS target, count(*) AS pending, min(p.created_at)::timestamptz AS oldest
 FROM (
-  SELECT e.target, e.created_at FROM msg_event e WHERE e.status = 'PENDING'
+  SELECT 'KAFKA:schd'::varchar AS target, m.pending_since AS created_at FROM schd_mark m
   UNION ALL
   SELECT e.target, e.created_at FROM msg_event e
   WHERE e.target = 'KAFKA:msg' AND e.status IS NULL
@@ -97,8 +96,9 @@ type EventLagRow struct {
 	Oldest  time.Time `json:"oldest"`
 }
 
-// Outbox lag per target for status and metrics: the pending events, per row
-// (KAFKA:schd) or above the watermark (KAFKA:msg, a primary-key range scan).
+// Outbox lag per target for status and metrics: the pending flights
+// (KAFKA:schd marks, each as old as its oldest undelivered change) and the
+// events above the watermark (KAFKA:msg, a primary-key range scan).
 func (q *Queries) EventLag(ctx context.Context, db DBTX) ([]EventLagRow, error) {
 	rows, err := db.Query(ctx, eventLag)
 	if err != nil {
@@ -216,7 +216,9 @@ type EventListByMessageRow struct {
 	SentAt         *time.Time `json:"sent_at"`
 }
 
-// Events of a message with their effective status (KAFKA:msg: by the watermark).
+// Events of a message with their effective status (KAFKA:msg: by the
+// watermark). A KAFKA:schd row's payload is its KAFKA:msg twin's (the twin
+// join, here and below: 040_outbox.sql).
 func (q *Queries) EventListByMessage(ctx context.Context, db DBTX, cminmsgsID int64) ([]EventListByMessageRow, error) {
 	rows, err := db.Query(ctx, eventListByMessage, cminmsgsID)
 	if err != nil {
@@ -361,224 +363,6 @@ func (q *Queries) EventListMsgPendingAfter(ctx context.Context, db DBTX, arg Eve
 	return items, nil
 }
 
-const eventListPendingAfter = `-- name: EventListPendingAfter :many
-SELECT e.event_id, e.target, e.partition_key, e.event_type, e.cminmsgs_id, e.flid,
-  e.state_version, e.idempotency_key, COALESCE(e.payload, t.payload) AS payload,
-  e.status, e.attempts, e.next_attempt_at, e.last_error, e.created_at, e.sent_at
-FROM msg_event e
-LEFT JOIN msg_event t ON e.target = 'KAFKA:schd'
-  AND t.idempotency_key = e.cminmsgs_id || ':' || e.flid || ':' || e.state_version || ':KAFKA:msg'
-WHERE e.target = $1 AND e.status = 'PENDING' AND e.event_id > $2
-ORDER BY e.event_id
-LIMIT $3
-`
-
-type EventListPendingAfterParams struct {
-	Target       string `json:"target"`
-	AfterEventID int64  `json:"after_event_id"`
-	MaxRows      int32  `json:"max_rows"`
-}
-
-// The next PENDING events of a per-row target (KAFKA:schd) after a cursor (0:
-// the head), in order. A KAFKA:schd row's payload is its KAFKA:msg twin's
-// (the twin join, here and below: 040_outbox.sql).
-func (q *Queries) EventListPendingAfter(ctx context.Context, db DBTX, arg EventListPendingAfterParams) ([]MsgEvent, error) {
-	rows, err := db.Query(ctx, eventListPendingAfter, arg.Target, arg.AfterEventID, arg.MaxRows)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []MsgEvent{}
-	for rows.Next() {
-		var i MsgEvent
-		if err := rows.Scan(
-			&i.EventID,
-			&i.Target,
-			&i.PartitionKey,
-			&i.EventType,
-			&i.CminmsgsID,
-			&i.Flid,
-			&i.StateVersion,
-			&i.IdempotencyKey,
-			&i.Payload,
-			&i.Status,
-			&i.Attempts,
-			&i.NextAttemptAt,
-			&i.LastError,
-			&i.CreatedAt,
-			&i.SentAt,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const eventListSchdLatest = `-- name: EventListSchdLatest :many
-WITH latest AS (
-  SELECT DISTINCT ON (e.partition_key) e.event_id, e.target, e.partition_key, e.event_type, e.cminmsgs_id, e.flid, e.state_version, e.idempotency_key, e.payload, e.status, e.attempts, e.next_attempt_at, e.last_error, e.created_at, e.sent_at
-  FROM msg_event e
-  WHERE e.target = $3 AND e.status = 'PENDING'
-  ORDER BY e.partition_key, e.state_version DESC, e.event_id DESC
-)
-SELECT e.event_id, e.target, e.partition_key, e.event_type, e.cminmsgs_id, e.flid,
-  e.state_version, e.idempotency_key, COALESCE(e.payload, t.payload) AS payload,
-  e.status, e.attempts, e.next_attempt_at, e.last_error, e.created_at, e.sent_at
-FROM latest e
-LEFT JOIN msg_event t ON e.target = 'KAFKA:schd'
-  AND t.idempotency_key = e.cminmsgs_id || ':' || e.flid || ':' || e.state_version || ':KAFKA:msg'
-WHERE e.next_attempt_at IS NULL OR e.next_attempt_at <= $1::timestamptz
-ORDER BY e.event_id
-LIMIT $2
-`
-
-type EventListSchdLatestParams struct {
-	Now        time.Time `json:"now"`
-	MaxFlights int32     `json:"max_flights"`
-	Target     string    `json:"target"`
-}
-
-type EventListSchdLatestRow struct {
-	EventID        int64      `json:"event_id"`
-	Target         string     `json:"target"`
-	PartitionKey   string     `json:"partition_key"`
-	EventType      string     `json:"event_type"`
-	CminmsgsID     int64      `json:"cminmsgs_id"`
-	Flid           int64      `json:"flid"`
-	StateVersion   int64      `json:"state_version"`
-	IdempotencyKey string     `json:"idempotency_key"`
-	Payload        *string    `json:"payload"`
-	Status         *string    `json:"status"`
-	Attempts       int32      `json:"attempts"`
-	NextAttemptAt  *time.Time `json:"next_attempt_at"`
-	LastError      *string    `json:"last_error"`
-	CreatedAt      time.Time  `json:"created_at"`
-	SentAt         *time.Time `json:"sent_at"`
-}
-
-// schd aggregation: per FLID the latest pending event of the target, oldest
-// flights first, skipping flights still backing off.
-func (q *Queries) EventListSchdLatest(ctx context.Context, db DBTX, arg EventListSchdLatestParams) ([]EventListSchdLatestRow, error) {
-	rows, err := db.Query(ctx, eventListSchdLatest, arg.Now, arg.MaxFlights, arg.Target)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []EventListSchdLatestRow{}
-	for rows.Next() {
-		var i EventListSchdLatestRow
-		if err := rows.Scan(
-			&i.EventID,
-			&i.Target,
-			&i.PartitionKey,
-			&i.EventType,
-			&i.CminmsgsID,
-			&i.Flid,
-			&i.StateVersion,
-			&i.IdempotencyKey,
-			&i.Payload,
-			&i.Status,
-			&i.Attempts,
-			&i.NextAttemptAt,
-			&i.LastError,
-			&i.CreatedAt,
-			&i.SentAt,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const eventMarkSent = `-- name: EventMarkSent :execrows
-UPDATE msg_event e SET status = 'SENT', sent_at = $1::timestamptz, last_error = NULL
-FROM (SELECT unnest($3::bigint[]) AS event_id) d
-WHERE e.event_id = d.event_id AND e.target = $2 AND e.status = 'PENDING'
-`
-
-type EventMarkSentParams struct {
-	Now      time.Time `json:"now"`
-	Target   string    `json:"target"`
-	EventIds []int64   `json:"event_ids"`
-}
-
-// Marks acknowledged events of a per-row target (KAFKA:schd) SENT. Joined by
-// primary key: a filter over the pending index would visit the whole backlog.
-func (q *Queries) EventMarkSent(ctx context.Context, db DBTX, arg EventMarkSentParams) (int64, error) {
-	result, err := db.Exec(ctx, eventMarkSent, arg.Now, arg.Target, arg.EventIds)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
-}
-
-const eventMarkSupersededDead = `-- name: EventMarkSupersededDead :execrows
-UPDATE msg_event SET status = 'DEAD', last_error = $1
-WHERE target = $2 AND partition_key = $3
-  AND status = 'PENDING' AND event_id < $4
-`
-
-type EventMarkSupersededDeadParams struct {
-	LastError    *string `json:"last_error"`
-	Target       string  `json:"target"`
-	PartitionKey string  `json:"partition_key"`
-	BelowEventID int64   `json:"below_event_id"`
-}
-
-// The latest event of a flight became DEAD: the older pending events it
-// superseded go with it, so an older state is never sent as the latest.
-func (q *Queries) EventMarkSupersededDead(ctx context.Context, db DBTX, arg EventMarkSupersededDeadParams) (int64, error) {
-	result, err := db.Exec(ctx, eventMarkSupersededDead,
-		arg.LastError,
-		arg.Target,
-		arg.PartitionKey,
-		arg.BelowEventID,
-	)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
-}
-
-const eventMarkSupersededSent = `-- name: EventMarkSupersededSent :execrows
-UPDATE msg_event e SET status = 'SENT', sent_at = $1::timestamptz, last_error = NULL
-FROM (SELECT unnest($3::text[]) AS partition_key,
-             unnest($4::bigint[]) AS up_to) d
-WHERE e.target = $2 AND e.partition_key = d.partition_key
-  AND e.status = 'PENDING' AND e.event_id <= d.up_to
-`
-
-type EventMarkSupersededSentParams struct {
-	Now           time.Time `json:"now"`
-	Target        string    `json:"target"`
-	PartitionKeys []string  `json:"partition_keys"`
-	UpToEventIds  []int64   `json:"up_to_event_ids"`
-}
-
-// After the latest state of a flight was delivered, every pending event of that
-// flight up to it is represented by that delivery. One row per flight:
-// partition_keys[i] up to up_to_event_ids[i].
-func (q *Queries) EventMarkSupersededSent(ctx context.Context, db DBTX, arg EventMarkSupersededSentParams) (int64, error) {
-	result, err := db.Exec(ctx, eventMarkSupersededSent,
-		arg.Now,
-		arg.Target,
-		arg.PartitionKeys,
-		arg.UpToEventIds,
-	)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
-}
-
 const eventRecordFailure = `-- name: EventRecordFailure :one
 UPDATE msg_event SET
   attempts = attempts + 1,
@@ -617,4 +401,211 @@ func (q *Queries) EventRecordFailure(ctx context.Context, db DBTX, arg EventReco
 	var i EventRecordFailureRow
 	err := row.Scan(&i.Status, &i.Attempts)
 	return i, err
+}
+
+const schdMarkAdopt = `-- name: SchdMarkAdopt :execrows
+WITH legacy AS (
+  DELETE FROM msg_event e WHERE e.target = 'KAFKA:schd' AND e.status = 'PENDING'
+  RETURNING e.event_id, e.target, e.partition_key, e.event_type, e.cminmsgs_id, e.flid, e.state_version, e.idempotency_key, e.payload, e.status, e.attempts, e.next_attempt_at, e.last_error, e.created_at, e.sent_at
+), latest AS (
+  SELECT DISTINCT ON (l.flid) l.event_id, l.target, l.partition_key, l.event_type, l.cminmsgs_id, l.flid, l.state_version, l.idempotency_key, l.payload, l.status, l.attempts, l.next_attempt_at, l.last_error, l.created_at, l.sent_at, min(l.created_at) OVER (PARTITION BY l.flid) AS pending_since
+  FROM legacy l
+  ORDER BY l.flid, l.state_version DESC, l.event_id DESC
+)
+INSERT INTO schd_mark AS m (flid, event_id, cminmsgs_id, state_version, event_type, attempts,
+  next_attempt_at, last_error, created_at, pending_since)
+SELECT l.flid, l.event_id, l.cminmsgs_id, l.state_version, l.event_type, l.attempts,
+  l.next_attempt_at, l.last_error, l.created_at, l.pending_since
+FROM latest l
+ON CONFLICT (flid) DO UPDATE SET
+  event_id = EXCLUDED.event_id, cminmsgs_id = EXCLUDED.cminmsgs_id, state_version = EXCLUDED.state_version,
+  event_type = EXCLUDED.event_type, attempts = EXCLUDED.attempts, next_attempt_at = EXCLUDED.next_attempt_at,
+  last_error = EXCLUDED.last_error, created_at = EXCLUDED.created_at,
+  pending_since = LEAST(m.pending_since, EXCLUDED.pending_since)
+WHERE m.event_id < EXCLUDED.event_id
+`
+
+// KAFKA:schd rows an earlier release left PENDING become marks: per flight
+// the latest (it stands for the older ones, which go; the mark keeps its
+// EVENT_ID), unless the flight's mark names a later change (a higher
+// EVENT_ID, the same sequence). Run when
+// the relay starts a term; the partial msg_event_head_ix finds nothing fast.
+func (q *Queries) SchdMarkAdopt(ctx context.Context, db DBTX) (int64, error) {
+	result, err := db.Exec(ctx, schdMarkAdopt)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const schdMarkClear = `-- name: SchdMarkClear :execrows
+DELETE FROM schd_mark m
+USING (SELECT unnest($1::bigint[]) AS flid, unnest($2::bigint[]) AS event_id) d
+WHERE m.flid = d.flid AND m.event_id = d.event_id
+`
+
+type SchdMarkClearParams struct {
+	Flids    []int64 `json:"flids"`
+	EventIds []int64 `json:"event_ids"`
+}
+
+// Deletes the delivered marks, each only while it still names the change
+// that was sent (flids[i] at event_ids[i]): a mark a newer change replaced
+// meanwhile stays, and that change is sent next.
+func (q *Queries) SchdMarkClear(ctx context.Context, db DBTX, arg SchdMarkClearParams) (int64, error) {
+	result, err := db.Exec(ctx, schdMarkClear, arg.Flids, arg.EventIds)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const schdMarkListDue = `-- name: SchdMarkListDue :many
+SELECT m.flid, m.event_id, m.cminmsgs_id, m.state_version, m.event_type, t.payload,
+  m.attempts, m.next_attempt_at, m.last_error, m.created_at
+FROM schd_mark m
+LEFT JOIN msg_event t
+  ON t.idempotency_key = m.cminmsgs_id || ':' || m.flid || ':' || m.state_version || ':KAFKA:msg'
+WHERE m.next_attempt_at IS NULL OR m.next_attempt_at <= $1::timestamptz
+ORDER BY m.pending_since, m.event_id
+LIMIT $2
+`
+
+type SchdMarkListDueParams struct {
+	Now        time.Time `json:"now"`
+	MaxFlights int32     `json:"max_flights"`
+}
+
+type SchdMarkListDueRow struct {
+	Flid          int64      `json:"flid"`
+	EventID       int64      `json:"event_id"`
+	CminmsgsID    int64      `json:"cminmsgs_id"`
+	StateVersion  int64      `json:"state_version"`
+	EventType     string     `json:"event_type"`
+	Payload       *string    `json:"payload"`
+	Attempts      int32      `json:"attempts"`
+	NextAttemptAt *time.Time `json:"next_attempt_at"`
+	LastError     *string    `json:"last_error"`
+	CreatedAt     time.Time  `json:"created_at"`
+}
+
+// The marks due at @now (not backing off), oldest pending first, each with
+// the payload of the change it names (its KAFKA:msg twin's). A seq scan of a
+// table that holds only the flights changed since the last flush.
+func (q *Queries) SchdMarkListDue(ctx context.Context, db DBTX, arg SchdMarkListDueParams) ([]SchdMarkListDueRow, error) {
+	rows, err := db.Query(ctx, schdMarkListDue, arg.Now, arg.MaxFlights)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []SchdMarkListDueRow{}
+	for rows.Next() {
+		var i SchdMarkListDueRow
+		if err := rows.Scan(
+			&i.Flid,
+			&i.EventID,
+			&i.CminmsgsID,
+			&i.StateVersion,
+			&i.EventType,
+			&i.Payload,
+			&i.Attempts,
+			&i.NextAttemptAt,
+			&i.LastError,
+			&i.CreatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const schdMarkRecordFailure = `-- name: SchdMarkRecordFailure :one
+WITH dead AS (
+  DELETE FROM schd_mark m
+  WHERE m.flid = $1 AND m.event_id = $2 AND m.attempts + 1 >= $3::int
+  RETURNING m.flid, m.event_id, m.cminmsgs_id, m.state_version, m.event_type, m.attempts, m.next_attempt_at, m.last_error, m.created_at, m.pending_since
+), buried AS (
+  INSERT INTO msg_event (target, partition_key, event_type, cminmsgs_id, flid, state_version,
+    idempotency_key, status, attempts, next_attempt_at, last_error, created_at)
+  SELECT 'KAFKA:schd', d.flid::text, d.event_type, d.cminmsgs_id, d.flid, d.state_version,
+    d.cminmsgs_id || ':' || d.flid || ':' || d.state_version || ':KAFKA:schd', 'DEAD', d.attempts + 1,
+    $4::timestamptz, $5, d.created_at
+  FROM dead d
+  RETURNING event_id
+), backoff AS (
+  UPDATE schd_mark m SET attempts = m.attempts + 1, next_attempt_at = $4::timestamptz, last_error = $5
+  WHERE m.flid = $1 AND m.event_id = $2 AND m.attempts + 1 < $3::int
+  RETURNING m.flid
+)
+SELECT (CASE WHEN EXISTS (SELECT 1 FROM buried) THEN 'DEAD'
+  WHEN EXISTS (SELECT 1 FROM backoff) THEN 'PENDING' ELSE '' END)::varchar AS status
+`
+
+type SchdMarkRecordFailureParams struct {
+	Flid          int64     `json:"flid"`
+	EventID       int64     `json:"event_id"`
+	MaxAttempts   int32     `json:"max_attempts"`
+	NextAttemptAt time.Time `json:"next_attempt_at"`
+	LastError     *string   `json:"last_error"`
+}
+
+// A failed delivery of the change a mark names (compared by EVENT_ID, as
+// SchdMarkClear): backoff, or at the limit the mark moves to msg_event as a
+// DEAD KAFKA:schd row (the dead letter, an EVENT_ID of its own). STATUS:
+// PENDING, DEAD, or empty when a newer change replaced the mark meanwhile
+// (nothing recorded: the newer change starts its own attempts).
+func (q *Queries) SchdMarkRecordFailure(ctx context.Context, db DBTX, arg SchdMarkRecordFailureParams) (string, error) {
+	row := db.QueryRow(ctx, schdMarkRecordFailure,
+		arg.Flid,
+		arg.EventID,
+		arg.MaxAttempts,
+		arg.NextAttemptAt,
+		arg.LastError,
+	)
+	var status string
+	err := row.Scan(&status)
+	return status, err
+}
+
+const schdMarkUpsert = `-- name: SchdMarkUpsert :exec
+INSERT INTO schd_mark AS m (flid, event_id, cminmsgs_id, state_version, event_type, created_at, pending_since)
+SELECT d.flid,
+  (SELECT t.event_id FROM msg_event t
+   WHERE t.idempotency_key = d.cminmsgs_id || ':' || d.flid || ':' || d.state_version || ':KAFKA:msg'),
+  d.cminmsgs_id, d.state_version, d.event_type, d.created_at, d.created_at
+FROM (SELECT unnest($1::bigint[]) AS flid, unnest($2::bigint[]) AS cminmsgs_id,
+             unnest($3::bigint[]) AS state_version, unnest($4::text[]) AS event_type,
+             unnest($5::timestamptz[]) AS created_at) d
+ON CONFLICT (flid) DO UPDATE SET
+  event_id = EXCLUDED.event_id, cminmsgs_id = EXCLUDED.cminmsgs_id, state_version = EXCLUDED.state_version,
+  event_type = EXCLUDED.event_type, created_at = EXCLUDED.created_at,
+  attempts = 0, next_attempt_at = NULL, last_error = NULL
+`
+
+type SchdMarkUpsertParams struct {
+	Flids         []int64     `json:"flids"`
+	CminmsgsIds   []int64     `json:"cminmsgs_ids"`
+	StateVersions []int64     `json:"state_versions"`
+	EventTypes    []string    `json:"event_types"`
+	CreatedAts    []time.Time `json:"created_ats"`
+}
+
+// Marks flights for KAFKA:schd in the business transaction, after the
+// change's KAFKA:msg event (its twin) was written, one mark per flight (FLIDs
+// unique within a call): a newer change replaces the one a mark names, with
+// its twin's EVENT_ID, and starts its attempts again; PENDING_SINCE keeps
+// the oldest undelivered change. No twin: EVENT_ID NULL, refused.
+func (q *Queries) SchdMarkUpsert(ctx context.Context, db DBTX, arg SchdMarkUpsertParams) error {
+	_, err := db.Exec(ctx, schdMarkUpsert,
+		arg.Flids,
+		arg.CminmsgsIds,
+		arg.StateVersions,
+		arg.EventTypes,
+		arg.CreatedAts,
+	)
+	return err
 }

@@ -69,14 +69,18 @@ type Querier interface {
 	EventAdvanceMsgCursor(ctx context.Context, db DBTX, arg EventAdvanceMsgCursorParams) (EventAdvanceMsgCursorRow, error)
 	// Events of one business transaction. IDEMPOTENCY_KEY is UNIQUE: a second
 	// insert of the same event fails instead of duplicating it.
-	// STATUS: NULL for KAFKA:msg (its state is the watermark), PENDING for KAFKA:schd.
+	// KAFKA:msg only, STATUS NULL (its state is the watermark); KAFKA:schd is a
+	// mark (SchdMarkUpsert), its rows here only dead letters (SchdMarkRecordFailure).
 	EventInsert(ctx context.Context, db DBTX, arg []EventInsertParams) (int64, error)
-	// Outbox lag per target for status and metrics: the pending events, per row
-	// (KAFKA:schd) or above the watermark (KAFKA:msg, a primary-key range scan).
+	// Outbox lag per target for status and metrics: the pending flights
+	// (KAFKA:schd marks, each as old as its oldest undelivered change) and the
+	// events above the watermark (KAFKA:msg, a primary-key range scan).
 	EventLag(ctx context.Context, db DBTX) ([]EventLagRow, error)
 	// Events of a flight with their effective status (KAFKA:msg: by the watermark).
 	EventListByFlight(ctx context.Context, db DBTX, flid int64) ([]EventListByFlightRow, error)
-	// Events of a message with their effective status (KAFKA:msg: by the watermark).
+	// Events of a message with their effective status (KAFKA:msg: by the
+	// watermark). A KAFKA:schd row's payload is its KAFKA:msg twin's (the twin
+	// join, here and below: 040_outbox.sql).
 	EventListByMessage(ctx context.Context, db DBTX, cminmsgsID int64) ([]EventListByMessageRow, error)
 	EventListDead(ctx context.Context, db DBTX, arg EventListDeadParams) ([]MsgEvent, error)
 	// The head of KAFKA:msg after a cursor (0: the head itself): the events above
@@ -84,28 +88,11 @@ type Querier interface {
 	// primary-key range scan: the relay reads on while the watermark of the
 	// previous batch is still being written. Their effective status is PENDING.
 	EventListMsgPendingAfter(ctx context.Context, db DBTX, arg EventListMsgPendingAfterParams) ([]MsgEvent, error)
-	// The next PENDING events of a per-row target (KAFKA:schd) after a cursor (0:
-	// the head), in order. A KAFKA:schd row's payload is its KAFKA:msg twin's
-	// (the twin join, here and below: 040_outbox.sql).
-	EventListPendingAfter(ctx context.Context, db DBTX, arg EventListPendingAfterParams) ([]MsgEvent, error)
-	// schd aggregation: per FLID the latest pending event of the target, oldest
-	// flights first, skipping flights still backing off.
-	EventListSchdLatest(ctx context.Context, db DBTX, arg EventListSchdLatestParams) ([]EventListSchdLatestRow, error)
-	// Marks acknowledged events of a per-row target (KAFKA:schd) SENT. Joined by
-	// primary key: a filter over the pending index would visit the whole backlog.
-	EventMarkSent(ctx context.Context, db DBTX, arg EventMarkSentParams) (int64, error)
-	// The latest event of a flight became DEAD: the older pending events it
-	// superseded go with it, so an older state is never sent as the latest.
-	EventMarkSupersededDead(ctx context.Context, db DBTX, arg EventMarkSupersededDeadParams) (int64, error)
-	// After the latest state of a flight was delivered, every pending event of that
-	// flight up to it is represented by that delivery. One row per flight:
-	// partition_keys[i] up to up_to_event_ids[i].
-	EventMarkSupersededSent(ctx context.Context, db DBTX, arg EventMarkSupersededSentParams) (int64, error)
 	// Outbox retention: delivered events created before @created_before, oldest
-	// first. Delivered: KAFKA:schd SENT; KAFKA:msg at or below the watermark and
-	// not DEAD. DEAD rows are the dead letters and stay. A KAFKA:msg row stays
-	// while its KAFKA:schd twin is not SENT: that row reads its payload from it
-	// (040_outbox.sql). Oldest first by msg_event_created_ix: a batch reads the
+	// first. Delivered: KAFKA:schd SENT (rows of earlier releases); KAFKA:msg
+	// at or below the watermark and not DEAD. DEAD rows are the dead letters and
+	// stay. A KAFKA:msg row stays while a schd mark names it or its KAFKA:schd
+	// twin row is not SENT: they read their payload from it (040_outbox.sql). Oldest first by msg_event_created_ix: a batch reads the
 	// rows past the retention, not the outbox (by EVENT_ID, the last, short
 	// batch of a run read every younger row too; issue #35).
 	EventPurgeDelivered(ctx context.Context, db DBTX, arg EventPurgeDeliveredParams) (EventPurgeDeliveredRow, error)
@@ -399,6 +386,32 @@ type Querier interface {
 	// primary key.
 	SchdGenFlidReplace(ctx context.Context, db DBTX, arg SchdGenFlidReplaceParams) error
 	SchdGenGet(ctx context.Context, db DBTX, fday time.Time) (SchdGen, error)
+	// KAFKA:schd rows an earlier release left PENDING become marks: per flight
+	// the latest (it stands for the older ones, which go; the mark keeps its
+	// EVENT_ID), unless the flight's mark names a later change (a higher
+	// EVENT_ID, the same sequence). Run when
+	// the relay starts a term; the partial msg_event_head_ix finds nothing fast.
+	SchdMarkAdopt(ctx context.Context, db DBTX) (int64, error)
+	// Deletes the delivered marks, each only while it still names the change
+	// that was sent (flids[i] at event_ids[i]): a mark a newer change replaced
+	// meanwhile stays, and that change is sent next.
+	SchdMarkClear(ctx context.Context, db DBTX, arg SchdMarkClearParams) (int64, error)
+	// The marks due at @now (not backing off), oldest pending first, each with
+	// the payload of the change it names (its KAFKA:msg twin's). A seq scan of a
+	// table that holds only the flights changed since the last flush.
+	SchdMarkListDue(ctx context.Context, db DBTX, arg SchdMarkListDueParams) ([]SchdMarkListDueRow, error)
+	// A failed delivery of the change a mark names (compared by EVENT_ID, as
+	// SchdMarkClear): backoff, or at the limit the mark moves to msg_event as a
+	// DEAD KAFKA:schd row (the dead letter, an EVENT_ID of its own). STATUS:
+	// PENDING, DEAD, or empty when a newer change replaced the mark meanwhile
+	// (nothing recorded: the newer change starts its own attempts).
+	SchdMarkRecordFailure(ctx context.Context, db DBTX, arg SchdMarkRecordFailureParams) (string, error)
+	// Marks flights for KAFKA:schd in the business transaction, after the
+	// change's KAFKA:msg event (its twin) was written, one mark per flight (FLIDs
+	// unique within a call): a newer change replaces the one a mark names, with
+	// its twin's EVENT_ID, and starts its attempts again; PENDING_SINCE keeps
+	// the oldest undelivered change. No twin: EVENT_ID NULL, refused.
+	SchdMarkUpsert(ctx context.Context, db DBTX, arg SchdMarkUpsertParams) error
 	// One row per message and flight day: APPLIED, or STALE (left alone).
 	SchdSnapLogInsert(ctx context.Context, db DBTX, arg SchdSnapLogInsertParams) error
 	SchdSnapLogListByMessage(ctx context.Context, db DBTX, msgID int64) ([]SchdSnapLog, error)

@@ -41,11 +41,12 @@ func CanBatch(in *Input) bool {
 // error (an event payload that cannot be built) fails the whole batch.
 func (a *Applier) Batch(run []Input, holders map[string]vocab.Holder, states map[int64]*flight.State, now time.Time) (*Writes, []Outcome, error) {
 	// Sized for the run: every message finishes and is backfilled, and most
-	// change one flight (two events); grown slices were a tenth of a batch's
-	// allocations.
+	// change one flight (an event and a mark); grown slices were a tenth of
+	// a batch's allocations.
 	w := Writes{
 		Flights:   make([]vocab.FlightWrite, 0, len(run)),
-		Events:    make([]vocab.NewEvent, 0, 2*len(run)),
+		Events:    make([]vocab.NewEvent, 0, len(run)),
+		SchdMarks: make([]vocab.SchdMark, 0, len(run)),
 		Finishes:  make([]vocab.Finish, 0, len(run)),
 		Backfills: make([]vocab.Backfill, 0, len(run)),
 	}

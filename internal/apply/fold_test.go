@@ -99,7 +99,8 @@ func TestFoldedChangesCarryTheMessageVersion(t *testing.T) {
 	require.Len(t, wr.Flights, 1)
 	require.Equal(t, int64(2), wr.Flights[0].State.StateVersion)
 	require.Equal(t, map[string]int64{flight.GroupGates: 2}, wr.Flights[0].Changes.Groups)
-	require.Len(t, wr.Events, 2)
+	require.Len(t, wr.Events, 1)
+	require.Len(t, wr.SchdMarks, 1)
 	require.Equal(t, int64(2), states[1].StateVersion, "the batch's next message sees the folded state")
 }
 

@@ -131,7 +131,7 @@ func TestRecordLimitAndShadow(t *testing.T) {
 	require.Equal(t, vocab.StatusDead, outs[1].Status)
 	require.Contains(t, outs[1].Reason, "over kafka.max-record-bytes 4000")
 	require.Equal(t, vocab.StatusSucceeded, outs[2].Status)
-	require.Len(t, w.events, 4, "the two small messages' events only")
+	require.Len(t, w.events, 3, "the two small messages' KAFKA:msg events only, and the flight's one mark")
 	require.Equal(t, "6", w.flights[1].Scalars["STND"].Raw)
 	require.Empty(t, w.flights[1].Payloads["VIPF"].Content)
 

@@ -127,6 +127,9 @@ func (w *world) write(wr *Writes) error {
 		w.flights[f.State.FLID] = f.State
 	}
 	w.events = append(w.events, wr.Events...)
+	for _, m := range wr.SchdMarks { // a flight's mark as the record it sends
+		w.events = append(w.events, schdRecord(m))
+	}
 	for _, m := range wr.Members {
 		w.members[day(m.FDay)] = m.FLIDs
 	}

@@ -21,13 +21,15 @@ type Writes struct {
 	RefDeletes   []RefKey
 	RefList      *RefList // a reference RESP's whole list: keys it lacks are deleted
 	Flights      []vocab.FlightWrite
-	Events       []vocab.NewEvent
+	Events       []vocab.NewEvent             // KAFKA:msg, one per change
+	SchdMarks    []vocab.SchdMark             // KAFKA:schd, one per changed flight: its last change
 	Members      []Members                    // the applied snapshot days' new memberships
 	RequestDone  *vocab.MarkRequestDoneParams // the request a RESP answered
 	Finishes     []vocab.Finish
 	Backfills    []vocab.Backfill
 
 	byFLID map[int64]int // index into Flights: a flight changed twice is written once, last state
+	markOf map[int64]int // index into SchdMarks: a flight changed twice is marked once, last change
 }
 
 // RefKey names one reference record.
@@ -47,14 +49,16 @@ type Members struct {
 
 // addResults queues a message's flight results: the row (final state, every
 // replaced collection with the version that last replaced it) and, per
-// changed flight, one event per target built from the state of that message
-// (rule 7). A message with an event over the record limit is refused: it
-// queues nothing and the refusal's reason is returned.
+// changed flight, its KAFKA:msg event and KAFKA:schd mark built from the
+// state of that message (rule 7). A message with an event over the record
+// limit is refused: it queues nothing and the refusal's reason is returned.
 func (a *Applier) addResults(w *Writes, msgID int64, results []flight.Result, now time.Time) (tooLarge string, err error) {
 	if !a.cfg.Shadow {
-		if w.Events, tooLarge, err = messageEvents(w.Events, msgID, results, now, a.limit); err != nil || tooLarge != "" {
+		before := len(w.SchdMarks)
+		if w.Events, w.SchdMarks, tooLarge, err = messageEvents(w.Events, w.SchdMarks, msgID, results, now, a.limit); err != nil || tooLarge != "" {
 			return tooLarge, err
 		}
+		w.SchdMarks = w.latestMarks(before)
 	}
 	if w.byFLID == nil {
 		w.byFLID = map[int64]int{}
@@ -72,6 +76,24 @@ func (a *Applier) addResults(w *Writes, msgID int64, results []flight.Result, no
 		}
 	}
 	return "", nil
+}
+
+// latestMarks keeps one mark per flight: a mark appended from index added
+// on replaces the flight's earlier one (a later message of the batch).
+func (w *Writes) latestMarks(added int) []vocab.SchdMark {
+	if w.markOf == nil {
+		w.markOf = map[int64]int{}
+	}
+	marks := w.SchdMarks[:added]
+	for _, m := range w.SchdMarks[added:] {
+		if i, ok := w.markOf[m.FLID]; ok {
+			marks[i] = m
+			continue
+		}
+		w.markOf[m.FLID] = len(marks)
+		marks = append(marks, m)
+	}
+	return marks
 }
 
 // finish queues the terminal status with the message's binding (nil: bound

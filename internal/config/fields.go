@@ -102,7 +102,7 @@ var fields = []field{
 	positive("relay", "relay.max-attempts", "MSGX_RELAY_MAX_ATTEMPTS", "10", "Failed deliveries of an event the broker refused (`CORRUPT_MESSAGE`) before it becomes DEAD (kept as the dead letter). A record refused for good (too large, invalid) is DEAD at once; broker outages never make an event DEAD.", func(c *Config) *int { return &c.Relay.MaxAttempts }),
 	dur("relay", "relay.backoff-base", "MSGX_RELAY_BACKOFF_BASE", "1s", "First retry delay of a failed delivery; doubles per attempt.", func(c *Config) *time.Duration { return &c.Relay.BackoffBase }),
 	dur("relay", "relay.backoff-cap", "MSGX_RELAY_BACKOFF_CAP", "1m", "Cap of each delivery retry delay.", func(c *Config) *time.Duration { return &c.Relay.BackoffCap }),
-	dur("relay", "schd.flush-period", "MSGX_SCHD_FLUSH_PERIOD", "3s", "`KAFKA:schd` aggregation period.", func(c *Config) *time.Duration { return &c.Schd.FlushPeriod }),
+	dur("relay", "schd.flush-period", "MSGX_SCHD_FLUSH_PERIOD", "3s", "`KAFKA:schd` flush period: how often the flights' pending marks are sent.", func(c *Config) *time.Duration { return &c.Schd.FlushPeriod }),
 	positive("relay", "schd.flush-limit", "MSGX_SCHD_FLUSH_LIMIT", "500", "Flights per `KAFKA:schd` batch.", func(c *Config) *int { return &c.Schd.FlushLimit }),
 
 	// maintenance (leader only; `msgx maintenance run <job>` runs one by hand)
@@ -116,7 +116,7 @@ var fields = []field{
 	dur("maintenance", "archive.every", "MSGX_ARCHIVE_EVERY", "1h", "How often the queue archive runs.", func(c *Config) *time.Duration { return &c.Maintenance.ArchiveEvery }),
 	dur("maintenance", "archive.after", "MSGX_ARCHIVE_AFTER", "168h", "Terminal PROC_STATE rows (SUCCEEDED, SKIPPED, DEAD) finished longer ago than this, with their mailbox backfill done, move to PROC_STATE_HST; their identities still deduplicate, `GET /messages/{id}` still answers them.", func(c *Config) *time.Duration { return &c.Maintenance.ArchiveAfter }),
 	dur("maintenance", "outbox.retention-every", "MSGX_OUTBOX_RETENTION_EVERY", "1h", "How often outbox retention runs.", func(c *Config) *time.Duration { return &c.Maintenance.OutboxEvery }),
-	dur("maintenance", "outbox.retention", "MSGX_OUTBOX_RETENTION", "168h", "Delivered MSG_EVENT rows older than this are deleted; DEAD rows (dead letters) never, and a `KAFKA:msg` row never while its `KAFKA:schd` twin is not yet sent.", func(c *Config) *time.Duration { return &c.Maintenance.OutboxRetention }),
+	dur("maintenance", "outbox.retention", "MSGX_OUTBOX_RETENTION", "168h", "Delivered MSG_EVENT rows older than this are deleted; DEAD rows (dead letters) never, and a `KAFKA:msg` row never while a `KAFKA:schd` mark or dead letter still reads its payload.", func(c *Config) *time.Duration { return &c.Maintenance.OutboxRetention }),
 	positive("maintenance", "maintenance.batch", "MSGX_MAINTENANCE_BATCH", "1000", "Rows per statement of the snapshot log, archive and outbox jobs; a run goes on until a batch is short.", func(c *Config) *int { return &c.Maintenance.Batch }),
 	dur("maintenance", "maintenance.pause", "MSGX_MAINTENANCE_PAUSE", "100ms", "Longest pause between two batches of a job (a random wait of half to all of it), so the pump and the relay get the database between them.", func(c *Config) *time.Duration { return &c.Maintenance.Pause }),
 	dur("maintenance", "maintenance.statement-timeout", "MSGX_MAINTENANCE_STATEMENT_TIMEOUT", "1m", "Bound of each batch of a job.", func(c *Config) *time.Duration { return &c.Maintenance.StatementTimeout }),

@@ -187,6 +187,7 @@ func (h *History) batch(ctx context.Context, now time.Time, max int) (store.Swep
 		return store.Swept{}, fmt.Errorf("history: stamps: %w", err)
 	}
 	var events []vocab.NewEvent
+	var marks []vocab.SchdMark
 	var swept store.Swept
 	kept, keptIDs := rows[:0], flids[:0]
 	for i, f := range flights {
@@ -198,8 +199,8 @@ func (h *History) batch(ctx context.Context, now time.Time, max int) (store.Swep
 		day := f.OperationDay
 		swept.Add(store.Swept{Rows: 1, Oldest: &day, Newest: &day})
 		if f.Lifecycle == flight.Active && !h.Shadow {
-			ts := apply.SweptTombstones(f, now)
-			events = append(events, ts[:]...)
+			e, m := apply.SweptTombstone(f, now)
+			events, marks = append(events, e), append(marks, m)
 		}
 	}
 	if err := tx.WriteFlightHistory(ctx, kept); err != nil {
@@ -219,6 +220,9 @@ func (h *History) batch(ctx context.Context, now time.Time, max int) (store.Swep
 	}
 	if err := tx.InsertEvents(ctx, events); err != nil {
 		return store.Swept{}, fmt.Errorf("history: tombstones: %w", err)
+	}
+	if err := tx.MarkSchd(ctx, marks); err != nil {
+		return store.Swept{}, fmt.Errorf("history: tombstone marks: %w", err)
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return store.Swept{}, fmt.Errorf("history: commit: %w", err)

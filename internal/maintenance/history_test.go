@@ -108,18 +108,26 @@ func TestHistoryTombstoneForActive(t *testing.T) {
 			tombs = append(tombs, ev)
 		}
 	}
-	require.Len(t, tombs, 2, "flight 1: one TOMBSTONE per target")
-	for i, target := range []string{vocab.TargetMsg, vocab.TargetSchd} {
-		require.Equal(t, target, tombs[i].Target)
-		require.Equal(t, int64(1), tombs[i].FLID)
-		require.Equal(t, int64(2), tombs[i].StateVersion, "one past the last state")
-		require.Equal(t, vocab.IdempotencyKey(created, 1, 2, target), tombs[i].IdempotencyKey)
-		require.Equal(t, vocab.EventPending, tombs[i].Status)
+	require.Len(t, tombs, 1, "flight 1: one KAFKA:msg TOMBSTONE")
+	tomb := tombs[0]
+	require.Equal(t, vocab.TargetMsg, tomb.Target)
+	require.Equal(t, int64(1), tomb.FLID)
+	require.Equal(t, int64(2), tomb.StateVersion, "one past the last state")
+	require.Equal(t, vocab.IdempotencyKey(created, 1, 2, vocab.TargetMsg), tomb.IdempotencyKey)
+	require.Equal(t, vocab.EventPending, tomb.Status)
+	require.Greater(t, tomb.ID, evs[len(evs)-2].ID, "after every earlier event")
+	marks, err := e.Store.DueSchdMarks(t.Context(), store.DueSchdMarksParams{Now: e.Clock.Now(), Max: 10})
+	require.NoError(t, err)
+	marked := map[int64]store.Event{}
+	for _, m := range marks {
+		marked[m.FLID] = m
 	}
-	require.Greater(t, tombs[0].ID, evs[len(evs)-3].ID, "after every earlier event")
+	require.Equal(t, vocab.EventTombstone, marked[1].EventType, "flight 1's schd mark names the TOMBSTONE")
+	require.Equal(t, vocab.IdempotencyKey(created, 1, 2, vocab.TargetSchd), marked[1].IdempotencyKey)
+	require.Equal(t, tomb.ID, marked[1].ID, "with its KAFKA:msg event's id")
 	del, err := e.Store.EventsOfMessage(t.Context(), deleted)
 	require.NoError(t, err)
-	require.Len(t, del, 2, "flight 2 keeps only the TOMBSTONE of its FDEL")
+	require.Len(t, del, 1, "flight 2 keeps only the TOMBSTONE of its FDEL")
 
 	// History stays readable, every detail in it.
 	h1, err := e.Store.LatestFlightHistory(t.Context(), 1)
@@ -170,7 +178,8 @@ func TestHistoryCrashBetweenWriteAndDelete(t *testing.T) {
 	require.Equal(t, 0, e.count(t, "SELECT count(*) FROM flight_gate"))
 	require.Equal(t, 3, e.count(t, "SELECT count(DISTINCT flid) FROM flight_hst"))
 	require.Equal(t, 3, e.count(t, "SELECT count(*) FROM flight_hst"), "nothing doubled")
-	require.Equal(t, 6, e.count(t, "SELECT count(*) FROM msg_event WHERE event_type = 'TOMBSTONE'"))
+	require.Equal(t, 3, e.count(t, "SELECT count(*) FROM msg_event WHERE event_type = 'TOMBSTONE'"), "one KAFKA:msg TOMBSTONE per flight")
+	require.Equal(t, 3, e.count(t, "SELECT count(*) FROM schd_mark WHERE event_type = 'TOMBSTONE'"), "and its schd mark")
 }
 
 // A flight changed between the sweep's read and its locked write is left

@@ -44,8 +44,8 @@ func TestArchiveJobThenDuplicate(t *testing.T) {
 	require.Equal(t, first, *m.DuplicateOf)
 }
 
-// The outbox job keeps a delivered KAFKA:msg row while its KAFKA:schd twin is
-// pending, and then deletes both.
+// The outbox job keeps a delivered KAFKA:msg row while the flight's
+// KAFKA:schd mark names it, and deletes it once the mark is delivered.
 func TestOutboxJobTwinRule(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -53,8 +53,8 @@ func TestOutboxJobTwinRule(t *testing.T) {
 	e.Drain(t)
 	evs, err := e.Store.EventsOfMessage(t.Context(), id)
 	require.NoError(t, err)
-	require.Len(t, evs, 2)
-	msgEv, schdEv := evs[0], evs[1]
+	require.Len(t, evs, 1, "one outbox row per change")
+	msgEv := evs[0]
 	require.Equal(t, vocab.TargetMsg, msgEv.Target)
 	require.NoError(t, e.Store.MarkSent(t.Context(), store.MarkSentParams{Target: vocab.TargetMsg, IDs: []int64{msgEv.ID}, Now: e.Clock.Now()}))
 
@@ -62,16 +62,18 @@ func TestOutboxJobTwinRule(t *testing.T) {
 	e.Clock.Advance(DefaultOutboxRetention + time.Minute)
 	res, err := o.Run(t.Context(), false)
 	require.NoError(t, err)
-	require.Zero(t, res.Rows, "the msg row stays: its schd twin still needs the payload")
-	pending, err := e.Store.PendingEvents(t.Context(), vocab.TargetSchd, 10)
+	require.Zero(t, res.Rows, "the msg row stays: the flight's schd mark still needs the payload")
+	marks, err := e.Store.DueSchdMarks(t.Context(), store.DueSchdMarksParams{Now: e.Clock.Now(), Max: 10})
 	require.NoError(t, err)
-	require.Len(t, pending, 1)
-	require.NotEmpty(t, pending[0].Payload)
+	require.Len(t, marks, 1)
+	require.NotEmpty(t, marks[0].Payload)
 
-	require.NoError(t, e.Store.MarkSent(t.Context(), store.MarkSentParams{Target: vocab.TargetSchd, IDs: []int64{schdEv.ID}, Now: e.Clock.Now()}))
+	n, err := e.Store.ClearSchdMarks(t.Context(), []store.SchdSent{{FLID: marks[0].FLID, EventID: marks[0].ID}})
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
 	res, err = o.Run(t.Context(), false)
 	require.NoError(t, err)
-	require.Equal(t, 2, res.Rows)
+	require.Equal(t, 1, res.Rows)
 	require.Equal(t, 0, e.count(t, "SELECT count(*) FROM msg_event"))
 }
 

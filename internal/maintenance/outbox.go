@@ -9,8 +9,8 @@ import (
 
 // Outbox is outbox retention: delivered MSG_EVENT rows created more than
 // Retention ago. Never DEAD rows (the dead letters), never a KAFKA:msg row
-// whose KAFKA:schd twin is not yet SENT (it reads its payload from it,
-// docs/events.md). Hourly.
+// a KAFKA:schd mark names or whose KAFKA:schd twin row is not SENT (they
+// read their payload from it, docs/events.md). Hourly.
 type Outbox struct {
 	Base
 	Every     time.Duration

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -129,10 +130,20 @@ func (e *env) flight(t testing.TB, flid int64) *flight.State {
 	return got[flid]
 }
 
+// events are what a message wrote to the outbox, per target: its events
+// (KAFKA:msg) and the KAFKA:schd marks that still name its changes (a later
+// change of the flight replaces its mark; no relay runs here), in that order.
 func (e *env) events(t testing.TB, msgID int64) []store.Event {
 	t.Helper()
 	evs, err := e.Store.EventsOfMessage(t.Context(), msgID)
 	require.NoError(t, err)
+	marks, err := e.Store.DueSchdMarks(t.Context(), store.DueSchdMarksParams{Now: time.Now().Add(24 * time.Hour), Max: 1_000_000})
+	require.NoError(t, err)
+	for _, m := range marks {
+		if m.MsgID == msgID {
+			evs = append(evs, m)
+		}
+	}
 	return evs
 }
 

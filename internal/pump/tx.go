@@ -69,6 +69,11 @@ func write(ctx context.Context, ex store.Executor, w *apply.Writes, now time.Tim
 			return err
 		}
 	}
+	for marks := range slices.Chunk(w.SchdMarks, flushChunk) {
+		if err := ex.MarkSchd(ctx, marks); err != nil {
+			return err
+		}
+	}
 	for _, m := range w.Members {
 		if err := ex.ReplaceSnapshotMembers(ctx, m.FDay, m.FLIDs); err != nil {
 			return err

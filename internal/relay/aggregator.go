@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strconv"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -17,12 +16,13 @@ import (
 	"github.com/msgx-aodb/msgx/internal/widths"
 )
 
-// Aggregator delivers KAFKA:schd (docs/design.md §1.5): every FlushPeriod, per
-// flight only its latest pending state (UPSERT: the full state; TOMBSTONE: a
-// null value), at most FlushLimit flights per batch. The delivery stands for
-// every older pending event of that flight, which is marked SENT with it.
-// Intermediate versions are not sent, by design; no order is promised
-// between KAFKA:msg and KAFKA:schd.
+// Aggregator delivers KAFKA:schd (docs/design.md §1.5): every FlushPeriod,
+// per flight its pending mark, the flight's latest change (UPSERT: the full
+// state; TOMBSTONE: a null value), at most FlushLimit flights per batch. A
+// delivered mark is cleared only while it still names what was sent: a
+// change committed between the read and the clear stays marked and goes in
+// the next flush. Intermediate versions are not sent, by design; no order is
+// promised between KAFKA:msg and KAFKA:schd.
 type Aggregator struct {
 	store Store
 	cl    *kgo.Client
@@ -31,6 +31,8 @@ type Aggregator struct {
 	log   *slog.Logger
 	obs   Observer
 	cfg   Config
+
+	adopted bool // an earlier release's pending KAFKA:schd rows are marks now
 }
 
 // NewAggregator wires an aggregator producing to topic through cl (which the
@@ -73,9 +75,12 @@ func (a *Aggregator) Step(ctx context.Context) (int, error) {
 }
 
 func (a *Aggregator) step(ctx context.Context) (delivered, read int, err error) {
+	if err := a.adopt(ctx); err != nil {
+		return 0, 0, err
+	}
 	now := a.clock.Now()
 	sctx, cancel := storeCtx(ctx, a.cfg.StoreTimeout)
-	latest, err := a.store.LatestPendingPerFlight(sctx, store.LatestPendingPerFlightParams{Target: vocab.TargetSchd, Now: now, Max: a.cfg.FlushLimit})
+	latest, err := a.store.DueSchdMarks(sctx, store.DueSchdMarksParams{Now: now, Max: a.cfg.FlushLimit})
 	cancel()
 	if err != nil {
 		return 0, 0, fmt.Errorf("read pending %s flights: %w", vocab.TargetSchd, err)
@@ -85,18 +90,18 @@ func (a *Aggregator) step(ctx context.Context) (delivered, read int, err error) 
 	}
 
 	acks := a.produce(ctx, latest)
-	var done []store.UpTo
+	var done []store.SchdSent
 	for i, e := range latest {
 		if acks[i].err == nil {
-			done = append(done, store.UpTo{PartitionKey: e.PartitionKey, EventID: e.ID})
+			done = append(done, store.SchdSent{FLID: e.FLID, EventID: e.ID})
 		}
 	}
 	if len(done) > 0 {
 		sctx, cancel := storeCtx(ctx, a.cfg.StoreTimeout)
-		_, err := a.store.MarkSentUpTo(sctx, store.MarkSentUpToParams{Target: vocab.TargetSchd, Delivered: done, Now: a.clock.Now()})
+		_, err := a.store.ClearSchdMarks(sctx, done)
 		cancel()
 		if err != nil {
-			return 0, len(latest), fmt.Errorf("mark %d delivered flights SENT (they will be sent again): %w", len(done), err)
+			return 0, len(latest), fmt.Errorf("clear the marks of %d delivered flights (they will be sent again): %w", len(done), err)
 		}
 	}
 	var errs []error
@@ -113,6 +118,26 @@ func (a *Aggregator) step(ctx context.Context) (delivered, read int, err error) 
 		}
 	}
 	return len(done), len(latest), errors.Join(errs...)
+}
+
+// adopt turns, once per term, the pending KAFKA:schd rows an earlier release
+// wrote (one per change) into marks: a rolling upgrade or a rollback leaves
+// them, and no other step reads them.
+func (a *Aggregator) adopt(ctx context.Context) error {
+	if a.adopted {
+		return nil
+	}
+	sctx, cancel := storeCtx(ctx, a.cfg.StoreTimeout)
+	n, err := a.store.AdoptSchdRows(sctx)
+	cancel()
+	if err != nil {
+		return fmt.Errorf("adopt pending %s rows of an earlier release: %w", vocab.TargetSchd, err)
+	}
+	if n > 0 {
+		a.log.Info("pending rows of an earlier release marked for delivery", "flights", n)
+	}
+	a.adopted = true
+	return nil
 }
 
 // produce sends the flights' records and returns their acks. A record over
@@ -151,36 +176,32 @@ func (a *Aggregator) produce(ctx context.Context, latest []store.Event) []ack {
 	return acks
 }
 
-// fail records a failed delivery of a flight's latest event. When it becomes
-// DEAD, the older events it stood for go with it: an older state must never
-// be sent as the latest.
+// fail records a failed delivery of a flight's mark. When it becomes DEAD
+// the mark is kept as a DEAD KAFKA:schd event (the dead letter) and the
+// flight waits for its next change; a mark a newer change replaced
+// meanwhile records nothing (the newer change has its own attempts).
 func (a *Aggregator) fail(ctx context.Context, e store.Event, cause error, now time.Time) error {
 	attempt := e.Attempts + 1
 	next := now.Add(a.cfg.backoff(attempt))
 	sctx, cancel := storeCtx(ctx, a.cfg.StoreTimeout)
 	defer cancel()
-	status, err := a.store.RecordDeliveryFailure(sctx, store.RecordDeliveryFailureParams{
-		EventID: e.ID, Reason: widths.LastError.Cut(cause.Error()), NextAttemptAt: next, MaxAttempts: a.cfg.maxAttempts(cause),
+	status, err := a.store.RecordSchdFailure(sctx, store.RecordSchdFailureParams{
+		SchdSent: store.SchdSent{FLID: e.FLID, EventID: e.ID},
+		Reason:   widths.LastError.Cut(cause.Error()), NextAttemptAt: next, MaxAttempts: a.cfg.maxAttempts(cause),
 	})
 	if err != nil {
 		return fmt.Errorf("record failed delivery of event %d (flight %d, %v): %w", e.ID, e.FLID, cause, err)
 	}
 	dead := status == vocab.EventDead
 	a.obs.EventFailed(vocab.TargetSchd, dead)
-	if !dead {
+	switch {
+	case dead:
+		a.log.Error("flight state dead; kept as dead letter", "event_id", e.ID, "flid", e.FLID, "attempts", attempt, "err", cause)
+	case status == "":
+		a.log.Warn("flight state delivery failed; a newer change is marked", "event_id", e.ID, "flid", e.FLID, "err", cause)
+	default:
 		a.log.Warn("flight state delivery failed; flight waits",
 			"event_id", e.ID, "flid", e.FLID, "attempts", attempt, "retry_at", next, "err", cause)
-		return nil
 	}
-	n, err := a.store.MarkDeadBelow(sctx, store.MarkDeadBelowParams{
-		Target: vocab.TargetSchd,
-		Below:  store.UpTo{PartitionKey: e.PartitionKey, EventID: e.ID},
-		Reason: "superseded by dead event " + strconv.FormatInt(e.ID, 10),
-	})
-	if err != nil {
-		return fmt.Errorf("mark events superseded by dead event %d (flight %d) DEAD: %w", e.ID, e.FLID, err)
-	}
-	a.log.Error("flight state dead; kept as dead letter",
-		"event_id", e.ID, "flid", e.FLID, "attempts", attempt, "superseded", n, "err", cause)
 	return nil
 }

@@ -176,7 +176,7 @@ func TestEventsDocMatchesRealRecords(t *testing.T) {
 	_, err := p.aggregator().Step(t.Context())
 	require.NoError(t, err)
 	require.Empty(t, p.pending(t, vocab.TargetMsg))
-	require.Empty(t, p.pending(t, vocab.TargetSchd))
+	require.Empty(t, p.marks(t))
 
 	seen := map[string]bool{}
 	types := map[string]int{}

@@ -98,9 +98,10 @@ func tombstone(target string, msg, flid, version int64) vocab.NewEvent {
 	return e
 }
 
-// insert writes events as the pipeline does: a KAFKA:schd event's payload
-// goes to its KAFKA:msg twin (added here when the test did not list it and it
-// is not stored yet).
+// insert writes events as the pipeline does: a KAFKA:schd event is the
+// flight's mark, its payload on its KAFKA:msg twin (added here when the test
+// did not list it and it is not stored yet). Marks are set in the order
+// listed, a later change of a flight replacing its mark.
 func (e *env) insert(t testing.TB, events ...vocab.NewEvent) {
 	t.Helper()
 	listed := map[string]bool{} // twins listed or already stored
@@ -113,19 +114,35 @@ func (e *env) insert(t testing.TB, events ...vocab.NewEvent) {
 		}
 	}
 	var rows []vocab.NewEvent
+	var marks []vocab.SchdMark
 	for _, ev := range events {
-		if ev.Target == vocab.TargetSchd && ev.Payload != nil {
-			twin := ev
-			twin.Target = vocab.TargetMsg
-			twin.IdempotencyKey = vocab.IdempotencyKey(ev.MsgID, ev.FLID, ev.StateVersion, vocab.TargetMsg)
-			if !listed[twin.IdempotencyKey] {
-				rows = append(rows, twin)
-			}
-			ev.Payload = nil
+		if ev.Target != vocab.TargetSchd {
+			rows = append(rows, ev)
+			continue
 		}
-		rows = append(rows, ev)
+		twin := ev
+		twin.Target = vocab.TargetMsg
+		twin.IdempotencyKey = vocab.IdempotencyKey(ev.MsgID, ev.FLID, ev.StateVersion, vocab.TargetMsg)
+		if ev.EventType == vocab.EventTombstone {
+			twin.Payload = nil
+		}
+		if !listed[twin.IdempotencyKey] {
+			rows = append(rows, twin)
+		}
+		marks = append(marks, vocab.SchdMark{FLID: ev.FLID, MsgID: ev.MsgID, StateVersion: ev.StateVersion, EventType: ev.EventType, CreatedAt: ev.CreatedAt})
 	}
 	require.NoError(t, e.st.InsertEvents(t.Context(), rows))
+	for _, m := range marks {
+		require.NoError(t, e.st.MarkSchd(t.Context(), []vocab.SchdMark{m}))
+	}
+}
+
+// marks are the pending KAFKA:schd marks, due or not.
+func (e *env) marks(t testing.TB) []store.Event {
+	t.Helper()
+	due, err := e.st.DueSchdMarks(t.Context(), store.DueSchdMarksParams{Now: start.Add(24 * 365 * time.Hour), Max: 100_000})
+	require.NoError(t, err)
+	return due
 }
 
 // drain steps the dispatcher until nothing is pending or ready.
@@ -170,15 +187,21 @@ func (e *env) eventsOf(t testing.TB, msg int64) []store.Event {
 	return evs
 }
 
-// schdOf is the KAFKA:schd event of a message (its KAFKA:msg twin is beside it).
+// schdOf is the KAFKA:schd event of a message: its flight's pending mark,
+// or the dead letter a mark left.
 func (e *env) schdOf(t testing.TB, msg int64) store.Event {
 	t.Helper()
+	for _, ev := range e.marks(t) {
+		if ev.MsgID == msg {
+			return ev
+		}
+	}
 	for _, ev := range e.eventsOf(t, msg) {
 		if ev.Target == vocab.TargetSchd {
 			return ev
 		}
 	}
-	t.Fatalf("message %d has no KAFKA:schd event", msg)
+	t.Fatalf("message %d has no KAFKA:schd mark or event", msg)
 	return store.Event{}
 }
 

@@ -4,11 +4,12 @@
 //     head of the target gates it: while the head backs off, nothing passes.
 //     A record refused for good (too large, invalid) is DEAD at once and
 //     lets the rest pass.
-//   - Aggregator: KAFKA:schd, per flight only the latest state, flushed
-//     periodically; a failing flight backs off alone.
+//   - Aggregator: KAFKA:schd, per flight only the latest state (the
+//     flight's pending mark), flushed periodically; a failing flight backs
+//     off alone.
 //
-// Delivery is at-least-once: an event is marked SENT only after the broker
-// acknowledged it, so a crash between the ack and the mark resends it with
+// Delivery is at-least-once: an event is marked SENT (a mark cleared) only
+// after the broker acknowledged it, so a crash between the ack and the mark resends it with
 // the same idempotency key, by which consumers deduplicate (docs/events.md).
 // No database transaction is open during a produce, and every database and
 // broker call has its own timeout.
@@ -34,18 +35,19 @@ import (
 	"github.com/msgx-aodb/msgx/internal/wake"
 )
 
-// Store is the slice of the store the relay uses: the outbox (MSG_EVENT)
-// read, marked and failed, and nothing else. Every store.Store is one.
+// Store is the slice of the store the relay uses: the outbox (MSG_EVENT
+// and the KAFKA:schd marks) read, marked and failed, and nothing else. Every store.Store is one.
 type Store interface {
 	// KAFKA:msg (Dispatcher): the head after a cursor, marked in order.
 	PendingEventsAfter(ctx context.Context, p store.PendingEventsAfterParams) ([]store.Event, error)
 	MarkSent(ctx context.Context, p store.MarkSentParams) error
-	// KAFKA:schd (Aggregator): the latest per flight, marking what it stands for.
-	LatestPendingPerFlight(ctx context.Context, p store.LatestPendingPerFlightParams) ([]store.Event, error)
-	MarkSentUpTo(ctx context.Context, p store.MarkSentUpToParams) (int, error)
-	MarkDeadBelow(ctx context.Context, p store.MarkDeadBelowParams) (int, error)
-	// Both: a failed delivery's backoff, or DEAD.
 	RecordDeliveryFailure(ctx context.Context, p store.RecordDeliveryFailureParams) (string, error)
+	// KAFKA:schd (Aggregator): the due marks, each cleared only while it
+	// still names what was sent; a failure backs off or buries it DEAD.
+	DueSchdMarks(ctx context.Context, p store.DueSchdMarksParams) ([]store.Event, error)
+	ClearSchdMarks(ctx context.Context, sent []store.SchdSent) (int, error)
+	RecordSchdFailure(ctx context.Context, p store.RecordSchdFailureParams) (string, error)
+	AdoptSchdRows(ctx context.Context) (int, error)
 }
 
 var _ Store = store.Store(nil)
@@ -67,7 +69,7 @@ type Config struct {
 	MaxRecordBytes int           // kafka.max-record-bytes: a larger record goes DEAD unproduced; 0 = no check here (the client still refuses it)
 	BackoffBase    time.Duration // first retry delay, doubled per attempt; default 1 s
 	BackoffCap     time.Duration // cap of one delay; default 1 min
-	FlushPeriod    time.Duration // KAFKA:schd aggregation period; default 3 s
+	FlushPeriod    time.Duration // KAFKA:schd flush period; default 3 s
 	FlushLimit     int           // KAFKA:schd flights per batch; default 500
 	Idle           time.Duration // KAFKA:msg poll interval when nothing is pending; default 200 ms (Committed cuts it short)
 	ProduceTimeout time.Duration // bound of one produce call; default 15 s (above the client's record timeout, which then reports the precise error)

@@ -56,8 +56,8 @@ func seed(t *testing.T, s store.Store) {
 	}
 	require.NoError(t, s.InsertEvents(ctx, []vocab.NewEvent{
 		ev(1, 10, vocab.TargetMsg, 0), ev(1, 11, vocab.TargetMsg, time.Minute), ev(1, 12, vocab.TargetMsg, 2*time.Minute),
-		ev(1, 10, vocab.TargetSchd, 3*time.Minute),
 	}))
+	require.NoError(t, s.MarkSchd(ctx, []vocab.SchdMark{{FLID: 10, MsgID: 1, StateVersion: 1, EventType: vocab.EventUpsert, CreatedAt: t0.Add(3 * time.Minute)}}))
 	head, err := s.PendingEvents(ctx, vocab.TargetMsg, 1)
 	require.NoError(t, err)
 	require.NoError(t, s.MarkSent(ctx, store.MarkSentParams{Target: vocab.TargetMsg, IDs: []int64{head[0].ID}, Now: t0}))

@@ -142,11 +142,12 @@ type Snapshots interface {
 
 // Outbox is the event outbox (MSG_EVENT).
 type Outbox interface {
-	// InsertEvents adds events as PENDING; ErrDuplicate if an idempotency key exists.
+	// InsertEvents adds KAFKA:msg events as PENDING; ErrDuplicate if an
+	// idempotency key exists.
 	InsertEvents(ctx context.Context, events []vocab.NewEvent) error
-	// PendingEvents returns the head of a target: up to max PENDING events in EVENT_ID order.
+	// PendingEvents returns the head of KAFKA:msg: up to max PENDING events in EVENT_ID order.
 	PendingEvents(ctx context.Context, target string, max int) ([]Event, error)
-	// PendingEventsAfter returns up to Max PENDING events of a target with an
+	// PendingEventsAfter returns up to Max PENDING KAFKA:msg events with an
 	// EVENT_ID above AfterID, in EVENT_ID order (the head after a cursor).
 	PendingEventsAfter(ctx context.Context, p PendingEventsAfterParams) ([]Event, error)
 	// EventsOfMessage lists the events a message produced, with their
@@ -158,29 +159,39 @@ type Outbox interface {
 	// DeadEvents returns up to Limit DEAD events of a target with an EVENT_ID
 	// above AfterID, in EVENT_ID order (the outbox's dead letters).
 	DeadEvents(ctx context.Context, p DeadEventsParams) ([]Event, error)
-	// MarkSent marks acknowledged events of a target SENT; ids that are not
-	// PENDING (unknown, already SENT, DEAD) are ignored. For vocab.TargetMsg, which
-	// is delivered in EVENT_ID order, ids must be the contiguous acknowledged
+	// MarkSent marks acknowledged KAFKA:msg events SENT. KAFKA:msg is
+	// delivered in EVENT_ID order: ids must be the contiguous acknowledged
 	// prefix of its pending head: every PENDING event up to the last of them
 	// becomes SENT at once (an adapter may keep this as a watermark), and
 	// ErrConflict (nothing marked) when a PENDING event in that range is
-	// missing from ids. SentAt is not kept per event for vocab.TargetMsg.
+	// missing from ids; ids not PENDING are ignored. SentAt is not kept per event.
 	MarkSent(ctx context.Context, p MarkSentParams) error
-	// RecordDeliveryFailure counts a failed delivery: backoff until next, or
-	// DEAD at maxAttempts. Returns the new status.
+	// RecordDeliveryFailure counts a failed delivery of a KAFKA:msg event:
+	// backoff until next, or DEAD at maxAttempts. Returns the new status.
 	RecordDeliveryFailure(ctx context.Context, p RecordDeliveryFailureParams) (string, error)
 
-	// LatestPendingPerFlight is the schd aggregation: per flight of a target
-	// its latest PENDING event (highest STATE_VERSION), unless that one is
-	// still backing off at Now; oldest first, at most Max flights.
-	LatestPendingPerFlight(ctx context.Context, p LatestPendingPerFlightParams) ([]Event, error)
-	// MarkSentUpTo marks SENT, per flight, every PENDING event of the target
-	// up to the delivered one (superseded events included). Returns how many.
-	MarkSentUpTo(ctx context.Context, p MarkSentUpToParams) (int, error)
-	// MarkDeadBelow marks DEAD, with reason, the PENDING events of one flight
-	// of the target older than the given event (superseded by an event that
-	// became DEAD). Returns how many.
-	MarkDeadBelow(ctx context.Context, p MarkDeadBelowParams) (int, error)
+	// MarkSchd marks flights for KAFKA:schd (rule 8), one mark per flight
+	// (FLIDs unique within a call): a flight's mark names its latest change
+	// (a newer one replaces it, with a new EVENT_ID, and starts its
+	// attempts again).
+	MarkSchd(ctx context.Context, marks []vocab.SchdMark) error
+	// DueSchdMarks returns up to Max marks not backing off at Now, oldest
+	// pending first, as KAFKA:schd events: ID is the mark's EVENT_ID, the
+	// payload that of the KAFKA:msg event of the change it names.
+	DueSchdMarks(ctx context.Context, p DueSchdMarksParams) ([]Event, error)
+	// ClearSchdMarks deletes the marks of delivered flights, each only while
+	// it still names the delivered event: a flight changed meanwhile stays
+	// marked. Returns how many went.
+	ClearSchdMarks(ctx context.Context, sent []SchdSent) (int, error)
+	// RecordSchdFailure counts a failed delivery of a mark's event: backoff
+	// until NextAttemptAt, or at MaxAttempts the mark becomes a DEAD
+	// KAFKA:schd event (the dead letter, same EVENT_ID). Returns PENDING,
+	// DEAD, or "" when the mark names a newer change (nothing recorded).
+	RecordSchdFailure(ctx context.Context, p RecordSchdFailureParams) (string, error)
+	// AdoptSchdRows turns the PENDING KAFKA:schd events an earlier release
+	// wrote (one per change) into marks: per flight the latest, unless its
+	// mark names a later change. Returns how many flights were marked.
+	AdoptSchdRows(ctx context.Context) (int, error)
 }
 
 // Backfills are the mailbox backfill todos.

@@ -60,12 +60,6 @@ type RecordDeliveryFailureParams struct {
 	MaxAttempts   int
 }
 
-// UpTo names the events of one flight (PartitionKey) up to an EVENT_ID.
-type UpTo struct {
-	PartitionKey string
-	EventID      int64
-}
-
 // PendingEventsAfterParams is a target's pending head after a cursor.
 type PendingEventsAfterParams struct {
 	Target  string
@@ -87,26 +81,24 @@ type MarkSentParams struct {
 	Now    time.Time
 }
 
-// LatestPendingPerFlightParams is one schd aggregation read.
-type LatestPendingPerFlightParams struct {
-	Target string
-	Now    time.Time // events still backing off at Now are left out
-	Max    int       // flights
+// DueSchdMarksParams is one read of the due KAFKA:schd marks.
+type DueSchdMarksParams struct {
+	Now time.Time // marks still backing off at Now are left out
+	Max int       // flights
 }
 
-// MarkSentUpToParams names, per flight of a target, the delivered event.
-type MarkSentUpToParams struct {
-	Target    string
-	Delivered []UpTo
-	Now       time.Time
+// SchdSent names a delivered mark: the flight and the EVENT_ID it was sent with.
+type SchdSent struct {
+	FLID    int64
+	EventID int64
 }
 
-// MarkDeadBelowParams names the superseded events of one flight of a target
-// and why they die.
-type MarkDeadBelowParams struct {
-	Target string
-	Below  UpTo
-	Reason string
+// RecordSchdFailureParams is a failed delivery of a mark's event.
+type RecordSchdFailureParams struct {
+	SchdSent
+	Reason        string
+	NextAttemptAt time.Time
+	MaxAttempts   int
 }
 
 // RecordBackfillFailureParams is a failed attempt of a backfill todo.

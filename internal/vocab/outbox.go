@@ -27,6 +27,18 @@ type NewEvent struct {
 	CreatedAt      time.Time
 }
 
+// SchdMark marks a flight for the schd topic (rule 8): its latest change,
+// which the relay sends as the state of that change's KAFKA:msg event (its
+// payload, or a null value for a TOMBSTONE). One per flight: a newer change
+// replaces it.
+type SchdMark struct {
+	FLID         int64
+	MsgID        int64 // the message of the change
+	StateVersion int64
+	EventType    string
+	CreatedAt    time.Time
+}
+
 // PartitionKey is an event's partition key, its Kafka record key: the FLID
 // as decimal text.
 func PartitionKey(flid int64) string { return itoa(flid) }

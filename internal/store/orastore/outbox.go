@@ -22,11 +22,10 @@ func (e executor) InsertEvents(ctx context.Context, events []vocab.NewEvent) err
 		if ev.Payload != nil {
 			payload = e.bind.Clob(string(ev.Payload))
 		}
-		status := sql.NullString{String: vocab.EventPending, Valid: ev.Target != vocab.TargetMsg}
 		if _, err := e.exec(ctx, "EventInsert", map[string]any{
 			"target": ev.Target, "partition_key": vocab.PartitionKey(ev.FLID), "event_type": ev.EventType,
 			"cminmsgs_id": ev.MsgID, "flid": ev.FLID, "state_version": ev.StateVersion,
-			"idempotency_key": ev.IdempotencyKey, "payload": payload, "status": status,
+			"idempotency_key": ev.IdempotencyKey, "payload": payload,
 			"created_at": instant(ev.CreatedAt),
 		}); err != nil {
 			return err
@@ -40,10 +39,10 @@ func (e executor) PendingEvents(ctx context.Context, target string, max int) ([]
 }
 
 func (e executor) PendingEventsAfter(ctx context.Context, p store.PendingEventsAfterParams) ([]store.Event, error) {
-	if p.Target == vocab.TargetMsg {
-		return e.events(ctx, "EventListMsgPendingAfter", map[string]any{"after_event_id": p.AfterID, "max_rows": p.Max})
+	if err := store.OnlyMsg(p.Target); err != nil {
+		return nil, err
 	}
-	return e.events(ctx, "EventListPendingAfter", map[string]any{"target": p.Target, "after_event_id": p.AfterID, "max_rows": p.Max})
+	return e.events(ctx, "EventListMsgPendingAfter", map[string]any{"after_event_id": p.AfterID, "max_rows": p.Max})
 }
 
 func (e executor) EventsOfMessage(ctx context.Context, msgID int64) ([]store.Event, error) {
@@ -60,18 +59,14 @@ func (e executor) DeadEvents(ctx context.Context, p store.DeadEventsParams) ([]s
 	return e.events(ctx, "EventListDead", map[string]any{"target": p.Target, "after_event_id": p.AfterID, "page_size": p.Limit})
 }
 
-// MarkSent: KAFKA:schd rows by id; KAFKA:msg moves the watermark in one
-// PL/SQL block (tally, then the MERGE only when nothing below is missing).
+// MarkSent moves the KAFKA:msg watermark in one PL/SQL block (tally, then
+// the MERGE only when nothing below is missing).
 func (e executor) markSentOn(ctx context.Context, p store.MarkSentParams) error {
-	if len(p.IDs) == 0 {
-		return nil
+	if err := store.OnlyMsg(p.Target); err != nil || len(p.IDs) == 0 {
+		return err
 	}
 	list, err := e.numbers(ctx, p.IDs)
 	if err != nil {
-		return err
-	}
-	if p.Target != vocab.TargetMsg {
-		_, err := e.exec(ctx, "EventMarkSent", map[string]any{"now": instant(p.Now), "event_ids": list, "target": p.Target})
 		return err
 	}
 	var acked, through, moved int64
@@ -109,29 +104,75 @@ func (e executor) RecordDeliveryFailure(ctx context.Context, p store.RecordDeliv
 	return status.String, nil
 }
 
-func (e executor) LatestPendingPerFlight(ctx context.Context, p store.LatestPendingPerFlightParams) ([]store.Event, error) {
-	return e.events(ctx, "EventListSchdLatest", map[string]any{"target": p.Target, "now": instant(p.Now), "max_flights": p.Max})
+// MarkSchd runs the MERGE array-bound, one element per flight.
+func (e executor) MarkSchd(ctx context.Context, marks []vocab.SchdMark) error {
+	if len(marks) == 0 {
+		return nil
+	}
+	rows := make([]map[string]any, len(marks))
+	for i, m := range marks {
+		rows[i] = map[string]any{
+			"flid": m.FLID, "cminmsgs_id": m.MsgID, "state_version": m.StateVersion,
+			"event_type": m.EventType, "created_at": instant(m.CreatedAt),
+		}
+	}
+	_, err := e.exec(ctx, "SchdMarkUpsert", columns(rows))
+	return err
 }
 
-// MarkSentUpTo runs the per-flight UPDATE array-bound, one element per
-// flight; the row count is the sum.
-func (e executor) MarkSentUpTo(ctx context.Context, p store.MarkSentUpToParams) (int, error) {
-	if len(p.Delivered) == 0 {
+func (e executor) DueSchdMarks(ctx context.Context, p store.DueSchdMarksParams) ([]store.Event, error) {
+	var out []store.Event
+	err := e.query(ctx, "SchdMarkListDue", map[string]any{"now": instant(p.Now), "max_flights": p.Max}, func(r *sql.Rows) error {
+		var (
+			m                vocab.SchdMark
+			id               int64
+			attempts         int
+			payload, lastErr sql.NullString
+			next             sql.NullTime
+		)
+		err := r.Scan(&m.FLID, &id, &m.MsgID, &m.StateVersion, &m.EventType, &payload, &attempts, &next, &lastErr, &m.CreatedAt)
+		var body []byte
+		if payload.Valid {
+			body = []byte(payload.String)
+		}
+		ev := store.SchdEvent(m, id, body)
+		ev.Attempts, ev.NextAttemptAt, ev.LastError = attempts, timePtr(next), lastErr.String
+		out = append(out, ev)
+		return err
+	})
+	return out, err
+}
+
+// ClearSchdMarks runs the DELETE array-bound, one element per flight; the
+// row count is the sum.
+func (e executor) ClearSchdMarks(ctx context.Context, sent []store.SchdSent) (int, error) {
+	if len(sent) == 0 {
 		return 0, nil
 	}
-	rows := make([]map[string]any, len(p.Delivered))
-	for i, d := range p.Delivered {
-		rows[i] = map[string]any{"now": instant(p.Now), "target": p.Target, "partition_key": d.PartitionKey, "up_to": d.EventID}
+	rows := make([]map[string]any, len(sent))
+	for i, d := range sent {
+		rows[i] = map[string]any{"flid": d.FLID, "event_id": d.EventID}
 	}
-	n, err := e.execRows(ctx, "EventMarkSupersededSent", columns(rows))
+	n, err := e.execRows(ctx, "SchdMarkClear", columns(rows))
 	return int(n), err
 }
 
-func (e executor) MarkDeadBelow(ctx context.Context, p store.MarkDeadBelowParams) (int, error) {
-	n, err := e.execRows(ctx, "EventMarkSupersededDead", map[string]any{
-		"last_error": text(p.Reason), "target": p.Target, "partition_key": p.Below.PartitionKey, "below_event_id": p.Below.EventID,
+// RecordSchdFailure: a NULL out status (Oracle's empty string) is a mark a
+// newer change replaced.
+func (e executor) RecordSchdFailure(ctx context.Context, p store.RecordSchdFailureParams) (string, error) {
+	var status sql.NullString
+	_, err := e.exec(ctx, "SchdMarkRecordFailure", map[string]any{
+		"flid": p.FLID, "event_id": p.EventID, "max_attempts": p.MaxAttempts,
+		"next_attempt_at": instant(p.NextAttemptAt), "last_error": text(p.Reason),
+		"status": sql.Out{Dest: &status},
 	})
-	return int(n), err
+	return status.String, err
+}
+
+func (e executor) AdoptSchdRows(ctx context.Context) (int, error) {
+	var adopted int64
+	_, err := e.exec(ctx, "SchdMarkAdopt", map[string]any{"adopted": sql.Out{Dest: &adopted}})
+	return int(adopted), err
 }
 
 func (e executor) events(ctx context.Context, name string, binds map[string]any) ([]store.Event, error) {

@@ -3,6 +3,7 @@ package pgstore
 import (
 	"context"
 	"fmt"
+	"time"
 	"unsafe"
 
 	"github.com/msgx-aodb/msgx/db/postgres"
@@ -24,21 +25,11 @@ func (e executor) InsertEvents(ctx context.Context, events []vocab.NewEvent) err
 		rows[i] = postgres.EventInsertParams{
 			Target: ev.Target, PartitionKey: vocab.PartitionKey(ev.FLID), EventType: ev.EventType,
 			CminmsgsID: ev.MsgID, Flid: ev.FLID, StateVersion: ev.StateVersion,
-			IdempotencyKey: ev.IdempotencyKey, Payload: payload, Status: initialStatus(ev.Target), CreatedAt: ev.CreatedAt,
+			IdempotencyKey: ev.IdempotencyKey, Payload: payload, CreatedAt: ev.CreatedAt,
 		}
 	}
 	_, err := e.q.EventInsert(ctx, e.db, rows)
 	return interpret(err)
-}
-
-// The delivery state of KAFKA:msg is a watermark (msg_event_cursor), not a
-// per-row STATUS: its rows start with a NULL status (040_outbox.sql).
-func initialStatus(target string) *string {
-	if target == vocab.TargetMsg {
-		return nil
-	}
-	pending := vocab.EventPending
-	return &pending
 }
 
 func (e executor) PendingEvents(ctx context.Context, target string, max int) ([]store.Event, error) {
@@ -46,11 +37,10 @@ func (e executor) PendingEvents(ctx context.Context, target string, max int) ([]
 }
 
 func (e executor) PendingEventsAfter(ctx context.Context, p store.PendingEventsAfterParams) ([]store.Event, error) {
-	if p.Target == vocab.TargetMsg {
-		rows, err := e.q.EventListMsgPendingAfter(ctx, e.db, postgres.EventListMsgPendingAfterParams{AfterEventID: p.AfterID, MaxRows: int32(p.Max)})
-		return events(rows), interpret(err)
+	if err := store.OnlyMsg(p.Target); err != nil {
+		return nil, err
 	}
-	rows, err := e.q.EventListPendingAfter(ctx, e.db, postgres.EventListPendingAfterParams{Target: p.Target, AfterEventID: p.AfterID, MaxRows: int32(p.Max)})
+	rows, err := e.q.EventListMsgPendingAfter(ctx, e.db, postgres.EventListMsgPendingAfterParams{AfterEventID: p.AfterID, MaxRows: int32(p.Max)})
 	return events(rows), interpret(err)
 }
 
@@ -88,12 +78,8 @@ func msgEvent(r postgres.EventListByFlightRow) postgres.MsgEvent {
 }
 
 func (e executor) MarkSent(ctx context.Context, p store.MarkSentParams) error {
-	if len(p.IDs) == 0 {
-		return nil
-	}
-	if p.Target != vocab.TargetMsg {
-		_, err := e.q.EventMarkSent(ctx, e.db, postgres.EventMarkSentParams{Now: p.Now, EventIds: p.IDs, Target: p.Target})
-		return interpret(err)
+	if err := store.OnlyMsg(p.Target); err != nil || len(p.IDs) == 0 {
+		return err
 	}
 	r, err := e.q.EventAdvanceMsgCursor(ctx, e.db, postgres.EventAdvanceMsgCursorParams{EventIds: p.IDs, Now: p.Now})
 	if err != nil {
@@ -114,31 +100,57 @@ func (e executor) RecordDeliveryFailure(ctx context.Context, p store.RecordDeliv
 	return r.Status, interpret(err)
 }
 
-func (e executor) LatestPendingPerFlight(ctx context.Context, p store.LatestPendingPerFlightParams) ([]store.Event, error) {
-	rows, err := e.q.EventListSchdLatest(ctx, e.db, postgres.EventListSchdLatestParams{Target: p.Target, Now: p.Now, MaxFlights: int32(p.Max)})
-	msgs := make([]postgres.MsgEvent, len(rows))
-	for i, r := range rows {
-		msgs[i] = postgres.MsgEvent(r)
+func (e executor) MarkSchd(ctx context.Context, marks []vocab.SchdMark) error {
+	if len(marks) == 0 {
+		return nil
 	}
-	return events(msgs), interpret(err)
+	p := postgres.SchdMarkUpsertParams{
+		Flids: make([]int64, len(marks)), CminmsgsIds: make([]int64, len(marks)), StateVersions: make([]int64, len(marks)),
+		EventTypes: make([]string, len(marks)), CreatedAts: make([]time.Time, len(marks)),
+	}
+	for i, m := range marks {
+		p.Flids[i], p.CminmsgsIds[i], p.StateVersions[i], p.EventTypes[i], p.CreatedAts[i] = m.FLID, m.MsgID, m.StateVersion, m.EventType, m.CreatedAt
+	}
+	return interpret(e.q.SchdMarkUpsert(ctx, e.db, p))
 }
 
-func (e executor) MarkSentUpTo(ctx context.Context, p store.MarkSentUpToParams) (int, error) {
-	keys := make([]string, len(p.Delivered))
-	ids := make([]int64, len(p.Delivered))
-	for i, d := range p.Delivered {
-		keys[i], ids[i] = d.PartitionKey, d.EventID
+func (e executor) DueSchdMarks(ctx context.Context, p store.DueSchdMarksParams) ([]store.Event, error) {
+	rows, err := e.q.SchdMarkListDue(ctx, e.db, postgres.SchdMarkListDueParams{Now: p.Now, MaxFlights: int32(p.Max)})
+	out := make([]store.Event, len(rows))
+	for i, r := range rows {
+		var payload []byte
+		if r.Payload != nil {
+			payload = []byte(*r.Payload)
+		}
+		out[i] = store.SchdEvent(vocab.SchdMark{FLID: r.Flid, MsgID: r.CminmsgsID, StateVersion: r.StateVersion, EventType: r.EventType, CreatedAt: r.CreatedAt},
+			r.EventID, payload)
+		out[i].Attempts, out[i].NextAttemptAt, out[i].LastError = int(r.Attempts), r.NextAttemptAt, deref(r.LastError)
 	}
-	n, err := e.q.EventMarkSupersededSent(ctx, e.db, postgres.EventMarkSupersededSentParams{
-		Now: p.Now, Target: p.Target, PartitionKeys: keys, UpToEventIds: ids,
-	})
+	return out, interpret(err)
+}
+
+func (e executor) ClearSchdMarks(ctx context.Context, sent []store.SchdSent) (int, error) {
+	if len(sent) == 0 {
+		return 0, nil
+	}
+	flids, ids := make([]int64, len(sent)), make([]int64, len(sent))
+	for i, s := range sent {
+		flids[i], ids[i] = s.FLID, s.EventID
+	}
+	n, err := e.q.SchdMarkClear(ctx, e.db, postgres.SchdMarkClearParams{Flids: flids, EventIds: ids})
 	return int(n), interpret(err)
 }
 
-func (e executor) MarkDeadBelow(ctx context.Context, p store.MarkDeadBelowParams) (int, error) {
-	n, err := e.q.EventMarkSupersededDead(ctx, e.db, postgres.EventMarkSupersededDeadParams{
-		LastError: nilIfEmpty(p.Reason), Target: p.Target, PartitionKey: p.Below.PartitionKey, BelowEventID: p.Below.EventID,
+func (e executor) RecordSchdFailure(ctx context.Context, p store.RecordSchdFailureParams) (string, error) {
+	status, err := e.q.SchdMarkRecordFailure(ctx, e.db, postgres.SchdMarkRecordFailureParams{
+		Flid: p.FLID, EventID: p.EventID, MaxAttempts: int32(p.MaxAttempts), NextAttemptAt: p.NextAttemptAt,
+		LastError: nilIfEmpty(p.Reason),
 	})
+	return status, interpret(err)
+}
+
+func (e executor) AdoptSchdRows(ctx context.Context) (int, error) {
+	n, err := e.q.SchdMarkAdopt(ctx, e.db)
 	return int(n), interpret(err)
 }
 

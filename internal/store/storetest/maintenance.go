@@ -153,24 +153,29 @@ func testMaintenance(t *testing.T, newStore Factory) {
 	t.Run("OutboxRetentionTwinRule", func(t *testing.T) {
 		t.Parallel() // its own database (newStore)
 		s := newStore(t)
-		// Flight 10 v1: both delivered. Flight 11 v1: msg delivered, schd PENDING.
-		// Flight 12 v1: msg DEAD. Flight 13 v1: msg not yet delivered.
-		evs := []vocab.NewEvent{
-			newEvent(1, 10, 1, vocab.TargetMsg), newEvent(1, 10, 1, vocab.TargetSchd),
-			newEvent(2, 11, 1, vocab.TargetMsg), newEvent(2, 11, 1, vocab.TargetSchd),
-			newEvent(3, 12, 1, vocab.TargetMsg),
-			newEvent(4, 13, 1, vocab.TargetMsg),
-		}
-		require.NoError(t, s.InsertEvents(ctx(t), evs))
+		// Flight 10 v1: delivered on both topics. Flight 11 v1: msg delivered,
+		// schd marked. Flight 12 v1: msg DEAD. Flight 13 v1: msg not yet
+		// delivered. Flight 14 v1: msg delivered, schd DEAD (its dead letter).
+		require.NoError(t, s.InsertEvents(ctx(t), []vocab.NewEvent{
+			newEvent(1, 10, 1), newEvent(2, 11, 1), newEvent(3, 12, 1), newEvent(5, 14, 1), newEvent(4, 13, 1),
+		}))
+		require.NoError(t, s.MarkSchd(ctx(t), []vocab.SchdMark{newMark(2, 11, 1, t0), newMark(5, 14, 1, t0)}))
 		msgs, err := s.PendingEvents(ctx(t), vocab.TargetMsg, 10)
 		require.NoError(t, err)
-		require.Len(t, msgs, 4)
+		require.Len(t, msgs, 5)
 		_, err = s.RecordDeliveryFailure(ctx(t), store.RecordDeliveryFailureParams{EventID: msgs[2].ID, Reason: "too large", NextAttemptAt: t0, MaxAttempts: 1})
 		require.NoError(t, err)
-		require.NoError(t, s.MarkSent(ctx(t), store.MarkSentParams{Target: vocab.TargetMsg, IDs: []int64{msgs[0].ID, msgs[1].ID}, Now: t0}))
-		schd, err := s.PendingEvents(ctx(t), vocab.TargetSchd, 10)
+		require.NoError(t, s.MarkSent(ctx(t), store.MarkSentParams{Target: vocab.TargetMsg, IDs: []int64{msgs[0].ID, msgs[1].ID, msgs[3].ID}, Now: t0}))
+		marks, err := s.DueSchdMarks(ctx(t), store.DueSchdMarksParams{Now: t0, Max: 10})
 		require.NoError(t, err)
-		require.NoError(t, s.MarkSent(ctx(t), store.MarkSentParams{Target: vocab.TargetSchd, IDs: []int64{schd[0].ID}, Now: t0}))
+		require.Len(t, marks, 2)
+		f11, f14 := marks[0], marks[1]
+		if f11.FLID != 11 {
+			f11, f14 = f14, f11
+		}
+		status, err := s.RecordSchdFailure(ctx(t), store.RecordSchdFailureParams{SchdSent: store.SchdSent{FLID: 14, EventID: f14.ID}, Reason: "too large", NextAttemptAt: t0, MaxAttempts: 1})
+		require.NoError(t, err)
+		require.Equal(t, vocab.EventDead, status)
 
 		p := store.RetentionParams{Before: t0.Add(time.Second), Max: 100}
 		notYet, err := s.PurgeEvents(ctx(t), store.RetentionParams{Before: t0, Max: 100})
@@ -178,9 +183,9 @@ func testMaintenance(t *testing.T, newStore Factory) {
 		require.Zero(t, notYet.Rows, "younger than the cut-off")
 		gone, err := s.PurgeEvents(ctx(t), p)
 		require.NoError(t, err)
-		require.Equal(t, 2, gone.Rows, "flight 10's msg and schd rows only")
+		require.Equal(t, 1, gone.Rows, "flight 10's msg row only")
 		left := map[string]bool{}
-		for msg := int64(1); msg <= 4; msg++ {
+		for msg := int64(1); msg <= 5; msg++ {
 			evs, err := s.EventsOfMessage(ctx(t), msg)
 			require.NoError(t, err)
 			for _, e := range evs {
@@ -188,20 +193,23 @@ func testMaintenance(t *testing.T, newStore Factory) {
 			}
 		}
 		require.Equal(t, map[string]bool{
-			"2:11:1:KAFKA:msg": true, "2:11:1:KAFKA:schd": true, // the schd twin still needs the payload
-			"3:12:1:KAFKA:msg": true, // DEAD: the dead letter
-			"4:13:1:KAFKA:msg": true, // not delivered
+			"2:11:1:KAFKA:msg": true,                            // a mark still needs the payload
+			"3:12:1:KAFKA:msg": true,                            // DEAD: the dead letter
+			"4:13:1:KAFKA:msg": true,                            // not delivered
+			"5:14:1:KAFKA:msg": true, "5:14:1:KAFKA:schd": true, // the schd dead letter and the payload it shows
 		}, left)
-		pending, err := s.PendingEvents(ctx(t), vocab.TargetSchd, 10)
+		due, err := s.DueSchdMarks(ctx(t), store.DueSchdMarksParams{Now: t0, Max: 10})
 		require.NoError(t, err)
-		require.Len(t, pending, 1)
-		require.NotEmpty(t, pending[0].Payload, "the pending schd row still reads its twin's payload")
+		require.Len(t, due, 1)
+		require.NotEmpty(t, due[0].Payload, "the mark still reads its twin's payload")
 
-		// Once the schd twin is delivered, both go.
-		require.NoError(t, s.MarkSent(ctx(t), store.MarkSentParams{Target: vocab.TargetSchd, IDs: []int64{pending[0].ID}, Now: t0}))
+		// Once the mark is delivered, its msg row goes too.
+		n, err := s.ClearSchdMarks(ctx(t), []store.SchdSent{{FLID: 11, EventID: f11.ID}})
+		require.NoError(t, err)
+		require.Equal(t, 1, n)
 		gone, err = s.PurgeEvents(ctx(t), p)
 		require.NoError(t, err)
-		require.Equal(t, 2, gone.Rows)
+		require.Equal(t, 1, gone.Rows)
 	})
 
 	t.Run("JobRuns", func(t *testing.T) {

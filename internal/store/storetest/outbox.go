@@ -11,25 +11,26 @@ import (
 	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
-// newEvent is an UPSERT event; only a KAFKA:msg event carries the payload
-// (a KAFKA:schd event's is its KAFKA:msg twin's).
-func newEvent(msg, flid, version int64, target string) vocab.NewEvent {
-	ev := vocab.NewEvent{
-		Target: target, EventType: vocab.EventUpsert, MsgID: msg, FLID: flid, StateVersion: version,
-		IdempotencyKey: vocab.IdempotencyKey(msg, flid, version, target), CreatedAt: t0,
+// newEvent is an UPSERT event of KAFKA:msg with a payload.
+func newEvent(msg, flid, version int64) vocab.NewEvent {
+	return vocab.NewEvent{
+		Target: vocab.TargetMsg, EventType: vocab.EventUpsert, MsgID: msg, FLID: flid, StateVersion: version,
+		IdempotencyKey: vocab.IdempotencyKey(msg, flid, version, vocab.TargetMsg), CreatedAt: t0,
+		Payload: []byte(fmt.Sprintf(`{"flid":%d,"version":%d}`, flid, version)),
 	}
-	if target == vocab.TargetMsg {
-		ev.Payload = []byte(fmt.Sprintf(`{"flid":%d,"version":%d}`, flid, version))
-	}
-	return ev
+}
+
+// newMark marks flight flid for KAFKA:schd at the change (msg, version), written at.
+func newMark(msg, flid, version int64, at time.Time) vocab.SchdMark {
+	return vocab.SchdMark{FLID: flid, MsgID: msg, StateVersion: version, EventType: vocab.EventUpsert, CreatedAt: at}
 }
 
 func testOutbox(t *testing.T, newStore Factory) {
 	t.Run("IdempotencyKeyIsUnique", func(t *testing.T) {
 		t.Parallel() // its own database (newStore)
 		s := newStore(t)
-		require.NoError(t, s.InsertEvents(ctx(t), []vocab.NewEvent{newEvent(1, 10, 1, vocab.TargetMsg), newEvent(1, 10, 1, vocab.TargetSchd)}))
-		err := s.InsertEvents(ctx(t), []vocab.NewEvent{newEvent(1, 10, 1, vocab.TargetMsg)})
+		require.NoError(t, s.InsertEvents(ctx(t), []vocab.NewEvent{newEvent(1, 10, 1)}))
+		err := s.InsertEvents(ctx(t), []vocab.NewEvent{newEvent(1, 10, 1)})
 		require.ErrorIs(t, err, store.ErrDuplicate)
 		require.Equal(t, "1:10:1:KAFKA:msg", vocab.IdempotencyKey(1, 10, 1, vocab.TargetMsg))
 	})
@@ -37,11 +38,11 @@ func testOutbox(t *testing.T, newStore Factory) {
 	t.Run("HeadOrderSentAndDead", func(t *testing.T) {
 		t.Parallel() // its own database (newStore)
 		s := newStore(t)
-		tomb := newEvent(3, 11, 2, vocab.TargetMsg)
+		tomb := newEvent(3, 11, 2)
 		tomb.EventType, tomb.Payload = vocab.EventTombstone, nil
 		require.NoError(t, s.InsertEvents(ctx(t), []vocab.NewEvent{
-			newEvent(1, 10, 1, vocab.TargetMsg), newEvent(1, 10, 1, vocab.TargetSchd),
-			newEvent(2, 11, 1, vocab.TargetMsg), tomb,
+			newEvent(1, 10, 1),
+			newEvent(2, 11, 1), tomb,
 		}))
 		head, err := s.PendingEvents(ctx(t), vocab.TargetMsg, 10)
 		require.NoError(t, err)
@@ -81,16 +82,15 @@ func testOutbox(t *testing.T, newStore Factory) {
 		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		require.NoError(t, s.InsertEvents(ctx(t), []vocab.NewEvent{
-			newEvent(1, 10, 1, vocab.TargetMsg), newEvent(1, 10, 1, vocab.TargetSchd),
-			newEvent(2, 11, 1, vocab.TargetMsg), newEvent(3, 10, 2, vocab.TargetMsg),
+			newEvent(1, 10, 1),
+			newEvent(2, 11, 1), newEvent(3, 10, 2),
 		}))
 		evs, err := s.EventsOfFlight(ctx(t), 10)
 		require.NoError(t, err)
-		require.Len(t, evs, 3, "only flight 10's events")
-		require.Equal(t, []int64{1, 1, 3}, []int64{evs[0].MsgID, evs[1].MsgID, evs[2].MsgID}, "in EVENT_ID order")
-		require.Equal(t, []int64{1, 1, 2}, []int64{evs[0].StateVersion, evs[1].StateVersion, evs[2].StateVersion})
-		require.Equal(t, evs[0].Payload, evs[1].Payload, "a schd event carries its msg twin's payload")
-		require.Equal(t, vocab.EventPending, evs[2].Status)
+		require.Len(t, evs, 2, "only flight 10's events")
+		require.Equal(t, []int64{1, 3}, []int64{evs[0].MsgID, evs[1].MsgID}, "in EVENT_ID order")
+		require.Equal(t, []int64{1, 2}, []int64{evs[0].StateVersion, evs[1].StateVersion})
+		require.Equal(t, vocab.EventPending, evs[1].Status)
 		none, err := s.EventsOfFlight(ctx(t), 99)
 		require.NoError(t, err)
 		require.Empty(t, none)
@@ -98,19 +98,19 @@ func testOutbox(t *testing.T, newStore Factory) {
 		dead, err := s.DeadEvents(ctx(t), store.DeadEventsParams{Target: vocab.TargetMsg, Limit: 10})
 		require.NoError(t, err)
 		require.Empty(t, dead)
-		for _, id := range []int64{evs[0].ID, evs[2].ID} {
+		for _, id := range []int64{evs[0].ID, evs[1].ID} {
 			status, err := s.RecordDeliveryFailure(ctx(t), store.RecordDeliveryFailureParams{EventID: id, Reason: "too large", NextAttemptAt: t0, MaxAttempts: 1})
 			require.NoError(t, err)
 			require.Equal(t, vocab.EventDead, status)
 		}
 		dead, err = s.DeadEvents(ctx(t), store.DeadEventsParams{Target: vocab.TargetMsg, Limit: 10})
 		require.NoError(t, err)
-		require.Equal(t, []int64{evs[0].ID, evs[2].ID}, []int64{dead[0].ID, dead[1].ID})
+		require.Equal(t, []int64{evs[0].ID, evs[1].ID}, []int64{dead[0].ID, dead[1].ID})
 		require.Equal(t, "too large", dead[0].LastError)
 		page, err := s.DeadEvents(ctx(t), store.DeadEventsParams{Target: vocab.TargetMsg, AfterID: evs[0].ID, Limit: 1})
 		require.NoError(t, err)
 		require.Len(t, page, 1)
-		require.Equal(t, evs[2].ID, page[0].ID, "keyset paging after a cursor")
+		require.Equal(t, evs[1].ID, page[0].ID, "keyset paging after a cursor")
 		schd, err := s.DeadEvents(ctx(t), store.DeadEventsParams{Target: vocab.TargetSchd, Limit: 10})
 		require.NoError(t, err)
 		require.Empty(t, schd, "per target")
@@ -120,8 +120,8 @@ func testOutbox(t *testing.T, newStore Factory) {
 		t.Parallel() // its own database (newStore)
 		s := newStore(t)
 		require.NoError(t, s.InsertEvents(ctx(t), []vocab.NewEvent{
-			newEvent(1, 10, 1, vocab.TargetMsg), newEvent(2, 11, 1, vocab.TargetMsg), newEvent(2, 11, 1, vocab.TargetSchd),
-			newEvent(3, 12, 1, vocab.TargetMsg), newEvent(4, 13, 1, vocab.TargetMsg),
+			newEvent(1, 10, 1), newEvent(2, 11, 1),
+			newEvent(3, 12, 1), newEvent(4, 13, 1),
 		}))
 		head, err := s.PendingEvents(ctx(t), vocab.TargetMsg, 10)
 		require.NoError(t, err)
@@ -147,9 +147,8 @@ func testOutbox(t *testing.T, newStore Factory) {
 		require.Len(t, after, 1)
 		evs, err := s.EventsOfMessage(ctx(t), 2)
 		require.NoError(t, err)
-		require.Len(t, evs, 2)
+		require.Len(t, evs, 1)
 		require.Equal(t, vocab.EventSent, evs[0].Status, "msg: SENT below the watermark")
-		require.Equal(t, vocab.EventPending, evs[1].Status, "schd: its own state")
 		_, err = s.RecordDeliveryFailure(ctx(t), store.RecordDeliveryFailureParams{EventID: e1, Reason: "late", NextAttemptAt: t0, MaxAttempts: 5})
 		require.ErrorIs(t, err, store.ErrNotFound, "a delivered event cannot fail")
 
@@ -179,7 +178,7 @@ func testOutbox(t *testing.T, newStore Factory) {
 		require.Equal(t, "too large", evs[0].LastError, "the dead letter keeps its reason")
 
 		// A head that failed and then went through keeps its history.
-		require.NoError(t, s.InsertEvents(ctx(t), []vocab.NewEvent{newEvent(5, 14, 1, vocab.TargetMsg)}))
+		require.NoError(t, s.InsertEvents(ctx(t), []vocab.NewEvent{newEvent(5, 14, 1)}))
 		head, err = s.PendingEvents(ctx(t), vocab.TargetMsg, 10)
 		require.NoError(t, err)
 		require.Len(t, head, 1)
@@ -193,121 +192,166 @@ func testOutbox(t *testing.T, newStore Factory) {
 
 		lag, err := s.OutboxLag(ctx(t))
 		require.NoError(t, err)
-		require.Len(t, lag, 1, "msg has nothing pending")
-		require.Equal(t, vocab.TargetSchd, lag[0].Target)
+		require.Empty(t, lag, "msg has nothing pending")
+		require.ErrorIs(t, s.MarkSent(ctx(t), store.MarkSentParams{Target: vocab.TargetSchd, IDs: []int64{e1}, Now: t0}), store.ErrConflict, "schd is delivered from its marks")
 	})
 
-	t.Run("SchdMarkSentPerEvent", func(t *testing.T) {
+	t.Run("SchdMarkLatestPerFlight", func(t *testing.T) {
 		t.Parallel() // its own database (newStore)
 		s := newStore(t)
-		require.NoError(t, s.InsertEvents(ctx(t), []vocab.NewEvent{
-			newEvent(1, 10, 1, vocab.TargetSchd), newEvent(2, 11, 1, vocab.TargetSchd), newEvent(3, 12, 1, vocab.TargetMsg),
-		}))
-		schd, err := s.PendingEvents(ctx(t), vocab.TargetSchd, 10)
-		require.NoError(t, err)
-		require.Len(t, schd, 2)
-		msg, err := s.PendingEvents(ctx(t), vocab.TargetMsg, 10)
-		require.NoError(t, err)
-		require.NoError(t, s.MarkSent(ctx(t), store.MarkSentParams{Target: vocab.TargetSchd, IDs: []int64{schd[1].ID, msg[0].ID}, Now: t0}), "no prefix rule; other targets' ids ignored")
-		for m, want := range map[int64]string{1: vocab.EventPending, 2: vocab.EventSent, 3: vocab.EventPending} {
-			evs, err := s.EventsOfMessage(ctx(t), m)
-			require.NoError(t, err)
-			require.Equal(t, want, evs[0].Status, "message %d", m)
-			if want == vocab.EventSent {
-				require.NotNil(t, evs[0].SentAt)
-			}
-		}
-	})
-
-	t.Run("SchdLatestPerFlight", func(t *testing.T) {
-		t.Parallel() // its own database (newStore)
-		s := newStore(t)
-		tomb := newEvent(4, 10, 3, vocab.TargetSchd)
-		tomb.EventType, tomb.Payload = vocab.EventTombstone, nil
-		require.NoError(t, s.InsertEvents(ctx(t), []vocab.NewEvent{
-			newEvent(1, 10, 1, vocab.TargetSchd), newEvent(1, 11, 1, vocab.TargetSchd),
-			newEvent(2, 10, 2, vocab.TargetSchd), newEvent(2, 10, 2, vocab.TargetMsg),
-			newEvent(3, 12, 1, vocab.TargetSchd), tomb,
-		}))
-		latest, err := s.LatestPendingPerFlight(ctx(t), store.LatestPendingPerFlightParams{Target: vocab.TargetSchd, Now: t0, Max: 10})
-		require.NoError(t, err)
-		require.Len(t, latest, 3, "one event per flight, the msg target apart")
-		byKey := map[string]store.Event{}
-		for _, e := range latest {
-			byKey[e.PartitionKey] = e
-		}
-		require.Equal(t, int64(3), byKey["10"].StateVersion, "the latest version of flight 10")
-		require.Equal(t, vocab.EventTombstone, byKey["10"].EventType)
-		require.Equal(t, int64(1), byKey["11"].StateVersion)
-		require.Less(t, latest[0].ID, latest[1].ID, "oldest first")
-
-		limited, err := s.LatestPendingPerFlight(ctx(t), store.LatestPendingPerFlightParams{Target: vocab.TargetSchd, Now: t0, Max: 2})
-		require.NoError(t, err)
-		require.Len(t, limited, 2)
-
-		// Flight 11 backs off: skipped until due; flight 10 delivered up to its tombstone.
-		_, err = s.RecordDeliveryFailure(ctx(t), store.RecordDeliveryFailureParams{EventID: byKey["11"].ID, Reason: "timeout", NextAttemptAt: t0.Add(time.Minute), MaxAttempts: 5})
-		require.NoError(t, err)
-		n, err := s.MarkSentUpTo(ctx(t), store.MarkSentUpToParams{Target: vocab.TargetSchd, Delivered: []store.UpTo{{PartitionKey: "10", EventID: byKey["10"].ID}}, Now: t0})
-		require.NoError(t, err)
-		require.Equal(t, 3, n, "the delivered event and the two it superseded")
-		latest, err = s.LatestPendingPerFlight(ctx(t), store.LatestPendingPerFlightParams{Target: vocab.TargetSchd, Now: t0, Max: 10})
-		require.NoError(t, err)
-		require.Len(t, latest, 1)
-		require.Equal(t, "12", latest[0].PartitionKey)
-		latest, err = s.LatestPendingPerFlight(ctx(t), store.LatestPendingPerFlightParams{Target: vocab.TargetSchd, Now: t0.Add(time.Minute), Max: 10})
-		require.NoError(t, err)
-		require.Len(t, latest, 2, "flight 11 is due again")
-
+		tombEvent := newEvent(3, 10, 3)
+		tombEvent.EventType, tombEvent.Payload = vocab.EventTombstone, nil
+		require.NoError(t, s.InsertEvents(ctx(t), []vocab.NewEvent{newEvent(1, 10, 1), newEvent(1, 11, 1), newEvent(2, 10, 2), tombEvent}))
 		msgs, err := s.PendingEvents(ctx(t), vocab.TargetMsg, 10)
 		require.NoError(t, err)
-		require.Len(t, msgs, 1, "the msg event of flight 10 is not touched")
+		require.NoError(t, s.MarkSchd(ctx(t), []vocab.SchdMark{newMark(1, 10, 1, t0), newMark(1, 11, 1, t0.Add(time.Second))}))
+		first, err := s.DueSchdMarks(ctx(t), store.DueSchdMarksParams{Now: t0, Max: 10})
+		require.NoError(t, err)
+		require.Len(t, first, 2)
+		require.Equal(t, int64(10), first[0].FLID, "oldest pending first")
+		tomb := newMark(3, 10, 3, t0.Add(2*time.Second))
+		tomb.EventType = vocab.EventTombstone
+		require.NoError(t, s.MarkSchd(ctx(t), []vocab.SchdMark{newMark(2, 10, 2, t0.Add(2*time.Second))}))
+		due, err := s.DueSchdMarks(ctx(t), store.DueSchdMarksParams{Now: t0, Max: 10})
+		require.NoError(t, err)
+		require.Len(t, due, 2, "one mark per flight")
+		f10 := due[0]
+		require.Equal(t, int64(10), f10.FLID, "a flight keeps its place: pending since its oldest undelivered change")
+		require.Equal(t, int64(2), f10.StateVersion, "the latest change")
+		require.Equal(t, msgs[2].ID, f10.ID, "a newer change, the EVENT_ID of its KAFKA:msg event")
+		require.Equal(t, msgs[0].ID, first[0].ID)
+		require.JSONEq(t, `{"flid":10,"version":2}`, string(f10.Payload), "the payload of the change's KAFKA:msg event")
+		require.Equal(t, store.Event{
+			NewEvent: vocab.NewEvent{Target: vocab.TargetSchd, EventType: vocab.EventUpsert, MsgID: 2, FLID: 10, StateVersion: 2,
+				IdempotencyKey: "2:10:2:KAFKA:schd", Payload: f10.Payload, CreatedAt: f10.CreatedAt},
+			ID: f10.ID, PartitionKey: "10", Status: vocab.EventPending,
+		}, f10, "the record of the change as a KAFKA:schd event (rule 8)")
+		require.True(t, t0.Add(2*time.Second).Equal(f10.CreatedAt))
+
+		require.NoError(t, s.MarkSchd(ctx(t), []vocab.SchdMark{tomb}))
+		due, err = s.DueSchdMarks(ctx(t), store.DueSchdMarksParams{Now: t0, Max: 1})
+		require.NoError(t, err)
+		require.Len(t, due, 1, "at most Max flights")
+		require.Equal(t, vocab.EventTombstone, due[0].EventType)
+		require.Nil(t, due[0].Payload, "a TOMBSTONE without a payload")
+
+		lag, err := s.OutboxLag(ctx(t))
+		require.NoError(t, err)
+		require.Equal(t, vocab.TargetSchd, lag[1].Target)
+		require.Equal(t, int64(2), lag[1].Pending, "flights, not changes")
+		require.True(t, t0.Equal(lag[1].Oldest), "the oldest undelivered change")
+		msgs, err = s.PendingEvents(ctx(t), vocab.TargetMsg, 10)
+		require.NoError(t, err)
+		require.Len(t, msgs, 4, "marks leave the msg events alone")
+		require.Error(t, s.MarkSchd(ctx(t), []vocab.SchdMark{newMark(9, 12, 1, t0)}), "a mark names a written KAFKA:msg event")
 	})
 
-	t.Run("SchdPayloadIsItsMsgTwins", func(t *testing.T) {
+	// The relay reads a mark, produces it, then clears it: a change committed
+	// in between replaces the mark, and the clear must leave it.
+	t.Run("SchdMarkClearKeepsANewerChange", func(t *testing.T) {
 		t.Parallel() // its own database (newStore)
 		s := newStore(t)
-		schd := newEvent(1, 10, 1, vocab.TargetSchd)
-		schd.Payload = []byte(`{"flid":10}`)
-		require.ErrorIs(t, s.InsertEvents(ctx(t), []vocab.NewEvent{schd}), store.ErrConflict, "a KAFKA:schd row stores no payload")
-		require.NoError(t, s.InsertEvents(ctx(t), []vocab.NewEvent{
-			newEvent(1, 10, 1, vocab.TargetMsg), newEvent(1, 10, 1, vocab.TargetSchd),
-			newEvent(2, 10, 2, vocab.TargetMsg), newEvent(2, 10, 2, vocab.TargetSchd),
-			newEvent(3, 11, 1, vocab.TargetSchd), // written without its twin: no payload to find
-		}))
-		latest, err := s.LatestPendingPerFlight(ctx(t), store.LatestPendingPerFlightParams{Target: vocab.TargetSchd, Now: t0, Max: 10})
+		require.NoError(t, s.InsertEvents(ctx(t), []vocab.NewEvent{newEvent(1, 10, 1), newEvent(1, 11, 1), newEvent(2, 10, 2)}))
+		require.NoError(t, s.MarkSchd(ctx(t), []vocab.SchdMark{newMark(1, 10, 1, t0), newMark(1, 11, 1, t0)}))
+		read, err := s.DueSchdMarks(ctx(t), store.DueSchdMarksParams{Now: t0, Max: 10})
 		require.NoError(t, err)
-		require.Len(t, latest, 2)
-		require.JSONEq(t, `{"flid":10,"version":2}`, string(latest[0].Payload), "the latest version's twin's payload")
-		require.Nil(t, latest[1].Payload)
-		pending, err := s.PendingEvents(ctx(t), vocab.TargetSchd, 10)
+		require.Len(t, read, 2)
+		require.NoError(t, s.MarkSchd(ctx(t), []vocab.SchdMark{newMark(2, 10, 2, t0.Add(time.Second))}), "flight 10 changes while its v1 is produced")
+		n, err := s.ClearSchdMarks(ctx(t), []store.SchdSent{{FLID: 10, EventID: read[0].ID}, {FLID: 11, EventID: read[1].ID}})
 		require.NoError(t, err)
-		require.JSONEq(t, `{"flid":10,"version":1}`, string(pending[0].Payload))
-		evs, err := s.EventsOfMessage(ctx(t), 2)
+		require.Equal(t, 1, n, "flight 11 only")
+		left, err := s.DueSchdMarks(ctx(t), store.DueSchdMarksParams{Now: t0, Max: 10})
 		require.NoError(t, err)
-		require.Len(t, evs, 2)
-		require.Equal(t, evs[0].Payload, evs[1].Payload, "both targets read the same payload")
+		require.Len(t, left, 1)
+		require.Equal(t, int64(10), left[0].FLID)
+		require.Equal(t, int64(2), left[0].StateVersion, "the newer change is not lost")
+		n, err = s.ClearSchdMarks(ctx(t), []store.SchdSent{{FLID: 10, EventID: left[0].ID}, {FLID: 10, EventID: left[0].ID}})
+		require.NoError(t, err)
+		require.Equal(t, 1, n)
+		left, err = s.DueSchdMarks(ctx(t), store.DueSchdMarksParams{Now: t0, Max: 10})
+		require.NoError(t, err)
+		require.Empty(t, left)
+		lag, err := s.OutboxLag(ctx(t))
+		require.NoError(t, err)
+		require.Len(t, lag, 1, "schd has nothing pending")
 	})
 
-	t.Run("SchdDeadTakesSuperseded", func(t *testing.T) {
+	t.Run("SchdMarkBackoffAndDead", func(t *testing.T) {
 		t.Parallel() // its own database (newStore)
 		s := newStore(t)
-		require.NoError(t, s.InsertEvents(ctx(t), []vocab.NewEvent{
-			newEvent(1, 10, 1, vocab.TargetSchd), newEvent(2, 10, 2, vocab.TargetSchd), newEvent(3, 10, 3, vocab.TargetSchd),
-		}))
-		latest, err := s.LatestPendingPerFlight(ctx(t), store.LatestPendingPerFlightParams{Target: vocab.TargetSchd, Now: t0, Max: 10})
+		require.NoError(t, s.InsertEvents(ctx(t), []vocab.NewEvent{newEvent(1, 10, 1), newEvent(2, 10, 2), newEvent(3, 10, 3)}))
+		require.NoError(t, s.MarkSchd(ctx(t), []vocab.SchdMark{newMark(1, 10, 1, t0)}))
+		v1, err := s.DueSchdMarks(ctx(t), store.DueSchdMarksParams{Now: t0, Max: 10})
 		require.NoError(t, err)
-		require.Len(t, latest, 1)
-		n, err := s.MarkDeadBelow(ctx(t), store.MarkDeadBelowParams{Target: vocab.TargetSchd, Below: store.UpTo{PartitionKey: "10", EventID: latest[0].ID}, Reason: "superseded"})
-		require.NoError(t, err)
-		require.Equal(t, 2, n, "the older events only")
-		for msg, want := range map[int64]string{1: vocab.EventDead, 2: vocab.EventDead, 3: vocab.EventPending} {
-			evs, err := s.EventsOfMessage(ctx(t), msg)
+		fail := func(e store.Event, at time.Time, reason string) string {
+			t.Helper()
+			status, err := s.RecordSchdFailure(ctx(t), store.RecordSchdFailureParams{
+				SchdSent: store.SchdSent{FLID: e.FLID, EventID: e.ID}, Reason: reason, NextAttemptAt: at, MaxAttempts: 2})
 			require.NoError(t, err)
-			require.Equal(t, want, evs[0].Status, "message %d", msg)
-			if want == vocab.EventDead {
-				require.Equal(t, "superseded", evs[0].LastError)
-			}
+			return status
 		}
+		require.Equal(t, vocab.EventPending, fail(v1[0], t0.Add(time.Minute), "timeout"))
+		due, err := s.DueSchdMarks(ctx(t), store.DueSchdMarksParams{Now: t0, Max: 10})
+		require.NoError(t, err)
+		require.Empty(t, due, "backing off")
+		due, err = s.DueSchdMarks(ctx(t), store.DueSchdMarksParams{Now: t0.Add(time.Minute), Max: 10})
+		require.NoError(t, err)
+		require.Len(t, due, 1)
+		require.Equal(t, 1, due[0].Attempts)
+		require.Equal(t, "timeout", due[0].LastError)
+
+		// A newer change starts again: due at once, no attempts; the failure
+		// of the older one it replaced records nothing.
+		require.NoError(t, s.MarkSchd(ctx(t), []vocab.SchdMark{newMark(2, 10, 2, t0.Add(time.Second))}))
+		require.Empty(t, fail(v1[0], t0.Add(time.Hour), "late"), "the mark names a newer change")
+		v2, err := s.DueSchdMarks(ctx(t), store.DueSchdMarksParams{Now: t0, Max: 10})
+		require.NoError(t, err)
+		require.Len(t, v2, 1)
+		require.Zero(t, v2[0].Attempts)
+		require.Equal(t, int64(2), v2[0].StateVersion)
+
+		require.Equal(t, vocab.EventPending, fail(v2[0], t0, "CORRUPT_MESSAGE"))
+		require.Equal(t, vocab.EventDead, fail(v2[0], t0, "MESSAGE_TOO_LARGE"), "DEAD at the limit")
+		due, err = s.DueSchdMarks(ctx(t), store.DueSchdMarksParams{Now: t0.Add(time.Hour), Max: 10})
+		require.NoError(t, err)
+		require.Empty(t, due, "a dead mark is no longer pending")
+		lag, err := s.OutboxLag(ctx(t))
+		require.NoError(t, err)
+		require.Len(t, lag, 1, "only msg is pending")
+
+		dead, err := s.DeadEvents(ctx(t), store.DeadEventsParams{Target: vocab.TargetSchd, Limit: 10})
+		require.NoError(t, err)
+		require.Len(t, dead, 1, "kept as the dead letter")
+		d := dead[0]
+		require.NotEqual(t, v2[0].ID, d.ID, "an EVENT_ID of its own (its record's was its twin's)")
+		require.Equal(t, "2:10:2:KAFKA:schd", d.IdempotencyKey)
+		require.Equal(t, "10", d.PartitionKey)
+		require.Equal(t, vocab.EventDead, d.Status)
+		require.Equal(t, 2, d.Attempts)
+		require.Equal(t, "MESSAGE_TOO_LARGE", d.LastError)
+		require.JSONEq(t, `{"flid":10,"version":2}`, string(d.Payload), "its KAFKA:msg twin's payload")
+		hist, err := s.EventsOfFlight(ctx(t), 10)
+		require.NoError(t, err)
+		require.Len(t, hist, 4, "the flight's history shows the dead letter")
+		require.Equal(t, vocab.TargetSchd, hist[3].Target)
+
+		// The flight's next change is marked afresh; the dead letter stays.
+		require.NoError(t, s.MarkSchd(ctx(t), []vocab.SchdMark{newMark(3, 10, 3, t0.Add(time.Hour))}))
+		due, err = s.DueSchdMarks(ctx(t), store.DueSchdMarksParams{Now: t0.Add(time.Hour), Max: 10})
+		require.NoError(t, err)
+		require.Len(t, due, 1)
+		dead, err = s.DeadEvents(ctx(t), store.DeadEventsParams{Target: vocab.TargetSchd, Limit: 10})
+		require.NoError(t, err)
+		require.Len(t, dead, 1)
+	})
+
+	t.Run("OnlyMsgPerEvent", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
+		s := newStore(t)
+		schd := newEvent(1, 10, 1)
+		schd.Target, schd.IdempotencyKey, schd.Payload = vocab.TargetSchd, "1:10:1:KAFKA:schd", nil
+		require.ErrorIs(t, s.InsertEvents(ctx(t), []vocab.NewEvent{schd}), store.ErrConflict, "KAFKA:schd is a mark, not an event row")
+		_, err := s.PendingEvents(ctx(t), vocab.TargetSchd, 10)
+		require.ErrorIs(t, err, store.ErrConflict)
 	})
 }

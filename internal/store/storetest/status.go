@@ -21,25 +21,27 @@ func testStatus(t *testing.T, newStore Factory) {
 
 		at := func(ev vocab.NewEvent, d time.Duration) vocab.NewEvent { ev.CreatedAt = t0.Add(d); return ev }
 		require.NoError(t, s.InsertEvents(ctx(t), []vocab.NewEvent{
-			at(newEvent(1, 10, 1, vocab.TargetMsg), 0), at(newEvent(1, 10, 1, vocab.TargetSchd), 0),
-			at(newEvent(2, 11, 1, vocab.TargetMsg), time.Minute), at(newEvent(2, 11, 1, vocab.TargetSchd), time.Minute),
-			at(newEvent(3, 12, 1, vocab.TargetMsg), 2*time.Minute),
+			at(newEvent(1, 10, 1), 0), at(newEvent(2, 11, 1), time.Minute), at(newEvent(3, 12, 1), 2*time.Minute),
 		}))
+		later := at(newEvent(3, 10, 2), time.Hour)
+		require.NoError(t, s.MarkSchd(ctx(t), []vocab.SchdMark{newMark(1, 10, 1, t0), newMark(2, 11, 1, t0.Add(time.Minute))}))
 		head, err := s.PendingEvents(ctx(t), vocab.TargetMsg, 10)
 		require.NoError(t, err)
 		require.NoError(t, s.MarkSent(ctx(t), store.MarkSentParams{Target: vocab.TargetMsg, IDs: []int64{head[0].ID}, Now: t0}), "the oldest msg event is delivered")
-		schd, err := s.PendingEvents(ctx(t), vocab.TargetSchd, 10)
+		schd, err := s.DueSchdMarks(ctx(t), store.DueSchdMarksParams{Now: t0, Max: 10})
 		require.NoError(t, err)
 		for range 2 { // DEAD is not pending
-			_, err = s.RecordDeliveryFailure(ctx(t), store.RecordDeliveryFailureParams{EventID: schd[1].ID, Reason: "x", NextAttemptAt: t0, MaxAttempts: 2})
+			_, err = s.RecordSchdFailure(ctx(t), store.RecordSchdFailureParams{SchdSent: store.SchdSent{FLID: schd[1].FLID, EventID: schd[1].ID}, Reason: "x", NextAttemptAt: t0, MaxAttempts: 2})
 			require.NoError(t, err)
 		}
+		require.NoError(t, s.InsertEvents(ctx(t), []vocab.NewEvent{later}))
+		require.NoError(t, s.MarkSchd(ctx(t), []vocab.SchdMark{newMark(3, 10, 2, t0.Add(time.Hour))}), "a newer change keeps the flight pending since its first")
 
 		lag, err = s.OutboxLag(ctx(t))
 		require.NoError(t, err)
 		require.Len(t, lag, 2)
 		require.Equal(t, vocab.TargetMsg, lag[0].Target)
-		require.Equal(t, int64(2), lag[0].Pending)
+		require.Equal(t, int64(3), lag[0].Pending)
 		require.True(t, lag[0].Oldest.Equal(t0.Add(time.Minute)), "oldest pending, not the sent one: %v", lag[0].Oldest)
 		require.Equal(t, vocab.TargetSchd, lag[1].Target)
 		require.Equal(t, int64(1), lag[1].Pending)

@@ -81,10 +81,10 @@ END;
 
 -- name: EventPurgeDelivered :one
 -- Outbox retention: delivered events created before :created_before, oldest
--- first. Delivered: KAFKA:schd SENT; KAFKA:msg at or below the watermark and
--- not DEAD. DEAD rows are the dead letters and stay. A KAFKA:msg row stays
--- while its KAFKA:schd twin is not SENT: that row reads its payload from it
--- (040_outbox.sql). The DELETE repeats the status test on the rows it takes.
+-- first. Delivered: KAFKA:schd SENT (rows of earlier releases); KAFKA:msg
+-- at or below the watermark and not DEAD. DEAD rows are the dead letters and
+-- stay. A KAFKA:msg row stays while a schd mark names it or its KAFKA:schd
+-- twin row is not SENT: they read their payload from it (040_outbox.sql). The DELETE repeats the status test on the rows it takes.
 -- Oldest first by MSG_EVENT_CREATED_IX: a batch reads the rows past the
 -- retention, not the outbox (issue #35).
 DECLARE
@@ -99,7 +99,9 @@ BEGIN
         OR (e.target = 'KAFKA:msg' AND e.status IS NULL AND e.event_id <= watermark
           AND NOT EXISTS (SELECT 1 FROM msg_event t
             WHERE t.idempotency_key = e.cminmsgs_id || ':' || e.flid || ':' || e.state_version || ':KAFKA:schd'
-              AND t.status <> 'SENT')))
+              AND t.status <> 'SENT')
+          AND NOT EXISTS (SELECT 1 FROM schd_mark m
+            WHERE m.flid = e.flid AND m.state_version = e.state_version AND m.cminmsgs_id = e.cminmsgs_id)))
     ORDER BY e.created_at, e.event_id
   ) WHERE ROWNUM <= :max_rows;
   SELECT COUNT(*), MIN(created_at), MAX(created_at) INTO :affected, :oldest, :newest

@@ -3,30 +3,13 @@
 -- sequence), so event ids commit in order and the KAFKA:msg watermark holds.
 
 -- name: EventInsert :copyfrom
--- Executed array-bound (one element per event); STATUS is bound NULL for
--- KAFKA:msg, PENDING for KAFKA:schd; PAYLOAD is a CLOB.
+-- KAFKA:msg only (STATUS NULL), one execution per event; PAYLOAD is a CLOB.
 INSERT INTO msg_event (
   event_id, target, partition_key, event_type, cminmsgs_id, flid, state_version,
-  idempotency_key, payload, status, created_at)
+  idempotency_key, payload, created_at)
 VALUES (
   msg_event_seq.NEXTVAL, :target, :partition_key, :event_type, :cminmsgs_id, :flid, :state_version,
-  :idempotency_key, :payload, :status, :created_at)
-
--- name: EventListPendingAfter :many
--- Per-row target (KAFKA:schd) after a cursor, with the twin's payload.
-SELECT event_id, target, partition_key, event_type, cminmsgs_id, flid,
-  state_version, idempotency_key, payload, status, attempts, next_attempt_at, last_error, created_at, sent_at
-FROM (
-  SELECT e.event_id, e.target, e.partition_key, e.event_type, e.cminmsgs_id, e.flid,
-    e.state_version, e.idempotency_key, COALESCE(e.payload, t.payload) AS payload,
-    e.status, e.attempts, e.next_attempt_at, e.last_error, e.created_at, e.sent_at
-  FROM msg_event e
-  LEFT JOIN msg_event t ON e.target = 'KAFKA:schd'
-    AND t.idempotency_key = e.cminmsgs_id || ':' || e.flid || ':' || e.state_version || ':KAFKA:msg'
-  WHERE CASE WHEN e.status = 'PENDING' THEN e.target END = :target
-    AND CASE WHEN e.status = 'PENDING' THEN e.event_id END > :after_event_id
-  ORDER BY CASE WHEN e.status = 'PENDING' THEN e.event_id END
-) WHERE ROWNUM <= :max_rows
+  :idempotency_key, :payload, :created_at)
 
 -- name: EventListMsgPendingAfter :many
 -- :after_event_id is never NULL (0: the head); GREATEST returns NULL for NULL.
@@ -59,11 +42,6 @@ LEFT JOIN msg_event t ON e.target = 'KAFKA:schd'
   AND t.idempotency_key = e.cminmsgs_id || ':' || e.flid || ':' || e.state_version || ':KAFKA:msg'
 WHERE e.flid = :flid
 ORDER BY e.event_id
-
--- name: EventMarkSent :execrows
-UPDATE msg_event SET status = 'SENT', sent_at = :now, last_error = NULL
-WHERE event_id IN (SELECT COLUMN_VALUE FROM TABLE(:event_ids))
-  AND target = :target AND status = 'PENDING'
 
 -- name: EventAdvanceMsgCursor :one
 -- No DML in a WITH: one block tallies the pending span above the watermark up
@@ -118,47 +96,10 @@ WHERE event_id = :event_id
       COALESCE((SELECT c.sent_through FROM msg_event_cursor c WHERE c.target = 'KAFKA:msg'), 0)))
 RETURNING status, attempts INTO :status_out, :attempts_out
 
--- name: EventListSchdLatest :many
--- Per FLID the latest pending event of the target, oldest flights first,
--- skipping flights still backing off (filtered after picking the latest).
-SELECT event_id, target, partition_key, event_type, cminmsgs_id, flid,
-  state_version, idempotency_key, payload, status, attempts, next_attempt_at, last_error, created_at, sent_at
-FROM (
-  SELECT e.event_id, e.target, e.partition_key, e.event_type, e.cminmsgs_id, e.flid,
-    e.state_version, e.idempotency_key, COALESCE(e.payload, t.payload) AS payload,
-    e.status, e.attempts, e.next_attempt_at, e.last_error, e.created_at, e.sent_at
-  FROM (
-    SELECT l.*, ROW_NUMBER() OVER (PARTITION BY l.partition_key
-                                   ORDER BY l.state_version DESC, l.event_id DESC) AS rn
-    FROM msg_event l
-    WHERE CASE WHEN l.status = 'PENDING' THEN l.target END = :target
-  ) e
-  LEFT JOIN msg_event t ON e.target = 'KAFKA:schd'
-    AND t.idempotency_key = e.cminmsgs_id || ':' || e.flid || ':' || e.state_version || ':KAFKA:msg'
-  WHERE e.rn = 1
-    AND (e.next_attempt_at IS NULL OR e.next_attempt_at <= :now)
-  ORDER BY e.event_id
-) WHERE ROWNUM <= :max_flights
-
--- name: EventMarkSupersededSent :execrows
--- One flight per array element (partition_key, up_to), executed array-bound;
--- the row count is the sum over the elements.
-UPDATE msg_event SET status = 'SENT', sent_at = :now, last_error = NULL
-WHERE CASE WHEN status = 'PENDING' THEN target END = :target
-  AND CASE WHEN status = 'PENDING' THEN partition_key END = :partition_key
-  AND event_id <= :up_to
-
--- name: EventMarkSupersededDead :execrows
-UPDATE msg_event SET status = 'DEAD', last_error = :last_error
-WHERE CASE WHEN status = 'PENDING' THEN target END = :target
-  AND CASE WHEN status = 'PENDING' THEN partition_key END = :partition_key
-  AND event_id < :below_event_id
-
 -- name: EventLag :many
 SELECT p.target, COUNT(*) AS pending, MIN(p.created_at) AS oldest
 FROM (
-  SELECT e.target, e.created_at FROM msg_event e
-  WHERE CASE WHEN e.status = 'PENDING' THEN e.target END IS NOT NULL
+  SELECT 'KAFKA:schd' AS target, m.pending_since AS created_at FROM schd_mark m
   UNION ALL
   SELECT e.target, e.created_at FROM msg_event e
   WHERE CASE WHEN e.target = 'KAFKA:msg' AND e.status IS NULL THEN e.event_id END
@@ -181,3 +122,100 @@ FROM (
     AND CASE WHEN e.status = 'DEAD' THEN e.event_id END > :after_event_id
   ORDER BY CASE WHEN e.status = 'DEAD' THEN e.event_id END
 ) WHERE ROWNUM <= :page_size
+
+-- name: SchdMarkUpsert :exec
+-- Executed array-bound, one element per flight (FLIDs unique within a call);
+-- EVENT_ID is the twin's, looked up by its unique key.
+MERGE INTO schd_mark m
+USING (SELECT :flid AS flid, :cminmsgs_id AS cminmsgs_id, :state_version AS state_version,
+         :event_type AS event_type, :created_at AS created_at,
+         (SELECT t.event_id FROM msg_event t
+          WHERE t.idempotency_key = :cminmsgs_id || ':' || :flid || ':' || :state_version || ':KAFKA:msg') AS event_id
+       FROM DUAL) d
+ON (m.flid = d.flid)
+WHEN MATCHED THEN UPDATE SET
+  m.event_id = d.event_id, m.cminmsgs_id = d.cminmsgs_id, m.state_version = d.state_version,
+  m.event_type = d.event_type, m.created_at = d.created_at,
+  m.attempts = 0, m.next_attempt_at = NULL, m.last_error = NULL
+WHEN NOT MATCHED THEN INSERT (flid, event_id, cminmsgs_id, state_version, event_type, created_at, pending_since)
+  VALUES (d.flid, d.event_id, d.cminmsgs_id, d.state_version, d.event_type, d.created_at, d.created_at)
+
+-- name: SchdMarkListDue :many
+SELECT flid, event_id, cminmsgs_id, state_version, event_type, payload,
+  attempts, next_attempt_at, last_error, created_at
+FROM (
+  SELECT m.flid, m.event_id, m.cminmsgs_id, m.state_version, m.event_type, t.payload,
+    m.attempts, m.next_attempt_at, m.last_error, m.created_at
+  FROM schd_mark m
+  LEFT JOIN msg_event t
+    ON t.idempotency_key = m.cminmsgs_id || ':' || m.flid || ':' || m.state_version || ':KAFKA:msg'
+  WHERE m.next_attempt_at IS NULL OR m.next_attempt_at <= :now
+  ORDER BY m.pending_since, m.event_id
+) WHERE ROWNUM <= :max_flights
+
+-- name: SchdMarkClear :execrows
+-- Executed array-bound, one element per delivered flight; the row count is
+-- the sum over the elements.
+DELETE FROM schd_mark WHERE flid = :flid AND event_id = :event_id
+
+-- name: SchdMarkRecordFailure :one
+-- No DML in a WITH: one block. The UPDATE locks the mark (when it still names
+-- :event_id); at the limit the mark moves to MSG_EVENT as the DEAD row (an
+-- EVENT_ID of its own). Out
+-- bind :status: PENDING, DEAD, or NULL (the mark names a newer change).
+DECLARE
+  v_attempts NUMBER(10);
+BEGIN
+  :status := NULL;
+  UPDATE schd_mark SET attempts = attempts + 1, next_attempt_at = :next_attempt_at, last_error = :last_error
+  WHERE flid = :flid AND event_id = :event_id
+  RETURNING attempts INTO v_attempts;
+  IF SQL%ROWCOUNT = 1 THEN
+    :status := 'PENDING';
+    IF v_attempts >= :max_attempts THEN
+      INSERT INTO msg_event (event_id, target, partition_key, event_type, cminmsgs_id, flid, state_version,
+        idempotency_key, status, attempts, next_attempt_at, last_error, created_at)
+      SELECT msg_event_seq.NEXTVAL, 'KAFKA:schd', TO_CHAR(m.flid), m.event_type, m.cminmsgs_id, m.flid, m.state_version,
+        m.cminmsgs_id || ':' || m.flid || ':' || m.state_version || ':KAFKA:schd', 'DEAD', m.attempts,
+        m.next_attempt_at, m.last_error, m.created_at
+      FROM schd_mark m WHERE m.flid = :flid;
+      DELETE FROM schd_mark WHERE flid = :flid;
+      :status := 'DEAD';
+    END IF;
+  END IF;
+END;
+
+-- name: SchdMarkAdopt :execrows
+-- No DML in a WITH: one block takes the PENDING KAFKA:schd rows' ids (the
+-- MSG_EVENT_HEAD_IX expressions), merges per flight the latest, then deletes
+-- exactly those rows. Out bind :adopted: the flights merged.
+DECLARE
+  legacy SYS.ODCINUMBERLIST;
+BEGIN
+  SELECT e.event_id BULK COLLECT INTO legacy FROM msg_event e
+  WHERE CASE WHEN e.status = 'PENDING' THEN e.target END = 'KAFKA:schd';
+  MERGE INTO schd_mark m
+  USING (
+    SELECT flid, event_id, cminmsgs_id, state_version, event_type, attempts, next_attempt_at, last_error,
+      created_at, pending_since
+    FROM (
+      SELECT l.flid, l.event_id, l.cminmsgs_id, l.state_version, l.event_type, l.attempts, l.next_attempt_at,
+        l.last_error, l.created_at, MIN(l.created_at) OVER (PARTITION BY l.flid) AS pending_since,
+        ROW_NUMBER() OVER (PARTITION BY l.flid ORDER BY l.state_version DESC, l.event_id DESC) AS rn
+      FROM msg_event l WHERE l.event_id IN (SELECT COLUMN_VALUE FROM TABLE(legacy))
+    ) WHERE rn = 1
+  ) d
+  ON (m.flid = d.flid)
+  WHEN MATCHED THEN UPDATE SET
+    m.event_id = d.event_id, m.cminmsgs_id = d.cminmsgs_id, m.state_version = d.state_version,
+    m.event_type = d.event_type, m.attempts = d.attempts, m.next_attempt_at = d.next_attempt_at,
+    m.last_error = d.last_error, m.created_at = d.created_at,
+    m.pending_since = LEAST(m.pending_since, d.pending_since)
+    WHERE m.event_id < d.event_id
+  WHEN NOT MATCHED THEN INSERT (flid, event_id, cminmsgs_id, state_version, event_type, attempts,
+      next_attempt_at, last_error, created_at, pending_since)
+    VALUES (d.flid, d.event_id, d.cminmsgs_id, d.state_version, d.event_type, d.attempts,
+      d.next_attempt_at, d.last_error, d.created_at, d.pending_since);
+  :adopted := SQL%ROWCOUNT;
+  DELETE FROM msg_event WHERE event_id IN (SELECT COLUMN_VALUE FROM TABLE(legacy));
+END;

@@ -11,8 +11,12 @@
 --              Sound because EVENT_IDs commit in order: every writer holds
 --              the pipeline lock (LockPipeline) from its insert to its commit
 --              (and MSG_EVENT_SEQ is ORDER, see below).
---   KAFKA:schd is aggregated per flight, out of EVENT_ID order, so its rows
---              carry their own STATUS (PENDING, SENT, DEAD).
+--   KAFKA:schd is the latest state per flight: one pending mark per flight
+--              (SCHD_MARK, below), not a row per change. Its MSG_EVENT rows
+--              are the dead letters (DEAD) a mark leaves when its delivery
+--              exhausts its attempts, and rows of earlier releases (SENT,
+--              and PENDING ones a release before the marks wrote, which the
+--              relay adopts into marks).
 -- Effective status of any event, for reports:
 --   COALESCE(e.STATUS, CASE WHEN e.EVENT_ID <= c.SENT_THROUGH THEN 'SENT' ELSE 'PENDING' END)
 --   FROM MSG_EVENT e LEFT JOIN MSG_EVENT_CURSOR c ON c.TARGET = e.TARGET
@@ -69,21 +73,22 @@ CREATE TABLE MSG_EVENT (
 -- NULL for rows outside the condition, and such rows get no index entry. A
 -- query uses an index only when it repeats these expressions exactly (see
 -- sql/oracle11g/queries/README.md).
--- Head of KAFKA:schd (PENDING rows only).
+-- Head of KAFKA:schd (PENDING rows only): empty since the marks; kept while
+-- the previous release (which wrote such rows) may run on this schema.
 CREATE INDEX MSG_EVENT_HEAD_IX ON MSG_EVENT (CASE WHEN STATUS = 'PENDING' THEN TARGET END, CASE WHEN STATUS = 'PENDING' THEN EVENT_ID END);
 -- Head of KAFKA:msg: its not-DEAD rows, read as a range above the watermark
 -- (an entry is written once, at insert; delivery never touches it). EVENT_ID
 -- is never NULL, so every such row has an entry, as in PostgreSQL.
 --   WHERE CASE WHEN TARGET = 'KAFKA:msg' AND STATUS IS NULL THEN EVENT_ID END > :through
 CREATE INDEX MSG_EVENT_MSG_HEAD_IX ON MSG_EVENT (CASE WHEN TARGET = 'KAFKA:msg' AND STATUS IS NULL THEN EVENT_ID END);
--- schd aggregation: pending events of a target grouped by flight.
+-- schd aggregation of the previous release: empty since the marks, as above.
 CREATE INDEX MSG_EVENT_PENDING_KEY_IX ON MSG_EVENT (CASE WHEN STATUS = 'PENDING' THEN TARGET END, CASE WHEN STATUS = 'PENDING' THEN PARTITION_KEY END, CASE WHEN STATUS = 'PENDING' THEN STATE_VERSION END);
 CREATE INDEX MSG_EVENT_DEAD_IX ON MSG_EVENT (CASE WHEN STATUS = 'DEAD' THEN TARGET END, CASE WHEN STATUS = 'DEAD' THEN EVENT_ID END);
 -- A flight's history of versions (the console, GET /flights/{flid}/history).
 CREATE INDEX MSG_EVENT_FLID_IX ON MSG_EVENT (FLID, EVENT_ID);
 CREATE INDEX MSG_EVENT_CREATED_IX ON MSG_EVENT (CREATED_AT, EVENT_ID);
 
-COMMENT ON TABLE MSG_EVENT IS 'Outbox of flight change events. KAFKA:msg is delivered one by one in EVENT_ID order, its progress kept in msg_event_cursor; KAFKA:schd is aggregated to the latest state per FLID, its progress kept per row in STATUS. DEAD rows are the dead-letter record.';
+COMMENT ON TABLE MSG_EVENT IS 'Outbox of flight change events. KAFKA:msg is delivered one by one in EVENT_ID order, its progress kept in msg_event_cursor; KAFKA:schd is the latest state per FLID, pending as one mark per flight (schd_mark); its rows here are dead letters (and SENT rows of earlier releases). DEAD rows are the dead-letter record.';
 COMMENT ON COLUMN MSG_EVENT.EVENT_ID IS 'Delivery order within a target.';
 COMMENT ON COLUMN MSG_EVENT.TARGET IS 'KAFKA:msg (every change) or KAFKA:schd (latest state per flight).';
 COMMENT ON COLUMN MSG_EVENT.PARTITION_KEY IS 'Kafka record key: the FLID as text.';
@@ -93,12 +98,12 @@ COMMENT ON COLUMN MSG_EVENT.FLID IS 'The flight (FLID) the event is about.';
 COMMENT ON COLUMN MSG_EVENT.STATE_VERSION IS 'Flight STATE_VERSION after the change.';
 COMMENT ON COLUMN MSG_EVENT.IDEMPOTENCY_KEY IS '<CMINMSGS_ID>:<FLID>:<STATE_VERSION>:<TARGET>; consumers deduplicate by it, and UNIQUE keeps it from being enqueued twice.';
 COMMENT ON COLUMN MSG_EVENT.PAYLOAD IS 'KAFKA:msg: JSON of the full next flight state (documented in docs/events.md); may be NULL for a TOMBSTONE. KAFKA:schd: always NULL, the payload is the KAFKA:msg twin''s (same cminmsgs_id, flid, state_version), stored once.';
-COMMENT ON COLUMN MSG_EVENT.STATUS IS 'KAFKA:schd: PENDING, SENT (broker acknowledged) or DEAD (attempts exhausted; kept as the DLQ record). KAFKA:msg: NULL (delivery state by the watermark: SENT when EVENT_ID <= msg_event_cursor.sent_through, else PENDING) or DEAD (kept as the DLQ record).';
+COMMENT ON COLUMN MSG_EVENT.STATUS IS 'KAFKA:schd: DEAD (a mark whose attempts were exhausted; kept as the DLQ record), or SENT/PENDING from an earlier release. KAFKA:msg: NULL (delivery state by the watermark: SENT when EVENT_ID <= msg_event_cursor.sent_through, else PENDING) or DEAD (kept as the DLQ record).';
 COMMENT ON COLUMN MSG_EVENT.ATTEMPTS IS 'Failed deliveries so far (kept after a later success, as history).';
 COMMENT ON COLUMN MSG_EVENT.NEXT_ATTEMPT_AT IS 'Backoff: the event (and, for KAFKA:msg, its target) waits until then.';
-COMMENT ON COLUMN MSG_EVENT.LAST_ERROR IS 'Reason of the last failed delivery; for a DEAD row the dead-letter reason. KAFKA:schd clears it when SENT; KAFKA:msg keeps it as history.';
+COMMENT ON COLUMN MSG_EVENT.LAST_ERROR IS 'Reason of the last failed delivery; for a DEAD row the dead-letter reason. KAFKA:msg keeps it as history.';
 COMMENT ON COLUMN MSG_EVENT.CREATED_AT IS 'When the event was written (in the business transaction); outbox lag is measured from it.';
-COMMENT ON COLUMN MSG_EVENT.SENT_AT IS 'KAFKA:schd: when the row was marked SENT. Always NULL for KAFKA:msg (see msg_event_cursor.sent_at).';
+COMMENT ON COLUMN MSG_EVENT.SENT_AT IS 'KAFKA:schd rows of earlier releases: when the row was marked SENT. Always NULL for KAFKA:msg (see msg_event_cursor.sent_at).';
 
 -- KAFKA:msg delivery progress: the watermark of the contiguous acknowledged
 -- prefix. One row per watermarked target, created by the first delivery.
@@ -113,6 +118,37 @@ CREATE TABLE MSG_EVENT_CURSOR (
 );
 
 COMMENT ON TABLE MSG_EVENT_CURSOR IS 'Delivery watermark of KAFKA:msg: every event of the target with EVENT_ID <= SENT_THROUGH was acknowledged by the broker (SENT) or is DEAD; the events above it (STATUS NULL) are PENDING. No row: nothing delivered yet.';
-COMMENT ON COLUMN MSG_EVENT_CURSOR.TARGET IS 'The outbox target (KAFKA:msg only; KAFKA:schd keeps its state per row).';
+COMMENT ON COLUMN MSG_EVENT_CURSOR.TARGET IS 'The outbox target (KAFKA:msg only; KAFKA:schd keeps its state in schd_mark).';
 COMMENT ON COLUMN MSG_EVENT_CURSOR.SENT_THROUGH IS 'EVENT_ID of the last event of the acknowledged contiguous prefix; only moves forward.';
 COMMENT ON COLUMN MSG_EVENT_CURSOR.SENT_AT IS 'When the watermark last moved (the delivery time of the events it then covered).';
+
+-- KAFKA:schd delivery (rule 8): one pending mark per flight, not a row per
+-- change (PostgreSQL's 040_outbox.sql says how it is written and cleared).
+-- EVENT_ID is the twin's. No sequence of its own: the key is FLID.
+CREATE TABLE SCHD_MARK (
+  FLID               NUMBER(19)                  NOT NULL,
+  EVENT_ID           NUMBER(19)                  NOT NULL,
+  CMINMSGS_ID        NUMBER(19)                  NOT NULL,
+  STATE_VERSION      NUMBER(19)                  NOT NULL,
+  EVENT_TYPE         VARCHAR2(16 CHAR)           NOT NULL,
+  ATTEMPTS           NUMBER(10)                  DEFAULT 0 NOT NULL,
+  NEXT_ATTEMPT_AT    TIMESTAMP(6) WITH TIME ZONE NULL,
+  LAST_ERROR         VARCHAR2(1000 CHAR)         NULL,
+  CREATED_AT         TIMESTAMP(6) WITH TIME ZONE NOT NULL,
+  PENDING_SINCE      TIMESTAMP(6) WITH TIME ZONE NOT NULL,
+  CONSTRAINT SCHD_MARK_PKEY PRIMARY KEY (FLID),
+  CONSTRAINT SCHD_MARK_TYPE_CK CHECK (EVENT_TYPE IN ('UPSERT', 'TOMBSTONE')),
+  CONSTRAINT SCHD_MARK_ATTEMPTS_CK CHECK (ATTEMPTS >= 0)
+);
+
+COMMENT ON TABLE SCHD_MARK IS 'KAFKA:schd: per flight its latest change not yet delivered to the schd topic (rule 8). Deleted when delivered; moved to msg_event as a DEAD KAFKA:schd row when its attempts are exhausted.';
+COMMENT ON COLUMN SCHD_MARK.FLID IS 'The flight; its Kafka record key as text.';
+COMMENT ON COLUMN SCHD_MARK.EVENT_ID IS 'EVENT_ID of the KAFKA:msg event of the latest change (its twin): the record''s event-id header, and what the relay compares before it deletes the mark.';
+COMMENT ON COLUMN SCHD_MARK.CMINMSGS_ID IS 'Mailbox id of the message of the latest change.';
+COMMENT ON COLUMN SCHD_MARK.STATE_VERSION IS 'Flight STATE_VERSION after the latest change.';
+COMMENT ON COLUMN SCHD_MARK.EVENT_TYPE IS 'UPSERT (the value is the KAFKA:msg twin''s payload) or TOMBSTONE (a null value).';
+COMMENT ON COLUMN SCHD_MARK.ATTEMPTS IS 'Failed deliveries of this change; a newer change starts again at 0.';
+COMMENT ON COLUMN SCHD_MARK.NEXT_ATTEMPT_AT IS 'Backoff: the flight waits until then.';
+COMMENT ON COLUMN SCHD_MARK.LAST_ERROR IS 'Reason of the last failed delivery.';
+COMMENT ON COLUMN SCHD_MARK.CREATED_AT IS 'When the latest change was written.';
+COMMENT ON COLUMN SCHD_MARK.PENDING_SINCE IS 'When the oldest change not yet delivered was written (outbox lag).';

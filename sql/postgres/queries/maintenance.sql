@@ -71,10 +71,10 @@ DELETE FROM flight_schd s WHERE s.flid = ANY((@flids::bigint[])[1:@max_rows::int
 
 -- name: EventPurgeDelivered :one
 -- Outbox retention: delivered events created before @created_before, oldest
--- first. Delivered: KAFKA:schd SENT; KAFKA:msg at or below the watermark and
--- not DEAD. DEAD rows are the dead letters and stay. A KAFKA:msg row stays
--- while its KAFKA:schd twin is not SENT: that row reads its payload from it
--- (040_outbox.sql). Oldest first by msg_event_created_ix: a batch reads the
+-- first. Delivered: KAFKA:schd SENT (rows of earlier releases); KAFKA:msg
+-- at or below the watermark and not DEAD. DEAD rows are the dead letters and
+-- stay. A KAFKA:msg row stays while a schd mark names it or its KAFKA:schd
+-- twin row is not SENT: they read their payload from it (040_outbox.sql). Oldest first by msg_event_created_ix: a batch reads the
 -- rows past the retention, not the outbox (by EVENT_ID, the last, short
 -- batch of a run read every younger row too; issue #35).
 WITH cur AS (
@@ -86,7 +86,9 @@ WITH cur AS (
       OR (e.target = 'KAFKA:msg' AND e.status IS NULL AND e.event_id <= cur.through
         AND NOT EXISTS (SELECT 1 FROM msg_event t
           WHERE t.idempotency_key = e.cminmsgs_id || ':' || e.flid || ':' || e.state_version || ':KAFKA:schd'
-            AND t.status <> 'SENT')))
+            AND t.status <> 'SENT')
+        AND NOT EXISTS (SELECT 1 FROM schd_mark m
+          WHERE m.flid = e.flid AND m.state_version = e.state_version AND m.cminmsgs_id = e.cminmsgs_id)))
   ORDER BY e.created_at, e.event_id
   LIMIT @max_rows
 ), gone AS (

@@ -1,27 +1,14 @@
 -- name: EventInsert :copyfrom
 -- Events of one business transaction. IDEMPOTENCY_KEY is UNIQUE: a second
 -- insert of the same event fails instead of duplicating it.
--- STATUS: NULL for KAFKA:msg (its state is the watermark), PENDING for KAFKA:schd.
+-- KAFKA:msg only, STATUS NULL (its state is the watermark); KAFKA:schd is a
+-- mark (SchdMarkUpsert), its rows here only dead letters (SchdMarkRecordFailure).
 INSERT INTO msg_event (
   target, partition_key, event_type, cminmsgs_id, flid, state_version,
-  idempotency_key, payload, status, created_at)
+  idempotency_key, payload, created_at)
 VALUES (
   @target, @partition_key, @event_type, @cminmsgs_id, @flid, @state_version,
-  @idempotency_key, @payload, @status, @created_at);
-
--- name: EventListPendingAfter :many
--- The next PENDING events of a per-row target (KAFKA:schd) after a cursor (0:
--- the head), in order. A KAFKA:schd row's payload is its KAFKA:msg twin's
--- (the twin join, here and below: 040_outbox.sql).
-SELECT e.event_id, e.target, e.partition_key, e.event_type, e.cminmsgs_id, e.flid,
-  e.state_version, e.idempotency_key, COALESCE(e.payload, t.payload) AS payload,
-  e.status, e.attempts, e.next_attempt_at, e.last_error, e.created_at, e.sent_at
-FROM msg_event e
-LEFT JOIN msg_event t ON e.target = 'KAFKA:schd'
-  AND t.idempotency_key = e.cminmsgs_id || ':' || e.flid || ':' || e.state_version || ':KAFKA:msg'
-WHERE e.target = @target AND e.status = 'PENDING' AND e.event_id > @after_event_id
-ORDER BY e.event_id
-LIMIT @max_rows;
+  @idempotency_key, @payload, @created_at);
 
 -- name: EventListMsgPendingAfter :many
 -- The head of KAFKA:msg after a cursor (0: the head itself): the events above
@@ -36,7 +23,9 @@ ORDER BY event_id
 LIMIT @max_rows;
 
 -- name: EventListByMessage :many
--- Events of a message with their effective status (KAFKA:msg: by the watermark).
+-- Events of a message with their effective status (KAFKA:msg: by the
+-- watermark). A KAFKA:schd row's payload is its KAFKA:msg twin's (the twin
+-- join, here and below: 040_outbox.sql).
 SELECT e.event_id, e.target, e.partition_key, e.event_type, e.cminmsgs_id, e.flid,
   e.state_version, e.idempotency_key, COALESCE(e.payload, t.payload) AS payload,
   COALESCE(e.status, CASE WHEN e.event_id <= c.sent_through THEN 'SENT' ELSE 'PENDING' END)::varchar AS status,
@@ -58,13 +47,6 @@ LEFT JOIN msg_event t ON e.target = 'KAFKA:schd'
   AND t.idempotency_key = e.cminmsgs_id || ':' || e.flid || ':' || e.state_version || ':KAFKA:msg'
 WHERE e.flid = @flid
 ORDER BY e.event_id;
-
--- name: EventMarkSent :execrows
--- Marks acknowledged events of a per-row target (KAFKA:schd) SENT. Joined by
--- primary key: a filter over the pending index would visit the whole backlog.
-UPDATE msg_event e SET status = 'SENT', sent_at = @now::timestamptz, last_error = NULL
-FROM (SELECT unnest(@event_ids::bigint[]) AS event_id) d
-WHERE e.event_id = d.event_id AND e.target = @target AND e.status = 'PENDING';
 
 -- name: EventAdvanceMsgCursor :one
 -- KAFKA:msg: the acknowledged contiguous prefix of the pending head
@@ -117,48 +99,13 @@ WHERE event_id = @event_id
       COALESCE((SELECT c.sent_through FROM msg_event_cursor c WHERE c.target = 'KAFKA:msg'), 0)))
 RETURNING COALESCE(status, 'PENDING')::varchar AS status, attempts;
 
--- name: EventListSchdLatest :many
--- schd aggregation: per FLID the latest pending event of the target, oldest
--- flights first, skipping flights still backing off.
-WITH latest AS (
-  SELECT DISTINCT ON (e.partition_key) e.*
-  FROM msg_event e
-  WHERE e.target = @target AND e.status = 'PENDING'
-  ORDER BY e.partition_key, e.state_version DESC, e.event_id DESC
-)
-SELECT e.event_id, e.target, e.partition_key, e.event_type, e.cminmsgs_id, e.flid,
-  e.state_version, e.idempotency_key, COALESCE(e.payload, t.payload) AS payload,
-  e.status, e.attempts, e.next_attempt_at, e.last_error, e.created_at, e.sent_at
-FROM latest e
-LEFT JOIN msg_event t ON e.target = 'KAFKA:schd'
-  AND t.idempotency_key = e.cminmsgs_id || ':' || e.flid || ':' || e.state_version || ':KAFKA:msg'
-WHERE e.next_attempt_at IS NULL OR e.next_attempt_at <= @now::timestamptz
-ORDER BY e.event_id
-LIMIT @max_flights;
-
--- name: EventMarkSupersededSent :execrows
--- After the latest state of a flight was delivered, every pending event of that
--- flight up to it is represented by that delivery. One row per flight:
--- partition_keys[i] up to up_to_event_ids[i].
-UPDATE msg_event e SET status = 'SENT', sent_at = @now::timestamptz, last_error = NULL
-FROM (SELECT unnest(@partition_keys::text[]) AS partition_key,
-             unnest(@up_to_event_ids::bigint[]) AS up_to) d
-WHERE e.target = @target AND e.partition_key = d.partition_key
-  AND e.status = 'PENDING' AND e.event_id <= d.up_to;
-
--- name: EventMarkSupersededDead :execrows
--- The latest event of a flight became DEAD: the older pending events it
--- superseded go with it, so an older state is never sent as the latest.
-UPDATE msg_event SET status = 'DEAD', last_error = @last_error
-WHERE target = @target AND partition_key = @partition_key
-  AND status = 'PENDING' AND event_id < @below_event_id;
-
 -- name: EventLag :many
--- Outbox lag per target for status and metrics: the pending events, per row
--- (KAFKA:schd) or above the watermark (KAFKA:msg, a primary-key range scan).
+-- Outbox lag per target for status and metrics: the pending flights
+-- (KAFKA:schd marks, each as old as its oldest undelivered change) and the
+-- events above the watermark (KAFKA:msg, a primary-key range scan).
 SELECT p.target::varchar AS target, count(*) AS pending, min(p.created_at)::timestamptz AS oldest
 FROM (
-  SELECT e.target, e.created_at FROM msg_event e WHERE e.status = 'PENDING'
+  SELECT 'KAFKA:schd'::varchar AS target, m.pending_since AS created_at FROM schd_mark m
   UNION ALL
   SELECT e.target, e.created_at FROM msg_event e
   WHERE e.target = 'KAFKA:msg' AND e.status IS NULL
@@ -177,3 +124,95 @@ LEFT JOIN msg_event t ON e.target = 'KAFKA:schd'
 WHERE e.status = 'DEAD' AND e.target = @target AND e.event_id > @after_event_id
 ORDER BY e.event_id
 LIMIT @page_size;
+
+-- name: SchdMarkUpsert :exec
+-- Marks flights for KAFKA:schd in the business transaction, after the
+-- change's KAFKA:msg event (its twin) was written, one mark per flight (FLIDs
+-- unique within a call): a newer change replaces the one a mark names, with
+-- its twin's EVENT_ID, and starts its attempts again; PENDING_SINCE keeps
+-- the oldest undelivered change. No twin: EVENT_ID NULL, refused.
+INSERT INTO schd_mark AS m (flid, event_id, cminmsgs_id, state_version, event_type, created_at, pending_since)
+SELECT d.flid,
+  (SELECT t.event_id FROM msg_event t
+   WHERE t.idempotency_key = d.cminmsgs_id || ':' || d.flid || ':' || d.state_version || ':KAFKA:msg'),
+  d.cminmsgs_id, d.state_version, d.event_type, d.created_at, d.created_at
+FROM (SELECT unnest(@flids::bigint[]) AS flid, unnest(@cminmsgs_ids::bigint[]) AS cminmsgs_id,
+             unnest(@state_versions::bigint[]) AS state_version, unnest(@event_types::text[]) AS event_type,
+             unnest(@created_ats::timestamptz[]) AS created_at) d
+ON CONFLICT (flid) DO UPDATE SET
+  event_id = EXCLUDED.event_id, cminmsgs_id = EXCLUDED.cminmsgs_id, state_version = EXCLUDED.state_version,
+  event_type = EXCLUDED.event_type, created_at = EXCLUDED.created_at,
+  attempts = 0, next_attempt_at = NULL, last_error = NULL;
+
+-- name: SchdMarkListDue :many
+-- The marks due at @now (not backing off), oldest pending first, each with
+-- the payload of the change it names (its KAFKA:msg twin's). A seq scan of a
+-- table that holds only the flights changed since the last flush.
+SELECT m.flid, m.event_id, m.cminmsgs_id, m.state_version, m.event_type, t.payload,
+  m.attempts, m.next_attempt_at, m.last_error, m.created_at
+FROM schd_mark m
+LEFT JOIN msg_event t
+  ON t.idempotency_key = m.cminmsgs_id || ':' || m.flid || ':' || m.state_version || ':KAFKA:msg'
+WHERE m.next_attempt_at IS NULL OR m.next_attempt_at <= @now::timestamptz
+ORDER BY m.pending_since, m.event_id
+LIMIT @max_flights;
+
+-- name: SchdMarkClear :execrows
+-- Deletes the delivered marks, each only while it still names the change
+-- that was sent (flids[i] at event_ids[i]): a mark a newer change replaced
+-- meanwhile stays, and that change is sent next.
+DELETE FROM schd_mark m
+USING (SELECT unnest(@flids::bigint[]) AS flid, unnest(@event_ids::bigint[]) AS event_id) d
+WHERE m.flid = d.flid AND m.event_id = d.event_id;
+
+-- name: SchdMarkRecordFailure :one
+-- A failed delivery of the change a mark names (compared by EVENT_ID, as
+-- SchdMarkClear): backoff, or at the limit the mark moves to msg_event as a
+-- DEAD KAFKA:schd row (the dead letter, an EVENT_ID of its own). STATUS:
+-- PENDING, DEAD, or empty when a newer change replaced the mark meanwhile
+-- (nothing recorded: the newer change starts its own attempts).
+WITH dead AS (
+  DELETE FROM schd_mark m
+  WHERE m.flid = @flid AND m.event_id = @event_id AND m.attempts + 1 >= @max_attempts::int
+  RETURNING m.*
+), buried AS (
+  INSERT INTO msg_event (target, partition_key, event_type, cminmsgs_id, flid, state_version,
+    idempotency_key, status, attempts, next_attempt_at, last_error, created_at)
+  SELECT 'KAFKA:schd', d.flid::text, d.event_type, d.cminmsgs_id, d.flid, d.state_version,
+    d.cminmsgs_id || ':' || d.flid || ':' || d.state_version || ':KAFKA:schd', 'DEAD', d.attempts + 1,
+    @next_attempt_at::timestamptz, @last_error, d.created_at
+  FROM dead d
+  RETURNING event_id
+), backoff AS (
+  UPDATE schd_mark m SET attempts = m.attempts + 1, next_attempt_at = @next_attempt_at::timestamptz, last_error = @last_error
+  WHERE m.flid = @flid AND m.event_id = @event_id AND m.attempts + 1 < @max_attempts::int
+  RETURNING m.flid
+)
+SELECT (CASE WHEN EXISTS (SELECT 1 FROM buried) THEN 'DEAD'
+  WHEN EXISTS (SELECT 1 FROM backoff) THEN 'PENDING' ELSE '' END)::varchar AS status;
+
+-- name: SchdMarkAdopt :execrows
+-- KAFKA:schd rows an earlier release left PENDING become marks: per flight
+-- the latest (it stands for the older ones, which go; the mark keeps its
+-- EVENT_ID), unless the flight's mark names a later change (a higher
+-- EVENT_ID, the same sequence). Run when
+-- the relay starts a term; the partial msg_event_head_ix finds nothing fast.
+WITH legacy AS (
+  DELETE FROM msg_event e WHERE e.target = 'KAFKA:schd' AND e.status = 'PENDING'
+  RETURNING e.*
+), latest AS (
+  SELECT DISTINCT ON (l.flid) l.*, min(l.created_at) OVER (PARTITION BY l.flid) AS pending_since
+  FROM legacy l
+  ORDER BY l.flid, l.state_version DESC, l.event_id DESC
+)
+INSERT INTO schd_mark AS m (flid, event_id, cminmsgs_id, state_version, event_type, attempts,
+  next_attempt_at, last_error, created_at, pending_since)
+SELECT l.flid, l.event_id, l.cminmsgs_id, l.state_version, l.event_type, l.attempts,
+  l.next_attempt_at, l.last_error, l.created_at, l.pending_since
+FROM latest l
+ON CONFLICT (flid) DO UPDATE SET
+  event_id = EXCLUDED.event_id, cminmsgs_id = EXCLUDED.cminmsgs_id, state_version = EXCLUDED.state_version,
+  event_type = EXCLUDED.event_type, attempts = EXCLUDED.attempts, next_attempt_at = EXCLUDED.next_attempt_at,
+  last_error = EXCLUDED.last_error, created_at = EXCLUDED.created_at,
+  pending_since = LEAST(m.pending_since, EXCLUDED.pending_since)
+WHERE m.event_id < EXCLUDED.event_id;

@@ -10,8 +10,12 @@
 --              until then: SENT when EVENT_ID <= the watermark, else PENDING.
 --              Sound because EVENT_IDs commit in order: every writer holds
 --              the pipeline lock (LockPipeline) from its insert to its commit.
---   KAFKA:schd is aggregated per flight, out of EVENT_ID order, so its rows
---              carry their own STATUS (PENDING, SENT, DEAD).
+--   KAFKA:schd is the latest state per flight: one pending mark per flight
+--              (schd_mark, below), not a row per change. Its msg_event rows
+--              are the dead letters (DEAD) a mark leaves when its delivery
+--              exhausts its attempts, and rows of earlier releases (SENT,
+--              and PENDING ones a release before the marks wrote, which the
+--              relay adopts into marks).
 -- Effective status of any event, for reports:
 --   COALESCE(e.status, CASE WHEN e.event_id <= c.sent_through THEN 'SENT' ELSE 'PENDING' END)
 --   FROM msg_event e LEFT JOIN msg_event_cursor c ON c.target = e.target
@@ -54,12 +58,13 @@ CREATE TABLE msg_event (
     (target = 'KAFKA:msg' AND (event_type = 'TOMBSTONE' OR payload IS NOT NULL))
     OR (target = 'KAFKA:schd' AND payload IS NULL))
 );
--- Head of KAFKA:schd (PENDING rows only).
+-- Head of KAFKA:schd (PENDING rows only): empty since the marks; kept while
+-- the previous release (which wrote such rows) may run on this schema.
 CREATE INDEX msg_event_head_ix ON msg_event (target, event_id) WHERE status = 'PENDING';
 -- Head of KAFKA:msg: its not-DEAD rows, read as a range above the watermark
 -- (an entry is written once, at insert; delivery never touches it).
 CREATE INDEX msg_event_msg_head_ix ON msg_event (event_id) WHERE target = 'KAFKA:msg' AND status IS NULL;
--- schd aggregation: pending events of a target grouped by flight.
+-- schd aggregation of the previous release: empty since the marks, as above.
 CREATE INDEX msg_event_pending_key_ix ON msg_event (target, partition_key, state_version) WHERE status = 'PENDING';
 CREATE INDEX msg_event_dead_ix ON msg_event (target, event_id) WHERE status = 'DEAD';
 -- A flight's history of versions (the console, GET /flights/{flid}/history).
@@ -69,7 +74,7 @@ CREATE INDEX msg_event_flid_ix ON msg_event (flid, event_id);
 -- the right edge (created_at grows), so it costs the writes little.
 CREATE INDEX msg_event_created_ix ON msg_event (created_at, event_id);
 
-COMMENT ON TABLE msg_event IS 'Outbox of flight change events. KAFKA:msg is delivered one by one in EVENT_ID order, its progress kept in msg_event_cursor; KAFKA:schd is aggregated to the latest state per FLID, its progress kept per row in STATUS. DEAD rows are the dead-letter record.';
+COMMENT ON TABLE msg_event IS 'Outbox of flight change events. KAFKA:msg is delivered one by one in EVENT_ID order, its progress kept in msg_event_cursor; KAFKA:schd is the latest state per FLID, pending as one mark per flight (schd_mark); its rows here are dead letters (and SENT rows of earlier releases). DEAD rows are the dead-letter record.';
 COMMENT ON COLUMN msg_event.event_id IS 'Delivery order within a target.';
 COMMENT ON COLUMN msg_event.target IS 'KAFKA:msg (every change) or KAFKA:schd (latest state per flight).';
 COMMENT ON COLUMN msg_event.partition_key IS 'Kafka record key: the FLID as text.';
@@ -79,12 +84,12 @@ COMMENT ON COLUMN msg_event.flid IS 'The flight (FLID) the event is about.';
 COMMENT ON COLUMN msg_event.state_version IS 'Flight STATE_VERSION after the change.';
 COMMENT ON COLUMN msg_event.idempotency_key IS '<CMINMSGS_ID>:<FLID>:<STATE_VERSION>:<TARGET>; consumers deduplicate by it, and UNIQUE keeps it from being enqueued twice.';
 COMMENT ON COLUMN msg_event.payload IS 'KAFKA:msg: JSON of the full next flight state (documented in docs/events.md); may be NULL for a TOMBSTONE. KAFKA:schd: always NULL, the payload is the KAFKA:msg twin''s (same cminmsgs_id, flid, state_version), stored once.';
-COMMENT ON COLUMN msg_event.status IS 'KAFKA:schd: PENDING, SENT (broker acknowledged) or DEAD (attempts exhausted; kept as the DLQ record). KAFKA:msg: NULL (delivery state by the watermark: SENT when EVENT_ID <= msg_event_cursor.sent_through, else PENDING) or DEAD (kept as the DLQ record).';
+COMMENT ON COLUMN msg_event.status IS 'KAFKA:schd: DEAD (a mark whose attempts were exhausted; kept as the DLQ record), or SENT/PENDING from an earlier release. KAFKA:msg: NULL (delivery state by the watermark: SENT when EVENT_ID <= msg_event_cursor.sent_through, else PENDING) or DEAD (kept as the DLQ record).';
 COMMENT ON COLUMN msg_event.attempts IS 'Failed deliveries so far (kept after a later success, as history).';
 COMMENT ON COLUMN msg_event.next_attempt_at IS 'Backoff: the event (and, for KAFKA:msg, its target) waits until then.';
-COMMENT ON COLUMN msg_event.last_error IS 'Reason of the last failed delivery; for a DEAD row the dead-letter reason. KAFKA:schd clears it when SENT; KAFKA:msg keeps it as history.';
+COMMENT ON COLUMN msg_event.last_error IS 'Reason of the last failed delivery; for a DEAD row the dead-letter reason. KAFKA:msg keeps it as history.';
 COMMENT ON COLUMN msg_event.created_at IS 'When the event was written (in the business transaction); outbox lag is measured from it.';
-COMMENT ON COLUMN msg_event.sent_at IS 'KAFKA:schd: when the row was marked SENT. Always NULL for KAFKA:msg (see msg_event_cursor.sent_at).';
+COMMENT ON COLUMN msg_event.sent_at IS 'KAFKA:schd rows of earlier releases: when the row was marked SENT. Always NULL for KAFKA:msg (see msg_event_cursor.sent_at).';
 
 -- KAFKA:msg delivery progress: the watermark of the contiguous acknowledged
 -- prefix. One row per watermarked target, created by the first delivery.
@@ -98,6 +103,48 @@ CREATE TABLE msg_event_cursor (
 );
 
 COMMENT ON TABLE msg_event_cursor IS 'Delivery watermark of KAFKA:msg: every event of the target with EVENT_ID <= SENT_THROUGH was acknowledged by the broker (SENT) or is DEAD; the events above it (STATUS NULL) are PENDING. No row: nothing delivered yet.';
-COMMENT ON COLUMN msg_event_cursor.target IS 'The outbox target (KAFKA:msg only; KAFKA:schd keeps its state per row).';
+COMMENT ON COLUMN msg_event_cursor.target IS 'The outbox target (KAFKA:msg only; KAFKA:schd keeps its state in schd_mark).';
 COMMENT ON COLUMN msg_event_cursor.sent_through IS 'EVENT_ID of the last event of the acknowledged contiguous prefix; only moves forward.';
 COMMENT ON COLUMN msg_event_cursor.sent_at IS 'When the watermark last moved (the delivery time of the events it then covered).';
+
+-- KAFKA:schd delivery (rule 8): one pending mark per flight, not a row per
+-- change. The business transaction upserts it with the flight's latest
+-- change (a newer change overwrites it and restarts its attempts); the relay
+-- sends the state it names, the payload of its KAFKA:msg twin (same
+-- CMINMSGS_ID, FLID, STATE_VERSION; EVENT_ID is the twin's), and deletes
+-- it only while it still names what was sent (EVENT_ID), so a change
+-- committed meanwhile stays marked and is sent next. A delivery that
+-- exhausts its attempts moves the mark to msg_event as a DEAD KAFKA:schd
+-- row, the dead letter. Not indexed beyond its key: it holds only the flights changed since the last flush,
+-- and an update that moves no indexed column stays HOT.
+CREATE TABLE schd_mark (
+  flid             BIGINT         NOT NULL,
+  event_id         BIGINT         NOT NULL,
+  cminmsgs_id      BIGINT         NOT NULL,
+  state_version    BIGINT         NOT NULL,
+  event_type       VARCHAR(16)    NOT NULL,
+  attempts         INTEGER        NOT NULL DEFAULT 0,
+  next_attempt_at  TIMESTAMPTZ    NULL,
+  last_error       VARCHAR(1000)  NULL,
+  created_at       TIMESTAMPTZ    NOT NULL,
+  pending_since    TIMESTAMPTZ    NOT NULL,
+  CONSTRAINT schd_mark_pkey PRIMARY KEY (flid),
+  CONSTRAINT schd_mark_type_ck CHECK (event_type IN ('UPSERT', 'TOMBSTONE')),
+  CONSTRAINT schd_mark_attempts_ck CHECK (attempts >= 0)
+)
+-- Room on each page for a newer change's row version: the update stays HOT
+-- (a mark is replaced about once per message while its flight waits for a
+-- flush; a full page made nine in ten updates non-HOT in BenchmarkTenantCPU).
+WITH (fillfactor = 50);
+
+COMMENT ON TABLE schd_mark IS 'KAFKA:schd: per flight its latest change not yet delivered to the schd topic (rule 8). Deleted when delivered; moved to msg_event as a DEAD KAFKA:schd row when its attempts are exhausted.';
+COMMENT ON COLUMN schd_mark.flid IS 'The flight; its Kafka record key as text.';
+COMMENT ON COLUMN schd_mark.event_id IS 'EVENT_ID of the KAFKA:msg event of the latest change (its twin): the record''s event-id header, and what the relay compares before it deletes the mark.';
+COMMENT ON COLUMN schd_mark.cminmsgs_id IS 'Mailbox id of the message of the latest change.';
+COMMENT ON COLUMN schd_mark.state_version IS 'Flight STATE_VERSION after the latest change.';
+COMMENT ON COLUMN schd_mark.event_type IS 'UPSERT (the value is the KAFKA:msg twin''s payload) or TOMBSTONE (a null value).';
+COMMENT ON COLUMN schd_mark.attempts IS 'Failed deliveries of this change; a newer change starts again at 0.';
+COMMENT ON COLUMN schd_mark.next_attempt_at IS 'Backoff: the flight waits until then.';
+COMMENT ON COLUMN schd_mark.last_error IS 'Reason of the last failed delivery.';
+COMMENT ON COLUMN schd_mark.created_at IS 'When the latest change was written.';
+COMMENT ON COLUMN schd_mark.pending_since IS 'When the oldest change not yet delivered was written (outbox lag).';
