@@ -204,16 +204,26 @@ func (l *load) verifyExactlyOnce(t testing.TB, pool *pgxpool.Pool, mbdb *sql.DB,
 	require.NoError(t, rows.Err())
 	require.Equal(t, len(l.flids), seen)
 
-	// Outbox: exactly one event per target per changed (message, flight),
-	// versions in order per flight, idempotency keys unique.
-	var total, distinctKeys int
-	require.NoError(t, pool.QueryRow(ctx, "SELECT count(*), count(DISTINCT idempotency_key) FROM msg_event").Scan(&total, &distinctKeys))
-	require.Equal(t, 2*(len(l.flids)+len(l.flops)), total)
+	// Outbox: exactly one KAFKA:msg event per changed (message, flight),
+	// versions in order per flight, idempotency keys unique; KAFKA:schd is
+	// one pending mark per flight naming its latest change (rule 8; nothing
+	// is relayed here).
+	var total, distinctKeys, msgEvents int
+	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*), count(DISTINCT idempotency_key),
+		count(*) FILTER (WHERE target = 'KAFKA:msg') FROM msg_event`).Scan(&total, &distinctKeys, &msgEvents))
+	require.Equal(t, len(l.flids)+len(l.flops), total)
 	require.Equal(t, total, distinctKeys)
+	require.Equal(t, total, msgEvents, "every event is a KAFKA:msg event")
 	var badPairs int
 	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT cminmsgs_id, flid FROM msg_event
-		GROUP BY cminmsgs_id, flid HAVING count(*) <> 2 OR count(DISTINCT target) <> 2) x`).Scan(&badPairs))
-	require.Zero(t, badPairs, "2 events (msg + schd) per changed message-flight pair")
+		GROUP BY cminmsgs_id, flid HAVING count(*) <> 1) x`).Scan(&badPairs))
+	require.Zero(t, badPairs, "1 event per changed message-flight pair")
+	var marks, staleMarks int
+	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE m.state_version <> f.state_version
+		OR m.event_id <> (SELECT e.event_id FROM msg_event e WHERE e.flid = m.flid ORDER BY e.event_id DESC LIMIT 1))
+		FROM schd_mark m JOIN flight_schd f ON f.flid = m.flid`).Scan(&marks, &staleMarks))
+	require.Equal(t, len(l.flids), marks, "one schd mark per changed flight")
+	require.Zero(t, staleMarks, "each mark names its flight's latest change")
 	rows, err = pool.Query(ctx, "SELECT flid, state_version, cminmsgs_id FROM msg_event WHERE target = 'KAFKA:msg' ORDER BY event_id")
 	require.NoError(t, err)
 	lastVersion, lastMsg := map[int64]int64{}, map[int64]int64{}
