@@ -15,26 +15,23 @@ import (
 )
 
 // FlightChanges lists a flight's KAFKA:msg events in order with their
-// effective status (SENT up to the watermark), not the schd twins and not
-// other flights' events.
+// effective status (SENT up to the watermark), not other flights' events
+// (KAFKA:schd is a pending mark per flight, never a msg_event row until
+// it is dead).
 func TestFlightChanges(t *testing.T) {
 	t.Parallel()
 	pool := testdb.Postgres(t).Pool
 	ctx := t.Context()
 	s := pgstore.New(pool)
 	now := time.Date(2026, 11, 1, 8, 0, 0, 0, time.UTC)
-	ev := func(target string, msg, flid, version int64) vocab.NewEvent {
-		e := vocab.NewEvent{Target: target, EventType: "UPSERT", MsgID: msg, FLID: flid, StateVersion: version, CreatedAt: now,
-			IdempotencyKey: fmt.Sprintf("%d:%d:%d:%s", msg, flid, version, target)}
-		if target == vocab.TargetMsg {
-			e.Payload = []byte(`{"v":1}`)
-		}
-		return e
+	ev := func(msg, flid, version int64) vocab.NewEvent {
+		return vocab.NewEvent{Target: vocab.TargetMsg, EventType: "UPSERT", MsgID: msg, FLID: flid, StateVersion: version, CreatedAt: now,
+			IdempotencyKey: fmt.Sprintf("%d:%d:%d:%s", msg, flid, version, vocab.TargetMsg), Payload: []byte(`{"v":1}`)}
 	}
 	require.NoError(t, s.InsertEvents(ctx, []vocab.NewEvent{
-		ev(vocab.TargetMsg, 1, 7, 1), ev(vocab.TargetSchd, 1, 7, 1),
-		ev(vocab.TargetMsg, 2, 8, 1),
-		ev(vocab.TargetMsg, 3, 7, 2), ev(vocab.TargetSchd, 3, 7, 2),
+		ev(1, 7, 1),
+		ev(2, 8, 1),
+		ev(3, 7, 2),
 	}))
 	head, err := s.PendingEvents(ctx, vocab.TargetMsg, 1)
 	require.NoError(t, err)

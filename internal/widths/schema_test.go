@@ -27,6 +27,7 @@ var msgxOwned = []widths.Column{
 	{"schd_snap_log", "msg_subtype"}, // DNLD or RESP
 	{"schd_snap_log", "outcome"},     // APPLIED or STALE
 	{"msg_event", "target"}, {"msg_event", "partition_key"}, {"msg_event", "event_type"},
+	{"schd_mark", "event_type"},
 	{"msg_event", "idempotency_key"}, {"msg_event", "status"},
 	{"msg_event_cursor", "target"},
 	// Our own outbound requests; an inbound RQFD/RQRD is refused.

@@ -64,5 +64,5 @@ var (
 	Reason = target(Column{"proc_state", "reason"}, Column{"proc_state", "prev_reason"},
 		Column{"proc_state_hst", "reason"}, Column{"proc_state_hst", "prev_reason"})
 	// LastError: the error texts of retried deliveries and backfills.
-	LastError = target(Column{"msg_event", "last_error"}, Column{"backfill_todo", "last_error"}, Column{"maintenance_run", "last_error"})
+	LastError = target(Column{"msg_event", "last_error"}, Column{"schd_mark", "last_error"}, Column{"backfill_todo", "last_error"}, Column{"maintenance_run", "last_error"})
 )

@@ -29,6 +29,7 @@ var table = map[string]map[string]int{
 	"schd_gen":      {"msg_dttm_raw": 32}, // the DTTM of the snapshot that made a generation
 	// Error texts msgx writes about retried work (cut to fit, LastError.Cut).
 	"msg_event":       {"last_error": 1000},
+	"schd_mark":       {"last_error": 1000},
 	"maintenance_run": {"last_error": 1000},
 
 	// Flight values: scalars raw, structure text and attributes.
