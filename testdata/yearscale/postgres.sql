@@ -9,7 +9,9 @@
 --   {{SNAPS}}    snapshot log rows over the snaplog.retention, 20 000
 --   {{SKIP_DAY}} the benchmark DNLD's operation day, kept free (a new day)
 --   {{SEQN}}     the archive's first SEQN: the live rows' SEQNs follow the
---                archive's, the benchmark's messages follow them
+--                archive's, the benchmark's messages follow them; SEQN
+--                rises per subtype (the ten subtypes share the year), so
+--                every SEQN fits the mailbox's mediumint, as on site
 -- Message ids: the archive 1..HST, PROC_STATE above it; the mailbox's
 -- processed rows end at HST+LIVE, so the benchmark's messages come after.
 -- Each job has what an hourly (archive, outbox) or daily (history, snaplog)
@@ -35,7 +37,7 @@ FROM generate_series(1, {{HST}}) AS i,
   LATERAL (SELECT now() - interval '372 days' + (i::float8 / {{HST}}) * interval '365 days' AS t) x,
   -- a duplicate repeats its holder's identity
   LATERAL (SELECT i - CASE WHEN i % 100 = 7 THEN 1 ELSE 0 END AS s) d,
-  LATERAL (SELECT {{SEQN}} - 1 + d.s AS seqn,
+  LATERAL (SELECT {{SEQN}} + d.s / 10 AS seqn,
     (ARRAY['STND','TOBT','EOBT','GTDT','CKDT','DELY','REMC','PEDT','CLDT','NEAT'])[1 + d.s % 10] AS styp) k;
 
 -- The week in PROC_STATE (archive.after 168 h) and the hour past it the
@@ -54,7 +56,7 @@ SELECT {{HST}} + i, CASE WHEN i % 100 = 7 THEN 'SKIPPED' WHEN i % 1000 = 3 THEN 
 FROM generate_series(1, {{LIVE}}) AS i,
   LATERAL (SELECT now() - interval '169 hours' + (i::float8 / {{LIVE}}) * interval '169 hours' - interval '1 minute' AS t) x,
   LATERAL (SELECT {{HST}} + i - CASE WHEN i % 100 = 7 THEN 1 ELSE 0 END AS s) d,
-  LATERAL (SELECT {{SEQN}} - 1 + d.s AS seqn,
+  LATERAL (SELECT {{SEQN}} + d.s / 10 AS seqn,
     (ARRAY['STND','TOBT','EOBT','GTDT','CKDT','DELY','REMC','PEDT','CLDT','NEAT'])[1 + d.s % 10] AS styp) k;
 
 INSERT INTO ingress_mark (source, last_id) VALUES ('cminmsgs', {{HST}} + {{LIVE}});
