@@ -1,10 +1,8 @@
 package maintenance
 
 import (
-	"context"
 	"fmt"
 
-	"sync"
 	"testing"
 	"time"
 
@@ -80,8 +78,10 @@ func queueFLOPs(b *testing.B, e *env, n int) {
 }
 
 // BenchmarkHistorySweep sweeps 100 000 flights with 15 detail rows each
-// (rows/s), and measures the pump's throughput while the sweep runs against
-// the pump alone in the same run (pump_ratio; goal ≥ 0.8).
+// (flights/s, rows/s) on an empty queue, and reports the pump alone in the
+// same run beside it. A sweep batch commits only while no message is
+// unfinished (History's doc): it never runs beside a backlog, so the pump's
+// throughput during a sweep is not a figure any more (it was pump_ratio).
 func BenchmarkHistorySweep(b *testing.B) {
 	e := newEnv(b)
 	e.Send(b, adft(benchLive()...))
@@ -94,37 +94,23 @@ func BenchmarkHistorySweep(b *testing.B) {
 	pumpFor(b, e)
 	queueFLOPs(b, e, benchMessages)
 	alone := pumpFor(b, e)
-	b.Logf("pump alone: %.0f msg/s", alone)
 
 	h := e.history()
 	h.Batch = 200
-	h.Pause = DefaultPause
-	h.Yield = HistoryYield
-	h.Clock = fixedNow{Clock: clock.Real{}, now: e.Clock.Now()} // pauses on the wall clock; candidates as of the fake now
-
-	queueFLOPs(b, e, benchMessages)
-	var wg sync.WaitGroup
-	var res Result
-	var sweepErr error
-	var took time.Duration
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t0 := time.Now()
-		res, sweepErr = h.Run(context.Background(), false)
-		took = time.Since(t0)
-	}()
-	during := pumpFor(b, e)
-	wg.Wait()
-	require.NoError(b, sweepErr)
-	require.Equal(b, benchFlights, res.Rows)
+	// The sweep's own work rate: no pause between batches, no yield (a
+	// scheduled sweep yields four times each batch's time, HistoryYield: a
+	// pacing decision, not a cost).
+	h.Pause, h.Yield = 0, 0
+	h.Clock = fixedNow{Clock: clock.Real{}, now: e.Clock.Now()} // candidates as of the fake now
+	t0 := time.Now()
+	res, err := h.Run(b.Context(), false)
+	took := time.Since(t0)
+	require.NoError(b, err)
+	require.Equal(b, benchFlights, res.Rows, res.Note)
 	b.ReportMetric(float64(res.Rows)/took.Seconds(), "flights/s")
 	b.ReportMetric(float64(res.Rows*16)/took.Seconds(), "rows/s") // flight + 15 details
 	b.ReportMetric(alone, "pump_alone_msg/s")
-	b.ReportMetric(during, "pump_during_msg/s")
-	b.ReportMetric(during/alone, "pump_ratio")
-	b.Logf("swept %d flights in %s; pump %.0f msg/s alone, %.0f msg/s during the sweep (ratio %.2f)",
-		res.Rows, took.Round(time.Millisecond), alone, during, during/alone)
+	b.Logf("swept %d flights in %s; the pump alone %.0f msg/s", res.Rows, took.Round(time.Millisecond), alone)
 }
 
 // pumpFor drains the queue: messages per second.
