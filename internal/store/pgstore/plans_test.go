@@ -112,28 +112,11 @@ func namedQuery(t *testing.T, file, name string, named map[string]any) (string, 
 // plan.
 func joinFilterRemoved(t *testing.T, conn *pgx.Conn, query string, args ...any) int {
 	t.Helper()
-	ctx := context.WithoutCancel(t.Context())
-	tx, err := conn.Begin(ctx)
-	require.NoError(t, err)
-	defer func() { _ = tx.Rollback(ctx) }()
-	var out []byte
-	require.NoError(t, tx.QueryRow(ctx, "EXPLAIN (ANALYZE, FORMAT JSON) "+query, args...).Scan(&out))
-	var plans []struct{ Plan map[string]any }
-	require.NoError(t, json.Unmarshal(out, &plans))
-	var sum func(n map[string]any) int
-	sum = func(n map[string]any) int {
-		total := 0
-		if v, ok := n["Rows Removed by Join Filter"].(float64); ok {
-			total += int(v)
-		}
-		if subs, ok := n["Plans"].([]any); ok {
-			for _, s := range subs {
-				total += sum(s.(map[string]any))
-			}
-		}
-		return total
+	removed := 0
+	for _, n := range planNodes(t, conn, nil, "EXPLAIN (ANALYZE, FORMAT JSON) "+query, args...) {
+		v, _ := n["Rows Removed by Join Filter"].(float64)
+		removed += int(v)
 	}
-	removed := sum(plans[0].Plan)
 	t.Logf("%d rows removed by join filters", removed)
 	return removed
 }
@@ -180,31 +163,17 @@ func TestRunReadsOnlyTheFlightsAsked(t *testing.T) {
 // loops.
 func rowsRead(t *testing.T, conn *pgx.Conn, table, query string, args ...any) int {
 	t.Helper()
-	ctx := context.WithoutCancel(t.Context())
-	tx, err := conn.Begin(ctx)
-	require.NoError(t, err)
-	defer func() { _ = tx.Rollback(ctx) }()
-	var out []byte
-	require.NoError(t, tx.QueryRow(ctx, "EXPLAIN (ANALYZE, FORMAT JSON) "+query, args...).Scan(&out))
-	var plans []struct{ Plan map[string]any }
-	require.NoError(t, json.Unmarshal(out, &plans))
 	num := func(n map[string]any, k string) float64 { v, _ := n[k].(float64); return v }
-	var sum func(n map[string]any) int
-	sum = func(n map[string]any) int {
-		total := 0
+	total := 0
+	for _, n := range planNodes(t, conn, nil, "EXPLAIN (ANALYZE, FORMAT JSON) "+query, args...) {
 		if n["Relation Name"] == table {
 			// EXPLAIN gives both per loop.
-			total += int((num(n, "Actual Rows") + num(n, "Rows Removed by Filter")) * num(n, "Actual Loops"))
-			t.Logf("%s on %s: %d rows read", n["Node Type"], table, total)
+			read := int((num(n, "Actual Rows") + num(n, "Rows Removed by Filter")) * num(n, "Actual Loops"))
+			t.Logf("%s on %s: %d rows read", n["Node Type"], table, read)
+			total += read
 		}
-		if subs, ok := n["Plans"].([]any); ok {
-			for _, s := range subs {
-				total += sum(s.(map[string]any))
-			}
-		}
-		return total
 	}
-	return sum(plans[0].Plan)
+	return total
 }
 
 // Issue #34: a snapshot's prune read probed every member's flight, and on a
@@ -244,16 +213,9 @@ func TestPruneReadsOnlyTheDifference(t *testing.T) {
 // returns the shared blocks its plan hit or read.
 func blocksRead(t *testing.T, conn *pgx.Conn, query string, args ...any) int {
 	t.Helper()
-	ctx := context.WithoutCancel(t.Context())
-	tx, err := conn.Begin(ctx)
-	require.NoError(t, err)
-	defer func() { _ = tx.Rollback(ctx) }()
-	var out []byte
-	require.NoError(t, tx.QueryRow(ctx, "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) "+query, args...).Scan(&out))
-	var plans []struct{ Plan map[string]any }
-	require.NoError(t, json.Unmarshal(out, &plans))
-	hit, _ := plans[0].Plan["Shared Hit Blocks"].(float64)
-	read, _ := plans[0].Plan["Shared Read Blocks"].(float64)
+	root := planNodes(t, conn, nil, "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) "+query, args...)[0] // counts its children's
+	hit, _ := root["Shared Hit Blocks"].(float64)
+	read, _ := root["Shared Read Blocks"].(float64)
 	t.Logf("%d blocks hit, %d read", int(hit), int(read))
 	return int(hit + read)
 }
@@ -417,7 +379,7 @@ func TestEnqueueReadsTheArchiveOnlyBelowItsLargestID(t *testing.T) {
 
 // planNodes runs the setup statements and EXPLAIN (FORMAT JSON) of query
 // (or query itself when it is an EXPLAIN) in a transaction it rolls back,
-// and returns every node of the plan.
+// and returns every node of the plan, the root first.
 func planNodes(t *testing.T, conn *pgx.Conn, setup []string, query string, args ...any) []map[string]any {
 	t.Helper()
 	ctx := context.WithoutCancel(t.Context())
