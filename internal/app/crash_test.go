@@ -206,8 +206,7 @@ func (l *load) verifyExactlyOnce(t testing.TB, pool *pgxpool.Pool, mbdb *sql.DB,
 
 	// Outbox: exactly one KAFKA:msg event per changed (message, flight),
 	// versions in order per flight, idempotency keys unique; KAFKA:schd is
-	// one pending mark per flight naming its latest change (rule 8; nothing
-	// is relayed here).
+	// at most one pending mark per flight, naming its latest change (rule 8).
 	var total, distinctKeys, msgEvents int
 	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*), count(DISTINCT idempotency_key),
 		count(*) FILTER (WHERE target = 'KAFKA:msg') FROM msg_event`).Scan(&total, &distinctKeys, &msgEvents))
@@ -222,7 +221,9 @@ func (l *load) verifyExactlyOnce(t testing.TB, pool *pgxpool.Pool, mbdb *sql.DB,
 	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE m.state_version <> f.state_version
 		OR m.event_id <> (SELECT e.event_id FROM msg_event e WHERE e.flid = m.flid ORDER BY e.event_id DESC LIMIT 1))
 		FROM schd_mark m JOIN flight_schd f ON f.flid = m.flid`).Scan(&marks, &staleMarks))
-	require.Equal(t, len(l.flids), marks, "one schd mark per changed flight")
+	// serve relays to its embedded cluster when no broker is set: a flushed
+	// mark is gone, and when the flush comes is not the test's to order.
+	require.LessOrEqual(t, marks, len(l.flids), "at most one schd mark per changed flight")
 	require.Zero(t, staleMarks, "each mark names its flight's latest change")
 	rows, err = pool.Query(ctx, "SELECT flid, state_version, cminmsgs_id FROM msg_event WHERE target = 'KAFKA:msg' ORDER BY event_id")
 	require.NoError(t, err)
