@@ -251,7 +251,9 @@ type Querier interface {
 	// live (issue #35: they made every scrape read all of PROC_STATE).
 	ProcStateCountBacklogAndDead(ctx context.Context, db DBTX) ([]ProcStateCountBacklogAndDeadRow, error)
 	// Enqueues mailbox ids as PENDING and returns the new ones. The primary key
-	// makes a rescan harmless, and an id already archived is never enqueued
+	// makes a rescan harmless: its ON CONFLICT skips an id already queued (a
+	// NOT EXISTS probe before it read the key once more per id, issue #34).
+	// An id already archived is never enqueued
 	// again. A new id smaller than a finished one (live or archived) is a late
 	// row (rule 17): late_after keeps the largest such id. That is the largest
 	// finished id above the smallest new one when it is above the new id too, so

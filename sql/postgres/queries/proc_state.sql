@@ -1,6 +1,8 @@
 -- name: ProcStateEnqueue :many
 -- Enqueues mailbox ids as PENDING and returns the new ones. The primary key
--- makes a rescan harmless, and an id already archived is never enqueued
+-- makes a rescan harmless: its ON CONFLICT skips an id already queued (a
+-- NOT EXISTS probe before it read the key once more per id, issue #34).
+-- An id already archived is never enqueued
 -- again. A new id smaller than a finished one (live or archived) is a late
 -- row (rule 17): late_after keeps the largest such id. That is the largest
 -- finished id above the smallest new one when it is above the new id too, so
@@ -27,7 +29,6 @@ SELECT ids.id, 'PENDING', @now::timestamptz, @now::timestamptz, @now::timestampt
 FROM ids, finished f
 WHERE (f.archived IS NULL OR ids.id > f.archived
     OR NOT EXISTS (SELECT 1 FROM proc_state_hst h WHERE h.msg_id = ids.id))
-  AND NOT EXISTS (SELECT 1 FROM proc_state l WHERE l.msg_id = ids.id)
 ON CONFLICT (msg_id) DO NOTHING
 RETURNING msg_id, late_after;
 
