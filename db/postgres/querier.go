@@ -272,7 +272,9 @@ type Querier interface {
 	// ids all above every known id cannot be late nor overtake a run, so they
 	// need no PIPELINE_LOCK (the poll's usual case); a rescan of ids already
 	// queued needs nothing at all.
-	// An id above the largest archived one is not looked up in the archive.
+	// An id above the largest archived one is not looked up in the archive,
+	// nor one above the largest live id in the queue (issue #34: the poll's new
+	// ids are above both, and each probe was a B-tree descent per id).
 	ProcStateEnqueueCheck(ctx context.Context, db DBTX, msgIds []int64) (ProcStateEnqueueCheckRow, error)
 	// Who holds these identity keys, live or archived (archived rows still
 	// deduplicate), with the digest of each holder's raw message (rule 2). Each
