@@ -251,7 +251,9 @@ type Querier interface {
 	// live (issue #35: they made every scrape read all of PROC_STATE).
 	ProcStateCountBacklogAndDead(ctx context.Context, db DBTX) ([]ProcStateCountBacklogAndDeadRow, error)
 	// Enqueues mailbox ids as PENDING and returns the new ones. The primary key
-	// makes a rescan harmless, and an id already archived is never enqueued
+	// makes a rescan harmless: its ON CONFLICT skips an id already queued (a
+	// NOT EXISTS probe before it read the key once more per id, issue #34).
+	// An id already archived is never enqueued
 	// again. A new id smaller than a finished one (live or archived) is a late
 	// row (rule 17): late_after keeps the largest such id. That is the largest
 	// finished id above the smallest new one when it is above the new id too, so
@@ -270,7 +272,9 @@ type Querier interface {
 	// ids all above every known id cannot be late nor overtake a run, so they
 	// need no PIPELINE_LOCK (the poll's usual case); a rescan of ids already
 	// queued needs nothing at all.
-	// An id above the largest archived one is not looked up in the archive.
+	// An id above the largest archived one is not looked up in the archive,
+	// nor one above the largest live id in the queue (issue #34: the poll's new
+	// ids are above both, and each probe was a B-tree descent per id).
 	ProcStateEnqueueCheck(ctx context.Context, db DBTX, msgIds []int64) (ProcStateEnqueueCheckRow, error)
 	// Who holds these identity keys, live or archived (archived rows still
 	// deduplicate), with the digest of each holder's raw message (rule 2). Each

@@ -445,3 +445,77 @@ func TestDueBackfillsReadOnlyTheirMessages(t *testing.T) {
 	read := rowsRead(t, conn.Conn(), "proc_state", "EXECUTE due(now(), 1000)")
 	require.LessOrEqual(t, read, todos, "rows of proc_state read for %d todos among %d messages", todos, messages)
 }
+
+// Issue #34: every enqueued row also probed PROC_STATE's primary key for its
+// id (NOT EXISTS) before the insert's ON CONFLICT probed it again, and the
+// check before the enqueue probed it for every id of the poll, though those
+// are above every queued one: a B-tree descent per message each. The
+// enqueue may read the live queue only for the largest finished id above
+// the smallest new one (rule 17; a rescan's ids already queued are skipped
+// by the insert's arbiter alone), the check for the largest id and then
+// once per id at or below it.
+func TestEnqueueReadsTheQueueOnlyBelowItsLargestID(t *testing.T) {
+	t.Parallel()
+	pool := testdb.Postgres(t).Pool
+	ctx := t.Context()
+	conn, err := pool.Acquire(ctx)
+	require.NoError(t, err)
+	defer conn.Release()
+	for _, sql := range []string{
+		`INSERT INTO proc_state (msg_id, status, first_seen_at)
+		 SELECT i, CASE WHEN i % 2 = 0 THEN 'SUCCEEDED' ELSE 'PENDING' END, now() FROM generate_series(1, 20000) i`,
+		"ANALYZE proc_state",
+	} {
+		_, err := conn.Exec(ctx, sql)
+		require.NoError(t, err, sql)
+	}
+	for _, c := range []struct {
+		name  string
+		ids   []int64
+		reads int
+	}{
+		{"ProcStateEnqueue", []int64{20001, 20002, 20003, 20500}, 1},
+		{"ProcStateEnqueue", []int64{15000, 19999, 20000, 20001, 25000}, 1},
+		{"ProcStateEnqueueCheck", []int64{20001, 20002, 20003, 20500}, 1},
+		{"ProcStateEnqueueCheck", []int64{19999, 20000, 20001}, 3},
+	} {
+		t.Run(fmt.Sprint(c.name, c.ids), func(t *testing.T) {
+			query, args := namedQuery(t, "proc_state.sql", c.name, map[string]any{"msg_ids": c.ids, "now": time.Now()})
+			loops := 0
+			for _, n := range planNodes(t, conn.Conn(), nil, "EXPLAIN (ANALYZE, FORMAT JSON) "+query, args...) {
+				if n["Relation Name"] == "proc_state" && n["Node Type"] != "ModifyTable" {
+					l, _ := n["Actual Loops"].(float64)
+					loops += int(l)
+				}
+			}
+			require.Equal(t, c.reads, loops, "reads of proc_state")
+		})
+	}
+}
+
+// Issue #34: a PENDING row has no identity yet (NULL until decoded), and
+// proc_state_identity_uq took an entry for it on enqueue that the finish
+// replaced at once: an index insert per message for nothing, and a dead
+// entry for vacuum. Enqueued rows must leave the index empty; bound keys
+// are still unique and looked up through it (TestIdentityLookupNeverRunsParallel,
+// TestCollateCKeysStayIndexed).
+func TestEnqueueAddsNoIdentityEntries(t *testing.T) {
+	t.Parallel()
+	pool := testdb.Postgres(t).Pool
+	ctx := t.Context()
+	ids := make([]int64, 5000)
+	for i := range ids {
+		ids[i] = int64(i + 1)
+	}
+	query, args := namedQuery(t, "proc_state.sql", "ProcStateEnqueue", map[string]any{"msg_ids": ids, "now": time.Now()})
+	_, err := pool.Exec(ctx, query, args...)
+	require.NoError(t, err)
+	var pages int
+	require.NoError(t, pool.QueryRow(ctx,
+		"SELECT pg_relation_size('proc_state_identity_uq') / current_setting('block_size')::int").Scan(&pages))
+	require.LessOrEqual(t, pages, 1, "pages of proc_state_identity_uq after enqueueing %d messages (the metapage alone)", len(ids))
+	_, err = pool.Exec(ctx, "UPDATE proc_state SET identity_key = 'A|FLOP|U|' || msg_id WHERE msg_id <= 2")
+	require.NoError(t, err)
+	_, err = pool.Exec(ctx, "UPDATE proc_state SET identity_key = 'A|FLOP|U|1' WHERE msg_id = 3")
+	require.Error(t, err, "a second holder of a bound identity")
+}

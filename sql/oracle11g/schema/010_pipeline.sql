@@ -46,8 +46,9 @@ CREATE TABLE PROC_STATE (
 --   ORDER BY CASE WHEN STATUS IN ('PENDING', 'FAILED') THEN MSG_ID END
 CREATE INDEX PROC_STATE_HEAD_IX ON PROC_STATE (CASE WHEN STATUS IN ('PENDING', 'FAILED') THEN MSG_ID END);
 -- One holder per identity (PostgreSQL: partial unique index WHERE
--- duplicate_of IS NULL): the key is NULL for a SKIPPED duplicate, which keeps
--- the identity it repeats, and a unique index ignores all-NULL keys.
+-- duplicate_of IS NULL AND identity_key IS NOT NULL): the key is NULL for a
+-- SKIPPED duplicate, which keeps the identity it repeats, and for a row not
+-- yet bound, and a unique index ignores all-NULL keys.
 CREATE UNIQUE INDEX PROC_STATE_IDENTITY_UQ ON PROC_STATE (CASE WHEN DUPLICATE_OF IS NULL THEN IDENTITY_KEY END);
 -- Dead letters (PostgreSQL: partial index WHERE status = 'DEAD').
 CREATE INDEX PROC_STATE_DEAD_IX ON PROC_STATE (CASE WHEN STATUS = 'DEAD' THEN ERROR_CLASS END, CASE WHEN STATUS = 'DEAD' THEN MSG_ID END);

@@ -1,6 +1,8 @@
 -- name: ProcStateEnqueue :many
 -- Enqueues mailbox ids as PENDING and returns the new ones. The primary key
--- makes a rescan harmless, and an id already archived is never enqueued
+-- makes a rescan harmless: its ON CONFLICT skips an id already queued (a
+-- NOT EXISTS probe before it read the key once more per id, issue #34).
+-- An id already archived is never enqueued
 -- again. A new id smaller than a finished one (live or archived) is a late
 -- row (rule 17): late_after keeps the largest such id. That is the largest
 -- finished id above the smallest new one when it is above the new id too, so
@@ -27,7 +29,6 @@ SELECT ids.id, 'PENDING', @now::timestamptz, @now::timestamptz, @now::timestampt
 FROM ids, finished f
 WHERE (f.archived IS NULL OR ids.id > f.archived
     OR NOT EXISTS (SELECT 1 FROM proc_state_hst h WHERE h.msg_id = ids.id))
-  AND NOT EXISTS (SELECT 1 FROM proc_state l WHERE l.msg_id = ids.id)
 ON CONFLICT (msg_id) DO NOTHING
 RETURNING msg_id, late_after;
 
@@ -37,16 +38,18 @@ RETURNING msg_id, late_after;
 -- ids all above every known id cannot be late nor overtake a run, so they
 -- need no PIPELINE_LOCK (the poll's usual case); a rescan of ids already
 -- queued needs nothing at all.
--- An id above the largest archived one is not looked up in the archive.
-WITH archived AS (SELECT COALESCE(max(h.msg_id), 0) AS top FROM proc_state_hst h)
+-- An id above the largest archived one is not looked up in the archive,
+-- nor one above the largest live id in the queue (issue #34: the poll's new
+-- ids are above both, and each probe was a B-tree descent per id).
+WITH archived AS (SELECT COALESCE(max(h.msg_id), 0) AS top FROM proc_state_hst h),
+live AS (SELECT COALESCE(max(p.msg_id), 0) AS top FROM proc_state p)
 SELECT count(*) AS new_ids, COALESCE(min(id), 0)::bigint AS min_new,
-  GREATEST(
-    COALESCE((SELECT max(p.msg_id) FROM proc_state p), 0),
-    (SELECT top FROM archived))::bigint AS max_known
+  GREATEST((SELECT top FROM live), (SELECT top FROM archived))::bigint AS max_known
 FROM unnest(@msg_ids::bigint[]) AS id
 WHERE (id > (SELECT top FROM archived)
     OR NOT EXISTS (SELECT 1 FROM proc_state_hst h WHERE h.msg_id = id))
-  AND NOT EXISTS (SELECT 1 FROM proc_state l WHERE l.msg_id = id);
+  AND (id > (SELECT top FROM live)
+    OR NOT EXISTS (SELECT 1 FROM proc_state l WHERE l.msg_id = id));
 
 -- name: ProcStateGetHead :one
 -- The queue head: the smallest unfinished MSG_ID. FAILED holds the head too.

@@ -41,8 +41,12 @@ CREATE INDEX proc_state_head_ix ON proc_state (msg_id) WHERE status IN ('PENDING
 -- uniqueness covers the holders only. IDENTITY_KEY is COLLATE "C" (here and
 -- in proc_state_hst): an identifier, compared bytewise; under a linguistic
 -- collation (en_US.UTF-8) every index comparison would go through strcoll
--- (docs/dev/performance-notes.md).
-CREATE UNIQUE INDEX proc_state_identity_uq ON proc_state (identity_key) WHERE duplicate_of IS NULL;
+-- (docs/dev/performance-notes.md). Only bound keys are indexed: a PENDING
+-- row (identity_key NULL until decoded) added an entry on enqueue that its
+-- finish replaced at once, one index insert per message for nothing (issue
+-- #34); Oracle's unique index ignores all-NULL keys alike. Every lookup is by
+-- a key (=, strict), so it implies the predicate and still uses the index.
+CREATE UNIQUE INDEX proc_state_identity_uq ON proc_state (identity_key) WHERE duplicate_of IS NULL AND identity_key IS NOT NULL;
 CREATE INDEX proc_state_dead_ix ON proc_state (error_class, msg_id) WHERE status = 'DEAD';
 -- The late rows of a period (msgx status): few, so a partial index.
 CREATE INDEX proc_state_late_ix ON proc_state (first_seen_at) WHERE late_after IS NOT NULL;
