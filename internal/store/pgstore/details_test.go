@@ -30,7 +30,9 @@ func TestDetailRowsInAnyOrder(t *testing.T) {
 	}
 	q := postgres.New()
 	gt := newTable(flight.GroupGates, "",
-		func(context.Context, postgres.DBTX, []int64) ([]postgres.GateListByFlightsRow, error) { return gates, nil },
+		func(context.Context, postgres.DBTX, []int64) ([]postgres.GateListByFlightsRow, error) {
+			return gates, nil
+		},
 		q.GateDeleteByFlights, q.GateInsert)
 	listRoute := func(context.Context, postgres.DBTX, []int64) ([]postgres.RoutePointListByFlightsRow, error) {
 		return route, nil
