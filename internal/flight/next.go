@@ -78,8 +78,22 @@ func Next(cur *State, rec *sis.FlightRecord, revive bool, msgID int64, now time.
 			changed = true
 		}
 	}
+	ownGroups := cur == nil // cloneFor shares cur's groups until one changes
 	for id, op := range rec.Groups.All() {
-		if name := id.String(); stamped(st, next.Groups, name, func(m map[string][]Item) bool { return applyGroup(m, name, op) }) {
+		name := id.String()
+		if op.Op != sis.Replace || (len(op.Items) > 0 && sameItems(next.Groups[name], op.Items)) {
+			// What stamped does when applyGroup changes nothing (a list
+			// sent again, every resend): the map is neither copied nor
+			// written.
+			if !st.keep(name) {
+				st.set(name, false)
+			}
+			continue
+		}
+		if !ownGroups {
+			next.Groups, ownGroups = cloneMap(next.Groups), true
+		}
+		if stamped(st, next.Groups, name, func(m map[string][]Item) bool { return applyGroup(m, name, op) }) {
 			changed = true
 			groups = append(groups, name)
 		}
@@ -124,12 +138,13 @@ func stamped[V any](st *stamper, m map[string]V, name string, apply func(map[str
 	return c
 }
 
-// cloneFor is clone for Next of rec: the structures, groups and payloads
-// maps are copied only when rec carries operations on them; otherwise next
-// shares cur's (a state's maps are never written once it is computed, and
-// Next writes only into the maps it copied). Most FLOPs change a scalar
-// or one kind of collection: copying all four maps was most of the
-// allocation of Next.
+// cloneFor is clone for Next of rec: the structures and payloads maps are
+// copied only when rec carries operations on them, the groups map by Next
+// when a group changes; otherwise next shares cur's (a state's maps are
+// never written once it is computed, and Next writes only into the maps it
+// copied). Most FLOPs change a scalar or one kind of collection, and a
+// resend sends every group again mostly unchanged: copying all four maps
+// was most of the allocation of Next.
 func cloneFor(s *State, rec *sis.FlightRecord) *State {
 	if s == nil {
 		return clone(nil)
@@ -137,7 +152,7 @@ func cloneFor(s *State, rec *sis.FlightRecord) *State {
 	c := *s
 	c.Scalars = cloneMap(s.Scalars)
 	c.Structs = cloneIf(s.Structs, rec.Structs.Len() > 0)
-	c.Groups = cloneIf(s.Groups, rec.Groups.Len() > 0)
+	c.Groups = cloneIf(s.Groups, false) // Next copies it on the first group that changes
 	c.Payloads = cloneIf(s.Payloads, rec.Payloads.Len() > 0)
 	return &c
 }

@@ -3,6 +3,7 @@ package flight
 import (
 	"encoding/json"
 	"errors"
+	"reflect"
 	"testing"
 	"time"
 
@@ -263,6 +264,30 @@ func TestNextLeavesTheCurrentStateAlone(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, string(firstBefore), string(firstAfter))
 	after, err = EventPayload(cur)
+	require.NoError(t, err)
+	require.Equal(t, string(before), string(after))
+}
+
+// Issue #34: a resend carries every group, mostly unchanged: Next shares
+// cur's groups until one changes (no copy of the map per flight), and a
+// change still copies them before it writes.
+func TestNextSharesGroupsSentAgainUnchanged(t *testing.T) {
+	cur := fullFlight(t)
+	same := decodeFLOP(t, "GTDT", `<GTDT GTNO="1"><GATE>A1</GATE></GTDT><GTDT GTNO="2"><GATE>A2</GATE></GTDT><GTDT GTNO="3"><GATE>A3</GATE></GTDT>`)
+	same.Scalars.Set(sis.STND, set("999"))
+	r := apply(t, cur, same, 2)
+	require.True(t, r.Changed)
+	require.Empty(t, r.Changes.Groups)
+	require.Equal(t, reflect.ValueOf(cur.Groups).Pointer(), reflect.ValueOf(r.Next.Groups).Pointer(), "groups copied")
+
+	before, err := EventPayload(cur)
+	require.NoError(t, err)
+	changed := decodeFLOP(t, "GTDT", `<GTDT GTNO="1"><GATE>A1</GATE></GTDT><GTDT GTNO="2"><GATE>B2</GATE></GTDT>`)
+	r = apply(t, cur, changed, 3)
+	require.NotEqual(t, reflect.ValueOf(cur.Groups).Pointer(), reflect.ValueOf(r.Next.Groups).Pointer())
+	require.Len(t, r.Next.Groups[GroupGates], 2)
+	require.Contains(t, r.Changes.Groups, GroupGates)
+	after, err := EventPayload(cur)
 	require.NoError(t, err)
 	require.Equal(t, string(before), string(after))
 }

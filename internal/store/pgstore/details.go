@@ -1,8 +1,11 @@
 package pgstore
 
 import (
+	"cmp"
 	"context"
 	"reflect"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/msgx-aodb/msgx/db/postgres"
@@ -17,29 +20,25 @@ type detailTable interface {
 	replace(ctx context.Context, e executor, writes []vocab.FlightWrite, now time.Time) error
 }
 
-// table binds a group to its generated row type R and insert params P (P has
-// exactly R's fields, so P(row) converts). The common columns flid, ordinal,
-// source_seq, record_version, created_at, updated_at are found by name like
-// the value columns.
-type table[R, P any] struct {
+// table binds a group to its generated list row type L (the columns a state
+// holds) and insert params P. The common columns flid, ordinal, source_seq,
+// route_kind (and P's record_version, created_at, updated_at) are found by
+// name like the value columns.
+type table[L, P any] struct {
 	group  string
-	kind   string // ROUT/ERUT for the shared route-point table (loaded by routeTables), else ""
-	cols   valueColumns
+	kind   string       // ROUT/ERUT for the shared route-point table (loaded by routeTables), else ""
+	cols   valueColumns // of L
 	common commonColumns
-	list   func(ctx context.Context, db postgres.DBTX, flids []int64) ([]R, error)
+	pcols  valueColumns // of P
+	pcom   commonColumns
+	list   func(ctx context.Context, db postgres.DBTX, flids []int64) ([]L, error)
 	del    func(ctx context.Context, db postgres.DBTX, flids []int64) (int64, error)
 	ins    func(ctx context.Context, db postgres.DBTX, rows []P) (int64, error)
-	conv   func(R) P
 }
 
 type commonColumns struct{ flid, ordinal, sourceSeq, recordVersion, createdAt, updatedAt, routeKind int }
 
-func newTable[R, P any](group, kind string,
-	list func(context.Context, postgres.DBTX, []int64) ([]R, error),
-	del func(context.Context, postgres.DBTX, []int64) (int64, error),
-	ins func(context.Context, postgres.DBTX, []P) (int64, error),
-	conv func(R) P) *table[R, P] {
-	rt := reflect.TypeFor[R]()
+func commonOf(rt reflect.Type) commonColumns {
 	idx := func(col string) int {
 		for i := 0; i < rt.NumField(); i++ {
 			if rt.Field(i).Tag.Get("json") == col {
@@ -48,23 +47,32 @@ func newTable[R, P any](group, kind string,
 		}
 		return -1
 	}
-	return &table[R, P]{
-		group: group, kind: kind,
-		cols: columnsOf(rt, flight.GroupFields[group]),
-		common: commonColumns{
-			flid: idx("flid"), ordinal: idx("ordinal"), sourceSeq: idx("source_seq"),
-			recordVersion: idx("record_version"), createdAt: idx("created_at"),
-			updatedAt: idx("updated_at"), routeKind: idx("route_kind"),
-		},
-		list: list, del: del, ins: ins, conv: conv,
+	return commonColumns{
+		flid: idx("flid"), ordinal: idx("ordinal"), sourceSeq: idx("source_seq"),
+		recordVersion: idx("record_version"), createdAt: idx("created_at"),
+		updatedAt: idx("updated_at"), routeKind: idx("route_kind"),
 	}
 }
 
-func (t *table[R, P]) load(ctx context.Context, e executor, flids []int64, into map[int64]*flight.State) error {
+func newTable[L, P any](group, kind string,
+	list func(context.Context, postgres.DBTX, []int64) ([]L, error),
+	del func(context.Context, postgres.DBTX, []int64) (int64, error),
+	ins func(context.Context, postgres.DBTX, []P) (int64, error)) *table[L, P] {
+	lt, pt := reflect.TypeFor[L](), reflect.TypeFor[P]()
+	return &table[L, P]{
+		group: group, kind: kind,
+		cols: columnsOf(lt, flight.GroupFields[group]), common: commonOf(lt),
+		pcols: columnsOf(pt, flight.GroupFields[group]), pcom: commonOf(pt),
+		list: list, del: del, ins: ins,
+	}
+}
+
+func (t *table[L, P]) load(ctx context.Context, e executor, flids []int64, into map[int64]*flight.State) error {
 	rows, err := t.list(ctx, e.db, flids)
 	if err != nil {
 		return err
 	}
+	t.inOrder(rows)
 	for i := 0; i < len(rows); {
 		j := i + 1
 		for j < len(rows) && t.flid(&rows[j]) == t.flid(&rows[i]) {
@@ -76,11 +84,37 @@ func (t *table[R, P]) load(ctx context.Context, e executor, flids []int64, into 
 	return nil
 }
 
-func (t *table[R, P]) flid(r *R) int64 { return reflect.ValueOf(r).Elem().Field(t.common.flid).Int() }
+func (t *table[L, P]) flid(r *L) int64 { return reflect.ValueOf(r).Elem().Field(t.common.flid).Int() }
+
+// compare orders rows by flid, route_kind, ordinal (the primary key).
+func (t *table[L, P]) compare(a, b *L) int {
+	va, vb := reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem()
+	if c := cmp.Compare(va.Field(t.common.flid).Int(), vb.Field(t.common.flid).Int()); c != 0 {
+		return c
+	}
+	if k := t.common.routeKind; k >= 0 {
+		if c := strings.Compare(va.Field(k).String(), vb.Field(k).String()); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(va.Field(t.common.ordinal).Int(), vb.Field(t.common.ordinal).Int())
+}
+
+// inOrder puts rows in primary-key order, each flight's (each route kind's)
+// a run in ordinal order. The list statements promise no order; the probes
+// of a sorted flight list return the rows in it, so the sort is seldom run.
+func (t *table[L, P]) inOrder(rows []L) {
+	for i := 1; i < len(rows); i++ {
+		if t.compare(&rows[i-1], &rows[i]) > 0 {
+			slices.SortFunc(rows, func(a, b L) int { return t.compare(&a, &b) })
+			return
+		}
+	}
+}
 
 // addRun sets its flight's group to run, rows of one flight (generated
 // structs) in ordinal order, sized once.
-func (t *table[R, P]) addRun(run []R, into map[int64]*flight.State) {
+func (t *table[L, P]) addRun(run []L, into map[int64]*flight.State) {
 	items := make([]flight.Item, len(run))
 	for i := range run {
 		v := reflect.ValueOf(&run[i]).Elem()
@@ -93,7 +127,7 @@ func (t *table[R, P]) addRun(run []R, into map[int64]*flight.State) {
 	into[t.flid(&run[0])].Groups[t.group] = items
 }
 
-func (t *table[R, P]) replace(ctx context.Context, e executor, writes []vocab.FlightWrite, now time.Time) error {
+func (t *table[L, P]) replace(ctx context.Context, e executor, writes []vocab.FlightWrite, now time.Time) error {
 	var flids []int64 // existing flights whose old rows go first
 	var rows []P
 	nowV := reflect.ValueOf(now) // once: each ValueOf(time.Time) is a heap copy
@@ -106,21 +140,21 @@ func (t *table[R, P]) replace(ctx context.Context, e executor, writes []vocab.Fl
 			flids = append(flids, w.State.FLID)
 		}
 		for i, item := range w.State.Groups[t.group] {
-			var r R
+			var r P
 			v := reflect.ValueOf(&r).Elem()
-			v.Field(t.common.flid).SetInt(w.State.FLID)
-			v.Field(t.common.ordinal).SetInt(int64(i + 1))
-			if t.common.sourceSeq >= 0 && item.SourceSeq != nil {
-				v.Field(t.common.sourceSeq).Set(reflect.ValueOf(item.SourceSeq))
+			v.Field(t.pcom.flid).SetInt(w.State.FLID)
+			v.Field(t.pcom.ordinal).SetInt(int64(i + 1))
+			if t.pcom.sourceSeq >= 0 && item.SourceSeq != nil {
+				v.Field(t.pcom.sourceSeq).Set(reflect.ValueOf(item.SourceSeq))
 			}
 			if t.kind != "" {
-				v.Field(t.common.routeKind).SetString(t.kind)
+				v.Field(t.pcom.routeKind).SetString(t.kind)
 			}
-			v.Field(t.common.recordVersion).SetInt(version)
-			v.Field(t.common.createdAt).Set(nowV)
-			v.Field(t.common.updatedAt).Set(nowV)
-			t.cols.set(v, item.Fields)
-			rows = append(rows, t.conv(r))
+			v.Field(t.pcom.recordVersion).SetInt(version)
+			v.Field(t.pcom.createdAt).Set(nowV)
+			v.Field(t.pcom.updatedAt).Set(nowV)
+			t.pcols.set(v, item.Fields)
+			rows = append(rows, r)
 		}
 	}
 	if len(flids) > 0 {
@@ -137,14 +171,15 @@ func (t *table[R, P]) replace(ctx context.Context, e executor, writes []vocab.Fl
 
 // routeTables is the route-point table's two groups (ROUT, ERUT, told
 // apart by route_kind): read in one statement for both, replaced per kind.
-type routeTables []*table[postgres.FlightRoutePoint, postgres.RoutePointInsertParams]
+type routeTables []*table[postgres.RoutePointListByFlightsRow, postgres.RoutePointInsertParams]
 
 func (r routeTables) load(ctx context.Context, e executor, flids []int64, into map[int64]*flight.State) error {
 	rows, err := r[0].list(ctx, e.db, flids)
 	if err != nil {
 		return err
 	}
-	// Ordered by (flid, route_kind, ordinal): each kind of a flight is a run.
+	// In (flid, route_kind, ordinal) order, each kind of a flight is a run.
+	r[0].inOrder(rows)
 	for i := 0; i < len(rows); {
 		j := i + 1
 		for j < len(rows) && rows[j].Flid == rows[i].Flid && rows[j].RouteKind == rows[i].RouteKind {
@@ -176,42 +211,29 @@ func routeDelete(q *postgres.Queries, kind string) func(context.Context, postgre
 	}
 }
 
-func routeTable(q *postgres.Queries, kind string) *table[postgres.FlightRoutePoint, postgres.RoutePointInsertParams] {
-	return newTable(kind, kind, q.RoutePointListByFlights, routeDelete(q, kind), q.RoutePointInsert,
-		func(r postgres.FlightRoutePoint) postgres.RoutePointInsertParams {
-			return postgres.RoutePointInsertParams(r)
-		})
+func routeTable(q *postgres.Queries, kind string) *table[postgres.RoutePointListByFlightsRow, postgres.RoutePointInsertParams] {
+	return newTable(kind, kind, q.RoutePointListByFlights, routeDelete(q, kind), q.RoutePointInsert)
 }
 
 var details = func() []detailTable {
 	q := postgres.New()
 	return []detailTable{
 		newTable(flight.GroupGates, "",
-			q.GateListByFlights, q.GateDeleteByFlights, q.GateInsert,
-			func(r postgres.FlightGate) postgres.GateInsertParams { return postgres.GateInsertParams(r) }),
+			q.GateListByFlights, q.GateDeleteByFlights, q.GateInsert),
 		newTable(flight.GroupCheckins, "",
-			q.CheckinListByFlights, q.CheckinDeleteByFlights, q.CheckinInsert,
-			func(r postgres.FlightCheckin) postgres.CheckinInsertParams { return postgres.CheckinInsertParams(r) }),
+			q.CheckinListByFlights, q.CheckinDeleteByFlights, q.CheckinInsert),
 		newTable(flight.GroupBelts, "",
-			q.BeltListByFlights, q.BeltDeleteByFlights, q.BeltInsert,
-			func(r postgres.FlightBelt) postgres.BeltInsertParams { return postgres.BeltInsertParams(r) }),
+			q.BeltListByFlights, q.BeltDeleteByFlights, q.BeltInsert),
 		newTable(flight.GroupStandPlans, "",
-			q.StandPlanListByFlights, q.StandPlanDeleteByFlights, q.StandPlanInsert,
-			func(r postgres.FlightStandPlan) postgres.StandPlanInsertParams {
-				return postgres.StandPlanInsertParams(r)
-			}),
+			q.StandPlanListByFlights, q.StandPlanDeleteByFlights, q.StandPlanInsert),
 		newTable(flight.GroupChutes, "",
-			q.ChuteListByFlights, q.ChuteDeleteByFlights, q.ChuteInsert,
-			func(r postgres.FlightChute) postgres.ChuteInsertParams { return postgres.ChuteInsertParams(r) }),
+			q.ChuteListByFlights, q.ChuteDeleteByFlights, q.ChuteInsert),
 		newTable(flight.GroupDelays, "",
-			q.DelayListByFlights, q.DelayDeleteByFlights, q.DelayInsert,
-			func(r postgres.FlightDelay) postgres.DelayInsertParams { return postgres.DelayInsertParams(r) }),
+			q.DelayListByFlights, q.DelayDeleteByFlights, q.DelayInsert),
 		newTable(flight.GroupBridgeOps, "",
-			q.BridgeOpListByFlights, q.BridgeOpDeleteByFlights, q.BridgeOpInsert,
-			func(r postgres.FlightBridgeOp) postgres.BridgeOpInsertParams { return postgres.BridgeOpInsertParams(r) }),
+			q.BridgeOpListByFlights, q.BridgeOpDeleteByFlights, q.BridgeOpInsert),
 		newTable(flight.GroupChockOps, "",
-			q.ChockOpListByFlights, q.ChockOpDeleteByFlights, q.ChockOpInsert,
-			func(r postgres.FlightChockOp) postgres.ChockOpInsertParams { return postgres.ChockOpInsertParams(r) }),
+			q.ChockOpListByFlights, q.ChockOpDeleteByFlights, q.ChockOpInsert),
 		routeTables{routeTable(q, flight.GroupRoute), routeTable(q, flight.GroupExtraRoute)},
 	}
 }()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"time"
 
 	"github.com/msgx-aodb/msgx/db/postgres"
@@ -85,6 +86,12 @@ func (e executor) withDetails(ctx context.Context, rows []postgres.FlightSchd) (
 	if len(rows) == 0 {
 		return states, nil
 	}
+	// The detail reads ask each flight once and return the rows in the
+	// list's order: sorted, they come in key order and need no sort.
+	if !slices.IsSorted(flids) {
+		slices.Sort(flids)
+	}
+	flids = slices.Compact(flids)
 	for _, d := range details {
 		if err := d.load(ctx, e, flids, states); err != nil {
 			return nil, interpret(err)

@@ -62,9 +62,16 @@ func ParsePoolConfig(url string) (*pgxpool.Config, error) {
 // ScanInUTC makes a connection read timestamptz values in UTC, not in the
 // machine's zone (pgx's default): every JSON document msgx writes carries
 // UTC times with Z (docs/api.md, "Times"), whatever TZ the host runs in.
+// It also has the connection read nullable columns into slabs of values
+// (tryPointerSlab, textCodec), not one allocation each, and write []int64 parameters
+// without boxing each element (int8ArrayCodec).
 func ScanInUTC(_ context.Context, c *pgx.Conn) error {
-	c.TypeMap().RegisterType(&pgtype.Type{Name: "timestamptz", OID: pgtype.TimestamptzOID,
+	m := c.TypeMap()
+	m.RegisterType(&pgtype.Type{Name: "timestamptz", OID: pgtype.TimestamptzOID,
 		Codec: &pgtype.TimestamptzCodec{ScanLocation: time.UTC}})
+	m.TryWrapScanPlanFuncs = append([]pgtype.TryWrapScanPlanFunc{tryPointerSlab}, m.TryWrapScanPlanFuncs...)
+	registerTextSlabs(m)
+	registerInt8Array(m)
 	return nil
 }
 

@@ -519,3 +519,35 @@ func TestEnqueueAddsNoIdentityEntries(t *testing.T) {
 	_, err = pool.Exec(ctx, "UPDATE proc_state SET identity_key = 'A|FLOP|U|1' WHERE msg_id = 3")
 	require.Error(t, err, "a second holder of a bound identity")
 }
+
+// Issue #34: a resend reads every flight's detail rows back, and each
+// *ListByFlights statement hashed its list (DISTINCT), sorted the rows and
+// returned three columns no state holds: a third of its time. Each now
+// probes the flights in the list's order and returns what it probes, in
+// whatever order (pgstore orders the rows itself, details_test.go).
+func TestDetailReadsNeitherHashNorSort(t *testing.T) {
+	t.Parallel()
+	pool := testdb.Postgres(t).Pool
+	ctx := t.Context()
+	conn, err := pool.Acquire(ctx)
+	require.NoError(t, err)
+	defer conn.Release()
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "sql", "postgres", "queries", "flight_detail.sql"))
+	require.NoError(t, err)
+	names := regexp.MustCompile(`-- name: (\w+ListByFlights) `).FindAllStringSubmatch(string(data), -1)
+	require.Len(t, names, 10, "a *ListByFlights per detail table and the payloads")
+	for _, n := range names {
+		t.Run(n[1], func(t *testing.T) {
+			query, args := namedQuery(t, "flight_detail.sql", n[1], map[string]any{"flids": []int64{3, 1, 2}})
+			for _, node := range planNodes(t, conn.Conn(), nil, query, args...) {
+				require.NotContains(t, []string{"Sort", "Incremental Sort", "Aggregate", "Unique", "Hash"}, node["Node Type"], "%s", query)
+			}
+			rows, err := conn.Query(ctx, query, args...)
+			require.NoError(t, err)
+			rows.Close()
+			for _, f := range rows.FieldDescriptions() {
+				require.NotContains(t, []string{"record_version", "created_at", "updated_at"}, f.Name)
+			}
+		})
+	}
+}
