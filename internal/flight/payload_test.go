@@ -102,6 +102,11 @@ func TestEventPayloadMatchesEncodingJSON(t *testing.T) {
 		got, err := EventPayload(s)
 		require.NoError(t, err)
 		require.Equal(t, string(want), string(got))
+		for range 2 { // the lists written, then the lists kept
+			got, err = ChangePayload(s)
+			require.NoError(t, err)
+			require.Equal(t, string(want), string(got))
+		}
 	}
 	far := time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
 	_, err := EventPayload(&State{UpdatedAt: far})
@@ -113,8 +118,12 @@ func TestEventPayloadMatchesEncodingJSON(t *testing.T) {
 	require.Error(t, err, "an offset of a day, which encoding/json refuses, is refused too")
 	// A value that fails inside a group item fails the payload, named as
 	// the general way names it.
-	_, err = EventPayload(&State{Groups: map[string][]Item{GroupGates: {{Fields: map[string]Value{"GOTM": {Raw: "far", Time: &far}}}}}})
+	failing := &State{Groups: map[string][]Item{GroupGates: {{Fields: map[string]Value{"GOTM": {Raw: "far", Time: &far}}}}}}
+	_, err = EventPayload(failing)
 	require.ErrorContains(t, err, `value "far"`)
+	_, err = ChangePayload(failing)
+	require.ErrorContains(t, err, `value "far"`)
+	require.Nil(t, failing.groupsJSON, "a failed payload keeps nothing")
 }
 
 // ChangePayload reuses the JSON of the lists a change left alone and never
