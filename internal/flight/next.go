@@ -124,18 +124,18 @@ func stamped[V any](st *stamper, m map[string]V, name string, apply func(map[str
 	return c
 }
 
-// cloneFor is clone for Next of rec: each of the four maps is copied only
-// when rec carries operations on it; otherwise next shares cur's (a state's
-// maps are never written once it is computed, and Next writes only into
-// the maps it copied). Most FLOPs change a scalar or one kind of
-// collection: copying all four maps was most of the allocation of Next,
-// and copying the scalars (a few dozen values) for a FLOP of a list alone
-// was still the largest part.
+// cloneFor is clone for Next of rec: the structures, groups and payloads
+// maps are copied only when rec carries operations on them; otherwise next
+// shares cur's (a state's maps are never written once it is computed, and
+// Next writes only into the maps it copied). Most FLOPs change a scalar
+// or one kind of collection: copying all four maps was most of the
+// allocation of Next.
 func cloneFor(s *State, rec *sis.FlightRecord) *State {
 	if s == nil {
 		return clone(nil)
 	}
 	c := *s
+	// The scalars as well (a few dozen values): a FLOP of a list alone copied them for nothing.
 	c.Scalars = cloneIf(s.Scalars, rec.FFID.Op != sis.Unchanged || rec.Scalars.Len() > 0)
 	c.Structs = cloneIf(s.Structs, rec.Structs.Len() > 0)
 	c.Groups = cloneIf(s.Groups, rec.Groups.Len() > 0)
