@@ -45,7 +45,7 @@ func messageEvents(events []vocab.NewEvent, marks []vocab.SchdMark, msgID int64,
 		if !r.Write || !r.Changed {
 			continue
 		}
-		payload, err := flight.EventPayload(r.Next)
+		payload, err := flight.ChangePayload(r.Next) // reuses the JSON of the lists r left alone
 		if err != nil {
 			return events[:beforeEvents], marks[:beforeMarks], "", fmt.Errorf("event payload of flight %d: %w", r.Next.FLID, err)
 		}

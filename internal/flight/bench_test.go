@@ -1,7 +1,9 @@
 package flight
 
 import (
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -69,4 +71,82 @@ func BenchmarkEventPayloadCold(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// flopMixRecord is the r-th variant of the FLOP kind k of the pump
+// benchmarks' mix (internal/pump flopMix): times, stand and remark
+// changes, and the lists the AODB resends whole, each value new.
+func flopMixRecord(tb testing.TB, k, r int) *sis.FlightRecord {
+	minute := 360 + r%960
+	hhmm := fmt.Sprintf("%02d%02d", minute/60, minute%60)
+	switch k {
+	case 0:
+		return decodeFLOP(tb, "STND", fmt.Sprintf("<STND>%d</STND>", 300+r%600))
+	case 1:
+		return decodeFLOP(tb, "TOBT", "<TOBT>02DEC26"+hhmm+"</TOBT>")
+	case 2:
+		return decodeFLOP(tb, "EOBT", "<EOBT>02DEC26"+hhmm+"</EOBT>")
+	case 3:
+		return decodeFLOP(tb, "GTDT", fmt.Sprintf(`<GTDT GTNO="1"><GATE>B%d</GATE></GTDT><GTDT GTNO="2"><GATE>C%d</GATE></GTDT>`, r%97, r%89))
+	case 4:
+		return decodeFLOP(tb, "CKDT", fmt.Sprintf(`<CKDT CKNO="1"><CHKC>%d</CHKC><PCOT>02DEC26%s</PCOT></CKDT><CKDT CKNO="2"><CHKC>%d</CHKC></CKDT>`, 100+r%97, hhmm, 200+r%89))
+	case 5:
+		return decodeFLOP(tb, "DELY", fmt.Sprintf(`<DELY CODE="%d" DURA="00%02d">late</DELY>`, 81+r%10, 5+r%53))
+	case 6:
+		return decodeFLOP(tb, "REMC", fmt.Sprintf("<REMC>remark %d</REMC>", r))
+	case 7:
+		return decodeFLOP(tb, "PEDT", "<PEDT>02DEC26"+hhmm+"</PEDT>")
+	case 8:
+		return decodeFLOP(tb, "CLDT", fmt.Sprintf(`<CLDT CLNO="1"><BELT>%d</BELT></CLDT>`, 30+r%23))
+	default:
+		return decodeFLOP(tb, "NEAT", "<NEAT>02DEC26"+hhmm+"</NEAT>")
+	}
+}
+
+// BenchmarkFLOPMix is the pump's FLOP drain in this package
+// (BenchmarkTenantCPU): 2 000 full flights in turn, each changed by its
+// kind of the mix (flight f by kind f%10, as the pump's benchmark sends
+// them), each change computed on the state the one before left. Next
+// alone, Next with EventPayload (every list encoded), Next with
+// ChangePayload (the pump's: the lists the change left alone copied from
+// the state before's): the differences are what the payload costs.
+func BenchmarkFLOPMix(b *testing.B) {
+	const flights, variants = 2000, 16
+	recs := make([][]*sis.FlightRecord, 10)
+	for k := range recs {
+		for r := range variants {
+			recs[k] = append(recs[k], flopMixRecord(b, k, r))
+		}
+	}
+	by := Sent{DTTM: time.Date(2026, 12, 2, 1, 3, 11, 0, time.UTC)}
+	run := func(b *testing.B, payload func(*State) ([]byte, error)) {
+		states := make([]*State, flights)
+		for i := range states {
+			states[i] = fullFlight(b)
+		}
+		step := func(i int) {
+			f := i % flights
+			r, err := Next(states[f], recs[f%10][(i/flights)%variants], false, int64(i), now, by)
+			if err != nil || !r.Changed {
+				b.Fatal(err, r.Changed)
+			}
+			if payload != nil {
+				if _, err := payload(r.Next); err != nil {
+					b.Fatal(err)
+				}
+			}
+			states[f] = r.Next
+		}
+		for i := range flights { // every flight once: its stamps as after the DNLD and one FLOP
+			step(i)
+		}
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := range b.N {
+			step(flights + i)
+		}
+	}
+	b.Run("Next", func(b *testing.B) { run(b, nil) })
+	b.Run("NextAndEventPayload", func(b *testing.B) { run(b, EventPayload) })
+	b.Run("NextAndChangePayload", func(b *testing.B) { run(b, ChangePayload) })
 }

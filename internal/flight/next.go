@@ -150,7 +150,8 @@ func cloneFor(s *State, rec *sis.FlightRecord) *State {
 		return clone(nil)
 	}
 	c := *s
-	c.Scalars = cloneMap(s.Scalars)
+	// The scalars as well (a few dozen values): a FLOP of a list alone copied them for nothing.
+	c.Scalars = cloneIf(s.Scalars, rec.FFID.Op != sis.Unchanged || rec.Scalars.Len() > 0)
 	c.Structs = cloneIf(s.Structs, rec.Structs.Len() > 0)
 	c.Groups = cloneIf(s.Groups, false) // Next copies it on the first group that changes
 	c.Payloads = cloneIf(s.Payloads, rec.Payloads.Len() > 0)

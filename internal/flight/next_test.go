@@ -266,6 +266,18 @@ func TestNextLeavesTheCurrentStateAlone(t *testing.T) {
 	after, err = EventPayload(cur)
 	require.NoError(t, err)
 	require.Equal(t, string(before), string(after))
+
+	// A record of gates alone shares the scalars (not copied); a record of
+	// a scalar on that state copies them before it writes.
+	require.Equal(t, reflect.ValueOf(first.Scalars).Pointer(), reflect.ValueOf(second.Scalars).Pointer(), "the scalars are shared")
+	secondBefore, err := EventPayload(second)
+	require.NoError(t, err)
+	scalars.Scalars.Set(sis.STND, set("997"))
+	third := apply(t, second, scalars, 6).Next
+	require.Equal(t, "997", third.Scalars["STND"].Raw)
+	secondAfter, err := EventPayload(second)
+	require.NoError(t, err)
+	require.Equal(t, string(secondBefore), string(secondAfter))
 }
 
 // Issue #34: a resend carries every group, mostly unchanged: Next shares

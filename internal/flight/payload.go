@@ -18,21 +18,56 @@ import (
 // changed flight, and reflection over the maps of a state was most of the
 // CPU of a batch.
 func EventPayload(s *State) ([]byte, error) {
+	b, _, err := appendPayload(s, false)
+	return b, err
+}
+
+// ChangePayload is EventPayload for the state a change computed, written
+// by the one goroutine that owns s (the pump, before it shares the state):
+// it keeps on s the JSON of s's group lists, and reuses the JSON kept on
+// the state s was computed from for every list the change left alone.
+//
+// A FLOP replaces one group at most, and the next state shares the other
+// lists (flight.Next copies the map, not the lists, and never writes into
+// an item): writing each item's fields was most of the payload's work, a
+// map iterated per item, the items scattered over the heap when the pump
+// goes from flight to flight. A kept list is recognised by identity (its
+// first item's address and its length; the kept entry holds that item, so
+// the address is never reused meanwhile), never by name: a list a change
+// replaced is encoded anew. The bytes are EventPayload's.
+func ChangePayload(s *State) ([]byte, error) {
+	b, kept, err := appendPayload(s, true)
+	if err != nil {
+		return nil, err
+	}
+	s.groupsJSON = kept
+	return b, nil
+}
+
+// appendPayload writes the payload of s; with keep it reuses s.groupsJSON
+// and returns the group lists' JSON to keep.
+func appendPayload(s *State, keep bool) ([]byte, groupsJSON, error) {
 	b := make([]byte, 0, 2048+36*len(s.Stamps))
 	b = append(b, `{"flid":`...)
 	b = strconv.AppendInt(b, s.FLID, 10)
 	var err error
 	b = append(b, `,"scalars":`...)
 	if b, err = appendMap(b, s.Scalars, appendValue); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	b = append(b, `,"structs":`...)
 	if b, err = appendMap(b, s.Structs, appendStruct); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	b = append(b, `,"groups":`...)
-	if b, err = appendMap(b, s.Groups, appendItems); err != nil {
-		return nil, err
+	var kept groupsJSON
+	if keep {
+		b, kept, err = appendGroups(b, s.Groups, s.groupsJSON)
+	} else {
+		b, err = appendMap(b, s.Groups, appendItems)
+	}
+	if err != nil {
+		return nil, nil, err
 	}
 	b = append(b, `,"payloads":`...)
 	if b, err = appendMap(b, s.Payloads, func(b []byte, p Payload) ([]byte, error) {
@@ -41,22 +76,22 @@ func EventPayload(s *State) ([]byte, error) {
 		b = append(b, `,"content":`...)
 		return append(jsonstr.Append(b, p.Content), '}'), nil
 	}); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(s.Stamps) > 0 {
 		b = append(b, `,"stamps":`...)
 		if b, err = appendMap(b, s.Stamps, appendTime); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	b = append(b, `,"operation_day":`...)
 	if b, err = appendTime(b, s.OperationDay); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if s.FDay != nil {
 		b = append(b, `,"fday":`...)
 		if b, err = appendTime(b, *s.FDay); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	b = append(b, `,"lifecycle":`...)
@@ -64,7 +99,7 @@ func EventPayload(s *State) ([]byte, error) {
 	if s.DeletedAt != nil {
 		b = append(b, `,"deleted_at":`...)
 		if b, err = appendTime(b, *s.DeletedAt); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	b = append(b, `,"state_version":`...)
@@ -73,13 +108,13 @@ func EventPayload(s *State) ([]byte, error) {
 	b = strconv.AppendInt(b, s.LastMessageID, 10)
 	b = append(b, `,"created_at":`...)
 	if b, err = appendTime(b, s.CreatedAt); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	b = append(b, `,"updated_at":`...)
 	if b, err = appendTime(b, s.UpdatedAt); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return append(b, '}'), nil
+	return append(b, '}'), kept, nil
 }
 
 // appendMap writes a map with sorted keys like encoding/json; nil is null.
@@ -184,6 +219,121 @@ func appendItems(b []byte, items []Item) ([]byte, error) {
 		b = append(b, '}')
 	}
 	return append(b, ']'), nil
+}
+
+// groupsJSON is the JSON of a state's non-empty group lists (ChangePayload),
+// in key order; shared by the states copied from it, never written once
+// made.
+type groupsJSON []groupJSON
+
+// groupJSON is one list's JSON (`[...]`) and the list it encoded, by
+// identity: a list is never changed once in a state (a change replaces
+// it), and two lists with the same first item and length are the same
+// items.
+type groupJSON struct {
+	first *Item // &list[0]: keeps the list's array, so no other list starts there
+	n     int
+	json  []byte
+}
+
+// of returns the JSON kept for the list items, nil when none: items is
+// a list since replaced, or empty. The entries are in key order as the
+// lists are written: the search starts at the hint, the entry after the
+// last one found.
+func (g groupsJSON) of(items []Item, hint int) (json []byte, next int) {
+	if len(items) == 0 {
+		return nil, hint
+	}
+	first := &items[0]
+	for k := range g {
+		i := (hint + k) % len(g)
+		if g[i].first == first && g[i].n == len(items) {
+			return g[i].json, i + 1
+		}
+	}
+	return nil, hint
+}
+
+// appendGroups writes groups as appendMap(b, groups, appendItems) does,
+// copying each list's JSON from kept where kept encoded that very list,
+// and returns the JSON of the lists to keep now: kept itself when it was
+// exactly theirs (a change of no group), else a new one. A map of more
+// groups than it sorts on the stack (none the SIS sends) is written the
+// general way and keeps nothing.
+func appendGroups(b []byte, groups map[string][]Item, kept groupsJSON) ([]byte, groupsJSON, error) {
+	const small = 16
+	if groups == nil || len(groups) > small {
+		b, err := appendMap(b, groups, appendItems)
+		return b, nil, err
+	}
+	var (
+		names [small]string
+		lists [small][]Item
+		order [small]uint8
+		enc   [small][]byte // a list's JSON, kept or just written
+		fresh [small]bool   // written here (a non-empty list not kept)
+	)
+	n := 0
+	for k, v := range groups {
+		names[n], lists[n], order[n] = k, v, uint8(n)
+		n++
+	}
+	for i := 1; i < n; i++ {
+		for j := i; j > 0 && names[order[j]] < names[order[j-1]]; j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+	b = append(b, '{')
+	reused, size, entries, hint := 0, 0, 0, 0
+	var err error
+	for i, o := range order[:n] {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonstr.Append(b, names[o])
+		b = append(b, ':')
+		items := lists[o]
+		if len(items) > 0 {
+			entries++
+		}
+		var j []byte
+		if j, hint = kept.of(items, hint); j != nil {
+			b = append(b, j...)
+			enc[o] = j
+			reused++
+			continue
+		}
+		start := len(b)
+		if b, err = appendItems(b, items); err != nil {
+			return nil, nil, err
+		}
+		if len(items) > 0 {
+			enc[o], fresh[o] = b[start:], true
+			size += len(b) - start
+		}
+	}
+	b = append(b, '}')
+	if reused == len(kept) && entries == reused {
+		return b, kept, nil
+	}
+	// The lists written here are copied into one array of their own: the
+	// payload goes to the store, and a state must not keep it whole.
+	buf := make([]byte, 0, size)
+	out := make(groupsJSON, 0, entries)
+	for _, o := range order[:n] {
+		items := lists[o]
+		if len(items) == 0 {
+			continue
+		}
+		j := enc[o]
+		if fresh[o] {
+			at := len(buf)
+			buf = append(buf, j...)
+			j = buf[at:len(buf):len(buf)]
+		}
+		out = append(out, groupJSON{first: &items[0], n: len(items), json: j})
+	}
+	return b, out, nil
 }
 
 // appendTime writes t as encoding/json does (RFC 3339 in t's own zone),

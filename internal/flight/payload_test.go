@@ -2,7 +2,9 @@ package flight
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -100,6 +102,11 @@ func TestEventPayloadMatchesEncodingJSON(t *testing.T) {
 		got, err := EventPayload(s)
 		require.NoError(t, err)
 		require.Equal(t, string(want), string(got))
+		for range 2 { // the lists written, then the lists kept
+			got, err = ChangePayload(s)
+			require.NoError(t, err)
+			require.Equal(t, string(want), string(got))
+		}
 	}
 	far := time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
 	_, err := EventPayload(&State{UpdatedAt: far})
@@ -111,6 +118,96 @@ func TestEventPayloadMatchesEncodingJSON(t *testing.T) {
 	require.Error(t, err, "an offset of a day, which encoding/json refuses, is refused too")
 	// A value that fails inside a group item fails the payload, named as
 	// the general way names it.
-	_, err = EventPayload(&State{Groups: map[string][]Item{GroupGates: {{Fields: map[string]Value{"GOTM": {Raw: "far", Time: &far}}}}}})
+	failing := &State{Groups: map[string][]Item{GroupGates: {{Fields: map[string]Value{"GOTM": {Raw: "far", Time: &far}}}}}}
+	_, err = EventPayload(failing)
 	require.ErrorContains(t, err, `value "far"`)
+	_, err = ChangePayload(failing)
+	require.ErrorContains(t, err, `value "far"`)
+	require.Nil(t, failing.groupsJSON, "a failed payload keeps nothing")
+}
+
+// ChangePayload reuses the JSON of the lists a change left alone and never
+// serves a list's JSON for another: after every change, whatever the
+// states before it kept, its payload is EventPayload's and json.Marshal's.
+func TestChangePayloadNeverServesAReplacedList(t *testing.T) {
+	marshal := func(s *State) string {
+		t.Helper()
+		want, err := json.Marshal(s)
+		require.NoError(t, err)
+		direct, err := EventPayload(s)
+		require.NoError(t, err)
+		require.Equal(t, string(want), string(direct))
+		got, err := ChangePayload(s)
+		require.NoError(t, err)
+		require.Equal(t, string(want), string(got))
+		return string(got)
+	}
+	next := func(cur *State, styp, inner string) *State {
+		t.Helper()
+		r, err := Next(cur, decodeFLOP(t, styp, inner), false, cur.LastMessageID+1, now, Sent{})
+		require.NoError(t, err)
+		require.True(t, r.Changed)
+		return r.Next
+	}
+	gatesOf := func(codes ...string) string {
+		var sb strings.Builder
+		for i, c := range codes {
+			fmt.Fprintf(&sb, `<GTDT GTNO="%d"><GATE>%s</GATE></GTDT>`, i+1, c)
+		}
+		return sb.String()
+	}
+
+	s0 := fullFlight(t)
+	p0 := marshal(s0)
+	require.Contains(t, p0, `"GATE":{"raw":"A3"}`)
+
+	// A change of one group shows in the next payload; a scalar change
+	// keeps every list's JSON (the kept entries are the same).
+	s1 := next(s0, "GTDT", gatesOf("B1", "B2"))
+	p1 := marshal(s1)
+	require.Contains(t, p1, `"GATE":{"raw":"B2"}`)
+	require.NotContains(t, p1, `"GATE":{"raw":"A1"}`)
+	s2 := next(s1, "STND", "<STND>301</STND>")
+	require.Contains(t, marshal(s2), `"GATE":{"raw":"B2"}`)
+	require.Equal(t, len(s1.groupsJSON), len(s2.groupsJSON))
+	require.Same(t, &s1.groupsJSON[0], &s2.groupsJSON[0], "a change of no group keeps the JSON kept before")
+
+	// A flight changed twice in one batch: the second change builds on the
+	// first's state, the second message replaces the same group again.
+	s3 := next(s2, "GTDT", gatesOf("C1"))
+	require.Contains(t, marshal(s3), `"GATE":{"raw":"C1"}`)
+	s4 := next(s3, "GTDT", gatesOf("D1", "D2", "D3"))
+	p4 := marshal(s4)
+	require.Contains(t, p4, `"GATE":{"raw":"D3"}`)
+	require.NotContains(t, p4, `"GATE":{"raw":"C1"}`)
+
+	// A state computed without a payload in between (the records of one
+	// message before its last): the list it replaced is not the kept one.
+	s5 := next(s4, "CKDT", `<CKDT CKNO="1"><CHKC>555</CHKC></CKDT>`)
+	s6 := next(s5, "REMC", "<REMC>after</REMC>")
+	p6 := marshal(s6)
+	require.Contains(t, p6, `"CHKC":{"raw":"555"}`)
+	require.NotContains(t, p6, `"CHKC":{"raw":"101"}`)
+
+	// Lists changed by hand on a copy that shares the kept JSON: the same
+	// array shorter, another array of the same length, a list removed, a
+	// list added under a new name (the identity, not the name, decides).
+	gates := s4.Groups[GroupGates]
+	c := *s4
+	c.Groups = cloneMap(s4.Groups)
+	c.Groups[GroupGates] = gates[:2]
+	require.NotContains(t, marshal(&c), `"GATE":{"raw":"D3"}`)
+	c.Groups[GroupGates] = []Item{{Fields: map[string]Value{"GATE": {Raw: "E1"}}}, gates[1], gates[2]}
+	require.Contains(t, marshal(&c), `"GATE":{"raw":"E1"}`)
+	delete(c.Groups, GroupGates)
+	require.NotContains(t, marshal(&c), `"GTDT"`)
+	c.Groups["ZZZZ"] = gates
+	require.Contains(t, marshal(&c), `"ZZZZ":[{"source_seq":1,"fields":{"GATE":{"raw":"D1"}}}`)
+	c.Groups[GroupRoute], c.Groups[GroupDelays] = []Item{}, nil
+	marshal(&c)
+
+	// What the later states kept never changes the earlier ones' payloads.
+	require.Equal(t, p0, marshal(s0))
+	require.Equal(t, p1, marshal(s1))
+	require.Equal(t, p4, marshal(s4))
 }

@@ -135,6 +135,12 @@ type State struct {
 	LastMessageID int64      `json:"last_message_id"`
 	CreatedAt     time.Time  `json:"created_at"`
 	UpdatedAt     time.Time  `json:"updated_at"`
+
+	// groupsJSON is the JSON of the group lists of the last payload
+	// ChangePayload built for this state or the one it was computed from
+	// (a copy of a state shares it); each entry names the list it encoded,
+	// so a list since replaced is never served (payload.go).
+	groupsJSON groupsJSON
 }
 
 // Changes says which parts of a state a write must touch: the flight row
