@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/msgx-aodb/msgx/db/pgarrays"
 	"github.com/msgx-aodb/msgx/db/postgres"
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/store"
@@ -14,6 +15,16 @@ import (
 )
 
 var flightRows = newRowEncoder[postgres.FlightSchd]()
+
+var arrayQueries = pgarrays.New()
+
+// columnsRows is the fewest flights WriteFlights upserts by
+// FlightUpsertColumns (one array per column) rather than FlightUpsert (one
+// JSON array of rows). PostgreSQL reads a flight from the arrays about 4 µs
+// faster, but binds them about 10 µs slower per statement, and sqlc's call
+// boxes each of the 92 arrays: the JSON is cheaper for a few flights, the
+// arrays from a dozen or so on (docs/dev/performance-notes.md, issue #34).
+const columnsRows = 16
 
 var flightColumns = columnsOf(reflect.TypeFor[postgres.FlightSchd](), flight.ScalarNames)
 
@@ -108,13 +119,14 @@ func (e executor) withDetails(ctx context.Context, rows []postgres.FlightSchd) (
 }
 
 // WriteFlights writes every flight row (new ones by COPY, the others in one
-// upsert statement), then replaces the changed collections: per table one
+// upsert statement: FlightUpsertColumns from columnsRows flights on,
+// FlightUpsert below), then replaces the changed collections: per table one
 // delete for the existing flights and one COPY.
 func (e executor) WriteFlights(ctx context.Context, writes []vocab.FlightWrite, now time.Time) error {
 	if len(writes) == 0 {
 		return nil
 	}
-	// A flight row is a few hundred bytes: size both lists up front, a
+	// A flight row is a few hundred bytes: size the lists up front, a
 	// batch's growing slices were a sixth of this function's time.
 	news := 0
 	for _, w := range writes {
@@ -122,16 +134,28 @@ func (e executor) WriteFlights(ctx context.Context, writes []vocab.FlightWrite, 
 			news++
 		}
 	}
+	updates := len(writes) - news
+	columns := updates >= columnsRows
 	inserts := make([]postgres.FlightInsertParams, 0, news)
-	updates := make([]postgres.FlightSchd, 0, len(writes)-news)
-	attrs := make(attrValues, 0, rowAttrs*len(writes))
+	var rows []postgres.FlightSchd              // FlightUpsert's
+	var existing []vocab.FlightWrite            // FlightUpsertColumns'
+	attrs := make(attrValues, 0, rowAttrs*news) // the rows' structure attributes
+	if columns {
+		existing = make([]vocab.FlightWrite, 0, updates)
+	} else {
+		rows = make([]postgres.FlightSchd, 0, updates)
+		attrs = make(attrValues, 0, rowAttrs*len(writes))
+	}
 	for _, w := range writes {
-		if w.New {
+		switch {
+		case w.New:
 			inserts = append(inserts, postgres.FlightInsertParams{})
 			setRow((*postgres.FlightSchd)(&inserts[len(inserts)-1]), w.State, now, &attrs)
-		} else {
-			updates = append(updates, postgres.FlightSchd{})
-			setRow(&updates[len(updates)-1], w.State, now, &attrs)
+		case columns:
+			existing = append(existing, w)
+		default:
+			rows = append(rows, postgres.FlightSchd{})
+			setRow(&rows[len(rows)-1], w.State, now, &attrs)
 		}
 	}
 	if len(inserts) > 0 {
@@ -139,10 +163,15 @@ func (e executor) WriteFlights(ctx context.Context, writes []vocab.FlightWrite, 
 			return interpret(err)
 		}
 	}
-	if len(updates) > 0 {
+	switch {
+	case columns:
+		if err := arrayQueries.FlightUpsertColumns(ctx, e.db, columnsArgs(existing, now)); err != nil {
+			return interpret(err)
+		}
+	case updates > 0:
 		// The generated row type's JSON keys are the column names, which
 		// json_to_recordset turns back into rows.
-		if err := e.q.FlightUpsert(ctx, e.db, flightRows.encode(updates)); err != nil {
+		if err := e.q.FlightUpsert(ctx, e.db, flightRows.encode(rows)); err != nil {
 			return interpret(err)
 		}
 	}

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
@@ -256,6 +257,50 @@ func testFlights(t *testing.T, newStore Factory) {
 		require.NoError(t, err)
 		require.Equal(t, int64(1), stamps[11].StateVersion)
 		require.True(t, stamps[11].UpdatedAt.Equal(later), "%v", stamps[11].UpdatedAt)
+	})
+
+	// A batch as a FLOP drain or a DNLD writes it (PostgreSQL sends one of
+	// 16 flights or more as an array per column): every flight reads back
+	// as written, values cleared in some flights only, one flight that did
+	// not exist yet, CREATED_AT kept.
+	t.Run("ABatchOfFlightsReadsBackAsWritten", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
+		s := newStore(t)
+		const n = 40
+		var first []*flight.State
+		for i := int64(1); i < n; i++ {
+			first = append(first, richFlight(300+i))
+		}
+		write(t, s, t0, first...)
+		later := t0.Add(time.Minute)
+		var batch []vocab.FlightWrite
+		for i := int64(1); i <= n; i++ {
+			next := richFlight(300 + i)
+			next.StateVersion, next.LastMessageID = 2, 43
+			next.CreatedAt = t0
+			if i%2 == 0 {
+				delete(next.Scalars, "ESTT")
+				delete(next.Structs, "FDIV")
+				next.Stamps = flight.Stamps{"STND": at(2, 8, 0).UTC()}
+			} else {
+				next.Scalars["REMC"] = raw(fmt.Sprintf("batch %d \"q\" \\ é", i))
+			}
+			if i == n {
+				next.CreatedAt = time.Time{} // new: created now
+			}
+			batch = append(batch, vocab.FlightWrite{State: next, Changes: allChanged})
+		}
+		require.NoError(t, s.WriteFlights(ctx(t), batch, later))
+		for _, w := range batch {
+			got := read(t, s, w.State.FLID)
+			require.Equal(t, business(t, w.State), business(t, got), "flight %d", w.State.FLID)
+			require.True(t, got.UpdatedAt.Equal(later))
+			created := t0
+			if w.State.FLID == 300+n {
+				created = later
+			}
+			require.True(t, got.CreatedAt.Equal(created), "flight %d created %v", w.State.FLID, got.CreatedAt)
+		}
 	})
 
 	t.Run("ManyFlightsByDayAndUnknown", func(t *testing.T) {

@@ -1,0 +1,7 @@
+package pgstore
+
+// For the external tests (package pgstore_test, which can import testdb).
+var (
+	ColumnsRows  = columnsRows
+	ColumnsState = columnsState
+)

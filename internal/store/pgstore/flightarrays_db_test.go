@@ -1,0 +1,58 @@
+package pgstore_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/store/pgstore"
+	"github.com/msgx-aodb/msgx/internal/testdb"
+	"github.com/msgx-aodb/msgx/internal/vocab"
+)
+
+// FlightUpsertColumns (a batch of columnsRows flights or more) writes each
+// flight's row exactly as FlightUpsert (a smaller batch) does: the same
+// values, NULLs, times (rounded to the microsecond), CREATED_AT kept or
+// set, for flights that exist and for one that does not.
+func TestFlightUpsertColumnsWritesWhatFlightUpsertWrites(t *testing.T) {
+	t.Parallel()
+	pool := testdb.Postgres(t).Pool
+	s := pgstore.New(pool)
+	ctx := t.Context()
+	now := time.Date(2026, 12, 2, 8, 0, 0, 987654321, time.UTC).Truncate(time.Microsecond)
+	n := pgstore.ColumnsRows + 3
+	require.Greater(t, pgstore.ColumnsRows, 1)
+
+	var created []vocab.FlightWrite
+	for k := range n - 1 { // the last flight of each set does not exist yet
+		created = append(created,
+			vocab.FlightWrite{State: pgstore.ColumnsState(int64(1000+k), k+1), New: true},
+			vocab.FlightWrite{State: pgstore.ColumnsState(int64(2000+k), k+1), New: true})
+	}
+	require.NoError(t, s.WriteFlights(ctx, created, now))
+
+	var batch []vocab.FlightWrite
+	for k := range n {
+		one := []vocab.FlightWrite{{State: pgstore.ColumnsState(int64(1000+k), k)}}
+		require.NoError(t, s.WriteFlights(ctx, one, now.Add(time.Minute)), "FlightUpsert")
+		batch = append(batch, vocab.FlightWrite{State: pgstore.ColumnsState(int64(2000+k), k)})
+	}
+	require.NoError(t, s.WriteFlights(ctx, batch, now.Add(time.Minute)), "FlightUpsertColumns")
+
+	rows := func(from int64) []string {
+		r, err := pool.Query(ctx, `SELECT (to_jsonb(f) - 'flid')::text FROM flight_schd f WHERE flid BETWEEN $1 AND $1 + 999 ORDER BY flid`, from)
+		require.NoError(t, err)
+		var out []string
+		for r.Next() {
+			var row string
+			require.NoError(t, r.Scan(&row))
+			out = append(out, row)
+		}
+		require.NoError(t, r.Err())
+		return out
+	}
+	single, columns := rows(1000), rows(2000)
+	require.Len(t, single, n)
+	require.Equal(t, single, columns)
+}

@@ -1,0 +1,64 @@
+package pgstore
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/msgx-aodb/msgx/internal/flight"
+	"github.com/msgx-aodb/msgx/internal/vocab"
+)
+
+// columnsState is flight flid in variant k: every kind of column set in
+// some variants and NULL in others, FRET in none, text of every kind.
+func columnsState(flid int64, k int) *flight.State {
+	day := time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
+	at := day.Add(time.Duration(k)*time.Minute + 123456789*time.Nanosecond) // sub-microsecond: rounded alike
+	minutes := int32(60 + k)
+	s := &flight.State{
+		FLID: flid, Lifecycle: flight.Active, StateVersion: int64(1 + k), LastMessageID: int64(100 + k),
+		OperationDay: day, Scalars: map[string]flight.Value{}, Structs: map[string]flight.Struct{},
+		Groups: map[string][]flight.Item{}, Payloads: map[string]flight.Payload{},
+	}
+	for i, name := range flight.ScalarNames {
+		if (i+k)%3 == 0 {
+			continue
+		}
+		raw := fmt.Sprintf("%s %d \"q\" \\ \t\n é 中文 \u2028 <&>", name, k)
+		switch name { // CHECK constraints
+		case "MVIN", "FLIN":
+			raw = "D"
+		}
+		s.Scalars[name] = flight.Value{Raw: raw, Time: &at, Minutes: &minutes}
+	}
+	text := fmt.Sprintf("diverted %d", k)
+	if k%2 == 0 {
+		s.Structs["FDIV"] = flight.Struct{Text: &text, Attrs: map[string]string{"DDES": "PEK", "DDIR": "TO"}}
+		s.FDay = &day
+		s.Stamps = flight.Stamps{"*": day, "STND": at.Truncate(time.Second)}
+	} else {
+		s.Structs["FLAB"] = flight.Struct{Attrs: map[string]string{"ARES": "O"}}
+		s.Lifecycle, s.DeletedAt = flight.Deleted, &at
+		s.CreatedAt = day.Add(-time.Hour)
+	}
+	return s
+}
+
+// A column NULL in every flight of the batch goes as a NULL array (unnest
+// pads it with NULLs), the others with an element per flight.
+func TestColumnsArgsSendEmptyColumnsAsNull(t *testing.T) {
+	a, b := columnsState(1, 0), columnsState(2, 1)
+	a.Scalars = map[string]flight.Value{"STND": {Raw: "101"}}
+	b.Scalars = map[string]flight.Value{"REMC": {Raw: "late"}}
+	p := columnsArgs([]vocab.FlightWrite{{State: a}, {State: b}}, time.Now())
+	require.Nil(t, p.Ffid, "no flight has FFID")
+	require.Nil(t, p.FretText, "no flight has FRET")
+	require.Len(t, p.Stnd, 2)
+	require.Equal(t, "101", string(*p.Stnd[0]))
+	require.Nil(t, p.Stnd[1])
+	require.Nil(t, p.Remc[0])
+	require.Equal(t, "late", string(*p.Remc[1]))
+	require.Len(t, p.Flid, 2)
+}
