@@ -27,11 +27,8 @@ import (
 func TestNewDayStatementsStayLinearOnStaleStatistics(t *testing.T) {
 	t.Parallel()
 	const perDay = 400
-	pool := testdb.Postgres(t).Pool
 	ctx := t.Context()
-	conn, err := pool.Acquire(ctx)
-	require.NoError(t, err)
-	defer conn.Release()
+	conn := planConn(t)
 	exec := func(sql string, args ...any) {
 		t.Helper()
 		_, err := conn.Exec(ctx, sql, args...)
@@ -63,7 +60,7 @@ func TestNewDayStatementsStayLinearOnStaleStatistics(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			query, args := namedQuery(t, c.file, c.name, c.args)
-			removed := joinFilterRemoved(t, conn.Conn(), query, args...)
+			removed := joinFilterRemoved(t, conn, query, args...)
 			require.LessOrEqual(t, removed, 4*perDay, "rows compared and dropped by a join filter: the day's members each compared with the day's flights")
 		})
 	}
@@ -128,21 +125,14 @@ func joinFilterRemoved(t *testing.T, conn *pgx.Conn, query string, args ...any) 
 func TestRunReadsOnlyTheFlightsAsked(t *testing.T) {
 	t.Parallel()
 	const live, asked = 20000, 200
-	pool := testdb.Postgres(t).Pool
-	ctx := t.Context()
-	conn, err := pool.Acquire(ctx)
-	require.NoError(t, err)
-	defer conn.Release()
-	for _, sql := range []string{
+	conn := planConn(t)
+	mustExec(t, conn,
 		`INSERT INTO flight_schd (flid, operation_day, last_message_id)
 		 SELECT i, DATE '2026-11-20' + i % 14, 1 FROM generate_series(1, 20000) i`,
 		`INSERT INTO flight_gate (flid, ordinal, record_version)
 		 SELECT f, o, 1 FROM generate_series(1, 20000) f, generate_series(1, 2) o`,
 		"ANALYZE flight_schd, flight_gate",
-	} {
-		_, err := conn.Exec(ctx, sql)
-		require.NoError(t, err, sql)
-	}
+	)
 	flids := make([]int64, asked)
 	for i := range flids {
 		flids[i] = int64(live - 14*i) // one day's flights, spread over the table
@@ -152,7 +142,7 @@ func TestRunReadsOnlyTheFlightsAsked(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			query, args := namedQuery(t, c.file, c.name, map[string]any{"flids": flids})
-			read := rowsRead(t, conn.Conn(), c.table, query, args...)
+			read := rowsRead(t, conn, c.table, query, args...)
 			require.LessOrEqual(t, read, 2*asked, "rows of %s read for %d flights of %d", c.table, asked, live)
 		})
 	}
@@ -186,27 +176,20 @@ func rowsRead(t *testing.T, conn *pgx.Conn, table, query string, args ...any) in
 func TestPruneReadsOnlyTheDifference(t *testing.T) {
 	t.Parallel()
 	const perDay = 2000
-	pool := testdb.Postgres(t).Pool
-	ctx := t.Context()
-	conn, err := pool.Acquire(ctx)
-	require.NoError(t, err)
-	defer conn.Release()
-	for _, sql := range []string{
+	conn := planConn(t)
+	mustExec(t, conn,
 		"ALTER TABLE flight_schd SET (autovacuum_enabled = false)",
 		"ALTER TABLE schd_gen_flid SET (autovacuum_enabled = false)",
 		`INSERT INTO flight_schd (flid, operation_day, last_message_id)
 		 SELECT i, DATE '2026-12-02', 1 FROM generate_series(1, 2000) i`,
 		"INSERT INTO schd_gen_flid (fday, flid) SELECT operation_day, flid FROM flight_schd",
-	} {
-		_, err := conn.Exec(ctx, sql)
-		require.NoError(t, err, sql)
-	}
+	)
 	keep := make([]int64, perDay-2)
 	for i := range keep {
 		keep[i] = int64(i + 3)
 	}
 	query, args := namedQuery(t, "flight.sql", "FlightListPruneCandidates", map[string]any{"fday": "2026-12-02", "keep_flids": keep})
-	require.LessOrEqual(t, blocksRead(t, conn.Conn(), query, args...), perDay/10, "blocks read to find 2 candidates among %d members", perDay)
+	require.LessOrEqual(t, blocksRead(t, conn, query, args...), perDay/10, "blocks read to find 2 candidates among %d members", perDay)
 }
 
 // blocksRead runs query under EXPLAIN (ANALYZE, BUFFERS) (rolled back) and
@@ -228,11 +211,8 @@ func blocksRead(t *testing.T, conn *pgx.Conn, query string, args ...any) int {
 func TestStatusCountsReadOnlyTheBacklogAndTheDead(t *testing.T) {
 	t.Parallel()
 	const finished, pending, failed, dead = 20000, 30, 5, 20
-	pool := testdb.Postgres(t).Pool
 	ctx := t.Context()
-	conn, err := pool.Acquire(ctx)
-	require.NoError(t, err)
-	defer conn.Release()
+	conn := planConn(t)
 	for _, c := range []struct {
 		sql string
 		n   int
@@ -252,10 +232,10 @@ func TestStatusCountsReadOnlyTheBacklogAndTheDead(t *testing.T) {
 		_, err := conn.Exec(ctx, c.sql, c.n)
 		require.NoError(t, err, c.sql)
 	}
-	_, err = conn.Exec(ctx, "VACUUM ANALYZE proc_state")
+	_, err := conn.Exec(ctx, "VACUUM ANALYZE proc_state")
 	require.NoError(t, err)
 	query, args := namedQuery(t, "proc_state.sql", "ProcStateCountBacklogAndDead", nil)
-	read := rowsRead(t, conn.Conn(), "proc_state", query, args...)
+	read := rowsRead(t, conn, "proc_state", query, args...)
 	require.LessOrEqual(t, read, pending+failed+dead, "rows of proc_state read to count a backlog of %d and %d dead letters among %d finished messages",
 		pending+failed, dead, finished)
 }
@@ -267,12 +247,9 @@ func TestStatusCountsReadOnlyTheBacklogAndTheDead(t *testing.T) {
 func TestIdentityConflictsReadOnlyTheDaysDuplicates(t *testing.T) {
 	t.Parallel()
 	const archived = 20000 // a day's archive: finished a week ago, moved today
-	pool := testdb.Postgres(t).Pool
 	ctx := t.Context()
-	conn, err := pool.Acquire(ctx)
-	require.NoError(t, err)
-	defer conn.Release()
-	_, err = conn.Exec(ctx, `INSERT INTO proc_state_hst (msg_id, status, attempts, first_seen_at, reason, duplicate_of,
+	conn := planConn(t)
+	_, err := conn.Exec(ctx, `INSERT INTO proc_state_hst (msg_id, status, attempts, first_seen_at, reason, duplicate_of,
 		  replay_count, finished_at, created_at, archived_at)
 		SELECT i, CASE WHEN i % 100 = 7 THEN 'SKIPPED' ELSE 'SUCCEEDED' END, 0, t,
 		  CASE WHEN i % 100 = 7 THEN 'duplicate-of:' || (i - 1) || ':content-differs' END,
@@ -286,7 +263,7 @@ func TestIdentityConflictsReadOnlyTheDaysDuplicates(t *testing.T) {
 	for _, name := range []string{"IdentityConflictCountSince", "IdentityConflictsSince"} {
 		t.Run(name, func(t *testing.T) {
 			query, args := namedQuery(t, "pipeline.sql", name, map[string]any{"since": since, "max_rows": 5})
-			read := rowsRead(t, conn.Conn(), "proc_state_hst", query, args...)
+			read := rowsRead(t, conn, "proc_state_hst", query, args...)
 			require.LessOrEqual(t, read, 10, "archived rows read to find the duplicates finished in the last 24 h, among %d archived in them", archived)
 		})
 	}
@@ -302,27 +279,20 @@ func TestIdentityConflictsReadOnlyTheDaysDuplicates(t *testing.T) {
 // session's own process.
 func TestIdentityLookupNeverRunsParallel(t *testing.T) {
 	t.Parallel()
-	pool := testdb.Postgres(t).Pool
-	ctx := t.Context()
-	conn, err := pool.Acquire(ctx)
-	require.NoError(t, err)
-	defer conn.Release()
-	for _, sql := range []string{
+	conn := planConn(t)
+	mustExec(t, conn,
 		`INSERT INTO proc_state_hst (msg_id, status, identity_key, attempts, first_seen_at, replay_count, created_at)
 		 SELECT i, 'SUCCEEDED', 'AODB|FLOP|STND|' || i, 0, now(), 0, now() FROM generate_series(1, 20000) i`,
 		`INSERT INTO proc_state (msg_id, status, identity_key, first_seen_at)
 		 SELECT i, 'SUCCEEDED', 'AODB|FLOP|STND|' || i, now() FROM generate_series(20001, 22000) i`,
 		"ANALYZE proc_state, proc_state_hst",
-	} {
-		_, err := conn.Exec(ctx, sql)
-		require.NoError(t, err, sql)
-	}
+	)
 	keys := make([]string, 1000)
 	for i := range keys {
 		keys[i] = fmt.Sprintf("AODB|FLOP|STND|%d", 21500+i) // live, then new
 	}
 	query, args := namedQuery(t, "proc_state.sql", "ProcStateFindIdentities", map[string]any{"identity_keys": keys})
-	nodes := planNodes(t, conn.Conn(), []string{
+	nodes := planNodes(t, conn, []string{
 		"SET LOCAL parallel_setup_cost = 0", "SET LOCAL parallel_tuple_cost = 0",
 		"SET LOCAL min_parallel_index_scan_size = 0", "SET LOCAL min_parallel_table_scan_size = 0",
 	}, query, args...)
@@ -341,19 +311,12 @@ func TestIdentityLookupNeverRunsParallel(t *testing.T) {
 // may be read then.
 func TestEnqueueReadsTheArchiveOnlyBelowItsLargestID(t *testing.T) {
 	t.Parallel()
-	pool := testdb.Postgres(t).Pool
-	ctx := t.Context()
-	conn, err := pool.Acquire(ctx)
-	require.NoError(t, err)
-	defer conn.Release()
-	for _, sql := range []string{
+	conn := planConn(t)
+	mustExec(t, conn,
 		`INSERT INTO proc_state_hst (msg_id, status, attempts, first_seen_at, replay_count, created_at)
 		 SELECT i, 'SUCCEEDED', 0, now(), 0, now() FROM generate_series(1, 20000) i`,
 		"ANALYZE proc_state_hst",
-	} {
-		_, err := conn.Exec(ctx, sql)
-		require.NoError(t, err, sql)
-	}
+	)
 	for _, c := range []struct {
 		ids      []int64
 		archived int // reads of proc_state_hst: its maximum, then one per id at or below it
@@ -365,7 +328,7 @@ func TestEnqueueReadsTheArchiveOnlyBelowItsLargestID(t *testing.T) {
 			t.Run(fmt.Sprint(name, c.ids), func(t *testing.T) {
 				query, args := namedQuery(t, "proc_state.sql", name, map[string]any{"msg_ids": c.ids, "now": time.Now()})
 				loops := 0
-				for _, n := range planNodes(t, conn.Conn(), nil, "EXPLAIN (ANALYZE, FORMAT JSON) "+query, args...) {
+				for _, n := range planNodes(t, conn, nil, "EXPLAIN (ANALYZE, FORMAT JSON) "+query, args...) {
 					if n["Relation Name"] == "proc_state_hst" {
 						l, _ := n["Actual Loops"].(float64)
 						loops += int(l)
@@ -420,29 +383,23 @@ func planNodes(t *testing.T, conn *pgx.Conn, setup []string, query string, args 
 func TestDueBackfillsReadOnlyTheirMessages(t *testing.T) {
 	t.Parallel()
 	const messages, todos = 20000, 300
-	pool := testdb.Postgres(t).Pool
 	ctx := t.Context()
-	conn, err := pool.Acquire(ctx)
-	require.NoError(t, err)
-	defer conn.Release()
+	conn := planConn(t)
 	query, _ := namedQuery(t, "pipeline.sql", "BackfillTodoListDue", map[string]any{"now": nil, "max_rows": nil})
-	for _, sql := range []string{
+	mustExec(t, conn,
 		"ALTER TABLE proc_state SET (autovacuum_enabled = false)",
 		"ALTER TABLE backfill_todo SET (autovacuum_enabled = false)",
 		`INSERT INTO proc_state (msg_id, status, first_seen_at) SELECT i, 'SUCCEEDED', now() FROM generate_series(1, 2) i`,
 		// The drain's start: the plan is made once and kept.
 		"SET plan_cache_mode = force_generic_plan",
-		"PREPARE due(timestamptz, int) AS " + query,
+		"PREPARE due(timestamptz, int) AS "+query,
 		"EXECUTE due(now(), 1000)",
 		`INSERT INTO proc_state (msg_id, status, first_seen_at) SELECT i, 'SUCCEEDED', now() FROM generate_series(3, 20000) i`,
 		`INSERT INTO backfill_todo (msg_id, mailbox_status, processed_at, next_attempt_at, created_at)
 		 SELECT i, 'SUCCEEDED', now(), now(), now() FROM generate_series(20000 - 299, 20000) i`,
-	} {
-		_, err := conn.Exec(ctx, sql)
-		require.NoError(t, err, sql)
-	}
+	)
 	defer func() { _, _ = conn.Exec(context.WithoutCancel(ctx), "DEALLOCATE due; RESET plan_cache_mode") }()
-	read := rowsRead(t, conn.Conn(), "proc_state", "EXECUTE due(now(), 1000)")
+	read := rowsRead(t, conn, "proc_state", "EXECUTE due(now(), 1000)")
 	require.LessOrEqual(t, read, todos, "rows of proc_state read for %d todos among %d messages", todos, messages)
 }
 
@@ -456,19 +413,12 @@ func TestDueBackfillsReadOnlyTheirMessages(t *testing.T) {
 // once per id at or below it.
 func TestEnqueueReadsTheQueueOnlyBelowItsLargestID(t *testing.T) {
 	t.Parallel()
-	pool := testdb.Postgres(t).Pool
-	ctx := t.Context()
-	conn, err := pool.Acquire(ctx)
-	require.NoError(t, err)
-	defer conn.Release()
-	for _, sql := range []string{
+	conn := planConn(t)
+	mustExec(t, conn,
 		`INSERT INTO proc_state (msg_id, status, first_seen_at)
 		 SELECT i, CASE WHEN i % 2 = 0 THEN 'SUCCEEDED' ELSE 'PENDING' END, now() FROM generate_series(1, 20000) i`,
 		"ANALYZE proc_state",
-	} {
-		_, err := conn.Exec(ctx, sql)
-		require.NoError(t, err, sql)
-	}
+	)
 	for _, c := range []struct {
 		name  string
 		ids   []int64
@@ -482,7 +432,7 @@ func TestEnqueueReadsTheQueueOnlyBelowItsLargestID(t *testing.T) {
 		t.Run(fmt.Sprint(c.name, c.ids), func(t *testing.T) {
 			query, args := namedQuery(t, "proc_state.sql", c.name, map[string]any{"msg_ids": c.ids, "now": time.Now()})
 			loops := 0
-			for _, n := range planNodes(t, conn.Conn(), nil, "EXPLAIN (ANALYZE, FORMAT JSON) "+query, args...) {
+			for _, n := range planNodes(t, conn, nil, "EXPLAIN (ANALYZE, FORMAT JSON) "+query, args...) {
 				if n["Relation Name"] == "proc_state" && n["Node Type"] != "ModifyTable" {
 					l, _ := n["Actual Loops"].(float64)
 					loops += int(l)
@@ -527,11 +477,8 @@ func TestEnqueueAddsNoIdentityEntries(t *testing.T) {
 // whatever order (pgstore orders the rows itself, details_test.go).
 func TestDetailReadsNeitherHashNorSort(t *testing.T) {
 	t.Parallel()
-	pool := testdb.Postgres(t).Pool
 	ctx := t.Context()
-	conn, err := pool.Acquire(ctx)
-	require.NoError(t, err)
-	defer conn.Release()
+	conn := planConn(t)
 	data, err := os.ReadFile(filepath.Join("..", "..", "..", "sql", "postgres", "queries", "flight_detail.sql"))
 	require.NoError(t, err)
 	names := regexp.MustCompile(`-- name: (\w+ListByFlights) `).FindAllStringSubmatch(string(data), -1)
@@ -539,7 +486,7 @@ func TestDetailReadsNeitherHashNorSort(t *testing.T) {
 	for _, n := range names {
 		t.Run(n[1], func(t *testing.T) {
 			query, args := namedQuery(t, "flight_detail.sql", n[1], map[string]any{"flids": []int64{3, 1, 2}})
-			for _, node := range planNodes(t, conn.Conn(), nil, query, args...) {
+			for _, node := range planNodes(t, conn, nil, query, args...) {
 				require.NotContains(t, []string{"Sort", "Incremental Sort", "Aggregate", "Unique", "Hash"}, node["Node Type"], "%s", query)
 			}
 			rows, err := conn.Query(ctx, query, args...)
@@ -549,5 +496,25 @@ func TestDetailReadsNeitherHashNorSort(t *testing.T) {
 				require.NotContains(t, []string{"record_version", "created_at", "updated_at"}, f.Name)
 			}
 		})
+	}
+}
+
+// planConn is a connection to a new test database of its own, for the
+// plan tests' setup statements and EXPLAINs (session settings stay on it).
+func planConn(t *testing.T) *pgx.Conn {
+	t.Helper()
+	c, err := testdb.Postgres(t).Pool.Acquire(t.Context())
+	require.NoError(t, err)
+	t.Cleanup(c.Release)
+	return c.Conn()
+}
+
+// mustExec runs setup statements in order, failing the test on the first
+// error.
+func mustExec(t *testing.T, conn *pgx.Conn, stmts ...string) {
+	t.Helper()
+	for _, sql := range stmts {
+		_, err := conn.Exec(t.Context(), sql)
+		require.NoError(t, err, sql)
 	}
 }
