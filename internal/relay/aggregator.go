@@ -93,7 +93,7 @@ func (a *Aggregator) step(ctx context.Context) (delivered, read int, err error) 
 	var done []store.SchdSent
 	for i, e := range latest {
 		if acks[i].err == nil {
-			done = append(done, store.SchdSent{FLID: e.FLID, EventID: e.ID})
+			done = append(done, store.SentAs(e))
 		}
 	}
 	if len(done) > 0 {
@@ -186,7 +186,7 @@ func (a *Aggregator) fail(ctx context.Context, e store.Event, cause error, now t
 	sctx, cancel := storeCtx(ctx, a.cfg.StoreTimeout)
 	defer cancel()
 	status, err := a.store.RecordSchdFailure(sctx, store.RecordSchdFailureParams{
-		SchdSent: store.SchdSent{FLID: e.FLID, EventID: e.ID},
+		SchdSent: store.SentAs(e),
 		Reason:   widths.LastError.Cut(cause.Error()), NextAttemptAt: next, MaxAttempts: a.cfg.maxAttempts(cause),
 	})
 	if err != nil {
