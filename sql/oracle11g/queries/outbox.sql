@@ -199,16 +199,16 @@ BEGIN
   WHERE CASE WHEN e.status = 'PENDING' THEN e.target END = 'KAFKA:schd';
   MERGE INTO schd_mark m
   USING (
-    SELECT flid, cminmsgs_id, state_version, event_type, attempts, next_attempt_at, last_error,
-      created_at, pending_since,
+    SELECT x.flid, x.cminmsgs_id, x.state_version, x.event_type, x.attempts, x.next_attempt_at, x.last_error,
+      x.created_at, x.pending_since,
       (SELECT t.event_id FROM msg_event t
-       WHERE t.idempotency_key = cminmsgs_id || ':' || flid || ':' || state_version || ':KAFKA:msg') AS twin_id
+       WHERE t.idempotency_key = x.cminmsgs_id || ':' || x.flid || ':' || x.state_version || ':KAFKA:msg') AS twin_id
     FROM (
       SELECT l.flid, l.event_id, l.cminmsgs_id, l.state_version, l.event_type, l.attempts, l.next_attempt_at,
         l.last_error, l.created_at, MIN(l.created_at) OVER (PARTITION BY l.flid) AS pending_since,
         ROW_NUMBER() OVER (PARTITION BY l.flid ORDER BY l.state_version DESC, l.event_id DESC) AS rn
       FROM msg_event l WHERE l.event_id IN (SELECT COLUMN_VALUE FROM TABLE(legacy))
-    ) WHERE rn = 1
+    ) x WHERE x.rn = 1
   ) d
   ON (m.flid = d.flid)
   WHEN MATCHED THEN UPDATE SET
