@@ -693,9 +693,9 @@ type SchdGenFlid struct {
 type SchdMark struct {
 	// The flight; its Kafka record key as text.
 	Flid int64 `json:"flid"`
-	// EVENT_ID of the KAFKA:msg event of the latest change (its twin): the record's event-id header, and what the relay compares before it deletes the mark.
-	EventID int64 `json:"event_id"`
-	// Mailbox id of the message of the latest change.
+	// Unused, NULL: the mark names its change by CMINMSGS_ID and STATE_VERSION; the record's event-id header is the EVENT_ID of that change's KAFKA:msg event (its twin), read when the mark is sent.
+	EventID *int64 `json:"event_id"`
+	// Mailbox id of the message of the latest change; with STATE_VERSION what the relay compares before it deletes the mark.
 	CminmsgsID int64 `json:"cminmsgs_id"`
 	// Flight STATE_VERSION after the latest change.
 	StateVersion int64 `json:"state_version"`

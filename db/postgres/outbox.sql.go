@@ -412,24 +412,28 @@ WITH legacy AS (
   FROM legacy l
   ORDER BY l.flid, l.state_version DESC, l.event_id DESC
 )
-INSERT INTO schd_mark AS m (flid, event_id, cminmsgs_id, state_version, event_type, attempts,
+INSERT INTO schd_mark AS m (flid, cminmsgs_id, state_version, event_type, attempts,
   next_attempt_at, last_error, created_at, pending_since)
-SELECT l.flid, l.event_id, l.cminmsgs_id, l.state_version, l.event_type, l.attempts,
+SELECT l.flid, l.cminmsgs_id, l.state_version, l.event_type, l.attempts,
   l.next_attempt_at, l.last_error, l.created_at, l.pending_since
 FROM latest l
 ON CONFLICT (flid) DO UPDATE SET
-  event_id = EXCLUDED.event_id, cminmsgs_id = EXCLUDED.cminmsgs_id, state_version = EXCLUDED.state_version,
+  event_id = NULL, cminmsgs_id = EXCLUDED.cminmsgs_id, state_version = EXCLUDED.state_version,
   event_type = EXCLUDED.event_type, attempts = EXCLUDED.attempts, next_attempt_at = EXCLUDED.next_attempt_at,
   last_error = EXCLUDED.last_error, created_at = EXCLUDED.created_at,
   pending_since = LEAST(m.pending_since, EXCLUDED.pending_since)
-WHERE m.event_id < EXCLUDED.event_id
+WHERE COALESCE((SELECT t.event_id FROM msg_event t
+    WHERE t.idempotency_key = m.cminmsgs_id || ':' || m.flid || ':' || m.state_version || ':KAFKA:msg'), 9223372036854775807)
+  < (SELECT t.event_id FROM msg_event t
+    WHERE t.idempotency_key = EXCLUDED.cminmsgs_id || ':' || EXCLUDED.flid || ':' || EXCLUDED.state_version || ':KAFKA:msg')
 `
 
 // KAFKA:schd rows an earlier release left PENDING become marks: per flight
-// the latest (it stands for the older ones, which go; the mark keeps its
-// EVENT_ID), unless the flight's mark names a later change (a higher
-// EVENT_ID, the same sequence). Run when
-// the relay starts a term; the partial msg_event_head_ix finds nothing fast.
+// the latest (it stands for the older ones, which go), unless the flight's
+// mark names a later change: its twin has a higher EVENT_ID (ids commit in
+// order), or is not in this statement's snapshot (committed since, so
+// later). Run when the relay starts a term; the partial msg_event_head_ix
+// finds nothing fast.
 func (q *Queries) SchdMarkAdopt(ctx context.Context, db DBTX) (int64, error) {
 	result, err := db.Exec(ctx, schdMarkAdopt)
 	if err != nil {
@@ -440,20 +444,22 @@ func (q *Queries) SchdMarkAdopt(ctx context.Context, db DBTX) (int64, error) {
 
 const schdMarkClear = `-- name: SchdMarkClear :execrows
 DELETE FROM schd_mark m
-USING (SELECT unnest($1::bigint[]) AS flid, unnest($2::bigint[]) AS event_id) d
-WHERE m.flid = d.flid AND m.event_id = d.event_id
+USING (SELECT unnest($1::bigint[]) AS flid, unnest($2::bigint[]) AS cminmsgs_id,
+              unnest($3::bigint[]) AS state_version) d
+WHERE m.flid = d.flid AND m.cminmsgs_id = d.cminmsgs_id AND m.state_version = d.state_version
 `
 
 type SchdMarkClearParams struct {
-	Flids    []int64 `json:"flids"`
-	EventIds []int64 `json:"event_ids"`
+	Flids         []int64 `json:"flids"`
+	CminmsgsIds   []int64 `json:"cminmsgs_ids"`
+	StateVersions []int64 `json:"state_versions"`
 }
 
 // Deletes the delivered marks, each only while it still names the change
-// that was sent (flids[i] at event_ids[i]): a mark a newer change replaced
-// meanwhile stays, and that change is sent next.
+// that was sent (flids[i] at cminmsgs_ids[i], state_versions[i]): a mark a
+// newer change replaced meanwhile stays, and that change is sent next.
 func (q *Queries) SchdMarkClear(ctx context.Context, db DBTX, arg SchdMarkClearParams) (int64, error) {
-	result, err := db.Exec(ctx, schdMarkClear, arg.Flids, arg.EventIds)
+	result, err := db.Exec(ctx, schdMarkClear, arg.Flids, arg.CminmsgsIds, arg.StateVersions)
 	if err != nil {
 		return 0, err
 	}
@@ -461,13 +467,13 @@ func (q *Queries) SchdMarkClear(ctx context.Context, db DBTX, arg SchdMarkClearP
 }
 
 const schdMarkListDue = `-- name: SchdMarkListDue :many
-SELECT m.flid, m.event_id, m.cminmsgs_id, m.state_version, m.event_type, t.payload,
+SELECT m.flid, COALESCE(t.event_id, 0)::bigint AS event_id, m.cminmsgs_id, m.state_version, m.event_type, t.payload,
   m.attempts, m.next_attempt_at, m.last_error, m.created_at
 FROM schd_mark m
 LEFT JOIN msg_event t
   ON t.idempotency_key = m.cminmsgs_id || ':' || m.flid || ':' || m.state_version || ':KAFKA:msg'
 WHERE m.next_attempt_at IS NULL OR m.next_attempt_at <= $1::timestamptz
-ORDER BY m.pending_since, m.event_id
+ORDER BY m.pending_since, m.flid
 LIMIT $2
 `
 
@@ -490,8 +496,10 @@ type SchdMarkListDueRow struct {
 }
 
 // The marks due at @now (not backing off), oldest pending first, each with
-// the payload of the change it names (its KAFKA:msg twin's). A seq scan of a
-// table that holds only the flights changed since the last flush.
+// the EVENT_ID and payload of the change it names (its KAFKA:msg twin's,
+// which outbox retention keeps while the mark names it; 0 and no payload
+// would be a twin gone). A seq scan of a table that holds only the flights
+// changed since the last flush.
 func (q *Queries) SchdMarkListDue(ctx context.Context, db DBTX, arg SchdMarkListDueParams) ([]SchdMarkListDueRow, error) {
 	rows, err := db.Query(ctx, schdMarkListDue, arg.Now, arg.MaxFlights)
 	if err != nil {
@@ -526,19 +534,21 @@ func (q *Queries) SchdMarkListDue(ctx context.Context, db DBTX, arg SchdMarkList
 const schdMarkRecordFailure = `-- name: SchdMarkRecordFailure :one
 WITH dead AS (
   DELETE FROM schd_mark m
-  WHERE m.flid = $1 AND m.event_id = $2 AND m.attempts + 1 >= $3::int
+  WHERE m.flid = $1 AND m.cminmsgs_id = $2 AND m.state_version = $3
+    AND m.attempts + 1 >= $4::int
   RETURNING m.flid, m.event_id, m.cminmsgs_id, m.state_version, m.event_type, m.attempts, m.next_attempt_at, m.last_error, m.created_at, m.pending_since
 ), buried AS (
   INSERT INTO msg_event (target, partition_key, event_type, cminmsgs_id, flid, state_version,
     idempotency_key, status, attempts, next_attempt_at, last_error, created_at)
   SELECT 'KAFKA:schd', d.flid::text, d.event_type, d.cminmsgs_id, d.flid, d.state_version,
     d.cminmsgs_id || ':' || d.flid || ':' || d.state_version || ':KAFKA:schd', 'DEAD', d.attempts + 1,
-    $4::timestamptz, $5, d.created_at
+    $5::timestamptz, $6, d.created_at
   FROM dead d
   RETURNING event_id
 ), backoff AS (
-  UPDATE schd_mark m SET attempts = m.attempts + 1, next_attempt_at = $4::timestamptz, last_error = $5
-  WHERE m.flid = $1 AND m.event_id = $2 AND m.attempts + 1 < $3::int
+  UPDATE schd_mark m SET attempts = m.attempts + 1, next_attempt_at = $5::timestamptz, last_error = $6
+  WHERE m.flid = $1 AND m.cminmsgs_id = $2 AND m.state_version = $3
+    AND m.attempts + 1 < $4::int
   RETURNING m.flid
 )
 SELECT (CASE WHEN EXISTS (SELECT 1 FROM buried) THEN 'DEAD'
@@ -547,21 +557,23 @@ SELECT (CASE WHEN EXISTS (SELECT 1 FROM buried) THEN 'DEAD'
 
 type SchdMarkRecordFailureParams struct {
 	Flid          int64     `json:"flid"`
-	EventID       int64     `json:"event_id"`
+	CminmsgsID    int64     `json:"cminmsgs_id"`
+	StateVersion  int64     `json:"state_version"`
 	MaxAttempts   int32     `json:"max_attempts"`
 	NextAttemptAt time.Time `json:"next_attempt_at"`
 	LastError     *string   `json:"last_error"`
 }
 
-// A failed delivery of the change a mark names (compared by EVENT_ID, as
-// SchdMarkClear): backoff, or at the limit the mark moves to msg_event as a
+// A failed delivery of the change a mark names (compared by CMINMSGS_ID and
+// STATE_VERSION, as SchdMarkClear): backoff, or at the limit the mark moves to msg_event as a
 // DEAD KAFKA:schd row (the dead letter, an EVENT_ID of its own). STATUS:
 // PENDING, DEAD, or empty when a newer change replaced the mark meanwhile
 // (nothing recorded: the newer change starts its own attempts).
 func (q *Queries) SchdMarkRecordFailure(ctx context.Context, db DBTX, arg SchdMarkRecordFailureParams) (string, error) {
 	row := db.QueryRow(ctx, schdMarkRecordFailure,
 		arg.Flid,
-		arg.EventID,
+		arg.CminmsgsID,
+		arg.StateVersion,
 		arg.MaxAttempts,
 		arg.NextAttemptAt,
 		arg.LastError,
@@ -572,16 +584,13 @@ func (q *Queries) SchdMarkRecordFailure(ctx context.Context, db DBTX, arg SchdMa
 }
 
 const schdMarkUpsert = `-- name: SchdMarkUpsert :exec
-INSERT INTO schd_mark AS m (flid, event_id, cminmsgs_id, state_version, event_type, created_at, pending_since)
-SELECT d.flid,
-  (SELECT t.event_id FROM msg_event t
-   WHERE t.idempotency_key = d.cminmsgs_id || ':' || d.flid || ':' || d.state_version || ':KAFKA:msg'),
-  d.cminmsgs_id, d.state_version, d.event_type, d.created_at, d.created_at
+INSERT INTO schd_mark AS m (flid, cminmsgs_id, state_version, event_type, created_at, pending_since)
+SELECT d.flid, d.cminmsgs_id, d.state_version, d.event_type, d.created_at, d.created_at
 FROM (SELECT unnest($1::bigint[]) AS flid, unnest($2::bigint[]) AS cminmsgs_id,
              unnest($3::bigint[]) AS state_version, unnest($4::text[]) AS event_type,
              unnest($5::timestamptz[]) AS created_at) d
 ON CONFLICT (flid) DO UPDATE SET
-  event_id = EXCLUDED.event_id, cminmsgs_id = EXCLUDED.cminmsgs_id, state_version = EXCLUDED.state_version,
+  event_id = NULL, cminmsgs_id = EXCLUDED.cminmsgs_id, state_version = EXCLUDED.state_version,
   event_type = EXCLUDED.event_type, created_at = EXCLUDED.created_at,
   attempts = 0, next_attempt_at = NULL, last_error = NULL
 `
@@ -596,9 +605,10 @@ type SchdMarkUpsertParams struct {
 
 // Marks flights for KAFKA:schd in the business transaction, after the
 // change's KAFKA:msg event (its twin) was written, one mark per flight (FLIDs
-// unique within a call): a newer change replaces the one a mark names, with
-// its twin's EVENT_ID, and starts its attempts again; PENDING_SINCE keeps
-// the oldest undelivered change. No twin: EVENT_ID NULL, refused.
+// unique within a call): a newer change replaces the one a mark names
+// (CMINMSGS_ID, STATE_VERSION) and starts its attempts again; PENDING_SINCE
+// keeps the oldest undelivered change. The twin is not read here (the relay
+// reads it once per delivered flight, not at every change).
 func (q *Queries) SchdMarkUpsert(ctx context.Context, db DBTX, arg SchdMarkUpsertParams) error {
 	_, err := db.Exec(ctx, schdMarkUpsert,
 		arg.Flids,

@@ -398,30 +398,34 @@ type Querier interface {
 	SchdGenFlidReplace(ctx context.Context, db DBTX, arg SchdGenFlidReplaceParams) error
 	SchdGenGet(ctx context.Context, db DBTX, fday time.Time) (SchdGen, error)
 	// KAFKA:schd rows an earlier release left PENDING become marks: per flight
-	// the latest (it stands for the older ones, which go; the mark keeps its
-	// EVENT_ID), unless the flight's mark names a later change (a higher
-	// EVENT_ID, the same sequence). Run when
-	// the relay starts a term; the partial msg_event_head_ix finds nothing fast.
+	// the latest (it stands for the older ones, which go), unless the flight's
+	// mark names a later change: its twin has a higher EVENT_ID (ids commit in
+	// order), or is not in this statement's snapshot (committed since, so
+	// later). Run when the relay starts a term; the partial msg_event_head_ix
+	// finds nothing fast.
 	SchdMarkAdopt(ctx context.Context, db DBTX) (int64, error)
 	// Deletes the delivered marks, each only while it still names the change
-	// that was sent (flids[i] at event_ids[i]): a mark a newer change replaced
-	// meanwhile stays, and that change is sent next.
+	// that was sent (flids[i] at cminmsgs_ids[i], state_versions[i]): a mark a
+	// newer change replaced meanwhile stays, and that change is sent next.
 	SchdMarkClear(ctx context.Context, db DBTX, arg SchdMarkClearParams) (int64, error)
 	// The marks due at @now (not backing off), oldest pending first, each with
-	// the payload of the change it names (its KAFKA:msg twin's). A seq scan of a
-	// table that holds only the flights changed since the last flush.
+	// the EVENT_ID and payload of the change it names (its KAFKA:msg twin's,
+	// which outbox retention keeps while the mark names it; 0 and no payload
+	// would be a twin gone). A seq scan of a table that holds only the flights
+	// changed since the last flush.
 	SchdMarkListDue(ctx context.Context, db DBTX, arg SchdMarkListDueParams) ([]SchdMarkListDueRow, error)
-	// A failed delivery of the change a mark names (compared by EVENT_ID, as
-	// SchdMarkClear): backoff, or at the limit the mark moves to msg_event as a
+	// A failed delivery of the change a mark names (compared by CMINMSGS_ID and
+	// STATE_VERSION, as SchdMarkClear): backoff, or at the limit the mark moves to msg_event as a
 	// DEAD KAFKA:schd row (the dead letter, an EVENT_ID of its own). STATUS:
 	// PENDING, DEAD, or empty when a newer change replaced the mark meanwhile
 	// (nothing recorded: the newer change starts its own attempts).
 	SchdMarkRecordFailure(ctx context.Context, db DBTX, arg SchdMarkRecordFailureParams) (string, error)
 	// Marks flights for KAFKA:schd in the business transaction, after the
 	// change's KAFKA:msg event (its twin) was written, one mark per flight (FLIDs
-	// unique within a call): a newer change replaces the one a mark names, with
-	// its twin's EVENT_ID, and starts its attempts again; PENDING_SINCE keeps
-	// the oldest undelivered change. No twin: EVENT_ID NULL, refused.
+	// unique within a call): a newer change replaces the one a mark names
+	// (CMINMSGS_ID, STATE_VERSION) and starts its attempts again; PENDING_SINCE
+	// keeps the oldest undelivered change. The twin is not read here (the relay
+	// reads it once per delivered flight, not at every change).
 	SchdMarkUpsert(ctx context.Context, db DBTX, arg SchdMarkUpsertParams) error
 	// One row per message and flight day: APPLIED, or STALE (left alone).
 	SchdSnapLogInsert(ctx context.Context, db DBTX, arg SchdSnapLogInsertParams) error

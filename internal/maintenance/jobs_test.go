@@ -68,7 +68,7 @@ func TestOutboxJobTwinRule(t *testing.T) {
 	require.Len(t, marks, 1)
 	require.NotEmpty(t, marks[0].Payload)
 
-	n, err := e.Store.ClearSchdMarks(t.Context(), []store.SchdSent{{FLID: marks[0].FLID, EventID: marks[0].ID}})
+	n, err := e.Store.ClearSchdMarks(t.Context(), []store.SchdSent{store.SentAs(marks[0])})
 	require.NoError(t, err)
 	require.Equal(t, 1, n)
 	res, err = o.Run(t.Context(), false)

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/msgx-aodb/msgx/internal/clock"
@@ -93,7 +94,7 @@ func (a *Aggregator) step(ctx context.Context) (delivered, read int, err error) 
 	var done []store.SchdSent
 	for i, e := range latest {
 		if acks[i].err == nil {
-			done = append(done, store.SchdSent{FLID: e.FLID, EventID: e.ID})
+			done = append(done, store.SentAs(e))
 		}
 	}
 	if len(done) > 0 {
@@ -149,6 +150,14 @@ func (a *Aggregator) produce(ctx context.Context, latest []store.Event) []ack {
 	var recs []*kgo.Record
 	var at []int // index in latest of each of recs
 	for i, e := range latest {
+		if e.ID == 0 {
+			// The change's KAFKA:msg event (EVENT_ID, payload) is gone, which
+			// outbox retention prevents while a mark names it: a record
+			// without them would be a null value, a delete. Dead at once.
+			acks[i] = ack{err: fmt.Errorf("%w: the %s event of flight %d version %d (message %d) is gone; its state cannot be sent",
+				kerr.InvalidRecord, vocab.TargetMsg, e.FLID, e.StateVersion, e.MsgID), at: a.clock.Now()}
+			continue
+		}
 		r := kafka.Record(a.topic, e)
 		if err := a.cfg.fit(r); err != nil {
 			acks[i] = ack{err: err, at: a.clock.Now()}
@@ -186,7 +195,7 @@ func (a *Aggregator) fail(ctx context.Context, e store.Event, cause error, now t
 	sctx, cancel := storeCtx(ctx, a.cfg.StoreTimeout)
 	defer cancel()
 	status, err := a.store.RecordSchdFailure(sctx, store.RecordSchdFailureParams{
-		SchdSent: store.SchdSent{FLID: e.FLID, EventID: e.ID},
+		SchdSent: store.SentAs(e),
 		Reason:   widths.LastError.Cut(cause.Error()), NextAttemptAt: next, MaxAttempts: a.cfg.maxAttempts(cause),
 	})
 	if err != nil {

@@ -89,3 +89,25 @@ func TestSchdCrashBetweenPublishAndClearRepublishes(t *testing.T) {
 	_, dropped := dedupe(all)
 	require.Equal(t, 2, dropped, "a consumer deduplicating by idempotency key sees each once")
 }
+
+// TestSchdMarkWithoutItsChangeIsDead: a mark whose change's KAFKA:msg event
+// is gone (the mark does not read it when written; retention keeps it while
+// a mark names it) is not produced as a null value, a delete: it is DEAD at
+// once, the dead letter, and the flight waits for its next change.
+func TestSchdMarkWithoutItsChangeIsDead(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.insert(t, event(vocab.TargetSchd, 1, 1001, 1, ""))
+	require.NoError(t, e.st.MarkSchd(t.Context(), []vocab.SchdMark{
+		{FLID: 1002, MsgID: 9, StateVersion: 4, EventType: vocab.EventUpsert, CreatedAt: start}}))
+	n, err := e.aggregator().Step(t.Context())
+	require.NoError(t, err)
+	require.Equal(t, 1, n, "flight 1001 only")
+	require.Empty(t, e.marks(t))
+	dead, err := e.st.DeadEvents(t.Context(), store.DeadEventsParams{Target: vocab.TargetSchd, Limit: 10})
+	require.NoError(t, err)
+	require.Len(t, dead, 1)
+	require.Equal(t, int64(1002), dead[0].FLID)
+	require.Contains(t, dead[0].LastError, "is gone")
+	require.Equal(t, 1, e.count(t, topicSchd), "nothing produced for flight 1002")
+}

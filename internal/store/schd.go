@@ -16,8 +16,8 @@ func OnlyMsg(target string) error {
 }
 
 // SchdEvent is a pending mark as the KAFKA:schd event the relay produces:
-// the record of the change it names, with the mark's EVENT_ID and the
-// payload of the change's KAFKA:msg event.
+// the record of the change it names, with the EVENT_ID and the payload of
+// the change's KAFKA:msg event.
 func SchdEvent(m vocab.SchdMark, eventID int64, payload []byte) Event {
 	return Event{
 		NewEvent: vocab.NewEvent{

@@ -172,20 +172,21 @@ type Outbox interface {
 
 	// MarkSchd marks flights for KAFKA:schd (rule 8), one mark per flight
 	// (FLIDs unique within a call): a flight's mark names its latest change
-	// (a newer one replaces it, with a new EVENT_ID, and starts its
-	// attempts again).
+	// (MsgID, StateVersion; a newer one replaces it and starts its attempts
+	// again). The change's KAFKA:msg event is written before, in the same
+	// transaction; the mark does not read it.
 	MarkSchd(ctx context.Context, marks []vocab.SchdMark) error
 	// DueSchdMarks returns up to Max marks not backing off at Now, oldest
-	// pending first, as KAFKA:schd events: ID is the mark's EVENT_ID, the
-	// payload that of the KAFKA:msg event of the change it names.
+	// pending first, as KAFKA:schd events: ID and payload are those of the
+	// KAFKA:msg event of the change it names (its twin).
 	DueSchdMarks(ctx context.Context, p DueSchdMarksParams) ([]Event, error)
 	// ClearSchdMarks deletes the marks of delivered flights, each only while
-	// it still names the delivered event: a flight changed meanwhile stays
-	// marked. Returns how many went.
+	// it still names the delivered change (SchdSent): a flight changed
+	// meanwhile stays marked. Returns how many went.
 	ClearSchdMarks(ctx context.Context, sent []SchdSent) (int, error)
 	// RecordSchdFailure counts a failed delivery of a mark's event: backoff
 	// until NextAttemptAt, or at MaxAttempts the mark becomes a DEAD
-	// KAFKA:schd event (the dead letter, same EVENT_ID). Returns PENDING,
+	// KAFKA:schd event (the dead letter, an EVENT_ID of its own). Returns PENDING,
 	// DEAD, or "" when the mark names a newer change (nothing recorded).
 	RecordSchdFailure(ctx context.Context, p RecordSchdFailureParams) (string, error)
 	// AdoptSchdRows turns the PENDING KAFKA:schd events an earlier release

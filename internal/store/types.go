@@ -87,10 +87,18 @@ type DueSchdMarksParams struct {
 	Max int       // flights
 }
 
-// SchdSent names a delivered mark: the flight and the EVENT_ID it was sent with.
+// SchdSent names a delivered mark: the flight and the change it was sent
+// as (the message and the flight's STATE_VERSION: a store.Event's MsgID and
+// StateVersion).
 type SchdSent struct {
-	FLID    int64
-	EventID int64
+	FLID         int64
+	MsgID        int64
+	StateVersion int64
+}
+
+// SentAs names the mark e (a KAFKA:schd event of DueSchdMarks) was sent as.
+func SentAs(e Event) SchdSent {
+	return SchdSent{FLID: e.FLID, MsgID: e.MsgID, StateVersion: e.StateVersion}
 }
 
 // RecordSchdFailureParams is a failed delivery of a mark's event.

@@ -23,7 +23,8 @@ type Column struct {
 type Catalog map[string][]Column
 
 // oracleCatalog reads tables and columns from the parse trees of the Oracle
-// schema: CREATE TABLE column definitions and ALTER TABLE ... ADD columns.
+// schema: CREATE TABLE column definitions, ALTER TABLE ... ADD columns and
+// ALTER TABLE ... MODIFY (column [NOT] NULL).
 func oracleCatalog(parsed []*Parsed) Catalog {
 	cat := Catalog{}
 	for _, p := range parsed {
@@ -60,11 +61,30 @@ func (w *catalogWalker) EnterEveryRule(ctx antlr.ParserRuleContext) {
 			w.cat[table] = append(w.cat[table], oracleColumn(cd))
 			return
 		}
+		if mc, ok := t.(*plsql.Modify_col_propertiesContext); ok {
+			w.modify(table, mc)
+			return
+		}
 		for i := 0; i < t.GetChildCount(); i++ {
 			visit(t.GetChild(i))
 		}
 	}
 	visit(ctx)
+}
+
+// modify applies a MODIFY of a column's nullability to the column added before.
+func (w *catalogWalker) modify(table string, mc *plsql.Modify_col_propertiesContext) {
+	name := strings.ToUpper(mc.Column_name().GetText())
+	for i, col := range w.cat[table] {
+		if col.Name != name {
+			continue
+		}
+		for _, ic := range mc.AllInline_constraint() {
+			if c := ic.(*plsql.Inline_constraintContext); c.NULL_() != nil {
+				w.cat[table][i].Nullable = c.NOT() == nil
+			}
+		}
+	}
 }
 
 func oracleColumn(cd *plsql.Column_definitionContext) Column {

@@ -153,6 +153,16 @@ func TestMigrationsBuildTheSchema(t *testing.T) {
 	if r := fixture(t, files, ""); r.Failed() {
 		t.Fatalf("with the migration: %q %q %q", r.Parse, r.Lint, r.Parity)
 	}
+
+	// A column made nullable: by the schema, and by a migration's MODIFY.
+	files["oracle11g/schema/010_t.sql"] = "CREATE TABLE T (ID NUMBER(19) NULL, NOTE VARCHAR2(40 CHAR) NULL);\n"
+	if r := fixture(t, files, ""); !containsFinding(r.Parity, "column T.ID nullable false after the migrations, true in the schema") {
+		t.Fatalf("no nullability finding: %q", r.Parity)
+	}
+	files["oracle11g/migrations/0003_id.sql"] = "ALTER TABLE T MODIFY (ID NULL);\n"
+	if r := fixture(t, files, ""); r.Failed() {
+		t.Fatalf("with the MODIFY: %q %q %q", r.Parse, r.Lint, r.Parity)
+	}
 }
 
 // The default server is the main module's tests' default.

@@ -151,7 +151,7 @@ func (e executor) ClearSchdMarks(ctx context.Context, sent []store.SchdSent) (in
 	}
 	rows := make([]map[string]any, len(sent))
 	for i, d := range sent {
-		rows[i] = map[string]any{"flid": d.FLID, "event_id": d.EventID}
+		rows[i] = map[string]any{"flid": d.FLID, "cminmsgs_id": d.MsgID, "state_version": d.StateVersion}
 	}
 	n, err := e.execRows(ctx, "SchdMarkClear", columns(rows))
 	return int(n), err
@@ -162,7 +162,7 @@ func (e executor) ClearSchdMarks(ctx context.Context, sent []store.SchdSent) (in
 func (e executor) RecordSchdFailure(ctx context.Context, p store.RecordSchdFailureParams) (string, error) {
 	var status sql.NullString
 	_, err := e.exec(ctx, "SchdMarkRecordFailure", map[string]any{
-		"flid": p.FLID, "event_id": p.EventID, "max_attempts": p.MaxAttempts,
+		"flid": p.FLID, "cminmsgs_id": p.MsgID, "state_version": p.StateVersion, "max_attempts": p.MaxAttempts,
 		"next_attempt_at": instant(p.NextAttemptAt), "last_error": text(p.Reason),
 		"status": sql.Out{Dest: &status},
 	})

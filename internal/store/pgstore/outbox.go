@@ -133,17 +133,17 @@ func (e executor) ClearSchdMarks(ctx context.Context, sent []store.SchdSent) (in
 	if len(sent) == 0 {
 		return 0, nil
 	}
-	flids, ids := make([]int64, len(sent)), make([]int64, len(sent))
+	p := postgres.SchdMarkClearParams{Flids: make([]int64, len(sent)), CminmsgsIds: make([]int64, len(sent)), StateVersions: make([]int64, len(sent))}
 	for i, s := range sent {
-		flids[i], ids[i] = s.FLID, s.EventID
+		p.Flids[i], p.CminmsgsIds[i], p.StateVersions[i] = s.FLID, s.MsgID, s.StateVersion
 	}
-	n, err := e.q.SchdMarkClear(ctx, e.db, postgres.SchdMarkClearParams{Flids: flids, EventIds: ids})
+	n, err := e.q.SchdMarkClear(ctx, e.db, p)
 	return int(n), interpret(err)
 }
 
 func (e executor) RecordSchdFailure(ctx context.Context, p store.RecordSchdFailureParams) (string, error) {
 	status, err := e.q.SchdMarkRecordFailure(ctx, e.db, postgres.SchdMarkRecordFailureParams{
-		Flid: p.FLID, EventID: p.EventID, MaxAttempts: int32(p.MaxAttempts), NextAttemptAt: p.NextAttemptAt,
+		Flid: p.FLID, CminmsgsID: p.MsgID, StateVersion: p.StateVersion, MaxAttempts: int32(p.MaxAttempts), NextAttemptAt: p.NextAttemptAt,
 		LastError: nilIfEmpty(p.Reason),
 	})
 	return status, interpret(err)

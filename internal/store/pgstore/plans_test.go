@@ -518,3 +518,23 @@ func mustExec(t *testing.T, conn *pgx.Conn, stmts ...string) {
 		require.NoError(t, err, sql)
 	}
 }
+
+// Issue #34: the mark of a change was upserted with its twin's EVENT_ID,
+// looked up by the twin's text key at every change of a flight (half the
+// statement's blocks); the relay reads the twin once per delivered flight
+// instead. The upsert reads no msg_event row.
+func TestSchdMarkUpsertReadsNoEvent(t *testing.T) {
+	t.Parallel()
+	conn := planConn(t)
+	_, err := conn.Exec(t.Context(), `INSERT INTO msg_event (target, partition_key, event_type, cminmsgs_id, flid, state_version,
+		idempotency_key, payload, created_at)
+		SELECT 'KAFKA:msg', i::text, 'UPSERT', 7, i, 1, '7:' || i || ':1:KAFKA:msg', '{}', now() FROM generate_series(1, 100) i`)
+	require.NoError(t, err)
+	flids, msgs, versions, types, ats := []int64{}, []int64{}, []int64{}, []string{}, []time.Time{}
+	for i := int64(1); i <= 100; i++ {
+		flids, msgs, versions, types, ats = append(flids, i), append(msgs, 7), append(versions, 1), append(types, "UPSERT"), append(ats, time.Now())
+	}
+	query, args := namedQuery(t, "outbox.sql", "SchdMarkUpsert", map[string]any{
+		"flids": flids, "cminmsgs_ids": msgs, "state_versions": versions, "event_types": types, "created_ats": ats})
+	require.Zero(t, rowsRead(t, conn, "msg_event", query, args...), "rows of msg_event read to mark 100 changes")
+}

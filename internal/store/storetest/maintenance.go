@@ -173,7 +173,7 @@ func testMaintenance(t *testing.T, newStore Factory) {
 		if f11.FLID != 11 {
 			f11, f14 = f14, f11
 		}
-		status, err := s.RecordSchdFailure(ctx(t), store.RecordSchdFailureParams{SchdSent: store.SchdSent{FLID: 14, EventID: f14.ID}, Reason: "too large", NextAttemptAt: t0, MaxAttempts: 1})
+		status, err := s.RecordSchdFailure(ctx(t), store.RecordSchdFailureParams{SchdSent: store.SentAs(f14), Reason: "too large", NextAttemptAt: t0, MaxAttempts: 1})
 		require.NoError(t, err)
 		require.Equal(t, vocab.EventDead, status)
 
@@ -204,7 +204,7 @@ func testMaintenance(t *testing.T, newStore Factory) {
 		require.NotEmpty(t, due[0].Payload, "the mark still reads its twin's payload")
 
 		// Once the mark is delivered, its msg row goes too.
-		n, err := s.ClearSchdMarks(ctx(t), []store.SchdSent{{FLID: 11, EventID: f11.ID}})
+		n, err := s.ClearSchdMarks(ctx(t), []store.SchdSent{store.SentAs(f11)})
 		require.NoError(t, err)
 		require.Equal(t, 1, n)
 		gone, err = s.PurgeEvents(ctx(t), p)

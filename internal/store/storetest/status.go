@@ -31,7 +31,7 @@ func testStatus(t *testing.T, newStore Factory) {
 		schd, err := s.DueSchdMarks(ctx(t), store.DueSchdMarksParams{Now: t0, Max: 10})
 		require.NoError(t, err)
 		for range 2 { // DEAD is not pending
-			_, err = s.RecordSchdFailure(ctx(t), store.RecordSchdFailureParams{SchdSent: store.SchdSent{FLID: schd[1].FLID, EventID: schd[1].ID}, Reason: "x", NextAttemptAt: t0, MaxAttempts: 2})
+			_, err = s.RecordSchdFailure(ctx(t), store.RecordSchdFailureParams{SchdSent: store.SentAs(schd[1]), Reason: "x", NextAttemptAt: t0, MaxAttempts: 2})
 			require.NoError(t, err)
 		}
 		require.NoError(t, s.InsertEvents(ctx(t), []vocab.NewEvent{later}))

@@ -125,42 +125,43 @@ FROM (
 
 -- name: SchdMarkUpsert :exec
 -- Executed array-bound, one element per flight (FLIDs unique within a call);
--- EVENT_ID is the twin's, looked up by its unique key.
+-- the mark names its change by CMINMSGS_ID and STATE_VERSION, the twin is
+-- read when it is sent (EVENT_ID unused, NULL).
 MERGE INTO schd_mark m
 USING (SELECT :flid AS flid, :cminmsgs_id AS cminmsgs_id, :state_version AS state_version,
-         :event_type AS event_type, :created_at AS created_at,
-         (SELECT t.event_id FROM msg_event t
-          WHERE t.idempotency_key = :cminmsgs_id || ':' || :flid || ':' || :state_version || ':KAFKA:msg') AS event_id
+         :event_type AS event_type, :created_at AS created_at
        FROM DUAL) d
 ON (m.flid = d.flid)
 WHEN MATCHED THEN UPDATE SET
-  m.event_id = d.event_id, m.cminmsgs_id = d.cminmsgs_id, m.state_version = d.state_version,
+  m.event_id = NULL, m.cminmsgs_id = d.cminmsgs_id, m.state_version = d.state_version,
   m.event_type = d.event_type, m.created_at = d.created_at,
   m.attempts = 0, m.next_attempt_at = NULL, m.last_error = NULL
-WHEN NOT MATCHED THEN INSERT (flid, event_id, cminmsgs_id, state_version, event_type, created_at, pending_since)
-  VALUES (d.flid, d.event_id, d.cminmsgs_id, d.state_version, d.event_type, d.created_at, d.created_at)
+WHEN NOT MATCHED THEN INSERT (flid, cminmsgs_id, state_version, event_type, created_at, pending_since)
+  VALUES (d.flid, d.cminmsgs_id, d.state_version, d.event_type, d.created_at, d.created_at)
 
 -- name: SchdMarkListDue :many
+-- EVENT_ID and payload are the twin's (0 and NULL: a twin gone, which
+-- outbox retention prevents).
 SELECT flid, event_id, cminmsgs_id, state_version, event_type, payload,
   attempts, next_attempt_at, last_error, created_at
 FROM (
-  SELECT m.flid, m.event_id, m.cminmsgs_id, m.state_version, m.event_type, t.payload,
+  SELECT m.flid, NVL(t.event_id, 0) AS event_id, m.cminmsgs_id, m.state_version, m.event_type, t.payload,
     m.attempts, m.next_attempt_at, m.last_error, m.created_at
   FROM schd_mark m
   LEFT JOIN msg_event t
     ON t.idempotency_key = m.cminmsgs_id || ':' || m.flid || ':' || m.state_version || ':KAFKA:msg'
   WHERE m.next_attempt_at IS NULL OR m.next_attempt_at <= :now
-  ORDER BY m.pending_since, m.event_id
+  ORDER BY m.pending_since, m.flid
 ) WHERE ROWNUM <= :max_flights
 
 -- name: SchdMarkClear :execrows
 -- Executed array-bound, one element per delivered flight; the row count is
 -- the sum over the elements.
-DELETE FROM schd_mark WHERE flid = :flid AND event_id = :event_id
+DELETE FROM schd_mark WHERE flid = :flid AND cminmsgs_id = :cminmsgs_id AND state_version = :state_version
 
 -- name: SchdMarkRecordFailure :one
 -- No DML in a WITH: one block. The UPDATE locks the mark (when it still names
--- :event_id); at the limit the mark moves to MSG_EVENT as the DEAD row (an
+-- the change :cminmsgs_id, :state_version); at the limit the mark moves to MSG_EVENT as the DEAD row (an
 -- EVENT_ID of its own). Out
 -- bind :status: PENDING, DEAD, or NULL (the mark names a newer change).
 DECLARE
@@ -168,7 +169,7 @@ DECLARE
 BEGIN
   :status := NULL;
   UPDATE schd_mark SET attempts = attempts + 1, next_attempt_at = :next_attempt_at, last_error = :last_error
-  WHERE flid = :flid AND event_id = :event_id
+  WHERE flid = :flid AND cminmsgs_id = :cminmsgs_id AND state_version = :state_version
   RETURNING attempts INTO v_attempts;
   IF SQL%ROWCOUNT = 1 THEN
     :status := 'PENDING';
@@ -187,8 +188,10 @@ END;
 
 -- name: SchdMarkAdopt :execrows
 -- No DML in a WITH: one block takes the PENDING KAFKA:schd rows' ids (the
--- MSG_EVENT_HEAD_IX expressions), merges per flight the latest, then deletes
--- exactly those rows. Out bind :adopted: the flights merged.
+-- MSG_EVENT_HEAD_IX expressions), merges per flight the latest unless the
+-- flight's mark names a later change (its twin's EVENT_ID is higher, or not
+-- in the snapshot: committed since), then deletes exactly those rows. Out
+-- bind :adopted: the flights merged.
 DECLARE
   legacy SYS.ODCINUMBERLIST;
 BEGIN
@@ -196,25 +199,29 @@ BEGIN
   WHERE CASE WHEN e.status = 'PENDING' THEN e.target END = 'KAFKA:schd';
   MERGE INTO schd_mark m
   USING (
-    SELECT flid, event_id, cminmsgs_id, state_version, event_type, attempts, next_attempt_at, last_error,
-      created_at, pending_since
+    SELECT x.flid, x.cminmsgs_id, x.state_version, x.event_type, x.attempts, x.next_attempt_at, x.last_error,
+      x.created_at, x.pending_since,
+      (SELECT t.event_id FROM msg_event t
+       WHERE t.idempotency_key = x.cminmsgs_id || ':' || x.flid || ':' || x.state_version || ':KAFKA:msg') AS twin_id
     FROM (
       SELECT l.flid, l.event_id, l.cminmsgs_id, l.state_version, l.event_type, l.attempts, l.next_attempt_at,
         l.last_error, l.created_at, MIN(l.created_at) OVER (PARTITION BY l.flid) AS pending_since,
         ROW_NUMBER() OVER (PARTITION BY l.flid ORDER BY l.state_version DESC, l.event_id DESC) AS rn
       FROM msg_event l WHERE l.event_id IN (SELECT COLUMN_VALUE FROM TABLE(legacy))
-    ) WHERE rn = 1
+    ) x WHERE x.rn = 1
   ) d
   ON (m.flid = d.flid)
   WHEN MATCHED THEN UPDATE SET
-    m.event_id = d.event_id, m.cminmsgs_id = d.cminmsgs_id, m.state_version = d.state_version,
+    m.event_id = NULL, m.cminmsgs_id = d.cminmsgs_id, m.state_version = d.state_version,
     m.event_type = d.event_type, m.attempts = d.attempts, m.next_attempt_at = d.next_attempt_at,
     m.last_error = d.last_error, m.created_at = d.created_at,
     m.pending_since = LEAST(m.pending_since, d.pending_since)
-    WHERE m.event_id < d.event_id
-  WHEN NOT MATCHED THEN INSERT (flid, event_id, cminmsgs_id, state_version, event_type, attempts,
+    WHERE NVL((SELECT t.event_id FROM msg_event t
+        WHERE t.idempotency_key = m.cminmsgs_id || ':' || m.flid || ':' || m.state_version || ':KAFKA:msg'),
+      9223372036854775807) < d.twin_id
+  WHEN NOT MATCHED THEN INSERT (flid, cminmsgs_id, state_version, event_type, attempts,
       next_attempt_at, last_error, created_at, pending_since)
-    VALUES (d.flid, d.event_id, d.cminmsgs_id, d.state_version, d.event_type, d.attempts,
+    VALUES (d.flid, d.cminmsgs_id, d.state_version, d.event_type, d.attempts,
       d.next_attempt_at, d.last_error, d.created_at, d.pending_since);
   :adopted := SQL%ROWCOUNT;
   DELETE FROM msg_event WHERE event_id IN (SELECT COLUMN_VALUE FROM TABLE(legacy));

@@ -124,10 +124,12 @@ COMMENT ON COLUMN MSG_EVENT_CURSOR.SENT_AT IS 'When the watermark last moved (th
 
 -- KAFKA:schd delivery (rule 8): one pending mark per flight, not a row per
 -- change (PostgreSQL's 040_outbox.sql says how it is written and cleared).
--- EVENT_ID is the twin's. No sequence of its own: the key is FLID.
+-- The mark names its change by CMINMSGS_ID and STATE_VERSION; EVENT_ID is
+-- unused (NULL; later contract: drop it). No sequence of its own: the key
+-- is FLID.
 CREATE TABLE SCHD_MARK (
   FLID               NUMBER(19)                  NOT NULL,
-  EVENT_ID           NUMBER(19)                  NOT NULL,
+  EVENT_ID           NUMBER(19)                  NULL,
   CMINMSGS_ID        NUMBER(19)                  NOT NULL,
   STATE_VERSION      NUMBER(19)                  NOT NULL,
   EVENT_TYPE         VARCHAR2(16 CHAR)           NOT NULL,
@@ -143,8 +145,8 @@ CREATE TABLE SCHD_MARK (
 
 COMMENT ON TABLE SCHD_MARK IS 'KAFKA:schd: per flight its latest change not yet delivered to the schd topic (rule 8). Deleted when delivered; moved to msg_event as a DEAD KAFKA:schd row when its attempts are exhausted.';
 COMMENT ON COLUMN SCHD_MARK.FLID IS 'The flight; its Kafka record key as text.';
-COMMENT ON COLUMN SCHD_MARK.EVENT_ID IS 'EVENT_ID of the KAFKA:msg event of the latest change (its twin): the record''s event-id header, and what the relay compares before it deletes the mark.';
-COMMENT ON COLUMN SCHD_MARK.CMINMSGS_ID IS 'Mailbox id of the message of the latest change.';
+COMMENT ON COLUMN SCHD_MARK.EVENT_ID IS 'Unused, NULL: the mark names its change by CMINMSGS_ID and STATE_VERSION; the record''s event-id header is the EVENT_ID of that change''s KAFKA:msg event (its twin), read when the mark is sent.';
+COMMENT ON COLUMN SCHD_MARK.CMINMSGS_ID IS 'Mailbox id of the message of the latest change; with STATE_VERSION what the relay compares before it deletes the mark.';
 COMMENT ON COLUMN SCHD_MARK.STATE_VERSION IS 'Flight STATE_VERSION after the latest change.';
 COMMENT ON COLUMN SCHD_MARK.EVENT_TYPE IS 'UPSERT (the value is the KAFKA:msg twin''s payload) or TOMBSTONE (a null value).';
 COMMENT ON COLUMN SCHD_MARK.ATTEMPTS IS 'Failed deliveries of this change; a newer change starts again at 0.';

@@ -128,52 +128,54 @@ LIMIT @page_size;
 -- name: SchdMarkUpsert :exec
 -- Marks flights for KAFKA:schd in the business transaction, after the
 -- change's KAFKA:msg event (its twin) was written, one mark per flight (FLIDs
--- unique within a call): a newer change replaces the one a mark names, with
--- its twin's EVENT_ID, and starts its attempts again; PENDING_SINCE keeps
--- the oldest undelivered change. No twin: EVENT_ID NULL, refused.
-INSERT INTO schd_mark AS m (flid, event_id, cminmsgs_id, state_version, event_type, created_at, pending_since)
-SELECT d.flid,
-  (SELECT t.event_id FROM msg_event t
-   WHERE t.idempotency_key = d.cminmsgs_id || ':' || d.flid || ':' || d.state_version || ':KAFKA:msg'),
-  d.cminmsgs_id, d.state_version, d.event_type, d.created_at, d.created_at
+-- unique within a call): a newer change replaces the one a mark names
+-- (CMINMSGS_ID, STATE_VERSION) and starts its attempts again; PENDING_SINCE
+-- keeps the oldest undelivered change. The twin is not read here (the relay
+-- reads it once per delivered flight, not at every change).
+INSERT INTO schd_mark AS m (flid, cminmsgs_id, state_version, event_type, created_at, pending_since)
+SELECT d.flid, d.cminmsgs_id, d.state_version, d.event_type, d.created_at, d.created_at
 FROM (SELECT unnest(@flids::bigint[]) AS flid, unnest(@cminmsgs_ids::bigint[]) AS cminmsgs_id,
              unnest(@state_versions::bigint[]) AS state_version, unnest(@event_types::text[]) AS event_type,
              unnest(@created_ats::timestamptz[]) AS created_at) d
 ON CONFLICT (flid) DO UPDATE SET
-  event_id = EXCLUDED.event_id, cminmsgs_id = EXCLUDED.cminmsgs_id, state_version = EXCLUDED.state_version,
+  event_id = NULL, cminmsgs_id = EXCLUDED.cminmsgs_id, state_version = EXCLUDED.state_version,
   event_type = EXCLUDED.event_type, created_at = EXCLUDED.created_at,
   attempts = 0, next_attempt_at = NULL, last_error = NULL;
 
 -- name: SchdMarkListDue :many
 -- The marks due at @now (not backing off), oldest pending first, each with
--- the payload of the change it names (its KAFKA:msg twin's). A seq scan of a
--- table that holds only the flights changed since the last flush.
-SELECT m.flid, m.event_id, m.cminmsgs_id, m.state_version, m.event_type, t.payload,
+-- the EVENT_ID and payload of the change it names (its KAFKA:msg twin's,
+-- which outbox retention keeps while the mark names it; 0 and no payload
+-- would be a twin gone). A seq scan of a table that holds only the flights
+-- changed since the last flush.
+SELECT m.flid, COALESCE(t.event_id, 0)::bigint AS event_id, m.cminmsgs_id, m.state_version, m.event_type, t.payload,
   m.attempts, m.next_attempt_at, m.last_error, m.created_at
 FROM schd_mark m
 LEFT JOIN msg_event t
   ON t.idempotency_key = m.cminmsgs_id || ':' || m.flid || ':' || m.state_version || ':KAFKA:msg'
 WHERE m.next_attempt_at IS NULL OR m.next_attempt_at <= @now::timestamptz
-ORDER BY m.pending_since, m.event_id
+ORDER BY m.pending_since, m.flid
 LIMIT @max_flights;
 
 -- name: SchdMarkClear :execrows
 -- Deletes the delivered marks, each only while it still names the change
--- that was sent (flids[i] at event_ids[i]): a mark a newer change replaced
--- meanwhile stays, and that change is sent next.
+-- that was sent (flids[i] at cminmsgs_ids[i], state_versions[i]): a mark a
+-- newer change replaced meanwhile stays, and that change is sent next.
 DELETE FROM schd_mark m
-USING (SELECT unnest(@flids::bigint[]) AS flid, unnest(@event_ids::bigint[]) AS event_id) d
-WHERE m.flid = d.flid AND m.event_id = d.event_id;
+USING (SELECT unnest(@flids::bigint[]) AS flid, unnest(@cminmsgs_ids::bigint[]) AS cminmsgs_id,
+              unnest(@state_versions::bigint[]) AS state_version) d
+WHERE m.flid = d.flid AND m.cminmsgs_id = d.cminmsgs_id AND m.state_version = d.state_version;
 
 -- name: SchdMarkRecordFailure :one
--- A failed delivery of the change a mark names (compared by EVENT_ID, as
--- SchdMarkClear): backoff, or at the limit the mark moves to msg_event as a
+-- A failed delivery of the change a mark names (compared by CMINMSGS_ID and
+-- STATE_VERSION, as SchdMarkClear): backoff, or at the limit the mark moves to msg_event as a
 -- DEAD KAFKA:schd row (the dead letter, an EVENT_ID of its own). STATUS:
 -- PENDING, DEAD, or empty when a newer change replaced the mark meanwhile
 -- (nothing recorded: the newer change starts its own attempts).
 WITH dead AS (
   DELETE FROM schd_mark m
-  WHERE m.flid = @flid AND m.event_id = @event_id AND m.attempts + 1 >= @max_attempts::int
+  WHERE m.flid = @flid AND m.cminmsgs_id = @cminmsgs_id AND m.state_version = @state_version
+    AND m.attempts + 1 >= @max_attempts::int
   RETURNING m.*
 ), buried AS (
   INSERT INTO msg_event (target, partition_key, event_type, cminmsgs_id, flid, state_version,
@@ -185,7 +187,8 @@ WITH dead AS (
   RETURNING event_id
 ), backoff AS (
   UPDATE schd_mark m SET attempts = m.attempts + 1, next_attempt_at = @next_attempt_at::timestamptz, last_error = @last_error
-  WHERE m.flid = @flid AND m.event_id = @event_id AND m.attempts + 1 < @max_attempts::int
+  WHERE m.flid = @flid AND m.cminmsgs_id = @cminmsgs_id AND m.state_version = @state_version
+    AND m.attempts + 1 < @max_attempts::int
   RETURNING m.flid
 )
 SELECT (CASE WHEN EXISTS (SELECT 1 FROM buried) THEN 'DEAD'
@@ -193,10 +196,11 @@ SELECT (CASE WHEN EXISTS (SELECT 1 FROM buried) THEN 'DEAD'
 
 -- name: SchdMarkAdopt :execrows
 -- KAFKA:schd rows an earlier release left PENDING become marks: per flight
--- the latest (it stands for the older ones, which go; the mark keeps its
--- EVENT_ID), unless the flight's mark names a later change (a higher
--- EVENT_ID, the same sequence). Run when
--- the relay starts a term; the partial msg_event_head_ix finds nothing fast.
+-- the latest (it stands for the older ones, which go), unless the flight's
+-- mark names a later change: its twin has a higher EVENT_ID (ids commit in
+-- order), or is not in this statement's snapshot (committed since, so
+-- later). Run when the relay starts a term; the partial msg_event_head_ix
+-- finds nothing fast.
 WITH legacy AS (
   DELETE FROM msg_event e WHERE e.target = 'KAFKA:schd' AND e.status = 'PENDING'
   RETURNING e.*
@@ -205,14 +209,17 @@ WITH legacy AS (
   FROM legacy l
   ORDER BY l.flid, l.state_version DESC, l.event_id DESC
 )
-INSERT INTO schd_mark AS m (flid, event_id, cminmsgs_id, state_version, event_type, attempts,
+INSERT INTO schd_mark AS m (flid, cminmsgs_id, state_version, event_type, attempts,
   next_attempt_at, last_error, created_at, pending_since)
-SELECT l.flid, l.event_id, l.cminmsgs_id, l.state_version, l.event_type, l.attempts,
+SELECT l.flid, l.cminmsgs_id, l.state_version, l.event_type, l.attempts,
   l.next_attempt_at, l.last_error, l.created_at, l.pending_since
 FROM latest l
 ON CONFLICT (flid) DO UPDATE SET
-  event_id = EXCLUDED.event_id, cminmsgs_id = EXCLUDED.cminmsgs_id, state_version = EXCLUDED.state_version,
+  event_id = NULL, cminmsgs_id = EXCLUDED.cminmsgs_id, state_version = EXCLUDED.state_version,
   event_type = EXCLUDED.event_type, attempts = EXCLUDED.attempts, next_attempt_at = EXCLUDED.next_attempt_at,
   last_error = EXCLUDED.last_error, created_at = EXCLUDED.created_at,
   pending_since = LEAST(m.pending_since, EXCLUDED.pending_since)
-WHERE m.event_id < EXCLUDED.event_id;
+WHERE COALESCE((SELECT t.event_id FROM msg_event t
+    WHERE t.idempotency_key = m.cminmsgs_id || ':' || m.flid || ':' || m.state_version || ':KAFKA:msg'), 9223372036854775807)
+  < (SELECT t.event_id FROM msg_event t
+    WHERE t.idempotency_key = EXCLUDED.cminmsgs_id || ':' || EXCLUDED.flid || ':' || EXCLUDED.state_version || ':KAFKA:msg');

@@ -110,16 +110,20 @@ COMMENT ON COLUMN msg_event_cursor.sent_at IS 'When the watermark last moved (th
 -- KAFKA:schd delivery (rule 8): one pending mark per flight, not a row per
 -- change. The business transaction upserts it with the flight's latest
 -- change (a newer change overwrites it and restarts its attempts); the relay
--- sends the state it names, the payload of its KAFKA:msg twin (same
--- CMINMSGS_ID, FLID, STATE_VERSION; EVENT_ID is the twin's), and deletes
--- it only while it still names what was sent (EVENT_ID), so a change
--- committed meanwhile stays marked and is sent next. A delivery that
--- exhausts its attempts moves the mark to msg_event as a DEAD KAFKA:schd
+-- sends the state it names, the payload and EVENT_ID of its KAFKA:msg twin
+-- (same CMINMSGS_ID, FLID, STATE_VERSION), read when it sends, and deletes
+-- it only while it still names what was sent (CMINMSGS_ID, STATE_VERSION),
+-- so a change committed meanwhile stays marked and is sent next. A delivery
+-- that exhausts its attempts moves the mark to msg_event as a DEAD KAFKA:schd
 -- row, the dead letter. Not indexed beyond its key: it holds only the flights changed since the last flush,
 -- and an update that moves no indexed column stays HOT.
+-- EVENT_ID is unused (NULL) since the mark names its change by CMINMSGS_ID
+-- and STATE_VERSION (issue #34: the upsert looked up the twin's EVENT_ID by
+-- its text key, half the statement's blocks, at every change of a flight;
+-- the relay reads it once per delivered flight). Later contract: drop it.
 CREATE TABLE schd_mark (
   flid             BIGINT         NOT NULL,
-  event_id         BIGINT         NOT NULL,
+  event_id         BIGINT         NULL,
   cminmsgs_id      BIGINT         NOT NULL,
   state_version    BIGINT         NOT NULL,
   event_type       VARCHAR(16)    NOT NULL,
@@ -139,8 +143,8 @@ WITH (fillfactor = 50);
 
 COMMENT ON TABLE schd_mark IS 'KAFKA:schd: per flight its latest change not yet delivered to the schd topic (rule 8). Deleted when delivered; moved to msg_event as a DEAD KAFKA:schd row when its attempts are exhausted.';
 COMMENT ON COLUMN schd_mark.flid IS 'The flight; its Kafka record key as text.';
-COMMENT ON COLUMN schd_mark.event_id IS 'EVENT_ID of the KAFKA:msg event of the latest change (its twin): the record''s event-id header, and what the relay compares before it deletes the mark.';
-COMMENT ON COLUMN schd_mark.cminmsgs_id IS 'Mailbox id of the message of the latest change.';
+COMMENT ON COLUMN schd_mark.event_id IS 'Unused, NULL: the mark names its change by CMINMSGS_ID and STATE_VERSION; the record''s event-id header is the EVENT_ID of that change''s KAFKA:msg event (its twin), read when the mark is sent.';
+COMMENT ON COLUMN schd_mark.cminmsgs_id IS 'Mailbox id of the message of the latest change; with STATE_VERSION what the relay compares before it deletes the mark.';
 COMMENT ON COLUMN schd_mark.state_version IS 'Flight STATE_VERSION after the latest change.';
 COMMENT ON COLUMN schd_mark.event_type IS 'UPSERT (the value is the KAFKA:msg twin''s payload) or TOMBSTONE (a null value).';
 COMMENT ON COLUMN schd_mark.attempts IS 'Failed deliveries of this change; a newer change starts again at 0.';
