@@ -295,6 +295,7 @@ type FlightUpsertColumnsParams struct {
 // array's elements as NOT NULL ([]string); its package here (db/pgarrays)
 // maps them to pointers (sqlc.yaml), which for the other queries' columns
 // would change every generated type.
+// postgres only: FlightUpsert for a batch; Oracle's FlightUpsert binds arrays.
 // FlightUpsert (queries/flight.sql) for a batch of flights: the same rows,
 // one array per column, element i of each the column of flight i (NULL
 // elements: NULL columns; a NULL array: the column NULL in every row, as

@@ -10,39 +10,6 @@ import (
 	"time"
 )
 
-const backfillTodoAdd = `-- name: BackfillTodoAdd :exec
-INSERT INTO backfill_todo (
-  msg_id, mailbox_status, processed_at, meta_sndr, meta_seqn, meta_dttm, meta_type, meta_styp,
-  attempts, next_attempt_at, last_error, created_at, registration)
-SELECT
-  v.msg_id, v.mailbox_status, v.processed_at, v.meta_sndr, v.meta_seqn, v.meta_dttm, v.meta_type, v.meta_styp,
-  0, v.processed_at, NULL, v.processed_at, v.registration
-FROM json_to_recordset($1::json) AS v(
-  msg_id bigint, mailbox_status varchar, processed_at timestamptz, meta_sndr varchar, meta_seqn bigint,
-  meta_dttm timestamptz, meta_type varchar, meta_styp varchar, registration bigint)
-ON CONFLICT (msg_id) DO UPDATE SET
-  mailbox_status = EXCLUDED.mailbox_status,
-  processed_at = EXCLUDED.processed_at,
-  meta_sndr = EXCLUDED.meta_sndr,
-  meta_seqn = EXCLUDED.meta_seqn,
-  meta_dttm = EXCLUDED.meta_dttm,
-  meta_type = EXCLUDED.meta_type,
-  meta_styp = EXCLUDED.meta_styp,
-  attempts = 0,
-  next_attempt_at = EXCLUDED.next_attempt_at,
-  last_error = NULL,
-  registration = EXCLUDED.registration
-`
-
-// Registers backfills in the business transaction, all todos of a run in one
-// statement (a JSON array of objects). A message that reaches a terminal
-// status again after a replay overwrites its pending todo, under its new
-// registration (rule 18).
-func (q *Queries) BackfillTodoAdd(ctx context.Context, db DBTX, todos []byte) error {
-	_, err := db.Exec(ctx, backfillTodoAdd, todos)
-	return err
-}
-
 const backfillTodoDelete = `-- name: BackfillTodoDelete :execrows
 DELETE FROM backfill_todo b
 USING (SELECT unnest($1::bigint[]) AS msg_id, unnest($2::bigint[]) AS registration) d

@@ -260,61 +260,6 @@ func (q *Queries) ProcStateFindIdentities(ctx context.Context, db DBTX, identity
 	return items, nil
 }
 
-const procStateFinishMany = `-- name: ProcStateFinishMany :many
-UPDATE proc_state p SET
-  identity_key = CASE WHEN v.bind THEN v.identity_key ELSE p.identity_key END,
-  kind = CASE WHEN v.bind THEN v.kind ELSE p.kind END,
-  msg_type = CASE WHEN v.bind THEN v.msg_type ELSE p.msg_type END,
-  msg_subtype = CASE WHEN v.bind THEN v.msg_subtype ELSE p.msg_subtype END,
-  meta_sndr = CASE WHEN v.bind THEN v.meta_sndr ELSE p.meta_sndr END,
-  meta_seqn = CASE WHEN v.bind THEN v.meta_seqn ELSE p.meta_seqn END,
-  meta_dttm_raw = CASE WHEN v.bind THEN v.meta_dttm_raw ELSE p.meta_dttm_raw END,
-  meta_dttm = CASE WHEN v.bind THEN v.meta_dttm ELSE p.meta_dttm END,
-  raw_digest = CASE WHEN v.bind AND v.raw_digest IS NOT NULL THEN decode(v.raw_digest, 'hex') ELSE p.raw_digest END,
-  status = v.status,
-  error_class = v.error_class,
-  reason = v.reason,
-  duplicate_of = v.duplicate_of,
-  next_attempt_at = NULL,
-  finished_at = $1::timestamptz,
-  updated_at = $1::timestamptz
-FROM json_to_recordset($2::json) AS v(
-  msg_id bigint, status varchar, error_class varchar, reason varchar, duplicate_of bigint,
-  bind boolean, identity_key varchar, kind varchar, msg_type varchar, msg_subtype varchar,
-  meta_sndr varchar, meta_seqn bigint, meta_dttm_raw varchar, meta_dttm timestamptz, raw_digest varchar)
-WHERE p.msg_id = v.msg_id AND p.status IN ('PENDING', 'FAILED')
-RETURNING p.msg_id
-`
-
-type ProcStateFinishManyParams struct {
-	Now      time.Time `json:"now"`
-	Finishes []byte    `json:"finishes"`
-}
-
-// Moves unfinished messages to their terminal status (SUCCEEDED, SKIPPED,
-// DEAD), all rows of a run in one statement. A row with bind = true also
-// binds identity, kind and META in the same row write (without it they are
-// kept). Returns the ids finished.
-func (q *Queries) ProcStateFinishMany(ctx context.Context, db DBTX, arg ProcStateFinishManyParams) ([]int64, error) {
-	rows, err := db.Query(ctx, procStateFinishMany, arg.Now, arg.Finishes)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []int64{}
-	for rows.Next() {
-		var msg_id int64
-		if err := rows.Scan(&msg_id); err != nil {
-			return nil, err
-		}
-		items = append(items, msg_id)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const procStateGet = `-- name: ProcStateGet :one
 SELECT msg_id, status, identity_key, kind, msg_type, msg_subtype, meta_sndr, meta_seqn, meta_dttm_raw, meta_dttm, attempts, next_attempt_at, first_seen_at, failing_since, error_class, reason, duplicate_of, replay_count, prev_error_class, prev_reason, finished_at, created_at, updated_at, late_after, raw_digest FROM proc_state WHERE msg_id = $1
 `

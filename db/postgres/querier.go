@@ -10,11 +10,6 @@ import (
 )
 
 type Querier interface {
-	// Registers backfills in the business transaction, all todos of a run in one
-	// statement (a JSON array of objects). A message that reaches a terminal
-	// status again after a replay overwrites its pending todo, under its new
-	// registration (rule 18).
-	BackfillTodoAdd(ctx context.Context, db DBTX, todos []byte) error
 	// Deletes the todos backfilled, each only under the registration that was
 	// backfilled: one a replay registered meanwhile stays (rule 18).
 	BackfillTodoDelete(ctx context.Context, db DBTX, arg BackfillTodoDeleteParams) (int64, error)
@@ -291,11 +286,6 @@ type Querier interface {
 	// 1 000 keys under load, where the probes take 2-7 ms. A plan driven by a
 	// key list is never parallel, whatever the sizes and statistics.
 	ProcStateFindIdentities(ctx context.Context, db DBTX, identityKeys []string) ([]ProcStateFindIdentitiesRow, error)
-	// Moves unfinished messages to their terminal status (SUCCEEDED, SKIPPED,
-	// DEAD), all rows of a run in one statement. A row with bind = true also
-	// binds identity, kind and META in the same row write (without it they are
-	// kept). Returns the ids finished.
-	ProcStateFinishMany(ctx context.Context, db DBTX, arg ProcStateFinishManyParams) ([]int64, error)
 	ProcStateGet(ctx context.Context, db DBTX, msgID int64) (ProcState, error)
 	// The queue head: the smallest unfinished MSG_ID. FAILED holds the head too.
 	ProcStateGetHead(ctx context.Context, db DBTX) (ProcState, error)

@@ -70,6 +70,14 @@ func Check(ctx context.Context, opt Options) (Result, error) {
 	if err != nil {
 		return r, err
 	}
+	// sql/postgres/arrays holds PostgreSQL queries too (their array
+	// parameters have a sqlc package of their own): a file there pairs with
+	// the Oracle file of its name, as one of queries/ does.
+	pgArrays, err := read(dir("postgres", "arrays"))
+	if err != nil {
+		return r, err
+	}
+	pgQueries = append(pgQueries, pgArrays...)
 
 	var schema, migrations []*Parsed
 	for _, s := range scripts {

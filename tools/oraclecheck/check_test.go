@@ -106,6 +106,28 @@ func TestBroken(t *testing.T) {
 	})
 }
 
+// TestArraysQueriesPair: a query of sql/postgres/arrays needs its Oracle
+// twin as one of sql/postgres/queries does, unless it says `-- postgres only:`.
+func TestArraysQueriesPair(t *testing.T) {
+	files := map[string]string{
+		"postgres/queries/q.sql":  goodPG,
+		"postgres/arrays/q.sql":   "-- name: QPut :exec\nUPDATE t SET note = x FROM (SELECT unnest(@notes::varchar[]) AS x) v;\n",
+		"oracle11g/queries/q.sql": goodOra,
+	}
+	if r := fixture(t, files, ""); !containsFinding(r.Parity, "QPut has no Oracle twin") {
+		t.Fatalf("no finding for the arrays query: %q", r.Parity)
+	}
+	files["oracle11g/queries/q.sql"] = goodOra + "\n-- name: QPut :exec\nUPDATE t SET note = :note\n"
+	if r := fixture(t, files, ""); r.Failed() {
+		t.Fatalf("with its twin: %q %q %q", r.Parse, r.Lint, r.Parity)
+	}
+	files["oracle11g/queries/q.sql"] = goodOra
+	files["postgres/arrays/q.sql"] = "-- name: QPut :exec\n-- postgres only: a batch form\nUPDATE t SET note = x FROM (SELECT unnest(@notes::varchar[]) AS x) v;\n"
+	if r := fixture(t, files, ""); r.Failed() {
+		t.Fatalf("postgres only: %q %q %q", r.Parse, r.Lint, r.Parity)
+	}
+}
+
 // TestSchemaParity: the catalogs of a real PostgreSQL and of the Oracle
 // parse trees disagree on a missing column, a type and nullability.
 //

@@ -20,7 +20,10 @@ type Statement struct {
 	StepOf []string // "-- step of: A, B": a helper step of those PostgreSQL queries
 	// OracleOnly: "-- oracle only: why", a statement PostgreSQL needs no twin of.
 	OracleOnly bool
-	Text       string // the statement as it is sent (queries) or run (scripts)
+	// PostgresOnly: "-- postgres only: why", a PostgreSQL query Oracle
+	// needs no twin of (another form of one that has a twin).
+	PostgresOnly bool
+	Text         string // the statement as it is sent (queries) or run (scripts)
 }
 
 func (s Statement) where() string {
@@ -34,6 +37,7 @@ var (
 	nameRe   = regexp.MustCompile(`^--\s*name:\s*(\w+)\s+(:\w+)\s*$`)
 	stepOfRe = regexp.MustCompile(`^--\s*step of:\s*(.+)$`)
 	onlyRe   = regexp.MustCompile(`^--\s*oracle only:`)
+	pgOnlyRe = regexp.MustCompile(`^--\s*postgres only:`)
 )
 
 // readQueries splits a sqlc-style query file at its `-- name: X :kind` lines.
@@ -72,6 +76,9 @@ func readQueries(path string) ([]Statement, error) {
 		}
 		if onlyRe.MatchString(line) {
 			cur.OracleOnly = true
+		}
+		if pgOnlyRe.MatchString(line) {
+			cur.PostgresOnly = true
 		}
 		body = append(body, line)
 	}

@@ -9,28 +9,12 @@ import (
 	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
-// AddBackfills registers every todo in one statement (see FinishMessages).
+// AddBackfills registers every todo in one statement, one array per column (see FinishMessages).
 func (e executor) AddBackfills(ctx context.Context, todos []vocab.Backfill) error {
 	if len(todos) == 0 {
 		return nil
 	}
-	return interpret(e.q.BackfillTodoAdd(ctx, e.db, backfillRows(todos)))
-}
-
-// backfillRows is the JSON array BackfillTodoAdd reads (jsoncols.go).
-func backfillRows(todos []vocab.Backfill) []byte {
-	return jsonArray(len(todos), 256, func(b []byte, i int) []byte {
-		t := &todos[i]
-		b = colInt(b, "msg_id", t.MsgID)
-		b = colString(b, "mailbox_status", t.MailboxStatus)
-		b = colTime(b, "processed_at", t.ProcessedAt)
-		b = colOptString(b, "meta_sndr", t.Meta.Sndr, true)
-		b = colOptInt(b, "meta_seqn", t.Meta.Seqn, true)
-		b = colOptTime(b, "meta_dttm", t.Meta.Dttm, true)
-		b = colOptString(b, "meta_type", t.Meta.Type, true)
-		b = colOptString(b, "meta_styp", t.Meta.Styp, true)
-		return colInt(b, "registration", t.Registration)
-	})
+	return interpret(arrayQueries.BackfillTodoAdd(ctx, e.db, backfillColumns(todos)))
 }
 
 func (e executor) DueBackfills(ctx context.Context, now time.Time, max int) ([]vocab.Backfill, error) {

@@ -116,7 +116,7 @@ func (e executor) IdentityHolders(ctx context.Context, keys []string) (map[strin
 }
 
 // FinishMessages finishes every message in one statement: the rows travel
-// as one JSON array (json_to_recordset), one round trip for a whole run,
+// as one array per column (queuearrays.go), one round trip for a whole run,
 // binding those that carry a Bind in the same row write.
 func (e executor) FinishMessages(ctx context.Context, finishes []vocab.Finish) error {
 	if len(finishes) == 0 {
@@ -126,38 +126,11 @@ func (e executor) FinishMessages(ctx context.Context, finishes []vocab.Finish) e
 	for i, p := range finishes {
 		ids[i] = p.MsgID
 	}
-	done, err := e.q.ProcStateFinishMany(ctx, e.db, postgres.ProcStateFinishManyParams{Now: finishes[0].Now, Finishes: finishRows(finishes)})
+	done, err := arrayQueries.ProcStateFinishMany(ctx, e.db, finishColumns(finishes))
 	if err != nil {
 		return interpret(err)
 	}
 	return allDone("finish", ids, done)
-}
-
-// finishRows is the JSON array ProcStateFinishMany reads (jsoncols.go);
-// a row without a binding has no bind key (NULL: its binding is kept).
-func finishRows(finishes []vocab.Finish) []byte {
-	return jsonArray(len(finishes), 320, func(b []byte, i int) []byte { // a bound row is ~300 bytes
-		p := &finishes[i]
-		b = colInt(b, "msg_id", p.MsgID)
-		b = colString(b, "status", p.Status)
-		b = colOptString(b, "error_class", p.ErrorClass, false)
-		b = colOptString(b, "reason", p.Reason, false)
-		b = colOptInt(b, "duplicate_of", p.DuplicateOf, false)
-		bind := p.Bind
-		if bind == nil {
-			return b
-		}
-		b = append(colKey(b, "bind"), "true"...)
-		b = colOptString(b, "identity_key", bind.IdentityKey, false)
-		b = colOptString(b, "kind", bind.Kind, false)
-		b = colOptString(b, "msg_type", bind.Meta.Type, false)
-		b = colOptString(b, "msg_subtype", bind.Meta.Styp, false)
-		b = colOptString(b, "meta_sndr", bind.Meta.Sndr, false)
-		b = colOptInt(b, "meta_seqn", bind.Meta.Seqn, false)
-		b = colOptString(b, "meta_dttm_raw", bind.Meta.DttmRaw, false)
-		b = colOptHex(b, "raw_digest", bind.Digest)
-		return colOptTime(b, "meta_dttm", bind.Meta.Dttm, false)
-	})
 }
 
 // allDone reports the messages a set-based update did not find unfinished.

@@ -4,6 +4,7 @@
 -- would change every generated type.
 
 -- name: FlightUpsertColumns :exec
+-- postgres only: FlightUpsert for a batch; Oracle's FlightUpsert binds arrays.
 -- FlightUpsert (queries/flight.sql) for a batch of flights: the same rows,
 -- one array per column, element i of each the column of flight i (NULL
 -- elements: NULL columns; a NULL array: the column NULL in every row, as

@@ -14,33 +14,6 @@ ON CONFLICT (source) DO UPDATE SET
   last_id = GREATEST(ingress_mark.last_id, EXCLUDED.last_id),
   updated_at = EXCLUDED.updated_at;
 
--- name: BackfillTodoAdd :exec
--- Registers backfills in the business transaction, all todos of a run in one
--- statement (a JSON array of objects). A message that reaches a terminal
--- status again after a replay overwrites its pending todo, under its new
--- registration (rule 18).
-INSERT INTO backfill_todo (
-  msg_id, mailbox_status, processed_at, meta_sndr, meta_seqn, meta_dttm, meta_type, meta_styp,
-  attempts, next_attempt_at, last_error, created_at, registration)
-SELECT
-  v.msg_id, v.mailbox_status, v.processed_at, v.meta_sndr, v.meta_seqn, v.meta_dttm, v.meta_type, v.meta_styp,
-  0, v.processed_at, NULL, v.processed_at, v.registration
-FROM json_to_recordset(@todos::json) AS v(
-  msg_id bigint, mailbox_status varchar, processed_at timestamptz, meta_sndr varchar, meta_seqn bigint,
-  meta_dttm timestamptz, meta_type varchar, meta_styp varchar, registration bigint)
-ON CONFLICT (msg_id) DO UPDATE SET
-  mailbox_status = EXCLUDED.mailbox_status,
-  processed_at = EXCLUDED.processed_at,
-  meta_sndr = EXCLUDED.meta_sndr,
-  meta_seqn = EXCLUDED.meta_seqn,
-  meta_dttm = EXCLUDED.meta_dttm,
-  meta_type = EXCLUDED.meta_type,
-  meta_styp = EXCLUDED.meta_styp,
-  attempts = 0,
-  next_attempt_at = EXCLUDED.next_attempt_at,
-  last_error = NULL,
-  registration = EXCLUDED.registration;
-
 -- name: BackfillTodoListDue :many
 -- The due todos, each with the status of msgx's own earlier backfill it may
 -- overwrite (rule 18): DEAD when its message was replayed (a replayed

@@ -108,35 +108,6 @@ CROSS JOIN LATERAL (
   SELECT h.identity_key, h.msg_id, h.raw_digest FROM proc_state_hst h
   WHERE h.identity_key = k.identity_key AND h.duplicate_of IS NULL) x;
 
--- name: ProcStateFinishMany :many
--- Moves unfinished messages to their terminal status (SUCCEEDED, SKIPPED,
--- DEAD), all rows of a run in one statement. A row with bind = true also
--- binds identity, kind and META in the same row write (without it they are
--- kept). Returns the ids finished.
-UPDATE proc_state p SET
-  identity_key = CASE WHEN v.bind THEN v.identity_key ELSE p.identity_key END,
-  kind = CASE WHEN v.bind THEN v.kind ELSE p.kind END,
-  msg_type = CASE WHEN v.bind THEN v.msg_type ELSE p.msg_type END,
-  msg_subtype = CASE WHEN v.bind THEN v.msg_subtype ELSE p.msg_subtype END,
-  meta_sndr = CASE WHEN v.bind THEN v.meta_sndr ELSE p.meta_sndr END,
-  meta_seqn = CASE WHEN v.bind THEN v.meta_seqn ELSE p.meta_seqn END,
-  meta_dttm_raw = CASE WHEN v.bind THEN v.meta_dttm_raw ELSE p.meta_dttm_raw END,
-  meta_dttm = CASE WHEN v.bind THEN v.meta_dttm ELSE p.meta_dttm END,
-  raw_digest = CASE WHEN v.bind AND v.raw_digest IS NOT NULL THEN decode(v.raw_digest, 'hex') ELSE p.raw_digest END,
-  status = v.status,
-  error_class = v.error_class,
-  reason = v.reason,
-  duplicate_of = v.duplicate_of,
-  next_attempt_at = NULL,
-  finished_at = @now::timestamptz,
-  updated_at = @now::timestamptz
-FROM json_to_recordset(@finishes::json) AS v(
-  msg_id bigint, status varchar, error_class varchar, reason varchar, duplicate_of bigint,
-  bind boolean, identity_key varchar, kind varchar, msg_type varchar, msg_subtype varchar,
-  meta_sndr varchar, meta_seqn bigint, meta_dttm_raw varchar, meta_dttm timestamptz, raw_digest varchar)
-WHERE p.msg_id = v.msg_id AND p.status IN ('PENDING', 'FAILED')
-RETURNING p.msg_id;
-
 -- name: ProcStateRecordFailure :one
 -- Records a failed attempt: FAILED with the backoff the caller computed; the
 -- first failure of a series starts the head-deadline. The kind and META the

@@ -51,3 +51,18 @@ type Date time.Time
 func (d *Date) DateValue() (pgtype.Date, error) {
 	return pgtype.Date{Time: time.Time(*d), Valid: true}, nil
 }
+
+// Bool is a boolean element. A []bool parameter costs an allocation per
+// element (pgx reads each through reflect, which boxes it); pointers to a
+// Bool do not.
+type Bool bool
+
+func (b *Bool) BoolValue() (pgtype.Bool, error) {
+	return pgtype.Bool{Bool: bool(*b), Valid: true}, nil
+}
+
+// Bytea is a bytea element (a [][]byte parameter boxes each slice, as
+// []bool each bool).
+type Bytea []byte
+
+func (b *Bytea) BytesValue() ([]byte, error) { return *b, nil }
