@@ -88,7 +88,7 @@ func TestFlightSchdFillfactor(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	applied := openDB(t, testdb.Postgres(t))
-	require.Contains(t, storageParams(t, applied, "public"), "flight_schd.fillfactor=80")
+	require.Contains(t, storageParams(t, applied, "public"), "flight_schd.fillfactor=50")
 
 	migrated := openDB(t, testdb.PostgresEmpty(t))
 	dir, err := schema.MigrationDir()

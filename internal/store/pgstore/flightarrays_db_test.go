@@ -1,11 +1,13 @@
 package pgstore_test
 
 import (
+	"maps"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
 	"github.com/msgx-aodb/msgx/internal/testdb"
 	"github.com/msgx-aodb/msgx/internal/vocab"
@@ -55,4 +57,47 @@ func TestFlightUpsertColumnsWritesWhatFlightUpsertWrites(t *testing.T) {
 	single, columns := rows(1000), rows(2000)
 	require.Len(t, single, n)
 	require.Equal(t, single, columns)
+}
+
+// Issue #34: a DNLD resend changing every flight updates every row of a
+// page in one statement, whose old row versions cannot be pruned before it
+// commits. Each new version must still fit on its row's page (a HOT
+// update: no new entry in flight_schd's indexes); at fillfactor 80 three in
+// four moved to another page.
+func TestResendUpdatesEveryFlightOnItsPage(t *testing.T) {
+	t.Parallel()
+	pool := testdb.Postgres(t).Pool
+	s := pgstore.New(pool)
+	ctx := t.Context()
+	now := time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC)
+	writes := make([]vocab.FlightWrite, 300)
+	require.Greater(t, len(writes), pgstore.ColumnsRows)
+	for i := range writes {
+		writes[i] = vocab.FlightWrite{State: pgstore.ColumnsState(int64(1+i), 2), New: true}
+	}
+	require.NoError(t, s.WriteFlights(ctx, writes, now))
+
+	pages := func() map[int64]int64 {
+		rows, err := pool.Query(ctx, `SELECT flid, (ctid::text::point)[0]::bigint FROM flight_schd`)
+		require.NoError(t, err)
+		out := map[int64]int64{}
+		for rows.Next() {
+			var flid, page int64
+			require.NoError(t, rows.Scan(&flid, &page))
+			out[flid] = page
+		}
+		require.NoError(t, rows.Err())
+		return out
+	}
+	before := pages()
+	require.Len(t, before, len(writes))
+	for i, w := range writes {
+		next := *w.State
+		next.StateVersion++
+		next.Scalars = maps.Clone(w.State.Scalars)
+		next.Scalars["REMC"] = flight.Value{Raw: "resent"}
+		writes[i] = vocab.FlightWrite{State: &next}
+	}
+	require.NoError(t, s.WriteFlights(ctx, writes, now.Add(time.Minute)))
+	require.Equal(t, before, pages(), "page of each flight's row after the resend")
 }

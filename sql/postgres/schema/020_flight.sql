@@ -108,8 +108,11 @@ CREATE TABLE flight_schd (
 )
 -- Nearly every FLOP message updates its flight's row; free space on the page
 -- lets the new row version stay there (a HOT update: no new entries in the
--- indexes, whose columns never change). docs/dev/performance-notes.md.
-WITH (fillfactor = 80);
+-- indexes, whose columns never change). Half the page: a DNLD resend
+-- updates every flight of a page in one transaction, whose old versions
+-- cannot be pruned before it commits; at 80 three updates in four were not
+-- HOT (issue #34, docs/dev/performance-notes.md).
+WITH (fillfactor = 50);
 -- Flights by operation day, in FLID order: /all/flights paging and snapshot prune.
 CREATE INDEX flight_schd_day_ix ON flight_schd (operation_day, flid);
 -- Candidates of the history sweep.
