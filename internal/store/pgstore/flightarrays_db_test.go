@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
@@ -43,16 +45,7 @@ func TestFlightUpsertColumnsWritesWhatFlightUpsertWrites(t *testing.T) {
 	require.NoError(t, s.WriteFlights(ctx, batch, now.Add(time.Minute)), "FlightUpsertColumns")
 
 	rows := func(from int64) []string {
-		r, err := pool.Query(ctx, `SELECT (to_jsonb(f) - 'flid')::text FROM flight_schd f WHERE flid BETWEEN $1 AND $1 + 999 ORDER BY flid`, from)
-		require.NoError(t, err)
-		var out []string
-		for r.Next() {
-			var row string
-			require.NoError(t, r.Scan(&row))
-			out = append(out, row)
-		}
-		require.NoError(t, r.Err())
-		return out
+		return textRows(t, pool, `SELECT (to_jsonb(f) - 'flid')::text FROM flight_schd f WHERE flid BETWEEN $1 AND $1 + 999 ORDER BY flid`, from)
 	}
 	single, columns := rows(1000), rows(2000)
 	require.Len(t, single, n)
@@ -100,4 +93,14 @@ func TestResendUpdatesEveryFlightOnItsPage(t *testing.T) {
 	}
 	require.NoError(t, s.WriteFlights(ctx, writes, now.Add(time.Minute)))
 	require.Equal(t, before, pages(), "page of each flight's row after the resend")
+}
+
+// textRows is a query's rows, each one text column, in the order returned.
+func textRows(t *testing.T, pool *pgxpool.Pool, sql string, args ...any) []string {
+	t.Helper()
+	r, err := pool.Query(t.Context(), sql, args...)
+	require.NoError(t, err)
+	out, err := pgx.CollectRows(r, pgx.RowTo[string])
+	require.NoError(t, err)
+	return out
 }

@@ -45,18 +45,7 @@ func TestFinishAndTodoColumnsWriteWhatTheJSONRowsWrote(t *testing.T) {
 		{MsgID: 2, MailboxStatus: "SKIPPED", ProcessedAt: now, Meta: full, Registration: 2},
 	}))
 
-	rows := func(sql string) []string {
-		r, err := pool.Query(ctx, sql)
-		require.NoError(t, err)
-		var out []string
-		for r.Next() {
-			var row string
-			require.NoError(t, r.Scan(&row))
-			out = append(out, row)
-		}
-		require.NoError(t, r.Err())
-		return out
-	}
+	rows := func(sql string) []string { return textRows(t, pool, sql) }
 	require.Equal(t, []string{
 		`(1,SUCCEEDED,,,,AODB|FLOP|STND|20000001,FLOP,FLOP,STND,AODB,20000001,20261204075958,"2026-12-04 07:59:58.123457+00","\\xabcd",,"2026-12-04 08:00:00.987654+00","2026-12-04 08:00:00.987654+00")`,
 		`(2,SKIPPED,,superseded,,,FLOP,FLOP,GTDT,AODB,,,,,,"2026-12-04 08:00:00.987654+00","2026-12-04 08:00:00.987654+00")`,
