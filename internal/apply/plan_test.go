@@ -158,6 +158,17 @@ func TestMetaIsACopy(t *testing.T) {
 	for _, s := range []struct{ kept, decoded string }{
 		{meta.Sndr, m.Meta.Sender}, {meta.DttmRaw, m.Meta.SentRaw}, {meta.Type, m.Meta.Type}, {meta.Styp, m.Meta.Subtype},
 	} {
+		require.Equal(t, s.decoded, s.kept)
 		require.NotSame(t, unsafe.StringData(s.decoded), unsafe.StringData(s.kept), "a copy, not a substring of the XML")
 	}
+	require.Equal(t, m.Meta.Seq, *meta.Seqn)
+	require.True(t, m.Meta.Sent.Equal(*meta.Dttm))
+}
+
+// A message's META costs two allocations: the texts share one copy, SEQN
+// and DTTM one (not parallel: AllocsPerRun).
+func TestMetaAllocations(t *testing.T) {
+	m, err := decode.Message([]byte(flop("STND", 1, "<STND>7</STND>")), sis.Options{Location: shanghai})
+	require.NoError(t, err)
+	require.Equal(t, 2.0, testing.AllocsPerRun(100, func() { _ = metaOf(m) }))
 }

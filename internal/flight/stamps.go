@@ -163,7 +163,10 @@ func (s Stamps) Text() *string {
 	if len(s) == 0 {
 		return nil
 	}
-	t := string(s.AppendText(make([]byte, 0, 16+8*len(s))))
+	// On the stack: a FLOP's flight has a few groups, and a buffer sized
+	// by len(s) was grown on the heap (two allocations before the text).
+	var buf [256]byte
+	t := string(s.AppendText(buf[:0]))
 	return &t
 }
 

@@ -192,3 +192,26 @@ func TestStampsTextAlwaysFits(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, len(s), len(back))
 }
+
+// flopStamps are a FLOP's flight's: the snapshot's default stamp and the
+// few names FLOPs set.
+func flopStamps() Stamps {
+	at := time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC)
+	return Stamps{StampDefault: at, "GTDT": at.Add(time.Hour), "STND": at.Add(time.Hour), "TOBT": at.Add(2 * time.Hour)}
+}
+
+// The text of a FLOP's flight is built on the stack: two allocations, the
+// text and its pointer (not parallel: AllocsPerRun).
+func TestStampsTextAllocations(t *testing.T) {
+	s := flopStamps()
+	require.Equal(t, "1796198400:*;1796202000:GTDT STND;1796205600:TOBT", *s.Text())
+	require.Equal(t, 2.0, testing.AllocsPerRun(100, func() { _ = s.Text() }))
+}
+
+func BenchmarkStampsText(b *testing.B) {
+	s := flopStamps()
+	b.ReportAllocs()
+	for range b.N {
+		_ = s.Text()
+	}
+}

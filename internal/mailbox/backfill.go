@@ -1,6 +1,7 @@
 package mailbox
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -123,12 +124,14 @@ const (
 	backfillSpan = 1000
 )
 
-// setRow is one row of a set-based backfill: the values as text, "" for
-// NULL (no text column of the update takes "" as a value).
+// setRow is one row of a set-based backfill: its texts ("" for NULL: no
+// text column of the update takes "" as a value), and the values set as
+// text only when the chunk's statement is laid out.
 type setRow struct {
-	ID                                                   int64
-	ProcessedAt, Status, Sndr, Seqn, Dttm, Type, Subtype string
-	processedAt                                          *time.Time // ProcessedAt as a time
+	ID                          int64
+	Status, Sndr, Type, Subtype string
+	seqn                        *int32
+	processedAt, dttm           *time.Time // the mailbox's wall clock
 }
 
 // newSetRow converts a row update to its setRow.
@@ -139,21 +142,19 @@ func newSetRow(p dbmb.InboundBackfillParams) setRow {
 		}
 		return *v
 	}
-	datetime := func(v *time.Time) string {
-		if v == nil {
-			return ""
-		}
-		return v.Format(time.DateTime) // already the wall clock, whole seconds
-	}
-	seqn := ""
-	if p.Seqn != nil {
-		seqn = strconv.Itoa(int(*p.Seqn))
-	}
 	return setRow{
-		ID: p.ID, ProcessedAt: datetime(p.ProcessedAt), Status: str(p.Status),
-		Sndr: str(p.Sndr), Seqn: seqn, Dttm: datetime(p.Dttm),
-		Type: str(p.MsgType), Subtype: str(p.MsgSubtype), processedAt: p.ProcessedAt,
+		ID: p.ID, Status: str(p.Status), Sndr: str(p.Sndr), Type: str(p.MsgType), Subtype: str(p.MsgSubtype),
+		seqn: p.Seqn, processedAt: p.ProcessedAt, dttm: p.Dttm,
 	}
+}
+
+// appendDatetime appends a wall-clock time as the mailbox's DATETIME text
+// (nothing for NULL).
+func appendDatetime(b []byte, t *time.Time) []byte {
+	if t == nil {
+		return b
+	}
+	return t.AppendFormat(b, time.DateTime) // already the wall clock, whole seconds
 }
 
 // setChunk collects the rows of one set-based backfill.
@@ -161,6 +162,8 @@ type setChunk struct {
 	rows   []setRow
 	lo, hi int64 // smallest and largest id
 	ids    map[int64]bool
+	buf    []byte // formatted's texts of one column, reused
+	ends   []int  // where each row's text ends in buf
 }
 
 // fits reports whether the row id can join the chunk: a chunk is bounded
@@ -211,15 +214,7 @@ func (c *setChunk) params() dbmb.InboundBackfillManyParams {
 		}
 		return "", list, false
 	}
-	// text sets a column's one value (as text; nil: the list holds them).
-	text := func(all *any, list *[]string, v func(setRow) string) {
-		if a, l, ok := column(v); ok {
-			*all = a
-		} else {
-			*list = l
-		}
-	}
-	if _, l, ok := column(func(r setRow) string { return r.ProcessedAt }); ok {
+	if _, l, ok := c.formatted(func(b []byte, r setRow) []byte { return appendDatetime(b, r.processedAt) }); ok {
 		p.ProcessedAtAll = c.rows[0].processedAt
 	} else {
 		p.ProcessedAt = l
@@ -229,12 +224,55 @@ func (c *setChunk) params() dbmb.InboundBackfillManyParams {
 	} else {
 		p.Status = l
 	}
-	text(&p.SndrAll, &p.Sndr, func(r setRow) string { return r.Sndr })
-	text(&p.SeqnAll, &p.Seqn, func(r setRow) string { return r.Seqn })
-	text(&p.DttmAll, &p.Dttm, func(r setRow) string { return r.Dttm })
-	text(&p.MsgTypeAll, &p.MsgType, func(r setRow) string { return r.Type })
-	text(&p.MsgSubtypeAll, &p.MsgSubtype, func(r setRow) string { return r.Subtype })
+	setText(&p.SndrAll, &p.Sndr)(column(func(r setRow) string { return r.Sndr }))
+	setText(&p.SeqnAll, &p.Seqn)(c.formatted(func(b []byte, r setRow) []byte {
+		if r.seqn == nil {
+			return b
+		}
+		return strconv.AppendInt(b, int64(*r.seqn), 10)
+	}))
+	setText(&p.DttmAll, &p.Dttm)(c.formatted(func(b []byte, r setRow) []byte { return appendDatetime(b, r.dttm) }))
+	setText(&p.MsgTypeAll, &p.MsgType)(column(func(r setRow) string { return r.Type }))
+	setText(&p.MsgSubtypeAll, &p.MsgSubtype)(column(func(r setRow) string { return r.Subtype }))
 	return p
+}
+
+// formatted is column for the values set as text (SEQN, DTTM,
+// DATE_PROCESSED, different in most rows): each row's text is appended into
+// one buffer, and the list's strings share one copy of it (a string per row
+// was most of a backfill's allocations).
+func (c *setChunk) formatted(app func([]byte, setRow) []byte) (all string, list []string, ok bool) {
+	c.buf, c.ends = c.buf[:0], c.ends[:0]
+	for _, r := range c.rows {
+		c.buf = app(c.buf, r)
+		c.ends = append(c.ends, len(c.buf))
+	}
+	first, same := c.buf[:c.ends[0]], true
+	for i := 1; i < len(c.ends) && same; i++ {
+		same = bytes.Equal(c.buf[c.ends[i-1]:c.ends[i]], first)
+	}
+	if same {
+		return string(first), nil, true
+	}
+	texts := string(c.buf)
+	list = make([]string, c.hi-c.lo+1)
+	start := 0
+	for i, r := range c.rows {
+		list[r.ID-c.lo], start = texts[start:c.ends[i]], c.ends[i]
+	}
+	return "", list, false
+}
+
+// setText sets a column's one value (as text) or its list, from column's
+// or formatted's results.
+func setText(all *any, list *[]string) func(string, []string, bool) {
+	return func(a string, l []string, ok bool) {
+		if ok {
+			*all = a
+		} else {
+			*list = l
+		}
+	}
 }
 
 // backfillParams converts a todo to the row update; see Backfill for the

@@ -1,6 +1,7 @@
 package mailbox_test
 
 import (
+	"database/sql"
 	"regexp"
 	"testing"
 	"time"
@@ -146,4 +147,44 @@ func TestBackfillManyNeverBlocksInserts(t *testing.T) {
 	require.NoError(t, err)
 	_, err = other.ExecContext(ctx, "INSERT INTO cminmsgs (CMINMSGS_CLOB_MSG) VALUES ('<MSG/>')")
 	require.NoError(t, err, "an insert of the AODB while msgx backfills the newest rows")
+}
+
+// The values set as text (DATE_PROCESSED, SEQN, DTTM) differ from row to
+// row, as a run's messages' do: each row gets its own, a NULL stays NULL,
+// and a column all rows share is one value.
+func TestBackfillManyFormatsEachRowsValues(t *testing.T) {
+	t.Parallel()
+	mb, db, _ := newMailbox(t)
+	ctx := t.Context()
+	insertBacklog(t, db, 4)
+	var todos []vocab.Backfill
+	for i := range 4 {
+		seqn, dttm := int64(-5+1000*i), t0.Add(-time.Duration(i)*time.Hour)
+		meta := vocab.Meta{Sndr: "AODB", Seqn: &seqn, Dttm: &dttm, Type: "FLOP"}
+		if i == 2 {
+			meta.Seqn, meta.Dttm = nil, nil
+		}
+		todos = append(todos, vocab.Backfill{MsgID: int64(4 - i), MailboxStatus: vocab.StatusSucceeded,
+			ProcessedAt: t0.Add(time.Duration(i) * time.Second), Meta: meta})
+	}
+	_, invalid, err := mb.BackfillMany(ctx, todos)
+	require.NoError(t, err)
+	require.Empty(t, invalid)
+	seqn := func(v int64) *int64 { return &v }
+	for id, want := range map[int64]struct {
+		processed, sent string
+		seqn            *int64
+	}{
+		4: {"2026-12-02 08:30:15", "2026-12-02 08:30:15", seqn(-5)},
+		3: {"2026-12-02 08:30:16", "2026-12-02 07:30:15", seqn(995)},
+		2: {"2026-12-02 08:30:17", "", nil},
+		1: {"2026-12-02 08:30:18", "2026-12-02 05:30:15", seqn(2995)},
+	} {
+		require.Equal(t, sql.NullString{String: want.processed, Valid: true}, stored(t, db, "CMINMSGS_DATE_PROCESSED", id), "row %d", id)
+		require.Equal(t, sql.NullString{String: want.sent, Valid: want.sent != ""}, stored(t, db, "CMINMSGS_SUBSYSTEM_DATE_SENT", id), "row %d", id)
+		row, err := mb.Get(ctx, id)
+		require.NoError(t, err)
+		require.Equal(t, want.seqn, row.Seqn, "row %d", id)
+		require.Equal(t, "AODB", row.Sndr)
+	}
 }

@@ -101,10 +101,11 @@ type prepared struct {
 // the bytes it read, and those of the read-ahead it took.
 func (p *Pump) prepare(ctx context.Context, st *runState, heads []vocab.QueueEntry) ([]prepared, int, error) {
 	got, read := st.takeAhead()
-	if got == nil {
-		got = map[int64]prepared{}
+	if kept := st.takeKept(); got == nil {
+		got = kept
+	} else {
+		maps.Copy(got, kept)
 	}
-	maps.Copy(got, st.takeKept())
 	ids := []int64{heads[0].ID}
 	for _, m := range heads[1:] {
 		if m.Status != vocab.StatusPending {
@@ -117,30 +118,33 @@ func (p *Pump) prepare(ctx context.Context, st *runState, heads []vocab.QueueEnt
 	if err != nil {
 		return nil, read, err
 	}
-	maps.Copy(got, fresh)
 	run := make([]prepared, len(ids))
 	for i, id := range ids {
-		run[i] = got[id]
+		pr, ok := got[id]
+		if !ok {
+			pr = fresh[id] // looked up, not copied into got: a map grown for nothing
+		}
+		run[i] = pr
 		run[i].Msg = heads[i]
 	}
 	return run, read, nil
 }
 
 // readDecoded reads messages' raw XML in one round trip and decodes it in
-// order while what it holds fits room (the first whatever its size); the
-// messages after that are not in the result. A row missing from the mailbox
-// is mailbox.ErrMissing. Each raw message is dropped once decoded.
-func (p *Pump) readDecoded(ctx context.Context, ids []int64, room int) (map[int64]prepared, error) {
+// order into got while what it holds fits room (the first whatever its
+// size); the messages after that are not read into got. It returns how many
+// it read and their size. A row missing from the mailbox is
+// mailbox.ErrMissing. Each raw message is dropped once decoded.
+func (p *Pump) readDecoded(ctx context.Context, ids []int64, room int, got map[int64]prepared) (n, used int, err error) {
 	raws, err := p.raw.ReadRaws(ctx, ids)
 	if err != nil {
-		return nil, err
+		return 0, 0, err
 	}
-	got := make(map[int64]prepared, len(ids))
-	used := 0
 	for i, id := range ids {
 		if i > 0 && used >= room {
 			break
 		}
+		n++
 		raw, ok := raws[id]
 		if !ok {
 			got[id] = prepared{Input: apply.Input{Missing: true}}
@@ -155,7 +159,7 @@ func (p *Pump) readDecoded(ctx context.Context, ids []int64, room int) (map[int6
 		got[id] = pr
 		used += pr.size
 	}
-	return got, nil
+	return n, used, nil
 }
 
 // readBudgeted returns the longest prefix of ids whose sizes fit the
@@ -202,15 +206,12 @@ func (p *Pump) readBudgeted(ctx context.Context, ids []int64, held map[int64]pre
 	}
 	total := 0
 	for _, chunk := range chunks(missing, sizes, max(p.cfg.RunBytes/4, 1)) {
-		got, err := p.readDecoded(ctx, chunk, room-total)
+		n, size, err := p.readDecoded(ctx, chunk, room-total, read)
 		if err != nil {
 			return nil, nil, 0, fmt.Errorf("read raw messages from %d: %w", chunk[0], err)
 		}
-		for _, pr := range got {
-			total += pr.size
-		}
-		maps.Copy(read, got)
-		if len(got) < len(chunk) || total >= room {
+		total += size
+		if n < len(chunk) || total >= room {
 			break // decoded, the messages fill the budget
 		}
 	}

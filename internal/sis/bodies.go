@@ -86,7 +86,14 @@ func (d *decoder) flightOps(root int32, m *Message) *Error {
 		return nil
 	}
 	t := d.t
-	ops := &FlightOps{Group: styp}
+	// Most FLOPs carry one record: the ops and a list of one in one
+	// allocation (a second record grows the list as append does).
+	withOne := &struct {
+		ops FlightOps
+		one [1]*FlightRecord
+	}{ops: FlightOps{Group: styp}}
+	ops := &withOne.ops
+	ops.Records = withOne.one[:0]
 	for c := t.nodes[root].first; c >= 0; c = t.nodes[c].next {
 		switch t.name(c) {
 		case "META":

@@ -302,10 +302,15 @@ func (d *decoder) meta(n int32, m *Message) *Error {
 		mt.Sent = tm
 	}
 	if mt.Sender != "" && mt.Subtype != "" && seqOK {
-		m.Identity = mt.Sender + "|" + mt.Type + "|" + mt.Subtype + "|" + strconv.FormatInt(mt.Seq, 10)
+		// Appended into a stack buffer: one allocation, the identity.
+		var buf [128]byte
+		b := append(buf[:0], mt.Sender...)
+		b = append(append(append(append(b, '|'), mt.Type...), '|'), mt.Subtype...)
+		b = strconv.AppendInt(append(b, '|'), mt.Seq, 10)
 		if d.opt.IncludeDayBoundary && mt.SentRaw != "" {
-			m.Identity += "|" + mt.Sent.Format("2006-01-02")
+			b = mt.Sent.AppendFormat(append(b, '|'), "2006-01-02")
 		}
+		m.Identity = string(b)
 	}
 	for i, c := range seen {
 		if c < 0 && i != 1 {

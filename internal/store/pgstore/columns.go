@@ -44,6 +44,18 @@ func columnsOf(rowType reflect.Type, names []string) valueColumns {
 	return cols
 }
 
+// present is how many values row holds, what get adds to a map: a map
+// sized by it is not grown value by value.
+func (cs valueColumns) present(row reflect.Value) int {
+	n := 0
+	for _, c := range cs {
+		if !row.Field(c.raw).IsNil() {
+			n++
+		}
+	}
+	return n
+}
+
 // get reads the values present in row (a pointer to a generated struct).
 func (cs valueColumns) get(row reflect.Value, into map[string]flight.Value) {
 	for _, c := range cs {

@@ -221,9 +221,10 @@ func (e executor) writePayloads(ctx context.Context, writes []vocab.FlightWrite,
 }
 
 func stateFromRow(r *postgres.FlightSchd) (*flight.State, error) {
+	row := reflect.ValueOf(r).Elem()
 	s := &flight.State{
 		FLID:          r.Flid,
-		Scalars:       map[string]flight.Value{},
+		Scalars:       make(map[string]flight.Value, flightColumns.present(row)),
 		Structs:       map[string]flight.Struct{},
 		Groups:        map[string][]flight.Item{},
 		Payloads:      map[string]flight.Payload{},
@@ -236,7 +237,7 @@ func stateFromRow(r *postgres.FlightSchd) (*flight.State, error) {
 		CreatedAt:     r.CreatedAt,
 		UpdatedAt:     r.UpdatedAt,
 	}
-	flightColumns.get(reflect.ValueOf(r).Elem(), s.Scalars)
+	flightColumns.get(row, s.Scalars)
 	getStruct(s, "FDIV", r.FdivText, map[string]*string{"DDES": r.FdivDdes, "DDIR": r.FdivDdir})
 	getStruct(s, "FRET", r.FretText, map[string]*string{"REID": r.FretReid})
 	getStruct(s, "FLAB", r.FlabText, map[string]*string{"ARES": r.FlabAres})

@@ -13,14 +13,15 @@ import (
 
 func (e executor) InsertEvents(ctx context.Context, events []vocab.NewEvent) error {
 	rows := make([]postgres.EventInsertParams, len(events))
+	payloads := make([]string, len(events)) // what the rows' Payload point to: one allocation, not one per event
 	for i, ev := range events {
 		var payload *string
 		if ev.Payload != nil {
 			// The bytes as a string without a copy (a payload is a few KB,
 			// one per changed flight): the string lives only in this call,
 			// which has COPY read the bytes before it returns.
-			p := unsafe.String(unsafe.SliceData(ev.Payload), len(ev.Payload))
-			payload = &p
+			payloads[i] = unsafe.String(unsafe.SliceData(ev.Payload), len(ev.Payload))
+			payload = &payloads[i]
 		}
 		rows[i] = postgres.EventInsertParams{
 			Target: ev.Target, PartitionKey: vocab.PartitionKey(ev.FLID), EventType: ev.EventType,
