@@ -89,7 +89,8 @@ func TestUpgradeFromPreviousRelease(t *testing.T) {
 	require.Equal(t, "DEAD", string(e.message(t, dead).Status))
 
 	// The previous release's PENDING KAFKA:schd rows (one per change) are
-	// marks now, per flight the latest change, with its row's EVENT_ID.
+	// marks now, per flight the latest change; a mark is sent with its
+	// change's KAFKA:msg EVENT_ID (the schd row's was the one after it).
 	due, err := e.st.DueSchdMarks(t.Context(), store.DueSchdMarksParams{Now: time.Now(), Max: 10})
 	require.NoError(t, err)
 	marked := map[int64][2]int64{}
@@ -97,7 +98,7 @@ func TestUpgradeFromPreviousRelease(t *testing.T) {
 		marked[m.FLID] = [2]int64{m.StateVersion, m.ID}
 		require.NotEmpty(t, m.Payload, "the mark reads its KAFKA:msg twin's payload")
 	}
-	require.Equal(t, map[int64][2]int64{101: {2, 6}, 102: {1, 4}}, marked)
+	require.Equal(t, map[int64][2]int64{101: {2, 5}, 102: {1, 3}}, marked)
 
 	h.send(t, flopSTND(102, "8"), false) // this release's pipeline on the upgraded schema
 	states, err = e.st.Flights(t.Context(), []int64{102})
