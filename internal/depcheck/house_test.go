@@ -21,7 +21,7 @@ var floors = map[string]int{
 	"internal/depcheck": 0, "internal/doccheck": 0,
 	"db/mailbox": 0, "db/pgadmin": 0, "db/postgres": 0, "db/report": 0,
 	"internal/store/pgstore/pgarg": 0, // NULL-able array elements pgx encodes without a copy
-	"deploy": 0, "docs": 0, "sql": 0, "scripts/contracts-diff": 0,
+	"deploy":                       0, "docs": 0, "sql": 0, "scripts/contracts-diff": 0,
 	// 1: the domain (flight state, pure) and the leader lock.
 	"internal/flight": 1, "internal/leader": 1, "internal/redact": 1, "internal/schema": 1,
 	"docs/examples/reporting": 1, "scripts/configdoc": 1, "internal/sdnotify": 1, "internal/contracttest": 1,
