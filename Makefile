@@ -143,7 +143,7 @@ bench: services
 # the drain on an empty database and on a year of history generated in SQL
 # (testdata/yearscale), interleaved; reports big/empty ratios
 # (docs/performance.md). MSGX_BENCH_SCALE=0.1 builds a tenth of the year;
-# three rounds by default: one round's ratio moves by ±5 % on this machine.
+# three rounds by default: one round's ratio moves by ±10 % on this machine.
 MSGX_BENCH_SCALE ?= 1
 MSGX_BENCH_SCALE_ROUNDS ?= 3
 export MSGX_BENCH_SCALE MSGX_BENCH_SCALE_ROUNDS
