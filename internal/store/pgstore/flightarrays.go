@@ -137,17 +137,9 @@ func columnsArgs(writes []vocab.FlightWrite, now time.Time) pgarrays.FlightUpser
 	for _, w := range writes {
 		size += len(w.State.Scalars) + rowAttrs
 	}
-	strs := make([]string, 0, size)
-	str := func(s string) *pgarg.Text {
-		strs = append(strs, s)
-		return (*pgarg.Text)(&strs[len(strs)-1])
-	}
-	attr := func(s flight.Struct, name string) *pgarg.Text {
-		if v, ok := s.Attrs[name]; ok {
-			return str(v)
-		}
-		return nil
-	}
+	held := make(heldStrings, 0, size)
+	str := func(s string) *pgarg.Text { return (*pgarg.Text)(held.add(s)) }
+	attr := func(s flight.Struct, name string) *pgarg.Text { return (*pgarg.Text)(held.attr(s, name)) }
 	at := (*pgarg.Timestamptz)(&now)
 	p := &a.p
 	for i, w := range writes {

@@ -137,15 +137,16 @@ func (e executor) WriteFlights(ctx context.Context, writes []vocab.FlightWrite, 
 	updates := len(writes) - news
 	columns := updates >= columnsRows
 	inserts := make([]postgres.FlightInsertParams, 0, news)
-	var rows []postgres.FlightSchd              // FlightUpsert's
-	var existing []vocab.FlightWrite            // FlightUpsertColumns'
-	attrs := make(attrValues, 0, rowAttrs*news) // the rows' structure attributes
+	var rows []postgres.FlightSchd   // FlightUpsert's
+	var existing []vocab.FlightWrite // FlightUpsertColumns'
+	built := len(writes)             // rows setRow fills
 	if columns {
 		existing = make([]vocab.FlightWrite, 0, updates)
+		built = news
 	} else {
 		rows = make([]postgres.FlightSchd, 0, updates)
-		attrs = make(attrValues, 0, rowAttrs*len(writes))
 	}
+	attrs := make(heldStrings, 0, rowAttrs*built) // the rows' structure attributes
 	for _, w := range writes {
 		switch {
 		case w.New:
@@ -271,7 +272,7 @@ func getStruct(s *flight.State, name string, text *string, attrs map[string]*str
 
 // setRow fills the zero row r from s, in place (a flight row is large);
 // the row's structure attributes point into attrs.
-func setRow(r *postgres.FlightSchd, s *flight.State, now time.Time, attrs *attrValues) {
+func setRow(r *postgres.FlightSchd, s *flight.State, now time.Time, attrs *heldStrings) {
 	*r = postgres.FlightSchd{
 		Flid:          s.FLID,
 		OperationDay:  s.OperationDay,
@@ -289,28 +290,34 @@ func setRow(r *postgres.FlightSchd, s *flight.State, now time.Time, attrs *attrV
 	}
 	flightColumns.set(reflect.ValueOf(r).Elem(), s.Scalars)
 	fdiv, fret, flab := s.Structs["FDIV"], s.Structs["FRET"], s.Structs["FLAB"]
-	r.FdivText, r.FdivDdes, r.FdivDdir = fdiv.Text, attrs.get(fdiv, "DDES"), attrs.get(fdiv, "DDIR")
-	r.FretText, r.FretReid = fret.Text, attrs.get(fret, "REID")
-	r.FlabText, r.FlabAres = flab.Text, attrs.get(flab, "ARES")
+	r.FdivText, r.FdivDdes, r.FdivDdir = fdiv.Text, attrs.attr(fdiv, "DDES"), attrs.attr(fdiv, "DDIR")
+	r.FretText, r.FretReid = fret.Text, attrs.attr(fret, "REID")
+	r.FlabText, r.FlabAres = flab.Text, attrs.attr(flab, "ARES")
 }
 
 // rowAttrs is how many structure attributes a flight row has (setRow).
 const rowAttrs = 4
 
-// attrValues holds the structure attributes of a statement's rows, which
-// the rows point to: one allocation per statement rather than one per
-// attribute. Made with a capacity of rowAttrs per row, so it never grows
-// (growing would move what the rows point to).
-type attrValues []string
+// heldStrings holds the strings a statement's parameters point to that
+// live in maps (not addressable): one allocation per statement rather than
+// one per string. Made with the capacity the statement needs, so it never
+// grows (growing would move what the parameters point to).
+type heldStrings []string
 
-func (a *attrValues) get(s flight.Struct, name string) *string {
+// add holds v and returns where.
+func (h *heldStrings) add(v string) *string {
+	if len(*h) == cap(*h) {
+		return &v // not sized for this one: its own copy
+	}
+	*h = append(*h, v)
+	return &(*h)[len(*h)-1]
+}
+
+// attr holds structure s's attribute name; nil when s has none.
+func (h *heldStrings) attr(s flight.Struct, name string) *string {
 	v, ok := s.Attrs[name]
 	if !ok {
 		return nil
 	}
-	if len(*a) == cap(*a) {
-		return &v // not sized for this row: its own copy
-	}
-	*a = append(*a, v)
-	return &(*a)[len(*a)-1]
+	return h.add(v)
 }

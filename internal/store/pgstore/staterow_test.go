@@ -17,7 +17,7 @@ func flightRow(t testing.TB, n int) (*postgres.FlightSchd, *flight.State) {
 		s.Scalars[name] = flight.Value{Raw: "X" + name}
 	}
 	var r postgres.FlightSchd
-	var attrs attrValues
+	var attrs heldStrings
 	setRow(&r, s, time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC), &attrs)
 	return &r, s
 }
