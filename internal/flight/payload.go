@@ -142,11 +142,7 @@ func appendMap[V any](b []byte, m map[string]V, value func([]byte, V) ([]byte, e
 		keys[n], vals[n], order[n] = k, v, uint8(n)
 		n++
 	}
-	for i := 1; i < n; i++ { // insertion sort: a handful of keys
-		for j := i; j > 0 && keys[order[j]] < keys[order[j-1]]; j-- {
-			order[j], order[j-1] = order[j-1], order[j]
-		}
-	}
+	sortOrder(order[:n], keys[:])
 	b = append(b, '{')
 	var err error
 	for i, o := range order[:n] {
@@ -254,6 +250,16 @@ func (g groupsJSON) of(items []Item, hint int) (json []byte, next int) {
 	return nil, hint
 }
 
+// sortOrder sorts order, indexes into keys, by key: an insertion sort, for
+// a handful of keys, that moves only the indexes.
+func sortOrder(order []uint8, keys []string) {
+	for i := 1; i < len(order); i++ {
+		for j := i; j > 0 && keys[order[j]] < keys[order[j-1]]; j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+}
+
 // appendGroups writes groups as appendMap(b, groups, appendItems) does,
 // copying each list's JSON from kept where kept encoded that very list,
 // and returns the JSON of the lists to keep now: kept itself when it was
@@ -278,11 +284,7 @@ func appendGroups(b []byte, groups map[string][]Item, kept groupsJSON) ([]byte, 
 		names[n], lists[n], order[n] = k, v, uint8(n)
 		n++
 	}
-	for i := 1; i < n; i++ {
-		for j := i; j > 0 && names[order[j]] < names[order[j-1]]; j-- {
-			order[j], order[j-1] = order[j-1], order[j]
-		}
-	}
+	sortOrder(order[:n], names[:])
 	b = append(b, '{')
 	reused, size, entries, hint := 0, 0, 0, 0
 	var err error
