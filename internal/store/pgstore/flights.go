@@ -99,9 +99,7 @@ func (e executor) withDetails(ctx context.Context, rows []postgres.FlightSchd) (
 	}
 	// The detail reads ask each flight once and return the rows in the
 	// list's order: sorted, they come in key order and need no sort.
-	if !slices.IsSorted(flids) {
-		slices.Sort(flids)
-	}
+	slices.Sort(flids) // linear when already sorted, as the rows usually are
 	flids = slices.Compact(flids)
 	for _, d := range details {
 		if err := d.load(ctx, e, flids, states); err != nil {
