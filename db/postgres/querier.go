@@ -57,7 +57,8 @@ type Querier interface {
 	// KAFKA:msg: the acknowledged contiguous prefix of the pending head
 	// (event_ids) is delivered: the watermark moves to its last event, one row
 	// written instead of one per event. Guarded: the pending events above the
-	// watermark up to the highest id given are read by the head index, and the
+	// watermark up to the highest id given are read by the primary key (the
+	// row test a CASE, as in EventListMsgPendingAfter), and the
 	// watermark moves to the last acknowledged one only when no pending event
 	// below it is missing from event_ids (ACKED = PENDING_THROUGH); ids at or
 	// below the watermark, unknown or DEAD are ignored. MOVED: whether it moved.
@@ -69,7 +70,8 @@ type Querier interface {
 	EventInsert(ctx context.Context, db DBTX, arg []EventInsertParams) (int64, error)
 	// Outbox lag per target for status and metrics: the pending flights
 	// (KAFKA:schd marks, each as old as its oldest undelivered change) and the
-	// events above the watermark (KAFKA:msg, a primary-key range scan).
+	// events above the watermark (KAFKA:msg, a primary-key range scan; the row
+	// test a CASE, as in EventListMsgPendingAfter).
 	EventLag(ctx context.Context, db DBTX) ([]EventLagRow, error)
 	// Events of a flight with their effective status (KAFKA:msg: by the watermark).
 	EventListByFlight(ctx context.Context, db DBTX, flid int64) ([]EventListByFlightRow, error)
@@ -82,6 +84,10 @@ type Querier interface {
 	// both the cursor and the delivery watermark that are not DEAD, in order. A
 	// primary-key range scan: the relay reads on while the watermark of the
 	// previous batch is still being written. Their effective status is PENDING.
+	// The row test is a CASE, which the planner estimates at one half whatever
+	// the statistics (nearly every row above the watermark passes it): written
+	// as a plain AND, a table never analyzed estimates it at one row and reads
+	// the whole outbox by a seq scan and a sort (040_outbox.sql, the head).
 	EventListMsgPendingAfter(ctx context.Context, db DBTX, arg EventListMsgPendingAfterParams) ([]MsgEvent, error)
 	// Outbox retention: delivered events created before @created_before, oldest
 	// first. Delivered: KAFKA:schd SENT (rows of earlier releases); KAFKA:msg

@@ -538,3 +538,59 @@ func TestSchdMarkUpsertReadsNoEvent(t *testing.T) {
 		"flids": flids, "cminmsgs_ids": msgs, "state_versions": versions, "event_types": types, "created_ats": ats})
 	require.Zero(t, rowsRead(t, conn, "msg_event", query, args...), "rows of msg_event read to mark 100 changes")
 }
+
+// Issue #34: the relay's reads of the KAFKA:msg head went through a partial
+// index of every KAFKA:msg row with STATUS NULL (a copy of the primary key
+// that cost every insert an entry); they read the rows above the watermark
+// by the primary key. Above the watermark are the pending rows and the rare
+// dead letters. A batch of the head must read its rows, not the backlog, on
+// a table never analyzed (a new install: a plain row test is estimated at
+// one row there, and the head was read whole by a bitmap or seq scan and a
+// sort for every batch) as on an analyzed one.
+func TestRelayReadsOnlyTheRowsAboveTheWatermark(t *testing.T) {
+	t.Parallel()
+	const delivered, backlog, batch = 20000, 5000, 100
+	for _, analyzed := range []bool{false, true} {
+		t.Run(fmt.Sprintf("analyzed=%v", analyzed), func(t *testing.T) {
+			t.Parallel()
+			conn := planConn(t)
+			mustExec(t, conn,
+				"ALTER TABLE msg_event SET (autovacuum_enabled = false)",
+				fmt.Sprintf(`INSERT INTO msg_event (event_id, target, partition_key, event_type, cminmsgs_id, flid, state_version,
+				  idempotency_key, payload, created_at)
+				  SELECT i, 'KAFKA:msg', (i %% 500)::text, 'UPSERT', i, i %% 500, i, i || ':' || i %% 500 || ':' || i || ':KAFKA:msg',
+				    repeat('x', 1600), now()
+				  FROM generate_series(1, %d) i WHERE i NOT IN (%d, %d)`, delivered+backlog+2, delivered+5, delivered+6),
+				fmt.Sprintf("INSERT INTO msg_event_cursor (target, sent_through, sent_at) VALUES ('KAFKA:msg', %d, now())", delivered),
+				// Dead letters above the watermark, in the first batch: two
+				// KAFKA:msg events and two KAFKA:schd ones (a mark's, an
+				// EVENT_ID of its own).
+				fmt.Sprintf("UPDATE msg_event SET status = 'DEAD' WHERE event_id IN (%d, %d)", delivered+10, delivered+20),
+				fmt.Sprintf(`INSERT INTO msg_event (event_id, target, partition_key, event_type, cminmsgs_id, flid, state_version,
+				  idempotency_key, status, created_at)
+				  SELECT i, 'KAFKA:schd', '1', 'UPSERT', i, 1, i, i || ':1:' || i || ':KAFKA:schd', 'DEAD', now()
+				  FROM generate_series(%d, %d) i`, delivered+5, delivered+6),
+			)
+			if analyzed {
+				mustExec(t, conn, "VACUUM ANALYZE msg_event")
+			}
+			acked := make([]int64, 0, batch) // the first batch's events, dead ones ignored
+			for id := int64(delivered + 1); id <= delivered+batch; id++ {
+				acked = append(acked, id)
+			}
+			for _, c := range []struct {
+				name string
+				args map[string]any
+				max  int
+			}{
+				{"EventListMsgPendingAfter", map[string]any{"after_event_id": 0, "max_rows": batch}, batch + 4},
+				{"EventAdvanceMsgCursor", map[string]any{"event_ids": acked, "now": time.Now()}, batch},
+				{"EventLag", nil, backlog + 2},
+			} {
+				query, args := namedQuery(t, "outbox.sql", c.name, c.args)
+				require.LessOrEqual(t, rowsRead(t, conn, "msg_event", query, args...), c.max,
+					"%s: rows of msg_event read, %d above the watermark among %d", c.name, backlog+2, delivered+backlog+2)
+			}
+		})
+	}
+}

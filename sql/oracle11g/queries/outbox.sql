@@ -13,12 +13,14 @@ VALUES (
 
 -- name: EventListMsgPendingAfter :many
 -- :after_event_id is never NULL (0: the head); GREATEST returns NULL for NULL.
+-- A MSG_EVENT_PKEY range above the bound, in order, stopped by ROWNUM (the
+-- hint: whatever the statistics; README.md, "KAFKA:msg").
 SELECT * FROM (
-  SELECT * FROM msg_event
-  WHERE CASE WHEN target = 'KAFKA:msg' AND status IS NULL THEN event_id END
-    > GREATEST(:after_event_id,
+  SELECT /*+ INDEX_ASC(e MSG_EVENT_PKEY) */ e.* FROM msg_event e
+  WHERE e.event_id > GREATEST(:after_event_id,
       COALESCE((SELECT c.sent_through FROM msg_event_cursor c WHERE c.target = 'KAFKA:msg'), 0))
-  ORDER BY CASE WHEN target = 'KAFKA:msg' AND status IS NULL THEN event_id END
+    AND e.target = 'KAFKA:msg' AND e.status IS NULL
+  ORDER BY e.event_id
 ) WHERE ROWNUM <= :max_rows
 
 -- name: EventListByMessage :many
@@ -54,12 +56,11 @@ BEGIN
   WITH ids AS (
     SELECT DISTINCT COLUMN_VALUE AS event_id FROM TABLE(:event_ids)
   ), span AS (
-    SELECT e.event_id, CASE WHEN i.event_id IS NOT NULL THEN 1 ELSE 0 END AS acked
+    SELECT /*+ INDEX(e MSG_EVENT_PKEY) */ e.event_id, CASE WHEN i.event_id IS NOT NULL THEN 1 ELSE 0 END AS acked
     FROM msg_event e LEFT JOIN ids i ON i.event_id = e.event_id
-    WHERE CASE WHEN e.target = 'KAFKA:msg' AND e.status IS NULL THEN e.event_id END
-        > COALESCE((SELECT c.sent_through FROM msg_event_cursor c WHERE c.target = 'KAFKA:msg'), 0)
-      AND CASE WHEN e.target = 'KAFKA:msg' AND e.status IS NULL THEN e.event_id END
-        <= (SELECT MAX(m.event_id) FROM ids m)
+    WHERE e.event_id > COALESCE((SELECT c.sent_through FROM msg_event_cursor c WHERE c.target = 'KAFKA:msg'), 0)
+      AND e.event_id <= (SELECT MAX(m.event_id) FROM ids m)
+      AND e.target = 'KAFKA:msg' AND e.status IS NULL
   ), tally AS (
     SELECT p.up_to,
       COUNT(CASE WHEN s.acked = 1 AND s.event_id <= p.up_to THEN 1 END) AS acked,
@@ -101,9 +102,9 @@ SELECT p.target, COUNT(*) AS pending, MIN(p.created_at) AS oldest
 FROM (
   SELECT 'KAFKA:schd' AS target, m.pending_since AS created_at FROM schd_mark m
   UNION ALL
-  SELECT e.target, e.created_at FROM msg_event e
-  WHERE CASE WHEN e.target = 'KAFKA:msg' AND e.status IS NULL THEN e.event_id END
-    > COALESCE((SELECT c.sent_through FROM msg_event_cursor c WHERE c.target = 'KAFKA:msg'), 0)
+  SELECT /*+ INDEX(e MSG_EVENT_PKEY) */ e.target, e.created_at FROM msg_event e
+  WHERE e.event_id > COALESCE((SELECT c.sent_through FROM msg_event_cursor c WHERE c.target = 'KAFKA:msg'), 0)
+    AND e.target = 'KAFKA:msg' AND e.status IS NULL
 ) p
 GROUP BY p.target
 ORDER BY p.target

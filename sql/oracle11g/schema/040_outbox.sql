@@ -76,9 +76,12 @@ CREATE TABLE MSG_EVENT (
 -- Head of KAFKA:schd (PENDING rows only): empty since the marks; kept while
 -- the previous release (which wrote such rows) may run on this schema.
 CREATE INDEX MSG_EVENT_HEAD_IX ON MSG_EVENT (CASE WHEN STATUS = 'PENDING' THEN TARGET END, CASE WHEN STATUS = 'PENDING' THEN EVENT_ID END);
--- Head of KAFKA:msg: its not-DEAD rows, read as a range above the watermark
--- (an entry is written once, at insert; delivery never touches it). EVENT_ID
--- is never NULL, so every such row has an entry, as in PostgreSQL.
+-- Head of KAFKA:msg of the previous release: its not-DEAD rows, which it
+-- reads as a range above the watermark by this key (EVENT_ID is never NULL,
+-- so every such row has an entry). Unused since issue #34 (the head is read
+-- as a MSG_EVENT_PKEY range, as in PostgreSQL, where the index is gone);
+-- kept while the previous release may run on this schema: drop it in the
+-- next contracting release (CHANGELOG.md).
 --   WHERE CASE WHEN TARGET = 'KAFKA:msg' AND STATUS IS NULL THEN EVENT_ID END > :through
 CREATE INDEX MSG_EVENT_MSG_HEAD_IX ON MSG_EVENT (CASE WHEN TARGET = 'KAFKA:msg' AND STATUS IS NULL THEN EVENT_ID END);
 -- schd aggregation of the previous release: empty since the marks, as above.

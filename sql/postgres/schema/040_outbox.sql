@@ -61,9 +61,11 @@ CREATE TABLE msg_event (
 -- Head of KAFKA:schd (PENDING rows only): empty since the marks; kept while
 -- the previous release (which wrote such rows) may run on this schema.
 CREATE INDEX msg_event_head_ix ON msg_event (target, event_id) WHERE status = 'PENDING';
--- Head of KAFKA:msg: its not-DEAD rows, read as a range above the watermark
--- (an entry is written once, at insert; delivery never touches it).
-CREATE INDEX msg_event_msg_head_ix ON msg_event (event_id) WHERE target = 'KAFKA:msg' AND status IS NULL;
+-- The head of KAFKA:msg (its rows above the watermark, STATUS NULL) is read
+-- as a primary-key range: nearly every row above the watermark is one (DEAD
+-- and KAFKA:schd dead letters are rare), so a partial index on EVENT_ID,
+-- which held every delivered row too, bought no read and cost every insert
+-- an entry (issue #34; plans_test.go TestRelayReadsOnlyTheRowsAboveTheWatermark).
 -- schd aggregation of the previous release: empty since the marks, as above.
 CREATE INDEX msg_event_pending_key_ix ON msg_event (target, partition_key, state_version) WHERE status = 'PENDING';
 CREATE INDEX msg_event_dead_ix ON msg_event (target, event_id) WHERE status = 'DEAD';

@@ -1,0 +1,2 @@
+-- Drop index "msg_event_msg_head_ix" from table: "msg_event"
+DROP INDEX "msg_event_msg_head_ix";
