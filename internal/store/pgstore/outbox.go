@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"time"
-	"unsafe"
 
 	"github.com/msgx-aodb/msgx/db/postgres"
 	"github.com/msgx-aodb/msgx/internal/store"
@@ -12,24 +11,7 @@ import (
 )
 
 func (e executor) InsertEvents(ctx context.Context, events []vocab.NewEvent) error {
-	rows := make([]postgres.EventInsertParams, len(events))
-	payloads := make([]string, len(events)) // what the rows' Payload point to: one allocation, not one per event
-	for i, ev := range events {
-		var payload *string
-		if ev.Payload != nil {
-			// The bytes as a string without a copy (a payload is a few KB,
-			// one per changed flight): the string lives only in this call,
-			// which has COPY read the bytes before it returns.
-			payloads[i] = unsafe.String(unsafe.SliceData(ev.Payload), len(ev.Payload))
-			payload = &payloads[i]
-		}
-		rows[i] = postgres.EventInsertParams{
-			Target: ev.Target, PartitionKey: vocab.PartitionKey(ev.FLID), EventType: ev.EventType,
-			CminmsgsID: ev.MsgID, Flid: ev.FLID, StateVersion: ev.StateVersion,
-			IdempotencyKey: ev.IdempotencyKey, Payload: payload, CreatedAt: ev.CreatedAt,
-		}
-	}
-	_, err := e.q.EventInsert(ctx, e.db, rows)
+	_, err := e.q.EventInsert(ctx, copyWith{conn: e.db, src: newEventSource(events)}, nil)
 	return interpret(err)
 }
 
