@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
@@ -123,4 +124,69 @@ func TestEventSourceAllocatesNothingPerEvent(t *testing.T) {
 		}
 	})
 	require.Zero(t, allocs/float64(len(events)), "allocations per event")
+}
+
+// BenchmarkEventCopySource: msgx's CPU and allocations to hand a flush's
+// events to pgx and encode them as COPY does, sqlc's iterator against
+// eventSource (docs/dev/performance-notes.md).
+func BenchmarkEventCopySource(b *testing.B) {
+	events := make([]vocab.NewEvent, 0, 300)
+	for len(events) < cap(events) {
+		events = append(events, sampleEvents()...)
+	}
+	for i := range events {
+		events[i].Payload = make([]byte, 1660)
+	}
+	m := pgtype.NewMap()
+	buf := make([]byte, 0, 1<<20)
+	encode := func(b *testing.B, columns []string, src pgx.CopyFromSource) {
+		oids := map[string]uint32{"cminmsgs_id": pgtype.Int8OID, "flid": pgtype.Int8OID, "state_version": pgtype.Int8OID,
+			"payload": pgtype.TextOID, "created_at": pgtype.TimestamptzOID}
+		buf = buf[:0]
+		for src.Next() {
+			values, _ := src.Values()
+			for c, v := range values {
+				if v == nil {
+					continue
+				}
+				oid, ok := oids[columns[c]]
+				if !ok {
+					oid = pgtype.VarcharOID
+				}
+				var err error
+				if buf, err = m.Encode(oid, pgtype.BinaryFormatCode, v, buf); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+	b.Run("sqlc", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			// What InsertEvents built before eventSource.
+			rows := make([]postgres.EventInsertParams, len(events))
+			payloads := make([]string, len(events))
+			for i, ev := range events {
+				payloads[i] = unsafe.String(unsafe.SliceData(ev.Payload), len(ev.Payload))
+				rows[i] = postgres.EventInsertParams{
+					Target: ev.Target, PartitionKey: vocab.PartitionKey(ev.FLID), EventType: ev.EventType,
+					CminmsgsID: ev.MsgID, Flid: ev.FLID, StateVersion: ev.StateVersion,
+					IdempotencyKey: ev.IdempotencyKey, Payload: &payloads[i], CreatedAt: ev.CreatedAt,
+				}
+			}
+			c := &copyCapture{}
+			_, _ = postgres.New().EventInsert(b.Context(), c, rows)
+			encode(b, c.columns, c.src)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(events)), "ns/event")
+	})
+	b.Run("eventSource", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			c := &copyCapture{}
+			_, _ = postgres.New().EventInsert(b.Context(), copyWith{conn: c, src: newEventSource(events)}, nil)
+			encode(b, c.columns, c.src)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(events)), "ns/event")
+	})
 }
