@@ -44,34 +44,51 @@ FROM (SELECT
   unnest($13::bigint[]) AS meta_seqn,
   unnest($14::varchar[]) AS meta_dttm_raw,
   unnest($15::timestamptz[]) AS meta_dttm,
-  unnest($16::bytea[]) AS raw_digest) v
+  unnest($16::bytea[]) AS raw_digest,
+  unnest($17::varchar[]) AS read_status,
+  unnest($18::bigint[]) AS read_replay_count,
+  unnest($19::varchar[]) AS read_identity) v
 WHERE p.msg_id = v.msg_id AND p.status IN ('PENDING', 'FAILED')
+  AND (v.read_status IS NULL OR (p.status = v.read_status
+    AND p.replay_count = COALESCE(v.read_replay_count, 0)
+    AND COALESCE(p.identity_key, '') = COALESCE(v.read_identity, '')))
 RETURNING p.msg_id
 `
 
 type ProcStateFinishManyParams struct {
-	Now         *pgarg.Timestamptz   `json:"now"`
-	MsgID       []*pgarg.Int8        `json:"msg_id"`
-	Status      []*pgarg.Text        `json:"status"`
-	ErrorClass  []*pgarg.Text        `json:"error_class"`
-	Reason      []*pgarg.Text        `json:"reason"`
-	DuplicateOf []*pgarg.Int8        `json:"duplicate_of"`
-	Bind        []*pgarg.Bool        `json:"bind"`
-	IdentityKey []*pgarg.Text        `json:"identity_key"`
-	Kind        []*pgarg.Text        `json:"kind"`
-	MsgType     []*pgarg.Text        `json:"msg_type"`
-	MsgSubtype  []*pgarg.Text        `json:"msg_subtype"`
-	MetaSndr    []*pgarg.Text        `json:"meta_sndr"`
-	MetaSeqn    []*pgarg.Int8        `json:"meta_seqn"`
-	MetaDttmRaw []*pgarg.Text        `json:"meta_dttm_raw"`
-	MetaDttm    []*pgarg.Timestamptz `json:"meta_dttm"`
-	RawDigest   []*pgarg.Bytea       `json:"raw_digest"`
+	Now             *pgarg.Timestamptz   `json:"now"`
+	MsgID           []*pgarg.Int8        `json:"msg_id"`
+	Status          []*pgarg.Text        `json:"status"`
+	ErrorClass      []*pgarg.Text        `json:"error_class"`
+	Reason          []*pgarg.Text        `json:"reason"`
+	DuplicateOf     []*pgarg.Int8        `json:"duplicate_of"`
+	Bind            []*pgarg.Bool        `json:"bind"`
+	IdentityKey     []*pgarg.Text        `json:"identity_key"`
+	Kind            []*pgarg.Text        `json:"kind"`
+	MsgType         []*pgarg.Text        `json:"msg_type"`
+	MsgSubtype      []*pgarg.Text        `json:"msg_subtype"`
+	MetaSndr        []*pgarg.Text        `json:"meta_sndr"`
+	MetaSeqn        []*pgarg.Int8        `json:"meta_seqn"`
+	MetaDttmRaw     []*pgarg.Text        `json:"meta_dttm_raw"`
+	MetaDttm        []*pgarg.Timestamptz `json:"meta_dttm"`
+	RawDigest       []*pgarg.Bytea       `json:"raw_digest"`
+	ReadStatus      []*pgarg.Text        `json:"read_status"`
+	ReadReplayCount []*pgarg.Int8        `json:"read_replay_count"`
+	ReadIdentity    []*pgarg.Text        `json:"read_identity"`
 }
 
 // Moves unfinished messages to their terminal status (SUCCEEDED, SKIPPED,
 // DEAD), all rows of a run in one statement. A row with bind = true also
 // binds identity, kind and META in the same row write (without it they are
 // kept). Returns the ids finished.
+// Each row is finished only while it is as the pump read it (read_status,
+// read_replay_count, read_identity: vocab.RowRead), in place of a FOR UPDATE
+// read before it: a replay, or any writer, committed since the read fails
+// the check, and one in flight makes this UPDATE wait for it and check its
+// new row version (READ COMMITTED). The caller compares the ids returned
+// with the ids sent. A NULL read_status checks only that the row is
+// unfinished; a NULL read_replay_count is 0, a NULL read_identity none bound
+// (NULL and ” alike, as the store reads them).
 // The rows travel as one array per column, element i of each the column of
 // finish i (a NULL element: a NULL column; a NULL array: the column NULL in
 // every row, as unnest in the select list pads a shorter result with NULLs),
@@ -98,6 +115,9 @@ func (q *Queries) ProcStateFinishMany(ctx context.Context, db DBTX, arg ProcStat
 		arg.MetaDttmRaw,
 		arg.MetaDttm,
 		arg.RawDigest,
+		arg.ReadStatus,
+		arg.ReadReplayCount,
+		arg.ReadIdentity,
 	)
 	if err != nil {
 		return nil, err

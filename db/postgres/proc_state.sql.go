@@ -350,9 +350,10 @@ type ProcStateGetManyForUpdateRow struct {
 	ReplayCount int32   `json:"replay_count"`
 }
 
-// Re-checks the messages of a run inside the business transaction and locks
-// them, reading what that transaction uses of a row (store.LockMessages):
-// its status, the identity bound before, the replay count.
+// Re-checks a message settled alone inside its business transaction and
+// locks it, reading what that transaction uses of a row (store.LockMessages):
+// its status, the identity bound before, the replay count. (A batch locks
+// nothing: its finish checks the rows it read, ProcStateFinishMany.)
 func (q *Queries) ProcStateGetManyForUpdate(ctx context.Context, db DBTX, msgIds []int64) ([]ProcStateGetManyForUpdateRow, error) {
 	rows, err := db.Query(ctx, procStateGetManyForUpdate, msgIds)
 	if err != nil {
@@ -564,7 +565,7 @@ func (q *Queries) ProcStateListPendingAfter(ctx context.Context, db DBTX, arg Pr
 }
 
 const procStateListRun = `-- name: ProcStateListRun :many
-SELECT msg_id, status, attempts, first_seen_at FROM proc_state
+SELECT msg_id, status, attempts, first_seen_at, identity_key, replay_count FROM proc_state
 WHERE status IN ('PENDING', 'FAILED')
 ORDER BY msg_id
 LIMIT $1
@@ -575,10 +576,14 @@ type ProcStateListRunRow struct {
 	Status      string    `json:"status"`
 	Attempts    int32     `json:"attempts"`
 	FirstSeenAt time.Time `json:"first_seen_at"`
+	IdentityKey *string   `json:"identity_key"`
+	ReplayCount int32     `json:"replay_count"`
 }
 
 // The first unfinished messages in order, with what the pump uses of the
-// messages of a run (store.QueueRun), not the whole row.
+// messages of a run (store.QueueRun), not the whole row: the status,
+// identity and replay count its finish then expects (ProcStateFinishMany),
+// so the batch transaction reads no row again.
 func (q *Queries) ProcStateListRun(ctx context.Context, db DBTX, maxRows int32) ([]ProcStateListRunRow, error) {
 	rows, err := db.Query(ctx, procStateListRun, maxRows)
 	if err != nil {
@@ -593,6 +598,8 @@ func (q *Queries) ProcStateListRun(ctx context.Context, db DBTX, maxRows int32) 
 			&i.Status,
 			&i.Attempts,
 			&i.FirstSeenAt,
+			&i.IdentityKey,
+			&i.ReplayCount,
 		); err != nil {
 			return nil, err
 		}

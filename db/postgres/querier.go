@@ -295,9 +295,10 @@ type Querier interface {
 	ProcStateGet(ctx context.Context, db DBTX, msgID int64) (ProcState, error)
 	// The queue head: the smallest unfinished MSG_ID. FAILED holds the head too.
 	ProcStateGetHead(ctx context.Context, db DBTX) (ProcState, error)
-	// Re-checks the messages of a run inside the business transaction and locks
-	// them, reading what that transaction uses of a row (store.LockMessages):
-	// its status, the identity bound before, the replay count.
+	// Re-checks a message settled alone inside its business transaction and
+	// locks it, reading what that transaction uses of a row (store.LockMessages):
+	// its status, the identity bound before, the replay count. (A batch locks
+	// nothing: its finish checks the rows it read, ProcStateFinishMany.)
 	ProcStateGetManyForUpdate(ctx context.Context, db DBTX, msgIds []int64) ([]ProcStateGetManyForUpdateRow, error)
 	ProcStateHstGet(ctx context.Context, db DBTX, msgID int64) (ProcStateHst, error)
 	// Dead letters, paged by MSG_ID, optionally of one class.
@@ -308,7 +309,9 @@ type Querier interface {
 	// ahead while it commits the run before them.
 	ProcStateListPendingAfter(ctx context.Context, db DBTX, arg ProcStateListPendingAfterParams) ([]int64, error)
 	// The first unfinished messages in order, with what the pump uses of the
-	// messages of a run (store.QueueRun), not the whole row.
+	// messages of a run (store.QueueRun), not the whole row: the status,
+	// identity and replay count its finish then expects (ProcStateFinishMany),
+	// so the batch transaction reads no row again.
 	ProcStateListRun(ctx context.Context, db DBTX, maxRows int32) ([]ProcStateListRunRow, error)
 	// Records a failed attempt: FAILED with the backoff the caller computed; the
 	// first failure of a series starts the head-deadline. The kind and META the

@@ -105,7 +105,8 @@ func (a *Applier) finish(w *Writes, m vocab.QueueEntry, meta vocab.Meta, out Out
 	}
 	w.Finishes = append(w.Finishes, vocab.Finish{
 		MsgID: m.ID, Status: out.Status, ErrorClass: string(out.Class),
-		Reason: widths.Reason.Cut(out.Reason), DuplicateOf: out.DuplicateOf, Bind: bind, Now: now,
+		Reason: widths.Reason.Cut(out.Reason), DuplicateOf: out.DuplicateOf, Bind: bind,
+		Read: vocab.ReadOf(m), Now: now,
 	})
 	// Every terminal message is backfilled: the AODB sees it read, with the
 	// META columns where META decoded (a MALFORMED row gets only its status).

@@ -17,6 +17,7 @@ package pump
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
@@ -263,7 +264,10 @@ func (p *Pump) work(ctx, life context.Context, st *runState) (stepResult, error)
 	if head.Status == vocab.StatusFailed {
 		r := p.apply.Retry(head, st.paused != nil, now)
 		if r.Exhausted != nil {
-			if err := p.finishExhausted(ctx, head, r, now); err != nil {
+			if err := p.finishExhausted(ctx, head, r, now); errors.Is(err, store.ErrStale) {
+				p.logStale(head.ID, err) // replayed since it was read: the next step reads it again
+				return stepResult{kind: stale}, nil
+			} else if err != nil {
 				return stepResult{kind: failed}, err
 			}
 			return stepResult{kind: exhausted}, nil

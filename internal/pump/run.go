@@ -3,6 +3,7 @@ package pump
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -58,6 +59,15 @@ func (p *Pump) processRun(ctx, life context.Context, st *runState, heads []vocab
 					p.logOvertaken(run[0].Msg.ID)
 					return overtaken, nil
 				}
+				// Not the batch's fault: read again, no halving. The same
+				// batch stale twice in a row is halved all the same, down to
+				// a message settled alone under its row lock, so a check that
+				// could never pass (a bug) cannot keep the pump spinning.
+				if errors.Is(err, errStale) && st.staleFrom != run[0].Msg.ID {
+					st.staleFrom = run[0].Msg.ID
+					p.logStale(run[0].Msg.ID, err)
+					return stale, nil
+				}
 				if up := p.outageOrShutdown(ctx, err); up != nil {
 					return failed, up // nothing to isolate
 				}
@@ -78,6 +88,10 @@ func (p *Pump) processRun(ctx, life context.Context, st *runState, heads []vocab
 
 func (p *Pump) logOvertaken(from int64) {
 	p.log.Info("pump: a smaller id entered the queue ahead of the run; starting again from the new head", "run_from_msg_id", from)
+}
+
+func (p *Pump) logStale(from int64, err error) {
+	p.log.Info("pump: a message of the run changed after it was read (a replay?); starting again from a fresh read", "run_from_msg_id", from, "err", err)
 }
 
 // batchable is the length of the run's prefix the fast path can take.
@@ -161,7 +175,11 @@ func (p *Pump) settle(ctx context.Context, tx store.Tx, pr *prepared, now time.T
 	return &res, sp.Commit(ctx)
 }
 
-var errStale = errors.New("a message of the batch is no longer unfinished")
+// errStale: a message of the batch changed after the step read it (a
+// replay, another writer): its finish found the row no longer as read
+// (store.ErrStale). The batch rolls back whole and the next step starts
+// again from a fresh read.
+var errStale = errors.New("a message of the batch is no longer as read")
 
 // commitBatch is the fast path: one transaction, every message computed in
 // memory in order (apply.Batch) over the flights read once, then written
@@ -190,30 +208,19 @@ func (p *Pump) commitBatch(ctx context.Context, st *runState, run []prepared) er
 	return nil
 }
 
-// applyBatch is the batch's transaction: re-check the head and lock the
-// messages (all still unfinished, or errStale), read their identities'
-// holders and their flights (through the state cache), apply, write.
+// applyBatch is the batch's transaction: re-check the head, read the
+// messages' identities' holders and their flights (through the state
+// cache), apply, write. It locks no message row: each message is applied as
+// the step read it (QueueRun: status, identity bound, replay count), and
+// its finish writes it only while it is still so (vocab.Finish.Read); a
+// message changed meanwhile fails the batch with errStale.
 func (p *Pump) applyBatch(ctx context.Context, tx store.Tx, cache *stateCache, run []prepared, now time.Time) (*apply.Writes, []apply.Outcome, error) {
 	ins := make([]apply.Input, len(run))
-	ids := make([]int64, len(run))
 	for i := range run {
-		ins[i], ids[i] = run[i].Input, run[i].Msg.ID
+		ins[i] = run[i].Input
 	}
-	if err := stillHead(ctx, tx, ids[0]); err != nil {
+	if err := stillHead(ctx, tx, ins[0].Msg.ID); err != nil {
 		return nil, nil, err
-	}
-	locked, err := tx.LockMessages(ctx, ids)
-	if err != nil {
-		return nil, nil, err
-	}
-	if len(locked) != len(run) {
-		return nil, nil, errStale
-	}
-	for i, m := range locked {
-		if !unfinished(m) {
-			return nil, nil, errStale
-		}
-		ins[i].Msg = m
 	}
 	identities, flids := apply.Needs(ins)
 	holders, err := tx.IdentityHolders(ctx, identities)
@@ -228,7 +235,13 @@ func (p *Pump) applyBatch(ctx context.Context, tx store.Tx, cache *stateCache, r
 	if err != nil {
 		return nil, nil, err
 	}
-	return w, outs, write(ctx, tx, w, now)
+	if err := write(ctx, tx, w, now); err != nil {
+		if errors.Is(err, store.ErrStale) {
+			return nil, nil, fmt.Errorf("%w: %w", errStale, err)
+		}
+		return nil, nil, err
+	}
+	return w, outs, nil
 }
 
 // forget drops from the state cache the flights a message settled alone

@@ -10,6 +10,9 @@ type runState struct {
 	cache  *stateCache // states the fast path committed this lead term (statecache.go)
 	ahead  *readAhead  // the next run, read while the current one commits (read.go)
 	kept   map[int64]prepared
+	// staleFrom is the first id of the last batch found stale (errStale):
+	// found so again, it is halved instead of read again.
+	staleFrom int64
 	// batchLimit is the longest batch the next step may commit: RunLength,
 	// halved after a batch fails (to isolate the failing message) and
 	// doubled back after each success.
@@ -58,6 +61,7 @@ type stepKind int
 const (
 	committed  stepKind = iota // the run, or what of it the budget took, committed; go on at once
 	overtaken                  // a smaller id entered the queue ahead of the run (rule 16): start again from the new head
+	stale                      // a message of the run changed after it was read (a replay): start again from a fresh read
 	halved                     // a batch failed and rolled back: the next step retries it in halves
 	stopping                   // a shutdown began between two transactions: what committed stays, the rest waits
 	failed                     // the head failed (recorded with its backoff), or the step did (its error)
@@ -67,7 +71,7 @@ const (
 	paused                     // a dependency is unreachable (rule 14): probe again after Probe
 )
 
-var stepKinds = [...]string{"committed", "overtaken", "halved", "stopping", "failed", "exhausted", "backing off", "idle", "paused"}
+var stepKinds = [...]string{"committed", "overtaken", "stale", "halved", "stopping", "failed", "exhausted", "backing off", "idle", "paused"}
 
 func (k stepKind) String() string { return stepKinds[k] }
 

@@ -74,7 +74,8 @@ type Queue interface {
 	// QueueHead returns up to max unfinished messages (PENDING or FAILED) in MSG_ID order.
 	QueueHead(ctx context.Context, max int) ([]vocab.QueueEntry, error)
 	// QueueRun is QueueHead with what the pump uses of the messages of a
-	// run: ID, Status, Attempts, FirstSeenAt (the other fields are zero).
+	// run: ID, Status, Attempts, FirstSeenAt, IdentityKey, ReplayCount (the
+	// other fields are zero).
 	QueueRun(ctx context.Context, max int) ([]vocab.QueueEntry, error)
 	// PendingAfter returns the ids of up to max PENDING messages after an id,
 	// in MSG_ID order.
@@ -91,8 +92,11 @@ type Queue interface {
 	// absent from the map.
 	IdentityHolders(ctx context.Context, keys []string) (map[string]vocab.Holder, error)
 	// FinishMessages moves unfinished messages to SUCCEEDED, SKIPPED or DEAD,
-	// binding those with a Bind (identity, kind, META) in the same write; ErrNotFound when one
-	// is not unfinished, ErrDuplicate when another message holds a key.
+	// binding those with a Bind (identity, kind, META) in the same write,
+	// each only while its row is still as its Read says (status, replay
+	// count, identity bound: the check in the statement, no lock taken
+	// before); ErrStale when one is not, ErrDuplicate when another message
+	// holds a key.
 	FinishMessages(ctx context.Context, finishes []vocab.Finish) error
 	// RecordFailure marks an unfinished message FAILED with its backoff and
 	// returns the attempts so far.

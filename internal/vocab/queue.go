@@ -80,7 +80,25 @@ type Finish struct {
 	// Bind, when set, binds the message in the same write as its status
 	// (the batch path: one row write per message instead of two).
 	Bind *Binding
+	// Read is the row this outcome was computed from: the write applies
+	// only while the row is still so (an optimistic check in place of a
+	// row lock; a replay or another writer meanwhile makes it stale). Zero
+	// (Status empty): any unfinished row, for tools and tests.
+	Read RowRead
 	Now  time.Time
+}
+
+// RowRead is what a finish expects of its message's row: what the pump
+// read and computed the outcome from.
+type RowRead struct {
+	Status      string // PENDING or FAILED
+	ReplayCount int64  // the registration of its backfill (rule 18)
+	IdentityKey string // "" when none is bound
+}
+
+// ReadOf is what a finish computed from m expects of its row.
+func ReadOf(m QueueEntry) RowRead {
+	return RowRead{Status: m.Status, ReplayCount: int64(m.ReplayCount), IdentityKey: m.IdentityKey}
 }
 
 // RecordFailureParams is a failed attempt to be retried after NextAttemptAt.

@@ -81,7 +81,9 @@ func (e executor) QueueRun(ctx context.Context, max int) ([]vocab.QueueEntry, er
 	var out []vocab.QueueEntry
 	err := e.query(ctx, "ProcStateListRun", map[string]any{"max_rows": max}, func(r *sql.Rows) error {
 		var m vocab.QueueEntry
-		err := r.Scan(&m.ID, &m.Status, &m.Attempts, &m.FirstSeenAt)
+		var key sql.NullString
+		err := r.Scan(&m.ID, &m.Status, &m.Attempts, &m.FirstSeenAt, &key, &m.ReplayCount)
+		m.IdentityKey = key.String
 		out = append(out, m)
 		return err
 	})
@@ -216,8 +218,8 @@ func columns(rows []map[string]any) map[string]any {
 
 // FinishMessages finishes every message with one array-bound UPDATE. Array
 // DML reports the total of rows: fewer than messages means some were not
-// unfinished (the caller rolls back the run, as with PostgreSQL's list).
-// bind_meta 1 binds a message's identity in the same write.
+// as read (ErrStale: the caller rolls back the run, as with PostgreSQL's
+// list). bind_meta 1 binds a message's identity in the same write.
 func (e executor) FinishMessages(ctx context.Context, finishes []vocab.Finish) error {
 	if len(finishes) == 0 {
 		return nil
@@ -235,6 +237,9 @@ func (e executor) FinishMessages(ctx context.Context, finishes []vocab.Finish) e
 		rows[i]["status"], rows[i]["error_class"], rows[i]["reason"] = p.Status, text(p.ErrorClass), text(p.Reason)
 		rows[i]["duplicate_of"] = int64Ptr(p.DuplicateOf)
 		rows[i]["raw_digest"] = text(hex.EncodeToString(b.Digest))
+		// What the row must still be; a NULL status checks only that it is unfinished.
+		rows[i]["read_status"], rows[i]["read_identity"] = text(p.Read.Status), text(p.Read.IdentityKey)
+		rows[i]["read_replay_count"] = p.Read.ReplayCount
 	}
 	n, err := e.execRows(ctx, "ProcStateFinishMany", columns(rows))
 	if err != nil {
@@ -247,7 +252,7 @@ func allDone(what string, ids []int64, n int64) error {
 	if n == int64(len(ids)) {
 		return nil
 	}
-	return fmt.Errorf("%w: %s: %d of messages %v are not unfinished", store.ErrNotFound, what, int64(len(ids))-n, ids)
+	return fmt.Errorf("%w: %s: %d of messages %v are no longer as read", store.ErrStale, what, int64(len(ids))-n, ids)
 }
 
 // RecordFailure returns the new attempts through RETURNING ... INTO; no row

@@ -61,14 +61,15 @@ func TestRecordFailure(t *testing.T) {
 	}
 }
 
-// TestFinishMessages: one array-bound UPDATE, a slice per bind; fewer rows
-// than messages is ErrNotFound.
+// TestFinishMessages: one array-bound UPDATE, a slice per bind, with what
+// each row must still be; fewer rows than messages is ErrStale.
 func TestFinishMessages(t *testing.T) {
 	now := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
 	f, s := newFake(t, answer{affected: 2}, answer{affected: 1})
 	fin := []vocab.Finish{
 		{MsgID: 1, Status: "SUCCEEDED", Now: now, Bind: &vocab.Binding{IdentityKey: "K1", Kind: "flight ops", Digest: []byte{0xab, 0x01}}},
-		{MsgID: 2, Status: "DEAD", ErrorClass: "MALFORMED", Reason: "bad", Now: now},
+		{MsgID: 2, Status: "DEAD", ErrorClass: "MALFORMED", Reason: "bad", Now: now,
+			Read: vocab.RowRead{Status: "FAILED", ReplayCount: 2, IdentityKey: "K0"}},
 	}
 	if err := s.FinishMessages(ctx, fin); err != nil {
 		t.Fatal(err)
@@ -83,8 +84,17 @@ func TestFinishMessages(t *testing.T) {
 	if d := a["raw_digest"].([]sql.NullString); d[0].String != "ab01" || d[1].Valid {
 		t.Errorf("raw_digest %v, want hex and NULL", d)
 	}
-	if err := s.FinishMessages(ctx, fin); !errors.Is(err, store.ErrNotFound) {
-		t.Errorf("one row not unfinished: %v", err)
+	if st := a["read_status"].([]sql.NullString); st[0].Valid || st[1].String != "FAILED" {
+		t.Errorf("read_status %v, want NULL (no check) and FAILED", st)
+	}
+	if k := a["read_identity"].([]sql.NullString); k[0].Valid || k[1].String != "K0" {
+		t.Errorf("read_identity %v", k)
+	}
+	if !slices.Equal(a["read_replay_count"].([]int64), []int64{0, 2}) {
+		t.Errorf("read_replay_count %v", a["read_replay_count"])
+	}
+	if err := s.FinishMessages(ctx, fin); !errors.Is(err, store.ErrStale) {
+		t.Errorf("one row not as read: %v", err)
 	}
 }
 

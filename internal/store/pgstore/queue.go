@@ -69,7 +69,8 @@ func (e executor) QueueRun(ctx context.Context, max int) ([]vocab.QueueEntry, er
 	rows, err := e.q.ProcStateListRun(ctx, e.db, int32(max))
 	out := make([]vocab.QueueEntry, len(rows))
 	for i, r := range rows {
-		out[i] = vocab.QueueEntry{ID: r.MsgID, Status: r.Status, Attempts: int(r.Attempts), FirstSeenAt: r.FirstSeenAt}
+		out[i] = vocab.QueueEntry{ID: r.MsgID, Status: r.Status, Attempts: int(r.Attempts), FirstSeenAt: r.FirstSeenAt,
+			IdentityKey: deref(r.IdentityKey), ReplayCount: int(r.ReplayCount)}
 	}
 	return out, interpret(err)
 }
@@ -117,7 +118,8 @@ func (e executor) IdentityHolders(ctx context.Context, keys []string) (map[strin
 
 // FinishMessages finishes every message in one statement: the rows travel
 // as one array per column (queuearrays.go), one round trip for a whole run,
-// binding those that carry a Bind in the same row write.
+// binding those that carry a Bind in the same row write. A row not as its
+// Read says is not updated: fewer ids back than sent is ErrStale.
 func (e executor) FinishMessages(ctx context.Context, finishes []vocab.Finish) error {
 	if len(finishes) == 0 {
 		return nil
@@ -133,7 +135,7 @@ func (e executor) FinishMessages(ctx context.Context, finishes []vocab.Finish) e
 	return allDone("finish", ids, done)
 }
 
-// allDone reports the messages a set-based update did not find unfinished.
+// allDone reports the messages a set-based update did not finish.
 func allDone(what string, want, got []int64) error {
 	if len(got) == len(want) {
 		return nil
@@ -148,7 +150,7 @@ func allDone(what string, want, got []int64) error {
 			missing = append(missing, id)
 		}
 	}
-	return fmt.Errorf("%w: %s: messages %v are not unfinished", store.ErrNotFound, what, missing)
+	return fmt.Errorf("%w: %s: messages %v are no longer as read", store.ErrStale, what, missing)
 }
 
 func (e executor) RecordFailure(ctx context.Context, p vocab.RecordFailureParams) (int, error) {

@@ -56,6 +56,13 @@ func finishColumns(finishes []vocab.Finish) pgarrays.ProcStateFinishManyParams {
 		setAt(&a.ErrorClass, n, i, optText(&p.ErrorClass))
 		setAt(&a.Reason, n, i, optText(&p.Reason))
 		setAt(&a.DuplicateOf, n, i, (*pgarg.Int8)(p.DuplicateOf))
+		if r := &p.Read; r.Status != "" { // what the row must still be (NULL replay count: 0)
+			setAt(&a.ReadStatus, n, i, (*pgarg.Text)(&r.Status))
+			if r.ReplayCount != 0 {
+				setAt(&a.ReadReplayCount, n, i, (*pgarg.Int8)(&r.ReplayCount))
+			}
+			setAt(&a.ReadIdentity, n, i, optText(&r.IdentityKey))
+		}
 		b := p.Bind
 		if b == nil {
 			continue

@@ -127,11 +127,69 @@ func testQueue(t *testing.T, newStore Factory) {
 		require.NoError(t, err)
 		require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{{MsgID: 1, Status: vocab.StatusSkipped, Reason: "ignored:LDM", Now: t0}}))
 		err = s.FinishMessages(ctx(t), []vocab.Finish{{MsgID: 1, Status: vocab.StatusSucceeded, Now: t0}})
-		require.ErrorIs(t, err, store.ErrNotFound, "a terminal message cannot be finished twice")
+		require.ErrorIs(t, err, store.ErrStale, "a terminal message cannot be finished twice")
 		m, err := s.Message(ctx(t), 1)
 		require.NoError(t, err)
 		require.Equal(t, vocab.StatusSkipped, m.Status)
 		require.Equal(t, "ignored:LDM", m.Reason)
+	})
+
+	t.Run("FinishOnlyAsRead", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
+		s := newStore(t)
+		_, err := s.Enqueue(ctx(t), []int64{1, 2, 3, 4}, t0)
+		require.NoError(t, err)
+		// 1 bound K1 and finished DEAD, then replayed: PENDING, replay 1.
+		require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{{MsgID: 1, Status: vocab.StatusDead, ErrorClass: "INFRA",
+			Bind: &vocab.Binding{IdentityKey: "K1", Kind: "FLIGHT_OPS"}, Now: t0}}))
+		replayed, err := s.ReplayIDs(ctx(t), []int64{1}, t0)
+		require.NoError(t, err)
+		require.Equal(t, []int64{1}, replayed)
+		// 2 FAILED.
+		_, err = s.RecordFailure(ctx(t), vocab.RecordFailureParams{MsgID: 2, ErrorClass: "INFRA", Reason: "down", NextAttemptAt: t0, Now: t0})
+		require.NoError(t, err)
+
+		run, err := s.QueueRun(ctx(t), 10)
+		require.NoError(t, err)
+		require.Equal(t, []vocab.RowRead{
+			{Status: vocab.StatusPending, ReplayCount: 1, IdentityKey: "K1"},
+			{Status: vocab.StatusFailed}, {Status: vocab.StatusPending}, {Status: vocab.StatusPending},
+		}, []vocab.RowRead{vocab.ReadOf(run[0]), vocab.ReadOf(run[1]), vocab.ReadOf(run[2]), vocab.ReadOf(run[3])},
+			"a run's entries carry what their finish expects")
+
+		finish := func(id int64, read vocab.RowRead) error {
+			return s.FinishMessages(ctx(t), []vocab.Finish{{MsgID: id, Status: vocab.StatusSucceeded, Read: read, Now: t0}})
+		}
+		// Every difference from the row is stale and writes nothing.
+		for _, c := range []struct {
+			id   int64
+			read vocab.RowRead
+			what string
+		}{
+			{1, vocab.RowRead{Status: vocab.StatusPending, IdentityKey: "K1"}, "read before the replay"},
+			{1, vocab.RowRead{Status: vocab.StatusPending, ReplayCount: 1}, "read without its identity"},
+			{1, vocab.RowRead{Status: vocab.StatusPending, ReplayCount: 1, IdentityKey: "K9"}, "another identity"},
+			{2, vocab.RowRead{Status: vocab.StatusPending}, "read PENDING, now FAILED"},
+			{3, vocab.RowRead{Status: vocab.StatusFailed}, "read FAILED, now PENDING"},
+			{3, vocab.RowRead{Status: vocab.StatusPending, IdentityKey: "K3"}, "read bound, none bound"},
+		} {
+			require.ErrorIs(t, finish(c.id, c.read), store.ErrStale, c.what)
+		}
+		for _, m := range []int64{1, 2, 3} {
+			got, err := s.Message(ctx(t), m)
+			require.NoError(t, err)
+			require.Contains(t, []string{vocab.StatusPending, vocab.StatusFailed}, got.Status, "message %d untouched", m)
+		}
+		// As read: finished.
+		require.NoError(t, finish(1, vocab.ReadOf(run[0])))
+		require.NoError(t, finish(2, vocab.ReadOf(run[1])))
+		require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{
+			{MsgID: 3, Status: vocab.StatusSucceeded, Read: vocab.ReadOf(run[2]), Now: t0},
+			{MsgID: 4, Status: vocab.StatusSkipped, Read: vocab.ReadOf(run[3]), Now: t0},
+		}))
+		require.Empty(t, headIDs(t, s))
+		// Finished since the read: stale.
+		require.ErrorIs(t, finish(4, vocab.ReadOf(run[3])), store.ErrStale, "finished since it was read")
 	})
 
 	t.Run("ArchiveKeepsOutstandingBackfills", func(t *testing.T) {

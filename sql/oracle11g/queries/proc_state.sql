@@ -59,9 +59,10 @@ SELECT * FROM (
 ) WHERE ROWNUM <= :max_rows
 
 -- name: ProcStateListRun :many
--- What the pump uses of the messages of a run (store.QueueRun).
-SELECT msg_id, status, attempts, first_seen_at FROM (
-  SELECT msg_id, status, attempts, first_seen_at FROM proc_state
+-- What the pump uses of the messages of a run (store.QueueRun), with what
+-- their finish expects (ProcStateFinishMany).
+SELECT msg_id, status, attempts, first_seen_at, identity_key, replay_count FROM (
+  SELECT msg_id, status, attempts, first_seen_at, identity_key, replay_count FROM proc_state
   WHERE CASE WHEN status IN ('PENDING', 'FAILED') THEN msg_id END IS NOT NULL
   ORDER BY CASE WHEN status IN ('PENDING', 'FAILED') THEN msg_id END
 ) WHERE ROWNUM <= :max_rows
@@ -98,6 +99,12 @@ WHERE CASE WHEN h.duplicate_of IS NULL THEN h.identity_key END IN (SELECT COLUMN
 -- one element per message, and returns the ids whose row was updated;
 -- bind_meta is 1 to bind identity and META in the same row write, 0 to keep
 -- them; raw_digest is hex text (an array bind of RAW values is not portable).
+-- A row is finished only while it is as the pump read it (read_status,
+-- read_replay_count, read_identity), in place of a FOR UPDATE read: a row a
+-- concurrent writer changed restarts the UPDATE on its new version (write
+-- consistency), which then fails the check; the rows updated, summed over
+-- the array, are compared with the messages sent. A NULL read_status checks
+-- only that the row is unfinished.
 UPDATE proc_state SET
   identity_key = CASE WHEN :bind_meta = 1 THEN :identity_key ELSE identity_key END,
   kind = CASE WHEN :bind_meta = 1 THEN :kind ELSE kind END,
@@ -116,6 +123,9 @@ UPDATE proc_state SET
   finished_at = :now,
   updated_at = :now
 WHERE msg_id = :msg_id AND status IN ('PENDING', 'FAILED')
+  AND (:read_status IS NULL OR (status = :read_status
+    AND replay_count = :read_replay_count
+    AND (identity_key = :read_identity OR (identity_key IS NULL AND :read_identity IS NULL))))
 
 -- name: ProcStateRecordFailure :one
 -- No row updated leaves the out bind untouched: the adapter checks rows affected.

@@ -3,6 +3,14 @@
 -- DEAD), all rows of a run in one statement. A row with bind = true also
 -- binds identity, kind and META in the same row write (without it they are
 -- kept). Returns the ids finished.
+-- Each row is finished only while it is as the pump read it (read_status,
+-- read_replay_count, read_identity: vocab.RowRead), in place of a FOR UPDATE
+-- read before it: a replay, or any writer, committed since the read fails
+-- the check, and one in flight makes this UPDATE wait for it and check its
+-- new row version (READ COMMITTED). The caller compares the ids returned
+-- with the ids sent. A NULL read_status checks only that the row is
+-- unfinished; a NULL read_replay_count is 0, a NULL read_identity none bound
+-- (NULL and '' alike, as the store reads them).
 -- The rows travel as one array per column, element i of each the column of
 -- finish i (a NULL element: a NULL column; a NULL array: the column NULL in
 -- every row, as unnest in the select list pads a shorter result with NULLs),
@@ -43,6 +51,12 @@ FROM (SELECT
   unnest(@meta_seqn::bigint[]) AS meta_seqn,
   unnest(@meta_dttm_raw::varchar[]) AS meta_dttm_raw,
   unnest(@meta_dttm::timestamptz[]) AS meta_dttm,
-  unnest(@raw_digest::bytea[]) AS raw_digest) v
+  unnest(@raw_digest::bytea[]) AS raw_digest,
+  unnest(@read_status::varchar[]) AS read_status,
+  unnest(@read_replay_count::bigint[]) AS read_replay_count,
+  unnest(@read_identity::varchar[]) AS read_identity) v
 WHERE p.msg_id = v.msg_id AND p.status IN ('PENDING', 'FAILED')
+  AND (v.read_status IS NULL OR (p.status = v.read_status
+    AND p.replay_count = COALESCE(v.read_replay_count, 0)
+    AND COALESCE(p.identity_key, '') = COALESCE(v.read_identity, '')))
 RETURNING p.msg_id;

@@ -67,8 +67,10 @@ LIMIT @max_rows;
 
 -- name: ProcStateListRun :many
 -- The first unfinished messages in order, with what the pump uses of the
--- messages of a run (store.QueueRun), not the whole row.
-SELECT msg_id, status, attempts, first_seen_at FROM proc_state
+-- messages of a run (store.QueueRun), not the whole row: the status,
+-- identity and replay count its finish then expects (ProcStateFinishMany),
+-- so the batch transaction reads no row again.
+SELECT msg_id, status, attempts, first_seen_at, identity_key, replay_count FROM proc_state
 WHERE status IN ('PENDING', 'FAILED')
 ORDER BY msg_id
 LIMIT @max_rows;
@@ -85,9 +87,10 @@ LIMIT @max_rows;
 SELECT * FROM proc_state WHERE msg_id = @msg_id;
 
 -- name: ProcStateGetManyForUpdate :many
--- Re-checks the messages of a run inside the business transaction and locks
--- them, reading what that transaction uses of a row (store.LockMessages):
--- its status, the identity bound before, the replay count.
+-- Re-checks a message settled alone inside its business transaction and
+-- locks it, reading what that transaction uses of a row (store.LockMessages):
+-- its status, the identity bound before, the replay count. (A batch locks
+-- nothing: its finish checks the rows it read, ProcStateFinishMany.)
 SELECT msg_id, status, identity_key, replay_count FROM proc_state
 WHERE msg_id = ANY(@msg_ids::bigint[]) ORDER BY msg_id FOR UPDATE;
 
