@@ -131,11 +131,11 @@ func allNil[T any](s []*T) bool {
 func columnsArgs(writes []vocab.FlightWrite, now time.Time) pgarrays.FlightUpsertColumnsParams {
 	a := newColumns(len(writes))
 	// The values' raw texts and the structure attributes are map values,
-	// not addressable: copied into one block, sized so that it never grows
+	// not addressable, and the stamps text is built: copied into one block, sized so that it never grows
 	// (growing would move what the arrays point to).
 	size := 0
 	for _, w := range writes {
-		size += len(w.State.Scalars) + rowAttrs
+		size += len(w.State.Scalars) + rowHeld
 	}
 	held := make(heldStrings, 0, size)
 	str := func(s string) *pgarg.Text { return (*pgarg.Text)(held.add(s)) }
@@ -174,7 +174,7 @@ func columnsArgs(writes []vocab.FlightWrite, now time.Time) pgarrays.FlightUpser
 			p.CreatedAt[i] = at
 		}
 		p.UpdatedAt[i] = at
-		p.Stamps[i] = (*pgarg.Text)(s.Stamps.Text())
+		p.Stamps[i] = (*pgarg.Text)(held.stamps(s.Stamps))
 	}
 	a.nullEmpty()
 	return a.p

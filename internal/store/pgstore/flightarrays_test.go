@@ -62,3 +62,21 @@ func TestColumnsArgsSendEmptyColumnsAsNull(t *testing.T) {
 	require.Equal(t, "late", string(*p.Remc[1]))
 	require.Len(t, p.Flid, 2)
 }
+
+// The arrays of a batch cost a fixed number of allocations, however many
+// values its flights hold: the texts the elements point to share one
+// block (heldStrings), the stamps texts included; only each flight's
+// stamps text is built.
+func TestColumnsArgsAllocateNotPerValue(t *testing.T) {
+	writes := make([]vocab.FlightWrite, 20)
+	for i := range writes {
+		writes[i] = vocab.FlightWrite{State: columnsState(int64(i+1), 2*i)} // FDIV and stamps on each
+	}
+	now := time.Now()
+	allocs := testing.AllocsPerRun(5, func() { columnsArgs(writes, now) })
+	// newColumns' backing slices and params, the held block, a stamps
+	// text per flight: no allocation per value (80 × 20 of them).
+	require.LessOrEqual(t, allocs, float64(10+len(writes)))
+	p := columnsArgs(writes, now)
+	require.Equal(t, *writes[3].State.Stamps.Text(), string(*p.Stamps[3]))
+}
