@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/apply"
@@ -175,7 +176,7 @@ func (p *Pump) commitBatch(ctx context.Context, st *runState, run []prepared) er
 		outs []apply.Outcome
 	)
 	err := p.inTx(ctx, now, func(tx store.Tx) (err error) {
-		w, outs, err = p.applyBatch(ctx, tx, st.cache, run, now)
+		w, outs, err = p.applyBatch(ctx, tx, st, run, now)
 		return err
 	})
 	if err != nil {
@@ -193,8 +194,10 @@ func (p *Pump) commitBatch(ctx context.Context, st *runState, run []prepared) er
 // applyBatch is the batch's transaction: re-check the head and lock the
 // messages (all still unfinished, or errStale), read their identities'
 // holders and their flights (through the state cache), apply, write.
-func (p *Pump) applyBatch(ctx context.Context, tx store.Tx, cache *stateCache, run []prepared, now time.Time) (*apply.Writes, []apply.Outcome, error) {
-	ins := make([]apply.Input, len(run))
+func (p *Pump) applyBatch(ctx context.Context, tx store.Tx, st *runState, run []prepared, now time.Time) (*apply.Writes, []apply.Outcome, error) {
+	ins := slices.Grow(st.inputs[:0], len(run))[:len(run)]
+	st.inputs = ins
+	defer clear(ins)
 	ids := make([]int64, len(run))
 	for i := range run {
 		ins[i], ids[i] = run[i].Input, run[i].Msg.ID
@@ -220,7 +223,7 @@ func (p *Pump) applyBatch(ctx context.Context, tx store.Tx, cache *stateCache, r
 	if err != nil {
 		return nil, nil, err
 	}
-	states, err := cache.states(ctx, tx, flids)
+	states, err := st.cache.states(ctx, tx, flids)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -164,7 +164,10 @@ func (e executor) WriteFlights(ctx context.Context, writes []vocab.FlightWrite, 
 	}
 	switch {
 	case columns:
-		if err := arrayQueries.FlightUpsertColumns(ctx, e.db, columnsArgs(existing, now)); err != nil {
+		args := columnsArgs(existing, now)
+		err := arrayQueries.FlightUpsertColumns(ctx, e.db, args.p)
+		args.release()
+		if err != nil {
 			return interpret(err)
 		}
 	case updates > 0:
