@@ -40,14 +40,25 @@ func ChangePayload(s *State) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.groupsJSON = kept
+	s.groupsJSON, s.payloadLen = kept, len(b)
 	return b, nil
+}
+
+// payloadCap is the capacity of a payload's buffer: with keep, the length
+// of the payload of the state s was computed from and room for what a
+// change adds (a FLOP changes a few values or one list); else, or before
+// the first, room for a full flight.
+func payloadCap(s *State, keep bool) int {
+	if keep && s.payloadLen > 0 {
+		return s.payloadLen + 256
+	}
+	return 2048 + 36*len(s.Stamps)
 }
 
 // appendPayload writes the payload of s; with keep it reuses s.groupsJSON
 // and returns the group lists' JSON to keep.
 func appendPayload(s *State, keep bool) ([]byte, groupsJSON, error) {
-	b := make([]byte, 0, 2048+36*len(s.Stamps))
+	b := make([]byte, 0, payloadCap(s, keep))
 	b = append(b, `{"flid":`...)
 	b = strconv.AppendInt(b, s.FLID, 10)
 	var err error

@@ -211,3 +211,22 @@ func TestChangePayloadNeverServesAReplacedList(t *testing.T) {
 	require.Equal(t, p1, marshal(s1))
 	require.Equal(t, p4, marshal(s4))
 }
+
+// A change's payload buffer is sized by the payload of the state it was
+// computed from, not for a full flight: the pump builds one per changed
+// flight, and a FLOP's flight is rarely the size the default assumes.
+func TestChangePayloadSizedByTheStateBefore(t *testing.T) {
+	s0 := fullFlight(t)
+	p0, err := ChangePayload(s0)
+	require.NoError(t, err)
+	require.Equal(t, payloadCap(&State{}, false), cap(p0), "the first: room for a full flight")
+	r, err := Next(s0, decodeFLOP(t, "STND", "<STND>301</STND>"), false, s0.LastMessageID+1, now, Sent{})
+	require.NoError(t, err)
+	p1, err := ChangePayload(r.Next)
+	require.NoError(t, err)
+	require.Equal(t, len(p0)+256, cap(p1), "the next: the payload before and room for the change")
+	require.Equal(t, len(p1), r.Next.payloadLen)
+	b, err := EventPayload(r.Next)
+	require.NoError(t, err)
+	require.Equal(t, string(b), string(p1))
+}

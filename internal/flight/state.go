@@ -141,6 +141,9 @@ type State struct {
 	// (a copy of a state shares it); each entry names the list it encoded,
 	// so a list since replaced is never served (payload.go).
 	groupsJSON groupsJSON
+	// payloadLen is the length of that payload, to size the next one
+	// (0: none built yet).
+	payloadLen int
 }
 
 // Changes says which parts of a state a write must touch: the flight row

@@ -187,7 +187,8 @@ func TestReadAheadKeepsToTheBudget(t *testing.T) {
 
 // A decoded message's values are substrings of its XML: the state cache
 // does not keep the states a large message wrote (they would keep the
-// whole message alive), and the META kept for the backfill is a copy.
+// whole message alive), nor does the batch's input list the pump keeps,
+// and the META kept for the backfill is a copy.
 func TestLargeMessagesAreNotKeptAlive(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -201,6 +202,11 @@ func TestLargeMessagesAreNotKeptAlive(t *testing.T) {
 	require.NotContains(t, e.pump.st.cache.entries, int64(1), "the large message's flight is not cached")
 	require.Contains(t, e.pump.st.cache.entries, int64(2), "the small message's flight is")
 	require.Equal(t, "7", e.flight(t, 1).Scalars["STND"].Raw)
+	// The batch's input list is kept for the next batch, holding nothing.
+	require.NotEmpty(t, e.pump.st.inputs, "the two FLOPs went as one batch")
+	for _, in := range e.pump.st.inputs {
+		require.Zero(t, in)
+	}
 }
 
 // The pump's default budget is the service's (benchmarks run with it).

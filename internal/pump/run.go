@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/apply"
@@ -193,7 +194,7 @@ func (p *Pump) commitBatch(ctx context.Context, st *runState, run []prepared) er
 		outs []apply.Outcome
 	)
 	err := p.inTx(ctx, now, func(tx store.Tx) (err error) {
-		w, outs, err = p.applyBatch(ctx, tx, st.cache, run, now)
+		w, outs, err = p.applyBatch(ctx, tx, st, run, now)
 		return err
 	})
 	if err != nil {
@@ -214,8 +215,10 @@ func (p *Pump) commitBatch(ctx context.Context, st *runState, run []prepared) er
 // the step read it (QueueRun: status, identity bound, replay count), and
 // its finish writes it only while it is still so (vocab.Finish.Read); a
 // message changed meanwhile fails the batch with errStale.
-func (p *Pump) applyBatch(ctx context.Context, tx store.Tx, cache *stateCache, run []prepared, now time.Time) (*apply.Writes, []apply.Outcome, error) {
-	ins := make([]apply.Input, len(run))
+func (p *Pump) applyBatch(ctx context.Context, tx store.Tx, st *runState, run []prepared, now time.Time) (*apply.Writes, []apply.Outcome, error) {
+	ins := slices.Grow(st.inputs[:0], len(run))[:len(run)]
+	st.inputs = ins
+	defer clear(ins)
 	for i := range run {
 		ins[i] = run[i].Input
 	}
@@ -227,7 +230,7 @@ func (p *Pump) applyBatch(ctx context.Context, tx store.Tx, cache *stateCache, r
 	if err != nil {
 		return nil, nil, err
 	}
-	states, err := cache.states(ctx, tx, flids)
+	states, err := st.cache.states(ctx, tx, flids)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,6 +1,10 @@
 package pump
 
-import "time"
+import (
+	"time"
+
+	"github.com/msgx-aodb/msgx/internal/apply"
+)
 
 // runState is what a step carries to the next, in one value: the step loop
 // (Pump.step and what it calls) is its only user and hands it down as an
@@ -17,6 +21,10 @@ type runState struct {
 	// halved after a batch fails (to isolate the failing message) and
 	// doubled back after each success.
 	batchLimit int
+	// inputs is applyBatch's list of the batch's inputs, kept from batch
+	// to batch (a batch's is a few hundred KB) and cleared after each, so
+	// that it keeps no message alive.
+	inputs []apply.Input
 }
 
 func newRunState(runLength int) *runState {

@@ -3,6 +3,7 @@ package pgstore
 import (
 	"fmt"
 	"reflect"
+	"sync"
 	"time"
 
 	"github.com/msgx-aodb/msgx/db/pgarrays"
@@ -51,26 +52,37 @@ var columnKinds, columnOrdinals = func() (map[reflect.Type]int, []int) {
 
 // flightColumnsArgs holds one statement's arguments and the backing
 // slices of the value columns' arrays, so that filling them is plain
-// indexing.
+// indexing, and the texts they point to that live in maps (held).
 type flightColumnsArgs struct {
 	p     pgarrays.FlightUpsertColumnsParams
 	n     int
 	texts []*pgarg.Text
 	times []*pgarg.Timestamptz
 	int4s []*pgarg.Int4
+	int8s []*pgarg.Int8
+	dates []*pgarg.Date
+	held  heldStrings
 }
 
-// newColumns makes the arrays for n rows, every element NULL: one backing
-// slice per element type, cut into the columns in field order.
-func newColumns(n int) *flightColumnsArgs {
-	a := &flightColumnsArgs{
-		n:     n,
-		texts: make([]*pgarg.Text, columnKinds[reflect.TypeFor[[]*pgarg.Text]()]*n),
-		times: make([]*pgarg.Timestamptz, columnKinds[reflect.TypeFor[[]*pgarg.Timestamptz]()]*n),
-		int4s: make([]*pgarg.Int4, columnKinds[reflect.TypeFor[[]*pgarg.Int4]()]*n),
+// columnsPool keeps a statement's arrays for the next: a batch's are tens
+// of KB of pointers, garbage once the statement is sent, and were a tenth
+// of what a FLOP allocated (collected and zeroed anew per batch).
+var columnsPool = sync.Pool{New: func() any { return new(flightColumnsArgs) }}
+
+// newColumns takes the arrays for n rows from the pool, every element
+// NULL: one backing slice per element type, cut into the columns in field
+// order; held has room for held strings. release returns them.
+func newColumns(n, held int) *flightColumnsArgs {
+	a := columnsPool.Get().(*flightColumnsArgs)
+	a.n = n
+	a.texts = nulls(a.texts, columnKinds[reflect.TypeFor[[]*pgarg.Text]()]*n)
+	a.times = nulls(a.times, columnKinds[reflect.TypeFor[[]*pgarg.Timestamptz]()]*n)
+	a.int4s = nulls(a.int4s, columnKinds[reflect.TypeFor[[]*pgarg.Int4]()]*n)
+	a.int8s = nulls(a.int8s, columnKinds[reflect.TypeFor[[]*pgarg.Int8]()]*n)
+	a.dates = nulls(a.dates, columnKinds[reflect.TypeFor[[]*pgarg.Date]()]*n)
+	if cap(a.held) < held {
+		a.held = make(heldStrings, 0, held)
 	}
-	int8s := make([]*pgarg.Int8, columnKinds[reflect.TypeFor[[]*pgarg.Int8]()]*n)
-	dates := make([]*pgarg.Date, columnKinds[reflect.TypeFor[[]*pgarg.Date]()]*n)
 	v := reflect.ValueOf(&a.p).Elem()
 	for i := range v.NumField() {
 		at := columnOrdinals[i] * n
@@ -84,14 +96,38 @@ func newColumns(n int) *flightColumnsArgs {
 		case *[]*pgarg.Int4:
 			*f = a.int4s[at : at+n : at+n]
 		case *[]*pgarg.Int8:
-			*f = int8s[at : at+n : at+n]
+			*f = a.int8s[at : at+n : at+n]
 		case *[]*pgarg.Date:
-			*f = dates[at : at+n : at+n]
+			*f = a.dates[at : at+n : at+n]
 		default:
 			panic(fmt.Sprintf("pgstore: FlightUpsertColumnsParams.%s is a %s", columnsParamsType.Field(i).Name, v.Field(i).Type()))
 		}
 	}
 	return a
+}
+
+// nulls is s as n NULL elements (a pooled slice is all NULL: release
+// clears it), reallocated when too short.
+func nulls[T any](s []*T, n int) []*T {
+	if cap(s) < n {
+		return make([]*T, n)
+	}
+	return s[:n]
+}
+
+// release clears the arrays, so that the pool keeps no state alive, and
+// returns them to the pool. The statement has been sent: pgx has encoded
+// the arguments.
+func (a *flightColumnsArgs) release() {
+	clear(a.texts)
+	clear(a.times)
+	clear(a.int4s)
+	clear(a.int8s)
+	clear(a.dates)
+	clear(a.held)
+	a.held = a.held[:0]
+	a.p = pgarrays.FlightUpsertColumnsParams{}
+	columnsPool.Put(a)
 }
 
 // nullEmpty sends the columns NULL in every row as NULL arrays.
@@ -127,17 +163,19 @@ func allNil[T any](s []*T) bool {
 }
 
 // columnsArgs is FlightUpsertColumns's arguments for the states of writes:
-// each flight's row as setRow fills a FlightSchd.
-func columnsArgs(writes []vocab.FlightWrite, now time.Time) pgarrays.FlightUpsertColumnsParams {
-	a := newColumns(len(writes))
+// each flight's row as setRow fills a FlightSchd. Its caller releases them
+// once the statement is sent.
+func columnsArgs(writes []vocab.FlightWrite, now time.Time) *flightColumnsArgs {
 	// The values' raw texts and the structure attributes are map values,
-	// not addressable: copied into one block, sized so that it never grows
-	// (growing would move what the arrays point to).
+	// not addressable, and the stamps text is built: copied into one block,
+	// sized so that it never grows (growing would move what the arrays
+	// point to).
 	size := 0
 	for _, w := range writes {
-		size += len(w.State.Scalars) + rowAttrs
+		size += len(w.State.Scalars) + rowHeld
 	}
-	held := make(heldStrings, 0, size)
+	a := newColumns(len(writes), size)
+	held := &a.held
 	str := func(s string) *pgarg.Text { return (*pgarg.Text)(held.add(s)) }
 	attr := func(s flight.Struct, name string) *pgarg.Text { return (*pgarg.Text)(held.attr(s, name)) }
 	at := (*pgarg.Timestamptz)(&now)
@@ -174,8 +212,8 @@ func columnsArgs(writes []vocab.FlightWrite, now time.Time) pgarrays.FlightUpser
 			p.CreatedAt[i] = at
 		}
 		p.UpdatedAt[i] = at
-		p.Stamps[i] = (*pgarg.Text)(s.Stamps.Text())
+		p.Stamps[i] = (*pgarg.Text)(held.stamps(s.Stamps))
 	}
 	a.nullEmpty()
-	return a.p
+	return a
 }

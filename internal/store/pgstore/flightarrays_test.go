@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
+	"github.com/msgx-aodb/msgx/internal/store/pgstore/pgarg"
 	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
@@ -52,7 +53,9 @@ func TestColumnsArgsSendEmptyColumnsAsNull(t *testing.T) {
 	a, b := columnsState(1, 0), columnsState(2, 1)
 	a.Scalars = map[string]flight.Value{"STND": {Raw: "101"}}
 	b.Scalars = map[string]flight.Value{"REMC": {Raw: "late"}}
-	p := columnsArgs([]vocab.FlightWrite{{State: a}, {State: b}}, time.Now())
+	args := columnsArgs([]vocab.FlightWrite{{State: a}, {State: b}}, time.Now())
+	defer args.release()
+	p := args.p
 	require.Nil(t, p.Ffid, "no flight has FFID")
 	require.Nil(t, p.FretText, "no flight has FRET")
 	require.Len(t, p.Stnd, 2)
@@ -60,5 +63,47 @@ func TestColumnsArgsSendEmptyColumnsAsNull(t *testing.T) {
 	require.Nil(t, p.Stnd[1])
 	require.Nil(t, p.Remc[0])
 	require.Equal(t, "late", string(*p.Remc[1]))
+	require.Len(t, p.Flid, 2)
+}
+
+// The arrays of a batch cost no allocation per value its flights hold,
+// nor per batch once a batch of its size was sent: the texts the elements
+// point to share one block (heldStrings), the stamps texts included, and
+// the arrays come from a pool. Only each flight's stamps text is built.
+func TestColumnsArgsAllocateNotPerValue(t *testing.T) {
+	writes := make([]vocab.FlightWrite, 20)
+	for i := range writes {
+		writes[i] = vocab.FlightWrite{State: columnsState(int64(i+1), 2*i)} // FDIV and stamps on each
+	}
+	now := time.Now()
+	columnsArgs(writes, now).release()
+	allocs := testing.AllocsPerRun(5, func() { columnsArgs(writes, now).release() })
+	require.LessOrEqual(t, allocs, float64(len(writes)+2)) // 80 values × 20 flights
+	args := columnsArgs(writes, now)
+	defer args.release()
+	require.Equal(t, *writes[3].State.Stamps.Text(), string(*args.p.Stamps[3]))
+}
+
+// Arrays taken from the pool hold nothing of the batch before: a column
+// the new batch does not set is NULL (every element, so a NULL array), and
+// each element of the others is the new flight's value or NULL.
+func TestColumnsArgsReusedArraysStartEmpty(t *testing.T) {
+	full := make([]vocab.FlightWrite, 30)
+	for i := range full {
+		full[i] = vocab.FlightWrite{State: columnsState(int64(i+1), i)}
+	}
+	now := time.Now()
+	columnsArgs(full, now).release()
+	a, b := columnsState(1, 0), columnsState(2, 1)
+	a.Scalars = map[string]flight.Value{"STND": {Raw: "101"}}
+	b.Scalars, b.Stamps = map[string]flight.Value{}, nil
+	args := columnsArgs([]vocab.FlightWrite{{State: a}, {State: b}}, now)
+	defer args.release()
+	p := args.p
+	require.Nil(t, p.Remc, "set in the batch before, in no flight of this one")
+	require.Nil(t, p.SodtAt)
+	require.Equal(t, []*pgarg.Text{p.Stnd[0], nil}, p.Stnd)
+	require.Equal(t, "101", string(*p.Stnd[0]))
+	require.Nil(t, p.Stamps[1])
 	require.Len(t, p.Flid, 2)
 }

@@ -144,7 +144,7 @@ func (e executor) WriteFlights(ctx context.Context, writes []vocab.FlightWrite, 
 	} else {
 		rows = make([]postgres.FlightSchd, 0, updates)
 	}
-	attrs := make(heldStrings, 0, rowAttrs*built) // the rows' structure attributes
+	attrs := make(heldStrings, 0, rowHeld*built) // the rows' structure attributes and stamps
 	for _, w := range writes {
 		switch {
 		case w.New:
@@ -164,7 +164,10 @@ func (e executor) WriteFlights(ctx context.Context, writes []vocab.FlightWrite, 
 	}
 	switch {
 	case columns:
-		if err := arrayQueries.FlightUpsertColumns(ctx, e.db, columnsArgs(existing, now)); err != nil {
+		args := columnsArgs(existing, now)
+		err := arrayQueries.FlightUpsertColumns(ctx, e.db, args.p)
+		args.release()
+		if err != nil {
 			return interpret(err)
 		}
 	case updates > 0:
@@ -269,7 +272,7 @@ func getStruct(s *flight.State, name string, text *string, attrs map[string]*str
 }
 
 // setRow fills the zero row r from s, in place (a flight row is large);
-// the row's structure attributes point into attrs.
+// the row's structure attributes and stamps text point into attrs.
 func setRow(r *postgres.FlightSchd, s *flight.State, now time.Time, attrs *heldStrings) {
 	*r = postgres.FlightSchd{
 		Flid:          s.FLID,
@@ -281,7 +284,7 @@ func setRow(r *postgres.FlightSchd, s *flight.State, now time.Time, attrs *heldS
 		LastMessageID: s.LastMessageID,
 		CreatedAt:     s.CreatedAt,
 		UpdatedAt:     now,
-		Stamps:        s.Stamps.Text(),
+		Stamps:        attrs.stamps(s.Stamps),
 	}
 	if r.CreatedAt.IsZero() {
 		r.CreatedAt = now
@@ -293,8 +296,9 @@ func setRow(r *postgres.FlightSchd, s *flight.State, now time.Time, attrs *heldS
 	r.FlabText, r.FlabAres = flab.Text, attrs.attr(flab, "ARES")
 }
 
-// rowAttrs is how many structure attributes a flight row has (setRow).
-const rowAttrs = 4
+// rowHeld is how many strings setRow holds for a flight row: its four
+// structure attributes and its stamps text.
+const rowHeld = 5
 
 // heldStrings holds the strings a statement's parameters point to that
 // live in maps (not addressable): one allocation per statement rather than
@@ -305,7 +309,12 @@ type heldStrings []string
 // add holds v and returns where.
 func (h *heldStrings) add(v string) *string {
 	if len(*h) == cap(*h) {
-		return &v // not sized for this one: its own copy
+		// Not sized for this one: its own copy. A new string, not &v:
+		// taking v's address moved every call's v to the heap, also the
+		// calls that fit (one allocation per value of a flight row).
+		p := new(string)
+		*p = v
+		return p
 	}
 	*h = append(*h, v)
 	return &(*h)[len(*h)-1]
@@ -318,4 +327,15 @@ func (h *heldStrings) attr(s flight.Struct, name string) *string {
 		return nil
 	}
 	return h.add(v)
+}
+
+// stamps holds the STAMPS text of s; nil (NULL) for none. The text is
+// built on the stack: its one allocation is the string (flight.Stamps.Text
+// makes a second, for the pointer).
+func (h *heldStrings) stamps(s flight.Stamps) *string {
+	if len(s) == 0 {
+		return nil
+	}
+	var buf [256]byte
+	return h.add(string(s.AppendText(buf[:0])))
 }
