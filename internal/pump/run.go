@@ -142,7 +142,7 @@ func (p *Pump) settle(ctx context.Context, tx store.Tx, pr *prepared, now time.T
 	}
 	in := pr.Input
 	in.Msg = locked[0]
-	res, err := p.apply.One(ctx, txReader{sp, p.cfg.Guard}, in, now, func(w *apply.Writes) error { return write(ctx, sp, w, now) })
+	res, err := p.apply.One(ctx, txReader{sp, p.cfg.Guard}, in, now, func(w *apply.Writes) error { return write(ctx, sp, w, now, p.cfg.Shadow) })
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +155,7 @@ func (p *Pump) settle(ctx context.Context, tx store.Tx, pr *prepared, now time.T
 		}
 		defer sp.Rollback(ctx)
 	}
-	if err := write(ctx, sp, res.Final, now); err != nil {
+	if err := write(ctx, sp, res.Final, now, p.cfg.Shadow); err != nil {
 		return nil, err
 	}
 	return &res, sp.Commit(ctx)
@@ -228,7 +228,7 @@ func (p *Pump) applyBatch(ctx context.Context, tx store.Tx, cache *stateCache, r
 	if err != nil {
 		return nil, nil, err
 	}
-	return w, outs, write(ctx, tx, w, now)
+	return w, outs, write(ctx, tx, w, now, p.cfg.Shadow)
 }
 
 // forget drops from the state cache the flights a message settled alone
