@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/db/pgadmin"
+	"github.com/msgx-aodb/msgx/internal/backfill"
 	"github.com/msgx-aodb/msgx/internal/mailbox"
 	"github.com/msgx-aodb/msgx/internal/schema"
 	"github.com/msgx-aodb/msgx/internal/store"
@@ -100,10 +101,41 @@ func TestUpgradeFromPreviousRelease(t *testing.T) {
 	}
 	require.Equal(t, map[int64][2]int64{101: {2, 5}, 102: {1, 3}}, marked)
 
-	h.send(t, flopSTND(102, "8"), false) // this release's pipeline on the upgraded schema
+	// Upgraded mid-stream: the previous release's three messages are
+	// committed, their backfills registered as todos and not yet done. The
+	// backfill mark starts at the newest terminal message, so each is
+	// counted once, as its todo.
+	mark, err := e.st.BackfillMark(t.Context())
+	require.NoError(t, err)
+	require.Equal(t, int64(dead), mark)
+	st, err := e.st.BackfillStats(t.Context())
+	require.NoError(t, err)
+	require.Equal(t, int64(3), st.Todos)
+
+	fourth := h.send(t, flopSTND(102, "8"), false) // this release's pipeline on the upgraded schema
 	states, err = e.st.Flights(t.Context(), []int64{102})
 	require.NoError(t, err)
 	require.Equal(t, "8", states[102].Scalars["STND"].Raw)
+	st, err = e.st.BackfillStats(t.Context())
+	require.NoError(t, err)
+	require.Equal(t, int64(4), st.Todos, "the new message is above the mark: outstanding without a todo")
+	todos, err := e.st.DueBackfills(t.Context(), time.Now().Add(time.Hour), 10)
+	require.NoError(t, err)
+	require.Len(t, todos, 3)
+
+	// The sweep backfills the old todos and the new message; none is lost.
+	h.clk.Advance(time.Minute) // every todo due
+	done, failed, err := backfill.New(e.st, e.mb, h.clk, nil, backfill.Config{}).Sweep(t.Context())
+	require.NoError(t, err)
+	require.Equal(t, [2]int{4, 0}, [2]int{done, failed})
+	for id := int64(1); id <= fourth; id++ {
+		row, err := e.mb.Get(t.Context(), id)
+		require.NoError(t, err)
+		require.NotNil(t, row.ProcessedAt, "mailbox row %d backfilled", id)
+	}
+	st, err = e.st.BackfillStats(t.Context())
+	require.NoError(t, err)
+	require.Zero(t, st.Todos)
 
 	code, out, stderr = runMsgx(t, "status", "--config", e.config)
 	require.Equal(t, exitOK, code, stderr)

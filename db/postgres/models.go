@@ -8,7 +8,16 @@ import (
 	"time"
 )
 
-// Mailbox backfills still to do, registered in the same transaction as the terminal status; deleted once cminmsgs is written. Self-contained, so the sweep needs no other table.
+// The backfill watermark, a single row (id = 1; none reads as 0): every message with MSG_ID <= THROUGH_MSG_ID that reached a terminal status has been backfilled or has a BACKFILL_TODO row. The terminal PROC_STATE row above it is its own registration: the business transaction writes a todo only below the mark (a late row) or for a replay (docs/design.md §1.4).
+type BackfillMark struct {
+	ID int16 `json:"id"`
+	// Moved forward only by the backfiller, under the PIPELINE_LOCK, once every PROC_STATE row between the old and the new value is backfilled or has a todo.
+	ThroughMsgID int64 `json:"through_msg_id"`
+	// When the mark last moved.
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// Mailbox backfills still to do that the backfill mark does not cover: a replay's and a late row's (registered in the same transaction as the terminal status) and a failed one's (with its backoff); deleted once cminmsgs is written. Self-contained, so the sweep needs no other table.
 type BackfillTodo struct {
 	MsgID int64 `json:"msg_id"`
 	// Terminal status to write into CMINMSGS_STATUS.

@@ -10,6 +10,70 @@ import (
 	"time"
 )
 
+const backfillMarkAdvance = `-- name: BackfillMarkAdvance :execrows
+WITH m AS (SELECT COALESCE((SELECT through_msg_id FROM backfill_mark WHERE id = 1), 0) AS through)
+INSERT INTO backfill_mark (id, through_msg_id, updated_at)
+SELECT 1, $1::bigint, $2::timestamptz FROM m
+WHERE m.through < $1::bigint
+  AND (SELECT count(*) FROM proc_state p WHERE p.msg_id > m.through AND p.msg_id <= $1::bigint)
+    = (SELECT count(*) FROM unnest($3::bigint[]) c(id) WHERE c.id > m.through AND c.id <= $1::bigint)
+ON CONFLICT (id) DO UPDATE SET through_msg_id = EXCLUDED.through_msg_id, updated_at = EXCLUDED.updated_at
+`
+
+type BackfillMarkAdvanceParams struct {
+	Through int64     `json:"through"`
+	Now     time.Time `json:"now"`
+	MsgIds  []int64   `json:"msg_ids"`
+}
+
+// Moves the mark up to @through when every PROC_STATE row between the mark
+// and @through is one of @msg_ids (backfilled, or given a todo, by the
+// caller): the counts compare, as a row above the mark is never archived.
+// Run after PipelineLockAcquire in the same transaction: a late row
+// enqueued and finished after the caller read its rows (its business
+// transaction read the old mark, so it registered no todo) has then
+// committed and is counted, and the mark stays (docs/design.md §1.4).
+func (q *Queries) BackfillMarkAdvance(ctx context.Context, db DBTX, arg BackfillMarkAdvanceParams) (int64, error) {
+	result, err := db.Exec(ctx, backfillMarkAdvance, arg.Through, arg.Now, arg.MsgIds)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const backfillMarkGet = `-- name: BackfillMarkGet :one
+SELECT COALESCE((SELECT through_msg_id FROM backfill_mark WHERE id = 1), 0)::bigint AS through_msg_id
+`
+
+// The backfill mark (0 before it first moves). The business transaction
+// reads it under the PIPELINE_LOCK, which BackfillMarkAdvance waits for.
+func (q *Queries) BackfillMarkGet(ctx context.Context, db DBTX) (int64, error) {
+	row := db.QueryRow(ctx, backfillMarkGet)
+	var through_msg_id int64
+	err := row.Scan(&through_msg_id)
+	return through_msg_id, err
+}
+
+const backfillMarkPass = `-- name: BackfillMarkPass :exec
+INSERT INTO backfill_mark (id, through_msg_id, updated_at) VALUES (1, $1, $2)
+ON CONFLICT (id) DO UPDATE SET
+  through_msg_id = GREATEST(backfill_mark.through_msg_id, EXCLUDED.through_msg_id),
+  updated_at = EXCLUDED.updated_at
+`
+
+type BackfillMarkPassParams struct {
+	Through int64     `json:"through"`
+	Now     time.Time `json:"now"`
+}
+
+// Shadow mode backfills nothing: the business transaction moves the mark
+// over the messages it finishes, so they are not outstanding and may be
+// archived. Never back.
+func (q *Queries) BackfillMarkPass(ctx context.Context, db DBTX, arg BackfillMarkPassParams) error {
+	_, err := db.Exec(ctx, backfillMarkPass, arg.Through, arg.Now)
+	return err
+}
+
 const backfillTodoDelete = `-- name: BackfillTodoDelete :execrows
 DELETE FROM backfill_todo b
 USING (SELECT unnest($1::bigint[]) AS msg_id, unnest($2::bigint[]) AS registration) d
@@ -131,28 +195,114 @@ func (q *Queries) BackfillTodoListDue(ctx context.Context, db DBTX, arg Backfill
 }
 
 const backfillTodoRecordFailure = `-- name: BackfillTodoRecordFailure :exec
-UPDATE backfill_todo SET
-  attempts = attempts + 1,
-  next_attempt_at = $1,
-  last_error = $2
-WHERE msg_id = $3 AND registration = $4
+INSERT INTO backfill_todo (
+  msg_id, mailbox_status, processed_at, meta_sndr, meta_seqn, meta_dttm, meta_type, meta_styp,
+  attempts, next_attempt_at, last_error, created_at, registration)
+VALUES ($1, $2, $3, $4, $5, $6,
+  $7, $8, 1, $9, $10, $3, $11)
+ON CONFLICT (msg_id) DO UPDATE SET
+  attempts = backfill_todo.attempts + 1,
+  next_attempt_at = EXCLUDED.next_attempt_at,
+  last_error = EXCLUDED.last_error
+WHERE backfill_todo.registration = EXCLUDED.registration
 `
 
 type BackfillTodoRecordFailureParams struct {
-	NextAttemptAt time.Time `json:"next_attempt_at"`
-	LastError     *string   `json:"last_error"`
-	MsgID         int64     `json:"msg_id"`
-	Registration  int64     `json:"registration"`
+	MsgID         int64      `json:"msg_id"`
+	MailboxStatus string     `json:"mailbox_status"`
+	ProcessedAt   time.Time  `json:"processed_at"`
+	MetaSndr      *string    `json:"meta_sndr"`
+	MetaSeqn      *int64     `json:"meta_seqn"`
+	MetaDttm      *time.Time `json:"meta_dttm"`
+	MetaType      *string    `json:"meta_type"`
+	MetaStyp      *string    `json:"meta_styp"`
+	NextAttemptAt time.Time  `json:"next_attempt_at"`
+	LastError     *string    `json:"last_error"`
+	Registration  int64      `json:"registration"`
 }
 
+// Counts a failed backfill and defers it to @next_attempt_at. A todo is
+// deferred only under the registration read: a replay's newer todo is left
+// alone (rule 18). A backfill the mark covered (no todo) gets its todo now,
+// with the failure counted, so the mark may pass it.
 func (q *Queries) BackfillTodoRecordFailure(ctx context.Context, db DBTX, arg BackfillTodoRecordFailureParams) error {
 	_, err := db.Exec(ctx, backfillTodoRecordFailure,
+		arg.MsgID,
+		arg.MailboxStatus,
+		arg.ProcessedAt,
+		arg.MetaSndr,
+		arg.MetaSeqn,
+		arg.MetaDttm,
+		arg.MetaType,
+		arg.MetaStyp,
 		arg.NextAttemptAt,
 		arg.LastError,
-		arg.MsgID,
 		arg.Registration,
 	)
 	return err
+}
+
+const backfillUnmarked = `-- name: BackfillUnmarked :many
+SELECT p.msg_id, p.status, p.finished_at, p.replay_count,
+  p.meta_sndr, p.meta_seqn, p.meta_dttm, p.msg_type, p.msg_subtype
+FROM proc_state p
+WHERE p.msg_id > $1::bigint
+  AND p.msg_id < COALESCE((SELECT min(h.msg_id) FROM proc_state h
+    WHERE h.status IN ('PENDING', 'FAILED') AND h.replay_count = 0 AND h.msg_id > $1::bigint),
+    9223372036854775807)
+ORDER BY p.msg_id
+LIMIT $2
+`
+
+type BackfillUnmarkedParams struct {
+	After   int64 `json:"after"`
+	MaxRows int32 `json:"max_rows"`
+}
+
+type BackfillUnmarkedRow struct {
+	MsgID       int64      `json:"msg_id"`
+	Status      string     `json:"status"`
+	FinishedAt  *time.Time `json:"finished_at"`
+	ReplayCount int32      `json:"replay_count"`
+	MetaSndr    *string    `json:"meta_sndr"`
+	MetaSeqn    *int64     `json:"meta_seqn"`
+	MetaDttm    *time.Time `json:"meta_dttm"`
+	MsgType     *string    `json:"msg_type"`
+	MsgSubtype  *string    `json:"msg_subtype"`
+}
+
+// The messages above the mark in MSG_ID order, up to the first unfinished
+// one that is no replay: messages finish in order, so every row before it
+// is terminal, or a replay, which registers a todo when it finishes again
+// and does not hold the mark. The stop is found on proc_state_head_ix.
+func (q *Queries) BackfillUnmarked(ctx context.Context, db DBTX, arg BackfillUnmarkedParams) ([]BackfillUnmarkedRow, error) {
+	rows, err := db.Query(ctx, backfillUnmarked, arg.After, arg.MaxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []BackfillUnmarkedRow{}
+	for rows.Next() {
+		var i BackfillUnmarkedRow
+		if err := rows.Scan(
+			&i.MsgID,
+			&i.Status,
+			&i.FinishedAt,
+			&i.ReplayCount,
+			&i.MetaSndr,
+			&i.MetaSeqn,
+			&i.MetaDttm,
+			&i.MsgType,
+			&i.MsgSubtype,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const identityConflictCountSince = `-- name: IdentityConflictCountSince :one

@@ -15,6 +15,7 @@ WITH doomed AS (
   SELECT s.msg_id, s.finished_at FROM proc_state s
   WHERE s.status IN ('SUCCEEDED', 'SKIPPED', 'DEAD')
     AND s.finished_at < $1::timestamptz
+    AND s.msg_id <= (SELECT COALESCE((SELECT m.through_msg_id FROM backfill_mark m WHERE m.id = 1), 0))
     AND NOT EXISTS (SELECT 1 FROM backfill_todo b WHERE b.msg_id = s.msg_id)
   ORDER BY s.msg_id
   LIMIT $2
@@ -53,8 +54,9 @@ type ProcStateArchiveRow struct {
 	Moved    int64       `json:"moved"`
 }
 
-// Moves terminal rows finished before a cut-off, whose backfill is done, to the
-// archive in one statement (bounded batch, oldest first). The status is
+// Moves terminal rows finished before a cut-off, whose backfill is done (at
+// or below the backfill mark, no todo), to the archive in one statement
+// (bounded batch, oldest first). The status is
 // checked again on the row deleted: a replay may have moved it back to
 // PENDING meanwhile. With @dry_run only counts. Oldest/newest: FINISHED_AT.
 func (q *Queries) ProcStateArchive(ctx context.Context, db DBTX, arg ProcStateArchiveParams) (ProcStateArchiveRow, error) {

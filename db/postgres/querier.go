@@ -10,6 +10,21 @@ import (
 )
 
 type Querier interface {
+	// Moves the mark up to @through when every PROC_STATE row between the mark
+	// and @through is one of @msg_ids (backfilled, or given a todo, by the
+	// caller): the counts compare, as a row above the mark is never archived.
+	// Run after PipelineLockAcquire in the same transaction: a late row
+	// enqueued and finished after the caller read its rows (its business
+	// transaction read the old mark, so it registered no todo) has then
+	// committed and is counted, and the mark stays (docs/design.md §1.4).
+	BackfillMarkAdvance(ctx context.Context, db DBTX, arg BackfillMarkAdvanceParams) (int64, error)
+	// The backfill mark (0 before it first moves). The business transaction
+	// reads it under the PIPELINE_LOCK, which BackfillMarkAdvance waits for.
+	BackfillMarkGet(ctx context.Context, db DBTX) (int64, error)
+	// Shadow mode backfills nothing: the business transaction moves the mark
+	// over the messages it finishes, so they are not outstanding and may be
+	// archived. Never back.
+	BackfillMarkPass(ctx context.Context, db DBTX, arg BackfillMarkPassParams) error
 	// Deletes the todos backfilled, each only under the registration that was
 	// backfilled: one a replay registered meanwhile stays (rule 18).
 	BackfillTodoDelete(ctx context.Context, db DBTX, arg BackfillTodoDeleteParams) (int64, error)
@@ -23,7 +38,16 @@ type Querier interface {
 	// taken before the drain it compared every todo with every message (issue
 	// #35).
 	BackfillTodoListDue(ctx context.Context, db DBTX, arg BackfillTodoListDueParams) ([]BackfillTodoListDueRow, error)
+	// Counts a failed backfill and defers it to @next_attempt_at. A todo is
+	// deferred only under the registration read: a replay's newer todo is left
+	// alone (rule 18). A backfill the mark covered (no todo) gets its todo now,
+	// with the failure counted, so the mark may pass it.
 	BackfillTodoRecordFailure(ctx context.Context, db DBTX, arg BackfillTodoRecordFailureParams) error
+	// The messages above the mark in MSG_ID order, up to the first unfinished
+	// one that is no replay: messages finish in order, so every row before it
+	// is terminal, or a replay, which registers a todo when it finishes again
+	// and does not hold the mark. The stop is found on proc_state_head_ix.
+	BackfillUnmarked(ctx context.Context, db DBTX, arg BackfillUnmarkedParams) ([]BackfillUnmarkedRow, error)
 	BeltDeleteByFlight(ctx context.Context, db DBTX, flid int64) (int64, error)
 	BeltDeleteByFlights(ctx context.Context, db DBTX, flids []int64) (int64, error)
 	BeltInsert(ctx context.Context, db DBTX, arg []BeltInsertParams) (int64, error)
@@ -247,8 +271,9 @@ type Querier interface {
 	// Takes the PIPELINE_LOCK row lock for the rest of the transaction. An upsert,
 	// so it works on a fresh database without seeding the row.
 	PipelineLockAcquire(ctx context.Context, db DBTX, now time.Time) error
-	// Moves terminal rows finished before a cut-off, whose backfill is done, to the
-	// archive in one statement (bounded batch, oldest first). The status is
+	// Moves terminal rows finished before a cut-off, whose backfill is done (at
+	// or below the backfill mark, no todo), to the archive in one statement
+	// (bounded batch, oldest first). The status is
 	// checked again on the row deleted: a replay may have moved it back to
 	// PENDING meanwhile. With @dry_run only counts. Oldest/newest: FINISHED_AT.
 	ProcStateArchive(ctx context.Context, db DBTX, arg ProcStateArchiveParams) (ProcStateArchiveRow, error)
@@ -438,10 +463,13 @@ type Querier interface {
 	StandPlanInsert(ctx context.Context, db DBTX, arg []StandPlanInsertParams) (int64, error)
 	StandPlanListByFlight(ctx context.Context, db DBTX, flid int64) ([]FlightStandPlan, error)
 	StandPlanListByFlights(ctx context.Context, db DBTX, flids []int64) ([]StandPlanListByFlightsRow, error)
-	// Backfill todos for status and metrics (internal/status): one row (none when
-	// there are no todos) with the oldest registration, how many todos there are
-	// and how many failed at least once. The queue head, counts by status and the
-	// outbox lag come from ProcStateListHead, ProcStateCountBacklogAndDead and EventLag.
+	// Outstanding backfills for status and metrics (internal/status): the todos
+	// and the terminal messages above the backfill mark (no replay's: it has a
+	// todo). One row (none when nothing is outstanding) with the oldest (a
+	// todo's registration, a message's finish), how many and how many failed
+	// at least once. Above the mark are the messages of the last commits, a
+	// range of the primary key. The queue head, counts by status and the outbox
+	// lag come from ProcStateListHead, ProcStateCountBacklogAndDead and EventLag.
 	StatusBackfill(ctx context.Context, db DBTX) ([]StatusBackfillRow, error)
 }
 

@@ -254,6 +254,7 @@ func TestReadMessage(t *testing.T) {
 	// Archived rows are still answered, marked as such.
 	_, err = e.pg.Pool.Exec(t.Context(), "DELETE FROM backfill_todo")
 	require.NoError(t, err)
+	require.NoError(t, e.st.PassBackfillMark(t.Context(), 1<<40, e.clk.Now())) // every mailbox row backfilled
 	n, err := e.st.ArchiveMessages(t.Context(), store.ArchiveMessagesParams{Before: e.clk.Now().Add(time.Hour), Max: 100, Now: e.clk.Now()})
 	require.NoError(t, err)
 	require.Equal(t, 4, n.Rows)

@@ -241,7 +241,7 @@ func (l *load) verifyExactlyOnce(t testing.TB, pool *pgxpool.Pool, mbdb *sql.DB,
 
 	// Backfill: nothing pending, every row written once, with the commit's time.
 	var todos int
-	require.NoError(t, pool.QueryRow(ctx, "SELECT count(*) FROM backfill_todo").Scan(&todos))
+	require.NoError(t, pool.QueryRow(ctx, outstandingBackfills).Scan(&todos))
 	require.Zero(t, todos)
 	mrows := mailboxRows(t, mbdb)
 	require.Len(t, mrows, len(ids)+len(l.bad))
@@ -352,6 +352,11 @@ func effects(t *testing.T, pool *pgxpool.Pool) string {
 	return b.String()
 }
 
+// outstandingBackfills counts the backfills still to do: the todos and the
+// terminal messages above the backfill mark (what msgx status shows).
+const outstandingBackfills = `SELECT (SELECT count(*) FROM backfill_todo) + (SELECT count(*) FROM proc_state
+	WHERE msg_id > COALESCE((SELECT through_msg_id FROM backfill_mark), 0) AND status IN ('SUCCEEDED', 'SKIPPED', 'DEAD'))`
+
 func count(t *testing.T, pool *pgxpool.Pool, query string) int {
 	t.Helper()
 	var n int
@@ -371,7 +376,8 @@ func TestCrashAfterCommitBeforeBackfill(t *testing.T) {
 	require.Equal(t, len(ids), e.poll(t))
 	e.drain(t, pump.New(e.st, e.mb, nil, e.clk, quiet, e.cfg))
 
-	require.Equal(t, len(ids), count(t, e.pg.Pool, "SELECT count(*) FROM backfill_todo"), "every commit registered its backfill")
+	require.Equal(t, len(ids), count(t, e.pg.Pool, outstandingBackfills), "every commit registered its backfill (above the mark)")
+	require.Zero(t, count(t, e.pg.Pool, "SELECT count(*) FROM backfill_todo"), "by its terminal status: no todo")
 	for id, r := range mailboxRows(t, e.mbdb) {
 		require.Equal(t, "", r[0], "row %d not backfilled: the crash window", id)
 	}
@@ -393,8 +399,8 @@ func TestCrashAfterCommitBeforeBackfill(t *testing.T) {
 	rebackfillIsNoOp(t, e.pg.Pool, e.mbdb)
 }
 
-// The process died during the backfill: some mailbox rows written, their
-// todos not yet deleted. The restart sweep deletes the todos without writing
+// The process died during the backfill: some mailbox rows written, the
+// mark not yet moved over them. The restart sweep moves it without writing
 // those rows again.
 func TestCrashDuringBackfill(t *testing.T) {
 	t.Parallel()
@@ -405,21 +411,22 @@ func TestCrashDuringBackfill(t *testing.T) {
 	e.drain(t, pump.New(e.st, e.mb, nil, e.clk, quiet, e.cfg))
 	committed := effects(t, e.pg.Pool)
 
-	todos, err := e.st.DueBackfills(t.Context(), e.clk.Now(), 1000)
+	require.Zero(t, count(t, e.pg.Pool, "SELECT count(*) FROM backfill_todo"), "above the mark: no todos")
+	unmarked, err := e.st.UnmarkedBackfills(t.Context(), 0, 1000)
 	require.NoError(t, err)
-	require.Len(t, todos, len(ids))
-	half := todos[:len(todos)/2]
-	for _, td := range half {
-		changed, err := e.mb.Backfill(t.Context(), td)
+	require.Len(t, unmarked, len(ids))
+	half := unmarked[:len(unmarked)/2]
+	for _, u := range half {
+		changed, err := e.mb.Backfill(t.Context(), u.Backfill)
 		require.NoError(t, err)
 		require.True(t, changed)
 	}
 	written := mailboxRows(t, e.mbdb)
-	// Make a second write visible if it happened: the leftover todos now
-	// carry other values than the ones already in the mailbox.
-	for _, td := range half {
-		_, err := e.pg.Pool.Exec(t.Context(), `UPDATE backfill_todo SET processed_at = processed_at + interval '1 hour',
-			mailbox_status = 'DEAD' WHERE msg_id = $1`, td.MsgID)
+	// Make a second write visible if it happened: the messages now carry
+	// another finish time than the one already in the mailbox (put back
+	// after the sweep).
+	for _, u := range half {
+		_, err := e.pg.Pool.Exec(t.Context(), `UPDATE proc_state SET finished_at = finished_at + interval '1 hour' WHERE msg_id = $1`, u.MsgID)
 		require.NoError(t, err)
 	}
 
@@ -430,10 +437,12 @@ func TestCrashDuringBackfill(t *testing.T) {
 	require.NoError(t, err)
 	require.Zero(t, failed)
 	require.Equal(t, len(ids), done)
-	require.Zero(t, count(t, e.pg.Pool, "SELECT count(*) FROM backfill_todo"), "todos deleted")
+	require.Zero(t, count(t, e.pg.Pool, outstandingBackfills), "the mark moved over every message")
 	after := mailboxRows(t, e.mbdb)
-	for _, td := range half {
-		require.Equal(t, written[td.MsgID], after[td.MsgID], "row %d backfilled once", td.MsgID)
+	for _, u := range half {
+		require.Equal(t, written[u.MsgID], after[u.MsgID], "row %d backfilled once", u.MsgID)
+		_, err := e.pg.Pool.Exec(t.Context(), `UPDATE proc_state SET finished_at = finished_at - interval '1 hour' WHERE msg_id = $1`, u.MsgID)
+		require.NoError(t, err)
 	}
 	require.Equal(t, committed, effects(t, e.pg.Pool))
 	l.verifyExactlyOnce(t, e.pg.Pool, e.mbdb, ids)
@@ -785,7 +794,7 @@ func waitAllDone(t *testing.T, pool *pgxpool.Pool, mbdb *sql.DB, n int) {
 	t.Helper()
 	eventually(t, 60*time.Second, fmt.Sprintf("%d messages terminal and backfilled", n), func() bool {
 		if count(t, pool, "SELECT count(*) FROM proc_state WHERE status IN ('SUCCEEDED', 'SKIPPED', 'DEAD')") < n ||
-			count(t, pool, "SELECT count(*) FROM backfill_todo") > 0 {
+			count(t, pool, outstandingBackfills) > 0 {
 			return false
 		}
 		var open int

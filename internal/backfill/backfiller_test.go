@@ -2,6 +2,7 @@ package backfill_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"testing"
@@ -26,7 +27,8 @@ type backfillEnv struct{ *testenv.Env }
 func newBackfillEnv(t *testing.T) *backfillEnv { t.Helper(); return &backfillEnv{testenv.New(t)} }
 
 // committed is what the business transaction leaves: a mailbox row and its
-// backfill todo, processed at the current clock time.
+// terminal PROC_STATE row, processed at the current clock time, above the
+// backfill mark (so no todo); the backfill its commit hands over.
 func (e *backfillEnv) committed(t *testing.T, status string) vocab.Backfill {
 	t.Helper()
 	id, err := e.Mailbox.Insert(t.Context(), []byte("<MSG/>"), e.Clock.Now())
@@ -35,7 +37,13 @@ func (e *backfillEnv) committed(t *testing.T, status string) vocab.Backfill {
 	dttm := e.Clock.Now().Add(-time.Minute)
 	b := vocab.Backfill{MsgID: id, MailboxStatus: status, ProcessedAt: e.Clock.Now(), NextAttemptAt: e.Clock.Now(),
 		Meta: vocab.Meta{Sndr: "AODB", Seqn: &seqn, Dttm: &dttm, Type: "FLOP", Styp: "GTDT"}}
-	require.NoError(t, e.Store.AddBackfills(t.Context(), []vocab.Backfill{b}))
+	_, err = e.Store.Enqueue(t.Context(), []int64{id}, e.Clock.Now())
+	require.NoError(t, err)
+	require.NoError(t, e.Store.FinishMessages(t.Context(), []vocab.Finish{{MsgID: id, Status: status, Now: e.Clock.Now(),
+		Bind: &vocab.Binding{IdentityKey: fmt.Sprintf("FLOP:%d", id), Kind: "FLOP", Meta: b.Meta}}}))
+	mark, err := e.Store.BackfillMark(t.Context())
+	require.NoError(t, err)
+	require.Less(t, mark, id, "registered by the mark, not by a todo")
 	return b
 }
 
@@ -50,6 +58,15 @@ func (e *backfillEnv) todo(t *testing.T, msgID int64) *vocab.Backfill {
 		}
 	}
 	return nil
+}
+
+// outstanding says whether a message's backfill is still to do: it has a
+// todo, or it is above the mark.
+func (e *backfillEnv) outstanding(t *testing.T, msgID int64) bool {
+	t.Helper()
+	mark, err := e.Store.BackfillMark(t.Context())
+	require.NoError(t, err)
+	return e.todo(t, msgID) != nil || msgID > mark
 }
 
 func (e *backfillEnv) backfiller(mb *mailbox.Mailbox) *backfill.Backfiller {
@@ -81,7 +98,7 @@ func TestBackfillSweepWritesMailboxOnce(t *testing.T) {
 
 	done, failed := sweep(t, bf)
 	require.Equal(t, [2]int{1, 0}, [2]int{done, failed})
-	require.Nil(t, e.todo(t, b.MsgID), "a completed backfill deletes its todo")
+	require.False(t, e.outstanding(t, b.MsgID), "a completed backfill deletes its todo")
 	row, err := e.Mailbox.Get(t.Context(), b.MsgID)
 	require.NoError(t, err)
 	require.Equal(t, "SUCCEEDED", row.Status)
@@ -103,7 +120,7 @@ func TestBackfillSweepWritesMailboxOnce(t *testing.T) {
 	require.NoError(t, e.Store.AddBackfills(t.Context(), []vocab.Backfill{again}))
 	done, _ = sweep(t, bf)
 	require.Equal(t, 1, done)
-	require.Nil(t, e.todo(t, b.MsgID))
+	require.False(t, e.outstanding(t, b.MsgID))
 	after, err := e.Mailbox.Get(t.Context(), b.MsgID)
 	require.NoError(t, err)
 	require.Equal(t, row, after, "backfilled once")
@@ -118,7 +135,7 @@ func TestBackfillMissingRowDropsTodo(t *testing.T) {
 	require.NoError(t, err)
 	done, failed := sweep(t, e.backfiller(e.Mailbox))
 	require.Equal(t, [2]int{1, 0}, [2]int{done, failed})
-	require.Nil(t, e.todo(t, b.MsgID))
+	require.False(t, e.outstanding(t, b.MsgID))
 }
 
 // While the mailbox is down each attempt reschedules the todo 30 s, 60 s, ...
@@ -150,7 +167,7 @@ func TestBackfillFailureBacksOff(t *testing.T) {
 
 	done, failed := sweep(t, e.backfiller(e.Mailbox))
 	require.Equal(t, [2]int{1, 0}, [2]int{done, failed})
-	require.Nil(t, e.todo(t, b.MsgID))
+	require.False(t, e.outstanding(t, b.MsgID))
 	row, err := e.Mailbox.Get(t.Context(), b.MsgID)
 	require.NoError(t, err)
 	require.True(t, row.ProcessedAt.Equal(b.ProcessedAt), "the commit time, not the retry time")
@@ -204,7 +221,7 @@ func TestTodosNotifyCouldNotHandOverAreSweptAtOnce(t *testing.T) {
 	b.Notify(t.Context(), []vocab.Backfill{dropped})
 	require.NoError(t, tx.Rollback())
 
-	require.Eventually(t, func() bool { return e.todo(t, dropped.MsgID) == nil }, 10*time.Second, 10*time.Millisecond,
+	require.Eventually(t, func() bool { return !e.outstanding(t, dropped.MsgID) }, 10*time.Second, 10*time.Millisecond,
 		"the dropped todo is swept without waiting for the interval")
 	row, err := e.Mailbox.Get(t.Context(), dropped.MsgID)
 	require.NoError(t, err)
@@ -217,7 +234,7 @@ func TestBackfillNow(t *testing.T) {
 	e := newBackfillEnv(t)
 	ok := e.committed(t, vocab.StatusSucceeded)
 	e.backfiller(e.Mailbox).BackfillNow(t.Context(), []vocab.Backfill{ok})
-	require.Nil(t, e.todo(t, ok.MsgID))
+	require.False(t, e.outstanding(t, ok.MsgID))
 	row, err := e.Mailbox.Get(t.Context(), ok.MsgID)
 	require.NoError(t, err)
 	require.Equal(t, "SUCCEEDED", row.Status)
@@ -240,13 +257,13 @@ func TestBackfillRunSweepsAtStartThenOnInterval(t *testing.T) {
 	stopped := make(chan error)
 	go func() { stopped <- e.backfiller(e.Mailbox).Run(ctx) }()
 
-	require.Eventually(t, func() bool { return e.todo(t, left.MsgID) == nil }, 10*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return !e.outstanding(t, left.MsgID) }, 10*time.Second, 5*time.Millisecond)
 	next := e.committed(t, vocab.StatusSucceeded)
-	require.Never(t, func() bool { return e.todo(t, next.MsgID) == nil }, 100*time.Millisecond, 10*time.Millisecond,
+	require.Never(t, func() bool { return !e.outstanding(t, next.MsgID) }, 100*time.Millisecond, 10*time.Millisecond,
 		"no sweep before the interval passes")
 	require.Eventually(t, func() bool {
 		e.Clock.Advance(30 * time.Second)
-		return e.todo(t, next.MsgID) == nil
+		return !e.outstanding(t, next.MsgID)
 	}, 10*time.Second, 5*time.Millisecond)
 	row, err := e.Mailbox.Get(t.Context(), next.MsgID)
 	require.NoError(t, err)
@@ -265,12 +282,12 @@ func TestBackfillRunTakesNotifiedTodos(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	stopped := make(chan error)
 	go func() { stopped <- bf.Run(ctx) }()
-	require.Eventually(t, func() bool { return e.todo(t, left.MsgID) == nil }, 10*time.Second, 5*time.Millisecond,
+	require.Eventually(t, func() bool { return !e.outstanding(t, left.MsgID) }, 10*time.Second, 5*time.Millisecond,
 		"the sweep at start is done")
 
 	b := e.committed(t, vocab.StatusSucceeded)
 	bf.Notify(t.Context(), []vocab.Backfill{b})
-	require.Eventually(t, func() bool { return e.todo(t, b.MsgID) == nil }, 10*time.Second, 5*time.Millisecond,
+	require.Eventually(t, func() bool { return !e.outstanding(t, b.MsgID) }, 10*time.Second, 5*time.Millisecond,
 		"done with the fake clock standing still: no sweep interval passed")
 	row, err := e.Mailbox.Get(t.Context(), b.MsgID)
 	require.NoError(t, err)

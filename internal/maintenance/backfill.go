@@ -10,8 +10,8 @@ import (
 )
 
 // Backfill is the backfill sweep as a job (docs/design.md §8): the
-// BACKFILL_TODO rows that are due are written to the mailbox, in batches
-// until a short one; a todo that fails waits for its backoff (30 s doubling
+// terminal messages above the backfill mark and the BACKFILL_TODO rows that
+// are due are written to the mailbox, in batches until a short one; a todo that fails waits for its backoff (30 s doubling
 // to 15 min). Sweep is the backfiller's (internal/backfill). In the leader
 // the backfiller starts it itself, every Every, between the todos the pump
 // hands it, so the two never write the same todo at once: the runner
@@ -30,7 +30,7 @@ func (b *Backfill) Name() string { return "backfill" }
 
 // Doc is the job's line in `msgx maintenance --help`.
 func (b *Backfill) Doc() string {
-	return "due BACKFILL_TODO rows → the mailbox (DATE_PROCESSED, STATUS, META); a failed one waits for its backoff (every 30 s)"
+	return "terminal messages above the backfill mark and due BACKFILL_TODO rows → the mailbox (DATE_PROCESSED, STATUS, META); a failed one waits for its backoff (every 30 s)"
 }
 
 func (b *Backfill) Schedule() Schedule { return Every(b.Every) }
@@ -46,12 +46,25 @@ func (b *Backfill) Run(ctx context.Context, dry bool) (Result, error) {
 		if err != nil {
 			return res, fmt.Errorf("backfill: due todos: %w", err)
 		}
+		mark, err := b.Store.BackfillMark(ctx)
+		if err != nil {
+			return res, fmt.Errorf("backfill: the mark: %w", err)
+		}
+		above, err := b.Store.UnmarkedBackfills(ctx, mark, dryBackfillMax)
+		if err != nil {
+			return res, fmt.Errorf("backfill: messages above the mark: %w", err)
+		}
+		for _, u := range above {
+			if !u.Replay { // a replay's backfill is its todo
+				due = append(due, u.Backfill)
+			}
+		}
 		for _, t := range due {
 			at := t.ProcessedAt
 			res.Add(store.Swept{Rows: 1, Oldest: &at, Newest: &at})
 		}
-		if len(due) == dryBackfillMax {
-			res.Note = fmt.Sprintf("at least: the first %d due todos", dryBackfillMax)
+		if len(due) >= dryBackfillMax {
+			res.Note = fmt.Sprintf("at least: the first %d due todos and messages above the backfill mark", dryBackfillMax)
 		}
 		return res, nil
 	}

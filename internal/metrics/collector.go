@@ -52,9 +52,9 @@ func newStatusCollector(src status.Source, clk clock.Clock, timeout time.Duratio
 		failing:         d("queue_failing", "FAILED messages waiting for a retry, by error class.", "class"),
 		outboxPending:   d("outbox_pending", "PENDING outbox events by target (KAFKA:msg: the events above its delivery watermark that are not DEAD; KAFKA:schd: the flights marked, one per flight).", "target"),
 		outboxAge:       d("outbox_oldest_age_seconds", "Age of the oldest PENDING outbox event by target (KAFKA:msg: above its delivery watermark; KAFKA:schd: the oldest undelivered change of a marked flight); 0 when none.", "target"),
-		backfillTodos:   d("backfill_todos", "Mailbox backfills still to do (BACKFILL_TODO rows)."),
+		backfillTodos:   d("backfill_todos", "Mailbox backfills still to do (BACKFILL_TODO rows and terminal messages above the backfill mark)."),
 		backfillFailing: d("backfill_todos_failing", "Backfill todos that failed at least once."),
-		backfillAge:     d("backfill_oldest_seconds", "Age of the oldest outstanding backfill todo (rule 20); 0 when none."),
+		backfillAge:     d("backfill_oldest_seconds", "Age of the oldest outstanding backfill, a todo or a terminal message above the backfill mark (rule 20); 0 when none."),
 	}
 }
 

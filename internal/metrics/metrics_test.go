@@ -130,7 +130,7 @@ func TestGaugesFollowTheDatabase(t *testing.T) {
 		MsgID: 1, FLID: 7, StateVersion: 1, IdempotencyKey: vocab.IdempotencyKey(1, 7, 1, vocab.TargetMsg),
 		Payload: []byte(`{}`), CreatedAt: t0.Add(time.Minute)}}))
 	require.NoError(t, s.AddBackfills(ctx, []vocab.Backfill{{MsgID: 1, MailboxStatus: vocab.StatusDead, ProcessedAt: t0}}))
-	require.NoError(t, s.RecordBackfillFailure(ctx, store.RecordBackfillFailureParams{MsgID: 1, NextAttemptAt: t0.Add(time.Minute), Reason: "mailbox down"}))
+	require.NoError(t, s.RecordBackfillFailure(ctx, store.RecordBackfillFailureParams{Backfill: vocab.Backfill{MsgID: 1, MailboxStatus: vocab.StatusSucceeded, ProcessedAt: t0}, NextAttemptAt: t0.Add(time.Minute), Reason: "mailbox down"}))
 	clk.Advance(5 * time.Minute)
 
 	fams = scrape(t, url)

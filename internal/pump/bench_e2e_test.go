@@ -151,7 +151,8 @@ func runService(tb testing.TB, e *env, n int) (time.Duration, uint64) {
 }
 
 // serviceDone says whether the service is done with the mailbox up to last: the
-// poller passed it, no unfinished head, no backfill todo left. Each check is
+// poller passed it, no unfinished head, the backfill mark passed it and no
+// backfill todo is left. Each check is
 // made only when the ones before it passed.
 func serviceDone(ctx context.Context, s store.Store, last int64) (bool, error) {
 	mark, err := s.IngressMark(ctx, "cminmsgs")
@@ -160,6 +161,10 @@ func serviceDone(ctx context.Context, s store.Store, last int64) (bool, error) {
 	}
 	heads, err := s.QueueHead(ctx, 1)
 	if err != nil || len(heads) > 0 {
+		return false, err
+	}
+	// Backfilled: the backfill mark passed the newest message, no todo left.
+	if through, err := s.BackfillMark(ctx); err != nil || through < last {
 		return false, err
 	}
 	todos, err := s.DueBackfills(ctx, time.Now().Add(time.Hour), 1)

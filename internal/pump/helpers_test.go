@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/msgx-aodb/msgx/internal/backfill"
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/sis/sistest"
 	"github.com/msgx-aodb/msgx/internal/store"
@@ -170,4 +171,13 @@ func requireAllSucceeded(tb testing.TB, e *env, n int) {
 	require.NoError(tb, e.PG.Pool.QueryRow(tb.Context(),
 		"SELECT count(*), count(*) FILTER (WHERE status = 'SUCCEEDED') FROM proc_state").Scan(&total, &succeeded))
 	require.Equal(tb, []int{n, n}, []int{total, succeeded}, "messages, of them SUCCEEDED")
+}
+
+// backfillSweep backfills as the backfiller's sweep does: the messages
+// above the backfill mark (the env's pump hands its commits to e.todos
+// only), then the due todos.
+func (e *env) backfillSweep(t testing.TB) {
+	t.Helper()
+	_, _, err := backfill.New(e.Store, e.Mailbox, e.Clock, slog.New(slog.DiscardHandler), backfill.Config{}).Sweep(t.Context())
+	require.NoError(t, err)
 }

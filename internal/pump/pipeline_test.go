@@ -293,7 +293,7 @@ func TestDuplicateAfterArchive(t *testing.T) {
 	msg := schd("ADFT", fltr(1))
 	first := e.Send(t, msg)
 	e.StepUntilWait(t)
-	require.NoError(t, e.Store.DeleteBackfills(t.Context(), []vocab.BackfillKey{{MsgID: first}}))
+	e.backfillSweep(t)
 	moved, err := e.Store.ArchiveMessages(t.Context(), store.ArchiveMessagesParams{Before: e.Clock.Now().Add(time.Hour), Max: 100, Now: e.Clock.Now()})
 	require.NoError(t, err)
 	require.Equal(t, 1, moved.Rows)
@@ -331,7 +331,7 @@ func TestDuplicateShowsItsIdentity(t *testing.T) {
 			require.Equal(t, holder.Kind, d.Kind)
 			require.Equal(t, holder.Meta, d.Meta)
 
-			require.NoError(t, e.Store.DeleteBackfills(t.Context(), []vocab.BackfillKey{{MsgID: first}, {MsgID: dup}}))
+			e.backfillSweep(t)
 			moved, err := e.Store.ArchiveMessages(t.Context(), store.ArchiveMessagesParams{Before: e.Clock.Now().Add(time.Hour), Max: 100, Now: e.Clock.Now()})
 			require.NoError(t, err)
 			require.Equal(t, 2, moved.Rows, "holder and duplicate archive side by side")

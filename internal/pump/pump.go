@@ -283,7 +283,7 @@ func (p *Pump) work(ctx, life context.Context, st *runState) (stepResult, error)
 // finishExhausted settles a head apply found exhausted, in its own
 // transaction.
 func (p *Pump) finishExhausted(ctx context.Context, m vocab.QueueEntry, r apply.HeadRetry, now time.Time) error {
-	err := p.inTx(ctx, now, func(tx store.Tx) error { return write(ctx, tx, r.Exhausted, now) })
+	err := p.inTx(ctx, now, func(tx store.Tx) error { return write(ctx, tx, r.Exhausted, now, p.cfg.Shadow) })
 	if err != nil {
 		return fmt.Errorf("finish exhausted message %d: %w", m.ID, err)
 	}

@@ -157,7 +157,7 @@ func (p *Pump) settle(ctx context.Context, tx store.Tx, pr *prepared, now time.T
 	}
 	in := pr.Input
 	in.Msg = locked[0]
-	res, err := p.apply.One(ctx, txReader{sp, p.cfg.Guard}, in, now, func(w *apply.Writes) error { return write(ctx, sp, w, now) })
+	res, err := p.apply.One(ctx, txReader{sp, p.cfg.Guard}, in, now, func(w *apply.Writes) error { return write(ctx, sp, w, now, p.cfg.Shadow) })
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +170,7 @@ func (p *Pump) settle(ctx context.Context, tx store.Tx, pr *prepared, now time.T
 		}
 		defer sp.Rollback(ctx)
 	}
-	if err := write(ctx, sp, res.Final, now); err != nil {
+	if err := write(ctx, sp, res.Final, now, p.cfg.Shadow); err != nil {
 		return nil, err
 	}
 	return &res, sp.Commit(ctx)
@@ -238,7 +238,7 @@ func (p *Pump) applyBatch(ctx context.Context, tx store.Tx, st *runState, run []
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := write(ctx, tx, w, now); err != nil {
+	if err := write(ctx, tx, w, now, p.cfg.Shadow); err != nil {
 		if errors.Is(err, store.ErrStale) {
 			return nil, nil, fmt.Errorf("%w: %w", errStale, err)
 		}

@@ -38,7 +38,19 @@ func TestShadowWritesStateButNoEventsOrBackfill(t *testing.T) {
 			require.Empty(t, e.todos, "shadow mode hands nothing to the backfiller")
 		} else {
 			require.Len(t, events, 1, "its KAFKA:msg event (the flight's schd mark apart)")
-			require.Len(t, todos, 2)
+			require.Empty(t, todos, "above the backfill mark: no todo")
+			require.Len(t, e.todos, 2, "handed to the backfiller")
+		}
+		st, err := e.Store.BackfillStats(t.Context())
+		require.NoError(t, err)
+		mark, err := e.Store.BackfillMark(t.Context())
+		require.NoError(t, err)
+		if shadow {
+			require.Zero(t, st.Todos, "nothing outstanding: the mark follows the messages")
+			require.Equal(t, fl, mark)
+		} else {
+			require.Equal(t, int64(2), st.Todos, "both outstanding until the backfiller moves the mark")
+			require.Zero(t, mark)
 		}
 	}
 }

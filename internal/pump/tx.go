@@ -8,6 +8,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/apply"
 	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/store"
+	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // txReader is what a message settled alone reads (apply.Reader): the
@@ -32,8 +33,9 @@ func (r txReader) RespCandidates(ctx context.Context, key string, dttm time.Time
 const flushChunk = 1000
 
 // write sends what apply computed to the store, in the order apply.Writes
-// lists it, one statement (or pgx batch) per kind where the store batches.
-func write(ctx context.Context, ex store.Executor, w *apply.Writes, now time.Time) error {
+// lists it, one statement (or pgx batch) per kind where the store batches;
+// shadow as the pump's Config.
+func write(ctx context.Context, ex store.Executor, w *apply.Writes, now time.Time, shadow bool) error {
 	for _, a := range w.Advances {
 		if err := ex.AdvanceSnapshotGen(ctx, a); err != nil {
 			return err // ErrConflict: the generation moved; retry
@@ -89,8 +91,43 @@ func write(ctx context.Context, ex store.Executor, w *apply.Writes, now time.Tim
 			return err
 		}
 	}
-	if len(w.Backfills) > 0 {
-		return ex.AddBackfills(ctx, w.Backfills)
+	return registerBackfills(ctx, ex, w, now, shadow)
+}
+
+// registerBackfills registers the backfill todos the mark does not cover
+// (docs/design.md §1.4): a replay's, and a late row's at or below the mark,
+// which the business transaction reads under the PIPELINE_LOCK it holds (the
+// backfiller moves the mark under it). Every other terminal message is
+// above the mark, its PROC_STATE row its registration: one read of the
+// mark per transaction, and no insert (nor parameter arrays) unless a
+// message is a replay or late. In shadow mode nothing is backfilled: the
+// mark follows the messages finished.
+func registerBackfills(ctx context.Context, ex store.Executor, w *apply.Writes, now time.Time, shadow bool) error {
+	if shadow {
+		if len(w.Finishes) == 0 {
+			return nil
+		}
+		var last int64
+		for i := range w.Finishes {
+			last = max(last, w.Finishes[i].MsgID)
+		}
+		return ex.PassBackfillMark(ctx, last, now)
 	}
-	return nil
+	if len(w.Backfills) == 0 {
+		return nil
+	}
+	mark, err := ex.BackfillMark(ctx)
+	if err != nil {
+		return err
+	}
+	var todos []vocab.Backfill
+	for i := range w.Backfills {
+		if t := &w.Backfills[i]; t.Registration > 0 || t.MsgID <= mark {
+			todos = append(todos, *t)
+		}
+	}
+	if len(todos) == 0 {
+		return nil
+	}
+	return ex.AddBackfills(ctx, todos)
 }

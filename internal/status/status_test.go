@@ -62,11 +62,12 @@ func seed(t *testing.T, s store.Store) {
 	require.NoError(t, err)
 	require.NoError(t, s.MarkSent(ctx, store.MarkSentParams{Target: vocab.TargetMsg, IDs: []int64{head[0].ID}, Now: t0}))
 
+	require.NoError(t, s.PassBackfillMark(ctx, 4, t0)) // 1-4 backfilled, then 1 and 2 todos again
 	require.NoError(t, s.AddBackfills(ctx, []vocab.Backfill{
 		{MsgID: 1, MailboxStatus: vocab.StatusSucceeded, ProcessedAt: t0.Add(30 * time.Second)},
 		{MsgID: 2, MailboxStatus: vocab.StatusDead, ProcessedAt: t0.Add(time.Minute)},
 	}))
-	require.NoError(t, s.RecordBackfillFailure(ctx, store.RecordBackfillFailureParams{MsgID: 2, NextAttemptAt: t0.Add(time.Hour), Reason: "mailbox down"}))
+	require.NoError(t, s.RecordBackfillFailure(ctx, store.RecordBackfillFailureParams{Backfill: vocab.Backfill{MsgID: 2, MailboxStatus: vocab.StatusSucceeded, ProcessedAt: t0}, NextAttemptAt: t0.Add(time.Hour), Reason: "mailbox down"}))
 
 	// An open request (registered 3 minutes in, SENT) and a closed one.
 	done, err := s.InsertRequest(ctx, store.NewRequest{Type: "RQRD", Key: "RQRD:AIRL", List: "AIRL", Sender: "MSGX", Seqn: 1, Now: t0, ExpiresAt: t0.Add(10 * time.Minute)})

@@ -199,17 +199,34 @@ type Outbox interface {
 	AdoptSchdRows(ctx context.Context) (int, error)
 }
 
-// Backfills are the mailbox backfill todos.
+// Backfills are the mailbox backfill todos and the backfill mark.
 type Backfills interface {
-	// AddBackfills registers todos (a todo of the same message is replaced).
+	// AddBackfills registers todos (a todo of the same message is replaced):
+	// the ones the backfill mark does not cover.
 	AddBackfills(ctx context.Context, todos []vocab.Backfill) error
 	DueBackfills(ctx context.Context, now time.Time, max int) ([]vocab.Backfill, error)
 	// DeleteBackfills deletes the todos backfilled, each under its
 	// registration only.
 	DeleteBackfills(ctx context.Context, done []vocab.BackfillKey) error
 	// RecordBackfillFailure counts a failed attempt of a todo and defers it
-	// to NextAttemptAt.
+	// to NextAttemptAt, under its registration only; a backfill with no
+	// todo (the mark covered it) is registered with the failure counted.
 	RecordBackfillFailure(ctx context.Context, p RecordBackfillFailureParams) error
+	// BackfillMark returns the backfill mark (0 before it first moves):
+	// every terminal message at or below it is backfilled or has a todo.
+	// The business transaction registers a todo only for a message at or
+	// below it, or a replay's (docs/design.md §1.4).
+	BackfillMark(ctx context.Context) (int64, error)
+	// UnmarkedBackfills returns up to max messages above after in MSG_ID
+	// order, up to the first unfinished message that is no replay.
+	UnmarkedBackfills(ctx context.Context, after int64, max int) ([]UnmarkedBackfill, error)
+	// AdvanceBackfillMark moves the mark to Through, in its own transaction
+	// under the pipeline lock, when every message between the mark and
+	// Through is one of Covered; reports whether it moved.
+	AdvanceBackfillMark(ctx context.Context, p AdvanceBackfillMarkParams) (bool, error)
+	// PassBackfillMark moves the mark to through (never back) in the
+	// business transaction of shadow mode, where nothing is backfilled.
+	PassBackfillMark(ctx context.Context, through int64, now time.Time) error
 }
 
 // Reference is the reference data (REF_MASTER).

@@ -109,10 +109,27 @@ type RecordSchdFailureParams struct {
 	MaxAttempts   int
 }
 
-// RecordBackfillFailureParams is a failed attempt of a backfill todo.
+// RecordBackfillFailureParams is a failed attempt of a backfill: of a todo
+// (under Backfill.Registration), or of a message the mark covered, which
+// gets its todo with it (Backfill is what it is to write).
 type RecordBackfillFailureParams struct {
-	MsgID         int64
-	Registration  int64
+	Backfill      vocab.Backfill
 	NextAttemptAt time.Time
 	Reason        string
+}
+
+// UnmarkedBackfill is a message above the backfill mark.
+type UnmarkedBackfill struct {
+	vocab.Backfill // a terminal message's backfill, as its business transaction registered it
+	// Replay: REPLAY_COUNT > 0, finished or not. Its finish registers a todo
+	// of its own (rule 18), so the mark passes it without writing it.
+	Replay bool
+}
+
+// AdvanceBackfillMarkParams moves the backfill mark to Through, if every
+// message between the mark and Through is one of Covered.
+type AdvanceBackfillMarkParams struct {
+	Through int64
+	Covered []int64 // backfilled or given a todo by the caller, distinct
+	Now     time.Time
 }

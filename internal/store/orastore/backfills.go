@@ -82,9 +82,67 @@ func (e executor) DeleteBackfills(ctx context.Context, done []vocab.BackfillKey)
 }
 
 func (e executor) RecordBackfillFailure(ctx context.Context, p store.RecordBackfillFailureParams) error {
+	b := &p.Backfill
 	_, err := e.exec(ctx, "BackfillTodoRecordFailure", map[string]any{
-		"next_attempt_at": instant(p.NextAttemptAt), "last_error": text(p.Reason), "msg_id": p.MsgID,
-		"registration": p.Registration,
+		"msg_id": b.MsgID, "mailbox_status": b.MailboxStatus, "processed_at": instant(b.ProcessedAt),
+		"meta_sndr": text(b.Meta.Sndr), "meta_seqn": int64Ptr(b.Meta.Seqn), "meta_dttm": instantPtr(b.Meta.Dttm),
+		"meta_type": text(b.Meta.Type), "meta_styp": text(b.Meta.Styp), "registration": b.Registration,
+		"next_attempt_at": instant(p.NextAttemptAt), "last_error": text(p.Reason),
 	})
+	return err
+}
+
+func (e executor) BackfillMark(ctx context.Context) (int64, error) {
+	var through int64
+	err := e.queryOne(ctx, "BackfillMarkGet", nil, func(r *sql.Rows) error { return r.Scan(&through) })
+	return through, err
+}
+
+func (e executor) UnmarkedBackfills(ctx context.Context, after int64, max int) ([]store.UnmarkedBackfill, error) {
+	var out []store.UnmarkedBackfill
+	err := e.query(ctx, "BackfillUnmarked", map[string]any{"after": after, "max_rows": max}, func(r *sql.Rows) error {
+		var (
+			u               store.UnmarkedBackfill
+			finished, dttm  sql.NullTime
+			sndr, typ, styp sql.NullString
+			seqn            sql.NullInt64
+			replays         int64
+		)
+		err := r.Scan(&u.MsgID, &u.MailboxStatus, &finished, &replays, &sndr, &seqn, &dttm, &typ, &styp)
+		u.Meta = vocab.Meta{Sndr: sndr.String, Seqn: int64P(seqn), Dttm: timePtr(dttm), Type: typ.String, Styp: styp.String}
+		u.Registration, u.Replay = replays, replays > 0
+		if finished.Valid {
+			u.ProcessedAt, u.NextAttemptAt = finished.Time, finished.Time
+		}
+		out = append(out, u)
+		return err
+	})
+	return out, err
+}
+
+// AdvanceBackfillMark takes the pipeline lock first (pgstore's says why).
+func (e executor) AdvanceBackfillMark(ctx context.Context, p store.AdvanceBackfillMarkParams) (bool, error) {
+	t, err := e.Begin(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer t.Rollback(ctx)
+	x := t.(*tx).executor
+	if err := x.LockPipeline(ctx, p.Now); err != nil {
+		return false, err
+	}
+	list, err := x.numbers(ctx, p.Covered)
+	if err != nil {
+		return false, err
+	}
+	n, err := x.execRows(ctx, "BackfillMarkAdvance", map[string]any{"through": p.Through, "now": instant(p.Now), "msg_ids": list})
+	if err != nil {
+		return false, err
+	}
+	return n > 0, t.Commit(ctx)
+}
+
+func (e executor) PassBackfillMark(ctx context.Context, through int64, now time.Time) error {
+	_, err := e.exec(ctx, "BackfillMarkPass", map[string]any{"through": through, "now": instant(now)})
 	return err
 }

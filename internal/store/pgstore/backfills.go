@@ -44,7 +44,61 @@ func (e executor) DeleteBackfills(ctx context.Context, done []vocab.BackfillKey)
 }
 
 func (e executor) RecordBackfillFailure(ctx context.Context, p store.RecordBackfillFailureParams) error {
+	b := &p.Backfill
 	return interpret(e.q.BackfillTodoRecordFailure(ctx, e.db, postgres.BackfillTodoRecordFailureParams{
-		NextAttemptAt: p.NextAttemptAt, LastError: nilIfEmpty(p.Reason), MsgID: p.MsgID, Registration: p.Registration,
+		MsgID: b.MsgID, MailboxStatus: b.MailboxStatus, ProcessedAt: b.ProcessedAt,
+		MetaSndr: nilIfEmpty(b.Meta.Sndr), MetaSeqn: b.Meta.Seqn, MetaDttm: b.Meta.Dttm,
+		MetaType: nilIfEmpty(b.Meta.Type), MetaStyp: nilIfEmpty(b.Meta.Styp),
+		NextAttemptAt: p.NextAttemptAt, LastError: nilIfEmpty(p.Reason), Registration: b.Registration,
 	}))
+}
+
+func (e executor) BackfillMark(ctx context.Context) (int64, error) {
+	through, err := e.q.BackfillMarkGet(ctx, e.db)
+	return through, interpret(err)
+}
+
+func (e executor) UnmarkedBackfills(ctx context.Context, after int64, max int) ([]store.UnmarkedBackfill, error) {
+	rows, err := e.q.BackfillUnmarked(ctx, e.db, postgres.BackfillUnmarkedParams{After: after, MaxRows: int32(max)})
+	out := make([]store.UnmarkedBackfill, len(rows))
+	for i, r := range rows {
+		out[i] = unmarked(r.MsgID, r.Status, r.FinishedAt, int64(r.ReplayCount),
+			vocab.Meta{Sndr: deref(r.MetaSndr), Seqn: r.MetaSeqn, Dttm: r.MetaDttm, Type: deref(r.MsgType), Styp: deref(r.MsgSubtype)})
+	}
+	return out, interpret(err)
+}
+
+// unmarked is a message above the mark as the backfill its business
+// transaction registered: its terminal status, finish time and META.
+func unmarked(id int64, status string, finished *time.Time, replays int64, meta vocab.Meta) store.UnmarkedBackfill {
+	u := store.UnmarkedBackfill{Backfill: vocab.Backfill{MsgID: id, MailboxStatus: status, Meta: meta, Registration: replays},
+		Replay: replays > 0}
+	if finished != nil {
+		u.ProcessedAt, u.NextAttemptAt = *finished, *finished
+	}
+	return u
+}
+
+// AdvanceBackfillMark takes the pipeline lock first: the business
+// transaction reads the mark under it, so a late row it finished without a
+// todo (the mark was below it) has committed before the advance counts.
+func (e executor) AdvanceBackfillMark(ctx context.Context, p store.AdvanceBackfillMarkParams) (bool, error) {
+	t, err := e.Begin(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer t.Rollback(ctx)
+	x := t.(*tx).executor
+	if err := x.LockPipeline(ctx, p.Now); err != nil {
+		return false, err
+	}
+	n, err := x.q.BackfillMarkAdvance(ctx, x.db, postgres.BackfillMarkAdvanceParams{Through: p.Through, Now: p.Now, MsgIds: p.Covered})
+	if err != nil {
+		return false, interpret(err)
+	}
+	return n > 0, t.Commit(ctx)
+}
+
+func (e executor) PassBackfillMark(ctx context.Context, through int64, now time.Time) error {
+	return interpret(e.q.BackfillMarkPass(ctx, e.db, postgres.BackfillMarkPassParams{Through: through, Now: now}))
 }

@@ -91,6 +91,7 @@ func testIngress(t *testing.T, newStore Factory) {
 		require.NoError(t, err)
 		require.Equal(t, int64(1), irr.IdentityConflicts, "finished before the period: not counted")
 
+		backfilledAll(t, s)
 		moved, err := s.ArchiveMessages(ctx(t), store.ArchiveMessagesParams{Before: at.Add(time.Hour), Max: 10, Now: at.Add(time.Hour)})
 		require.NoError(t, err)
 		require.Equal(t, 4, moved.Rows)
@@ -114,6 +115,7 @@ func testIngress(t *testing.T, newStore Factory) {
 		require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{
 			{MsgID: 10, Status: vocab.StatusSucceeded, Now: t0}, {MsgID: 30, Status: vocab.StatusSkipped, Now: t0},
 		}))
+		backfilledAll(t, s)
 		moved, err := s.ArchiveMessages(ctx(t), store.ArchiveMessagesParams{Before: t0.Add(time.Hour), Max: 10, Now: t0.Add(2 * time.Hour)})
 		require.NoError(t, err)
 		require.Equal(t, 2, moved.Rows)

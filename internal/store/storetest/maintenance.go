@@ -96,6 +96,7 @@ func testMaintenance(t *testing.T, newStore Factory) {
 			require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{{MsgID: id, Status: vocab.StatusSucceeded, Now: t0.Add(time.Duration(i) * time.Minute)}}))
 		}
 		p := store.ArchiveMessagesParams{Before: t0.Add(time.Hour), Max: 2, Now: t0.Add(2 * time.Hour), DryRun: true}
+		backfilledAll(t, s)
 		dry, err := s.ArchiveMessages(ctx(t), p)
 		require.NoError(t, err)
 		require.Equal(t, 2, dry.Rows)
@@ -106,12 +107,15 @@ func testMaintenance(t *testing.T, newStore Factory) {
 		require.False(t, m.Archived, "a dry run moves nothing")
 
 		p.DryRun = false
+		backfilledAll(t, s)
 		moved, err := s.ArchiveMessages(ctx(t), p)
 		require.NoError(t, err)
 		require.Equal(t, dry, moved)
+		backfilledAll(t, s)
 		moved, err = s.ArchiveMessages(ctx(t), p)
 		require.NoError(t, err)
 		require.Equal(t, 1, moved.Rows, "PENDING 4 never")
+		backfilledAll(t, s)
 		moved, err = s.ArchiveMessages(ctx(t), p)
 		require.NoError(t, err)
 		require.Equal(t, store.Swept{}, moved)

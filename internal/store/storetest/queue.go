@@ -107,6 +107,7 @@ func testQueue(t *testing.T, newStore Factory) {
 		require.True(t, m.FirstSeenAt.Equal(t0), "a rescan does not reset first_seen_at")
 
 		require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{{MsgID: 10, Status: vocab.StatusSucceeded, Now: t0}}))
+		backfilledAll(t, s)
 		moved, err := s.ArchiveMessages(ctx(t), store.ArchiveMessagesParams{Before: t0.Add(time.Hour), Max: 100, Now: t0.Add(2 * time.Hour)})
 		require.NoError(t, err)
 		require.Equal(t, 1, moved.Rows)
@@ -201,6 +202,7 @@ func testQueue(t *testing.T, newStore Factory) {
 			require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{{MsgID: id, Status: vocab.StatusSucceeded, Now: t0}}))
 		}
 		require.NoError(t, s.AddBackfills(ctx(t), []vocab.Backfill{{MsgID: 2, MailboxStatus: vocab.StatusSucceeded, ProcessedAt: t0}}))
+		backfilledAll(t, s)
 		moved, err := s.ArchiveMessages(ctx(t), store.ArchiveMessagesParams{Before: t0.Add(time.Hour), Max: 100, Now: t0.Add(time.Hour)})
 		require.NoError(t, err)
 		require.Equal(t, 1, moved.Rows)
@@ -313,6 +315,7 @@ func testIdentity(t *testing.T, newStore Factory) {
 	require.Equal(t, "GTDT", m.Meta.Styp)
 
 	// Archived identities still deduplicate.
+	backfilledAll(t, s)
 	_, err = s.ArchiveMessages(ctx(t), store.ArchiveMessagesParams{Before: t0.Add(time.Hour), Max: 10, Now: t0.Add(time.Hour)})
 	require.NoError(t, err)
 	holders, err = s.IdentityHolders(ctx(t), []string{"AODB|FLOP|GTDT|77"})

@@ -59,7 +59,7 @@ func testStatus(t *testing.T, newStore Factory) {
 			return vocab.Backfill{MsgID: id, MailboxStatus: vocab.StatusSucceeded, ProcessedAt: at}
 		}
 		require.NoError(t, s.AddBackfills(ctx(t), []vocab.Backfill{todo(7, t0.Add(time.Minute)), todo(5, t0.Add(2*time.Minute)), todo(9, t0)}))
-		require.NoError(t, s.RecordBackfillFailure(ctx(t), store.RecordBackfillFailureParams{MsgID: 5, NextAttemptAt: t0.Add(time.Hour), Reason: "mailbox down"}))
+		require.NoError(t, s.RecordBackfillFailure(ctx(t), store.RecordBackfillFailureParams{Backfill: vocab.Backfill{MsgID: 5, MailboxStatus: vocab.StatusSucceeded, ProcessedAt: t0}, NextAttemptAt: t0.Add(time.Hour), Reason: "mailbox down"}))
 
 		st, err = s.BackfillStats(ctx(t))
 		require.NoError(t, err)

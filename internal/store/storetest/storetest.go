@@ -35,6 +35,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"Outbox", testOutbox},                             // outbox.go
 		{"Backfill", testBackfill},                         // backfills.go
 		{"BackfillRegistration", testBackfillRegistration}, // backfills.go
+		{"BackfillMark", testBackfillMark},                 // backfills.go
 		{"Reference", testReference},                       // reference.go
 		{"Transactions", testTransactions},                 // transactions.go
 		{"Errors", testErrors},                             // errors.go

@@ -71,11 +71,74 @@ SELECT * FROM backfill_todo WHERE msg_id = :msg_id
 DELETE FROM backfill_todo WHERE msg_id = :msg_id AND registration = :registration
 
 -- name: BackfillTodoRecordFailure :exec
-UPDATE backfill_todo SET
-  attempts = attempts + 1,
-  next_attempt_at = :next_attempt_at,
-  last_error = :last_error
-WHERE msg_id = :msg_id AND registration = :registration
+-- Counts a failed backfill and defers it: a todo only under the
+-- registration read (rule 18); a backfill the mark covered (no todo) gets
+-- its todo now, with the failure counted, so the mark may pass it.
+MERGE INTO backfill_todo t
+USING (
+  SELECT :msg_id AS msg_id, :mailbox_status AS mailbox_status, :processed_at AS processed_at,
+    :meta_sndr AS meta_sndr, :meta_seqn AS meta_seqn, :meta_dttm AS meta_dttm,
+    :meta_type AS meta_type, :meta_styp AS meta_styp, :registration AS registration,
+    :next_attempt_at AS next_attempt_at, :last_error AS last_error
+  FROM DUAL
+) s
+ON (t.msg_id = s.msg_id)
+WHEN MATCHED THEN UPDATE SET
+  t.attempts = t.attempts + 1,
+  t.next_attempt_at = s.next_attempt_at,
+  t.last_error = s.last_error
+  WHERE t.registration = s.registration
+WHEN NOT MATCHED THEN INSERT (
+  msg_id, mailbox_status, processed_at, meta_sndr, meta_seqn, meta_dttm, meta_type, meta_styp,
+  attempts, next_attempt_at, last_error, created_at, registration)
+VALUES (s.msg_id, s.mailbox_status, s.processed_at, s.meta_sndr, s.meta_seqn, s.meta_dttm, s.meta_type, s.meta_styp,
+  1, s.next_attempt_at, s.last_error, s.processed_at, s.registration)
+
+-- name: BackfillMarkGet :one
+-- The backfill mark (0 before it first moves), read by the business
+-- transaction under the PIPELINE_LOCK, which BackfillMarkAdvance waits for.
+SELECT NVL((SELECT through_msg_id FROM backfill_mark WHERE id = 1), 0) AS through_msg_id FROM DUAL
+
+-- name: BackfillUnmarked :many
+-- The messages above the mark in MSG_ID order, up to the first unfinished
+-- one that is no replay (PostgreSQL's twin says why).
+SELECT * FROM (
+  SELECT p.msg_id, p.status, p.finished_at, p.replay_count,
+    p.meta_sndr, p.meta_seqn, p.meta_dttm, p.msg_type, p.msg_subtype
+  FROM proc_state p
+  WHERE p.msg_id > :after
+    AND p.msg_id < NVL((SELECT MIN(h.msg_id) FROM proc_state h
+      WHERE h.status IN ('PENDING', 'FAILED') AND h.replay_count = 0 AND h.msg_id > :after),
+      9223372036854775807)
+  ORDER BY p.msg_id
+) WHERE ROWNUM <= :max_rows
+
+-- name: BackfillMarkAdvance :execrows
+-- Moves the mark up to :through when every PROC_STATE row between the mark
+-- and :through is one of :msg_ids; run after PipelineLockAcquire in the
+-- same transaction (PostgreSQL's twin says why).
+MERGE INTO backfill_mark t
+USING (
+  SELECT 1 AS id, :through AS through_msg_id, :now AS updated_at
+  FROM (SELECT NVL((SELECT through_msg_id FROM backfill_mark WHERE id = 1), 0) AS through FROM DUAL) m
+  WHERE m.through < :through
+    AND (SELECT COUNT(*) FROM proc_state p WHERE p.msg_id > m.through AND p.msg_id <= :through)
+      = (SELECT COUNT(*) FROM TABLE(:msg_ids) c WHERE c.COLUMN_VALUE > m.through AND c.COLUMN_VALUE <= :through)
+) s
+ON (t.id = s.id)
+WHEN MATCHED THEN UPDATE SET t.through_msg_id = s.through_msg_id, t.updated_at = s.updated_at
+WHEN NOT MATCHED THEN INSERT (id, through_msg_id, updated_at) VALUES (s.id, s.through_msg_id, s.updated_at)
+
+-- name: BackfillMarkPass :exec
+-- Shadow mode backfills nothing: the business transaction moves the mark
+-- over the messages it finishes. Never back.
+MERGE INTO backfill_mark t
+USING (SELECT 1 AS id, :through AS through_msg_id, :now AS updated_at FROM DUAL) s
+ON (t.id = s.id)
+WHEN MATCHED THEN UPDATE SET
+  t.through_msg_id = GREATEST(t.through_msg_id, s.through_msg_id),
+  t.updated_at = s.updated_at
+WHEN NOT MATCHED THEN INSERT (id, through_msg_id, updated_at) VALUES (s.id, s.through_msg_id, s.updated_at)
 
 -- name: PumpStatePause :exec
 -- Publishes that the pump is paused on a dependency; the start of a pause

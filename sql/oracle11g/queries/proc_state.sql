@@ -185,6 +185,7 @@ BEGIN
     SELECT s.msg_id FROM proc_state s
     WHERE s.status IN ('SUCCEEDED', 'SKIPPED', 'DEAD')
       AND s.finished_at < :finished_before
+      AND s.msg_id <= NVL((SELECT m.through_msg_id FROM backfill_mark m WHERE m.id = 1), 0)
       AND NOT EXISTS (SELECT 1 FROM backfill_todo b WHERE b.msg_id = s.msg_id)
     ORDER BY s.msg_id
   ) WHERE ROWNUM <= :max_rows;

@@ -192,8 +192,20 @@ CREATE TABLE BACKFILL_TODO (
 );
 -- TIMESTAMP WITH TIME ZONE key: see PROC_STATE_HST_ARCHIVED_IX.
 CREATE INDEX BACKFILL_TODO_DUE_IX ON BACKFILL_TODO (NEXT_ATTEMPT_AT);
-COMMENT ON TABLE BACKFILL_TODO IS 'Mailbox backfills still to do, registered in the same transaction as the terminal status; deleted once cminmsgs is written. Self-contained, so the sweep needs no other table.';
+COMMENT ON TABLE BACKFILL_TODO IS 'Mailbox backfills still to do that the backfill mark does not cover: a replay''s and a late row''s (registered in the same transaction as the terminal status) and a failed one''s (with its backoff); deleted once cminmsgs is written. Self-contained, so the sweep needs no other table.';
 COMMENT ON COLUMN BACKFILL_TODO.MAILBOX_STATUS IS 'Terminal status to write into CMINMSGS_STATUS.';
 COMMENT ON COLUMN BACKFILL_TODO.PROCESSED_AT IS 'Value for CMINMSGS_DATE_PROCESSED.';
 COMMENT ON COLUMN BACKFILL_TODO.NEXT_ATTEMPT_AT IS 'When the backfill sweep may try again (backoff 30 s to 15 min).';
 COMMENT ON COLUMN BACKFILL_TODO.REGISTRATION IS 'The message''s REPLAY_COUNT when this todo was registered: a replay re-registers the todo under the next one, so a backfill of the todo before (rule 18) deletes only its own registration, never the new todo.';
+
+CREATE TABLE BACKFILL_MARK (
+  ID                 NUMBER(5)                   NOT NULL,
+  THROUGH_MSG_ID     NUMBER(19)                  NOT NULL,
+  UPDATED_AT         TIMESTAMP(6) WITH TIME ZONE DEFAULT SYSTIMESTAMP NOT NULL,
+  CONSTRAINT BACKFILL_MARK_PKEY PRIMARY KEY (ID),
+  CONSTRAINT BACKFILL_MARK_SINGLE_CK CHECK (ID = 1),
+  CONSTRAINT BACKFILL_MARK_THROUGH_CK CHECK (THROUGH_MSG_ID >= 0)
+);
+COMMENT ON TABLE BACKFILL_MARK IS 'The backfill watermark, a single row (id = 1; none reads as 0): every message with MSG_ID <= THROUGH_MSG_ID that reached a terminal status has been backfilled or has a BACKFILL_TODO row. The terminal PROC_STATE row above it is its own registration: the business transaction writes a todo only below the mark (a late row) or for a replay (docs/design.md §1.4).';
+COMMENT ON COLUMN BACKFILL_MARK.THROUGH_MSG_ID IS 'Moved forward only by the backfiller, under the PIPELINE_LOCK, once every PROC_STATE row between the old and the new value is backfilled or has a todo.';
+COMMENT ON COLUMN BACKFILL_MARK.UPDATED_AT IS 'When the mark last moved.';

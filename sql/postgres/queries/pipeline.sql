@@ -41,11 +41,65 @@ USING (SELECT unnest(@msg_ids::bigint[]) AS msg_id, unnest(@registrations::bigin
 WHERE b.msg_id = d.msg_id AND b.registration = d.registration;
 
 -- name: BackfillTodoRecordFailure :exec
-UPDATE backfill_todo SET
-  attempts = attempts + 1,
-  next_attempt_at = @next_attempt_at,
-  last_error = @last_error
-WHERE msg_id = @msg_id AND registration = @registration;
+-- Counts a failed backfill and defers it to @next_attempt_at. A todo is
+-- deferred only under the registration read: a replay's newer todo is left
+-- alone (rule 18). A backfill the mark covered (no todo) gets its todo now,
+-- with the failure counted, so the mark may pass it.
+INSERT INTO backfill_todo (
+  msg_id, mailbox_status, processed_at, meta_sndr, meta_seqn, meta_dttm, meta_type, meta_styp,
+  attempts, next_attempt_at, last_error, created_at, registration)
+VALUES (@msg_id, @mailbox_status, @processed_at, sqlc.narg(meta_sndr), sqlc.narg(meta_seqn), sqlc.narg(meta_dttm),
+  sqlc.narg(meta_type), sqlc.narg(meta_styp), 1, @next_attempt_at, sqlc.narg(last_error), @processed_at, @registration)
+ON CONFLICT (msg_id) DO UPDATE SET
+  attempts = backfill_todo.attempts + 1,
+  next_attempt_at = EXCLUDED.next_attempt_at,
+  last_error = EXCLUDED.last_error
+WHERE backfill_todo.registration = EXCLUDED.registration;
+
+-- name: BackfillMarkGet :one
+-- The backfill mark (0 before it first moves). The business transaction
+-- reads it under the PIPELINE_LOCK, which BackfillMarkAdvance waits for.
+SELECT COALESCE((SELECT through_msg_id FROM backfill_mark WHERE id = 1), 0)::bigint AS through_msg_id;
+
+-- name: BackfillUnmarked :many
+-- The messages above the mark in MSG_ID order, up to the first unfinished
+-- one that is no replay: messages finish in order, so every row before it
+-- is terminal, or a replay, which registers a todo when it finishes again
+-- and does not hold the mark. The stop is found on proc_state_head_ix.
+SELECT p.msg_id, p.status, p.finished_at, p.replay_count,
+  p.meta_sndr, p.meta_seqn, p.meta_dttm, p.msg_type, p.msg_subtype
+FROM proc_state p
+WHERE p.msg_id > @after::bigint
+  AND p.msg_id < COALESCE((SELECT min(h.msg_id) FROM proc_state h
+    WHERE h.status IN ('PENDING', 'FAILED') AND h.replay_count = 0 AND h.msg_id > @after::bigint),
+    9223372036854775807)
+ORDER BY p.msg_id
+LIMIT @max_rows;
+
+-- name: BackfillMarkAdvance :execrows
+-- Moves the mark up to @through when every PROC_STATE row between the mark
+-- and @through is one of @msg_ids (backfilled, or given a todo, by the
+-- caller): the counts compare, as a row above the mark is never archived.
+-- Run after PipelineLockAcquire in the same transaction: a late row
+-- enqueued and finished after the caller read its rows (its business
+-- transaction read the old mark, so it registered no todo) has then
+-- committed and is counted, and the mark stays (docs/design.md §1.4).
+WITH m AS (SELECT COALESCE((SELECT through_msg_id FROM backfill_mark WHERE id = 1), 0) AS through)
+INSERT INTO backfill_mark (id, through_msg_id, updated_at)
+SELECT 1, @through::bigint, @now::timestamptz FROM m
+WHERE m.through < @through::bigint
+  AND (SELECT count(*) FROM proc_state p WHERE p.msg_id > m.through AND p.msg_id <= @through::bigint)
+    = (SELECT count(*) FROM unnest(@msg_ids::bigint[]) c(id) WHERE c.id > m.through AND c.id <= @through::bigint)
+ON CONFLICT (id) DO UPDATE SET through_msg_id = EXCLUDED.through_msg_id, updated_at = EXCLUDED.updated_at;
+
+-- name: BackfillMarkPass :exec
+-- Shadow mode backfills nothing: the business transaction moves the mark
+-- over the messages it finishes, so they are not outstanding and may be
+-- archived. Never back.
+INSERT INTO backfill_mark (id, through_msg_id, updated_at) VALUES (1, @through, @now)
+ON CONFLICT (id) DO UPDATE SET
+  through_msg_id = GREATEST(backfill_mark.through_msg_id, EXCLUDED.through_msg_id),
+  updated_at = EXCLUDED.updated_at;
 
 -- name: PumpStatePause :exec
 -- Publishes that the pump is paused on a dependency; the start of a pause

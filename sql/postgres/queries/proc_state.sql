@@ -161,14 +161,16 @@ ORDER BY msg_id
 LIMIT @page_size;
 
 -- name: ProcStateArchive :one
--- Moves terminal rows finished before a cut-off, whose backfill is done, to the
--- archive in one statement (bounded batch, oldest first). The status is
+-- Moves terminal rows finished before a cut-off, whose backfill is done (at
+-- or below the backfill mark, no todo), to the archive in one statement
+-- (bounded batch, oldest first). The status is
 -- checked again on the row deleted: a replay may have moved it back to
 -- PENDING meanwhile. With @dry_run only counts. Oldest/newest: FINISHED_AT.
 WITH doomed AS (
   SELECT s.msg_id, s.finished_at FROM proc_state s
   WHERE s.status IN ('SUCCEEDED', 'SKIPPED', 'DEAD')
     AND s.finished_at < @finished_before::timestamptz
+    AND s.msg_id <= (SELECT COALESCE((SELECT m.through_msg_id FROM backfill_mark m WHERE m.id = 1), 0))
     AND NOT EXISTS (SELECT 1 FROM backfill_todo b WHERE b.msg_id = s.msg_id)
   ORDER BY s.msg_id
   LIMIT @max_rows

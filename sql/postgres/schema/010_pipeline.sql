@@ -190,8 +190,20 @@ CREATE TABLE backfill_todo (
   CONSTRAINT backfill_todo_attempts_ck CHECK (attempts >= 0)
 );
 CREATE INDEX backfill_todo_due_ix ON backfill_todo (next_attempt_at);
-COMMENT ON TABLE backfill_todo IS 'Mailbox backfills still to do, registered in the same transaction as the terminal status; deleted once cminmsgs is written. Self-contained, so the sweep needs no other table.';
+COMMENT ON TABLE backfill_todo IS 'Mailbox backfills still to do that the backfill mark does not cover: a replay''s and a late row''s (registered in the same transaction as the terminal status) and a failed one''s (with its backoff); deleted once cminmsgs is written. Self-contained, so the sweep needs no other table.';
 COMMENT ON COLUMN backfill_todo.mailbox_status IS 'Terminal status to write into CMINMSGS_STATUS.';
 COMMENT ON COLUMN backfill_todo.processed_at IS 'Value for CMINMSGS_DATE_PROCESSED.';
 COMMENT ON COLUMN backfill_todo.next_attempt_at IS 'When the backfill sweep may try again (backoff 30 s to 15 min).';
 COMMENT ON COLUMN backfill_todo.registration IS 'The message''s REPLAY_COUNT when this todo was registered: a replay re-registers the todo under the next one, so a backfill of the todo before (rule 18) deletes only its own registration, never the new todo.';
+
+CREATE TABLE backfill_mark (
+  id              SMALLINT     NOT NULL,
+  through_msg_id  BIGINT       NOT NULL,
+  updated_at      TIMESTAMPTZ  NOT NULL DEFAULT now(),
+  CONSTRAINT backfill_mark_pkey PRIMARY KEY (id),
+  CONSTRAINT backfill_mark_single_ck CHECK (id = 1),
+  CONSTRAINT backfill_mark_through_ck CHECK (through_msg_id >= 0)
+);
+COMMENT ON TABLE backfill_mark IS 'The backfill watermark, a single row (id = 1; none reads as 0): every message with MSG_ID <= THROUGH_MSG_ID that reached a terminal status has been backfilled or has a BACKFILL_TODO row. The terminal PROC_STATE row above it is its own registration: the business transaction writes a todo only below the mark (a late row) or for a replay (docs/design.md §1.4).';
+COMMENT ON COLUMN backfill_mark.through_msg_id IS 'Moved forward only by the backfiller, under the PIPELINE_LOCK, once every PROC_STATE row between the old and the new value is backfilled or has a todo.';
+COMMENT ON COLUMN backfill_mark.updated_at IS 'When the mark last moved.';
