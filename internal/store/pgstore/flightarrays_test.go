@@ -66,10 +66,11 @@ func TestColumnsArgsSendEmptyColumnsAsNull(t *testing.T) {
 	require.Len(t, p.Flid, 2)
 }
 
-// The arrays of a batch cost no allocation per value its flights hold,
-// nor per batch once a batch of its size was sent: the texts the elements
-// point to share one block (heldStrings), the stamps texts included, and
-// the arrays come from a pool. Only each flight's stamps text is built.
+// The arrays of a batch cost no allocation per value its flights hold: the
+// texts the elements point to share one block (heldStrings), the stamps
+// texts included, and the arrays come from a pool (21 allocations here, a
+// stamps text per flight; the bound allows for the pool dropping them, as
+// it does at random under the race detector).
 func TestColumnsArgsAllocateNotPerValue(t *testing.T) {
 	writes := make([]vocab.FlightWrite, 20)
 	for i := range writes {
@@ -78,7 +79,7 @@ func TestColumnsArgsAllocateNotPerValue(t *testing.T) {
 	now := time.Now()
 	columnsArgs(writes, now).release()
 	allocs := testing.AllocsPerRun(5, func() { columnsArgs(writes, now).release() })
-	require.LessOrEqual(t, allocs, float64(len(writes)+2)) // 80 values × 20 flights
+	require.LessOrEqual(t, allocs, float64(len(writes)+10)) // 80 values × 20 flights
 	args := columnsArgs(writes, now)
 	defer args.release()
 	require.Equal(t, *writes[3].State.Stamps.Text(), string(*args.p.Stamps[3]))
