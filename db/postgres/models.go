@@ -525,6 +525,8 @@ type PipelineLock struct {
 	ID int16 `json:"id"`
 	// Last time a business transaction took the lock (diagnostics only).
 	LockedAt time.Time `json:"locked_at"`
+	// Counts the enqueues of an id below the largest known one (they hold the lock), in their transaction. The pump reads it with its run and compares it under the lock: a change means an id may have entered inside the run, which is then abandoned (docs/design.md §1.1).
+	EnqueuedBelow int64 `json:"enqueued_below"`
 }
 
 // One row per inbound mailbox row (cminmsgs): its processing status, bound identity, attempts and error. The queue is every row with status PENDING or FAILED, in MSG_ID order.

@@ -576,15 +576,36 @@ func (q *Queries) LateRowsSince(ctx context.Context, db DBTX, arg LateRowsSinceP
 	return items, nil
 }
 
-const pipelineLockAcquire = `-- name: PipelineLockAcquire :exec
+const pipelineLockAcquire = `-- name: PipelineLockAcquire :one
 INSERT INTO pipeline_lock (id, locked_at) VALUES (1, $1)
 ON CONFLICT (id) DO UPDATE SET locked_at = EXCLUDED.locked_at
+RETURNING enqueued_below
 `
 
 // Takes the PIPELINE_LOCK row lock for the rest of the transaction. An upsert,
-// so it works on a fresh database without seeding the row.
-func (q *Queries) PipelineLockAcquire(ctx context.Context, db DBTX, now time.Time) error {
-	_, err := db.Exec(ctx, pipelineLockAcquire, now)
+// so it works on a fresh database without seeding the row. It returns the
+// count of enqueues below the largest known id as committed before the lock
+// was granted: the pump compares it with its run's (ProcStateListRun).
+func (q *Queries) PipelineLockAcquire(ctx context.Context, db DBTX, now time.Time) (int64, error) {
+	row := db.QueryRow(ctx, pipelineLockAcquire, now)
+	var enqueued_below int64
+	err := row.Scan(&enqueued_below)
+	return enqueued_below, err
+}
+
+const pipelineLockEnqueueBelow = `-- name: PipelineLockEnqueueBelow :exec
+INSERT INTO pipeline_lock (id, locked_at, enqueued_below) VALUES (1, $1, 1)
+ON CONFLICT (id) DO UPDATE SET locked_at = EXCLUDED.locked_at,
+  enqueued_below = pipeline_lock.enqueued_below + 1
+`
+
+// PipelineLockAcquire for an enqueue of an id below the largest known one:
+// it also counts the enqueue, in the enqueue's transaction, so a run read
+// before it commits sees another count under the lock and is abandoned (an
+// id may have entered inside the run's range, where the head check does
+// not look).
+func (q *Queries) PipelineLockEnqueueBelow(ctx context.Context, db DBTX, now time.Time) error {
+	_, err := db.Exec(ctx, pipelineLockEnqueueBelow, now)
 	return err
 }
 

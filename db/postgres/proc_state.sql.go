@@ -567,25 +567,32 @@ func (q *Queries) ProcStateListPendingAfter(ctx context.Context, db DBTX, arg Pr
 }
 
 const procStateListRun = `-- name: ProcStateListRun :many
-SELECT msg_id, status, attempts, first_seen_at, identity_key, replay_count FROM proc_state
+SELECT msg_id, status, attempts, first_seen_at, identity_key, replay_count,
+  COALESCE((SELECT l.enqueued_below FROM pipeline_lock l WHERE l.id = 1), 0)::bigint AS enqueued_below
+FROM proc_state
 WHERE status IN ('PENDING', 'FAILED')
 ORDER BY msg_id
 LIMIT $1
 `
 
 type ProcStateListRunRow struct {
-	MsgID       int64     `json:"msg_id"`
-	Status      string    `json:"status"`
-	Attempts    int32     `json:"attempts"`
-	FirstSeenAt time.Time `json:"first_seen_at"`
-	IdentityKey *string   `json:"identity_key"`
-	ReplayCount int32     `json:"replay_count"`
+	MsgID         int64     `json:"msg_id"`
+	Status        string    `json:"status"`
+	Attempts      int32     `json:"attempts"`
+	FirstSeenAt   time.Time `json:"first_seen_at"`
+	IdentityKey   *string   `json:"identity_key"`
+	ReplayCount   int32     `json:"replay_count"`
+	EnqueuedBelow int64     `json:"enqueued_below"`
 }
 
 // The first unfinished messages in order, with what the pump uses of the
 // messages of a run (store.QueueRun), not the whole row: the status,
 // identity and replay count its finish then expects (ProcStateFinishMany),
-// so the batch transaction reads no row again.
+// so the batch transaction reads no row again. With them, in the same
+// snapshot, PIPELINE_LOCK's count of enqueues below the largest known id
+// (0 before the row exists): the batch compares it under the lock, where an
+// id enqueued inside the run's range since this read changed it (a scalar
+// subquery on the single row's key, evaluated once).
 func (q *Queries) ProcStateListRun(ctx context.Context, db DBTX, maxRows int32) ([]ProcStateListRunRow, error) {
 	rows, err := db.Query(ctx, procStateListRun, maxRows)
 	if err != nil {
@@ -602,6 +609,7 @@ func (q *Queries) ProcStateListRun(ctx context.Context, db DBTX, maxRows int32) 
 			&i.FirstSeenAt,
 			&i.IdentityKey,
 			&i.ReplayCount,
+			&i.EnqueuedBelow,
 		); err != nil {
 			return nil, err
 		}

@@ -269,8 +269,16 @@ type Querier interface {
 	PayloadListByFlights(ctx context.Context, db DBTX, flids []int64) ([]PayloadListByFlightsRow, error)
 	PayloadUpsert(ctx context.Context, db DBTX, arg []PayloadUpsertParams) *PayloadUpsertBatchResults
 	// Takes the PIPELINE_LOCK row lock for the rest of the transaction. An upsert,
-	// so it works on a fresh database without seeding the row.
-	PipelineLockAcquire(ctx context.Context, db DBTX, now time.Time) error
+	// so it works on a fresh database without seeding the row. It returns the
+	// count of enqueues below the largest known id as committed before the lock
+	// was granted: the pump compares it with its run's (ProcStateListRun).
+	PipelineLockAcquire(ctx context.Context, db DBTX, now time.Time) (int64, error)
+	// PipelineLockAcquire for an enqueue of an id below the largest known one:
+	// it also counts the enqueue, in the enqueue's transaction, so a run read
+	// before it commits sees another count under the lock and is abandoned (an
+	// id may have entered inside the run's range, where the head check does
+	// not look).
+	PipelineLockEnqueueBelow(ctx context.Context, db DBTX, now time.Time) error
 	// Moves terminal rows finished before a cut-off, whose backfill is done (at
 	// or below the backfill mark, no todo), to the archive in one statement
 	// (bounded batch, oldest first). The status is
@@ -336,7 +344,11 @@ type Querier interface {
 	// The first unfinished messages in order, with what the pump uses of the
 	// messages of a run (store.QueueRun), not the whole row: the status,
 	// identity and replay count its finish then expects (ProcStateFinishMany),
-	// so the batch transaction reads no row again.
+	// so the batch transaction reads no row again. With them, in the same
+	// snapshot, PIPELINE_LOCK's count of enqueues below the largest known id
+	// (0 before the row exists): the batch compares it under the lock, where an
+	// id enqueued inside the run's range since this read changed it (a scalar
+	// subquery on the single row's key, evaluated once).
 	ProcStateListRun(ctx context.Context, db DBTX, maxRows int32) ([]ProcStateListRunRow, error)
 	// Records a failed attempt: FAILED with the backoff the caller computed; the
 	// first failure of a series starts the head-deadline. The kind and META the

@@ -112,7 +112,8 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 	tx, err := st.Begin(t.Context())
 	require.NoError(t, err)
 	defer tx.Rollback(context.Background())
-	require.NoError(t, tx.LockPipeline(t.Context(), time.Now()))
+	_, err = tx.LockPipeline(t.Context(), time.Now())
+	require.NoError(t, err)
 
 	l := newLoad(2, 3)
 	l.insert(t, mailbox.New(mbdb, mailbox.WithZone(shanghai)), time.Now())

@@ -170,7 +170,7 @@ func (h *History) batch(ctx context.Context, now time.Time, max int) (store.Swep
 		return store.Swept{}, fmt.Errorf("history: begin: %w", err)
 	}
 	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
-	if err := tx.LockPipeline(ctx, now); err != nil {
+	if _, err := tx.LockPipeline(ctx, now); err != nil {
 		return store.Swept{}, fmt.Errorf("history: pipeline lock: %w", err)
 	}
 	// Under the lock the pump commits nothing: an empty queue now means no

@@ -236,3 +236,35 @@ func TestPumpAbandonsARunOvertakenBySmallerID(t *testing.T) {
 		})
 	}
 }
+
+// An id enqueued inside the run's range after the run was read (a mailbox
+// row committed late between two of its ids) is not below the head, so the
+// head check cannot see it: the count of enqueues below the largest known
+// id, read with the run and compared under PIPELINE_LOCK, makes the pump
+// abandon the run and read again, so the three UPDs apply in id order and
+// the flight keeps the largest id's value.
+func TestPumpAbandonsARunOvertakenInsideItsRange(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	first := e.insert(t, schd("UPD", fltr(1, "<STND>OLD</STND>")))
+	middle := e.insert(t, schd("UPD", fltr(1, "<STND>MID</STND>")))
+	last := e.insert(t, schd("UPD", fltr(1, "<STND>NEW</STND>")))
+	_, err := e.Store.Enqueue(t.Context(), []int64{first, last}, e.Clock.Now()) // the middle one not yet
+	require.NoError(t, err)
+	var once sync.Once
+	e.useRaw(readerFunc(func(ctx context.Context, ids []int64) (map[int64][]byte, error) {
+		once.Do(func() { // the poller enqueues the late-committed middle row meanwhile
+			require.Equal(t, []int64{first, last}, ids, "the run read holds the first and the last")
+			_, err := e.Store.Enqueue(ctx, []int64{middle}, e.Clock.Now())
+			require.NoError(t, err)
+		})
+		return e.Mailbox.ReadRaws(ctx, ids)
+	}))
+	e.StepUntilWait(t)
+	require.Equal(t, []int64{first, middle, last}, e.msgOrder(t, 1), "Kafka carries the flight's events in id order")
+	require.Equal(t, "NEW", e.stand(t, 1), "the largest id's value wins")
+	for _, id := range []int64{first, middle, last} {
+		require.Equal(t, vocab.StatusSucceeded, e.msg(t, id).Status)
+	}
+	require.Nil(t, e.msg(t, middle).LateAfter, "nothing larger had finished: not late")
+}

@@ -52,8 +52,8 @@ type downStore struct{ store.Store }
 func (downStore) QueueHead(context.Context, int) ([]vocab.QueueEntry, error) {
 	return nil, store.ErrUnavailable
 }
-func (downStore) QueueRun(context.Context, int) ([]vocab.QueueEntry, error) {
-	return nil, store.ErrUnavailable
+func (downStore) QueueRun(context.Context, int) ([]vocab.QueueEntry, int64, error) {
+	return nil, 0, store.ErrUnavailable
 }
 func (downStore) Begin(context.Context) (store.Tx, error)         { return nil, store.ErrUnavailable }
 func (downStore) PublishPause(context.Context, store.Pause) error { return store.ErrUnavailable }

@@ -86,7 +86,7 @@ type DependencyObserver interface {
 type Store interface {
 	Begin(ctx context.Context) (store.Tx, error)
 	QueueHead(ctx context.Context, max int) ([]vocab.QueueEntry, error)
-	QueueRun(ctx context.Context, max int) ([]vocab.QueueEntry, error)
+	QueueRun(ctx context.Context, max int) ([]vocab.QueueEntry, int64, error)
 	Message(ctx context.Context, id int64) (vocab.QueueEntry, error)
 	PendingAfter(ctx context.Context, after int64, max int) ([]int64, error)
 	RecordFailure(ctx context.Context, p vocab.RecordFailureParams) (int, error)
@@ -246,7 +246,7 @@ func (p *Pump) step(ctx, life context.Context, st *runState) (stepResult, error)
 
 // work settles or waits for a FAILED head, or processes a run.
 func (p *Pump) work(ctx, life context.Context, st *runState) (stepResult, error) {
-	heads, err := p.store.QueueRun(ctx, p.cfg.RunLength)
+	heads, below, err := p.store.QueueRun(ctx, p.cfg.RunLength)
 	if err != nil {
 		return stepResult{kind: failed}, fmt.Errorf("read queue head: %w", err)
 	}
@@ -276,14 +276,14 @@ func (p *Pump) work(ctx, life context.Context, st *runState) (stepResult, error)
 			return stepResult{kind: backingOff, wait: r.Due.Sub(now)}, nil
 		}
 	}
-	kind, err := p.processRun(ctx, life, st, heads)
+	kind, err := p.processRun(ctx, life, st, heads, below)
 	return stepResult{kind: kind}, err
 }
 
 // finishExhausted settles a head apply found exhausted, in its own
 // transaction.
 func (p *Pump) finishExhausted(ctx context.Context, m vocab.QueueEntry, r apply.HeadRetry, now time.Time) error {
-	err := p.inTx(ctx, now, func(tx store.Tx) error { return write(ctx, tx, r.Exhausted, now, p.cfg.Shadow) })
+	err := p.inTx(ctx, now, func(tx store.Tx, _ int64) error { return write(ctx, tx, r.Exhausted, now, p.cfg.Shadow) })
 	if err != nil {
 		return fmt.Errorf("finish exhausted message %d: %w", m.ID, err)
 	}
@@ -340,17 +340,19 @@ func (p *Pump) afterCommit(ctx context.Context, todos []vocab.Backfill) {
 	p.cfg.Committed.Ring()
 }
 
-// inTx runs fn in a business transaction holding the pipeline lock.
-func (p *Pump) inTx(ctx context.Context, now time.Time, fn func(store.Tx) error) error {
+// inTx runs fn in a business transaction holding the pipeline lock, with
+// the lock's count of enqueues below the largest known id (store.LockPipeline).
+func (p *Pump) inTx(ctx context.Context, now time.Time, fn func(tx store.Tx, enqueuedBelow int64) error) error {
 	tx, err := p.store.Begin(ctx)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback(ctx)
-	if err := tx.LockPipeline(ctx, now); err != nil {
+	below, err := tx.LockPipeline(ctx, now)
+	if err != nil {
 		return err
 	}
-	if err := fn(tx); err != nil {
+	if err := fn(tx, below); err != nil {
 		return err
 	}
 	return tx.Commit(ctx)

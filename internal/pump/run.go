@@ -33,7 +33,7 @@ import (
 // run stops there. A batch that fails rolls back whole; the pump then halves
 // its batches until the failing message is alone, so it fails on its own and
 // everything before it commits.
-func (p *Pump) processRun(ctx, life context.Context, st *runState, heads []vocab.QueueEntry) (stepKind, error) {
+func (p *Pump) processRun(ctx, life context.Context, st *runState, heads []vocab.QueueEntry, below int64) (stepKind, error) {
 	run, read, err := p.prepare(ctx, st, heads)
 	defer p.releaseMemory(read)
 	if err != nil {
@@ -54,7 +54,7 @@ func (p *Pump) processRun(ctx, life context.Context, st *runState, heads []vocab
 			}
 			run = run[1:]
 		} else {
-			if err := p.commitBatch(ctx, st, run[:n]); err != nil {
+			if err := p.commitBatch(ctx, st, run[:n], below); err != nil {
 				st.keep(run)
 				if errors.Is(err, errOvertaken) {
 					p.logOvertaken(run[0].Msg.ID)
@@ -88,7 +88,7 @@ func (p *Pump) processRun(ctx, life context.Context, st *runState, heads []vocab
 }
 
 func (p *Pump) logOvertaken(from int64) {
-	p.log.Info("pump: a smaller id entered the queue ahead of the run; starting again from the new head", "run_from_msg_id", from)
+	p.log.Info("pump: an id entered the queue ahead of or inside the run; starting again from a fresh read", "run_from_msg_id", from)
 }
 
 func (p *Pump) logStale(from int64, err error) {
@@ -115,7 +115,7 @@ func (p *Pump) commitAlone(ctx context.Context, st *runState, pr *prepared) (ste
 	// This path writes flights without the state cache: forget what it touches.
 	defer forget(st.cache, pr)
 	var res *apply.Result
-	err := p.inTx(ctx, now, func(tx store.Tx) (err error) {
+	err := p.inTx(ctx, now, func(tx store.Tx, _ int64) (err error) {
 		res, err = p.settle(ctx, tx, pr, now)
 		return err
 	})
@@ -186,14 +186,18 @@ var errStale = errors.New("a message of the batch is no longer as read")
 // memory in order (apply.Batch) over the flights read once, then written
 // with one statement (or pgx batch) per table. Any error rolls the whole
 // batch back and the caller retries it in halves, so a failure still lands
-// on exactly the message that caused it.
-func (p *Pump) commitBatch(ctx context.Context, st *runState, run []prepared) error {
+// on exactly the message that caused it. below is the count of enqueues
+// below the largest known id read with the run (store.QueueRun).
+func (p *Pump) commitBatch(ctx context.Context, st *runState, run []prepared, below int64) error {
 	now := p.now()
 	var (
 		w    *apply.Writes
 		outs []apply.Outcome
 	)
-	err := p.inTx(ctx, now, func(tx store.Tx) (err error) {
+	err := p.inTx(ctx, now, func(tx store.Tx, locked int64) (err error) {
+		if locked != below {
+			return errOvertaken
+		}
 		w, outs, err = p.applyBatch(ctx, tx, st, run, now)
 		return err
 	})
@@ -258,16 +262,23 @@ func forget(cache *stateCache, pr *prepared) {
 	cache.forget(flids)
 }
 
-// errOvertaken: a smaller id entered the queue after the run was read
-// (rule 16: a mailbox row committed late, a replay). The run is abandoned
-// without effect and the next step starts from the new head.
-var errOvertaken = errors.New("a smaller id entered the queue ahead of the run")
+// errOvertaken: an id entered the queue ahead of the run after it was read
+// (rule 16: a mailbox row committed late, a replay; stillHead), or may have
+// entered inside its range (a late row between two of its ids: the count of
+// enqueues below the largest known id changed since the read, commitBatch).
+// The run is abandoned without effect and the next step reads again: the
+// late id is then in its run in order, or late (rule 17) when a larger id
+// finished before it was enqueued.
+var errOvertaken = errors.New("an id entered the queue ahead of or inside the run")
 
 // stillHead re-checks, under PIPELINE_LOCK, that a run starting at id still
 // starts at the smallest unfinished id. An enqueue of a smaller id takes
 // that lock too (store.EnqueueNew), so a row enqueued before this check is
 // seen here, and one enqueued after the commit finds this run finished: a
-// late row.
+// late row. A batch also compares the lock's count of such enqueues with
+// its run's (commitBatch): an id enqueued inside the run's range is not
+// below its head. A message settled alone needs only this check: the run's
+// ids before it are committed.
 func stillHead(ctx context.Context, ex store.Executor, id int64) error {
 	heads, err := ex.QueueHead(ctx, 1)
 	if err != nil {

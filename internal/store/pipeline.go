@@ -10,8 +10,11 @@ import (
 // publishes for operators.
 type Pipeline interface {
 	// LockPipeline takes the single pipeline row lock for the rest of the
-	// transaction; every business transaction takes it first.
-	LockPipeline(ctx context.Context, now time.Time) error
+	// transaction; every business transaction takes it first. It returns
+	// the count of enqueues below the largest known id committed before the
+	// lock was granted (EnqueueNew counts those, under the lock), as
+	// QueueRun returns it with a run: a batch compares the two.
+	LockPipeline(ctx context.Context, now time.Time) (enqueuedBelow int64, err error)
 	// IngressMark returns the poll watermark of a mailbox source (0 when none).
 	IngressMark(ctx context.Context, source string) (int64, error)
 	// AdvanceIngressMark moves the watermark forward, never back.

@@ -66,17 +66,21 @@ type Queue interface {
 	// EnqueueNew is Enqueue returning the new messages, with the late rows
 	// among them marked (rule 17: LateAfter, the largest id already
 	// finished, live or archived). When a new id is below one already known
-	// it holds PIPELINE_LOCK while it decides, so a business transaction
-	// either committed before (and makes the row late) or sees the row in
-	// its head check (the pump's re-check); ids above every known one need
-	// no lock. Enqueue is EnqueueNew counted.
+	// it holds PIPELINE_LOCK while it decides, and counts itself there (see
+	// LockPipeline), so a business transaction either committed before (and
+	// makes the row late) or sees the row in its head check or the count
+	// changed since its run was read (the pump's re-checks); ids above every
+	// known one need no lock. Enqueue is EnqueueNew counted.
 	EnqueueNew(ctx context.Context, ids []int64, now time.Time) ([]Enqueued, error)
 	// QueueHead returns up to max unfinished messages (PENDING or FAILED) in MSG_ID order.
 	QueueHead(ctx context.Context, max int) ([]vocab.QueueEntry, error)
 	// QueueRun is QueueHead with what the pump uses of the messages of a
 	// run: ID, Status, Attempts, FirstSeenAt, IdentityKey, ReplayCount (the
-	// other fields are zero).
-	QueueRun(ctx context.Context, max int) ([]vocab.QueueEntry, error)
+	// other fields are zero); with them, read in the same snapshot, the
+	// count of enqueues below the largest known id (as LockPipeline returns
+	// it): another count under the lock means an id may have entered inside
+	// the run since.
+	QueueRun(ctx context.Context, max int) (run []vocab.QueueEntry, enqueuedBelow int64, err error)
 	// PendingAfter returns the ids of up to max PENDING messages after an id,
 	// in MSG_ID order.
 	PendingAfter(ctx context.Context, after int64, max int) ([]int64, error)

@@ -128,7 +128,7 @@ func (e executor) AdvanceBackfillMark(ctx context.Context, p store.AdvanceBackfi
 	}
 	defer t.Rollback(ctx)
 	x := t.(*tx).executor
-	if err := x.LockPipeline(ctx, p.Now); err != nil {
+	if _, err := x.LockPipeline(ctx, p.Now); err != nil {
 		return false, err
 	}
 	list, err := x.numbers(ctx, p.Covered)

@@ -126,15 +126,24 @@ func TestMissingSchema(t *testing.T) {
 }
 
 // TestLockPipeline: the exact statement of the file, now truncated to the
-// microsecond; a concurrent first insert (ORA-00001) is retried once.
+// microsecond; a concurrent first insert (ORA-00001) is retried once; then
+// the count of enqueues below the largest known id is read under the lock.
 func TestLockPipeline(t *testing.T) {
 	now := time.Date(2026, 12, 3, 10, 0, 0, 123456789, time.UTC)
-	f, s := newFake(t, answer{err: &oraError{1, "unique constraint (MSGX.PIPELINE_LOCK_PKEY) violated"}})
-	if err := s.LockPipeline(ctx, now); err != nil {
+	f, s := newFake(t, answer{err: &oraError{1, "unique constraint (MSGX.PIPELINE_LOCK_PKEY) violated"}},
+		answer{affected: 1}, rows("ENQUEUED_BELOW", []driver.Value{number("7")}))
+	below, err := s.LockPipeline(ctx, now)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if len(f.calls) != 2 {
-		t.Fatalf("%d calls, want the retry", len(f.calls))
+	if below != 7 {
+		t.Errorf("enqueued below %d, want 7", below)
+	}
+	if len(f.calls) != 3 {
+		t.Fatalf("%d calls, want the retry and the read", len(f.calls))
+	}
+	if want := "SELECT enqueued_below FROM pipeline_lock WHERE id = 1"; f.calls[2].SQL != want {
+		t.Errorf("read sent:\n%s\nwant:\n%s", f.calls[2].SQL, want)
 	}
 	want := "MERGE INTO pipeline_lock t\nUSING (SELECT 1 AS id, :now AS locked_at FROM DUAL) s\nON (t.id = s.id)\n" +
 		"WHEN MATCHED THEN UPDATE SET t.locked_at = s.locked_at\nWHEN NOT MATCHED THEN INSERT (id, locked_at) VALUES (s.id, s.locked_at)"

@@ -9,14 +9,27 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
-// LockPipeline takes the PIPELINE_LOCK row. The MERGE is not atomic against
-// a concurrent first insert of the row (ORA-00001 for the second session):
-// the retry then takes the MATCHED branch and waits on the row lock.
-func (e executor) LockPipeline(ctx context.Context, now time.Time) error {
+// LockPipeline takes the PIPELINE_LOCK row and reads its count of enqueues
+// below the largest known id (11g's MERGE returns nothing: a second
+// statement, under the lock).
+func (e executor) LockPipeline(ctx context.Context, now time.Time) (int64, error) {
+	if err := e.takePipelineLock(ctx, "PipelineLockTake", now); err != nil {
+		return 0, err
+	}
+	var below int64
+	err := e.queryOne(ctx, "PipelineLockAcquire", nil, func(r *sql.Rows) error { return r.Scan(&below) })
+	return below, err
+}
+
+// takePipelineLock runs a MERGE that takes the PIPELINE_LOCK row. The MERGE
+// is not atomic against a concurrent first insert of the row (ORA-00001 for
+// the second session): the retry then takes the MATCHED branch and waits on
+// the row lock.
+func (e executor) takePipelineLock(ctx context.Context, query string, now time.Time) error {
 	binds := map[string]any{"now": instant(now)}
-	_, err := e.exec(ctx, "PipelineLockAcquire", binds)
+	_, err := e.exec(ctx, query, binds)
 	if errors.Is(err, store.ErrDuplicate) {
-		_, err = e.exec(ctx, "PipelineLockAcquire", binds)
+		_, err = e.exec(ctx, query, binds)
 	}
 	return err
 }

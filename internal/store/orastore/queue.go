@@ -42,8 +42,8 @@ func (e executor) EnqueueNew(ctx context.Context, ids []int64, now time.Time) ([
 	}); err != nil || newIDs == 0 {
 		return nil, err
 	}
-	if minNew <= maxKnown {
-		if err := x.LockPipeline(ctx, now); err != nil {
+	if minNew <= maxKnown { // counted under the lock: a run read before may hold this id's place
+		if err := x.takePipelineLock(ctx, "PipelineLockEnqueueBelow", now); err != nil {
 			return nil, err
 		}
 	}
@@ -77,17 +77,20 @@ func (e executor) QueueHead(ctx context.Context, max int) ([]vocab.QueueEntry, e
 	return e.messages(ctx, "ProcStateListHead", map[string]any{"max_rows": max})
 }
 
-func (e executor) QueueRun(ctx context.Context, max int) ([]vocab.QueueEntry, error) {
-	var out []vocab.QueueEntry
+func (e executor) QueueRun(ctx context.Context, max int) ([]vocab.QueueEntry, int64, error) {
+	var (
+		out   []vocab.QueueEntry
+		below int64
+	)
 	err := e.query(ctx, "ProcStateListRun", map[string]any{"max_rows": max}, func(r *sql.Rows) error {
 		var m vocab.QueueEntry
 		var key sql.NullString
-		err := r.Scan(&m.ID, &m.Status, &m.Attempts, &m.FirstSeenAt, &key, &m.ReplayCount)
+		err := r.Scan(&m.ID, &m.Status, &m.Attempts, &m.FirstSeenAt, &key, &m.ReplayCount, &below)
 		m.IdentityKey = key.String
 		out = append(out, m)
 		return err
 	})
-	return out, err
+	return out, below, err
 }
 
 func (e executor) PendingAfter(ctx context.Context, after int64, max int) ([]int64, error) {

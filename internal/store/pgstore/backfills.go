@@ -89,7 +89,7 @@ func (e executor) AdvanceBackfillMark(ctx context.Context, p store.AdvanceBackfi
 	}
 	defer t.Rollback(ctx)
 	x := t.(*tx).executor
-	if err := x.LockPipeline(ctx, p.Now); err != nil {
+	if _, err := x.LockPipeline(ctx, p.Now); err != nil {
 		return false, err
 	}
 	n, err := x.q.BackfillMarkAdvance(ctx, x.db, postgres.BackfillMarkAdvanceParams{Through: p.Through, Now: p.Now, MsgIds: p.Covered})

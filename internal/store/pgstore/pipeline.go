@@ -9,8 +9,9 @@ import (
 	"github.com/msgx-aodb/msgx/internal/store"
 )
 
-func (e executor) LockPipeline(ctx context.Context, now time.Time) error {
-	return interpret(e.q.PipelineLockAcquire(ctx, e.db, now))
+func (e executor) LockPipeline(ctx context.Context, now time.Time) (int64, error) {
+	n, err := e.q.PipelineLockAcquire(ctx, e.db, now)
+	return n, interpret(err)
 }
 
 func (e executor) IngressMark(ctx context.Context, source string) (int64, error) {

@@ -594,3 +594,26 @@ func TestRelayReadsOnlyTheRowsAboveTheWatermark(t *testing.T) {
 		})
 	}
 }
+
+// The run's read carries PIPELINE_LOCK's count of enqueues below the
+// largest known id (the batch compares it under the lock): read once per
+// statement, not once per message of the run, and the run still reads
+// only the unfinished rows of PROC_STATE, not the finished ones before them.
+func TestRunReadReadsTheLockRowOnce(t *testing.T) {
+	t.Parallel()
+	const finished, pending = 20000, 50
+	conn := planConn(t)
+	mustExec(t, conn,
+		fmt.Sprintf(`INSERT INTO proc_state (msg_id, status, first_seen_at, finished_at)
+		  SELECT i, 'SUCCEEDED', now(), now() FROM generate_series(1, %d) i`, finished),
+		fmt.Sprintf(`INSERT INTO proc_state (msg_id, status, first_seen_at)
+		  SELECT %d + i, 'PENDING', now() FROM generate_series(1, %d) i`, finished, pending),
+		`INSERT INTO pipeline_lock (id, locked_at, enqueued_below) VALUES (1, now(), 3)`,
+		"VACUUM ANALYZE proc_state")
+	query, args := namedQuery(t, "proc_state.sql", "ProcStateListRun", map[string]any{"max_rows": int32(pending)})
+	require.LessOrEqual(t, rowsRead(t, conn, "proc_state", query, args...), pending, "rows of proc_state read for a run of %d", pending)
+	require.Equal(t, 1, rowsRead(t, conn, "pipeline_lock", query, args...), "the lock row is read once for the run")
+	var below int64
+	require.NoError(t, conn.QueryRow(t.Context(), query, args...).Scan(new(int64), new(string), new(int32), new(time.Time), new(*string), new(int32), &below))
+	require.Equal(t, int64(3), below)
+}

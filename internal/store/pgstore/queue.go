@@ -21,6 +21,8 @@ func (e executor) Enqueue(ctx context.Context, ids []int64, now time.Time) (int,
 // finished messages — unless no id is new (a rescan of queued ids) or every
 // new id is above every known one (the poll's usual case: nothing can be
 // late, no run can be overtaken). Then it waits for no business transaction.
+// Under the lock it counts itself (PipelineLockEnqueueBelow): a run read
+// before it commits may have this id inside its range (store.QueueRun).
 func (e executor) EnqueueNew(ctx context.Context, ids []int64, now time.Time) ([]store.Enqueued, error) {
 	if len(ids) == 0 {
 		return nil, nil
@@ -39,7 +41,7 @@ func (e executor) EnqueueNew(ctx context.Context, ids []int64, now time.Time) ([
 	}
 	defer t.Rollback(ctx)
 	x := t.(*tx).executor
-	if err := x.LockPipeline(ctx, now); err != nil {
+	if err := interpret(x.q.PipelineLockEnqueueBelow(ctx, x.db, now)); err != nil {
 		return nil, err
 	}
 	rows, err := x.q.ProcStateEnqueue(ctx, x.db, postgres.ProcStateEnqueueParams{Now: now, MsgIds: ids})
@@ -65,14 +67,16 @@ func (e executor) QueueHead(ctx context.Context, max int) ([]vocab.QueueEntry, e
 	return messages(rows), interpret(err)
 }
 
-func (e executor) QueueRun(ctx context.Context, max int) ([]vocab.QueueEntry, error) {
+func (e executor) QueueRun(ctx context.Context, max int) ([]vocab.QueueEntry, int64, error) {
 	rows, err := e.q.ProcStateListRun(ctx, e.db, int32(max))
 	out := make([]vocab.QueueEntry, len(rows))
+	var below int64
 	for i, r := range rows {
 		out[i] = vocab.QueueEntry{ID: r.MsgID, Status: r.Status, Attempts: int(r.Attempts), FirstSeenAt: r.FirstSeenAt,
 			IdentityKey: deref(r.IdentityKey), ReplayCount: int(r.ReplayCount)}
+		below = r.EnqueuedBelow
 	}
-	return out, interpret(err)
+	return out, below, interpret(err)
 }
 
 func (e executor) PendingAfter(ctx context.Context, after int64, max int) ([]int64, error) {

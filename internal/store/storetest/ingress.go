@@ -139,7 +139,8 @@ func testIngress(t *testing.T, newStore Factory) {
 		tx, err := s.Begin(ctx(t))
 		require.NoError(t, err)
 		defer tx.Rollback(ctx(t))
-		require.NoError(t, tx.LockPipeline(ctx(t), t0))
+		_, err = tx.LockPipeline(ctx(t), t0)
+		require.NoError(t, err)
 		require.NoError(t, tx.FinishMessages(ctx(t), []vocab.Finish{{MsgID: 20, Status: vocab.StatusSucceeded, Now: t0}}))
 		short, cancel := context.WithTimeout(ctx(t), 300*time.Millisecond)
 		defer cancel()
@@ -153,11 +154,56 @@ func testIngress(t *testing.T, newStore Factory) {
 		tx, err = s.Begin(ctx(t))
 		require.NoError(t, err)
 		defer tx.Rollback(ctx(t))
-		require.NoError(t, tx.LockPipeline(ctx(t), t0))
+		_, err = tx.LockPipeline(ctx(t), t0)
+		require.NoError(t, err)
 		bounded, stop := context.WithTimeout(ctx(t), 10*time.Second)
 		defer stop()
 		got, err = s.EnqueueNew(bounded, []int64{21}, t0)
 		require.NoError(t, err)
 		require.Equal(t, []store.Enqueued{{ID: 21}}, got, "does not wait for the lock")
+	})
+
+	// An enqueue below the largest known id counts itself under the lock;
+	// a run carries the count of its read and the lock the count committed
+	// before it: the pump abandons a run whose counts differ (an id may have
+	// entered inside its range).
+	t.Run("EnqueueBelowIsCounted", func(t *testing.T) {
+		t.Parallel()
+		s := newStore(t)
+		below := func() (run, locked int64) {
+			t.Helper()
+			_, run, err := s.QueueRun(ctx(t), 10)
+			require.NoError(t, err)
+			tx, err := s.Begin(ctx(t))
+			require.NoError(t, err)
+			defer tx.Rollback(ctx(t))
+			locked, err = tx.LockPipeline(ctx(t), t0)
+			require.NoError(t, err)
+			return run, locked
+		}
+		enqueue := func(ids ...int64) {
+			t.Helper()
+			_, err := s.EnqueueNew(ctx(t), ids, t0)
+			require.NoError(t, err)
+		}
+		enqueue(10, 30) // above every known id: not counted
+		run, locked := below()
+		require.Zero(t, run)
+		require.Zero(t, locked)
+
+		enqueue(20) // inside the range of a run of 10 and 30
+		run, locked = below()
+		require.Equal(t, int64(1), run)
+		require.Equal(t, int64(1), locked)
+		got, _, err := s.QueueRun(ctx(t), 10)
+		require.NoError(t, err)
+		require.Equal(t, []int64{10, 20, 30}, ids(got))
+
+		enqueue(40)     // above: not counted
+		enqueue(20, 30) // nothing new: no lock, not counted
+		enqueue(5)      // below the head
+		run, locked = below()
+		require.Equal(t, int64(2), run)
+		require.Equal(t, int64(2), locked)
 	})
 }

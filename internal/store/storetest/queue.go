@@ -66,7 +66,7 @@ func testQueue(t *testing.T, newStore Factory) {
 		require.Equal(t, "SCHS", m.Meta.Type, "a failure without Bind keeps what is bound")
 
 		// A run's entries: the head's order, with what the pump uses of them.
-		run, err := s.QueueRun(ctx(t), 2)
+		run, _, err := s.QueueRun(ctx(t), 2)
 		require.NoError(t, err)
 		require.Equal(t, []vocab.QueueEntry{
 			{ID: 2, Status: vocab.StatusFailed, Attempts: 4, FirstSeenAt: run[0].FirstSeenAt},
@@ -150,7 +150,7 @@ func testQueue(t *testing.T, newStore Factory) {
 		_, err = s.RecordFailure(ctx(t), vocab.RecordFailureParams{MsgID: 2, ErrorClass: "INFRA", Reason: "down", NextAttemptAt: t0, Now: t0})
 		require.NoError(t, err)
 
-		run, err := s.QueueRun(ctx(t), 10)
+		run, _, err := s.QueueRun(ctx(t), 10)
 		require.NoError(t, err)
 		require.Equal(t, []vocab.RowRead{
 			{Status: vocab.StatusPending, ReplayCount: 1, IdentityKey: "K1"},

@@ -10,7 +10,8 @@ func testTransactions(t *testing.T, newStore Factory) {
 	s := newStore(t)
 	tx, err := s.Begin(ctx(t))
 	require.NoError(t, err)
-	require.NoError(t, tx.LockPipeline(ctx(t), t0))
+	_, err = tx.LockPipeline(ctx(t), t0)
+	require.NoError(t, err)
 	write(t, tx, t0, richFlight(1))
 
 	// A savepoint keeps one message all-or-nothing inside a larger commit.

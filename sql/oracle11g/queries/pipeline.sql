@@ -1,13 +1,30 @@
 -- Oracle 11g twin of sql/postgres/queries/pipeline.sql (README.md here).
 
--- name: PipelineLockAcquire :exec
--- Takes the PIPELINE_LOCK row lock for the rest of the transaction. A
--- concurrent first insert fails with ORA-00001; the adapter retries once.
+-- name: PipelineLockTake :exec
+-- step of: PipelineLockAcquire
+-- Step 1: takes the PIPELINE_LOCK row lock for the rest of the transaction.
+-- A concurrent first insert fails with ORA-00001; the adapter retries once.
 MERGE INTO pipeline_lock t
 USING (SELECT 1 AS id, :now AS locked_at FROM DUAL) s
 ON (t.id = s.id)
 WHEN MATCHED THEN UPDATE SET t.locked_at = s.locked_at
 WHEN NOT MATCHED THEN INSERT (id, locked_at) VALUES (s.id, s.locked_at)
+
+-- name: PipelineLockAcquire :one
+-- Step 2 (11g's MERGE returns nothing): the count of enqueues below the
+-- largest known id, read under the lock step 1 holds, so the latest
+-- committed.
+SELECT enqueued_below FROM pipeline_lock WHERE id = 1
+
+-- name: PipelineLockEnqueueBelow :exec
+-- PipelineLockTake for an enqueue of an id below the largest known one: it
+-- also counts the enqueue, in the enqueue's transaction, so a run read
+-- before it commits sees another count under the lock and is abandoned.
+MERGE INTO pipeline_lock t
+USING (SELECT 1 AS id, :now AS locked_at FROM DUAL) s
+ON (t.id = s.id)
+WHEN MATCHED THEN UPDATE SET t.locked_at = s.locked_at, t.enqueued_below = t.enqueued_below + 1
+WHEN NOT MATCHED THEN INSERT (id, locked_at, enqueued_below) VALUES (s.id, s.locked_at, 1)
 
 -- name: IngressMarkGet :one
 SELECT last_id FROM ingress_mark WHERE source = :source

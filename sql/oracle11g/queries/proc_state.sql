@@ -60,8 +60,11 @@ SELECT * FROM (
 
 -- name: ProcStateListRun :many
 -- What the pump uses of the messages of a run (store.QueueRun), with what
--- their finish expects (ProcStateFinishMany).
-SELECT msg_id, status, attempts, first_seen_at, identity_key, replay_count FROM (
+-- their finish expects (ProcStateFinishMany), and in the same statement
+-- (one read-consistent snapshot) PIPELINE_LOCK's count of enqueues below
+-- the largest known id, which the batch compares under the lock.
+SELECT msg_id, status, attempts, first_seen_at, identity_key, replay_count,
+  NVL((SELECT l.enqueued_below FROM pipeline_lock l WHERE l.id = 1), 0) AS enqueued_below FROM (
   SELECT msg_id, status, attempts, first_seen_at, identity_key, replay_count FROM proc_state
   WHERE CASE WHEN status IN ('PENDING', 'FAILED') THEN msg_id END IS NOT NULL
   ORDER BY CASE WHEN status IN ('PENDING', 'FAILED') THEN msg_id END

@@ -123,11 +123,13 @@ COMMENT ON COLUMN PROC_STATE_HST.RAW_DIGEST IS 'As proc_state.raw_digest.';
 CREATE TABLE PIPELINE_LOCK (
   ID                 NUMBER(5)                   NOT NULL,
   LOCKED_AT          TIMESTAMP(6) WITH TIME ZONE DEFAULT SYSTIMESTAMP NOT NULL,
+  ENQUEUED_BELOW     NUMBER(19)                  DEFAULT 0 NOT NULL,
   CONSTRAINT PIPELINE_LOCK_PKEY PRIMARY KEY (ID),
   CONSTRAINT PIPELINE_LOCK_SINGLE_CK CHECK (ID = 1)
 );
 COMMENT ON TABLE PIPELINE_LOCK IS 'A single row (id = 1) locked by every business transaction, so flight state is only ever written by one transaction at a time.';
 COMMENT ON COLUMN PIPELINE_LOCK.LOCKED_AT IS 'Last time a business transaction took the lock (diagnostics only).';
+COMMENT ON COLUMN PIPELINE_LOCK.ENQUEUED_BELOW IS 'Counts the enqueues of an id below the largest known one (they hold the lock), in their transaction. The pump reads it with its run and compares it under the lock: a change means an id may have entered inside the run, which is then abandoned (docs/design.md §1.1).';
 
 CREATE TABLE PUMP_STATE (
   ID                 NUMBER(5)                   NOT NULL,

@@ -1,8 +1,21 @@
--- name: PipelineLockAcquire :exec
+-- name: PipelineLockAcquire :one
 -- Takes the PIPELINE_LOCK row lock for the rest of the transaction. An upsert,
--- so it works on a fresh database without seeding the row.
+-- so it works on a fresh database without seeding the row. It returns the
+-- count of enqueues below the largest known id as committed before the lock
+-- was granted: the pump compares it with its run's (ProcStateListRun).
 INSERT INTO pipeline_lock (id, locked_at) VALUES (1, @now)
-ON CONFLICT (id) DO UPDATE SET locked_at = EXCLUDED.locked_at;
+ON CONFLICT (id) DO UPDATE SET locked_at = EXCLUDED.locked_at
+RETURNING enqueued_below;
+
+-- name: PipelineLockEnqueueBelow :exec
+-- PipelineLockAcquire for an enqueue of an id below the largest known one:
+-- it also counts the enqueue, in the enqueue's transaction, so a run read
+-- before it commits sees another count under the lock and is abandoned (an
+-- id may have entered inside the run's range, where the head check does
+-- not look).
+INSERT INTO pipeline_lock (id, locked_at, enqueued_below) VALUES (1, @now, 1)
+ON CONFLICT (id) DO UPDATE SET locked_at = EXCLUDED.locked_at,
+  enqueued_below = pipeline_lock.enqueued_below + 1;
 
 -- name: IngressMarkGet :one
 SELECT last_id FROM ingress_mark WHERE source = @source;

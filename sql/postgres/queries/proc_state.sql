@@ -69,8 +69,14 @@ LIMIT @max_rows;
 -- The first unfinished messages in order, with what the pump uses of the
 -- messages of a run (store.QueueRun), not the whole row: the status,
 -- identity and replay count its finish then expects (ProcStateFinishMany),
--- so the batch transaction reads no row again.
-SELECT msg_id, status, attempts, first_seen_at, identity_key, replay_count FROM proc_state
+-- so the batch transaction reads no row again. With them, in the same
+-- snapshot, PIPELINE_LOCK's count of enqueues below the largest known id
+-- (0 before the row exists): the batch compares it under the lock, where an
+-- id enqueued inside the run's range since this read changed it (a scalar
+-- subquery on the single row's key, evaluated once).
+SELECT msg_id, status, attempts, first_seen_at, identity_key, replay_count,
+  COALESCE((SELECT l.enqueued_below FROM pipeline_lock l WHERE l.id = 1), 0)::bigint AS enqueued_below
+FROM proc_state
 WHERE status IN ('PENDING', 'FAILED')
 ORDER BY msg_id
 LIMIT @max_rows;

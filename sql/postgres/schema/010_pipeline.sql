@@ -122,11 +122,13 @@ COMMENT ON COLUMN proc_state_hst.raw_digest IS 'As proc_state.raw_digest.';
 CREATE TABLE pipeline_lock (
   id         SMALLINT     NOT NULL,
   locked_at  TIMESTAMPTZ  NOT NULL DEFAULT now(),
+  enqueued_below BIGINT   NOT NULL DEFAULT 0,
   CONSTRAINT pipeline_lock_pkey PRIMARY KEY (id),
   CONSTRAINT pipeline_lock_single_ck CHECK (id = 1)
 );
 COMMENT ON TABLE pipeline_lock IS 'A single row (id = 1) locked by every business transaction, so flight state is only ever written by one transaction at a time.';
 COMMENT ON COLUMN pipeline_lock.locked_at IS 'Last time a business transaction took the lock (diagnostics only).';
+COMMENT ON COLUMN pipeline_lock.enqueued_below IS 'Counts the enqueues of an id below the largest known one (they hold the lock), in their transaction. The pump reads it with its run and compares it under the lock: a change means an id may have entered inside the run, which is then abandoned (docs/design.md §1.1).';
 
 CREATE TABLE pump_state (
   id                 SMALLINT       NOT NULL,
