@@ -64,16 +64,15 @@ func ParsePoolConfig(url string) (*pgxpool.Config, error) {
 // machine's zone (pgx's default): every JSON document msgx writes carries
 // UTC times with Z (docs/api.md, "Times"), whatever TZ the host runs in.
 // It also has the connection read nullable columns into slabs of values
-// (tryPointerSlab, textCodec), not one allocation each, write []int64 parameters
-// without boxing each element (int8ArrayCodec), and the arrays of
-// pgarg's types without reflection (pgarg.Register).
+// (tryPointerSlab, textCodec), not one allocation each, and write []int64
+// and the arrays of pgarg's types without boxing each element
+// (pgarg.Register).
 func ScanInUTC(_ context.Context, c *pgx.Conn) error {
 	m := c.TypeMap()
 	m.RegisterType(&pgtype.Type{Name: "timestamptz", OID: pgtype.TimestamptzOID,
 		Codec: &pgtype.TimestamptzCodec{ScanLocation: time.UTC}})
 	m.TryWrapScanPlanFuncs = append([]pgtype.TryWrapScanPlanFunc{tryPointerSlab}, m.TryWrapScanPlanFuncs...)
 	registerTextSlabs(m)
-	registerInt8Array(m)
 	pgarg.Register(m)
 	return nil
 }

@@ -1,15 +1,18 @@
 package pgstore_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/db/postgres"
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/store/pgstore"
+	"github.com/msgx-aodb/msgx/internal/store/pgstore/pgarg"
 	"github.com/msgx-aodb/msgx/internal/store/storetest"
 	"github.com/msgx-aodb/msgx/internal/testdb"
 	"github.com/msgx-aodb/msgx/internal/vocab"
@@ -77,6 +80,40 @@ func TestParsePoolConfig(t *testing.T) {
 	require.Equal(t, int32(3), pc.MaxConns, "the URL's size wins")
 	_, err = pgstore.ParsePoolConfig("postgres://msgx@db:5432/msgx?pool_max_conns=x")
 	require.Error(t, err)
+}
+
+// A connection of the pool (ScanInUTC) encodes bigint[] parameters through
+// pgarg.Register's codec, a []int64 and a []*pgarg.Int8 alike, and the server
+// reads them as pgx would have written them: the values, an empty array,
+// NULL for nil.
+func TestInt8ArrayParameters(t *testing.T) {
+	t.Parallel()
+	pool := testdb.Postgres(t).Pool
+	ctx := t.Context()
+	c, err := pool.Acquire(ctx)
+	require.NoError(t, err)
+	defer c.Release()
+	for _, v := range []any{[]int64{}, []*pgarg.Int8{}} {
+		plan := c.Conn().TypeMap().PlanEncode(pgtype.Int8ArrayOID, pgtype.BinaryFormatCode, v)
+		require.Contains(t, fmt.Sprintf("%T", plan), "pgarg.", "%T", v)
+	}
+	for _, a := range [][]int64{nil, {}, {-1, 0, 300, 1 << 40}} {
+		var back []int64
+		var null bool
+		var n int
+		require.NoError(t, c.QueryRow(ctx, "SELECT $1::bigint[], $1::bigint[] IS NULL, COALESCE(cardinality($1::bigint[]), 0)", a).Scan(&back, &null, &n))
+		require.Equal(t, a == nil, null)
+		require.Equal(t, len(a), n)
+		if a != nil {
+			require.Equal(t, a, back)
+		}
+	}
+	one := pgarg.Int8(-7)
+	var back []*int64
+	require.NoError(t, c.QueryRow(ctx, "SELECT $1::bigint[]", []*pgarg.Int8{&one, nil}).Scan(&back))
+	require.Len(t, back, 2)
+	require.Equal(t, int64(-7), *back[0])
+	require.Nil(t, back[1])
 }
 
 // A flight update travels as JSON without its NULL columns: a value set

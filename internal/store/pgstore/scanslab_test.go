@@ -83,21 +83,3 @@ func TestNullableColumnsReadIntoSlabs(t *testing.T) { // not parallel: AllocsPer
 	// the texts over 128 bytes alone (150 with the query's own 84).
 	require.Less(t, allocs, 3.0*64)
 }
-
-// The server reads a []int64 parameter (int8ArrayCodec) as pgx would have
-// written it: the values, an empty array, NULL for nil.
-func TestInt8ArrayParameters(t *testing.T) {
-	t.Parallel()
-	pool := testdb.Postgres(t).Pool
-	for _, a := range [][]int64{nil, {}, {-1, 0, 300, 1 << 40}} {
-		var back []int64
-		var null bool
-		var n int
-		require.NoError(t, pool.QueryRow(t.Context(), "SELECT $1::bigint[], $1::bigint[] IS NULL, COALESCE(cardinality($1::bigint[]), 0)", a).Scan(&back, &null, &n))
-		require.Equal(t, a == nil, null)
-		require.Equal(t, len(a), n)
-		if a != nil {
-			require.Equal(t, a, back)
-		}
-	}
-}

@@ -3,6 +3,7 @@ package pgarg
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 
 	"github.com/jackc/pgx/v5/pgtype"
 )
@@ -13,13 +14,16 @@ import (
 // reflection whether it is a nil pointer, and plans the element's encoding
 // again when its type differs from the one before. The batch's flight rows
 // are such arrays (a score of columns per flight), and this was the larger
-// part of encoding them. Register has a Map encode them directly, each
-// element through the element type's own plan, planned once per array:
-// byte for byte what pgx writes (TestArraysEncodeAsPgx).
+// part of encoding them. A []int64 (every statement of a run takes its
+// flights' or messages' ids as a bigint[], issue #34) pgx's ArrayCodec
+// boxes element by element too, an allocation each above 255. Register has
+// a Map encode both directly: byte for byte what pgx writes
+// (TestArraysEncodeAsPgx, TestInt8ArrayEncodesAsPgx).
 
 // Register puts the direct encoding in front of m's array codecs of this
-// package's types. Other values, text format and scanning are the wrapped
-// codecs'. Registering twice wraps nothing more.
+// package's types; bigint[]'s also takes []int64. Other values, text format
+// and scanning are the wrapped codecs'. Registering twice wraps nothing
+// more.
 func Register(m *pgtype.Map) {
 	register[Text](m, pgtype.VarcharArrayOID, pgtype.VarcharOID)
 	register[Text](m, pgtype.TextArrayOID, pgtype.TextOID)
@@ -42,19 +46,37 @@ func register[T any](m *pgtype.Map, arrayOID, elemOID uint32) {
 	m.RegisterType(&pgtype.Type{Name: t.Name, OID: t.OID, Codec: arrayCodec[T]{Codec: t.Codec, elemOID: elemOID}})
 }
 
-// arrayCodec encodes a []*T parameter in binary itself.
+// arrayCodec encodes a []*T parameter in binary itself, and a []int64 when
+// its elements are bigints.
 type arrayCodec[T any] struct {
 	pgtype.Codec
 	elemOID uint32
 }
 
 func (c arrayCodec[T]) PlanEncode(m *pgtype.Map, oid uint32, format int16, value any) pgtype.EncodePlan {
-	if _, ok := value.([]*T); ok && format == pgtype.BinaryFormatCode {
-		if elem := m.PlanEncode(c.elemOID, pgtype.BinaryFormatCode, (*T)(nil)); elem != nil {
-			return arrayPlan[T]{elemOID: c.elemOID, elem: elem}
+	if format == pgtype.BinaryFormatCode {
+		switch value.(type) {
+		case []*T:
+			if elem := m.PlanEncode(c.elemOID, pgtype.BinaryFormatCode, (*T)(nil)); elem != nil {
+				return arrayPlan[T]{elemOID: c.elemOID, elem: elem}
+			}
+		case []int64:
+			if c.elemOID == pgtype.Int8OID {
+				return int8ArrayPlan{}
+			}
 		}
 	}
 	return c.Codec.PlanEncode(m, oid, format, value)
+}
+
+// appendHeader appends the header of a one-dimensional array of n elements
+// of elemOID, without NULL (arrayPlan sets the flag on its first).
+func appendHeader(buf []byte, elemOID uint32, n int) []byte {
+	buf = binary.BigEndian.AppendUint32(buf, 1) // dimensions
+	buf = binary.BigEndian.AppendUint32(buf, 0) // no NULL element
+	buf = binary.BigEndian.AppendUint32(buf, elemOID)
+	buf = binary.BigEndian.AppendUint32(buf, uint32(n))
+	return binary.BigEndian.AppendUint32(buf, 1) // lower bound
 }
 
 type arrayPlan[T any] struct {
@@ -62,20 +84,16 @@ type arrayPlan[T any] struct {
 	elem    pgtype.EncodePlan
 }
 
-// Encode writes a one-dimensional array: the header, then per element its
-// length and bytes, or -1 for NULL (a nil element, or one its plan encodes
-// as NULL); a nil slice is a NULL array.
+// Encode writes the header, then per element its length and bytes, or -1
+// for NULL (a nil element, or one its plan encodes as NULL); a nil slice is
+// a NULL array.
 func (p arrayPlan[T]) Encode(value any, buf []byte) ([]byte, error) {
 	a := value.([]*T)
 	if a == nil {
 		return nil, nil
 	}
 	hasNull := len(buf) + 4
-	buf = binary.BigEndian.AppendUint32(buf, 1) // dimensions
-	buf = binary.BigEndian.AppendUint32(buf, 0) // no NULL element, set below on the first
-	buf = binary.BigEndian.AppendUint32(buf, p.elemOID)
-	buf = binary.BigEndian.AppendUint32(buf, uint32(len(a)))
-	buf = binary.BigEndian.AppendUint32(buf, 1) // lower bound
+	buf = appendHeader(buf, p.elemOID, len(a))
 	for _, v := range a {
 		at := len(buf)
 		buf = binary.BigEndian.AppendUint32(buf, math.MaxUint32) // -1: NULL until encoded
@@ -93,6 +111,25 @@ func (p arrayPlan[T]) Encode(value any, buf []byte) ([]byte, error) {
 		}
 		buf = elem
 		binary.BigEndian.PutUint32(buf[at:], uint32(len(buf)-at-4))
+	}
+	return buf, nil
+}
+
+// int8ArrayPlan writes a []int64 as a bigint[]: the header, then per
+// element its length (8) and value, in one growth of buf; a nil slice is a
+// NULL array.
+type int8ArrayPlan struct{}
+
+func (int8ArrayPlan) Encode(value any, buf []byte) ([]byte, error) {
+	a := value.([]int64)
+	if a == nil {
+		return nil, nil
+	}
+	buf = appendHeader(buf, pgtype.Int8OID, len(a))
+	buf = slices.Grow(buf, 12*len(a))
+	for _, v := range a {
+		buf = binary.BigEndian.AppendUint32(buf, 8)
+		buf = binary.BigEndian.AppendUint64(buf, uint64(v))
 	}
 	return buf, nil
 }

@@ -2,6 +2,7 @@ package pgarg
 
 import (
 	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -77,6 +78,51 @@ func TestArraysEncodeAsPgx(t *testing.T) {
 	want, err := pgx.Encode(pgtype.VarcharArrayOID, pgtype.BinaryFormatCode, []string{"a"}, nil)
 	require.NoError(t, err)
 	require.Equal(t, want, plain)
+}
+
+// A []int64 bigint[] parameter encodes byte for byte as pgx's own ArrayCodec
+// writes it (NULL for a nil slice), through bigint[]'s one codec, without an
+// allocation per element (pgx's: one each above 255).
+func TestInt8ArrayEncodesAsPgx(t *testing.T) {
+	pgx, ours := pgtype.NewMap(), pgtype.NewMap()
+	Register(ours)
+	Register(ours)
+	ty, _ := ours.TypeForOID(pgtype.Int8ArrayOID)
+	require.IsType(t, &pgtype.ArrayCodec{}, ty.Codec.(arrayCodec[Int8]).Codec, "one codec in front of pgx's")
+	long := make([]int64, 1000)
+	for i := range long {
+		long[i] = int64(i) * 1_000_003
+	}
+	for _, a := range [][]int64{nil, {}, {1}, {-5, 0, 255, 256, 1 << 40, math.MaxInt64, math.MinInt64}, long} {
+		want, err := pgx.Encode(pgtype.Int8ArrayOID, pgtype.BinaryFormatCode, a, []byte("prefix"))
+		require.NoError(t, err)
+		got, err := ours.Encode(pgtype.Int8ArrayOID, pgtype.BinaryFormatCode, a, []byte("prefix"))
+		require.NoError(t, err)
+		require.Equal(t, want, got, "%v", a)
+		require.Equal(t, want == nil, got == nil, "NULL for %v", a)
+		require.IsType(t, int8ArrayPlan{}, ours.PlanEncode(pgtype.Int8ArrayOID, pgtype.BinaryFormatCode, a))
+	}
+	buf := make([]byte, 0, 16<<10)
+	allocs := testing.AllocsPerRun(10, func() {
+		_, err := ours.Encode(pgtype.Int8ArrayOID, pgtype.BinaryFormatCode, long, buf[:0])
+		require.NoError(t, err)
+	})
+	require.LessOrEqual(t, allocs, 2.0)
+	// Text format, other slice types and other arrays stay pgx's.
+	text, err := ours.Encode(pgtype.Int8ArrayOID, pgtype.TextFormatCode, []int64{1, 2}, nil)
+	require.NoError(t, err)
+	require.Equal(t, "{1,2}", string(text))
+	for _, c := range []struct {
+		oid   uint32
+		value any
+	}{{pgtype.Int8ArrayOID, []int32{7}}, {pgtype.Int4ArrayOID, []int64{7}}} {
+		got, err := ours.Encode(c.oid, pgtype.BinaryFormatCode, c.value, nil)
+		require.NoError(t, err)
+		want, err := pgx.Encode(c.oid, pgtype.BinaryFormatCode, c.value, nil)
+		require.NoError(t, err)
+		require.Equal(t, want, got, "%T", c.value)
+		require.NotContains(t, fmt.Sprintf("%T", ours.PlanEncode(c.oid, pgtype.BinaryFormatCode, c.value)), "pgarg.")
+	}
 }
 
 // BenchmarkArrayEncode: a varchar[] column of a batch of 500 flight rows
