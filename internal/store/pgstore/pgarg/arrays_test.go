@@ -52,7 +52,12 @@ func TestArraysEncodeAsPgx(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, want, got, "%T %v", c.value, c.value)
 		require.Equal(t, want == nil, got == nil, "NULL for %T %v", c.value, c.value)
-		require.Contains(t, fmt.Sprintf("%T", ours.PlanEncode(c.oid, pgtype.BinaryFormatCode, c.value)), "pgarg.arrayPlan")
+		plan := ours.PlanEncode(c.oid, pgtype.BinaryFormatCode, c.value)
+		require.Contains(t, fmt.Sprintf("%T", plan), "pgarg.arrayPlan")
+		direct, err := plan.Encode(c.value, []byte("prefix")) // Map.Encode answers a nil slice itself
+		require.NoError(t, err)
+		require.Equal(t, want, direct, "%T %v", c.value, c.value)
+		require.Equal(t, want == nil, direct == nil, "NULL for %T %v", c.value, c.value)
 	}
 
 	// Encoding is direct: no allocation per element.
@@ -100,7 +105,12 @@ func TestInt8ArrayEncodesAsPgx(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, want, got, "%v", a)
 		require.Equal(t, want == nil, got == nil, "NULL for %v", a)
-		require.IsType(t, int8ArrayPlan{}, ours.PlanEncode(pgtype.Int8ArrayOID, pgtype.BinaryFormatCode, a))
+		plan := ours.PlanEncode(pgtype.Int8ArrayOID, pgtype.BinaryFormatCode, a)
+		require.IsType(t, int8ArrayPlan{}, plan)
+		direct, err := plan.Encode(a, []byte("prefix")) // Map.Encode answers a nil slice itself
+		require.NoError(t, err)
+		require.Equal(t, want, direct, "%v", a)
+		require.Equal(t, want == nil, direct == nil, "NULL for %v", a)
 	}
 	buf := make([]byte, 0, 16<<10)
 	allocs := testing.AllocsPerRun(10, func() {

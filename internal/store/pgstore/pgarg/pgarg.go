@@ -2,7 +2,9 @@
 // sqlc generates in db/pgarrays (sqlc.yaml): a nil element is NULL, and pgx
 // encodes the others in binary through their Valuer methods, without the
 // heap copy of each value that dereferencing a *string or *time.Time to
-// encode it made (one allocation per value sent).
+// encode it made (one allocation per value sent). Register (arrays.go) has
+// a connection encode the arrays of them, and bigint[]'s []int64, without
+// boxing each element.
 //
 // A pointer to a value of the underlying type converts to a pointer of
 // these types in place: (*pgarg.Text)(&s).
