@@ -377,6 +377,13 @@ type Querier interface {
 	// Moves those of @msg_ids that are FAILED/DEAD of a replayable class back to
 	// PENDING (attempts, next attempt and the head-deadline's start reset,
 	// identity kept, the old error kept as audit). One bounded batch per call.
+	// A replayed id re-enters the queue, maybe inside the range of a run the
+	// pump has read (a finished id above the head, after a late row): like an
+	// enqueue below the largest known id it counts itself in PIPELINE_LOCK's
+	// enqueued_below, under that lock, so such a run is abandoned
+	// (ProcStateListRun, PipelineLockAcquire). The lock row is taken first
+	// (the move reads the count's result), in the pump's order: lock row, then
+	// queue rows.
 	ReplayByIDs(ctx context.Context, db DBTX, arg ReplayByIDsParams) ([]int64, error)
 	// Replay in bounded batches and the flights' last change, for internal/replay
 	// (msgx replay, POST /admin/replay). The replayable classes are CODEC_ERROR,

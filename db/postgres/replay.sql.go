@@ -56,6 +56,12 @@ func (q *Queries) FlightMarks(ctx context.Context, db DBTX, flids []int64) ([]Fl
 }
 
 const replayByIDs = `-- name: ReplayByIDs :many
+WITH counted AS (
+  INSERT INTO pipeline_lock (id, locked_at, enqueued_below) VALUES (1, $1, 1)
+  ON CONFLICT (id) DO UPDATE SET locked_at = EXCLUDED.locked_at,
+    enqueued_below = pipeline_lock.enqueued_below + 1
+  RETURNING enqueued_below
+)
 UPDATE proc_state SET
   status = 'PENDING',
   attempts = 0,
@@ -71,6 +77,7 @@ UPDATE proc_state SET
 WHERE status IN ('FAILED', 'DEAD')
   AND error_class IN ('CODEC_ERROR', 'UNSUPPORTED', 'INFRA', 'EXHAUSTED')
   AND msg_id = ANY($2::bigint[])
+  AND EXISTS (SELECT 1 FROM counted)
 RETURNING msg_id
 `
 
@@ -82,6 +89,13 @@ type ReplayByIDsParams struct {
 // Moves those of @msg_ids that are FAILED/DEAD of a replayable class back to
 // PENDING (attempts, next attempt and the head-deadline's start reset,
 // identity kept, the old error kept as audit). One bounded batch per call.
+// A replayed id re-enters the queue, maybe inside the range of a run the
+// pump has read (a finished id above the head, after a late row): like an
+// enqueue below the largest known id it counts itself in PIPELINE_LOCK's
+// enqueued_below, under that lock, so such a run is abandoned
+// (ProcStateListRun, PipelineLockAcquire). The lock row is taken first
+// (the move reads the count's result), in the pump's order: lock row, then
+// queue rows.
 func (q *Queries) ReplayByIDs(ctx context.Context, db DBTX, arg ReplayByIDsParams) ([]int64, error) {
 	rows, err := db.Query(ctx, replayByIDs, arg.Now, arg.MsgIds)
 	if err != nil {

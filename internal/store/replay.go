@@ -19,6 +19,10 @@ type Replays interface {
 	ReplayCandidates(ctx context.Context, p ReplayCandidatesParams) ([]vocab.QueueEntry, error)
 	// ReplayIDs moves those of ids that are replayable back to PENDING, as
 	// Replay does, and returns them in MSG_ID order; the others are left alone.
+	// It counts itself under PIPELINE_LOCK (an enqueue below the largest
+	// known id: a run read around a replayed id is abandoned), so it waits
+	// for a business transaction in flight: never call it while holding that
+	// lock in another transaction.
 	ReplayIDs(ctx context.Context, ids []int64, now time.Time) ([]int64, error)
 	// FlightMarks returns the last change of the given flights that exist, keyed by FLID.
 	FlightMarks(ctx context.Context, flids []int64) (map[int64]FlightMark, error)

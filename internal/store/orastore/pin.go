@@ -65,8 +65,22 @@ func (e executor) ReplayCandidates(ctx context.Context, p store.ReplayCandidates
 	return pinned(ctx, e, func(x executor) ([]vocab.QueueEntry, error) { return x.replayCandidatesOn(ctx, p) })
 }
 
+// ReplayIDs runs in a transaction of its own unless it is given one: its
+// count under PIPELINE_LOCK and the move commit together.
 func (e executor) ReplayIDs(ctx context.Context, ids []int64, now time.Time) ([]int64, error) {
-	return pinned(ctx, e, func(p executor) ([]int64, error) { return p.replayIDsOn(ctx, ids, now) })
+	if len(ids) == 0 || e.tx != nil {
+		return e.replayIDsOn(ctx, ids, now)
+	}
+	t, err := e.Begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer t.Rollback(ctx)
+	moved, err := t.(*tx).executor.replayIDsOn(ctx, ids, now)
+	if err != nil {
+		return nil, err
+	}
+	return moved, t.Commit(ctx)
 }
 
 func (e executor) FlightMarks(ctx context.Context, flids []int64) (map[int64]store.FlightMark, error) {

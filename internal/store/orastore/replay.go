@@ -28,10 +28,16 @@ func (e executor) replayCandidatesOn(ctx context.Context, p store.ReplayCandidat
 	})
 }
 
-// ReplayIDs locks the replayable rows among ids, then moves exactly those.
+// ReplayIDs counts itself under PIPELINE_LOCK as an enqueue below the
+// largest known id (sql/postgres/queries/replay.sql says why; the lock row first, as
+// the pump takes it), locks the replayable rows among ids, then moves
+// exactly those.
 func (e executor) replayIDsOn(ctx context.Context, ids []int64, now time.Time) ([]int64, error) {
 	if len(ids) == 0 {
 		return []int64{}, nil
+	}
+	if err := e.takePipelineLock(ctx, "PipelineLockEnqueueBelow", now); err != nil {
+		return nil, err
 	}
 	list, err := e.numbers(ctx, ids)
 	if err != nil {

@@ -3,6 +3,7 @@ package orastore
 import (
 	"database/sql/driver"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -41,21 +42,25 @@ func TestRequests(t *testing.T) {
 	}
 }
 
-// TestReplayIDs: lock the replayable rows, then move exactly those.
+// TestReplayIDs: count the replay under PIPELINE_LOCK, lock the replayable
+// rows, then move exactly those.
 func TestReplayIDs(t *testing.T) {
 	now := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
-	f, s := newFake(t, rows("MSG_ID", []driver.Value{number("3")}), answer{affected: 1})
+	f, s := newFake(t, answer{affected: 1}, rows("MSG_ID", []driver.Value{number("3")}), answer{affected: 1})
 	moved, err := s.ReplayIDs(ctx, []int64{3, 4}, now)
 	if err != nil || !slices.Equal(moved, []int64{3}) {
 		t.Fatalf("moved %v, %v", moved, err)
 	}
-	if got := f.calls[1].Args["msg_ids"].([]int64); !slices.Equal(got, []int64{3}) {
+	if !strings.Contains(f.calls[0].SQL, "t.enqueued_below = t.enqueued_below + 1") {
+		t.Errorf("first call does not count the replay under the lock:\n%s", f.calls[0].SQL)
+	}
+	if got := f.calls[2].Args["msg_ids"].([]int64); !slices.Equal(got, []int64{3}) {
 		t.Errorf("moved ids bound %v", got)
 	}
 	if _, err := s.ReplayCandidates(ctx, store.ReplayCandidatesParams{Limit: 10}); err != nil {
 		t.Fatal(err)
 	}
-	if f.calls[2].Args["any_id"] != int64(1) {
-		t.Errorf("no id list: any_id %v", f.calls[2].Args["any_id"])
+	if f.calls[3].Args["any_id"] != int64(1) {
+		t.Errorf("no id list: any_id %v", f.calls[3].Args["any_id"])
 	}
 }

@@ -65,9 +65,15 @@ func testReplayBatches(t *testing.T, newStore Factory) {
 		t.Parallel() // its own database (newStore)
 		s := seed(t)
 		now := t0.Add(time.Hour)
+		_, before, err := s.QueueRun(ctx(t), 10)
+		require.NoError(t, err)
 		moved, err := s.ReplayIDs(ctx(t), []int64{7, 2, 5, 4, 99}, now)
 		require.NoError(t, err)
 		require.Equal(t, []int64{5, 7}, moved, "only the replayable ones, in MSG_ID order")
+		_, after, err := s.QueueRun(ctx(t), 10)
+		require.NoError(t, err)
+		require.Equal(t, before+1, after,
+			"a replay counts itself as an enqueue below the largest known id: a run read before it is abandoned")
 
 		m, err := s.Message(ctx(t), 7)
 		require.NoError(t, err)

@@ -14,7 +14,10 @@ SELECT * FROM (
 
 -- name: ReplayByIDs :many
 -- Step 1 of 2 (no multi-row RETURNING without an array out bind): lock the
--- replayable rows among :msg_ids; step 2 moves exactly those.
+-- replayable rows among :msg_ids; step 2 moves exactly those. The adapter
+-- takes PIPELINE_LOCK before, counting the replay as an enqueue below the
+-- largest known id (PipelineLockEnqueueBelow): a replayed id may re-enter
+-- inside a run the pump has read.
 SELECT msg_id FROM proc_state
 WHERE status IN ('FAILED', 'DEAD')
   AND error_class IN ('CODEC_ERROR', 'UNSUPPORTED', 'INFRA', 'EXHAUSTED')
