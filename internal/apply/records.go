@@ -156,19 +156,6 @@ func recordFLIDs(recs []*sis.FlightRecord) []int64 {
 	return ids
 }
 
-// Touches says which flights a message settled alone may write: those it
-// names, or every one (all) for a snapshot, whose prune reaches flights it
-// does not name. The pump's state cache forgets them.
-func Touches(msg *sis.Message) (flids []int64, all bool) {
-	if msg == nil {
-		return nil, false
-	}
-	if msg.Kind == sis.KindSchedule && msg.Schedule.Snapshot() {
-		return nil, true
-	}
-	return FLIDs(msg), false
-}
-
 // overlay stages one message's flight states over the batch's states, so a
 // message refused half way leaves the batch's view untouched.
 type overlay struct {

@@ -3,24 +3,15 @@ package pump
 import (
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/msgx-aodb/msgx/internal/backfill"
-	"github.com/msgx-aodb/msgx/internal/clock"
-	"github.com/msgx-aodb/msgx/internal/config"
-	"github.com/msgx-aodb/msgx/internal/gctune"
-	"github.com/msgx-aodb/msgx/internal/ingress"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/vocab"
-	"github.com/msgx-aodb/msgx/internal/wake"
 )
 
 // flopMix is the i-th FLOP update of a realistic mix over the flights:
@@ -90,63 +81,6 @@ func fillMailboxBad(tb testing.TB, e *env, n, flights, bad int) {
 		}
 		_, err := e.MailboxDB.ExecContext(tb.Context(), sb.String(), args...)
 		require.NoError(tb, err)
-	}
-}
-
-// runService runs poller, pump and backfill like `msgx serve`, with its
-// default settings, on the real clock until every message is terminal and
-// backfilled; it returns the elapsed time and the largest live heap sampled
-// meanwhile.
-func runService(tb testing.TB, e *env, n int) (time.Duration, uint64) {
-	tb.Helper()
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	// The garbage collector of msgx serve (gc.percent, gc.memory-limit).
-	d := config.Defaults()
-	defer gctune.Apply(d.GCPercent, d.MemoryLimit(), quiet)()
-	real := clock.Real{}
-	bf := backfill.New(e.Store, e.Mailbox, real, quiet, backfill.DefaultConfig())
-	enqueued := wake.New()
-	cfg := e.pump.cfg
-	cfg.Enqueued = enqueued
-	sizes := ingress.NewSizeHints() // as internal/app wires them
-	pump := New(e.Store, sizes.Reader(e.Mailbox), bf.Notify, real, quiet, cfg)
-	pcfg := ingress.DefaultConfig()
-	pcfg.Enqueued, pcfg.Sizes = enqueued, sizes
-	poller := ingress.NewPoller(e.Store, e.Mailbox, real, quiet, pcfg)
-
-	ctx, cancel := context.WithCancel(tb.Context())
-	defer cancel()
-	// The newest row: the drain is over once the poller has passed it.
-	// MAX reads one entry of the key; the list of every unprocessed id read
-	// before read n rows of the mailbox inside the drain BenchmarkTenantCPU
-	// measures (1 Handler_read_next per message that msgx serve never does).
-	var last int64
-	require.NoError(tb, e.MailboxDB.QueryRowContext(tb.Context(), "SELECT MAX(CMINMSGS_ID) FROM cminmsgs").Scan(&last))
-	began := time.Now()
-	go func() { assert.NoError(tb, poller.Run(ctx)) }()
-	go func() { assert.NoError(tb, pump.Run(ctx)) }()
-	go func() { assert.NoError(tb, bf.Run(ctx)) }()
-	var peak uint64
-	var ms runtime.MemStats
-	deadline := time.Now().Add(5 * time.Minute)
-	for {
-		if time.Now().After(deadline) {
-			counts, _ := e.Store.QueueCounts(tb.Context())
-			todos, _ := e.Store.DueBackfills(tb.Context(), time.Now().Add(time.Hour), 3)
-			tb.Fatalf("service did not finish %d messages in time: %+v, todos %+v", n, counts, todos)
-		}
-		runtime.ReadMemStats(&ms)
-		peak = max(peak, ms.HeapInuse)
-		// Cheap checks, each made only once the one before it passed, so
-		// observing costs the service next to nothing: the poller passed the
-		// newest row, no unfinished head, no todo left. (The todo check
-		// reads the young backfill_todo's dead rows; made every 20 ms it was
-		// ≈ 10 µs of PostgreSQL per FLOP message, the drain's largest read.)
-		if done, err := serviceDone(tb.Context(), e.Store, last); err != nil || done {
-			require.NoError(tb, err)
-			return time.Since(began), peak
-		}
-		time.Sleep(20 * time.Millisecond) // observing progress, not ordering anything
 	}
 }
 

@@ -6,11 +6,15 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+	"unsafe"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/decode"
+	"github.com/msgx-aodb/msgx/internal/flight"
+	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
@@ -186,27 +190,63 @@ func TestReadAheadKeepsToTheBudget(t *testing.T) {
 }
 
 // A decoded message's values are substrings of its XML: the state cache
-// does not keep the states a large message wrote (they would keep the
-// whole message alive), nor does the batch's input list the pump keeps,
-// and the META kept for the backfill is a copy.
+// keeps the states a large message wrote as copies that own their strings
+// (they would keep the whole message alive), a small message's as written;
+// the batch's input list the pump keeps holds nothing, and the META kept
+// for the backfill is a copy.
 func TestLargeMessagesAreNotKeptAlive(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.Send(t, dnld(2))
 	e.StepUntilWait(t)
+	spy := &statesSpy{Store: e.Store}
+	e.pump.store = spy
 	large := e.Send(t, paddedFlop(1, "7", 2*pinBytes))
 	small := e.Send(t, flop("STND", 2, "<STND>8</STND>"))
 	e.StepUntilWait(t)
 	require.Equal(t, vocab.StatusSucceeded, e.msg(t, large).Status)
 	require.Equal(t, vocab.StatusSucceeded, e.msg(t, small).Status)
-	require.NotContains(t, e.pump.st.cache.entries, int64(1), "the large message's flight is not cached")
-	require.Contains(t, e.pump.st.cache.entries, int64(2), "the small message's flight is")
 	require.Equal(t, "7", e.flight(t, 1).Scalars["STND"].Raw)
+	require.Len(t, spy.written, 2, "the two FLOPs went as one batch")
+	for _, w := range spy.written {
+		cached := e.pump.st.cache.entries[w.FLID].state
+		require.Equal(t, w.Scalars["STND"].Raw, cached.Scalars["STND"].Raw)
+		shared := unsafe.StringData(w.Scalars["STND"].Raw) == unsafe.StringData(cached.Scalars["STND"].Raw)
+		require.Equal(t, w.FLID == 2, shared, "flight %d: only the small message's state is cached as written", w.FLID)
+	}
 	// The batch's input list is kept for the next batch, holding nothing.
 	require.NotEmpty(t, e.pump.st.inputs, "the two FLOPs went as one batch")
 	for _, in := range e.pump.st.inputs {
 		require.Zero(t, in)
 	}
+}
+
+// statesSpy keeps the states of every flight write.
+type statesSpy struct {
+	store.Store
+	written []*flight.State
+}
+
+func (s *statesSpy) Begin(ctx context.Context) (store.Tx, error) {
+	tx, err := s.Store.Begin(ctx)
+	return statesTx{tx, s}, err
+}
+
+type statesTx struct {
+	store.Tx
+	spy *statesSpy
+}
+
+func (t statesTx) Begin(ctx context.Context) (store.Tx, error) {
+	sp, err := t.Tx.Begin(ctx)
+	return statesTx{sp, t.spy}, err
+}
+
+func (t statesTx) WriteFlights(ctx context.Context, writes []vocab.FlightWrite, now time.Time) error {
+	for _, w := range writes {
+		t.spy.written = append(t.spy.written, w.State)
+	}
+	return t.Tx.WriteFlights(ctx, writes, now)
 }
 
 // The pump's default budget is the service's (benchmarks run with it).

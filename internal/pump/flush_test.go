@@ -129,15 +129,21 @@ func TestManyRecordsAreAppliedInSlices(t *testing.T) {
 }
 
 // A refusal in the last slice refuses the whole message: nothing the
-// slices before wrote stays.
+// slices before wrote stays, neither in the store nor in the state cache
+// (the first slice's flights, which no later record names, were written
+// before the refusal).
 func TestRefusalInALaterSliceWritesNothing(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.Send(t, dnld(3))
+	e.Send(t, dnld(4))
 	e.StepUntilWait(t)
 	var recs []string
 	for r := range 2 * apply.SliceRecords {
-		recs = append(recs, fmt.Sprintf("<FLTR><FLID>%d</FLID><STND>%d</STND></FLTR>", r%3+1, r))
+		flid := 4
+		if r < apply.SliceRecords {
+			flid = r%3 + 1
+		}
+		recs = append(recs, fmt.Sprintf("<FLTR><FLID>%d</FLID><STND>%d</STND></FLTR>", flid, r))
 	}
 	recs = append(recs, "<FLTR><FLID>99</FLID><STND>1</STND></FLTR>") // a new flight without SODT
 	id := e.Send(t, schd("UPD", recs...))
@@ -148,4 +154,6 @@ func TestRefusalInALaterSliceWritesNothing(t *testing.T) {
 	require.Equal(t, "201", e.flight(t, 1).Scalars["STND"].Raw, "the earlier slices are rolled back")
 	require.Equal(t, int64(1), e.flight(t, 1).StateVersion)
 	require.Empty(t, e.events(t, id))
+	require.Equal(t, int64(1), e.pump.st.cache.entries[1].state.StateVersion)
+	requireCacheMatchesStore(t, e)
 }

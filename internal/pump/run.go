@@ -109,14 +109,17 @@ func batchable(run []prepared) int {
 // savepoint, and reports it once committed; failed when it failed instead
 // (recorded: it holds the head), overtaken when a smaller id came first. A
 // failure binds what the message decoded to (kind, META), so it is kept for
-// audit and backfilled when the message is exhausted.
+// audit and backfilled when the message is exhausted. The states it
+// committed go to the state cache, as a batch's do: a download's flights
+// are then not read again by the messages after it, nor by its resend.
 func (p *Pump) commitAlone(ctx context.Context, st *runState, pr *prepared) (stepKind, error) {
 	now := p.now()
-	// This path writes flights without the state cache: forget what it touches.
-	defer forget(st.cache, pr)
-	var res *apply.Result
+	var (
+		res     *apply.Result
+		written []vocab.FlightWrite
+	)
 	err := p.inTx(ctx, now, func(tx store.Tx, _ int64) (err error) {
-		res, err = p.settle(ctx, tx, pr, now)
+		res, written, err = p.settle(ctx, tx, st.cache, pr, now)
 		return err
 	})
 	if errors.Is(err, errOvertaken) {
@@ -127,6 +130,7 @@ func (p *Pump) commitAlone(ctx context.Context, st *runState, pr *prepared) (ste
 		return failed, p.failHead(ctx, pr.Msg, err, apply.FailureBinding(pr.Decoded))
 	}
 	if res != nil {
+		st.cache.committed(written, now, func(int64) bool { return pr.size >= pinBytes })
 		p.finished(pr, res.Outcome, now)
 		p.afterCommit(ctx, res.Final.Backfills)
 	}
@@ -134,46 +138,54 @@ func (p *Pump) commitAlone(ctx context.Context, st *runState, pr *prepared) (ste
 }
 
 // settle is the transaction of one message: re-check the head under the
-// lock, apply the message in a savepoint, write its final status. It
-// returns nil when the message was no longer unfinished. An error means a
-// retryable failure: the savepoint is rolled back and nothing of the
-// message is written.
-func (p *Pump) settle(ctx context.Context, tx store.Tx, pr *prepared, now time.Time) (*apply.Result, error) {
+// lock, apply the message in a savepoint (reading its flights through the
+// state cache), write its final status. It returns nil when the message
+// was no longer unfinished, and the flight states it wrote: the first
+// maxCachedStates of them, as many as the cache keeps (a download of tens
+// of thousands of flights is written in slices, so as not to hold them all).
+// An error means a retryable failure: the savepoint is rolled back and
+// nothing of the message is written.
+func (p *Pump) settle(ctx context.Context, tx store.Tx, cache *stateCache, pr *prepared, now time.Time) (*apply.Result, []vocab.FlightWrite, error) {
 	sp, err := tx.Begin(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer sp.Rollback(ctx)
 	if err := stillHead(ctx, sp, pr.Msg.ID); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// Re-check under the lock: another instance or a replay may have moved it.
 	locked, err := sp.LockMessages(ctx, []int64{pr.Msg.ID})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(locked) == 0 || !unfinished(locked[0]) {
-		return nil, sp.Commit(ctx)
+		return nil, nil, sp.Commit(ctx)
 	}
 	in := pr.Input
 	in.Msg = locked[0]
-	res, err := p.apply.One(ctx, txReader{sp, p.cfg.Guard}, in, now, func(w *apply.Writes) error { return write(ctx, sp, w, now, p.cfg.Shadow) })
+	var written []vocab.FlightWrite
+	res, err := p.apply.One(ctx, txReader{sp, p.cfg.Guard, cache}, in, now, func(w *apply.Writes) error {
+		written = append(written, w.Flights[:min(len(w.Flights), maxCachedStates-len(written))]...)
+		return write(ctx, sp, w, now, p.cfg.Shadow)
+	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if res.Discard { // undo what it began; Final is all it writes
+		written = nil
 		if err := sp.Rollback(ctx); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if sp, err = tx.Begin(ctx); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		defer sp.Rollback(ctx)
 	}
 	if err := write(ctx, sp, res.Final, now, p.cfg.Shadow); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return &res, sp.Commit(ctx)
+	return &res, written, sp.Commit(ctx)
 }
 
 // errStale: a message of the batch changed after the step read it (a
@@ -204,8 +216,7 @@ func (p *Pump) commitBatch(ctx context.Context, st *runState, run []prepared, be
 	if err != nil {
 		return err
 	}
-	st.cache.committed(w.Flights, now)
-	st.cache.forget(pinningFLIDs(run))
+	st.cache.committed(w.Flights, now, pinning(run))
 	for i := range run {
 		p.finished(&run[i], outs[i], now)
 	}
@@ -249,17 +260,6 @@ func (p *Pump) applyBatch(ctx context.Context, tx store.Tx, st *runState, run []
 		return nil, nil, err
 	}
 	return w, outs, nil
-}
-
-// forget drops from the state cache the flights a message settled alone
-// may have written.
-func forget(cache *stateCache, pr *prepared) {
-	flids, all := apply.Touches(pr.Decoded)
-	if all {
-		cache.clear()
-		return
-	}
-	cache.forget(flids)
 }
 
 // errOvertaken: an id entered the queue ahead of the run after it was read

@@ -14,13 +14,15 @@ import (
 // memory stays flat however long a lead term lasts.
 const maxCachedStates = 5000
 
-// stateCache holds the flight states the pump's fast path committed in this
-// lead term, each with the stamp (state_version, updated_at) it was written
-// under. A batch then reads only the stamps of the flights it touches and
-// loads in full only the flights whose stamp moved: written by another path
-// (one by one, snapshots, the history sweep, another leader before this
-// term) or never seen. Every write sets updated_at, also one that bumps no
-// version, so a stale entry never matches.
+// stateCache holds the flight states the pump committed in this lead term
+// (batches and messages settled alone), each with the stamp
+// (state_version, updated_at) it was written under. A transaction then
+// reads only the stamps of the flights it touches and loads in full only
+// the flights whose stamp moved (written by another leader before this
+// term, or by a transaction rolled back after its read) or never seen; a
+// flight the history sweep removed has no stamp and is not served. Every
+// write sets updated_at, also one that bumps no version, so a stale entry
+// never matches: the cache needs no invalidation, only its bound.
 //
 // States are shared, never copied: the computation clones a state before it
 // changes it (flight.Next, flight.Delete).
@@ -68,12 +70,17 @@ func (c *stateCache) states(ctx context.Context, ex store.Executor, flids []int6
 	return states, nil
 }
 
-// committed records the states a fast-path batch wrote at now, as the
-// store holds them: updated_at is the write time, also for a write that
-// bumped no version. now must have the store's precision (microseconds).
-func (c *stateCache) committed(writes []vocab.FlightWrite, now time.Time) {
+// committed records the states a transaction of the pump wrote at now, as
+// the store holds them: updated_at is the write time, also for a write
+// that bumped no version. now must have the store's precision
+// (microseconds). A state detach names may hold values of a message of
+// pinBytes or more and is cached as a copy that owns its strings.
+func (c *stateCache) committed(writes []vocab.FlightWrite, now time.Time, detach func(flid int64) bool) {
 	for _, w := range writes {
 		s := *w.State // shallow: the maps are never changed in place
+		if detach(s.FLID) {
+			s = *s.Detached()
+		}
 		s.UpdatedAt = now
 		if s.CreatedAt.IsZero() {
 			s.CreatedAt = now
@@ -86,29 +93,26 @@ func (c *stateCache) committed(writes []vocab.FlightWrite, now time.Time) {
 // pinBytes: a decoded message's values are substrings of its XML, so a
 // cached state keeps alive every message it took a value from. That is
 // harmless for ordinary messages (a FLOP is about 1 KB: at most a few MB
-// for the whole cache) but not for large ones: the states a message of
-// this size or more wrote are not cached (they are read again when needed).
+// for the whole cache) but not for large ones (a download of thousands of
+// flights is megabytes): the states a message of this size or more wrote
+// are cached detached (flight.State.Detached).
 const pinBytes = 16 << 10
 
-// pinningFLIDs are the flights of the run's messages of pinBytes or more.
-func pinningFLIDs(run []prepared) []int64 {
-	var flids []int64
+// pinning says which flights of a batch were written by a message of
+// pinBytes or more.
+func pinning(run []prepared) func(flid int64) bool {
+	var flids map[int64]bool
 	for _, pr := range run {
 		if pr.size >= pinBytes && pr.Decoded != nil {
-			flids = append(flids, apply.FLIDs(pr.Decoded)...)
+			if flids == nil {
+				flids = map[int64]bool{}
+			}
+			for _, id := range apply.FLIDs(pr.Decoded) {
+				flids[id] = true
+			}
 		}
 	}
-	return flids
-}
-
-// clear forgets everything; used after writes that bypass the cache.
-func (c *stateCache) clear() { clear(c.entries) }
-
-// forget drops the named flights; used after writes to them that bypass the cache.
-func (c *stateCache) forget(flids []int64) {
-	for _, id := range flids {
-		delete(c.entries, id)
-	}
+	return func(flid int64) bool { return flids[flid] }
 }
 
 // trim drops arbitrary entries beyond the bound (they are reloaded when needed).

@@ -6,16 +6,24 @@ import (
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/apply"
+	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/respmatch"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
 // txReader is what a message settled alone reads (apply.Reader): the
-// store's executor of its savepoint, and the request guard's read.
+// store's executor of its savepoint, the request guard's read, and the
+// flights through the state cache (a download's resend reads the stamps of
+// its flights, and in full only those another writer changed).
 type txReader struct {
 	store.Executor
 	guard Guard // nil: request mode
+	cache *stateCache
+}
+
+func (r txReader) Flights(ctx context.Context, flids []int64) (map[int64]*flight.State, error) {
+	return r.cache.states(ctx, r.Executor, flids)
 }
 
 func (r txReader) RespCandidates(ctx context.Context, key string, dttm time.Time) (respmatch.Candidates, error) {
