@@ -1,117 +1,91 @@
 package flight
 
 import (
+	"reflect"
 	"strings"
-	"time"
 )
 
-// Detached returns a deep copy of s that shares no memory with it or with
-// the message it was computed from. A state computed from a decoded message
-// holds substrings of the message's XML (every raw value, attribute and
-// verbatim payload), so keeping it keeps the whole message alive: the pump
-// caches the states a large message wrote (a download of thousands of
-// flights) as detached copies. Every string of the copy is in one buffer of
-// its own, so the copy costs a few allocations per map, not one per value.
-func (s *State) Detached() *State {
+// Detached returns a copy of s that keeps no message alive. A state
+// computed from a decoded message holds substrings of the message's XML
+// (its raw values and verbatim payloads), so keeping it keeps the whole
+// message alive: the pump caches the states a large message wrote (a
+// download of thousands of flights) as detached copies.
+//
+// base is the state s was computed from, or nil; it must keep no large
+// message alive itself (a detached copy, a state read from the store, or
+// one of a small message). What s shares with base, or holds equal to it,
+// is taken from base, so the copy of a resend that changed a value or two
+// costs those values; the rest is copied, every string into one buffer.
+// Names (the maps' keys: the schema's strings), stamps and the parsed forms
+// of values hold nothing of a message and are shared.
+func (s *State) Detached(base *State) *State {
 	if s == nil {
 		return nil
 	}
+	if base == nil {
+		base = &State{}
+	}
 	c := *s
-	c.groupsJSON = nil // keyed by the lists' arrays, which the copy does not share
+	c.groupsJSON = nil // keyed by the lists' arrays, which the copy may not share
 	var b strings.Builder
-	b.Grow(s.stringBytes())
 	own := func(v string) string {
 		if v == "" {
 			return ""
 		}
 		start := b.Len()
 		b.WriteString(v)
-		// The builder only ever appends: what String returned stays as it
-		// was, also after the buffer grows (and Grow sized it for all).
+		// The builder only appends: what String returned stays as it was,
+		// also after the buffer grows.
 		return b.String()[start:]
 	}
 	ownValue := func(v Value) Value {
 		v.Raw = own(v.Raw)
-		v.Time = clonePtr(v.Time)
-		v.Minutes = clonePtr(v.Minutes)
-		v.Days = clonePtr(v.Days)
 		return v
 	}
-	c.Scalars = detachMap(s.Scalars, own, ownValue)
-	c.Structs = detachMap(s.Structs, own, func(v Struct) Struct {
+	c.Scalars = detachMap(s.Scalars, base.Scalars, func(v, old Value, had bool) Value {
+		if had && v == old {
+			return old
+		}
+		return ownValue(v)
+	})
+	c.Groups = detachMap(s.Groups, base.Groups, func(items, old []Item, had bool) []Item {
+		if had && len(items) == len(old) && (len(items) == 0 || &items[0] == &old[0]) {
+			return old // a list is never changed once in a state: the same array is the same items
+		}
+		out := make([]Item, len(items))
+		for i, it := range items {
+			out[i] = Item{SourceSeq: it.SourceSeq, Fields: detachMap(it.Fields, nil, func(v, _ Value, _ bool) Value { return ownValue(v) })}
+		}
+		return out
+	})
+	c.Structs = detachMap(s.Structs, base.Structs, func(v, _ Struct, _ bool) Struct {
 		if v.Text != nil {
 			t := own(*v.Text)
 			v.Text = &t
 		}
-		v.Attrs = detachMap(v.Attrs, own, own)
+		v.Attrs = detachMap(v.Attrs, nil, func(a, _ string, _ bool) string { return own(a) })
 		return v
 	})
-	c.Groups = detachMap(s.Groups, own, func(items []Item) []Item {
-		out := make([]Item, len(items))
-		for i, it := range items {
-			out[i] = Item{SourceSeq: clonePtr(it.SourceSeq), Fields: detachMap(it.Fields, own, ownValue)}
+	c.Payloads = detachMap(s.Payloads, base.Payloads, func(p, old Payload, had bool) Payload {
+		if had && p == old {
+			return old
 		}
-		return out
+		return Payload{Format: p.Format, Content: own(p.Content)}
 	})
-	c.Payloads = detachMap(s.Payloads, own, func(p Payload) Payload {
-		return Payload{Format: own(p.Format), Content: own(p.Content)}
-	})
-	c.Stamps = detachMap(s.Stamps, own, func(t time.Time) time.Time { return t })
-	c.FDay = clonePtr(s.FDay)
-	c.DeletedAt = clonePtr(s.DeletedAt)
 	return &c
 }
 
-// stringBytes is the length of every string Detached copies.
-func (s *State) stringBytes() int {
-	n := 0
-	value := func(k string, v Value) { n += len(k) + len(v.Raw) }
-	for k, v := range s.Scalars {
-		value(k, v)
-	}
-	for k, v := range s.Structs {
-		n += len(k)
-		if v.Text != nil {
-			n += len(*v.Text)
-		}
-		for a, t := range v.Attrs {
-			n += len(a) + len(t)
-		}
-	}
-	for k, items := range s.Groups {
-		n += len(k)
-		for _, it := range items {
-			for f, v := range it.Fields {
-				value(f, v)
-			}
-		}
-	}
-	for k, p := range s.Payloads {
-		n += len(k) + len(p.Format) + len(p.Content)
-	}
-	for k := range s.Stamps {
-		n += len(k)
-	}
-	return n
-}
-
-// detachMap copies m, its keys through own and its values through value; a
-// nil map stays nil.
-func detachMap[V any](m map[string]V, own func(string) string, value func(V) V) map[string]V {
-	if m == nil {
-		return nil
+// detachMap is m itself when it is base's map, else a copy of m whose
+// values go through value (with base's value under the same key, if any);
+// a nil map stays nil.
+func detachMap[V any](m, base map[string]V, value func(v, old V, had bool) V) map[string]V {
+	if m == nil || reflect.ValueOf(m).UnsafePointer() == reflect.ValueOf(base).UnsafePointer() {
+		return m
 	}
 	out := make(map[string]V, len(m))
 	for k, v := range m {
-		out[own(k)] = value(v)
+		old, had := base[k]
+		out[k] = value(v, old, had)
 	}
 	return out
-}
-
-func clonePtr[T any](p *T) *T {
-	if p == nil {
-		return nil
-	}
-	v := *p
-	return &v
 }

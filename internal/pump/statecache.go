@@ -74,12 +74,14 @@ func (c *stateCache) states(ctx context.Context, ex store.Executor, flids []int6
 // the store holds them: updated_at is the write time, also for a write
 // that bumped no version. now must have the store's precision
 // (microseconds). A state detach names may hold values of a message of
-// pinBytes or more and is cached as a copy that owns its strings.
+// pinBytes or more and is cached detached (flight.State.Detached).
 func (c *stateCache) committed(writes []vocab.FlightWrite, now time.Time, detach func(flid int64) bool) {
 	for _, w := range writes {
 		s := *w.State // shallow: the maps are never changed in place
 		if detach(s.FLID) {
-			s = *s.Detached()
+			// Computed over the cached state, if any: what it kept of it
+			// is shared, not copied again.
+			s = *s.Detached(c.entries[s.FLID].state)
 		}
 		s.UpdatedAt = now
 		if s.CreatedAt.IsZero() {

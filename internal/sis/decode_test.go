@@ -3,8 +3,12 @@ package sis
 import (
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"unsafe"
+
+	"github.com/stretchr/testify/require"
 )
 
 func mustRead(t testing.TB, path string) []byte {
@@ -116,5 +120,42 @@ func TestErrorString(t *testing.T) {
 	se := err.(*Error)
 	if se.Path != "MSG/FLOP/FDIV@DDIR" || se.Value != "TOO" {
 		t.Fatalf("%+v", se)
+	}
+}
+
+// The names a decoded item or structure carries (its fields, its
+// attributes) are the schema's strings, not substrings of the message: a
+// flight state keeps them as keys, and a substring would keep the whole
+// message alive with the state. Two decodes of the same text in two
+// buffers give the very same name strings.
+func TestDecodedNamesAreTheSchemas(t *testing.T) {
+	raw := `<MSG><META><SNDR>AODB</SNDR><SEQN>5</SEQN><DTTM>20261202090311</DTTM><TYPE>SCHD</TYPE><STYP>UPD</STYP></META><SCHD><RECS>1</RECS><FLTR>` +
+		`<FLID>7</FLID><ALCD>CA</ALCD><FLNO>CA7</FLNO><MVIN>D</MVIN><SODT>02DEC261030</SODT>` +
+		`<GTDT GTNO="1"><GATE>A1</GATE><GTYP>C</GTYP></GTDT><DELY CODE="93" DURA="0030">late</DELY>` +
+		`<FDIV DDES="HKG" DDIR="TO">weather</FDIV></FLTR></SCHD></MSG>`
+	names := func() []string {
+		m, err := Decode([]byte(raw), DefaultOptions())
+		require.NoError(t, err)
+		rec := m.Schedule.Flights[0]
+		var out []string
+		for _, op := range rec.Groups.All() {
+			for _, it := range op.Items {
+				for _, f := range append(slices.Clone(it.Fields), it.Attrs...) {
+					out = append(out, f.Name)
+				}
+			}
+		}
+		for _, op := range rec.Structs.All() {
+			for _, a := range op.Attrs {
+				out = append(out, a.Name)
+			}
+		}
+		return out
+	}
+	first, second := names(), names()
+	require.Len(t, first, 6)
+	for i := range first {
+		require.Equal(t, first[i], second[i])
+		require.Same(t, unsafe.StringData(first[i]), unsafe.StringData(second[i]), "%s: the schema's string", first[i])
 	}
 }

@@ -267,7 +267,7 @@ func (d *decoder) groupItem(n int32, g GroupID, ord int) (Item, *Error) {
 		if err != nil {
 			return it, err
 		}
-		it.Attrs = append(it.Attrs, NamedField{a.Name, f})
+		it.Attrs = append(it.Attrs, NamedField{fs.name, f}) // the schema's name: see fields below
 	}
 	if nd.nchild > 0 {
 		it.Fields = d.fields(int(nd.nchild))
@@ -287,7 +287,10 @@ func (d *decoder) groupItem(n int32, g GroupID, ord int) (Item, *Error) {
 		if err != nil {
 			return it, err
 		}
-		it.Fields = append(it.Fields, NamedField{name, f})
+		// The schema's name, not the message's text of it: a flight state
+		// keeps the names as keys, and a substring of the message would
+		// keep the whole message alive with the state.
+		it.Fields = append(it.Fields, NamedField{fs.name, f})
 	}
 	switch {
 	case spec.text:
@@ -370,7 +373,7 @@ func (d *decoder) structOp(n int32, s StructID) (StructOp, *Error) {
 		if err != nil {
 			return op, err
 		}
-		op.Attrs = append(op.Attrs, NamedField{a.Name, f})
+		op.Attrs = append(op.Attrs, NamedField{fs.name, f}) // the schema's name, as an item's
 	}
 	if txt := t.text(n); !isBlank(txt) {
 		op.Text = txt
