@@ -25,67 +25,140 @@ func (s *State) Detached(base *State) *State {
 	if base == nil {
 		base = &State{}
 	}
+	d := detacher{base: base}
+	d.buf.Grow(d.size(s)) // one buffer for every string copied
 	c := *s
 	c.groupsJSON = nil // keyed by the lists' arrays, which the copy may not share
-	var b strings.Builder
-	own := func(v string) string {
-		if v == "" {
-			return ""
+	c.Scalars = detachMap(s.Scalars, base.Scalars, func(k string, v Value) Value {
+		if d.keepScalar(k, v) {
+			return base.Scalars[k]
 		}
-		start := b.Len()
-		b.WriteString(v)
-		// The builder only appends: what String returned stays as it was,
-		// also after the buffer grows.
-		return b.String()[start:]
-	}
-	ownValue := func(v Value) Value {
-		v.Raw = own(v.Raw)
-		return v
-	}
-	c.Scalars = detachMap(s.Scalars, base.Scalars, func(v, old Value, had bool) Value {
-		if had && v == old {
-			return old
-		}
-		return ownValue(v)
+		return d.value(v)
 	})
-	c.Groups = detachMap(s.Groups, base.Groups, func(items, old []Item, had bool) []Item {
-		if had && len(items) == len(old) && (len(items) == 0 || &items[0] == &old[0]) {
-			return old // a list is never changed once in a state: the same array is the same items
+	c.Groups = detachMap(s.Groups, base.Groups, func(k string, items []Item) []Item {
+		if d.keepList(k, items) {
+			return base.Groups[k]
 		}
 		out := make([]Item, len(items))
 		for i, it := range items {
-			out[i] = Item{SourceSeq: it.SourceSeq, Fields: detachMap(it.Fields, nil, func(v, _ Value, _ bool) Value { return ownValue(v) })}
+			out[i] = Item{SourceSeq: it.SourceSeq, Fields: detachMap(it.Fields, nil, func(_ string, v Value) Value { return d.value(v) })}
 		}
 		return out
 	})
-	c.Structs = detachMap(s.Structs, base.Structs, func(v, _ Struct, _ bool) Struct {
+	c.Structs = detachMap(s.Structs, base.Structs, func(_ string, v Struct) Struct {
 		if v.Text != nil {
-			t := own(*v.Text)
+			t := d.own(*v.Text)
 			v.Text = &t
 		}
-		v.Attrs = detachMap(v.Attrs, nil, func(a, _ string, _ bool) string { return own(a) })
+		v.Attrs = detachMap(v.Attrs, nil, func(_ string, a string) string { return d.own(a) })
 		return v
 	})
-	c.Payloads = detachMap(s.Payloads, base.Payloads, func(p, old Payload, had bool) Payload {
-		if had && p == old {
-			return old
+	c.Payloads = detachMap(s.Payloads, base.Payloads, func(k string, p Payload) Payload {
+		if d.keepPayload(k, p) {
+			return base.Payloads[k]
 		}
-		return Payload{Format: p.Format, Content: own(p.Content)}
+		return Payload{Format: p.Format, Content: d.own(p.Content)}
 	})
 	return &c
 }
 
+// detacher copies the strings of one state into one buffer, taking from
+// base what the state holds equal to it.
+type detacher struct {
+	base *State
+	buf  strings.Builder
+}
+
+// The parts of a state taken from base: a value or payload equal to base's
+// under the same name, a group list that is base's very list (a list is
+// never changed once in a state: the same array is the same items). A map
+// that is base's map is shared whole (detachMap).
+func (d *detacher) keepScalar(k string, v Value) bool {
+	old, had := d.base.Scalars[k]
+	return had && old == v
+}
+
+func (d *detacher) keepList(k string, items []Item) bool {
+	old, had := d.base.Groups[k]
+	return had && len(old) == len(items) && (len(items) == 0 || &old[0] == &items[0])
+}
+
+func (d *detacher) keepPayload(k string, p Payload) bool {
+	old, had := d.base.Payloads[k]
+	return had && old == p
+}
+
+// size is the length of the strings Detached copies out of s.
+func (d *detacher) size(s *State) int {
+	n := 0
+	if !sameMap(s.Scalars, d.base.Scalars) {
+		for k, v := range s.Scalars {
+			if !d.keepScalar(k, v) {
+				n += len(v.Raw)
+			}
+		}
+	}
+	if !sameMap(s.Groups, d.base.Groups) {
+		for k, items := range s.Groups {
+			if !d.keepList(k, items) {
+				for _, it := range items {
+					for _, v := range it.Fields {
+						n += len(v.Raw)
+					}
+				}
+			}
+		}
+	}
+	if !sameMap(s.Structs, d.base.Structs) {
+		for _, v := range s.Structs {
+			if v.Text != nil {
+				n += len(*v.Text)
+			}
+			for _, a := range v.Attrs {
+				n += len(a)
+			}
+		}
+	}
+	if !sameMap(s.Payloads, d.base.Payloads) {
+		for k, p := range s.Payloads {
+			if !d.keepPayload(k, p) {
+				n += len(p.Content)
+			}
+		}
+	}
+	return n
+}
+
+// own copies v into the buffer. The builder only appends: what String
+// returned stays as it was (and size made room for every copy).
+func (d *detacher) own(v string) string {
+	if v == "" {
+		return ""
+	}
+	start := d.buf.Len()
+	d.buf.WriteString(v)
+	return d.buf.String()[start:]
+}
+
+func (d *detacher) value(v Value) Value {
+	v.Raw = d.own(v.Raw)
+	return v
+}
+
 // detachMap is m itself when it is base's map, else a copy of m whose
-// values go through value (with base's value under the same key, if any);
-// a nil map stays nil.
-func detachMap[V any](m, base map[string]V, value func(v, old V, had bool) V) map[string]V {
-	if m == nil || reflect.ValueOf(m).UnsafePointer() == reflect.ValueOf(base).UnsafePointer() {
+// values go through value; a nil map stays nil.
+func detachMap[V any](m, base map[string]V, value func(k string, v V) V) map[string]V {
+	if m == nil || sameMap(m, base) {
 		return m
 	}
 	out := make(map[string]V, len(m))
 	for k, v := range m {
-		old, had := base[k]
-		out[k] = value(v, old, had)
+		out[k] = value(k, v)
 	}
 	return out
+}
+
+// sameMap: a and b are the same map (not merely equal ones).
+func sameMap[V any](a, b map[string]V) bool {
+	return a != nil && reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
