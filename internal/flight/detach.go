@@ -5,61 +5,72 @@ import (
 	"strings"
 )
 
-// Detached returns a copy of s that keeps no message alive. A state
-// computed from a decoded message holds substrings of the message's XML
-// (its raw values and verbatim payloads), so keeping it keeps the whole
-// message alive: the pump caches the states a large message wrote (a
-// download of thousands of flights) as detached copies.
+// Detach makes s keep no message alive. A state computed from a decoded
+// message holds substrings of the message's XML (its raw values and
+// verbatim payloads), so keeping it keeps the whole message alive: the pump
+// caches the states a large message wrote (a download of thousands of
+// flights) detached.
 //
 // base is the state s was computed from, or nil; it must keep no large
-// message alive itself (a detached copy, a state read from the store, or
-// one of a small message). What s shares with base, or holds equal to it,
-// is taken from base, so the copy of a resend that changed a value or two
-// costs those values; the rest is copied, every string into one buffer.
+// message alive itself (a detached state, one read from the store, or one
+// of a small message). A map s shares with base is left alone; in the
+// others, a value equal to base's under the same name becomes base's, and
+// every other string is replaced by a copy, all copies in one buffer.
+//
+// Detach writes into s's maps, the one exception to a state's maps never
+// being written once computed, and a harmless one: every value keeps its
+// content, so whoever else holds those maps (the states computed on the way
+// to s) sees the same state; only the memory behind the strings changes.
 // Names (the maps' keys: the schema's strings), stamps and the parsed forms
-// of values hold nothing of a message and are shared.
-func (s *State) Detached(base *State) *State {
-	if s == nil {
-		return nil
-	}
+// of values hold nothing of a message and are left as they are.
+func (s *State) Detach(base *State) {
 	if base == nil {
 		base = &State{}
 	}
 	d := detacher{base: base}
 	d.buf.Grow(d.size(s)) // one buffer for every string copied
-	c := *s
-	c.groupsJSON = nil // keyed by the lists' arrays, which the copy may not share
-	c.Scalars = detachMap(s.Scalars, base.Scalars, func(k string, v Value) Value {
-		if d.keepScalar(k, v) {
-			return base.Scalars[k]
+	if !sameMap(s.Scalars, base.Scalars) {
+		for k, v := range s.Scalars {
+			if d.keepScalar(k, v) {
+				s.Scalars[k] = base.Scalars[k]
+			} else {
+				s.Scalars[k] = d.value(v)
+			}
 		}
-		return d.value(v)
-	})
-	c.Groups = detachMap(s.Groups, base.Groups, func(k string, items []Item) []Item {
-		if d.keepList(k, items) {
-			return base.Groups[k]
+	}
+	if !sameMap(s.Groups, base.Groups) {
+		for k, items := range s.Groups {
+			if d.keepList(k, items) {
+				continue // base's very list
+			}
+			for _, it := range items {
+				for f, v := range it.Fields {
+					it.Fields[f] = d.value(v)
+				}
+			}
 		}
-		out := make([]Item, len(items))
-		for i, it := range items {
-			out[i] = Item{SourceSeq: it.SourceSeq, Fields: detachMap(it.Fields, nil, func(_ string, v Value) Value { return d.value(v) })}
+	}
+	if !sameMap(s.Structs, base.Structs) {
+		for k, v := range s.Structs {
+			if v.Text != nil {
+				t := d.own(*v.Text)
+				v.Text = &t
+			}
+			for a, x := range v.Attrs {
+				v.Attrs[a] = d.own(x)
+			}
+			s.Structs[k] = v
 		}
-		return out
-	})
-	c.Structs = detachMap(s.Structs, base.Structs, func(_ string, v Struct) Struct {
-		if v.Text != nil {
-			t := d.own(*v.Text)
-			v.Text = &t
+	}
+	if !sameMap(s.Payloads, base.Payloads) {
+		for k, p := range s.Payloads {
+			if d.keepPayload(k, p) {
+				s.Payloads[k] = base.Payloads[k]
+			} else {
+				s.Payloads[k] = Payload{Format: p.Format, Content: d.own(p.Content)}
+			}
 		}
-		v.Attrs = detachMap(v.Attrs, nil, func(_ string, a string) string { return d.own(a) })
-		return v
-	})
-	c.Payloads = detachMap(s.Payloads, base.Payloads, func(k string, p Payload) Payload {
-		if d.keepPayload(k, p) {
-			return base.Payloads[k]
-		}
-		return Payload{Format: p.Format, Content: d.own(p.Content)}
-	})
-	return &c
+	}
 }
 
 // detacher copies the strings of one state into one buffer, taking from
@@ -71,8 +82,7 @@ type detacher struct {
 
 // The parts of a state taken from base: a value or payload equal to base's
 // under the same name, a group list that is base's very list (a list is
-// never changed once in a state: the same array is the same items). A map
-// that is base's map is shared whole (detachMap).
+// never changed once in a state: the same array is the same items).
 func (d *detacher) keepScalar(k string, v Value) bool {
 	old, had := d.base.Scalars[k]
 	return had && old == v
@@ -88,7 +98,7 @@ func (d *detacher) keepPayload(k string, p Payload) bool {
 	return had && old == p
 }
 
-// size is the length of the strings Detached copies out of s.
+// size is the length of the strings Detach copies out of s.
 func (d *detacher) size(s *State) int {
 	n := 0
 	if !sameMap(s.Scalars, d.base.Scalars) {
@@ -143,19 +153,6 @@ func (d *detacher) own(v string) string {
 func (d *detacher) value(v Value) Value {
 	v.Raw = d.own(v.Raw)
 	return v
-}
-
-// detachMap is m itself when it is base's map, else a copy of m whose
-// values go through value; a nil map stays nil.
-func detachMap[V any](m, base map[string]V, value func(k string, v V) V) map[string]V {
-	if m == nil || sameMap(m, base) {
-		return m
-	}
-	out := make(map[string]V, len(m))
-	for k, v := range m {
-		out[k] = value(k, v)
-	}
-	return out
 }
 
 // sameMap: a and b are the same map (not merely equal ones).

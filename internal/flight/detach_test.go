@@ -1,7 +1,7 @@
 package flight
 
 import (
-	"reflect"
+	"encoding/json"
 	"testing"
 	"unsafe"
 
@@ -75,57 +75,58 @@ func requireNoOverlap(t *testing.T, c *State, from []string) {
 	require.Positive(t, n)
 }
 
-// A detached copy is the same state (same event payload, same fields) and
-// shares no value string with its messages.
-func TestDetachedSharesNoMemoryWithItsMessages(t *testing.T) {
+// A detached state is the same state (same event payload, same fields)
+// and keeps none of its messages' value strings.
+func TestDetachKeepsNoMessageMemory(t *testing.T) {
 	cur := detachedFlight(t)
 	want, err := EventPayload(cur)
 	require.NoError(t, err)
-
-	c := cur.Detached(nil)
-	got, err := EventPayload(c)
-	require.NoError(t, err)
-	require.Equal(t, string(want), string(got))
-	bare := *cur
-	bare.groupsJSON = nil
-	require.True(t, reflect.DeepEqual(&bare, c), "the same state, field by field")
 	var values []string
 	valuesOf(cur, func(s string) { values = append(values, s) })
 	require.Greater(t, len(values), 30)
-	requireNoOverlap(t, c, values)
-
-	// Changing the copy's maps leaves the original alone.
-	c.Groups[GroupGates][0].Fields["GATE"] = Value{Raw: "Z"}
-	c.Scalars["STND"] = Value{Raw: "X"}
-	after, err := EventPayload(cur)
+	before, err := json.Marshal(cur) // every exported field, through encoding/json
 	require.NoError(t, err)
-	require.Equal(t, string(want), string(after))
+
+	cur.Detach(nil)
+	got, err := EventPayload(cur)
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(got))
+	after, err := json.Marshal(cur)
+	require.NoError(t, err)
+	require.Equal(t, string(before), string(after), "the same state, field by field")
+	requireNoOverlap(t, cur, values)
 }
 
 // A state computed from a detached one is detached by copying only what
-// its message changed: the lists and values it kept are the base's, the
-// new ones share nothing with the message.
-func TestDetachedKeepsWhatItSharesWithItsBase(t *testing.T) {
-	base := detachedFlight(t).Detached(nil)
+// its message changed: the lists, maps and values it kept are the base's,
+// the new ones keep nothing of the message, and the base is left alone.
+func TestDetachKeepsWhatItSharesWithItsBase(t *testing.T) {
+	base := detachedFlight(t)
+	base.Detach(nil)
+	baseJSON, err := EventPayload(base)
+	require.NoError(t, err)
 	rec := decodeFLOP(t, "GTDT", `<GTDT GTNO="1"><GATE>B7</GATE></GTDT>`)
 	rec.Scalars.Set(sis.STND, set("999"))
 	next := apply(t, base, rec, 9).Next
 	want, err := EventPayload(next)
 	require.NoError(t, err)
+	fromMessage := []string{next.Scalars["STND"].Raw, next.Groups[GroupGates][0].Fields["GATE"].Raw}
 
-	c := next.Detached(base)
-	got, err := EventPayload(c)
+	next.Detach(base)
+	got, err := EventPayload(next)
 	require.NoError(t, err)
 	require.Equal(t, string(want), string(got))
-	require.Same(t, &base.Groups[GroupCheckins][0], &c.Groups[GroupCheckins][0], "an unchanged list is the base's")
-	require.Same(t, unsafe.StringData(base.Scalars["FLNO"].Raw), unsafe.StringData(c.Scalars["FLNO"].Raw), "an unchanged value is the base's")
-	require.Equal(t, reflect.ValueOf(base.Payloads).UnsafePointer(), reflect.ValueOf(c.Payloads).UnsafePointer(), "an unchanged map is the base's")
-	requireNoOverlap(t, &State{Scalars: map[string]Value{"STND": c.Scalars["STND"]}, Groups: map[string][]Item{GroupGates: c.Groups[GroupGates]}},
-		[]string{next.Scalars["STND"].Raw, next.Groups[GroupGates][0].Fields["GATE"].Raw})
+	require.Same(t, &base.Groups[GroupCheckins][0], &next.Groups[GroupCheckins][0], "an unchanged list is the base's")
+	require.Same(t, unsafe.StringData(base.Scalars["FLNO"].Raw), unsafe.StringData(next.Scalars["FLNO"].Raw), "an unchanged value is the base's")
+	require.True(t, sameMap(base.Payloads, next.Payloads), "an unchanged map is the base's")
+	requireNoOverlap(t, &State{Scalars: map[string]Value{"STND": next.Scalars["STND"]}, Groups: map[string][]Item{GroupGates: next.Groups[GroupGates]}}, fromMessage)
+	after, err := EventPayload(base)
+	require.NoError(t, err)
+	require.Equal(t, string(baseJSON), string(after))
 }
 
-func TestDetachedOfNilAndEmpty(t *testing.T) {
-	require.Nil(t, (*State)(nil).Detached(nil))
+func TestDetachOfAnEmptyState(t *testing.T) {
 	s := &State{FLID: 3, Lifecycle: Active}
-	require.Equal(t, s, s.Detached(nil))
+	s.Detach(nil)
+	require.Equal(t, &State{FLID: 3, Lifecycle: Active}, s)
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/decode"
-	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/vocab"
 )
@@ -199,7 +198,7 @@ func TestLargeMessagesAreNotKeptAlive(t *testing.T) {
 	e := newEnv(t)
 	e.Send(t, dnld(2))
 	e.StepUntilWait(t)
-	spy := &statesSpy{Store: e.Store}
+	spy := &statesSpy{Store: e.Store, stands: map[int64]*byte{}}
 	e.pump.store = spy
 	large := e.Send(t, paddedFlop(1, "7", 2*pinBytes))
 	small := e.Send(t, flop("STND", 2, "<STND>8</STND>"))
@@ -207,12 +206,11 @@ func TestLargeMessagesAreNotKeptAlive(t *testing.T) {
 	require.Equal(t, vocab.StatusSucceeded, e.msg(t, large).Status)
 	require.Equal(t, vocab.StatusSucceeded, e.msg(t, small).Status)
 	require.Equal(t, "7", e.flight(t, 1).Scalars["STND"].Raw)
-	require.Len(t, spy.written, 2, "the two FLOPs went as one batch")
-	for _, w := range spy.written {
-		cached := e.pump.st.cache.entries[w.FLID].state
-		require.Equal(t, w.Scalars["STND"].Raw, cached.Scalars["STND"].Raw)
-		shared := unsafe.StringData(w.Scalars["STND"].Raw) == unsafe.StringData(cached.Scalars["STND"].Raw)
-		require.Equal(t, w.FLID == 2, shared, "flight %d: only the small message's state is cached as written", w.FLID)
+	require.Len(t, spy.stands, 2, "the two FLOPs went as one batch")
+	for flid, written := range spy.stands {
+		cached := e.pump.st.cache.entries[flid].state.Scalars["STND"].Raw
+		shared := unsafe.StringData(cached) == written
+		require.Equal(t, flid == 2, shared, "flight %d: only the small message's state is cached as written", flid)
 	}
 	// The batch's input list is kept for the next batch, holding nothing.
 	require.NotEmpty(t, e.pump.st.inputs, "the two FLOPs went as one batch")
@@ -221,10 +219,11 @@ func TestLargeMessagesAreNotKeptAlive(t *testing.T) {
 	}
 }
 
-// statesSpy keeps the states of every flight write.
+// statesSpy keeps where the STND value of every flight written pointed
+// when it was written (the message's memory, for a decoded value).
 type statesSpy struct {
 	store.Store
-	written []*flight.State
+	stands map[int64]*byte
 }
 
 func (s *statesSpy) Begin(ctx context.Context) (store.Tx, error) {
@@ -244,7 +243,7 @@ func (t statesTx) Begin(ctx context.Context) (store.Tx, error) {
 
 func (t statesTx) WriteFlights(ctx context.Context, writes []vocab.FlightWrite, now time.Time) error {
 	for _, w := range writes {
-		t.spy.written = append(t.spy.written, w.State)
+		t.spy.stands[w.State.FLID] = unsafe.StringData(w.State.Scalars["STND"].Raw)
 	}
 	return t.Tx.WriteFlights(ctx, writes, now)
 }

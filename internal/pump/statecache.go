@@ -74,14 +74,14 @@ func (c *stateCache) states(ctx context.Context, ex store.Executor, flids []int6
 // the store holds them: updated_at is the write time, also for a write
 // that bumped no version. now must have the store's precision
 // (microseconds). A state detach names may hold values of a message of
-// pinBytes or more and is cached detached (flight.State.Detached).
+// pinBytes or more and is cached detached (flight.State.Detach).
 func (c *stateCache) committed(writes []vocab.FlightWrite, now time.Time, detach func(flid int64) bool) {
 	for _, w := range writes {
-		s := *w.State // shallow: the maps are never changed in place
+		s := *w.State // shallow: the maps are never changed in place (but by Detach)
 		if detach(s.FLID) {
 			// Computed over the cached state, if any: what it kept of it
-			// is shared, not copied again.
-			s = *s.Detached(c.entries[s.FLID].state)
+			// is that state's, not copied again.
+			s.Detach(c.entries[s.FLID].state)
 		}
 		s.UpdatedAt = now
 		if s.CreatedAt.IsZero() {
@@ -97,7 +97,7 @@ func (c *stateCache) committed(writes []vocab.FlightWrite, now time.Time, detach
 // harmless for ordinary messages (a FLOP is about 1 KB: at most a few MB
 // for the whole cache) but not for large ones (a download of thousands of
 // flights is megabytes): the states a message of this size or more wrote
-// are cached detached (flight.State.Detached).
+// are cached detached (flight.State.Detach).
 const pinBytes = 16 << 10
 
 // pinning says which flights of a batch were written by a message of
