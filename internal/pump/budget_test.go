@@ -6,14 +6,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 	"unsafe"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/msgx-aodb/msgx/internal/config"
 	"github.com/msgx-aodb/msgx/internal/decode"
-	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
@@ -198,16 +196,20 @@ func TestLargeMessagesAreNotKeptAlive(t *testing.T) {
 	e := newEnv(t)
 	e.Send(t, dnld(2))
 	e.StepUntilWait(t)
-	spy := &statesSpy{Store: e.Store, stands: map[int64]*byte{}}
-	e.pump.store = spy
+	// Where each flight's STND value pointed when it was written (the
+	// message's memory, for a decoded value).
+	stands := map[int64]*byte{}
+	e.pump.store = writeSpy{Store: e.Store, largest: &largest{each: func(w vocab.FlightWrite) {
+		stands[w.State.FLID] = unsafe.StringData(w.State.Scalars["STND"].Raw)
+	}}}
 	large := e.Send(t, paddedFlop(1, "7", 2*pinBytes))
 	small := e.Send(t, flop("STND", 2, "<STND>8</STND>"))
 	e.StepUntilWait(t)
 	require.Equal(t, vocab.StatusSucceeded, e.msg(t, large).Status)
 	require.Equal(t, vocab.StatusSucceeded, e.msg(t, small).Status)
 	require.Equal(t, "7", e.flight(t, 1).Scalars["STND"].Raw)
-	require.Len(t, spy.stands, 2, "the two FLOPs went as one batch")
-	for flid, written := range spy.stands {
+	require.Len(t, stands, 2, "the two FLOPs went as one batch")
+	for flid, written := range stands {
 		cached := e.pump.st.cache.entries[flid].state.Scalars["STND"].Raw
 		shared := unsafe.StringData(cached) == written
 		require.Equal(t, flid == 2, shared, "flight %d: only the small message's state is cached as written", flid)
@@ -217,35 +219,6 @@ func TestLargeMessagesAreNotKeptAlive(t *testing.T) {
 	for _, in := range e.pump.st.inputs {
 		require.Zero(t, in)
 	}
-}
-
-// statesSpy keeps where the STND value of every flight written pointed
-// when it was written (the message's memory, for a decoded value).
-type statesSpy struct {
-	store.Store
-	stands map[int64]*byte
-}
-
-func (s *statesSpy) Begin(ctx context.Context) (store.Tx, error) {
-	tx, err := s.Store.Begin(ctx)
-	return statesTx{tx, s}, err
-}
-
-type statesTx struct {
-	store.Tx
-	spy *statesSpy
-}
-
-func (t statesTx) Begin(ctx context.Context) (store.Tx, error) {
-	sp, err := t.Tx.Begin(ctx)
-	return statesTx{sp, t.spy}, err
-}
-
-func (t statesTx) WriteFlights(ctx context.Context, writes []vocab.FlightWrite, now time.Time) error {
-	for _, w := range writes {
-		t.spy.stands[w.State.FLID] = unsafe.StringData(w.State.Scalars["STND"].Raw)
-	}
-	return t.Tx.WriteFlights(ctx, writes, now)
 }
 
 // The pump's default budget is the service's (benchmarks run with it).

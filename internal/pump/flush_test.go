@@ -16,7 +16,8 @@ import (
 )
 
 // writeSpy records the largest flight and event writes through any
-// transaction or savepoint of the store.
+// transaction or savepoint of the store, and hands every flight written to
+// largest.each when set.
 type writeSpy struct {
 	store.Store
 	largest *largest
@@ -26,6 +27,7 @@ type largest struct {
 	mu             sync.Mutex
 	flights, evnts int
 	written, calls int
+	each           func(vocab.FlightWrite)
 }
 
 func (s writeSpy) Begin(ctx context.Context) (store.Tx, error) {
@@ -48,6 +50,11 @@ func (t txSpy) WriteFlights(ctx context.Context, writes []vocab.FlightWrite, now
 	t.largest.flights = max(t.largest.flights, len(writes))
 	t.largest.written += len(writes)
 	t.largest.calls++
+	if t.largest.each != nil {
+		for _, w := range writes {
+			t.largest.each(w)
+		}
+	}
 	t.largest.mu.Unlock()
 	return t.Tx.WriteFlights(ctx, writes, now)
 }

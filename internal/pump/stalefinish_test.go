@@ -52,6 +52,20 @@ func (t *hookTx) LockPipeline(ctx context.Context, now time.Time) (int64, error)
 	return t.Tx.LockPipeline(ctx, now)
 }
 
+// replayBeforeLock installs a hookStore that replays id, committed on its
+// own connection, in the pump's next transaction before it takes the lock.
+func replayBeforeLock(t *testing.T, e *env, id int64) *hookStore {
+	t.Helper()
+	hs := &hookStore{Store: e.Store}
+	e.pump.store = hs
+	hs.beforeLock = func(ctx context.Context) {
+		moved, err := e.Store.ReplayIDs(ctx, []int64{id}, e.Clock.Now())
+		require.NoError(t, err)
+		require.Equal(t, []int64{id}, moved)
+	}
+	return hs
+}
+
 // step is one pump step and how it ended.
 func (e *env) step(t *testing.T) stepKind {
 	t.Helper()
@@ -98,13 +112,7 @@ func TestReplayBetweenReadAndLockRestartsTheRun(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	head, all := failedHead(t, e, 1)
-	hs := &hookStore{Store: e.Store}
-	e.pump.store = hs
-	hs.beforeLock = func(ctx context.Context) {
-		ids, err := e.Store.ReplayIDs(ctx, []int64{head}, e.Clock.Now()) // commits on its own connection
-		require.NoError(t, err)
-		require.Equal(t, []int64{head}, ids)
-	}
+	hs := replayBeforeLock(t, e, head)
 	require.Equal(t, overtaken, e.step(t), "the replay counted itself under the lock")
 	require.Nil(t, hs.beforeLock, "the hook ran")
 	e.StepUntilWait(t)
@@ -146,13 +154,7 @@ func TestReplayInsideTheRunRestartsIt(t *testing.T) {
 	_, err = e.Store.Enqueue(t.Context(), []int64{late, ids[2], ids[3]}, e.Clock.Now())
 	require.NoError(t, err)
 
-	hs := &hookStore{Store: e.Store}
-	e.pump.store = hs
-	hs.beforeLock = func(ctx context.Context) {
-		moved, err := e.Store.ReplayIDs(ctx, []int64{replayed}, e.Clock.Now())
-		require.NoError(t, err)
-		require.Equal(t, []int64{replayed}, moved)
-	}
+	hs := replayBeforeLock(t, e, replayed)
 	require.Equal(t, overtaken, e.step(t), "the run read without the replayed id is abandoned")
 	require.Nil(t, hs.beforeLock, "the hook ran")
 	e.StepUntilWait(t)
@@ -170,12 +172,7 @@ func TestReplayBeforeExhaustionIsNotLost(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, func(c *Config) { c.MaxAttempts = 1 })
 	head, all := failedHead(t, e, 1)
-	hs := &hookStore{Store: e.Store}
-	e.pump.store = hs
-	hs.beforeLock = func(ctx context.Context) {
-		_, err := e.Store.ReplayIDs(ctx, []int64{head}, e.Clock.Now())
-		require.NoError(t, err)
-	}
+	hs := replayBeforeLock(t, e, head)
 	require.Equal(t, stale, e.step(t), "the exhausted finish found the head replayed")
 	require.Nil(t, hs.beforeLock, "the hook ran")
 	e.StepUntilWait(t)
