@@ -3,7 +3,6 @@ package pgarg
 import (
 	"encoding/binary"
 	"math"
-	"slices"
 
 	"github.com/jackc/pgx/v5/pgtype"
 )
@@ -23,19 +22,21 @@ import (
 // Register puts the direct encoding in front of m's array codecs of this
 // package's types; bigint[]'s also takes []int64. Other values, text format
 // and scanning are the wrapped codecs'. Registering twice wraps nothing
-// more.
+// more. m is one connection's: its arrays share a parameter buffer kept
+// from statement to statement (scratch.go).
 func Register(m *pgtype.Map) {
-	register[Text](m, pgtype.VarcharArrayOID, pgtype.VarcharOID)
-	register[Text](m, pgtype.TextArrayOID, pgtype.TextOID)
-	register[Int8](m, pgtype.Int8ArrayOID, pgtype.Int8OID)
-	register[Int4](m, pgtype.Int4ArrayOID, pgtype.Int4OID)
-	register[Timestamptz](m, pgtype.TimestamptzArrayOID, pgtype.TimestamptzOID)
-	register[Date](m, pgtype.DateArrayOID, pgtype.DateOID)
-	register[Bool](m, pgtype.BoolArrayOID, pgtype.BoolOID)
-	register[Bytea](m, pgtype.ByteaArrayOID, pgtype.ByteaOID)
+	s := &scratch{}
+	register[Text](m, s, pgtype.VarcharArrayOID, pgtype.VarcharOID)
+	register[Text](m, s, pgtype.TextArrayOID, pgtype.TextOID)
+	register[Int8](m, s, pgtype.Int8ArrayOID, pgtype.Int8OID)
+	register[Int4](m, s, pgtype.Int4ArrayOID, pgtype.Int4OID)
+	register[Timestamptz](m, s, pgtype.TimestamptzArrayOID, pgtype.TimestamptzOID)
+	register[Date](m, s, pgtype.DateArrayOID, pgtype.DateOID)
+	register[Bool](m, s, pgtype.BoolArrayOID, pgtype.BoolOID)
+	register[Bytea](m, s, pgtype.ByteaArrayOID, pgtype.ByteaOID)
 }
 
-func register[T any](m *pgtype.Map, arrayOID, elemOID uint32) {
+func register[T any](m *pgtype.Map, s *scratch, arrayOID, elemOID uint32) {
 	t, ok := m.TypeForOID(arrayOID)
 	if !ok {
 		return
@@ -43,7 +44,7 @@ func register[T any](m *pgtype.Map, arrayOID, elemOID uint32) {
 	if _, done := t.Codec.(arrayCodec[T]); done {
 		return
 	}
-	m.RegisterType(&pgtype.Type{Name: t.Name, OID: t.OID, Codec: arrayCodec[T]{Codec: t.Codec, elemOID: elemOID}})
+	m.RegisterType(&pgtype.Type{Name: t.Name, OID: t.OID, Codec: arrayCodec[T]{Codec: t.Codec, elemOID: elemOID, scratch: s}})
 }
 
 // arrayCodec encodes a []*T parameter in binary itself, and a []int64 when
@@ -51,6 +52,7 @@ func register[T any](m *pgtype.Map, arrayOID, elemOID uint32) {
 type arrayCodec[T any] struct {
 	pgtype.Codec
 	elemOID uint32
+	scratch *scratch
 }
 
 func (c arrayCodec[T]) PlanEncode(m *pgtype.Map, oid uint32, format int16, value any) pgtype.EncodePlan {
@@ -58,11 +60,11 @@ func (c arrayCodec[T]) PlanEncode(m *pgtype.Map, oid uint32, format int16, value
 		switch value.(type) {
 		case []*T:
 			if elem := m.PlanEncode(c.elemOID, pgtype.BinaryFormatCode, (*T)(nil)); elem != nil {
-				return arrayPlan[T]{elemOID: c.elemOID, elem: elem}
+				return arrayPlan[T]{elemOID: c.elemOID, elem: elem, scratch: c.scratch}
 			}
 		case []int64:
 			if c.elemOID == pgtype.Int8OID {
-				return int8ArrayPlan{}
+				return int8ArrayPlan{scratch: c.scratch}
 			}
 		}
 	}
@@ -82,6 +84,7 @@ func appendHeader(buf []byte, elemOID uint32, n int) []byte {
 type arrayPlan[T any] struct {
 	elemOID uint32
 	elem    pgtype.EncodePlan
+	scratch *scratch
 }
 
 // Encode writes the header, then per element its length and bytes, or -1
@@ -92,6 +95,7 @@ func (p arrayPlan[T]) Encode(value any, buf []byte) ([]byte, error) {
 	if a == nil {
 		return nil, nil
 	}
+	buf = p.scratch.room(buf, 20+12*len(a)) // the header, and about as much as a bigint per element
 	hasNull := len(buf) + 4
 	buf = appendHeader(buf, p.elemOID, len(a))
 	for _, v := range a {
@@ -116,17 +120,17 @@ func (p arrayPlan[T]) Encode(value any, buf []byte) ([]byte, error) {
 }
 
 // int8ArrayPlan writes a []int64 as a bigint[]: the header, then per
-// element its length (8) and value, in one growth of buf; a nil slice is a
-// NULL array.
-type int8ArrayPlan struct{}
+// element its length (8) and value, in one growth of buf at most; a nil
+// slice is a NULL array.
+type int8ArrayPlan struct{ scratch *scratch }
 
-func (int8ArrayPlan) Encode(value any, buf []byte) ([]byte, error) {
+func (p int8ArrayPlan) Encode(value any, buf []byte) ([]byte, error) {
 	a := value.([]int64)
 	if a == nil {
 		return nil, nil
 	}
+	buf = p.scratch.room(buf, 20+12*len(a))
 	buf = appendHeader(buf, pgtype.Int8OID, len(a))
-	buf = slices.Grow(buf, 12*len(a))
 	for _, v := range a {
 		buf = binary.BigEndian.AppendUint32(buf, 8)
 		buf = binary.BigEndian.AppendUint64(buf, uint64(v))
