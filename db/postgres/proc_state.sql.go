@@ -638,28 +638,33 @@ UPDATE proc_state SET
   next_attempt_at = $11,
   updated_at = $1
 WHERE msg_id = $12 AND status IN ('PENDING', 'FAILED')
+  AND replay_count = $13
 RETURNING attempts
 `
 
 type ProcStateRecordFailureParams struct {
-	Now           time.Time  `json:"now"`
-	Kind          *string    `json:"kind"`
-	MsgType       *string    `json:"msg_type"`
-	MsgSubtype    *string    `json:"msg_subtype"`
-	MetaSndr      *string    `json:"meta_sndr"`
-	MetaSeqn      *int64     `json:"meta_seqn"`
-	MetaDttmRaw   *string    `json:"meta_dttm_raw"`
-	MetaDttm      *time.Time `json:"meta_dttm"`
-	ErrorClass    *string    `json:"error_class"`
-	Reason        *string    `json:"reason"`
-	NextAttemptAt *time.Time `json:"next_attempt_at"`
-	MsgID         int64      `json:"msg_id"`
+	Now             time.Time  `json:"now"`
+	Kind            *string    `json:"kind"`
+	MsgType         *string    `json:"msg_type"`
+	MsgSubtype      *string    `json:"msg_subtype"`
+	MetaSndr        *string    `json:"meta_sndr"`
+	MetaSeqn        *int64     `json:"meta_seqn"`
+	MetaDttmRaw     *string    `json:"meta_dttm_raw"`
+	MetaDttm        *time.Time `json:"meta_dttm"`
+	ErrorClass      *string    `json:"error_class"`
+	Reason          *string    `json:"reason"`
+	NextAttemptAt   *time.Time `json:"next_attempt_at"`
+	MsgID           int64      `json:"msg_id"`
+	ReadReplayCount int32      `json:"read_replay_count"`
 }
 
 // Records a failed attempt: FAILED with the backoff the caller computed; the
 // first failure of a series starts the head-deadline. The kind and META the
 // message decoded to are bound when given (NULL keeps what is bound), so an
-// exhausted message is still backfilled with its META.
+// exhausted message is still backfilled with its META. Written only while
+// the row is unfinished at the replay count the attempt read: a replay
+// committed since asked for a fresh start (attempts 0), which the old
+// attempt's failure must not overwrite (no row back: store.ErrStale).
 func (q *Queries) ProcStateRecordFailure(ctx context.Context, db DBTX, arg ProcStateRecordFailureParams) (int32, error) {
 	row := db.QueryRow(ctx, procStateRecordFailure,
 		arg.Now,
@@ -674,6 +679,7 @@ func (q *Queries) ProcStateRecordFailure(ctx context.Context, db DBTX, arg ProcS
 		arg.Reason,
 		arg.NextAttemptAt,
 		arg.MsgID,
+		arg.ReadReplayCount,
 	)
 	var attempts int32
 	err := row.Scan(&attempts)

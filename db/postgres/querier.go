@@ -353,7 +353,10 @@ type Querier interface {
 	// Records a failed attempt: FAILED with the backoff the caller computed; the
 	// first failure of a series starts the head-deadline. The kind and META the
 	// message decoded to are bound when given (NULL keeps what is bound), so an
-	// exhausted message is still backfilled with its META.
+	// exhausted message is still backfilled with its META. Written only while
+	// the row is unfinished at the replay count the attempt read: a replay
+	// committed since asked for a fresh start (attempts 0), which the old
+	// attempt's failure must not overwrite (no row back: store.ErrStale).
 	ProcStateRecordFailure(ctx context.Context, db DBTX, arg ProcStateRecordFailureParams) (int32, error)
 	// Moves the head-deadline's start of FAILED messages forward by a pause of
 	// the pump (rule 14: an outage runs no deadline): a failure series that

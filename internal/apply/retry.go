@@ -22,11 +22,11 @@ type Retries struct {
 // Failed is what a failed attempt of message m records: FAILED with the
 // failure's class and reason (cut to its column), its next attempt one
 // backoff after now (the delay of the attempt it counts), and bind, when not
-// nil, bound to the message.
+// nil, bound to the message; recorded only while m's replay count holds.
 func (a *Applier) Failed(m vocab.QueueEntry, f *Failure, bind *vocab.Binding, now time.Time) vocab.RecordFailureParams {
 	r := a.cfg.Retries
 	return vocab.RecordFailureParams{
-		MsgID: m.ID, ErrorClass: string(f.Class), Reason: widths.Reason.Cut(f.Reason),
+		MsgID: m.ID, ReplayCount: int64(m.ReplayCount), ErrorClass: string(f.Class), Reason: widths.Reason.Cut(f.Reason),
 		NextAttemptAt: now.Add(backoff.Doubling(r.BackoffBase, r.BackoffCap, m.Attempts+1)), Now: now, Bind: bind,
 	}
 }

@@ -18,8 +18,9 @@ var (
 	// ErrConflict: a compare-and-set lost (the row moved since it was read), a
 	// check constraint or foreign key refused the write, or a serialization failure.
 	ErrConflict = errors.New("store: conflict")
-	// ErrStale: a finish found a message no longer as it was read
-	// (vocab.Finish.Read): finished, replayed or archived meanwhile. The
+	// ErrStale: a finish or a failure found a message no longer as it was
+	// read (vocab.Finish.Read, vocab.RecordFailureParams.ReplayCount):
+	// finished, replayed or archived meanwhile. The
 	// caller rolls its transaction back (the other rows of the statement
 	// were written) and starts again from a fresh read.
 	ErrStale = errors.New("store: message changed since it was read")

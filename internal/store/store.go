@@ -103,7 +103,9 @@ type Queue interface {
 	// holds a key.
 	FinishMessages(ctx context.Context, finishes []vocab.Finish) error
 	// RecordFailure marks an unfinished message FAILED with its backoff and
-	// returns the attempts so far.
+	// returns the attempts so far, only while its replay count is still
+	// p.ReplayCount; ErrStale when it is not, or the message is no longer
+	// unfinished (a replay meanwhile asked for a fresh start).
 	RecordFailure(ctx context.Context, p vocab.RecordFailureParams) (int, error)
 	// DeadLetters pages the DEAD messages by id, optionally of one class.
 	DeadLetters(ctx context.Context, p DeadLettersParams) ([]vocab.QueueEntry, error)

@@ -103,7 +103,12 @@ func ReadOf(m QueueEntry) RowRead {
 
 // RecordFailureParams is a failed attempt to be retried after NextAttemptAt.
 type RecordFailureParams struct {
-	MsgID         int64
+	MsgID int64
+	// ReplayCount is the message's replay count when the attempt read it:
+	// the failure is recorded only while the row's is still this. A replay
+	// meanwhile asked for a fresh start (attempts 0), which the old
+	// attempt's failure must not overwrite (store.ErrStale).
+	ReplayCount   int64
 	ErrorClass    string
 	Reason        string
 	NextAttemptAt time.Time

@@ -259,7 +259,8 @@ func allDone(what string, ids []int64, n int64) error {
 }
 
 // RecordFailure returns the new attempts through RETURNING ... INTO; no row
-// updated leaves the out bind alone, so rows affected decides.
+// updated leaves the out bind alone, so rows affected decides: none is
+// ErrStale (no longer unfinished at the replay count read).
 func (e executor) RecordFailure(ctx context.Context, p vocab.RecordFailureParams) (int, error) {
 	binds := bindValues(vocab.Binding{})
 	if p.Bind != nil {
@@ -269,10 +270,11 @@ func (e executor) RecordFailure(ctx context.Context, p vocab.RecordFailureParams
 	var attempts int64
 	binds["error_class"], binds["reason"] = text(p.ErrorClass), text(p.Reason)
 	binds["next_attempt_at"], binds["now"], binds["msg_id"] = instant(p.NextAttemptAt), instant(p.Now), p.MsgID
+	binds["read_replay_count"] = p.ReplayCount
 	binds["attempts"] = sql.Out{Dest: &attempts}
 	n, err := e.execRows(ctx, "ProcStateRecordFailure", binds)
 	if err == nil && n == 0 {
-		err = fmt.Errorf("%w: message %d is not unfinished", store.ErrNotFound, p.MsgID)
+		err = fmt.Errorf("%w: record failure: message %d is no longer unfinished at replay %d", store.ErrStale, p.MsgID, p.ReplayCount)
 	}
 	return int(attempts), err
 }

@@ -44,19 +44,23 @@ func TestMessage(t *testing.T) {
 }
 
 // TestRecordFailure: the attempts come back through RETURNING INTO; no row
-// updated is ErrNotFound; kind/META without a Bind are NULL (kept).
+// updated is ErrStale; kind/META without a Bind are NULL (kept); the
+// replay count read is bound for the check.
 func TestRecordFailure(t *testing.T) {
 	now := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
 	f, s := newFake(t, answer{affected: 1}, answer{affected: 0})
 	f.outs = []any{int64(3), int64(9)}
-	n, err := s.RecordFailure(ctx, vocab.RecordFailureParams{MsgID: 5, ErrorClass: "INFRA", Reason: "x", NextAttemptAt: now, Now: now})
+	n, err := s.RecordFailure(ctx, vocab.RecordFailureParams{MsgID: 5, ReplayCount: 2, ErrorClass: "INFRA", Reason: "x", NextAttemptAt: now, Now: now})
 	if err != nil || n != 3 {
 		t.Fatalf("attempts %d, %v", n, err)
+	}
+	if v := f.calls[0].Args["read_replay_count"]; v != int64(2) {
+		t.Errorf("read_replay_count bound as %#v, want 2", v)
 	}
 	if v := f.calls[0].Args["kind"]; v != nil {
 		t.Errorf("kind without a Bind bound as %#v, want NULL", v)
 	}
-	if _, err := s.RecordFailure(ctx, vocab.RecordFailureParams{MsgID: 6, Now: now, NextAttemptAt: now}); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.RecordFailure(ctx, vocab.RecordFailureParams{MsgID: 6, Now: now, NextAttemptAt: now}); !errors.Is(err, store.ErrStale) {
 		t.Errorf("no row: %v", err)
 	}
 }

@@ -157,13 +157,16 @@ func allDone(what string, want, got []int64) error {
 	return fmt.Errorf("%w: %s: messages %v are no longer as read", store.ErrStale, what, missing)
 }
 
+// RecordFailure: no row back means the message is no longer unfinished at
+// the replay count read (ErrStale, as FinishMessages).
 func (e executor) RecordFailure(ctx context.Context, p vocab.RecordFailureParams) (int, error) {
 	params := postgres.ProcStateRecordFailureParams{
-		ErrorClass:    nilIfEmpty(p.ErrorClass),
-		Reason:        nilIfEmpty(p.Reason),
-		NextAttemptAt: &p.NextAttemptAt,
-		Now:           p.Now,
-		MsgID:         p.MsgID,
+		ErrorClass:      nilIfEmpty(p.ErrorClass),
+		Reason:          nilIfEmpty(p.Reason),
+		NextAttemptAt:   &p.NextAttemptAt,
+		Now:             p.Now,
+		MsgID:           p.MsgID,
+		ReadReplayCount: int32(p.ReplayCount),
 	}
 	if b := p.Bind; b != nil {
 		params.Kind, params.MsgType, params.MsgSubtype = nilIfEmpty(b.Kind), nilIfEmpty(b.Meta.Type), nilIfEmpty(b.Meta.Styp)
@@ -171,7 +174,10 @@ func (e executor) RecordFailure(ctx context.Context, p vocab.RecordFailureParams
 		params.MetaDttmRaw, params.MetaDttm = nilIfEmpty(b.Meta.DttmRaw), b.Meta.Dttm
 	}
 	attempts, err := e.q.ProcStateRecordFailure(ctx, e.db, params)
-	return int(attempts), interpret(err)
+	if err = interpret(err); errors.Is(err, store.ErrNotFound) {
+		return 0, fmt.Errorf("%w: record failure: message %d is no longer unfinished at replay %d", store.ErrStale, p.MsgID, p.ReplayCount)
+	}
+	return int(attempts), err
 }
 
 func (e executor) DeadLetters(ctx context.Context, p store.DeadLettersParams) ([]vocab.QueueEntry, error) {

@@ -193,6 +193,42 @@ func testQueue(t *testing.T, newStore Factory) {
 		require.ErrorIs(t, finish(4, vocab.ReadOf(run[3])), store.ErrStale, "finished since it was read")
 	})
 
+	t.Run("FailureOnlyAtTheReplayRead", func(t *testing.T) {
+		t.Parallel() // its own database (newStore)
+		s := newStore(t)
+		_, err := s.Enqueue(ctx(t), []int64{1, 2}, t0)
+		require.NoError(t, err)
+		fail := func(id, replay int64) (int, error) {
+			return s.RecordFailure(ctx(t), vocab.RecordFailureParams{MsgID: id, ReplayCount: replay, ErrorClass: "INFRA",
+				Reason: "down", NextAttemptAt: t0.Add(time.Minute), Now: t0})
+		}
+		attempts, err := fail(1, 0)
+		require.NoError(t, err)
+		require.Equal(t, 1, attempts)
+		// An attempt read at replay 0 fails after a replay committed: the
+		// replay's fresh start stands.
+		replayed, err := s.ReplayIDs(ctx(t), []int64{1}, t0)
+		require.NoError(t, err)
+		require.Equal(t, []int64{1}, replayed)
+		_, err = fail(1, 0)
+		require.ErrorIs(t, err, store.ErrStale, "a failure read before the replay")
+		m, err := s.Message(ctx(t), 1)
+		require.NoError(t, err)
+		require.Equal(t, vocab.StatusPending, m.Status)
+		require.Zero(t, m.Attempts)
+		require.Equal(t, 1, m.ReplayCount)
+		require.Nil(t, m.NextAttemptAt)
+		require.Nil(t, m.FailingSince)
+		// Read at the replay: recorded.
+		attempts, err = fail(1, 1)
+		require.NoError(t, err)
+		require.Equal(t, 1, attempts, "the replay's first attempt")
+		// Finished since the read: stale too.
+		require.NoError(t, s.FinishMessages(ctx(t), []vocab.Finish{{MsgID: 2, Status: vocab.StatusSucceeded, Now: t0}}))
+		_, err = fail(2, 0)
+		require.ErrorIs(t, err, store.ErrStale, "finished since it was read")
+	})
+
 	t.Run("ArchiveKeepsOutstandingBackfills", func(t *testing.T) {
 		t.Parallel() // its own database (newStore)
 		s := newStore(t)

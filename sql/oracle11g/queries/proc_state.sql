@@ -131,7 +131,9 @@ WHERE msg_id = :msg_id AND status IN ('PENDING', 'FAILED')
     AND (identity_key = :read_identity OR (identity_key IS NULL AND :read_identity IS NULL))))
 
 -- name: ProcStateRecordFailure :one
--- No row updated leaves the out bind untouched: the adapter checks rows affected.
+-- Only while the row is unfinished at the replay count the attempt read (a
+-- replay since asked for a fresh start). No row updated leaves the out bind
+-- untouched: the adapter checks rows affected (0: store.ErrStale).
 UPDATE proc_state SET
   status = 'FAILED',
   attempts = attempts + 1,
@@ -148,6 +150,7 @@ UPDATE proc_state SET
   next_attempt_at = :next_attempt_at,
   updated_at = :now
 WHERE msg_id = :msg_id AND status IN ('PENDING', 'FAILED')
+  AND replay_count = :read_replay_count
 RETURNING attempts INTO :attempts
 
 -- name: ProcStateCountBacklogAndDead :many

@@ -121,7 +121,10 @@ CROSS JOIN LATERAL (
 -- Records a failed attempt: FAILED with the backoff the caller computed; the
 -- first failure of a series starts the head-deadline. The kind and META the
 -- message decoded to are bound when given (NULL keeps what is bound), so an
--- exhausted message is still backfilled with its META.
+-- exhausted message is still backfilled with its META. Written only while
+-- the row is unfinished at the replay count the attempt read: a replay
+-- committed since asked for a fresh start (attempts 0), which the old
+-- attempt's failure must not overwrite (no row back: store.ErrStale).
 UPDATE proc_state SET
   status = 'FAILED',
   attempts = attempts + 1,
@@ -138,6 +141,7 @@ UPDATE proc_state SET
   next_attempt_at = @next_attempt_at,
   updated_at = @now
 WHERE msg_id = @msg_id AND status IN ('PENDING', 'FAILED')
+  AND replay_count = @read_replay_count
 RETURNING attempts;
 
 -- name: ProcStateCountBacklogAndDead :many
