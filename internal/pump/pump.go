@@ -300,23 +300,29 @@ func (p *Pump) finishExhausted(ctx context.Context, m vocab.QueueEntry, r apply.
 // the message's: an outage its probe confirmed (rule 14: no attempt is
 // counted, the caller pauses) or a shutdown (the step was cut). Those are
 // returned.
-func (p *Pump) failHead(ctx context.Context, m vocab.QueueEntry, err error, bind *vocab.Binding) error {
+func (p *Pump) failHead(ctx context.Context, m vocab.QueueEntry, err error, bind *vocab.Binding) (stepKind, error) {
 	if up := p.outageOrShutdown(ctx, err); up != nil {
-		return up
+		return failed, up
 	}
 	return p.recordFailure(ctx, m, apply.Classify(err), bind)
 }
 
 // recordFailure marks the head FAILED as apply decides (its backoff), in
 // its own short transaction after the run's rollback or commit, binding bind
-// if not nil.
-func (p *Pump) recordFailure(ctx context.Context, m vocab.QueueEntry, f *apply.Failure, bind *vocab.Binding) error {
+// if not nil. A replay committed since the step read m found the old
+// attempt's failure stale (store.ErrStale): nothing is recorded, the replay's
+// fresh start stands, and the next step reads the message again.
+func (p *Pump) recordFailure(ctx context.Context, m vocab.QueueEntry, f *apply.Failure, bind *vocab.Binding) (stepKind, error) {
 	attempts, err := p.store.RecordFailure(ctx, p.apply.Failed(m, f, bind, p.now()))
+	if errors.Is(err, store.ErrStale) {
+		p.logStale(m.ID, err)
+		return stale, nil
+	}
 	if err != nil {
-		return fmt.Errorf("record failure of message %d (%s): %w", m.ID, f, err)
+		return failed, fmt.Errorf("record failure of message %d (%s): %w", m.ID, f, err)
 	}
 	p.log.Warn("message failed", "msg_id", m.ID, "class", f.Class, "attempts", attempts, "reason", f.Reason)
-	return nil
+	return failed, nil
 }
 
 // shuttingDown says whether a shutdown began: the step's context is cut only

@@ -37,7 +37,7 @@ func (p *Pump) processRun(ctx, life context.Context, st *runState, heads []vocab
 	run, read, err := p.prepare(ctx, st, heads)
 	defer p.releaseMemory(read)
 	if err != nil {
-		return failed, p.failHead(ctx, heads[0], err, nil)
+		return p.failHead(ctx, heads[0], err, nil)
 	}
 	// The queue holds more than this run: read the next one meanwhile, unless
 	// the byte budget cut this one (large messages: one run in memory).
@@ -107,7 +107,8 @@ func batchable(run []prepared) int {
 
 // commitAlone settles one message in its own transaction, inside a
 // savepoint, and reports it once committed; failed when it failed instead
-// (recorded: it holds the head), overtaken when a smaller id came first. A
+// (recorded: it holds the head), stale when a replay since the read made its
+// failure stale, overtaken when a smaller id came first. A
 // failure binds what the message decoded to (kind, META), so it is kept for
 // audit and backfilled when the message is exhausted. The states it
 // committed go to the state cache, as a batch's do: a download's flights
@@ -127,7 +128,7 @@ func (p *Pump) commitAlone(ctx context.Context, st *runState, pr *prepared) (ste
 		return overtaken, nil
 	}
 	if err != nil {
-		return failed, p.failHead(ctx, pr.Msg, err, apply.FailureBinding(pr.Decoded))
+		return p.failHead(ctx, pr.Msg, err, apply.FailureBinding(pr.Decoded))
 	}
 	if res != nil {
 		st.cache.committed(written, now, func(int64) bool { return pr.size >= pinBytes })
