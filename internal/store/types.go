@@ -126,6 +126,18 @@ type UnmarkedBackfill struct {
 	Replay bool
 }
 
+// Unmarked is a message above the mark as the backfill its business
+// transaction registered: its terminal status, finish time (nil: none yet),
+// META and replay count (its todo's registration).
+func Unmarked(id int64, status string, finished *time.Time, replays int64, meta vocab.Meta) UnmarkedBackfill {
+	u := UnmarkedBackfill{Backfill: vocab.Backfill{MsgID: id, MailboxStatus: status, Meta: meta, Registration: replays},
+		Replay: replays > 0}
+	if finished != nil {
+		u.ProcessedAt, u.NextAttemptAt = *finished, *finished
+	}
+	return u
+}
+
 // AdvanceBackfillMarkParams moves the backfill mark to Through, if every
 // message between the mark and Through is one of Covered.
 type AdvanceBackfillMarkParams struct {

@@ -102,19 +102,16 @@ func (e executor) UnmarkedBackfills(ctx context.Context, after int64, max int) (
 	var out []store.UnmarkedBackfill
 	err := e.query(ctx, "BackfillUnmarked", map[string]any{"after": after, "max_rows": max}, func(r *sql.Rows) error {
 		var (
-			u               store.UnmarkedBackfill
+			id              int64
+			status          string
 			finished, dttm  sql.NullTime
 			sndr, typ, styp sql.NullString
 			seqn            sql.NullInt64
 			replays         int64
 		)
-		err := r.Scan(&u.MsgID, &u.MailboxStatus, &finished, &replays, &sndr, &seqn, &dttm, &typ, &styp)
-		u.Meta = vocab.Meta{Sndr: sndr.String, Seqn: int64P(seqn), Dttm: timePtr(dttm), Type: typ.String, Styp: styp.String}
-		u.Registration, u.Replay = replays, replays > 0
-		if finished.Valid {
-			u.ProcessedAt, u.NextAttemptAt = finished.Time, finished.Time
-		}
-		out = append(out, u)
+		err := r.Scan(&id, &status, &finished, &replays, &sndr, &seqn, &dttm, &typ, &styp)
+		out = append(out, store.Unmarked(id, status, timePtr(finished), replays,
+			vocab.Meta{Sndr: sndr.String, Seqn: int64P(seqn), Dttm: timePtr(dttm), Type: typ.String, Styp: styp.String}))
 		return err
 	})
 	return out, err

@@ -62,21 +62,10 @@ func (e executor) UnmarkedBackfills(ctx context.Context, after int64, max int) (
 	rows, err := e.q.BackfillUnmarked(ctx, e.db, postgres.BackfillUnmarkedParams{After: after, MaxRows: int32(max)})
 	out := make([]store.UnmarkedBackfill, len(rows))
 	for i, r := range rows {
-		out[i] = unmarked(r.MsgID, r.Status, r.FinishedAt, int64(r.ReplayCount),
+		out[i] = store.Unmarked(r.MsgID, r.Status, r.FinishedAt, int64(r.ReplayCount),
 			vocab.Meta{Sndr: deref(r.MetaSndr), Seqn: r.MetaSeqn, Dttm: r.MetaDttm, Type: deref(r.MsgType), Styp: deref(r.MsgSubtype)})
 	}
 	return out, interpret(err)
-}
-
-// unmarked is a message above the mark as the backfill its business
-// transaction registered: its terminal status, finish time and META.
-func unmarked(id int64, status string, finished *time.Time, replays int64, meta vocab.Meta) store.UnmarkedBackfill {
-	u := store.UnmarkedBackfill{Backfill: vocab.Backfill{MsgID: id, MailboxStatus: status, Meta: meta, Registration: replays},
-		Replay: replays > 0}
-	if finished != nil {
-		u.ProcessedAt, u.NextAttemptAt = *finished, *finished
-	}
-	return u
 }
 
 // AdvanceBackfillMark takes the pipeline lock first: the business
