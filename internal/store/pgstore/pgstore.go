@@ -47,7 +47,7 @@ const DefaultMaxConns = 10
 
 // ParsePoolConfig parses a PostgreSQL URL into a pool configuration with
 // msgx's defaults (DefaultMaxConns unless the URL says pool_max_conns;
-// timestamps read in UTC).
+// timestamps read in UTC; parameter and write buffers kept per connection).
 func ParsePoolConfig(url string) (*pgxpool.Config, error) {
 	pc, err := pgxpool.ParseConfig(url)
 	if err != nil {
@@ -57,6 +57,7 @@ func ParsePoolConfig(url string) (*pgxpool.Config, error) {
 		pc.MaxConns = DefaultMaxConns
 	}
 	pc.AfterConnect = ScanInUTC
+	pc.ConnConfig.Tracer = pgarg.Tracer{} // keeps the write buffer (pgarg/writebuf.go)
 	return pc, nil
 }
 

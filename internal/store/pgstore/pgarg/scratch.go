@@ -28,8 +28,9 @@ const (
 )
 
 // scratch is the parameter buffer kept for one connection (one pgtype.Map:
-// pgx encodes a connection's statements one at a time).
-type scratch struct{ buf []byte }
+// pgx encodes a connection's statements one at a time), and its write
+// buffer (writebuf.go).
+type scratch struct{ buf, wire []byte }
 
 // room returns buf, or a copy of its bytes in a larger buffer, with room
 // for at least n more bytes.
