@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"runtime/pprof"
 	"sort"
 	"strconv"
@@ -139,8 +138,12 @@ func (c drainCost) total() time.Duration { return c.self + c.pg + c.mariadb }
 func drainCPU(b *testing.B, svc *service, pgPID, myPID, n int) (drainCost, uint64) {
 	b.Helper()
 	e := svc.e
+	// The heap stays as the drain before left it, as in a service running
+	// all day. Returning it to the OS here (debug.FreeOSMemory, until 5
+	// December) had every drain fault its working heap back in: on the
+	// 2-core VM about 35 µs of msgx per FLOP message, the VM's page faults
+	// rather than msgx's work (docs/dev/performance-notes.md).
 	runtime.GC()
-	debug.FreeOSMemory()
 	resetPeakRSS(b)
 	own0 := backendsCPU(b, e)
 	var mem0, mem1 runtime.MemStats
