@@ -4,7 +4,8 @@
 // heap copy of each value that dereferencing a *string or *time.Time to
 // encode it made (one allocation per value sent). Register (arrays.go) has
 // a connection encode the arrays of them, and bigint[]'s []int64, without
-// boxing each element.
+// boxing each element, into a parameter buffer the connection keeps
+// (scratch.go); Tracer has it keep its write buffer too (writebuf.go).
 //
 // A pointer to a value of the underlying type converts to a pointer of
 // these types in place: (*pgarg.Text)(&s).
