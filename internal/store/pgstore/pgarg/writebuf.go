@@ -48,8 +48,13 @@ func (Tracer) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryDat
 func (Tracer) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
 
 // prime hands c's frontend its kept write buffer, once its parameters have
-// needed more than pgx keeps.
+// needed more than pgx keeps. A closed connection is left alone: pgx may
+// still be sending its Terminate from a goroutine of its own (asyncClose),
+// and the statement fails anyway.
 func prime(c *pgx.Conn) {
+	if pc := c.PgConn(); pc.IsClosed() || pc.IsBusy() {
+		return
+	}
 	s := scratchOf(c.TypeMap())
 	if s == nil || cap(s.buf) == 0 {
 		return

@@ -146,3 +146,21 @@ func TestWriteBufferServesBatchesAndLargerStatements(t *testing.T) {
 	require.Equal(t, arrays[0], arrays[1], "a kept buffer as large as the larger statement serves both")
 	require.NotEqual(t, kept, arrays[0])
 }
+
+// A statement the server refuses, and a closed connection, leave nothing
+// behind: the next statement on the connection reads what was sent, and a
+// closed one fails as pgx's own does.
+func TestWriteBufferAfterFailures(t *testing.T) {
+	c, _ := connect(t, true)
+	list := ids(20_000)
+	sum(t, c, list)
+	sum(t, c, list)
+	_, err := c.Exec(t.Context(), "SELECT 1 / (cardinality($1::bigint[]) - 20000)", list)
+	require.ErrorContains(t, err, "division by zero")
+	sum(t, c, list)
+	sum(t, c, list[:3])
+
+	require.NoError(t, c.Close(t.Context()))
+	_, err = c.Exec(t.Context(), "SELECT cardinality($1::bigint[])", list)
+	require.Error(t, err)
+}
