@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/msgx-aodb/msgx/internal/vocab"
 )
@@ -33,3 +34,9 @@ var (
 	// ErrSchema: msgx's tables are missing or older than this build.
 	ErrSchema = errors.New("store: schema missing or outdated")
 )
+
+// StaleFailure is the error of a RecordFailure that updated no row: the
+// message is no longer unfinished at the replay count p read (ErrStale).
+func StaleFailure(p vocab.RecordFailureParams) error {
+	return fmt.Errorf("%w: record failure: message %d is no longer unfinished at replay %d", ErrStale, p.MsgID, p.ReplayCount)
+}

@@ -274,7 +274,7 @@ func (e executor) RecordFailure(ctx context.Context, p vocab.RecordFailureParams
 	binds["attempts"] = sql.Out{Dest: &attempts}
 	n, err := e.execRows(ctx, "ProcStateRecordFailure", binds)
 	if err == nil && n == 0 {
-		err = fmt.Errorf("%w: record failure: message %d is no longer unfinished at replay %d", store.ErrStale, p.MsgID, p.ReplayCount)
+		err = store.StaleFailure(p)
 	}
 	return int(attempts), err
 }

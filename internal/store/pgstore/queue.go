@@ -175,7 +175,7 @@ func (e executor) RecordFailure(ctx context.Context, p vocab.RecordFailureParams
 	}
 	attempts, err := e.q.ProcStateRecordFailure(ctx, e.db, params)
 	if err = interpret(err); errors.Is(err, store.ErrNotFound) {
-		return 0, fmt.Errorf("%w: record failure: message %d is no longer unfinished at replay %d", store.ErrStale, p.MsgID, p.ReplayCount)
+		return 0, store.StaleFailure(p)
 	}
 	return int(attempts), err
 }
