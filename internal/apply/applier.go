@@ -50,12 +50,18 @@ type Config struct {
 	Retries Retries
 }
 
-// Applier applies messages under one Config. Safe for concurrent use: it
-// keeps no state between messages.
+// Applier applies messages under one Config, for one caller at a time:
+// what a call of Batch or One hands out (the Writes, the outcomes, the
+// event payloads) is valid until the next call, which reuses its memory.
 type Applier struct {
 	cfg   Config
 	limit recordLimit
 	log   *slog.Logger
+
+	// What one call writes, reused by the next (so one caller at a time):
+	// the event payloads and a batch's Writes and outcomes.
+	payloads payloadArena
+	batch    batchScratch
 }
 
 // New returns the Applier of a config.

@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"slices"
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/flight"
@@ -39,18 +40,12 @@ func CanBatch(in *Input) bool {
 // left. It returns everything the batch writes and each message's outcome.
 // states and holders are updated in place to what the batch leaves. An
 // error (an event payload that cannot be built) fails the whole batch.
+//
+// The Writes and outcomes are the Applier's, valid until its next call,
+// but for the backfills: those are the caller's to keep.
 func (a *Applier) Batch(run []Input, holders map[string]vocab.Holder, states map[int64]*flight.State, now time.Time) (*Writes, []Outcome, error) {
-	// Sized for the run: every message finishes and is backfilled, and most
-	// change one flight (an event and a mark); grown slices were a tenth of
-	// a batch's allocations.
-	w := Writes{
-		Flights:   make([]vocab.FlightWrite, 0, len(run)),
-		Events:    make([]vocab.NewEvent, 0, len(run)),
-		SchdMarks: make([]vocab.SchdMark, 0, len(run)),
-		Finishes:  make([]vocab.Finish, 0, len(run)),
-		Backfills: make([]vocab.Backfill, 0, len(run)),
-	}
-	outs := make([]Outcome, len(run))
+	a.payloads.reset()
+	w, outs := a.batch.next(len(run))
 	for i := range run {
 		in := &run[i]
 		m, msg, meta := in.Msg, in.Decoded, metaOf(in.Decoded)
@@ -62,7 +57,7 @@ func (a *Applier) Batch(run []Input, holders map[string]vocab.Holder, states map
 				var results []flight.Result
 				out, results = compute(&matches{}, msg, overlay, m.ID, now)
 				if !out.Refused() {
-					tooLarge, err := a.addResults(&w, m.ID, results, now)
+					tooLarge, err := a.addResults(w, m.ID, results, now)
 					if err != nil {
 						return nil, nil, err
 					}
@@ -78,9 +73,42 @@ func (a *Applier) Batch(run []Input, holders map[string]vocab.Holder, states map
 			}
 		}
 		outs[i] = out
-		a.finish(&w, m, meta, out, binding(in, meta, out), now)
+		a.finish(w, m, meta, out, binding(in, meta, out), now)
 	}
-	return &w, outs, nil
+	return w, outs, nil
+}
+
+// batchScratch is the Writes and outcomes of the Applier's last batch,
+// reused by the next: sized for the run (every message finishes and is
+// backfilled, most change one flight: an event and a mark), they were
+// allocated anew for every batch, a sixteenth of a FLOP message's bytes.
+// Not the backfills: the pump hands them to the backfiller, which writes
+// them back to the mailbox while the next batch is applied.
+type batchScratch struct {
+	w    Writes
+	outs []Outcome
+}
+
+// next empties the scratch for a run of n messages: nothing of the batch
+// before stays reachable from it.
+func (b *batchScratch) next(n int) (*Writes, []Outcome) {
+	w := &b.w
+	w.Flights = emptied(w.Flights, n)
+	w.Events = emptied(w.Events, n)
+	w.SchdMarks = emptied(w.SchdMarks, n)
+	w.Finishes = emptied(w.Finishes, n)
+	w.Backfills = make([]vocab.Backfill, 0, n)
+	clear(w.byFLID)
+	clear(w.markOf)
+	b.outs = emptied(b.outs, n)[:n]
+	return w, b.outs
+}
+
+// emptied is s cleared and cut to length 0, with room for n (what lies
+// past its length was cleared by the call before).
+func emptied[T any](s []T, n int) []T {
+	clear(s)
+	return slices.Grow(s[:0], n)
 }
 
 // Needs lists what a batch reads before Batch: the identities its messages

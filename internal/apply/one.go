@@ -29,6 +29,9 @@ type Result struct {
 // retryable failure (a *Failure, or the reader's or emit's error): the
 // caller rolls back everything emit wrote.
 func (a *Applier) One(ctx context.Context, r Reader, in Input, now time.Time, emit func(*Writes) error) (Result, error) {
+	// The payloads live until emit has written them: emit returns before One.
+	a.payloads.reset()
+	defer a.payloads.reset()
 	meta := metaOf(in.Decoded)
 	out, retry := in.decodeOutcome()
 	if retry != nil {
@@ -119,6 +122,7 @@ func (a *Applier) inSlices(ctx context.Context, r Reader, msgID int64, msg *sis.
 		if err := emit(&w); err != nil {
 			return Outcome{}, err
 		}
+		a.payloads.reset() // written: the next slice's take their place
 		if to >= n {
 			return out, nil
 		}

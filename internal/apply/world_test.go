@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"bytes"
 	"context"
 	"slices"
 	"testing"
@@ -126,7 +127,10 @@ func (w *world) write(wr *Writes) error {
 	for _, f := range wr.Flights {
 		w.flights[f.State.FLID] = f.State
 	}
-	w.events = append(w.events, wr.Events...)
+	for _, e := range wr.Events { // copied, as a store writes them: the payloads are the Applier's
+		e.Payload = bytes.Clone(e.Payload)
+		w.events = append(w.events, e)
+	}
 	for _, m := range wr.SchdMarks { // a flight's mark as the record it sends
 		w.events = append(w.events, schdRecord(m))
 	}

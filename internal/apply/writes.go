@@ -55,7 +55,7 @@ type Members struct {
 func (a *Applier) addResults(w *Writes, msgID int64, results []flight.Result, now time.Time) (tooLarge string, err error) {
 	if !a.cfg.Shadow {
 		before := len(w.SchdMarks)
-		if w.Events, w.SchdMarks, tooLarge, err = messageEvents(w.Events, w.SchdMarks, msgID, results, now, a.limit); err != nil || tooLarge != "" {
+		if w.Events, w.SchdMarks, tooLarge, err = messageEvents(w.Events, w.SchdMarks, msgID, results, now, a.limit, &a.payloads); err != nil || tooLarge != "" {
 			return tooLarge, err
 		}
 		w.SchdMarks = w.latestMarks(before)

@@ -148,5 +148,7 @@ func BenchmarkFLOPMix(b *testing.B) {
 	}
 	b.Run("Next", func(b *testing.B) { run(b, nil) })
 	b.Run("NextAndEventPayload", func(b *testing.B) { run(b, EventPayload) })
-	b.Run("NextAndChangePayload", func(b *testing.B) { run(b, ChangePayload) })
+	b.Run("NextAndChangePayload", func(b *testing.B) {
+		run(b, func(s *State) ([]byte, error) { return ChangePayload(s, nil) })
+	})
 }

@@ -18,7 +18,7 @@ import (
 // changed flight, and reflection over the maps of a state was most of the
 // CPU of a batch.
 func EventPayload(s *State) ([]byte, error) {
-	b, _, err := appendPayload(s, false)
+	b, _, err := appendPayload(make([]byte, 0, payloadCap(s, false)), s, false)
 	return b, err
 }
 
@@ -35,14 +35,26 @@ func EventPayload(s *State) ([]byte, error) {
 // first item's address and its length; the kept entry holds that item, so
 // the address is never reused meanwhile), never by name: a list a change
 // replaced is encoded anew. The bytes are EventPayload's.
-func ChangePayload(s *State) ([]byte, error) {
-	b, kept, err := appendPayload(s, true)
+//
+// The payload is written into buf (from its start) when buf has room for
+// ChangePayloadRoom(s) bytes, else into a new array of that size; it
+// outgrows buf into a new array only when larger (the caller, apply's
+// payload arena, then keeps nothing of buf). buf may be nil.
+func ChangePayload(s *State, buf []byte) ([]byte, error) {
+	room := payloadCap(s, true)
+	if cap(buf) < room {
+		buf = make([]byte, 0, room)
+	}
+	b, kept, err := appendPayload(buf[:0], s, true)
 	if err != nil {
 		return nil, err
 	}
 	s.groupsJSON, s.payloadLen = kept, len(b)
 	return b, nil
 }
+
+// ChangePayloadRoom is the room ChangePayload wants for the payload of s.
+func ChangePayloadRoom(s *State) int { return payloadCap(s, true) }
 
 // payloadCap is the capacity of a payload's buffer: with keep, the length
 // of the payload of the state s was computed from and room for what a
@@ -55,10 +67,9 @@ func payloadCap(s *State, keep bool) int {
 	return 2048 + 36*len(s.Stamps)
 }
 
-// appendPayload writes the payload of s; with keep it reuses s.groupsJSON
-// and returns the group lists' JSON to keep.
-func appendPayload(s *State, keep bool) ([]byte, groupsJSON, error) {
-	b := make([]byte, 0, payloadCap(s, keep))
+// appendPayload appends the payload of s to b; with keep it reuses
+// s.groupsJSON and returns the group lists' JSON to keep.
+func appendPayload(b []byte, s *State, keep bool) ([]byte, groupsJSON, error) {
 	b = append(b, `{"flid":`...)
 	b = strconv.AppendInt(b, s.FLID, 10)
 	var err error

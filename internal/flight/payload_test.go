@@ -103,7 +103,7 @@ func TestEventPayloadMatchesEncodingJSON(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, string(want), string(got))
 		for range 2 { // the lists written, then the lists kept
-			got, err = ChangePayload(s)
+			got, err = ChangePayload(s, nil)
 			require.NoError(t, err)
 			require.Equal(t, string(want), string(got))
 		}
@@ -121,7 +121,7 @@ func TestEventPayloadMatchesEncodingJSON(t *testing.T) {
 	failing := &State{Groups: map[string][]Item{GroupGates: {{Fields: map[string]Value{"GOTM": {Raw: "far", Time: &far}}}}}}
 	_, err = EventPayload(failing)
 	require.ErrorContains(t, err, `value "far"`)
-	_, err = ChangePayload(failing)
+	_, err = ChangePayload(failing, nil)
 	require.ErrorContains(t, err, `value "far"`)
 	require.Nil(t, failing.groupsJSON, "a failed payload keeps nothing")
 }
@@ -137,7 +137,7 @@ func TestChangePayloadNeverServesAReplacedList(t *testing.T) {
 		direct, err := EventPayload(s)
 		require.NoError(t, err)
 		require.Equal(t, string(want), string(direct))
-		got, err := ChangePayload(s)
+		got, err := ChangePayload(s, nil)
 		require.NoError(t, err)
 		require.Equal(t, string(want), string(got))
 		return string(got)
@@ -217,16 +217,35 @@ func TestChangePayloadNeverServesAReplacedList(t *testing.T) {
 // flight, and a FLOP's flight is rarely the size the default assumes.
 func TestChangePayloadSizedByTheStateBefore(t *testing.T) {
 	s0 := fullFlight(t)
-	p0, err := ChangePayload(s0)
+	p0, err := ChangePayload(s0, nil)
 	require.NoError(t, err)
 	require.Equal(t, payloadCap(&State{}, false), cap(p0), "the first: room for a full flight")
 	r, err := Next(s0, decodeFLOP(t, "STND", "<STND>301</STND>"), false, s0.LastMessageID+1, now, Sent{})
 	require.NoError(t, err)
-	p1, err := ChangePayload(r.Next)
+	p1, err := ChangePayload(r.Next, nil)
 	require.NoError(t, err)
 	require.Equal(t, len(p0)+256, cap(p1), "the next: the payload before and room for the change")
 	require.Equal(t, len(p1), r.Next.payloadLen)
 	b, err := EventPayload(r.Next)
 	require.NoError(t, err)
 	require.Equal(t, string(b), string(p1))
+}
+
+// ChangePayload writes into the buffer it is given when the buffer has the
+// room it wants (apply's arena), else into an array of its own; the bytes
+// are the same.
+func TestChangePayloadWritesIntoItsBuffer(t *testing.T) {
+	s := fullFlight(t)
+	want, err := EventPayload(s)
+	require.NoError(t, err)
+	roomy := make([]byte, 3, ChangePayloadRoom(s))
+	got, err := ChangePayload(s, roomy)
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(got))
+	require.Same(t, &roomy[:1][0], &got[0], "written from the buffer's start")
+	small := make([]byte, 0, ChangePayloadRoom(s)-1)
+	got, err = ChangePayload(s, small)
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(got))
+	require.NotSame(t, &small[:1][0], &got[0], "a buffer without the room is left alone")
 }
