@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/msgx-aodb/msgx/db/postgres"
 	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/vocab"
@@ -32,6 +34,9 @@ func (e executor) EnqueueNew(ctx context.Context, ids []int64, now time.Time) ([
 		return nil, interpret(err)
 	}
 	if c.MinNew > c.MaxKnown { // one statement, no lock: no transaction of its own
+		if _, inTx := e.db.(pgx.Tx); int(c.NewIds) == len(ids) && !inTx {
+			return e.enqueueAbove(ctx, ids, now)
+		}
 		rows, err := e.q.ProcStateEnqueue(ctx, e.db, postgres.ProcStateEnqueueParams{Now: now, MsgIds: ids})
 		return enqueued(rows), interpret(err)
 	}
@@ -54,10 +59,24 @@ func (e executor) EnqueueNew(ctx context.Context, ids []int64, now time.Time) ([
 	return enqueued(rows), nil
 }
 
-func enqueued(rows []postgres.ProcStateEnqueueRow) []store.Enqueued {
+// enqueueAbove enqueues ids all new and above every known id by a plain
+// insert (ProcStateEnqueueAbove), outside a transaction: a statement that
+// fails on the primary key (another enqueuer inserted one of them since the
+// check) has then written nothing, and the ids are enqueued the general way.
+func (e executor) enqueueAbove(ctx context.Context, ids []int64, now time.Time) ([]store.Enqueued, error) {
+	rows, err := e.q.ProcStateEnqueueAbove(ctx, e.db, postgres.ProcStateEnqueueAboveParams{Now: now, MsgIds: ids})
+	if err = interpret(err); errors.Is(err, store.ErrDuplicate) {
+		rows, err := e.q.ProcStateEnqueue(ctx, e.db, postgres.ProcStateEnqueueParams{Now: now, MsgIds: ids})
+		return enqueued(rows), interpret(err)
+	}
+	return enqueued(rows), err
+}
+
+func enqueued[R postgres.ProcStateEnqueueRow | postgres.ProcStateEnqueueAboveRow](rows []R) []store.Enqueued {
 	got := make([]store.Enqueued, len(rows))
 	for i, r := range rows {
-		got[i] = store.Enqueued{ID: r.MsgID, LateAfter: r.LateAfter}
+		row := postgres.ProcStateEnqueueRow(r)
+		got[i] = store.Enqueued{ID: row.MsgID, LateAfter: row.LateAfter}
 	}
 	return got
 }
