@@ -5,7 +5,7 @@ import "slices"
 // fields returns an empty slice of capacity n carved from the arena.
 func (d *decoder) fields(n int) []NamedField {
 	if cap(d.fieldChunk)-len(d.fieldChunk) < n {
-		d.fieldChunk = make([]NamedField, 0, max(grow(cap(d.fieldChunk), 16, 4096), n))
+		d.fieldChunk = make([]NamedField, 0, max(grow(cap(d.fieldChunk), n, 4096), n))
 	}
 	l := len(d.fieldChunk)
 	d.fieldChunk = d.fieldChunk[:l+n]
@@ -13,18 +13,20 @@ func (d *decoder) fields(n int) []NamedField {
 }
 
 // items copies src into a slice carved from the arena.
-func (d *decoder) items(src []Item) []Item { return carve(&d.itemChunk, src, 4, 1024) }
+func (d *decoder) items(src []Item) []Item { return carve(&d.itemChunk, src, 1024) }
 
 // carve copies src into a slice carved from *chunk, starting a chunk of the
 // next size when it is full: a record's entries share their chunk's array
-// instead of allocating one each.
-func carve[T any](chunk *[]T, src []T, first, limit int) []T {
+// instead of allocating one each. The first chunk is the first record's
+// size: a message of one record (a FLOP) allocates what it holds, not a
+// chunk for many.
+func carve[T any](chunk *[]T, src []T, limit int) []T {
 	n := len(src)
 	if n == 0 {
 		return nil
 	}
 	if cap(*chunk)-len(*chunk) < n {
-		*chunk = make([]T, 0, max(grow(cap(*chunk), first, limit), n))
+		*chunk = make([]T, 0, max(grow(cap(*chunk), n, limit), n))
 	}
 	l := len(*chunk)
 	*chunk = append(*chunk, src...)
@@ -32,9 +34,9 @@ func carve[T any](chunk *[]T, src []T, first, limit int) []T {
 }
 
 // ops carves src, sorted by id in place, into Ops.
-func ops[K ~uint8, V any](chunk *[]Entry[K, V], src []Entry[K, V], first, limit int) Ops[K, V] {
+func ops[K ~uint8, V any](chunk *[]Entry[K, V], src []Entry[K, V], limit int) Ops[K, V] {
 	slices.SortFunc(src, func(a, b Entry[K, V]) int { return int(a.ID) - int(b.ID) })
-	return Ops[K, V]{entries: carve(chunk, src, first, limit)}
+	return Ops[K, V]{entries: carve(chunk, src, limit)}
 }
 
 // grow doubles a chunk size from first up to limit: small messages stay

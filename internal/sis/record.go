@@ -133,10 +133,10 @@ func (d *decoder) flightRecord(n int32, ord int, group []string, skipMeta bool) 
 		}
 		pays = append(pays, Entry[PayloadID, PayloadOp]{PayloadID(p), op})
 	}
-	rec.Scalars = ops(&d.scalarChunk, scalars, 16, 4096)
-	rec.Structs = ops(&d.structChunk, structs, 4, 1024)
-	rec.Groups = ops(&d.groupChunk, groups, 4, 1024)
-	rec.Payloads = ops(&d.payloadChunk, pays, 4, 1024)
+	rec.Scalars = ops(&d.scalarChunk, scalars, 4096)
+	rec.Structs = ops(&d.structChunk, structs, 1024)
+	rec.Groups = ops(&d.groupChunk, groups, 1024)
+	rec.Payloads = ops(&d.payloadChunk, pays, 1024)
 	d.scalarScratch, d.structScratch, d.groupScratch, d.payloadScratch = scalars, structs, groups, pays
 	return rec, nil
 }
