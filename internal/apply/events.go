@@ -32,13 +32,13 @@ func (l recordLimit) exceeded(e vocab.NewEvent, payload []byte) int {
 
 // messageEvents appends a message's outbox writes: per changed flight its
 // KAFKA:msg event and its KAFKA:schd mark, from the state the message
-// computed (rule 7), the event's payload written into payloads. When the Kafka record of one of them would exceed the
-// limit, it returns the refusal instead, with events and marks as they
-// were: the broker could never take it, so the message is DEAD(PROTOCOL)
-// with nothing written, rather than a state whose record can never be
-// delivered. Sized as the relay builds the record (the wiring passes the
-// Kafka adapter's measure), so what passes here the relay never finds too
-// large.
+// computed (rule 7), the event's payload written into payloads. When the
+// Kafka record of one of them would exceed the limit, it returns the
+// refusal instead, with events and marks as they were: the broker could
+// never take it, so the message is DEAD(PROTOCOL) with nothing written,
+// rather than a state whose record can never be delivered. Sized as the
+// relay builds the record (the wiring passes the Kafka adapter's measure),
+// so what passes here the relay never finds too large.
 func messageEvents(events []vocab.NewEvent, marks []vocab.SchdMark, msgID int64, results []flight.Result, now time.Time, limit recordLimit, payloads *payloadArena) (_ []vocab.NewEvent, _ []vocab.SchdMark, tooLarge string, err error) {
 	beforeEvents, beforeMarks := len(events), len(marks)
 	for _, r := range results {
