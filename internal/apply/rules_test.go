@@ -165,10 +165,12 @@ func TestReplayedMessageOverwritesItsDeadBackfill(t *testing.T) {
 // kinds, missing rows.
 func TestAloneRules(t *testing.T) {
 	t.Parallel()
-	a := New(Config{Prune: true, Location: shanghai})
+	// An Applier per subtest: it serves one caller at a time (they run in parallel).
+	applier := func() *Applier { return New(Config{Prune: true, Location: shanghai}) }
 
 	t.Run("a DNLD prunes the members it lacks, a later one from before is stale, a replay advances nothing", func(t *testing.T) {
 		t.Parallel()
+		a := applier()
 		w := newWorld(t)
 		first, err := w.one(a, schdAt("20261202080000", "DNLD", fltr(1), fltr(2)))
 		require.NoError(t, err)
@@ -190,6 +192,7 @@ func TestAloneRules(t *testing.T) {
 
 	t.Run("a RESP without a request is skipped and writes nothing", func(t *testing.T) {
 		t.Parallel()
+		a := applier()
 		w := newWorld(t)
 		out, err := w.one(a, schd("RESP", fltr(1)))
 		require.NoError(t, err)
@@ -202,6 +205,7 @@ func TestAloneRules(t *testing.T) {
 
 	t.Run("a RESP answering the open request completes it and prunes only its range", func(t *testing.T) {
 		t.Parallel()
+		a := applier()
 		w := newWorld(t)
 		_, err := w.one(a, schdAt("20261202070000", "DNLD", fltr(1), `<FLTR><FLID>2</FLID><ALCD>CA</ALCD><FLNO>CA2</FLNO><MVIN>D</MVIN><SODT>02DEC260700</SODT></FLTR>`))
 		require.NoError(t, err)
@@ -222,6 +226,7 @@ func TestAloneRules(t *testing.T) {
 
 	t.Run("reference lists: upsert, delete, a RESP replaces the list", func(t *testing.T) {
 		t.Parallel()
+		a := applier()
 		w := newWorld(t)
 		for _, m := range []string{refList("20261202080000", "UPD", "CA", "MU", "CZ"), refList("20261202080000", "DEL", "MU")} {
 			out, err := w.one(a, m)
@@ -253,6 +258,7 @@ func TestAloneRules(t *testing.T) {
 
 	t.Run("an unsupported kind is a retryable failure that writes nothing", func(t *testing.T) {
 		t.Parallel()
+		a := applier()
 		w := newWorld(t)
 		_, err := w.one(a, envelope("SCHD", "SCHS", "<SCHD><RECS>0</RECS></SCHD>"))
 		var f *Failure
@@ -263,6 +269,7 @@ func TestAloneRules(t *testing.T) {
 
 	t.Run("a row missing from the mailbox is DEAD MALFORMED", func(t *testing.T) {
 		t.Parallel()
+		a := applier()
 		w := newWorld(t)
 		res, err := a.One(t.Context(), w, Input{Msg: vocab.QueueEntry{ID: 5}, Missing: true}, start, w.write)
 		require.NoError(t, err)
