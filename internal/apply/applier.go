@@ -14,6 +14,7 @@ package apply
 import (
 	"cmp"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/msgx-aodb/msgx/internal/respmatch"
@@ -50,9 +51,10 @@ type Config struct {
 	Retries Retries
 }
 
-// Applier applies messages under one Config, for one caller at a time:
-// what a call of Batch or One hands out (the Writes, the outcomes, the
-// event payloads) is valid until the next call, which reuses its memory.
+// Applier applies messages under one Config, for one caller at a time
+// (a second call while one runs panics): what a call of Batch or One hands
+// out (the Writes, the outcomes, the event payloads) is valid until the
+// next call, which reuses its memory.
 type Applier struct {
 	cfg   Config
 	limit recordLimit
@@ -62,6 +64,17 @@ type Applier struct {
 	// the event payloads and a batch's Writes and outcomes.
 	payloads payloadArena
 	batch    batchScratch
+	busy     atomic.Bool // a call of Batch or One is running
+}
+
+// enter marks a call of Batch or One as running until the returned func:
+// two at once would write into each other's payloads, so a second one
+// panics rather than corrupt an outbox row.
+func (a *Applier) enter() (leave func()) {
+	if !a.busy.CompareAndSwap(false, true) {
+		panic("apply: an Applier called by two callers at once")
+	}
+	return func() { a.busy.Store(false) }
 }
 
 // New returns the Applier of a config.

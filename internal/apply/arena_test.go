@@ -127,3 +127,26 @@ func TestBatchBackfillsOutliveTheNextBatch(t *testing.T) {
 	require.Equal(t, kept, todos)
 	require.Equal(t, []int64{first[0].Msg.ID, first[1].Msg.ID}, []int64{todos[0].MsgID, todos[1].MsgID})
 }
+
+// Two calls at once would write into each other's payloads: the second one
+// panics, and the first goes on; the Applier serves the next call after it.
+func TestApplierServesOneCallerAtATime(t *testing.T) {
+	t.Parallel()
+	a := New(Config{Prune: true, Location: shanghai})
+	w := newWorld(t)
+	emitted := 0
+	_, err := a.One(t.Context(), w, w.input(schd("DNLD", fltr(1))), start, func(wr *Writes) error {
+		emitted++
+		require.PanicsWithValue(t, "apply: an Applier called by two callers at once", func() {
+			_, _, _ = a.Batch(nil, map[string]vocab.Holder{}, map[int64]*flight.State{}, start)
+		})
+		return w.write(wr)
+	})
+	require.NoError(t, err)
+	require.Equal(t, 1, emitted)
+	states, err := w.Flights(t.Context(), []int64{1})
+	require.NoError(t, err)
+	_, outs, err := a.Batch([]Input{w.input(flop("STND", 1, "<STND>9</STND>"))}, map[string]vocab.Holder{}, states, start)
+	require.NoError(t, err)
+	require.Equal(t, vocab.StatusSucceeded, outs[0].Status)
+}

@@ -44,6 +44,7 @@ func CanBatch(in *Input) bool {
 // The Writes and outcomes are the Applier's, valid until its next call,
 // but for the backfills: those are the caller's to keep.
 func (a *Applier) Batch(run []Input, holders map[string]vocab.Holder, states map[int64]*flight.State, now time.Time) (*Writes, []Outcome, error) {
+	defer a.enter()()
 	a.payloads.reset()
 	w, outs := a.batch.next(len(run))
 	for i := range run {

@@ -29,6 +29,7 @@ type Result struct {
 // retryable failure (a *Failure, or the reader's or emit's error): the
 // caller rolls back everything emit wrote.
 func (a *Applier) One(ctx context.Context, r Reader, in Input, now time.Time, emit func(*Writes) error) (Result, error) {
+	defer a.enter()()
 	// The payloads live until emit has written them: emit returns before One.
 	a.payloads.reset()
 	defer a.payloads.reset()
