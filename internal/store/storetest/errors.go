@@ -14,7 +14,7 @@ func testErrors(t *testing.T, newStore Factory) {
 	_, err := s.Message(ctx(t), 404)
 	require.ErrorIs(t, err, store.ErrNotFound)
 
-	bad := richFlight(1)
+	bad := RichFlight(1)
 	bad.Lifecycle = "GONE"
 	err = s.WriteFlights(ctx(t), []vocab.FlightWrite{{State: bad}}, t0)
 	require.ErrorIs(t, err, store.ErrConflict, "a CHECK violation is a conflict")

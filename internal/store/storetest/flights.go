@@ -28,11 +28,12 @@ func item(seq int64, fields map[string]flight.Value) flight.Item {
 	return flight.Item{SourceSeq: &seq, Fields: fields}
 }
 
-// richFlight has every kind of value: scalars raw and parsed, structures,
+// RichFlight has every kind of value: scalars raw and parsed, structures,
 // every group (three gates with non-contiguous GTNO, two of them the same gate
 // with different attributes; repeated bridge and chock operations; several
-// delays; both route lists) and payloads.
-func richFlight(flid int64) *flight.State {
+// delays; both route lists) and payloads. Written with AllChanged, it is also
+// the flight the adapters' read benchmarks read back.
+func RichFlight(flid int64) *flight.State {
 	return &flight.State{
 		FLID: flid,
 		Scalars: map[string]flight.Value{
@@ -95,13 +96,14 @@ func richFlight(flid int64) *flight.State {
 	}
 }
 
-var allChanged = flight.Replaced(1, flight.Groups, flight.PayloadKinds)
+// AllChanged is a write of every collection of a state of version 1.
+var AllChanged = flight.Replaced(1, flight.Groups, flight.PayloadKinds)
 
 func write(t *testing.T, s store.Executor, now time.Time, states ...*flight.State) {
 	t.Helper()
 	ws := make([]vocab.FlightWrite, len(states))
 	for i, st := range states {
-		ws[i] = vocab.FlightWrite{State: st, Changes: allChanged}
+		ws[i] = vocab.FlightWrite{State: st, Changes: AllChanged}
 	}
 	require.NoError(t, s.WriteFlights(ctx(t), ws, now))
 }
@@ -153,12 +155,12 @@ func testFlights(t *testing.T, newStore Factory) {
 	t.Run("EverythingReadsBackIdenticalAndInOrder", func(t *testing.T) {
 		t.Parallel() // its own database (newStore)
 		s := newStore(t)
-		want := richFlight(1001)
+		want := RichFlight(1001)
 		for _, isNew := range []bool{true, false} { // created, then rewritten in place
-			require.NoError(t, s.WriteFlights(ctx(t), []vocab.FlightWrite{{State: want, Changes: allChanged, New: isNew}}, t0))
+			require.NoError(t, s.WriteFlights(ctx(t), []vocab.FlightWrite{{State: want, Changes: AllChanged, New: isNew}}, t0))
 			require.Equal(t, business(t, want), business(t, read(t, s, 1001)))
 		}
-		err := s.WriteFlights(ctx(t), []vocab.FlightWrite{{State: want, Changes: allChanged, New: true}}, t0)
+		err := s.WriteFlights(ctx(t), []vocab.FlightWrite{{State: want, Changes: AllChanged, New: true}}, t0)
 		require.ErrorIs(t, err, store.ErrDuplicate, "a flight written as new must not exist yet")
 		got := read(t, s, 1001)
 
@@ -175,12 +177,12 @@ func testFlights(t *testing.T, newStore Factory) {
 	t.Run("StampsReadBackAndClear", func(t *testing.T) {
 		t.Parallel() // its own database (newStore)
 		s := newStore(t)
-		want := richFlight(1002)
+		want := RichFlight(1002)
 		write(t, s, t0, want)
 		got := read(t, s, 1002)
 		require.Equal(t, want.Stamps, got.Stamps, "every stamp, to the second, in UTC")
 
-		next := richFlight(1002)
+		next := RichFlight(1002)
 		next.StateVersion = 2
 		next.Stamps = flight.Stamps{"STND": at(2, 8, 0).UTC()}
 		require.NoError(t, s.WriteFlights(ctx(t), []vocab.FlightWrite{{State: next}}, t0))
@@ -194,9 +196,9 @@ func testFlights(t *testing.T, newStore Factory) {
 	t.Run("ReplacingOneCollectionLeavesOthersUntouched", func(t *testing.T) {
 		t.Parallel() // its own database (newStore)
 		s := newStore(t)
-		write(t, s, t0, richFlight(7))
+		write(t, s, t0, RichFlight(7))
 
-		next := richFlight(7)
+		next := RichFlight(7)
 		next.StateVersion = 2
 		next.Groups[flight.GroupGates] = []flight.Item{item(9, map[string]flight.Value{"GATE": raw("C01")})}
 		next.Groups[flight.GroupDelays] = nil       // changed in memory, but not in Changes:
@@ -204,7 +206,7 @@ func testFlights(t *testing.T, newStore Factory) {
 		require.NoError(t, s.WriteFlights(ctx(t), []vocab.FlightWrite{{State: next, Changes: flight.Replaced(2, []string{flight.GroupGates}, nil)}}, t0.Add(time.Minute)))
 
 		got := read(t, s, 7)
-		want := richFlight(7)
+		want := RichFlight(7)
 		want.StateVersion = 2
 		want.Groups[flight.GroupGates] = next.Groups[flight.GroupGates]
 		require.Equal(t, business(t, want), business(t, got))
@@ -226,8 +228,8 @@ func testFlights(t *testing.T, newStore Factory) {
 	t.Run("ClearedScalarsAndStructsBecomeAbsent", func(t *testing.T) {
 		t.Parallel() // its own database (newStore)
 		s := newStore(t)
-		write(t, s, t0, richFlight(8))
-		next := richFlight(8)
+		write(t, s, t0, RichFlight(8))
+		next := RichFlight(8)
 		delete(next.Scalars, "ESTT")
 		delete(next.Structs, "FDIV")
 		write(t, s, t0, next)
@@ -240,7 +242,7 @@ func testFlights(t *testing.T, newStore Factory) {
 	t.Run("StampsFollowEveryWrite", func(t *testing.T) {
 		t.Parallel() // its own database (newStore)
 		s := newStore(t)
-		write(t, s, t0, richFlight(11), richFlight(12))
+		write(t, s, t0, RichFlight(11), RichFlight(12))
 		stamps, err := s.FlightStamps(ctx(t), []int64{11, 12, 999})
 		require.NoError(t, err)
 		require.Len(t, stamps, 2, "unknown FLIDs are simply absent")
@@ -269,13 +271,13 @@ func testFlights(t *testing.T, newStore Factory) {
 		const n = 40
 		var first []*flight.State
 		for i := int64(1); i < n; i++ {
-			first = append(first, richFlight(300+i))
+			first = append(first, RichFlight(300+i))
 		}
 		write(t, s, t0, first...)
 		later := t0.Add(time.Minute)
 		var batch []vocab.FlightWrite
 		for i := int64(1); i <= n; i++ {
-			next := richFlight(300 + i)
+			next := RichFlight(300 + i)
 			next.StateVersion, next.LastMessageID = 2, 43
 			next.CreatedAt = t0
 			if i%2 == 0 {
@@ -288,7 +290,7 @@ func testFlights(t *testing.T, newStore Factory) {
 			if i == n {
 				next.CreatedAt = time.Time{} // new: created now
 			}
-			batch = append(batch, vocab.FlightWrite{State: next, Changes: allChanged})
+			batch = append(batch, vocab.FlightWrite{State: next, Changes: AllChanged})
 		}
 		require.NoError(t, s.WriteFlights(ctx(t), batch, later))
 		for _, w := range batch {
@@ -308,9 +310,9 @@ func testFlights(t *testing.T, newStore Factory) {
 		s := newStore(t)
 		var states []*flight.State
 		for i := int64(1); i <= 5; i++ {
-			states = append(states, richFlight(100+i))
+			states = append(states, RichFlight(100+i))
 		}
-		other := richFlight(200)
+		other := RichFlight(200)
 		other.OperationDay = time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC)
 		write(t, s, t0, append(states, other)...)
 

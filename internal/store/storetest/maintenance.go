@@ -18,7 +18,7 @@ func testMaintenance(t *testing.T, newStore Factory) {
 		s := newStore(t)
 		day := func(d int) time.Time { return time.Date(2026, 11, d, 0, 0, 0, 0, time.UTC) }
 		mk := func(flid int64, opDay time.Time, lifecycle string, deletedAt *time.Time) *flight.State {
-			f := richFlight(flid)
+			f := RichFlight(flid)
 			f.OperationDay, f.Lifecycle, f.DeletedAt = opDay, lifecycle, deletedAt
 			return f
 		}
@@ -51,7 +51,7 @@ func testMaintenance(t *testing.T, newStore Factory) {
 	t.Run("HistoryThenDelete", func(t *testing.T) {
 		t.Parallel() // its own database (newStore)
 		s := newStore(t)
-		write(t, s, t0, richFlight(1), richFlight(2))
+		write(t, s, t0, RichFlight(1), RichFlight(2))
 		require.NoError(t, s.AdvanceSnapshotGen(ctx(t), vocab.AdvanceSnapshotGenParams{FDay: day2, MessageID: 1, Now: t0}))
 		require.NoError(t, s.ReplaceSnapshotMembers(ctx(t), day2, []int64{1, 2}))
 		_, err := s.LatestFlightHistory(ctx(t), 1)
@@ -83,8 +83,8 @@ func testMaintenance(t *testing.T, newStore Factory) {
 		require.True(t, h.PurgedAt.Equal(back.PurgedAt))
 
 		// The details went with the flight: writing it again as new works.
-		write(t, s, t0, richFlight(1))
-		require.Equal(t, business(t, richFlight(1)), business(t, read(t, s, 1)))
+		write(t, s, t0, RichFlight(1))
+		require.Equal(t, business(t, RichFlight(1)), business(t, read(t, s, 1)))
 	})
 
 	t.Run("ArchiveMessagesDryRunAndBound", func(t *testing.T) {

@@ -111,7 +111,7 @@ func testReplayBatches(t *testing.T, newStore Factory) {
 		require.NoError(t, err)
 		require.Empty(t, marks)
 
-		a, b := richFlight(10), richFlight(11)
+		a, b := RichFlight(10), RichFlight(11)
 		b.StateVersion, b.LastMessageID = 7, 99
 		write(t, s, t0, a, b)
 		marks, err = s.FlightMarks(ctx(t), []int64{11, 10, 12})

@@ -75,12 +75,12 @@ func testSnapshots(t *testing.T, newStore Factory) {
 	t.Run("MembersAndPruneCandidates", func(t *testing.T) {
 		t.Parallel() // its own database (newStore)
 		s := newStore(t)
-		a, b, c := richFlight(1), richFlight(2), richFlight(3)
-		other := richFlight(4)
+		a, b, c := RichFlight(1), RichFlight(2), RichFlight(3)
+		other := RichFlight(4)
 		other.OperationDay = day2.AddDate(0, 0, 1) // moved to another day: never pruned from this one
-		deleted := richFlight(5)
+		deleted := RichFlight(5)
 		deleted.Lifecycle = flight.Deleted
-		write(t, s, t0, a, b, c, other, deleted, richFlight(6))
+		write(t, s, t0, a, b, c, other, deleted, RichFlight(6))
 		require.NoError(t, s.AdvanceSnapshotGen(ctx(t), vocab.AdvanceSnapshotGenParams{FDay: day2, MessageID: 1, Now: t0}))
 		require.NoError(t, s.ReplaceSnapshotMembers(ctx(t), day2, []int64{1, 2, 3, 4, 5}))
 		members, err := s.SnapshotMembers(ctx(t), day2)

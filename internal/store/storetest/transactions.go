@@ -12,17 +12,17 @@ func testTransactions(t *testing.T, newStore Factory) {
 	require.NoError(t, err)
 	_, err = tx.LockPipeline(ctx(t), t0)
 	require.NoError(t, err)
-	write(t, tx, t0, richFlight(1))
+	write(t, tx, t0, RichFlight(1))
 
 	// A savepoint keeps one message all-or-nothing inside a larger commit.
 	sp, err := tx.Begin(ctx(t))
 	require.NoError(t, err)
-	write(t, sp, t0, richFlight(2))
+	write(t, sp, t0, RichFlight(2))
 	require.NoError(t, sp.Rollback(ctx(t)))
 
 	sp, err = tx.Begin(ctx(t))
 	require.NoError(t, err)
-	write(t, sp, t0, richFlight(3))
+	write(t, sp, t0, RichFlight(3))
 	require.NoError(t, sp.Commit(ctx(t)))
 	require.NoError(t, tx.Commit(ctx(t)))
 	require.NoError(t, tx.Rollback(ctx(t)), "rollback after commit is a no-op, so it can be deferred")
@@ -35,7 +35,7 @@ func testTransactions(t *testing.T, newStore Factory) {
 
 	tx, err = s.Begin(ctx(t))
 	require.NoError(t, err)
-	write(t, tx, t0, richFlight(4))
+	write(t, tx, t0, RichFlight(4))
 	require.NoError(t, tx.Rollback(ctx(t)))
 	got, err = s.Flights(ctx(t), []int64{4})
 	require.NoError(t, err)
