@@ -16,7 +16,7 @@ import (
 // detailTable is one detail collection: how to load it for many flights and
 // how to replace it for the flights whose message replaced it.
 type detailTable interface {
-	load(ctx context.Context, e executor, flids []int64, into map[int64]*flight.State) error
+	load(ctx context.Context, e executor, flights flightSet, into map[int64]*flight.State) error
 	replace(ctx context.Context, e executor, writes []vocab.FlightWrite, now time.Time) error
 }
 
@@ -31,7 +31,7 @@ type table[L, P any] struct {
 	common commonColumns
 	pcols  valueColumns // of P
 	pcom   commonColumns
-	list   func(ctx context.Context, db postgres.DBTX, flids []int64) ([]L, error)
+	list   func(ctx context.Context, db postgres.DBTX, flights flightSet) ([]L, error)
 	del    func(ctx context.Context, db postgres.DBTX, flids []int64) (int64, error)
 	ins    func(ctx context.Context, db postgres.DBTX, rows []P) (int64, error)
 }
@@ -55,7 +55,7 @@ func commonOf(rt reflect.Type) commonColumns {
 }
 
 func newTable[L, P any](group, kind string,
-	list func(context.Context, postgres.DBTX, []int64) ([]L, error),
+	list func(context.Context, postgres.DBTX, flightSet) ([]L, error),
 	del func(context.Context, postgres.DBTX, []int64) (int64, error),
 	ins func(context.Context, postgres.DBTX, []P) (int64, error)) *table[L, P] {
 	lt, pt := reflect.TypeFor[L](), reflect.TypeFor[P]()
@@ -67,8 +67,8 @@ func newTable[L, P any](group, kind string,
 	}
 }
 
-func (t *table[L, P]) load(ctx context.Context, e executor, flids []int64, into map[int64]*flight.State) error {
-	rows, err := t.list(ctx, e.db, flids)
+func (t *table[L, P]) load(ctx context.Context, e executor, flights flightSet, into map[int64]*flight.State) error {
+	rows, err := t.list(ctx, e.db, flights)
 	if err != nil {
 		return err
 	}
@@ -86,35 +86,65 @@ func (t *table[L, P]) load(ctx context.Context, e executor, flids []int64, into 
 
 func (t *table[L, P]) flid(r *L) int64 { return reflect.ValueOf(r).Elem().Field(t.common.flid).Int() }
 
-// compare orders rows by flid, route_kind, ordinal (the primary key).
-func (t *table[L, P]) compare(a, b *L) int {
-	va, vb := reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem()
-	if c := cmp.Compare(va.Field(t.common.flid).Int(), vb.Field(t.common.flid).Int()); c != 0 {
+// rowKey is a row's primary key (flid, route_kind, ordinal) and its index.
+type rowKey struct {
+	flid    int64
+	kind    string
+	ordinal int64
+	i       int
+}
+
+func (t *table[L, P]) key(r *L, i int) rowKey {
+	v := reflect.ValueOf(r).Elem()
+	k := rowKey{flid: v.Field(t.common.flid).Int(), ordinal: v.Field(t.common.ordinal).Int(), i: i}
+	if t.common.routeKind >= 0 {
+		k.kind = v.Field(t.common.routeKind).String()
+	}
+	return k
+}
+
+func compareKeys(a, b rowKey) int {
+	if c := cmp.Compare(a.flid, b.flid); c != 0 {
 		return c
 	}
-	if k := t.common.routeKind; k >= 0 {
-		if c := strings.Compare(va.Field(k).String(), vb.Field(k).String()); c != 0 {
-			return c
-		}
+	if c := strings.Compare(a.kind, b.kind); c != 0 {
+		return c
 	}
-	return cmp.Compare(va.Field(t.common.ordinal).Int(), vb.Field(t.common.ordinal).Int())
+	return cmp.Compare(a.ordinal, b.ordinal)
 }
 
 // inOrder puts rows in primary-key order, each flight's (each route kind's)
-// a run in ordinal order. The list statements promise no order; the probes
-// of a sorted flight list return the rows in it, so the sort is seldom run.
+// a run in ordinal order. The list statements promise no order: the probes
+// of a sorted flight list return their rows in it, a span's range in the
+// order of the table's pages, and the two one after the other. The keys
+// are read once and sorted, not compared through reflection.
 func (t *table[L, P]) inOrder(rows []L) {
-	for i := 1; i < len(rows); i++ {
-		if t.compare(&rows[i-1], &rows[i]) > 0 {
-			slices.SortFunc(rows, func(a, b L) int { return t.compare(&a, &b) })
-			return
-		}
+	sorted := true
+	for i := 1; i < len(rows) && sorted; i++ {
+		sorted = compareKeys(t.key(&rows[i-1], i-1), t.key(&rows[i], i)) <= 0
+	}
+	if sorted {
+		return
+	}
+	keys := make([]rowKey, len(rows))
+	for i := range rows {
+		keys[i] = t.key(&rows[i], i)
+	}
+	slices.SortFunc(keys, compareKeys)
+	was := slices.Clone(rows)
+	for i, k := range keys {
+		rows[i] = was[k.i]
 	}
 }
 
 // addRun sets its flight's group to run, rows of one flight (generated
-// structs) in ordinal order, sized once.
+// structs) in ordinal order, sized once. A flight not asked for (in a span,
+// between two that were) is not read.
 func (t *table[L, P]) addRun(run []L, into map[int64]*flight.State) {
+	s := into[t.flid(&run[0])]
+	if s == nil {
+		return
+	}
 	items := make([]flight.Item, len(run))
 	for i := range run {
 		v := reflect.ValueOf(&run[i]).Elem()
@@ -124,7 +154,7 @@ func (t *table[L, P]) addRun(run []L, into map[int64]*flight.State) {
 		}
 		t.cols.get(v, items[i].Fields)
 	}
-	into[t.flid(&run[0])].Groups[t.group] = items
+	s.Groups[t.group] = items
 }
 
 func (t *table[L, P]) replace(ctx context.Context, e executor, writes []vocab.FlightWrite, now time.Time) error {
@@ -173,8 +203,8 @@ func (t *table[L, P]) replace(ctx context.Context, e executor, writes []vocab.Fl
 // apart by route_kind): read in one statement for both, replaced per kind.
 type routeTables []*table[postgres.RoutePointListByFlightsRow, postgres.RoutePointInsertParams]
 
-func (r routeTables) load(ctx context.Context, e executor, flids []int64, into map[int64]*flight.State) error {
-	rows, err := r[0].list(ctx, e.db, flids)
+func (r routeTables) load(ctx context.Context, e executor, flights flightSet, into map[int64]*flight.State) error {
+	rows, err := r[0].list(ctx, e.db, flights)
 	if err != nil {
 		return err
 	}
@@ -212,28 +242,28 @@ func routeDelete(q *postgres.Queries, kind string) func(context.Context, postgre
 }
 
 func routeTable(q *postgres.Queries, kind string) *table[postgres.RoutePointListByFlightsRow, postgres.RoutePointInsertParams] {
-	return newTable(kind, kind, q.RoutePointListByFlights, routeDelete(q, kind), q.RoutePointInsert)
+	return newTable(kind, kind, byFlightSet(q.RoutePointListByFlights), routeDelete(q, kind), q.RoutePointInsert)
 }
 
 var details = func() []detailTable {
 	q := postgres.New()
 	return []detailTable{
 		newTable(flight.GroupGates, "",
-			q.GateListByFlights, q.GateDeleteByFlights, q.GateInsert),
+			byFlightSet(q.GateListByFlights), q.GateDeleteByFlights, q.GateInsert),
 		newTable(flight.GroupCheckins, "",
-			q.CheckinListByFlights, q.CheckinDeleteByFlights, q.CheckinInsert),
+			byFlightSet(q.CheckinListByFlights), q.CheckinDeleteByFlights, q.CheckinInsert),
 		newTable(flight.GroupBelts, "",
-			q.BeltListByFlights, q.BeltDeleteByFlights, q.BeltInsert),
+			byFlightSet(q.BeltListByFlights), q.BeltDeleteByFlights, q.BeltInsert),
 		newTable(flight.GroupStandPlans, "",
-			q.StandPlanListByFlights, q.StandPlanDeleteByFlights, q.StandPlanInsert),
+			byFlightSet(q.StandPlanListByFlights), q.StandPlanDeleteByFlights, q.StandPlanInsert),
 		newTable(flight.GroupChutes, "",
-			q.ChuteListByFlights, q.ChuteDeleteByFlights, q.ChuteInsert),
+			byFlightSet(q.ChuteListByFlights), q.ChuteDeleteByFlights, q.ChuteInsert),
 		newTable(flight.GroupDelays, "",
-			q.DelayListByFlights, q.DelayDeleteByFlights, q.DelayInsert),
+			byFlightSet(q.DelayListByFlights), q.DelayDeleteByFlights, q.DelayInsert),
 		newTable(flight.GroupBridgeOps, "",
-			q.BridgeOpListByFlights, q.BridgeOpDeleteByFlights, q.BridgeOpInsert),
+			byFlightSet(q.BridgeOpListByFlights), q.BridgeOpDeleteByFlights, q.BridgeOpInsert),
 		newTable(flight.GroupChockOps, "",
-			q.ChockOpListByFlights, q.ChockOpDeleteByFlights, q.ChockOpInsert),
+			byFlightSet(q.ChockOpListByFlights), q.ChockOpDeleteByFlights, q.ChockOpInsert),
 		routeTables{routeTable(q, flight.GroupRoute), routeTable(q, flight.GroupExtraRoute)},
 	}
 }()

@@ -97,21 +97,23 @@ func (e executor) withDetails(ctx context.Context, rows []postgres.FlightSchd) (
 	if len(rows) == 0 {
 		return states, nil
 	}
-	// The detail reads ask each flight once and return the rows in the
-	// list's order: sorted, they come in key order and need no sort.
+	// The detail reads ask each flight once, a span of them as a range
+	// (flightSetOf takes them sorted and distinct).
 	slices.Sort(flids) // linear when already sorted, as the rows usually are
-	flids = slices.Compact(flids)
+	flights := flightSetOf(slices.Compact(flids))
 	for _, d := range details {
-		if err := d.load(ctx, e, flids, states); err != nil {
+		if err := d.load(ctx, e, flights, states); err != nil {
 			return nil, interpret(err)
 		}
 	}
-	payloads, err := e.q.PayloadListByFlights(ctx, e.db, flids)
+	payloads, err := byFlightSet(e.q.PayloadListByFlights)(ctx, e.db, flights)
 	if err != nil {
 		return nil, interpret(err)
 	}
 	for _, p := range payloads {
-		states[p.Flid].Payloads[p.Kind] = flight.Payload{Format: p.Format, Content: p.Content}
+		if s := states[p.Flid]; s != nil { // a span's flight not asked for: not read
+			s.Payloads[p.Kind] = flight.Payload{Format: p.Format, Content: p.Content}
+		}
 	}
 	return states, nil
 }
