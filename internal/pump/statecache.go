@@ -17,10 +17,10 @@ const maxCachedStates = 5000
 // stateCache holds the flight states the pump committed in this lead term
 // (batches and messages settled alone), each with the stamp
 // (state_version, updated_at) it was written under. A transaction then
-// reads only the stamps of the flights it touches and loads in full only
-// the flights whose stamp moved (written by another leader before this
-// term, or by a transaction rolled back after its read) or never seen; a
-// flight the history sweep removed has no stamp and is not served. Every
+// reads the stamps of the cached flights it touches and loads in full the
+// flights whose stamp moved (written by another leader before this term,
+// or by a transaction rolled back after its read) or never seen; a flight
+// the history sweep removed has no stamp and is not served. Every
 // write sets updated_at, also one that bumps no version, so a stale entry
 // never matches: the cache needs no invalidation, only its bound.
 //
@@ -39,20 +39,31 @@ type cachedState struct {
 func newStateCache() *stateCache { return &stateCache{entries: map[int64]cachedState{}} }
 
 // states returns the current states of the flights that exist among flids:
-// cached ones whose stamp still matches, the rest read in full.
+// cached ones whose stamp still matches, the rest read in full. Only the
+// cached flights' stamps are read: a flight not cached is read in full
+// anyway (a restarted pump's first resend of a day, all of it).
 func (c *stateCache) states(ctx context.Context, ex store.Executor, flids []int64) (map[int64]*flight.State, error) {
-	stamps, err := ex.FlightStamps(ctx, flids)
-	if err != nil {
-		return nil, err
-	}
-	states := make(map[int64]*flight.State, len(stamps))
-	var load []int64
-	for flid, stamp := range stamps {
-		if e, ok := c.entries[flid]; ok && e.stamp.StateVersion == stamp.StateVersion && e.stamp.UpdatedAt.Equal(stamp.UpdatedAt) {
-			states[flid] = e.state
-			c.hits++
+	var cached, load []int64
+	for _, flid := range flids {
+		if _, ok := c.entries[flid]; ok {
+			cached = append(cached, flid)
 		} else {
 			load = append(load, flid)
+		}
+	}
+	states := make(map[int64]*flight.State, len(flids))
+	if len(cached) > 0 {
+		stamps, err := ex.FlightStamps(ctx, cached)
+		if err != nil {
+			return nil, err
+		}
+		for flid, stamp := range stamps {
+			if e := c.entries[flid]; e.stamp.StateVersion == stamp.StateVersion && e.stamp.UpdatedAt.Equal(stamp.UpdatedAt) {
+				states[flid] = e.state
+				c.hits++
+			} else {
+				load = append(load, flid)
+			}
 		}
 	}
 	if len(load) == 0 {

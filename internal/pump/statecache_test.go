@@ -1,6 +1,7 @@
 package pump
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/msgx-aodb/msgx/internal/decode"
 	"github.com/msgx-aodb/msgx/internal/flight"
 	"github.com/msgx-aodb/msgx/internal/sis"
+	"github.com/msgx-aodb/msgx/internal/store"
 	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
@@ -77,6 +79,48 @@ func TestStateCacheSeesOtherWriters(t *testing.T) {
 	got := e.flight(t, 1)
 	require.Equal(t, "other writer", got.Scalars["REMC"].Raw, "built on the store's state, not the cached one")
 	require.Equal(t, "111", got.Scalars["STND"].Raw)
+}
+
+// Issue #34: only the cached flights' stamps are read; the others are read
+// in full at once (a restarted pump's first resend of a day reads no stamp).
+func TestStateCacheReadsOnlyTheCachedFlightsStamps(t *testing.T) {
+	e := newEnv(t)
+	e.Send(t, dnld(3))
+	e.StepUntilWait(t)
+	c := newStateCache()
+	spy := &flightReads{Executor: e.Store}
+	first, err := c.states(t.Context(), spy, []int64{1, 2, 3})
+	require.NoError(t, err)
+	require.Len(t, first, 3)
+	require.Empty(t, spy.stamps, "nothing cached: no stamp read")
+	require.ElementsMatch(t, []int64{1, 2, 3}, spy.full)
+
+	*spy = flightReads{Executor: e.Store}
+	delete(c.entries, 3)
+	again, err := c.states(t.Context(), spy, []int64{1, 2, 3, 4}) // 4: no such flight
+	require.NoError(t, err)
+	require.ElementsMatch(t, []int64{1, 2}, spy.stamps)
+	require.ElementsMatch(t, []int64{3, 4}, spy.full)
+	require.Len(t, again, 3)
+	require.Same(t, first[1], again[1], "served from the cache")
+	require.Equal(t, 2, c.hits)
+}
+
+// flightReads records the flights whose stamps and whose states are read
+// from the real store.
+type flightReads struct {
+	store.Executor
+	stamps, full []int64
+}
+
+func (r *flightReads) FlightStamps(ctx context.Context, flids []int64) (map[int64]store.FlightStamp, error) {
+	r.stamps = append(r.stamps, flids...)
+	return r.Executor.FlightStamps(ctx, flids)
+}
+
+func (r *flightReads) Flights(ctx context.Context, flids []int64) (map[int64]*flight.State, error) {
+	r.full = append(r.full, flids...)
+	return r.Executor.Flights(ctx, flids)
 }
 
 // The cache stays bounded.
