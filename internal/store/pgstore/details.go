@@ -119,9 +119,13 @@ func compareKeys(a, b rowKey) int {
 // order of the table's pages, and the two one after the other. The keys
 // are read once and sorted, not compared through reflection.
 func (t *table[L, P]) inOrder(rows []L) {
-	sorted := true
+	if len(rows) < 2 {
+		return
+	}
+	prev, sorted := t.key(&rows[0], 0), true
 	for i := 1; i < len(rows) && sorted; i++ {
-		sorted = compareKeys(t.key(&rows[i-1], i-1), t.key(&rows[i], i)) <= 0
+		k := t.key(&rows[i], i)
+		sorted, prev = compareKeys(prev, k) <= 0, k
 	}
 	if sorted {
 		return

@@ -124,15 +124,9 @@ func joinFilterRemoved(t *testing.T, conn *pgx.Conn, query string, args ...any) 
 // the primary key once per flight whatever the statistics say.
 func TestRunReadsOnlyTheFlightsAsked(t *testing.T) {
 	t.Parallel()
-	const live, asked = 20000, 200
+	const asked = 200
 	conn := planConn(t)
-	mustExec(t, conn,
-		`INSERT INTO flight_schd (flid, operation_day, last_message_id)
-		 SELECT i, DATE '2026-11-20' + i % 14, 1 FROM generate_series(1, 20000) i`,
-		`INSERT INTO flight_gate (flid, ordinal, record_version)
-		 SELECT f, o, 1 FROM generate_series(1, 20000) f, generate_series(1, 2) o`,
-		"ANALYZE flight_schd, flight_gate",
-	)
+	live := fortnightOfGates(t, conn)
 	flids := make([]int64, asked)
 	for i := range flids {
 		flids[i] = int64(live - 14*i) // one day's flights, spread over the table
@@ -149,20 +143,15 @@ func TestRunReadsOnlyTheFlightsAsked(t *testing.T) {
 }
 
 // Issue #34: a resend of a day downloaded at once read its flights' detail
-// rows back by one descent of the index per flight and table. The day's
-// flights, numbered in a row, are one span, read as one range: its rows
-// alone, each table scanned once, in far fewer blocks than a probe per flight.
+// rows back by one descent of the index per flight and table. 2 000 flights
+// numbered in a row, as a download creates them, are one span, read as one
+// range: their rows alone, the table scanned once, in far fewer blocks than
+// a probe per flight.
 func TestDaySpanReadsOneRange(t *testing.T) {
 	t.Parallel()
-	const live, day = 20000, 2000
+	const day = 2000
 	conn := planConn(t)
-	mustExec(t, conn,
-		`INSERT INTO flight_schd (flid, operation_day, last_message_id)
-		 SELECT i, DATE '2026-11-20' + i / 2000, 1 FROM generate_series(1, 20000) i`,
-		`INSERT INTO flight_gate (flid, ordinal, record_version)
-		 SELECT f, o, 1 FROM generate_series(1, 20000) f, generate_series(1, 2) o`,
-		"ANALYZE flight_schd, flight_gate",
-	)
+	fortnightOfGates(t, conn)
 	first, last := int64(8000), int64(8000+day-1)
 	probes := make([]int64, day)
 	for i := range probes {
@@ -187,6 +176,21 @@ func TestDaySpanReadsOneRange(t *testing.T) {
 	require.Equal(t, probeRows, spanRows, "the same rows as probing each flight")
 	require.Equal(t, 1, spanLoops, "one scan of the table")
 	require.Less(t, 4*spanBlocks, probeBlocks, "blocks: a quarter of probing each flight, or less")
+}
+
+// fortnightOfGates fills flight_schd with a site's fortnight of live
+// flights (1 to the count it returns, the days interleaved) and flight_gate
+// with two gates each, analyzed.
+func fortnightOfGates(t *testing.T, conn *pgx.Conn) (live int) {
+	t.Helper()
+	mustExec(t, conn,
+		`INSERT INTO flight_schd (flid, operation_day, last_message_id)
+		 SELECT i, DATE '2026-11-20' + i % 14, 1 FROM generate_series(1, 20000) i`,
+		`INSERT INTO flight_gate (flid, ordinal, record_version)
+		 SELECT f, o, 1 FROM generate_series(1, 20000) f, generate_series(1, 2) o`,
+		"ANALYZE flight_schd, flight_gate",
+	)
+	return 20000
 }
 
 // rowsRead runs query under EXPLAIN ANALYZE (rolled back) and returns the
