@@ -894,17 +894,17 @@ SELECT flid, ordinal, source_seq, gate, pgot, pgot_at, pgct, pgct_at, gotm, gotm
 // flights read the whole table (issue #35). Each flight is asked once (the
 // caller's list holds no duplicates, no DISTINCT). The flights of a span,
 // span_first to span_last (none when first > last), are read as one range
-// of the index instead: a day downloaded at once has its flights numbered
-// in a row, and its resend read each table by one descent per flight, 10
-// to 20 µs of PostgreSQL per flight (issue #34). A bound of the span is a
-// parameter of its own, so each execution is planned or costed on a range,
-// never on a list of ranges, whose estimate the planner cannot make. The
-// rows come in no promised order (no ORDER BY): the caller groups them by
-// flight and orders each flight's by ordinal, a sort it skips when the
-// rows come in order. They name only the columns a flight's state holds
-// (not record_version, created_at, updated_at). The hash of a DISTINCT,
-// the sort and the unused columns were a third of a resend's time in these
-// statements (issue #34).
+// of the index instead: the AODB numbers the flights of a day it schedules
+// at once in a row, and a resend of the day read each table by one descent
+// per flight, 10 to 20 µs of PostgreSQL per flight (issue #34). A bound of
+// the span is a parameter of its own, so each execution is planned or
+// costed on a range, never on a list of ranges, whose estimate the planner
+// cannot make. The rows come in no promised order (no ORDER BY): the caller
+// groups them by flight and orders each flight's by ordinal, a sort it
+// skips when the rows come in order. They name only the columns a flight's
+// state holds (not record_version, created_at, updated_at). The hash of a
+// DISTINCT, the sort and the unused columns were a third of a resend's time
+// in these statements (issue #34).
 func (q *Queries) GateListByFlight(ctx context.Context, db DBTX, flid int64) ([]FlightGate, error) {
 	rows, err := db.Query(ctx, gateListByFlight, flid)
 	if err != nil {

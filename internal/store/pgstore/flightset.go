@@ -8,11 +8,12 @@ import (
 
 // flightSet is how the detail reads ask for a list of flights: the flights
 // of one span, span.first to span.last, as one range of each table's index,
-// and the others (probe) one by one. A day downloaded at once has its
-// flights numbered in a row, and a resend of it reads them all back: one
-// descent of the index per flight and table was 10 to 20 µs of PostgreSQL
-// per flight (issue #34). Scattered flights, a run of FLOP messages, are
-// probed as before.
+// and the others (probe) one by one. The AODB numbers the flights of a day
+// it schedules at once in a row (FLID, its key), as a download then lists
+// them, and a resend after a restart reads them all back: one descent of
+// the index per flight and table was 10 to 20 µs of PostgreSQL per flight
+// (issue #34). Scattered flights, a run of FLOP messages, are probed as
+// before.
 type flightSet struct {
 	probe       []int64
 	first, last int64 // the span; none when first > last

@@ -13,11 +13,11 @@ import (
 	"github.com/msgx-aodb/msgx/internal/vocab"
 )
 
-// Issue #34: the flights of a day downloaded at once, numbered in a row, are
-// read as one span of each detail table (flightset.go), the others probed.
-// Each reads back as it reads alone (by a probe): the span's rows in the
-// order of the table's pages (flights rewritten since sit at its end), the
-// rows of a flight inside the span but not asked for (50) dropped.
+// Issue #34: the flights of a day the AODB scheduled at once, numbered in a
+// row, are read as one span of each detail table (flightset.go), the others
+// probed. Each reads back as it reads alone (by a probe): the span's rows in
+// the order of the table's pages (flights rewritten since sit at its end),
+// the rows of a flight inside the span but not asked for (1050) dropped.
 func TestFlightsOfASpanReadAsAlone(t *testing.T) {
 	t.Parallel()
 	s := pgstore.New(testdb.Postgres(t).Pool)

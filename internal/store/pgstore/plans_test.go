@@ -144,7 +144,7 @@ func TestRunReadsOnlyTheFlightsAsked(t *testing.T) {
 
 // Issue #34: a resend of a day downloaded at once read its flights' detail
 // rows back by one descent of the index per flight and table. 2 000 flights
-// numbered in a row, as a download creates them, are one span, read as one
+// numbered in a row, as the AODB schedules a day, are one span, read as one
 // range: their rows alone, the table scanned once, in far fewer blocks than
 // a probe per flight.
 func TestDaySpanReadsOneRange(t *testing.T) {
