@@ -22,19 +22,17 @@ func TestFlightsOfASpanReadAsAlone(t *testing.T) {
 	t.Parallel()
 	s := pgstore.New(testdb.Postgres(t).Pool)
 	at := time.Date(2026, 12, 5, 8, 0, 0, 0, time.UTC)
-	var writes []vocab.FlightWrite
-	var asked []int64
-	for _, flid := range []int64{1, 2, 3, 200, 300, 5000} { // scattered
-		asked = append(asked, flid)
-	}
+	asked := []int64{1, 2, 3, 200, 300, 5000}       // scattered
 	for flid := int64(1001); flid <= 1100; flid++ { // the day, in a row
 		if flid != 1050 {
 			asked = append(asked, flid)
 		}
 	}
-	for _, flid := range append(asked, 1050) {
+	var writes []vocab.FlightWrite
+	for _, flid := range asked {
 		writes = append(writes, vocab.FlightWrite{State: storetest.RichFlight(flid), Changes: storetest.AllChanged, New: true})
 	}
+	writes = append(writes, vocab.FlightWrite{State: storetest.RichFlight(1050), Changes: storetest.AllChanged, New: true})
 	require.NoError(t, s.WriteFlights(t.Context(), writes, at))
 	var again []vocab.FlightWrite // their detail rows move to the tables' end
 	for _, w := range writes[len(writes)-40 : len(writes)-20] {
